@@ -1,0 +1,187 @@
+// Command api serves the memory service: the GraphQL API (HTTP and graphql-transport-ws), GraphiQL,
+// the web app, /healthz and /readyz. With no DATABASE_URL it starts (and stops) its own PostgreSQL
+// cluster with pgvector in MEMORY_DATA_DIR.
+//
+//	api                          serve (migrating first unless -skip-migrations / MEMORY_SKIP_MIGRATIONS)
+//	api migrate up|down|version  manage the schema and exit
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/open-bot/memory/internal/auth"
+	"github.com/open-bot/memory/internal/config"
+	"github.com/open-bot/memory/internal/db"
+	"github.com/open-bot/memory/internal/events"
+	"github.com/open-bot/memory/internal/memory"
+	"github.com/open-bot/memory/internal/pgcluster"
+	"github.com/open-bot/memory/internal/server"
+)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "api:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	flags := flag.NewFlagSet("api", flag.ContinueOnError)
+	skipMigrations := flags.Bool("skip-migrations", false, "don't apply migrations at start (also MEMORY_SKIP_MIGRATIONS=true)")
+	if err := flags.Parse(args); err != nil {
+		return err
+	}
+	cfg, err := config.Load(nil)
+	if err != nil {
+		return err
+	}
+	log := newLogger(cfg)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	databaseURL := cfg.DatabaseURL
+	if databaseURL == "" {
+		cluster, err := pgcluster.Start(ctx, pgcluster.Options{Dir: cfg.DataDir, Port: cfg.PGPort, Logger: log})
+		if err != nil {
+			return fmt.Errorf("embedded PostgreSQL: %w", err)
+		}
+		defer func() {
+			stopCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if err := cluster.Stop(stopCtx); err != nil {
+				log.Error("stop embedded PostgreSQL", "err", err)
+			}
+		}()
+		if err := cluster.EnsureDatabase(ctx, "memory"); err != nil {
+			return fmt.Errorf("embedded PostgreSQL: %w", err)
+		}
+		databaseURL = cluster.URL("memory")
+		if cfg.UserToken == "" {
+			if cfg.UserToken, err = auth.LoadOrCreateToken(filepath.Join(cfg.DataDir, "user-token"), "mu_"); err != nil {
+				return err
+			}
+		}
+		if cfg.WorkerToken == "" {
+			if cfg.WorkerToken, err = auth.LoadOrCreateToken(filepath.Join(cfg.DataDir, "worker-token"), "mw_"); err != nil {
+				return err
+			}
+		}
+	}
+
+	if rest := flags.Args(); len(rest) > 0 {
+		if rest[0] != "migrate" || len(rest) != 2 {
+			return fmt.Errorf("unknown command %q; want: migrate up|down|version", rest)
+		}
+		return migrate(databaseURL, rest[1])
+	}
+	if !*skipMigrations && !cfg.SkipMigrations {
+		if err := db.MigrateUp(databaseURL); err != nil {
+			return err
+		}
+	}
+	return serve(ctx, cfg, databaseURL, log)
+}
+
+func migrate(databaseURL, cmd string) error {
+	switch cmd {
+	case "up":
+		return db.MigrateUp(databaseURL)
+	case "down":
+		return db.MigrateDown(databaseURL)
+	case "version":
+		v, dirty, err := db.Version(databaseURL)
+		if err != nil {
+			return err
+		}
+		latest, err := db.LatestVersion()
+		if err != nil {
+			return err
+		}
+		fmt.Printf("version %d (latest %d, dirty %t)\n", v, latest, dirty)
+		return nil
+	default:
+		return fmt.Errorf("unknown migrate command %q; want up, down or version", cmd)
+	}
+}
+
+func serve(ctx context.Context, cfg config.Config, databaseURL string, log *slog.Logger) error {
+	pool, err := db.Open(ctx, databaseURL)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+
+	svc := memory.NewService(pool, log)
+	broker := events.NewBroker()
+	listener := events.NewListener(pool.Config().ConnConfig, broker, log)
+	listenCtx, stopListening := context.WithCancel(context.Background())
+	listenDone := make(chan struct{})
+	go func() {
+		defer close(listenDone)
+		_ = listener.Run(listenCtx)
+	}()
+	defer func() { stopListening(); <-listenDone }()
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on MEMORY_ADDR %s: %w", cfg.Addr, err)
+	}
+	// Hijacked websockets outlive Shutdown; cancelling their base context ends their subscriptions.
+	baseCtx, cancelBase := context.WithCancel(context.Background())
+	defer cancelBase()
+	srv := &http.Server{
+		Handler: server.New(server.Options{
+			Pool: pool, Memory: svc, Broker: broker, Listener: listener,
+			Auth:           auth.New(cfg.UserToken, cfg.WorkerToken, nil),
+			AllowedOrigins: cfg.AllowedOrigins, Log: log,
+		}),
+		ReadHeaderTimeout: 10 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return baseCtx },
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+
+	base := "http://" + ln.Addr().String()
+	log.Info("memory service ready", "url", base, "graphiql", base+"/graphiql")
+	if cfg.DatabaseURL == "" {
+		// The login URL carries the user token: print it to the terminal, never into the log stream.
+		fmt.Fprintf(os.Stderr, "\n  Memory is running: open %s/login?token=%s\n  (tokens are in %s)\n\n",
+			base, cfg.UserToken, cfg.DataDir)
+	}
+
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cancelBase()
+	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		log.Warn("http shutdown", "err", err)
+	}
+	return nil
+}
+
+func newLogger(cfg config.Config) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(cfg.LogLevel))
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, opts))
+}

@@ -1,0 +1,83 @@
+package resolvers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/open-bot/memory/internal/memory"
+)
+
+// Error codes of SPEC §5, in extensions.code.
+const (
+	CodeUnauthenticated = "UNAUTHENTICATED"
+	CodeForbidden       = "FORBIDDEN"
+	CodeNotFound        = "NOT_FOUND"
+	CodeBadUserInput    = "BAD_USER_INPUT"
+	CodeConflict        = "CONFLICT"
+	CodeMemoryChanged   = "MEMORY_CHANGED"
+	CodeInternal        = "INTERNAL"
+)
+
+// ErrorPresenter maps domain errors to client-safe messages and codes. Errors gqlgen produced itself
+// (parse, validation, argument coercion, limits) keep their message and code (BAD_USER_INPUT when they
+// have none). Anything else is logged and masked as INTERNAL.
+func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
+	return func(ctx context.Context, err error) *gqlerror.Error {
+		gerr := graphql.DefaultErrorPresenter(ctx, err)
+		var (
+			conflict *memory.ConflictError
+			bad      *memory.ValidationError
+		)
+		set := func(code, message string) *gqlerror.Error {
+			gerr.Message = message
+			if gerr.Extensions == nil {
+				gerr.Extensions = map[string]any{}
+			}
+			gerr.Extensions["code"] = code
+			return gerr
+		}
+		switch {
+		case errors.As(err, &conflict):
+			set(CodeConflict, conflict.Error())
+			gerr.Extensions["currentRevision"] = conflict.Current
+			return gerr
+		case errors.As(err, &bad):
+			set(CodeBadUserInput, bad.Error())
+			gerr.Extensions["field"] = bad.Field
+			return gerr
+		case errors.Is(err, memory.ErrUnauthenticated):
+			return set(CodeUnauthenticated, memory.ErrUnauthenticated.Error())
+		case errors.Is(err, memory.ErrForbidden):
+			return set(CodeForbidden, memory.ErrForbidden.Error())
+		case errors.Is(err, memory.ErrNotFound):
+			return set(CodeNotFound, memory.ErrNotFound.Error())
+		case errors.Is(err, memory.ErrMemoryChanged):
+			return set(CodeMemoryChanged, memory.ErrMemoryChanged.Error())
+		}
+		var gq *gqlerror.Error
+		if errors.As(err, &gq) && gq.Err == nil {
+			// gqlgen's own error about the request: safe to show.
+			if _, ok := gerr.Extensions["code"]; !ok {
+				set(CodeBadUserInput, gerr.Message)
+			}
+			return gerr
+		}
+		log.ErrorContext(ctx, "internal error", "err", err, "path", gerr.Path.String())
+		gerr.Extensions = nil
+		return set(CodeInternal, "internal error")
+	}
+}
+
+// Recover logs a resolver panic with its stack and answers INTERNAL.
+func Recover(log *slog.Logger) graphql.RecoverFunc {
+	return func(ctx context.Context, p any) error {
+		log.ErrorContext(ctx, "resolver panic", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+		return errors.New("internal error: resolver panic")
+	}
+}

@@ -1,0 +1,175 @@
+package auth
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+
+	"github.com/open-bot/memory/internal/memory"
+)
+
+// CookieName is the web app's session cookie (HttpOnly, SameSite=Strict).
+const CookieName = "memory_session"
+
+// RunAuthenticator checks a run credential (issued by StartRun) and returns its Credential, or
+// memory.ErrUnauthenticated when the token is unknown or its run has ended.
+type RunAuthenticator interface {
+	AuthenticateRun(ctx context.Context, token string) (memory.Credential, error)
+}
+
+// Authenticator knows the user's and the worker's tokens and asks runs for run tokens.
+type Authenticator struct {
+	user, worker [32]byte
+	session      string
+	runs         RunAuthenticator
+}
+
+// New returns an Authenticator. runs may be nil until run credentials exist.
+func New(userToken, workerToken string, runs RunAuthenticator) *Authenticator {
+	mac := hmac.New(sha256.New, []byte(userToken))
+	mac.Write([]byte("memory web session v1"))
+	return &Authenticator{
+		user:    sha256.Sum256([]byte(userToken)),
+		worker:  sha256.Sum256([]byte(workerToken)),
+		session: hex.EncodeToString(mac.Sum(nil)),
+		runs:    runs,
+	}
+}
+
+// Authenticate maps a bearer token to its credential.
+func (a *Authenticator) Authenticate(ctx context.Context, token string) (memory.Credential, error) {
+	h := sha256.Sum256([]byte(token))
+	switch {
+	case token == "":
+		return memory.Credential{}, memory.ErrUnauthenticated
+	case subtle.ConstantTimeCompare(h[:], a.user[:]) == 1:
+		return memory.Credential{Kind: memory.CredentialUser}, nil
+	case subtle.ConstantTimeCompare(h[:], a.worker[:]) == 1:
+		return memory.Credential{Kind: memory.CredentialWorker}, nil
+	case a.runs != nil:
+		return a.runs.AuthenticateRun(ctx, token)
+	default:
+		return memory.Credential{}, memory.ErrUnauthenticated
+	}
+}
+
+// SessionCookie is the cookie the login URL sets: an HMAC of the user token, so the cookie is not the
+// API token itself and changing the token ends every session.
+func (a *Authenticator) SessionCookie(secure bool) *http.Cookie {
+	return &http.Cookie{
+		Name: CookieName, Value: a.session, Path: "/", HttpOnly: true, Secure: secure,
+		SameSite: http.SameSiteStrictMode, MaxAge: 400 * 24 * 3600,
+	}
+}
+
+// IsUserToken reports whether token is the user's token (for the login URL).
+func (a *Authenticator) IsUserToken(token string) bool {
+	h := sha256.Sum256([]byte(token))
+	return subtle.ConstantTimeCompare(h[:], a.user[:]) == 1
+}
+
+func (a *Authenticator) sessionValid(r *http.Request) bool {
+	c, err := r.Cookie(CookieName)
+	return err == nil && subtle.ConstantTimeCompare([]byte(c.Value), []byte(a.session)) == 1
+}
+
+type presentedKey struct{}
+
+// Middleware puts the caller's credential on the request context: from "Authorization: Bearer", else
+// from the session cookie. A request that presents an invalid token carries no credential, so every
+// operation answers UNAUTHENTICATED.
+func (a *Authenticator) Middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		if h := r.Header.Get("Authorization"); h != "" {
+			ctx = context.WithValue(ctx, presentedKey{}, true)
+			if cred, err := a.Authenticate(ctx, bearer(h)); err == nil {
+				ctx = memory.WithCredential(ctx, cred)
+			}
+		} else if a.sessionValid(r) {
+			ctx = memory.WithCredential(ctx, memory.Credential{Kind: memory.CredentialUser})
+		}
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+func bearer(h string) string {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(h), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return ""
+	}
+	return strings.TrimSpace(token)
+}
+
+// CloseForbidden is the graphql-transport-ws close code for a refused connection_init.
+const CloseForbidden = 4403
+
+// WebsocketInit authenticates a graphql-transport-ws connection_init: its payload's "authorization"
+// ("Bearer <token>") wins; without one, the upgrade request's cookie (already on ctx) is used. No valid
+// credential closes the socket with 4403.
+func (a *Authenticator) WebsocketInit(ctx context.Context, payload transport.InitPayload) (context.Context, *transport.InitPayload, error) {
+	if raw, ok := payload["authorization"]; ok {
+		s, _ := raw.(string)
+		cred, err := a.Authenticate(ctx, bearer(s))
+		if err != nil {
+			return forbidden(ctx), nil, errors.New("forbidden: invalid credential")
+		}
+		return memory.WithCredential(ctx, cred), nil, nil
+	}
+	if memory.CredentialFrom(ctx).Kind != memory.CredentialNone {
+		return ctx, nil, nil
+	}
+	return forbidden(ctx), nil, errors.New("forbidden: a credential is required")
+}
+
+func forbidden(ctx context.Context) context.Context {
+	ctx = transport.WithWebsocketCloseCode(ctx, CloseForbidden)
+	return transport.AppendCloseReason(ctx, "Forbidden")
+}
+
+// NewToken returns a fresh random token with a readable prefix (like "mu_" for the user).
+func NewToken(prefix string) string {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	return prefix + base64.RawURLEncoding.EncodeToString(b)
+}
+
+// LoadOrCreateToken returns the token in path, creating it (mode 0600) with NewToken(prefix) the
+// first time. Used for the embedded database's generated credentials.
+func LoadOrCreateToken(path, prefix string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err == nil {
+		if tok := strings.TrimSpace(string(b)); tok != "" {
+			return tok, nil
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("read token file %s: %w", path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return "", err
+	}
+	tok := NewToken(prefix)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return "", fmt.Errorf("create token file %s: %w", path, err)
+	}
+	if _, err := f.WriteString(tok + "\n"); err != nil {
+		f.Close()
+		return "", err
+	}
+	return tok, f.Close()
+}

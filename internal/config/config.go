@@ -1,0 +1,106 @@
+package config
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// Config is the validated configuration of cmd/api and cmd/worker.
+type Config struct {
+	// DatabaseURL is DATABASE_URL; empty means the embedded private cluster in DataDir.
+	DatabaseURL string
+	// Addr is MEMORY_ADDR, the HTTP listen address (default 127.0.0.1:8080).
+	Addr string
+	// DataDir is MEMORY_DATA_DIR (default ./.data): the embedded cluster and generated tokens.
+	DataDir string
+	// PGPort is MEMORY_PG_PORT, the embedded cluster's port (0, the default, picks a free one).
+	PGPort int
+	// UserToken and WorkerToken are MEMORY_USER_TOKEN and MEMORY_WORKER_TOKEN; empty means generated
+	// into DataDir (embedded database only).
+	UserToken   string
+	WorkerToken string
+	// SkipMigrations is MEMORY_SKIP_MIGRATIONS=true: don't migrate at start (the API then refuses to be
+	// ready until the schema is current).
+	SkipMigrations bool
+	// AllowedOrigins is MEMORY_ALLOWED_ORIGINS: extra origins (scheme://host:port) allowed to open
+	// websockets; the server's own origin is always allowed.
+	AllowedOrigins []string
+	// LogLevel is MEMORY_LOG_LEVEL: debug, info (default), warn or error.
+	LogLevel string
+	// LogFormat is MEMORY_LOG_FORMAT: text (default) or json.
+	LogFormat string
+}
+
+// MinTokenLength is the shortest MEMORY_USER_TOKEN / MEMORY_WORKER_TOKEN accepted.
+const MinTokenLength = 24
+
+// Load reads the environment through getenv (os.Getenv when nil).
+func Load(getenv func(string) string) (Config, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	get := func(name, def string) string {
+		if v := strings.TrimSpace(getenv(name)); v != "" {
+			return v
+		}
+		return def
+	}
+	c := Config{
+		DatabaseURL: get("DATABASE_URL", ""),
+		Addr:        get("MEMORY_ADDR", "127.0.0.1:8080"),
+		DataDir:     get("MEMORY_DATA_DIR", ".data"),
+		UserToken:   get("MEMORY_USER_TOKEN", ""),
+		WorkerToken: get("MEMORY_WORKER_TOKEN", ""),
+		LogLevel:    strings.ToLower(get("MEMORY_LOG_LEVEL", "info")),
+		LogFormat:   strings.ToLower(get("MEMORY_LOG_FORMAT", "text")),
+	}
+	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
+		return c, fmt.Errorf("MEMORY_ADDR: want host:port, like 127.0.0.1:8080: %v", err)
+	}
+	port, err := strconv.Atoi(get("MEMORY_PG_PORT", "0"))
+	if err != nil || port < 0 || port > 65535 {
+		return c, fmt.Errorf("MEMORY_PG_PORT: want a port number (0 = any free port)")
+	}
+	c.PGPort = port
+	switch v := strings.ToLower(get("MEMORY_SKIP_MIGRATIONS", "false")); v {
+	case "true", "1", "yes":
+		c.SkipMigrations = true
+	case "false", "0", "no":
+	default:
+		return c, fmt.Errorf("MEMORY_SKIP_MIGRATIONS: want true or false")
+	}
+	for _, o := range strings.Split(get("MEMORY_ALLOWED_ORIGINS", ""), ",") {
+		if o = strings.TrimRight(strings.TrimSpace(o), "/"); o == "" {
+			continue
+		}
+		if !strings.HasPrefix(o, "http://") && !strings.HasPrefix(o, "https://") {
+			return c, fmt.Errorf("MEMORY_ALLOWED_ORIGINS: %q is not an origin like https://example.com", o)
+		}
+		c.AllowedOrigins = append(c.AllowedOrigins, o)
+	}
+	for name, tok := range map[string]string{"MEMORY_USER_TOKEN": c.UserToken, "MEMORY_WORKER_TOKEN": c.WorkerToken} {
+		if tok != "" && len(tok) < MinTokenLength {
+			return c, fmt.Errorf("%s: must be at least %d characters", name, MinTokenLength)
+		}
+	}
+	if c.UserToken != "" && c.UserToken == c.WorkerToken {
+		return c, fmt.Errorf("MEMORY_USER_TOKEN and MEMORY_WORKER_TOKEN must differ")
+	}
+	if c.DatabaseURL != "" && (c.UserToken == "" || c.WorkerToken == "") {
+		return c, fmt.Errorf("MEMORY_USER_TOKEN and MEMORY_WORKER_TOKEN are required with DATABASE_URL (they are generated only for the embedded database)")
+	}
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		return c, fmt.Errorf("MEMORY_LOG_LEVEL: want debug, info, warn or error")
+	}
+	switch c.LogFormat {
+	case "text", "json":
+	default:
+		return c, fmt.Errorf("MEMORY_LOG_FORMAT: want text or json")
+	}
+	return c, nil
+}

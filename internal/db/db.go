@@ -1,0 +1,133 @@
+package db
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/golang-migrate/migrate/v4"
+	_ "github.com/golang-migrate/migrate/v4/database/pgx/v5" // registers the pgx5:// driver
+	"github.com/golang-migrate/migrate/v4/source/iofs"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/open-bot/memory/migrations"
+)
+
+// Open connects a pool to databaseURL and checks that the server answers.
+func Open(ctx context.Context, databaseURL string) (*pgxpool.Pool, error) {
+	cfg, err := pgxpool.ParseConfig(databaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("parse database URL: %w", err)
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("open database pool: %w", err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("ping database: %w", err)
+	}
+	return pool, nil
+}
+
+// newMigrate builds a golang-migrate instance over the embedded files for databaseURL
+// (a postgres:// or postgresql:// URL; the pgx5 scheme is substituted here).
+func newMigrate(databaseURL string) (*migrate.Migrate, error) {
+	src, err := iofs.New(migrations.FS, ".")
+	if err != nil {
+		return nil, fmt.Errorf("read embedded migrations: %w", err)
+	}
+	u, err := url.Parse(databaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("parse database URL: %w", err)
+	}
+	if u.Scheme == "postgres" || u.Scheme == "postgresql" {
+		u.Scheme = "pgx5"
+	} else if !strings.HasPrefix(u.Scheme, "pgx") {
+		return nil, fmt.Errorf("database URL scheme %q: want postgres://", u.Scheme)
+	}
+	m, err := migrate.NewWithSourceInstance("iofs", src, u.String())
+	if err != nil {
+		return nil, fmt.Errorf("open migrations: %w", err)
+	}
+	return m, nil
+}
+
+// MigrateUp applies every pending migration. It is a no-op when the schema is current.
+func MigrateUp(databaseURL string) error {
+	m, err := newMigrate(databaseURL)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	if err := m.Up(); err != nil && !errors.Is(err, migrate.ErrNoChange) {
+		return fmt.Errorf("migrate up: %w", err)
+	}
+	return nil
+}
+
+// MigrateDown reverts every migration, leaving an empty schema.
+func MigrateDown(databaseURL string) error {
+	m, err := newMigrate(databaseURL)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	if err := m.Down(); err != nil && !errors.Is(err, migrate.ErrNoChange) {
+		return fmt.Errorf("migrate down: %w", err)
+	}
+	return nil
+}
+
+// Version reports the applied migration version and whether a failed migration left it dirty.
+// Version 0 means no migration has been applied.
+func Version(databaseURL string) (version uint, dirty bool, err error) {
+	m, err := newMigrate(databaseURL)
+	if err != nil {
+		return 0, false, err
+	}
+	defer m.Close()
+	version, dirty, err = m.Version()
+	if errors.Is(err, migrate.ErrNilVersion) {
+		return 0, false, nil
+	}
+	return version, dirty, err
+}
+
+// LatestVersion is the highest migration version embedded in this binary.
+func LatestVersion() (uint, error) {
+	src, err := iofs.New(migrations.FS, ".")
+	if err != nil {
+		return 0, err
+	}
+	defer src.Close()
+	v, err := src.First()
+	if err != nil {
+		return 0, err
+	}
+	for {
+		next, err := src.Next(v)
+		if err != nil {
+			return v, nil
+		}
+		v = next
+	}
+}
+
+// SchemaCurrent reports whether the database's schema is at LatestVersion and not dirty. It reads
+// golang-migrate's own table through the pool, so /readyz costs one small query.
+func SchemaCurrent(ctx context.Context, pool *pgxpool.Pool) (bool, error) {
+	latest, err := LatestVersion()
+	if err != nil {
+		return false, err
+	}
+	var version int64
+	var dirty bool
+	err = pool.QueryRow(ctx, `SELECT version, dirty FROM schema_migrations LIMIT 1`).Scan(&version, &dirty)
+	if err != nil {
+		return false, err
+	}
+	return !dirty && version == int64(latest), nil
+}

@@ -1,0 +1,87 @@
+package memory
+
+import "context"
+
+// CredentialKind says who is calling (SPEC §4).
+type CredentialKind int
+
+// The three credentials; CredentialNone is the zero value for a caller that presented nothing.
+const (
+	CredentialNone CredentialKind = iota
+	// CredentialUser is the person the teammates work for (the web app, GraphiQL).
+	CredentialUser
+	// CredentialWorker is the process that runs teammates' turns.
+	CredentialWorker
+	// CredentialRun is one run of one teammate, issued by StartRun, valid until the run ends.
+	CredentialRun
+)
+
+func (k CredentialKind) String() string {
+	switch k {
+	case CredentialUser:
+		return "user"
+	case CredentialWorker:
+		return "worker"
+	case CredentialRun:
+		return "run"
+	default:
+		return "none"
+	}
+}
+
+// Credential is the authenticated caller of an operation.
+type Credential struct {
+	Kind CredentialKind
+	// RunID and TeammateID are set for CredentialRun only.
+	RunID      string
+	TeammateID string
+}
+
+type credentialKey struct{}
+
+// WithCredential returns a context carrying c.
+func WithCredential(ctx context.Context, c Credential) context.Context {
+	return context.WithValue(ctx, credentialKey{}, c)
+}
+
+// CredentialFrom returns the caller's credential (the zero Credential when there is none).
+func CredentialFrom(ctx context.Context) Credential {
+	c, _ := ctx.Value(credentialKey{}).(Credential)
+	return c
+}
+
+// canReadTeammate reports whether c may read teammate id's scope (S1): the user and the worker read
+// every scope; a run reads its own teammate's scope only.
+func (c Credential) canReadTeammate(id string) bool {
+	switch c.Kind {
+	case CredentialUser, CredentialWorker:
+		return true
+	case CredentialRun:
+		return c.TeammateID == id
+	default:
+		return false
+	}
+}
+
+// CanReadScope reports whether c may read scope (ScopeShared or a teammate id); used by subscriptions
+// to filter events (SPEC §4).
+func (c Credential) CanReadScope(scope string) bool {
+	if scope == ScopeShared {
+		return c.Kind != CredentialNone
+	}
+	return c.canReadTeammate(scope)
+}
+
+// require returns ErrUnauthenticated for no credential and ErrForbidden for a kind not in kinds.
+func require(ctx context.Context, kinds ...CredentialKind) (Credential, error) {
+	c := CredentialFrom(ctx)
+	if c.Kind == CredentialNone {
+		return c, ErrUnauthenticated
+	}
+	for _, k := range kinds {
+		if c.Kind == k {
+			return c, nil
+		}
+	}
+	return c, ErrForbidden
+}

@@ -1,0 +1,178 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// ScopeShared is the scope every teammate reads; the other scopes are teammate ids.
+const ScopeShared = "shared"
+
+// MaxTeammateNameLength bounds a teammate's name, in characters.
+const MaxTeammateNameLength = 120
+
+// Service is the memory domain over one database. It is safe for concurrent use.
+type Service struct {
+	pool *pgxpool.Pool
+	log  *slog.Logger
+}
+
+// NewService returns a Service on pool. A nil logger means slog.Default().
+func NewService(pool *pgxpool.Pool, log *slog.Logger) *Service {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Service{pool: pool, log: log}
+}
+
+// Teammate is an AI agent that works for the user and has its own memory scope.
+type Teammate struct {
+	ID        string
+	Name      string
+	CreatedAt time.Time
+}
+
+// Generation is a teammate's view of how often memory changed (G2): the shared counter, its own
+// counter and the number of expired items visible to it.
+type Generation struct {
+	Shared  int64
+	Own     int64
+	Expired int64
+}
+
+// String renders the generation as "shared:own:expired", the form runs and threads record.
+func (g Generation) String() string {
+	return strconv.FormatInt(g.Shared, 10) + ":" + strconv.FormatInt(g.Own, 10) + ":" + strconv.FormatInt(g.Expired, 10)
+}
+
+// parseID checks that id is a UUID; anything else is a validation error on field.
+func parseID(field, id string) (string, error) {
+	u, err := uuid.Parse(id)
+	if err != nil {
+		return "", invalid(field, "is not a valid id")
+	}
+	return u.String(), nil
+}
+
+// CreateTeammate adds a teammate; its scope (and generation row) is created with it. User only.
+func (s *Service) CreateTeammate(ctx context.Context, name string) (Teammate, error) {
+	if _, err := require(ctx, CredentialUser); err != nil {
+		return Teammate{}, err
+	}
+	name = strings.TrimSpace(name)
+	switch {
+	case !utf8.ValidString(name) || strings.ContainsRune(name, 0):
+		return Teammate{}, invalid("name", "must be valid UTF-8 without NUL characters")
+	case name == "":
+		return Teammate{}, invalid("name", "must not be empty")
+	case utf8.RuneCountInString(name) > MaxTeammateNameLength:
+		return Teammate{}, invalid("name", fmt.Sprintf("must be at most %d characters", MaxTeammateNameLength))
+	}
+	var t Teammate
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		err := tx.QueryRow(ctx, `INSERT INTO teammates (name) VALUES ($1) RETURNING id::text, name, created_at`, name).
+			Scan(&t.ID, &t.Name, &t.CreatedAt)
+		if err != nil {
+			return err
+		}
+		return notifyTx(ctx, tx, Event{Scope: t.ID, Generation: true})
+	})
+	if err != nil {
+		return Teammate{}, fmt.Errorf("create teammate: %w", err)
+	}
+	s.log.InfoContext(ctx, "teammate created", "teammate", t.ID)
+	return t, nil
+}
+
+// Teammates lists every teammate, oldest first. The user and the worker see all of them; a run sees
+// its own teammate only.
+func (s *Service) Teammates(ctx context.Context) ([]Teammate, error) {
+	c, err := require(ctx, CredentialUser, CredentialWorker, CredentialRun)
+	if err != nil {
+		return nil, err
+	}
+	var filter *string
+	if c.Kind == CredentialRun {
+		filter = &c.TeammateID
+	}
+	rows, err := s.pool.Query(ctx, `
+		SELECT id::text, name, created_at FROM teammates
+		WHERE $1::uuid IS NULL OR id = $1::uuid
+		ORDER BY created_at, id`, filter)
+	if err != nil {
+		return nil, fmt.Errorf("list teammates: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Teammate, error) {
+		var t Teammate
+		return t, r.Scan(&t.ID, &t.Name, &t.CreatedAt)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list teammates: %w", err)
+	}
+	return list, nil
+}
+
+// Teammate returns one teammate, or ErrNotFound when it doesn't exist or the caller can't see it.
+func (s *Service) Teammate(ctx context.Context, id string) (Teammate, error) {
+	c, err := require(ctx, CredentialUser, CredentialWorker, CredentialRun)
+	if err != nil {
+		return Teammate{}, err
+	}
+	if id, err = parseID("id", id); err != nil {
+		return Teammate{}, err
+	}
+	if !c.canReadTeammate(id) {
+		return Teammate{}, ErrForbidden
+	}
+	var t Teammate
+	err = s.pool.QueryRow(ctx, `SELECT id::text, name, created_at FROM teammates WHERE id = $1`, id).
+		Scan(&t.ID, &t.Name, &t.CreatedAt)
+	if err != nil {
+		return Teammate{}, notFoundIfNoRows(err)
+	}
+	return t, nil
+}
+
+// Generation returns teammate id's current generation (G2).
+func (s *Service) Generation(ctx context.Context, teammateID string) (Generation, error) {
+	c, err := require(ctx, CredentialUser, CredentialWorker, CredentialRun)
+	if err != nil {
+		return Generation{}, err
+	}
+	if teammateID, err = parseID("teammateId", teammateID); err != nil {
+		return Generation{}, err
+	}
+	if !c.canReadTeammate(teammateID) {
+		return Generation{}, ErrForbidden
+	}
+	return generationQ(ctx, s.pool, teammateID)
+}
+
+// querier is what both a pool and a transaction offer for reads.
+type querier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// generationQ reads the G2 generation of a teammate that the caller has been checked to see.
+func generationQ(ctx context.Context, q querier, teammateID string) (Generation, error) {
+	var g Generation
+	err := q.QueryRow(ctx, `
+		SELECT s.generation, o.generation,
+		       (SELECT count(*) FROM memory_items i
+		         WHERE i.scope IN ('shared', o.scope) AND i.status = 'active' AND i.expires_at <= now())
+		  FROM memory_generations s, memory_generations o
+		 WHERE s.scope = 'shared' AND o.scope = $1`, teammateID).Scan(&g.Shared, &g.Own, &g.Expired)
+	if err != nil {
+		return Generation{}, notFoundIfNoRows(err)
+	}
+	return g, nil
+}

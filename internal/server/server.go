@@ -1,0 +1,227 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/gorilla/websocket"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/open-bot/memory/frontend"
+	"github.com/open-bot/memory/graph/generated"
+	"github.com/open-bot/memory/graph/resolvers"
+	"github.com/open-bot/memory/internal/auth"
+	"github.com/open-bot/memory/internal/db"
+	"github.com/open-bot/memory/internal/events"
+	"github.com/open-bot/memory/internal/memory"
+)
+
+// Options are what the HTTP surface needs from the process.
+type Options struct {
+	Pool     *pgxpool.Pool
+	Memory   *memory.Service
+	Broker   *events.Broker
+	Listener *events.Listener
+	Auth     *auth.Authenticator
+	// AllowedOrigins may open websockets besides the server's own origin.
+	AllowedOrigins []string
+	// PingPongInterval is the graphql-transport-ws keep-alive (default 20 s); a client that doesn't
+	// answer a ping within twice this is disconnected.
+	PingPongInterval time.Duration
+	Log              *slog.Logger
+}
+
+// New returns the whole HTTP handler of the API.
+func New(o Options) http.Handler {
+	if o.PingPongInterval == 0 {
+		o.PingPongInterval = 20 * time.Second
+	}
+	s := &server{Options: o}
+	mux := http.NewServeMux()
+	mux.Handle("/graphql", o.Auth.Middleware(s.graphqlGuard(s.graphql())))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, map[string]string{"status": "ok"}) })
+	mux.HandleFunc("GET /readyz", s.readyz)
+	mux.HandleFunc("GET /login", s.login)
+	mux.HandleFunc("POST /logout", s.logout)
+	mux.Handle("/", frontend.Handler())
+	return s.logRequests(securityHeaders(mux))
+}
+
+type server struct {
+	Options
+}
+
+func (s *server) graphql() http.Handler {
+	srv := handler.New(generated.NewExecutableSchema((&resolvers.Resolver{
+		Memory: s.Memory, Events: s.Broker, Log: s.Log,
+	}).Config()))
+	srv.AddTransport(transport.Websocket{
+		Implementation: gorillaWebsocket{upgrader: websocket.Upgrader{
+			CheckOrigin:       s.originAllowed,
+			EnableCompression: false,
+		}},
+		InitFunc:         s.Auth.WebsocketInit,
+		InitTimeout:      10 * time.Second,
+		PingPongInterval: s.PingPongInterval,
+		PayloadReadLimit: ptr(int64(MaxBodyBytes)),
+		ErrorFunc: func(ctx context.Context, err error) {
+			s.Log.DebugContext(ctx, "websocket", "err", err)
+		},
+	})
+	srv.AddTransport(transport.GET{})
+	srv.AddTransport(transport.POST{})
+	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	srv.Use(extension.Introspection{})
+	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](1000)})
+	srv.Use(extension.FixedComplexityLimit(MaxComplexity))
+	srv.Use(depthLimit{max: MaxDepth})
+	srv.SetErrorPresenter(resolvers.ErrorPresenter(s.Log))
+	srv.SetRecoverFunc(resolvers.Recover(s.Log))
+	return srv
+}
+
+// graphqlGuard applies the transport rules gqlgen doesn't: a body size limit, and the Origin check for
+// websocket upgrades (refused with 403 before any protocol starts).
+func (s *server) graphqlGuard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Upgrade") != "" && !s.originAllowed(r) {
+			writeGraphQLError(w, http.StatusForbidden, "FORBIDDEN", "websocket origin not allowed")
+			return
+		}
+		if r.ContentLength > MaxBodyBytes {
+			writeGraphQLError(w, http.StatusRequestEntityTooLarge, "BAD_USER_INPUT", "request body too large")
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// originAllowed accepts requests without an Origin (non-browser clients, which must still present a
+// token), the server's own origin, and configured ones. Browsers always send Origin on upgrades, so a
+// cross-site page can't ride the user's cookie into a websocket.
+func (s *server) originAllowed(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(u.Host, r.Host) {
+		return true
+	}
+	return slices.Contains(s.AllowedOrigins, strings.TrimRight(origin, "/"))
+}
+
+func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	checks := map[string]string{"database": "ok", "migrations": "ok", "listener": "ok"}
+	ready := true
+	fail := func(name, why string) { checks[name] = why; ready = false }
+	if err := s.Pool.Ping(ctx); err != nil {
+		fail("database", "unreachable")
+		fail("migrations", "unknown")
+	} else if current, err := db.SchemaCurrent(ctx, s.Pool); err != nil {
+		fail("migrations", "unknown")
+	} else if !current {
+		fail("migrations", "pending")
+	}
+	if s.Listener != nil && !s.Listener.Connected() {
+		fail("listener", "disconnected")
+	}
+	status := http.StatusOK
+	if !ready {
+		status = http.StatusServiceUnavailable
+	}
+	writeJSON(w, status, checks)
+}
+
+// login sets the web app's session cookie when ?token= is the user's token, then opens the app.
+func (s *server) login(w http.ResponseWriter, r *http.Request) {
+	if !s.Auth.IsUserToken(r.URL.Query().Get("token")) {
+		http.Error(w, "This login link is not valid. Use the one the server printed at start.", http.StatusUnauthorized)
+		return
+	}
+	http.SetCookie(w, s.Auth.SessionCookie(r.TLS != nil))
+	http.Redirect(w, r, "/", http.StatusSeeOther)
+}
+
+func (s *server) logout(w http.ResponseWriter, r *http.Request) {
+	c := s.Auth.SessionCookie(r.TLS != nil)
+	c.Value, c.MaxAge = "", -1
+	http.SetCookie(w, c)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func securityHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "no-referrer")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// statusRecorder remembers the response status for the request log; it passes Hijack through for
+// websocket upgrades.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// logRequests logs method, path (never the query string: the login URL carries a token), status and
+// duration.
+func (s *server) logRequests(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/healthz" || r.URL.Path == "/readyz" || r.Header.Get("Upgrade") != "" {
+			next.ServeHTTP(w, r) // probes are noise; websockets log through gqlgen's hooks
+			return
+		}
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w}
+		next.ServeHTTP(rec, r)
+		if rec.status == 0 {
+			rec.status = http.StatusOK
+		}
+		s.Log.DebugContext(r.Context(), "http", "method", r.Method, "path", r.URL.Path, "status", rec.status,
+			"ms", float64(time.Since(start).Microseconds())/1000)
+	})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func writeGraphQLError(w http.ResponseWriter, status int, code, message string) {
+	writeJSON(w, status, graphql.Response{Errors: gqlerror.List{{Message: message, Extensions: map[string]any{"code": code}}}})
+}
+
+func ptr[T any](v T) *T { return &v }

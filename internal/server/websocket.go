@@ -1,0 +1,60 @@
+package server
+
+import (
+	"io"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/gorilla/websocket"
+)
+
+// gorillaWebsocket adapts gorilla/websocket to gqlgen's transport.WebsocketImplementation (gqlgen
+// dropped its built-in gorilla transport in v0.17.92).
+type gorillaWebsocket struct {
+	upgrader websocket.Upgrader
+}
+
+var _ transport.WebsocketImplementation = gorillaWebsocket{}
+
+// Accept upgrades the request, offering gqlgen's subprotocols on top of the upgrader's own.
+func (g gorillaWebsocket) Accept(w http.ResponseWriter, r *http.Request, opts transport.WebsocketAcceptOptions) (transport.WebsocketConn, error) {
+	up := g.upgrader
+	up.Subprotocols = slices.Clone(up.Subprotocols)
+	for _, p := range opts.Subprotocols {
+		if !slices.Contains(up.Subprotocols, p) {
+			up.Subprotocols = append(up.Subprotocols, p)
+		}
+	}
+	conn, err := up.Upgrade(w, r, opts.ResponseHeader)
+	if err != nil {
+		return nil, err
+	}
+	return gorillaConn{conn}, nil
+}
+
+// gorillaConn is one accepted connection. gqlgen serialises writes under its own mutex.
+type gorillaConn struct {
+	*websocket.Conn
+}
+
+var (
+	_ transport.WebsocketConn          = gorillaConn{}
+	_ transport.WebsocketReadLimiter   = gorillaConn{}
+	_ transport.WebsocketReadDeadliner = gorillaConn{}
+)
+
+// NextReader reports a peer's normal close as transport.ErrWebsocketClosed, as gqlgen expects.
+func (c gorillaConn) NextReader() (int, io.Reader, error) {
+	mt, r, err := c.Conn.NextReader()
+	if websocket.IsCloseError(err, websocket.CloseNormalClosure, websocket.CloseGoingAway, websocket.CloseNoStatusReceived) {
+		return mt, nil, transport.ErrWebsocketClosed
+	}
+	return mt, r, err
+}
+
+// WriteClose sends a close frame with code and reason; the caller closes the connection after it.
+func (c gorillaConn) WriteClose(code int, message string) error {
+	return c.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, message), time.Now().Add(time.Second))
+}
