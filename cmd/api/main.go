@@ -29,6 +29,9 @@ import (
 	"github.com/open-bot/memory/internal/server"
 )
 
+// expirySweepInterval is how often expired items are looked for, to push generation changes (G7).
+const expirySweepInterval = 15 * time.Second
+
 func main() {
 	if err := run(os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "api:", err)
@@ -132,6 +135,7 @@ func serve(ctx context.Context, cfg config.Config, databaseURL string, log *slog
 		_ = listener.Run(listenCtx)
 	}()
 	defer func() { stopListening(); <-listenDone }()
+	go svc.RunExpirySweeper(listenCtx, expirySweepInterval)
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {

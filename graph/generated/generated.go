@@ -15,6 +15,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/open-bot/memory/graph/model"
+	"github.com/open-bot/memory/internal/memory"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -29,6 +30,9 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	MemoryChange() MemoryChangeResolver
+	MemoryItem() MemoryItemResolver
+	MemoryItemConnection() MemoryItemConnectionResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
 	Subscription() SubscriptionResolver
@@ -49,17 +53,99 @@ type ComplexityRoot struct {
 		TeammateID func(childComplexity int) int
 	}
 
+	MemoryChange struct {
+		Action   func(childComplexity int) int
+		Item     func(childComplexity int) int
+		ItemID   func(childComplexity int) int
+		Revision func(childComplexity int) int
+		Scope    func(childComplexity int) int
+		Status   func(childComplexity int) int
+	}
+
+	MemoryItem struct {
+		Content        func(childComplexity int) int
+		CreatedAt      func(childComplexity int) int
+		Evidence       func(childComplexity int) int
+		Expired        func(childComplexity int) int
+		ExpiresAt      func(childComplexity int) int
+		ForgottenAt    func(childComplexity int) int
+		ID             func(childComplexity int) int
+		Key            func(childComplexity int) int
+		Kind           func(childComplexity int) int
+		Pinned         func(childComplexity int) int
+		Revision       func(childComplexity int) int
+		Revisions      func(childComplexity int, first *int, after *string) int
+		Scope          func(childComplexity int) int
+		Source         func(childComplexity int) int
+		Status         func(childComplexity int) int
+		TargetItemID   func(childComplexity int) int
+		TargetRevision func(childComplexity int) int
+		Teammate       func(childComplexity int) int
+		UpdatedAt      func(childComplexity int) int
+	}
+
+	MemoryItemConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	MemoryItemEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	MemoryItemPayload struct {
+		Item func(childComplexity int) int
+	}
+
+	MemoryRevision struct {
+		Action    func(childComplexity int) int
+		Actor     func(childComplexity int) int
+		BasedOn   func(childComplexity int) int
+		Content   func(childComplexity int) int
+		CreatedAt func(childComplexity int) int
+		ExpiresAt func(childComplexity int) int
+		Key       func(childComplexity int) int
+		Kind      func(childComplexity int) int
+		Pinned    func(childComplexity int) int
+		Revision  func(childComplexity int) int
+		RunID     func(childComplexity int) int
+	}
+
+	MemoryRevisionConnection struct {
+		Edges    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	MemoryRevisionEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	Mutation struct {
-		CreateTeammate func(childComplexity int, input model.CreateTeammateInput) int
+		CreateMemory          func(childComplexity int, input model.CreateMemoryInput) int
+		CreateTeammate        func(childComplexity int, input model.CreateTeammateInput) int
+		EditMemory            func(childComplexity int, input model.EditMemoryInput) int
+		RestoreMemoryRevision func(childComplexity int, input model.RestoreMemoryRevisionInput) int
+		UndoMemoryEdit        func(childComplexity int, input model.UndoMemoryEditInput) int
+	}
+
+	PageInfo struct {
+		EndCursor   func(childComplexity int) int
+		HasNextPage func(childComplexity int) int
 	}
 
 	Query struct {
-		Teammate  func(childComplexity int, id string) int
-		Teammates func(childComplexity int) int
+		MemoryItem  func(childComplexity int, id string) int
+		MemoryItems func(childComplexity int, scope model.ScopeInput, status *memory.Status, kind *memory.Kind, search *string, first *int, after *string) int
+		Teammate    func(childComplexity int, id string) int
+		Teammates   func(childComplexity int) int
 	}
 
 	Subscription struct {
 		GenerationChanged func(childComplexity int, teammateID string) int
+		MemoryChanged     func(childComplexity int, scope model.ScopeInput) int
 	}
 
 	Teammate struct {
@@ -74,15 +160,35 @@ type ComplexityRoot struct {
 
 // region    ************************** generated!.gotpl **************************
 
+type MemoryChangeResolver interface {
+	Item(ctx context.Context, obj *model.MemoryChange) (*model.MemoryItem, error)
+}
+type MemoryItemResolver interface {
+	Teammate(ctx context.Context, obj *model.MemoryItem) (*model.Teammate, error)
+
+	Expired(ctx context.Context, obj *model.MemoryItem) (bool, error)
+
+	Revisions(ctx context.Context, obj *model.MemoryItem, first *int, after *string) (*model.MemoryRevisionConnection, error)
+}
+type MemoryItemConnectionResolver interface {
+	TotalCount(ctx context.Context, obj *model.MemoryItemConnection) (int, error)
+}
 type MutationResolver interface {
 	CreateTeammate(ctx context.Context, input model.CreateTeammateInput) (*model.CreateTeammatePayload, error)
+	CreateMemory(ctx context.Context, input model.CreateMemoryInput) (*model.MemoryItemPayload, error)
+	EditMemory(ctx context.Context, input model.EditMemoryInput) (*model.MemoryItemPayload, error)
+	RestoreMemoryRevision(ctx context.Context, input model.RestoreMemoryRevisionInput) (*model.MemoryItemPayload, error)
+	UndoMemoryEdit(ctx context.Context, input model.UndoMemoryEditInput) (*model.MemoryItemPayload, error)
 }
 type QueryResolver interface {
 	Teammates(ctx context.Context) ([]model.Teammate, error)
 	Teammate(ctx context.Context, id string) (*model.Teammate, error)
+	MemoryItems(ctx context.Context, scope model.ScopeInput, status *memory.Status, kind *memory.Kind, search *string, first *int, after *string) (*model.MemoryItemConnection, error)
+	MemoryItem(ctx context.Context, id string) (*model.MemoryItem, error)
 }
 type SubscriptionResolver interface {
 	GenerationChanged(ctx context.Context, teammateID string) (<-chan *model.GenerationChange, error)
+	MemoryChanged(ctx context.Context, scope model.ScopeInput) (<-chan *model.MemoryChange, error)
 }
 type TeammateResolver interface {
 	Generation(ctx context.Context, obj *model.Teammate) (string, error)
@@ -126,6 +232,306 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.GenerationChange.TeammateID(childComplexity), true
 
+	case "MemoryChange.action":
+		if e.ComplexityRoot.MemoryChange.Action == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryChange.Action(childComplexity), true
+	case "MemoryChange.item":
+		if e.ComplexityRoot.MemoryChange.Item == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryChange.Item(childComplexity), true
+	case "MemoryChange.itemId":
+		if e.ComplexityRoot.MemoryChange.ItemID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryChange.ItemID(childComplexity), true
+	case "MemoryChange.revision":
+		if e.ComplexityRoot.MemoryChange.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryChange.Revision(childComplexity), true
+	case "MemoryChange.scope":
+		if e.ComplexityRoot.MemoryChange.Scope == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryChange.Scope(childComplexity), true
+	case "MemoryChange.status":
+		if e.ComplexityRoot.MemoryChange.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryChange.Status(childComplexity), true
+
+	case "MemoryItem.content":
+		if e.ComplexityRoot.MemoryItem.Content == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItem.Content(childComplexity), true
+	case "MemoryItem.createdAt":
+		if e.ComplexityRoot.MemoryItem.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItem.CreatedAt(childComplexity), true
+	case "MemoryItem.evidence":
+		if e.ComplexityRoot.MemoryItem.Evidence == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItem.Evidence(childComplexity), true
+	case "MemoryItem.expired":
+		if e.ComplexityRoot.MemoryItem.Expired == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItem.Expired(childComplexity), true
+	case "MemoryItem.expiresAt":
+		if e.ComplexityRoot.MemoryItem.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItem.ExpiresAt(childComplexity), true
+	case "MemoryItem.forgottenAt":
+		if e.ComplexityRoot.MemoryItem.ForgottenAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItem.ForgottenAt(childComplexity), true
+	case "MemoryItem.id":
+		if e.ComplexityRoot.MemoryItem.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItem.ID(childComplexity), true
+	case "MemoryItem.key":
+		if e.ComplexityRoot.MemoryItem.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItem.Key(childComplexity), true
+	case "MemoryItem.kind":
+		if e.ComplexityRoot.MemoryItem.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItem.Kind(childComplexity), true
+	case "MemoryItem.pinned":
+		if e.ComplexityRoot.MemoryItem.Pinned == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItem.Pinned(childComplexity), true
+	case "MemoryItem.revision":
+		if e.ComplexityRoot.MemoryItem.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItem.Revision(childComplexity), true
+	case "MemoryItem.revisions":
+		if e.ComplexityRoot.MemoryItem.Revisions == nil {
+			break
+		}
+
+		args, err := ec.field_MemoryItem_revisions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.MemoryItem.Revisions(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "MemoryItem.scope":
+		if e.ComplexityRoot.MemoryItem.Scope == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItem.Scope(childComplexity), true
+	case "MemoryItem.source":
+		if e.ComplexityRoot.MemoryItem.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItem.Source(childComplexity), true
+	case "MemoryItem.status":
+		if e.ComplexityRoot.MemoryItem.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItem.Status(childComplexity), true
+	case "MemoryItem.targetItemId":
+		if e.ComplexityRoot.MemoryItem.TargetItemID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItem.TargetItemID(childComplexity), true
+	case "MemoryItem.targetRevision":
+		if e.ComplexityRoot.MemoryItem.TargetRevision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItem.TargetRevision(childComplexity), true
+	case "MemoryItem.teammate":
+		if e.ComplexityRoot.MemoryItem.Teammate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItem.Teammate(childComplexity), true
+	case "MemoryItem.updatedAt":
+		if e.ComplexityRoot.MemoryItem.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItem.UpdatedAt(childComplexity), true
+
+	case "MemoryItemConnection.edges":
+		if e.ComplexityRoot.MemoryItemConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItemConnection.Edges(childComplexity), true
+	case "MemoryItemConnection.pageInfo":
+		if e.ComplexityRoot.MemoryItemConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItemConnection.PageInfo(childComplexity), true
+	case "MemoryItemConnection.totalCount":
+		if e.ComplexityRoot.MemoryItemConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItemConnection.TotalCount(childComplexity), true
+
+	case "MemoryItemEdge.cursor":
+		if e.ComplexityRoot.MemoryItemEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItemEdge.Cursor(childComplexity), true
+	case "MemoryItemEdge.node":
+		if e.ComplexityRoot.MemoryItemEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItemEdge.Node(childComplexity), true
+
+	case "MemoryItemPayload.item":
+		if e.ComplexityRoot.MemoryItemPayload.Item == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItemPayload.Item(childComplexity), true
+
+	case "MemoryRevision.action":
+		if e.ComplexityRoot.MemoryRevision.Action == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryRevision.Action(childComplexity), true
+	case "MemoryRevision.actor":
+		if e.ComplexityRoot.MemoryRevision.Actor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryRevision.Actor(childComplexity), true
+	case "MemoryRevision.basedOn":
+		if e.ComplexityRoot.MemoryRevision.BasedOn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryRevision.BasedOn(childComplexity), true
+	case "MemoryRevision.content":
+		if e.ComplexityRoot.MemoryRevision.Content == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryRevision.Content(childComplexity), true
+	case "MemoryRevision.createdAt":
+		if e.ComplexityRoot.MemoryRevision.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryRevision.CreatedAt(childComplexity), true
+	case "MemoryRevision.expiresAt":
+		if e.ComplexityRoot.MemoryRevision.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryRevision.ExpiresAt(childComplexity), true
+	case "MemoryRevision.key":
+		if e.ComplexityRoot.MemoryRevision.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryRevision.Key(childComplexity), true
+	case "MemoryRevision.kind":
+		if e.ComplexityRoot.MemoryRevision.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryRevision.Kind(childComplexity), true
+	case "MemoryRevision.pinned":
+		if e.ComplexityRoot.MemoryRevision.Pinned == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryRevision.Pinned(childComplexity), true
+	case "MemoryRevision.revision":
+		if e.ComplexityRoot.MemoryRevision.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryRevision.Revision(childComplexity), true
+	case "MemoryRevision.runId":
+		if e.ComplexityRoot.MemoryRevision.RunID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryRevision.RunID(childComplexity), true
+
+	case "MemoryRevisionConnection.edges":
+		if e.ComplexityRoot.MemoryRevisionConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryRevisionConnection.Edges(childComplexity), true
+	case "MemoryRevisionConnection.pageInfo":
+		if e.ComplexityRoot.MemoryRevisionConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryRevisionConnection.PageInfo(childComplexity), true
+
+	case "MemoryRevisionEdge.cursor":
+		if e.ComplexityRoot.MemoryRevisionEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryRevisionEdge.Cursor(childComplexity), true
+	case "MemoryRevisionEdge.node":
+		if e.ComplexityRoot.MemoryRevisionEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryRevisionEdge.Node(childComplexity), true
+
+	case "Mutation.createMemory":
+		if e.ComplexityRoot.Mutation.CreateMemory == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createMemory_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateMemory(childComplexity, args["input"].(model.CreateMemoryInput)), true
 	case "Mutation.createTeammate":
 		if e.ComplexityRoot.Mutation.CreateTeammate == nil {
 			break
@@ -137,7 +543,75 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateTeammate(childComplexity, args["input"].(model.CreateTeammateInput)), true
+	case "Mutation.editMemory":
+		if e.ComplexityRoot.Mutation.EditMemory == nil {
+			break
+		}
 
+		args, err := ec.field_Mutation_editMemory_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.EditMemory(childComplexity, args["input"].(model.EditMemoryInput)), true
+	case "Mutation.restoreMemoryRevision":
+		if e.ComplexityRoot.Mutation.RestoreMemoryRevision == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_restoreMemoryRevision_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RestoreMemoryRevision(childComplexity, args["input"].(model.RestoreMemoryRevisionInput)), true
+	case "Mutation.undoMemoryEdit":
+		if e.ComplexityRoot.Mutation.UndoMemoryEdit == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_undoMemoryEdit_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UndoMemoryEdit(childComplexity, args["input"].(model.UndoMemoryEditInput)), true
+
+	case "PageInfo.endCursor":
+		if e.ComplexityRoot.PageInfo.EndCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.EndCursor(childComplexity), true
+	case "PageInfo.hasNextPage":
+		if e.ComplexityRoot.PageInfo.HasNextPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
+
+	case "Query.memoryItem":
+		if e.ComplexityRoot.Query.MemoryItem == nil {
+			break
+		}
+
+		args, err := ec.field_Query_memoryItem_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.MemoryItem(childComplexity, args["id"].(string)), true
+	case "Query.memoryItems":
+		if e.ComplexityRoot.Query.MemoryItems == nil {
+			break
+		}
+
+		args, err := ec.field_Query_memoryItems_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.MemoryItems(childComplexity, args["scope"].(model.ScopeInput), args["status"].(*memory.Status), args["kind"].(*memory.Kind), args["search"].(*string), args["first"].(*int), args["after"].(*string)), true
 	case "Query.teammate":
 		if e.ComplexityRoot.Query.Teammate == nil {
 			break
@@ -167,6 +641,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Subscription.GenerationChanged(childComplexity, args["teammateId"].(string)), true
+	case "Subscription.memoryChanged":
+		if e.ComplexityRoot.Subscription.MemoryChanged == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_memoryChanged_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.MemoryChanged(childComplexity, args["scope"].(model.ScopeInput)), true
 
 	case "Teammate.createdAt":
 		if e.ComplexityRoot.Teammate.CreatedAt == nil {
@@ -202,7 +687,12 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalers := func() *graphql.InputUnmarshalerIndex {
 		return graphql.NewInputUnmarshalerIndex(
+			graphql.NewInputUnmarshaler("CreateMemoryInput", ec.unmarshalInputCreateMemoryInput),
 			graphql.NewInputUnmarshaler("CreateTeammateInput", ec.unmarshalInputCreateTeammateInput),
+			graphql.NewInputUnmarshaler("EditMemoryInput", ec.unmarshalInputEditMemoryInput),
+			graphql.NewInputUnmarshaler("RestoreMemoryRevisionInput", ec.unmarshalInputRestoreMemoryRevisionInput),
+			graphql.NewInputUnmarshaler("ScopeInput", ec.unmarshalInputScopeInput),
+			graphql.NewInputUnmarshaler("UndoMemoryEditInput", ec.unmarshalInputUndoMemoryEditInput),
 		)
 	}
 	first := true
@@ -324,11 +814,144 @@ type Teammate {
   generation: String!
 }
 
+"What a memory item is about."
+enum MemoryKind {
+  FACT
+  PREFERENCE
+  LESSON
+  NOTE
+}
+
+"Where an item is in its life: ACTIVE memory is given to runs; CANDIDATE waits for the user (A2)."
+enum MemoryStatus {
+  ACTIVE
+  CANDIDATE
+  DISMISSED
+  FORGOTTEN
+}
+
+"Where an item came from."
+enum MemorySource {
+  USER
+  TEAMMATE
+  EXTRACTION
+  IMPORT
+  FEEDBACK
+}
+
+"What produced a revision."
+enum RevisionAction {
+  CREATE
+  EDIT
+  CORRECT
+  RESTORE
+  UNDO
+  CONFIRM
+  PIN
+  FORGET
+}
+
+"A scope: one teammate's, or the shared scope when teammateId is null."
+input ScopeInput {
+  teammateId: ID
+}
+
+"A remembered fact, preference, lesson or note, with its full history."
+type MemoryItem {
+  id: ID!
+  "shared, or the teammate's id."
+  scope: String!
+  "The teammate whose scope holds the item; null for shared memory."
+  teammate: Teammate
+  kind: MemoryKind!
+  "A short optional label."
+  key: String
+  "Empty once the item is forgotten (F1)."
+  content: String!
+  status: MemoryStatus!
+  "Pinned items are always given to runs, first."
+  pinned: Boolean!
+  "The current revision; send it back as baseRevision when editing (R2)."
+  revision: Int!
+  source: MemorySource!
+  "For candidates: the quote from the user's message that suggested it."
+  evidence: String
+  expiresAt: Time
+  "The expiry has passed: the item stays visible here but is no longer given to runs."
+  expired: Boolean!
+  createdAt: Time!
+  updatedAt: Time!
+  forgottenAt: Time
+  "For a candidate that proposes a change to an existing item: that item and the revision it saw."
+  targetItemId: ID
+  targetRevision: Int
+  "Every revision, newest first. after is a cursor from this connection."
+  revisions(first: Int = 20, after: String): MemoryRevisionConnection!
+}
+
+"One saved state of an item."
+type MemoryRevision {
+  revision: Int!
+  content: String!
+  key: String
+  kind: MemoryKind!
+  pinned: Boolean!
+  expiresAt: Time
+  action: RevisionAction!
+  "user, teammate:<id>, extraction or import."
+  actor: String!
+  "The revision this one was based on."
+  basedOn: Int
+  runId: ID
+  createdAt: Time!
+}
+
+type PageInfo {
+  hasNextPage: Boolean!
+  endCursor: String
+}
+
+type MemoryItemEdge {
+  cursor: String!
+  node: MemoryItem!
+}
+
+type MemoryItemConnection {
+  edges: [MemoryItemEdge!]!
+  pageInfo: PageInfo!
+  "All items matching the filter, across pages."
+  totalCount: Int!
+}
+
+type MemoryRevisionEdge {
+  cursor: String!
+  node: MemoryRevision!
+}
+
+type MemoryRevisionConnection {
+  edges: [MemoryRevisionEdge!]!
+  pageInfo: PageInfo!
+}
+
 type Query {
   "Every teammate, oldest first (a run sees its own teammate only)."
   teammates: [Teammate!]! @auth(accept: [USER, WORKER, RUN])
   "One teammate; null when it doesn't exist."
   teammate(id: ID!): Teammate @auth(accept: [USER, WORKER, RUN])
+  """
+  One scope's items, pinned first, then most recently changed. search matches words (English
+  stemming) or any part of the content or key. first is 1–100.
+  """
+  memoryItems(
+    scope: ScopeInput!
+    status: MemoryStatus = ACTIVE
+    kind: MemoryKind
+    search: String
+    first: Int = 50
+    after: String
+  ): MemoryItemConnection! @auth(accept: [USER, WORKER, RUN])
+  "One item; null when it doesn't exist."
+  memoryItem(id: ID!): MemoryItem @auth(accept: [USER, WORKER, RUN])
 }
 
 input CreateTeammateInput {
@@ -340,8 +963,65 @@ type CreateTeammatePayload {
   teammate: Teammate!
 }
 
+input CreateMemoryInput {
+  scope: ScopeInput!
+  kind: MemoryKind = FACT
+  "Up to 120 characters; blank means none."
+  key: String
+  "1–4,000 characters."
+  content: String!
+  pinned: Boolean = false
+  "Must be in the future."
+  expiresAt: Time
+}
+
+"Change an active item. Omitted fields keep their value. A baseRevision that is no longer current fails with CONFLICT (extensions.currentRevision) and changes nothing."
+input EditMemoryInput {
+  id: ID!
+  baseRevision: Int!
+  content: String
+  "A blank key removes it."
+  key: String
+  kind: MemoryKind
+  "Pin or unpin; a change of the pin alone is recorded as a PIN revision."
+  pinned: Boolean
+  expiresAt: Time
+  clearExpiresAt: Boolean = false
+}
+
+"Bring back an earlier revision as a new revision, based on baseRevision."
+input RestoreMemoryRevisionInput {
+  id: ID!
+  revision: Int!
+  baseRevision: Int!
+}
+
+"Undo the save that produced revision (restores revision - 1); CONFLICT if the item changed since."
+input UndoMemoryEditInput {
+  id: ID!
+  revision: Int!
+}
+
+type MemoryItemPayload {
+  item: MemoryItem!
+}
+
 type Mutation {
   createTeammate(input: CreateTeammateInput!): CreateTeammatePayload! @auth(accept: [USER])
+  createMemory(input: CreateMemoryInput!): MemoryItemPayload! @auth(accept: [USER])
+  editMemory(input: EditMemoryInput!): MemoryItemPayload! @auth(accept: [USER])
+  restoreMemoryRevision(input: RestoreMemoryRevisionInput!): MemoryItemPayload! @auth(accept: [USER])
+  undoMemoryEdit(input: UndoMemoryEditInput!): MemoryItemPayload! @auth(accept: [USER])
+}
+
+"An item changed; item is its state now (null if the subscriber can no longer see it)."
+type MemoryChange {
+  scope: String!
+  itemId: ID!
+  revision: Int!
+  action: RevisionAction!
+  status: MemoryStatus!
+  item: MemoryItem
 }
 
 "A teammate's generation moved (G7)."
@@ -356,6 +1036,8 @@ type Subscription {
   after the server re-synchronises with the database, so no change is silently lost).
   """
   generationChanged(teammateId: ID!): GenerationChange! @auth(accept: [USER, WORKER, RUN])
+  "Every change to an item of the scope (ids only travel through the database; the item is re-read)."
+  memoryChanged(scope: ScopeInput!): MemoryChange! @auth(accept: [USER, WORKER, RUN])
 }
 `, BuiltIn: false},
 }
@@ -381,6 +1063,156 @@ func (ec *executionContext) childFields_GenerationChange(ctx context.Context, fi
 		return ec.fieldContext_GenerationChange_generation(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type GenerationChange", field.Name)
+}
+
+func (ec *executionContext) childFields_MemoryChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "scope":
+		return ec.fieldContext_MemoryChange_scope(ctx, field)
+	case "itemId":
+		return ec.fieldContext_MemoryChange_itemId(ctx, field)
+	case "revision":
+		return ec.fieldContext_MemoryChange_revision(ctx, field)
+	case "action":
+		return ec.fieldContext_MemoryChange_action(ctx, field)
+	case "status":
+		return ec.fieldContext_MemoryChange_status(ctx, field)
+	case "item":
+		return ec.fieldContext_MemoryChange_item(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MemoryChange", field.Name)
+}
+
+func (ec *executionContext) childFields_MemoryItem(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_MemoryItem_id(ctx, field)
+	case "scope":
+		return ec.fieldContext_MemoryItem_scope(ctx, field)
+	case "teammate":
+		return ec.fieldContext_MemoryItem_teammate(ctx, field)
+	case "kind":
+		return ec.fieldContext_MemoryItem_kind(ctx, field)
+	case "key":
+		return ec.fieldContext_MemoryItem_key(ctx, field)
+	case "content":
+		return ec.fieldContext_MemoryItem_content(ctx, field)
+	case "status":
+		return ec.fieldContext_MemoryItem_status(ctx, field)
+	case "pinned":
+		return ec.fieldContext_MemoryItem_pinned(ctx, field)
+	case "revision":
+		return ec.fieldContext_MemoryItem_revision(ctx, field)
+	case "source":
+		return ec.fieldContext_MemoryItem_source(ctx, field)
+	case "evidence":
+		return ec.fieldContext_MemoryItem_evidence(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_MemoryItem_expiresAt(ctx, field)
+	case "expired":
+		return ec.fieldContext_MemoryItem_expired(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_MemoryItem_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_MemoryItem_updatedAt(ctx, field)
+	case "forgottenAt":
+		return ec.fieldContext_MemoryItem_forgottenAt(ctx, field)
+	case "targetItemId":
+		return ec.fieldContext_MemoryItem_targetItemId(ctx, field)
+	case "targetRevision":
+		return ec.fieldContext_MemoryItem_targetRevision(ctx, field)
+	case "revisions":
+		return ec.fieldContext_MemoryItem_revisions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MemoryItem", field.Name)
+}
+
+func (ec *executionContext) childFields_MemoryItemConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_MemoryItemConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_MemoryItemConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_MemoryItemConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MemoryItemConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_MemoryItemEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_MemoryItemEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_MemoryItemEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MemoryItemEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_MemoryItemPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "item":
+		return ec.fieldContext_MemoryItemPayload_item(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MemoryItemPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_MemoryRevision(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "revision":
+		return ec.fieldContext_MemoryRevision_revision(ctx, field)
+	case "content":
+		return ec.fieldContext_MemoryRevision_content(ctx, field)
+	case "key":
+		return ec.fieldContext_MemoryRevision_key(ctx, field)
+	case "kind":
+		return ec.fieldContext_MemoryRevision_kind(ctx, field)
+	case "pinned":
+		return ec.fieldContext_MemoryRevision_pinned(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_MemoryRevision_expiresAt(ctx, field)
+	case "action":
+		return ec.fieldContext_MemoryRevision_action(ctx, field)
+	case "actor":
+		return ec.fieldContext_MemoryRevision_actor(ctx, field)
+	case "basedOn":
+		return ec.fieldContext_MemoryRevision_basedOn(ctx, field)
+	case "runId":
+		return ec.fieldContext_MemoryRevision_runId(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_MemoryRevision_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MemoryRevision", field.Name)
+}
+
+func (ec *executionContext) childFields_MemoryRevisionConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_MemoryRevisionConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_MemoryRevisionConnection_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MemoryRevisionConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_MemoryRevisionEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_MemoryRevisionEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_MemoryRevisionEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MemoryRevisionEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "hasNextPage":
+		return ec.fieldContext_PageInfo_hasNextPage(ctx, field)
+	case "endCursor":
+		return ec.fieldContext_PageInfo_endCursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
 }
 
 func (ec *executionContext) childFields_Teammate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -527,12 +1359,90 @@ func (ec *executionContext) dir_auth_args(ctx context.Context, rawArgs map[strin
 	return args, nil
 }
 
+func (ec *executionContext) field_MemoryItem_revisions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createMemory_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateMemoryInput, error) {
+			return ec.unmarshalNCreateMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCreateMemoryInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createTeammate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreateTeammateInput, error) {
 			return ec.unmarshalNCreateTeammateInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCreateTeammateInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_editMemory_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.EditMemoryInput, error) {
+			return ec.unmarshalNEditMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐEditMemoryInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_restoreMemoryRevision_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RestoreMemoryRevisionInput, error) {
+			return ec.unmarshalNRestoreMemoryRevisionInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRestoreMemoryRevisionInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_undoMemoryEdit_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UndoMemoryEditInput, error) {
+			return ec.unmarshalNUndoMemoryEditInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐUndoMemoryEditInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -552,6 +1462,74 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["name"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_memoryItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_memoryItems_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "scope",
+		func(ctx context.Context, v any) (model.ScopeInput, error) {
+			return ec.unmarshalNScopeInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐScopeInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["scope"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*memory.Status, error) {
+			return ec.unmarshalOMemoryStatus2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐStatus(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "kind",
+		func(ctx context.Context, v any) (*memory.Kind, error) {
+			return ec.unmarshalOMemoryKind2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKind(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["kind"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg5
 	return args, nil
 }
 
@@ -580,6 +1558,20 @@ func (ec *executionContext) field_Subscription_generationChanged_args(ctx contex
 		return nil, err
 	}
 	args["teammateId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_memoryChanged_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "scope",
+		func(ctx context.Context, v any) (model.ScopeInput, error) {
+			return ec.unmarshalNScopeInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐScopeInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["scope"] = arg0
 	return args, nil
 }
 
@@ -735,6 +1727,1166 @@ func (ec *executionContext) fieldContext_GenerationChange_generation(_ context.C
 	return graphql.NewScalarFieldContext("GenerationChange", field, false, false, "String")
 }
 
+func (ec *executionContext) _MemoryChange_scope(ctx context.Context, field graphql.CollectedField, obj *model.MemoryChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryChange_scope(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Scope, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryChange_scope(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _MemoryChange_itemId(ctx context.Context, field graphql.CollectedField, obj *model.MemoryChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryChange_itemId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ItemID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryChange_itemId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryChange", field, false, false, "ID")
+}
+
+func (ec *executionContext) _MemoryChange_revision(ctx context.Context, field graphql.CollectedField, obj *model.MemoryChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryChange_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryChange_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryChange", field, false, false, "Int")
+}
+
+func (ec *executionContext) _MemoryChange_action(ctx context.Context, field graphql.CollectedField, obj *model.MemoryChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryChange_action(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Action, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v memory.Action) graphql.Marshaler {
+			return ec.marshalNRevisionAction2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐAction(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryChange_action(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryChange", field, false, false, "RevisionAction")
+}
+
+func (ec *executionContext) _MemoryChange_status(ctx context.Context, field graphql.CollectedField, obj *model.MemoryChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryChange_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v memory.Status) graphql.Marshaler {
+			return ec.marshalNMemoryStatus2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryChange_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryChange", field, false, false, "MemoryStatus")
+}
+
+func (ec *executionContext) _MemoryChange_item(ctx context.Context, field graphql.CollectedField, obj *model.MemoryChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryChange_item(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MemoryChange().Item(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryItem) graphql.Marshaler {
+			return ec.marshalOMemoryItem2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItem(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryChange_item(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MemoryChange",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MemoryItem_id(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItem_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItem_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "ID")
+}
+
+func (ec *executionContext) _MemoryItem_scope(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItem_scope(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Scope, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItem_scope(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "String")
+}
+
+func (ec *executionContext) _MemoryItem_teammate(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItem_teammate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MemoryItem().Teammate(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Teammate) graphql.Marshaler {
+			return ec.marshalOTeammate2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐTeammate(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItem_teammate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MemoryItem",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Teammate(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MemoryItem_kind(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItem_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v memory.Kind) graphql.Marshaler {
+			return ec.marshalNMemoryKind2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItem_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "MemoryKind")
+}
+
+func (ec *executionContext) _MemoryItem_key(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItem_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItem_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "String")
+}
+
+func (ec *executionContext) _MemoryItem_content(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItem_content(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Content, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItem_content(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "String")
+}
+
+func (ec *executionContext) _MemoryItem_status(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItem_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v memory.Status) graphql.Marshaler {
+			return ec.marshalNMemoryStatus2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItem_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "MemoryStatus")
+}
+
+func (ec *executionContext) _MemoryItem_pinned(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItem_pinned(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Pinned, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItem_pinned(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _MemoryItem_revision(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItem_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItem_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "Int")
+}
+
+func (ec *executionContext) _MemoryItem_source(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItem_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Source, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v memory.Source) graphql.Marshaler {
+			return ec.marshalNMemorySource2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐSource(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItem_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "MemorySource")
+}
+
+func (ec *executionContext) _MemoryItem_evidence(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItem_evidence(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Evidence, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItem_evidence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "String")
+}
+
+func (ec *executionContext) _MemoryItem_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItem_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItem_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "Time")
+}
+
+func (ec *executionContext) _MemoryItem_expired(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItem_expired(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MemoryItem().Expired(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItem_expired(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryItem", field, true, true, "Boolean")
+}
+
+func (ec *executionContext) _MemoryItem_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItem_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItem_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "Time")
+}
+
+func (ec *executionContext) _MemoryItem_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItem_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItem_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "Time")
+}
+
+func (ec *executionContext) _MemoryItem_forgottenAt(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItem_forgottenAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ForgottenAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItem_forgottenAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "Time")
+}
+
+func (ec *executionContext) _MemoryItem_targetItemId(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItem_targetItemId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TargetItemID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItem_targetItemId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "ID")
+}
+
+func (ec *executionContext) _MemoryItem_targetRevision(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItem_targetRevision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TargetRevision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItem_targetRevision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "Int")
+}
+
+func (ec *executionContext) _MemoryItem_revisions(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItem_revisions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.MemoryItem().Revisions(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryRevisionConnection) graphql.Marshaler {
+			return ec.marshalNMemoryRevisionConnection2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryRevisionConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItem_revisions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MemoryItem",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryRevisionConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_MemoryItem_revisions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MemoryItemConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItemConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItemConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.MemoryItemEdge) graphql.Marshaler {
+			return ec.marshalNMemoryItemEdge2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItemConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MemoryItemConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItemEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MemoryItemConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItemConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItemConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItemConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MemoryItemConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MemoryItemConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItemConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItemConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MemoryItemConnection().TotalCount(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItemConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryItemConnection", field, true, true, "Int")
+}
+
+func (ec *executionContext) _MemoryItemEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItemEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItemEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItemEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryItemEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _MemoryItemEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItemEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItemEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.MemoryItem) graphql.Marshaler {
+			return ec.marshalNMemoryItem2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItem(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItemEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MemoryItemEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MemoryItemPayload_item(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItemPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItemPayload_item(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Item, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.MemoryItem) graphql.Marshaler {
+			return ec.marshalNMemoryItem2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItem(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItemPayload_item(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MemoryItemPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MemoryRevision_revision(ctx context.Context, field graphql.CollectedField, obj *memory.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryRevision_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryRevision_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryRevision", field, false, false, "Int")
+}
+
+func (ec *executionContext) _MemoryRevision_content(ctx context.Context, field graphql.CollectedField, obj *memory.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryRevision_content(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Content, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryRevision_content(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryRevision", field, false, false, "String")
+}
+
+func (ec *executionContext) _MemoryRevision_key(ctx context.Context, field graphql.CollectedField, obj *memory.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryRevision_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryRevision_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryRevision", field, false, false, "String")
+}
+
+func (ec *executionContext) _MemoryRevision_kind(ctx context.Context, field graphql.CollectedField, obj *memory.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryRevision_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v memory.Kind) graphql.Marshaler {
+			return ec.marshalNMemoryKind2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryRevision_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryRevision", field, false, false, "MemoryKind")
+}
+
+func (ec *executionContext) _MemoryRevision_pinned(ctx context.Context, field graphql.CollectedField, obj *memory.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryRevision_pinned(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Pinned, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryRevision_pinned(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryRevision", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _MemoryRevision_expiresAt(ctx context.Context, field graphql.CollectedField, obj *memory.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryRevision_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryRevision_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryRevision", field, false, false, "Time")
+}
+
+func (ec *executionContext) _MemoryRevision_action(ctx context.Context, field graphql.CollectedField, obj *memory.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryRevision_action(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Action, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v memory.Action) graphql.Marshaler {
+			return ec.marshalNRevisionAction2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐAction(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryRevision_action(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryRevision", field, false, false, "RevisionAction")
+}
+
+func (ec *executionContext) _MemoryRevision_actor(ctx context.Context, field graphql.CollectedField, obj *memory.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryRevision_actor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Actor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryRevision_actor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryRevision", field, false, false, "String")
+}
+
+func (ec *executionContext) _MemoryRevision_basedOn(ctx context.Context, field graphql.CollectedField, obj *memory.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryRevision_basedOn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BasedOn, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryRevision_basedOn(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryRevision", field, false, false, "Int")
+}
+
+func (ec *executionContext) _MemoryRevision_runId(ctx context.Context, field graphql.CollectedField, obj *memory.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryRevision_runId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RunID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryRevision_runId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryRevision", field, false, false, "ID")
+}
+
+func (ec *executionContext) _MemoryRevision_createdAt(ctx context.Context, field graphql.CollectedField, obj *memory.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryRevision_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryRevision_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryRevision", field, false, false, "Time")
+}
+
+func (ec *executionContext) _MemoryRevisionConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.MemoryRevisionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryRevisionConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.MemoryRevisionEdge) graphql.Marshaler {
+			return ec.marshalNMemoryRevisionEdge2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryRevisionEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryRevisionConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MemoryRevisionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryRevisionEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MemoryRevisionConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.MemoryRevisionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryRevisionConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryRevisionConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MemoryRevisionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MemoryRevisionEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.MemoryRevisionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryRevisionEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryRevisionEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryRevisionEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _MemoryRevisionEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.MemoryRevisionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryRevisionEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v memory.Revision) graphql.Marshaler {
+			return ec.marshalNMemoryRevision2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRevision(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryRevisionEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MemoryRevisionEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryRevision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createTeammate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -795,6 +2947,300 @@ func (ec *executionContext) fieldContext_Mutation_createTeammate(ctx context.Con
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createMemory(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createMemory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateMemory(ctx, fc.Args["input"].(model.CreateMemoryInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.MemoryItemPayload
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.MemoryItemPayload
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryItemPayload) graphql.Marshaler {
+			return ec.marshalNMemoryItemPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createMemory(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItemPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createMemory_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_editMemory(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_editMemory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().EditMemory(ctx, fc.Args["input"].(model.EditMemoryInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.MemoryItemPayload
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.MemoryItemPayload
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryItemPayload) graphql.Marshaler {
+			return ec.marshalNMemoryItemPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_editMemory(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItemPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_editMemory_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_restoreMemoryRevision(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_restoreMemoryRevision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RestoreMemoryRevision(ctx, fc.Args["input"].(model.RestoreMemoryRevisionInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.MemoryItemPayload
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.MemoryItemPayload
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryItemPayload) graphql.Marshaler {
+			return ec.marshalNMemoryItemPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_restoreMemoryRevision(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItemPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_restoreMemoryRevision_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_undoMemoryEdit(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_undoMemoryEdit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UndoMemoryEdit(ctx, fc.Args["input"].(model.UndoMemoryEditInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.MemoryItemPayload
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.MemoryItemPayload
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryItemPayload) graphql.Marshaler {
+			return ec.marshalNMemoryItemPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_undoMemoryEdit(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItemPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_undoMemoryEdit_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_hasNextPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasNextPage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_hasNextPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_endCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EndCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "String")
 }
 
 func (ec *executionContext) _Query_teammates(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -903,6 +3349,130 @@ func (ec *executionContext) fieldContext_Query_teammate(ctx context.Context, fie
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_teammate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_memoryItems(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_memoryItems(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().MemoryItems(ctx, fc.Args["scope"].(model.ScopeInput), fc.Args["status"].(*memory.Status), fc.Args["kind"].(*memory.Kind), fc.Args["search"].(*string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER", "WORKER", "RUN"})
+				if err != nil {
+					var zeroVal *model.MemoryItemConnection
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.MemoryItemConnection
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryItemConnection) graphql.Marshaler {
+			return ec.marshalNMemoryItemConnection2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_memoryItems(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItemConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_memoryItems_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_memoryItem(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_memoryItem(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().MemoryItem(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER", "WORKER", "RUN"})
+				if err != nil {
+					var zeroVal *model.MemoryItem
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.MemoryItem
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryItem) graphql.Marshaler {
+			return ec.marshalOMemoryItem2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItem(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_memoryItem(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItem(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_memoryItem_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -1041,6 +3611,68 @@ func (ec *executionContext) fieldContext_Subscription_generationChanged(ctx cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Subscription_generationChanged_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_memoryChanged(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_memoryChanged(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().MemoryChanged(ctx, fc.Args["scope"].(model.ScopeInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER", "WORKER", "RUN"})
+				if err != nil {
+					var zeroVal *model.MemoryChange
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.MemoryChange
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryChange) graphql.Marshaler {
+			return ec.marshalNMemoryChange2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_memoryChanged(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryChange(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_memoryChanged_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -2212,6 +4844,90 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputCreateMemoryInput(ctx context.Context, obj any) (model.CreateMemoryInput, error) {
+	var it model.CreateMemoryInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["kind"]; !present {
+		asMap["kind"] = "FACT"
+	}
+	if _, present := asMap["pinned"]; !present {
+		asMap["pinned"] = false
+	}
+
+	fieldsInOrder := [...]string{"scope", "kind", "key", "content", "pinned", "expiresAt"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "scope":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scope"))
+			data, err := ec.unmarshalNScopeInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐScopeInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Scope = data
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalOMemoryKind2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKind(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "key":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("key"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Key = data
+		case "content":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("content"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Content = data
+		case "pinned":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pinned"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Pinned = data
+		case "expiresAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAt = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCreateMemoryInput unmarshals raw into the CreateMemoryInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCreateMemoryInput(ctx context.Context, raw any) (model.CreateMemoryInput, error) {
+	var out model.CreateMemoryInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateMemoryInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputCreateTeammateInput(ctx context.Context, obj any) (model.CreateTeammateInput, error) {
 	var it model.CreateTeammateInput
 	if obj == nil {
@@ -2251,6 +4967,248 @@ func (ec *executionContext) unmarshalInputCreateTeammateInput(ctx context.Contex
 func UnmarshalCreateTeammateInput(ctx context.Context, raw any) (model.CreateTeammateInput, error) {
 	var out model.CreateTeammateInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateTeammateInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputEditMemoryInput(ctx context.Context, obj any) (model.EditMemoryInput, error) {
+	var it model.EditMemoryInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["clearExpiresAt"]; !present {
+		asMap["clearExpiresAt"] = false
+	}
+
+	fieldsInOrder := [...]string{"id", "baseRevision", "content", "key", "kind", "pinned", "expiresAt", "clearExpiresAt"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "baseRevision":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("baseRevision"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BaseRevision = data
+		case "content":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("content"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Content = data
+		case "key":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("key"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Key = data
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalOMemoryKind2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKind(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "pinned":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pinned"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Pinned = data
+		case "expiresAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAt = data
+		case "clearExpiresAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("clearExpiresAt"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClearExpiresAt = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalEditMemoryInput unmarshals raw into the EditMemoryInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalEditMemoryInput(ctx context.Context, raw any) (model.EditMemoryInput, error) {
+	var out model.EditMemoryInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "EditMemoryInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputRestoreMemoryRevisionInput(ctx context.Context, obj any) (model.RestoreMemoryRevisionInput, error) {
+	var it model.RestoreMemoryRevisionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "revision", "baseRevision"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "revision":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("revision"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Revision = data
+		case "baseRevision":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("baseRevision"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BaseRevision = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalRestoreMemoryRevisionInput unmarshals raw into the RestoreMemoryRevisionInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalRestoreMemoryRevisionInput(ctx context.Context, raw any) (model.RestoreMemoryRevisionInput, error) {
+	var out model.RestoreMemoryRevisionInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "RestoreMemoryRevisionInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputScopeInput(ctx context.Context, obj any) (model.ScopeInput, error) {
+	var it model.ScopeInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"teammateId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "teammateId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("teammateId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TeammateID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalScopeInput unmarshals raw into the ScopeInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalScopeInput(ctx context.Context, raw any) (model.ScopeInput, error) {
+	var out model.ScopeInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ScopeInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputUndoMemoryEditInput(ctx context.Context, obj any) (model.UndoMemoryEditInput, error) {
+	var it model.UndoMemoryEditInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "revision"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "revision":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("revision"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Revision = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUndoMemoryEditInput unmarshals raw into the UndoMemoryEditInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUndoMemoryEditInput(ctx context.Context, raw any) (model.UndoMemoryEditInput, error) {
+	var out model.UndoMemoryEditInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UndoMemoryEditInput", raw, &out)
 	return out, err
 }
 
@@ -2333,6 +5291,465 @@ func (ec *executionContext) _GenerationChange(ctx context.Context, sel ast.Selec
 	return out
 }
 
+var memoryChangeImplementors = []string{"MemoryChange"}
+
+func (ec *executionContext) _MemoryChange(ctx context.Context, sel ast.SelectionSet, obj *model.MemoryChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, memoryChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MemoryChange")
+		case "scope":
+			out.Values[i] = ec._MemoryChange_scope(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "itemId":
+			out.Values[i] = ec._MemoryChange_itemId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "revision":
+			out.Values[i] = ec._MemoryChange_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "action":
+			out.Values[i] = ec._MemoryChange_action(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._MemoryChange_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "item":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._MemoryChange_item(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var memoryItemImplementors = []string{"MemoryItem"}
+
+func (ec *executionContext) _MemoryItem(ctx context.Context, sel ast.SelectionSet, obj *model.MemoryItem) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, memoryItemImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MemoryItem")
+		case "id":
+			out.Values[i] = ec._MemoryItem_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "scope":
+			out.Values[i] = ec._MemoryItem_scope(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "teammate":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._MemoryItem_teammate(ctx, field, obj)
+				})
+		case "kind":
+			out.Values[i] = ec._MemoryItem_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "key":
+			out.Values[i] = ec._MemoryItem_key(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "content":
+			out.Values[i] = ec._MemoryItem_content(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._MemoryItem_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pinned":
+			out.Values[i] = ec._MemoryItem_pinned(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "revision":
+			out.Values[i] = ec._MemoryItem_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "source":
+			out.Values[i] = ec._MemoryItem_source(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "evidence":
+			out.Values[i] = ec._MemoryItem_evidence(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "expiresAt":
+			out.Values[i] = ec._MemoryItem_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "expired":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._MemoryItem_expired(ctx, field, obj)
+				})
+		case "createdAt":
+			out.Values[i] = ec._MemoryItem_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._MemoryItem_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "forgottenAt":
+			out.Values[i] = ec._MemoryItem_forgottenAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "targetItemId":
+			out.Values[i] = ec._MemoryItem_targetItemId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "targetRevision":
+			out.Values[i] = ec._MemoryItem_targetRevision(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "revisions":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._MemoryItem_revisions(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var memoryItemConnectionImplementors = []string{"MemoryItemConnection"}
+
+func (ec *executionContext) _MemoryItemConnection(ctx context.Context, sel ast.SelectionSet, obj *model.MemoryItemConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, memoryItemConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MemoryItemConnection")
+		case "edges":
+			out.Values[i] = ec._MemoryItemConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageInfo":
+			out.Values[i] = ec._MemoryItemConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "totalCount":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._MemoryItemConnection_totalCount(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var memoryItemEdgeImplementors = []string{"MemoryItemEdge"}
+
+func (ec *executionContext) _MemoryItemEdge(ctx context.Context, sel ast.SelectionSet, obj *model.MemoryItemEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, memoryItemEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MemoryItemEdge")
+		case "cursor":
+			out.Values[i] = ec._MemoryItemEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._MemoryItemEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var memoryItemPayloadImplementors = []string{"MemoryItemPayload"}
+
+func (ec *executionContext) _MemoryItemPayload(ctx context.Context, sel ast.SelectionSet, obj *model.MemoryItemPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, memoryItemPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MemoryItemPayload")
+		case "item":
+			out.Values[i] = ec._MemoryItemPayload_item(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var memoryRevisionImplementors = []string{"MemoryRevision"}
+
+func (ec *executionContext) _MemoryRevision(ctx context.Context, sel ast.SelectionSet, obj *memory.Revision) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, memoryRevisionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MemoryRevision")
+		case "revision":
+			out.Values[i] = ec._MemoryRevision_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "content":
+			out.Values[i] = ec._MemoryRevision_content(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "key":
+			out.Values[i] = ec._MemoryRevision_key(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._MemoryRevision_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pinned":
+			out.Values[i] = ec._MemoryRevision_pinned(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._MemoryRevision_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "action":
+			out.Values[i] = ec._MemoryRevision_action(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "actor":
+			out.Values[i] = ec._MemoryRevision_actor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "basedOn":
+			out.Values[i] = ec._MemoryRevision_basedOn(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "runId":
+			out.Values[i] = ec._MemoryRevision_runId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._MemoryRevision_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var memoryRevisionConnectionImplementors = []string{"MemoryRevisionConnection"}
+
+func (ec *executionContext) _MemoryRevisionConnection(ctx context.Context, sel ast.SelectionSet, obj *model.MemoryRevisionConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, memoryRevisionConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MemoryRevisionConnection")
+		case "edges":
+			out.Values[i] = ec._MemoryRevisionConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._MemoryRevisionConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var memoryRevisionEdgeImplementors = []string{"MemoryRevisionEdge"}
+
+func (ec *executionContext) _MemoryRevisionEdge(ctx context.Context, sel ast.SelectionSet, obj *model.MemoryRevisionEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, memoryRevisionEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MemoryRevisionEdge")
+		case "cursor":
+			out.Values[i] = ec._MemoryRevisionEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._MemoryRevisionEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -2357,6 +5774,72 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 				return ec._Mutation_createTeammate(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createMemory":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createMemory(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "editMemory":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_editMemory(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "restoreMemoryRevision":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_restoreMemoryRevision(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "undoMemoryEdit":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_undoMemoryEdit(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var pageInfoImplementors = []string{"PageInfo"}
+
+func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet, obj *model.PageInfo) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pageInfoImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PageInfo")
+		case "hasNextPage":
+			out.Values[i] = ec._PageInfo_hasNextPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "endCursor":
+			out.Values[i] = ec._PageInfo_endCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -2407,6 +5890,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_teammate(ctx, field)
 				})
+		case "memoryItems":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_memoryItems(ctx, field)
+				})
+		case "memoryItem":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_memoryItem(ctx, field)
+				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -2453,6 +5948,8 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 	switch fields[0].Name {
 	case "generationChanged":
 		return ec._Subscription_generationChanged(ctx, fields[0])
+	case "memoryChanged":
+		return ec._Subscription_memoryChanged(ctx, fields[0])
 	default:
 		panic("unknown field " + strconv.Quote(fields[0].Name))
 	}
@@ -2883,6 +6380,11 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) unmarshalNCreateMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCreateMemoryInput(ctx context.Context, v any) (model.CreateMemoryInput, error) {
+	res, err := ec.unmarshalInputCreateMemoryInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateTeammateInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCreateTeammateInput(ctx context.Context, v any) (model.CreateTeammateInput, error) {
 	res, err := ec.unmarshalInputCreateTeammateInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -2936,6 +6438,11 @@ func (ec *executionContext) marshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋme
 	return ret
 }
 
+func (ec *executionContext) unmarshalNEditMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐEditMemoryInput(ctx context.Context, v any) (model.EditMemoryInput, error) {
+	res, err := ec.unmarshalInputEditMemoryInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNGenerationChange2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐGenerationChange(ctx context.Context, sel ast.SelectionSet, v *model.GenerationChange) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "GenerationChange!")
@@ -2956,6 +6463,244 @@ func (ec *executionContext) marshalNID2string(ctx context.Context, sel ast.Selec
 		graphql.AddInvalidNullFromMarshaler(ctx, "ID!")
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {
+	res, err := graphql.UnmarshalInt(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.SelectionSet, v int) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalInt(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "Int!")
+	}
+	return res
+}
+
+func (ec *executionContext) marshalNMemoryChange2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryChange(ctx context.Context, sel ast.SelectionSet, v *model.MemoryChange) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "MemoryChange!")
+		return graphql.Null
+	}
+	return ec._MemoryChange(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNMemoryItem2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItem(ctx context.Context, sel ast.SelectionSet, v model.MemoryItem) graphql.Marshaler {
+	return ec._MemoryItem(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNMemoryItemConnection2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemConnection(ctx context.Context, sel ast.SelectionSet, v *model.MemoryItemConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "MemoryItemConnection!")
+		return graphql.Null
+	}
+	return ec._MemoryItemConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNMemoryItemEdge2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemEdge(ctx context.Context, sel ast.SelectionSet, v model.MemoryItemEdge) graphql.Marshaler {
+	return ec._MemoryItemEdge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNMemoryItemEdge2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.MemoryItemEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMemoryItemEdge2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNMemoryItemPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemPayload(ctx context.Context, sel ast.SelectionSet, v *model.MemoryItemPayload) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "MemoryItemPayload!")
+		return graphql.Null
+	}
+	return ec._MemoryItemPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNMemoryKind2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKind(ctx context.Context, v any) (memory.Kind, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNMemoryKind2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKind[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMemoryKind2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKind(ctx context.Context, sel ast.SelectionSet, v memory.Kind) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNMemoryKind2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKind[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "MemoryKind!")
+	}
+	return res
+}
+
+var (
+	unmarshalNMemoryKind2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKind = map[string]memory.Kind{
+		"FACT":       memory.KindFact,
+		"PREFERENCE": memory.KindPreference,
+		"LESSON":     memory.KindLesson,
+		"NOTE":       memory.KindNote,
+	}
+	marshalNMemoryKind2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKind = map[memory.Kind]string{
+		memory.KindFact:       "FACT",
+		memory.KindPreference: "PREFERENCE",
+		memory.KindLesson:     "LESSON",
+		memory.KindNote:       "NOTE",
+	}
+)
+
+func (ec *executionContext) marshalNMemoryRevision2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRevision(ctx context.Context, sel ast.SelectionSet, v memory.Revision) graphql.Marshaler {
+	return ec._MemoryRevision(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNMemoryRevisionConnection2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryRevisionConnection(ctx context.Context, sel ast.SelectionSet, v *model.MemoryRevisionConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "MemoryRevisionConnection!")
+		return graphql.Null
+	}
+	return ec._MemoryRevisionConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNMemoryRevisionEdge2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryRevisionEdge(ctx context.Context, sel ast.SelectionSet, v model.MemoryRevisionEdge) graphql.Marshaler {
+	return ec._MemoryRevisionEdge(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNMemoryRevisionEdge2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryRevisionEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.MemoryRevisionEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMemoryRevisionEdge2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryRevisionEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNMemorySource2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐSource(ctx context.Context, v any) (memory.Source, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNMemorySource2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐSource[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMemorySource2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐSource(ctx context.Context, sel ast.SelectionSet, v memory.Source) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNMemorySource2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐSource[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "MemorySource!")
+	}
+	return res
+}
+
+var (
+	unmarshalNMemorySource2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐSource = map[string]memory.Source{
+		"USER":       memory.SourceUser,
+		"TEAMMATE":   memory.SourceTeammate,
+		"EXTRACTION": memory.SourceExtraction,
+		"IMPORT":     memory.SourceImport,
+		"FEEDBACK":   memory.SourceFeedback,
+	}
+	marshalNMemorySource2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐSource = map[memory.Source]string{
+		memory.SourceUser:       "USER",
+		memory.SourceTeammate:   "TEAMMATE",
+		memory.SourceExtraction: "EXTRACTION",
+		memory.SourceImport:     "IMPORT",
+		memory.SourceFeedback:   "FEEDBACK",
+	}
+)
+
+func (ec *executionContext) unmarshalNMemoryStatus2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐStatus(ctx context.Context, v any) (memory.Status, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNMemoryStatus2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐStatus[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMemoryStatus2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐStatus(ctx context.Context, sel ast.SelectionSet, v memory.Status) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNMemoryStatus2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐStatus[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "MemoryStatus!")
+	}
+	return res
+}
+
+var (
+	unmarshalNMemoryStatus2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐStatus = map[string]memory.Status{
+		"ACTIVE":    memory.StatusActive,
+		"CANDIDATE": memory.StatusCandidate,
+		"DISMISSED": memory.StatusDismissed,
+		"FORGOTTEN": memory.StatusForgotten,
+	}
+	marshalNMemoryStatus2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐStatus = map[memory.Status]string{
+		memory.StatusActive:    "ACTIVE",
+		memory.StatusCandidate: "CANDIDATE",
+		memory.StatusDismissed: "DISMISSED",
+		memory.StatusForgotten: "FORGOTTEN",
+	}
+)
+
+func (ec *executionContext) marshalNPageInfo2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
+	return ec._PageInfo(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNRestoreMemoryRevisionInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRestoreMemoryRevisionInput(ctx context.Context, v any) (model.RestoreMemoryRevisionInput, error) {
+	res, err := ec.unmarshalInputRestoreMemoryRevisionInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNRevisionAction2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐAction(ctx context.Context, v any) (memory.Action, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNRevisionAction2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐAction[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRevisionAction2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐAction(ctx context.Context, sel ast.SelectionSet, v memory.Action) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNRevisionAction2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐAction[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "RevisionAction!")
+	}
+	return res
+}
+
+var (
+	unmarshalNRevisionAction2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐAction = map[string]memory.Action{
+		"CREATE":  memory.ActionCreate,
+		"EDIT":    memory.ActionEdit,
+		"CORRECT": memory.ActionCorrect,
+		"RESTORE": memory.ActionRestore,
+		"UNDO":    memory.ActionUndo,
+		"CONFIRM": memory.ActionConfirm,
+		"PIN":     memory.ActionPin,
+		"FORGET":  memory.ActionForget,
+	}
+	marshalNRevisionAction2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐAction = map[memory.Action]string{
+		memory.ActionCreate:  "CREATE",
+		memory.ActionEdit:    "EDIT",
+		memory.ActionCorrect: "CORRECT",
+		memory.ActionRestore: "RESTORE",
+		memory.ActionUndo:    "UNDO",
+		memory.ActionConfirm: "CONFIRM",
+		memory.ActionPin:     "PIN",
+		memory.ActionForget:  "FORGET",
+	}
+)
+
+func (ec *executionContext) unmarshalNScopeInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐScopeInput(ctx context.Context, v any) (model.ScopeInput, error) {
+	res, err := ec.unmarshalInputScopeInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
@@ -3004,6 +6749,11 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 		graphql.AddInvalidNullFromMarshaler(ctx, "Time!")
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNUndoMemoryEditInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐUndoMemoryEditInput(ctx context.Context, v any) (model.UndoMemoryEditInput, error) {
+	res, err := ec.unmarshalInputUndoMemoryEditInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalN__Directive2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirective(ctx context.Context, sel ast.SelectionSet, v introspection.Directive) graphql.Marshaler {
@@ -3178,6 +6928,117 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	return res
 }
 
+func (ec *executionContext) unmarshalOID2ᚖstring(ctx context.Context, v any) (*string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalID(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOID2ᚖstring(ctx context.Context, sel ast.SelectionSet, v *string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalID(*v)
+	return res
+}
+
+func (ec *executionContext) unmarshalOInt2ᚖint(ctx context.Context, v any) (*int, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalInt(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.SelectionSet, v *int) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalInt(*v)
+	return res
+}
+
+func (ec *executionContext) marshalOMemoryItem2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItem(ctx context.Context, sel ast.SelectionSet, v *model.MemoryItem) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MemoryItem(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOMemoryKind2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKind(ctx context.Context, v any) (*memory.Kind, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOMemoryKind2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKind[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMemoryKind2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKind(ctx context.Context, sel ast.SelectionSet, v *memory.Kind) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOMemoryKind2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKind[*v])
+	return res
+}
+
+var (
+	unmarshalOMemoryKind2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKind = map[string]memory.Kind{
+		"FACT":       memory.KindFact,
+		"PREFERENCE": memory.KindPreference,
+		"LESSON":     memory.KindLesson,
+		"NOTE":       memory.KindNote,
+	}
+	marshalOMemoryKind2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKind = map[memory.Kind]string{
+		memory.KindFact:       "FACT",
+		memory.KindPreference: "PREFERENCE",
+		memory.KindLesson:     "LESSON",
+		memory.KindNote:       "NOTE",
+	}
+)
+
+func (ec *executionContext) unmarshalOMemoryStatus2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐStatus(ctx context.Context, v any) (*memory.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOMemoryStatus2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐStatus[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMemoryStatus2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐStatus(ctx context.Context, sel ast.SelectionSet, v *memory.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOMemoryStatus2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐStatus[*v])
+	return res
+}
+
+var (
+	unmarshalOMemoryStatus2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐStatus = map[string]memory.Status{
+		"ACTIVE":    memory.StatusActive,
+		"CANDIDATE": memory.StatusCandidate,
+		"DISMISSED": memory.StatusDismissed,
+		"FORGOTTEN": memory.StatusForgotten,
+	}
+	marshalOMemoryStatus2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐStatus = map[memory.Status]string{
+		memory.StatusActive:    "ACTIVE",
+		memory.StatusCandidate: "CANDIDATE",
+		memory.StatusDismissed: "DISMISSED",
+		memory.StatusForgotten: "FORGOTTEN",
+	}
+)
+
 func (ec *executionContext) unmarshalOString2ᚖstring(ctx context.Context, v any) (*string, error) {
 	if v == nil {
 		return nil, nil
@@ -3201,6 +7062,24 @@ func (ec *executionContext) marshalOTeammate2ᚖgithubᚗcomᚋopenᚑbotᚋmemo
 		return graphql.Null
 	}
 	return ec._Teammate(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOTime2ᚖtimeᚐTime(ctx context.Context, v any) (*time.Time, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalTime(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel ast.SelectionSet, v *time.Time) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalTime(*v)
+	return res
 }
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {

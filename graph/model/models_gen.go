@@ -8,7 +8,21 @@ import (
 	"io"
 	"strconv"
 	"time"
+
+	"github.com/open-bot/memory/internal/memory"
 )
+
+type CreateMemoryInput struct {
+	Scope ScopeInput   `json:"scope"`
+	Kind  *memory.Kind `json:"kind,omitempty"`
+	// Up to 120 characters; blank means none.
+	Key *string `json:"key,omitempty"`
+	// 1–4,000 characters.
+	Content string `json:"content"`
+	Pinned  *bool  `json:"pinned,omitempty"`
+	// Must be in the future.
+	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
+}
 
 type CreateTeammateInput struct {
 	// 1–120 characters.
@@ -19,16 +33,76 @@ type CreateTeammatePayload struct {
 	Teammate Teammate `json:"teammate"`
 }
 
+// Change an active item. Omitted fields keep their value. A baseRevision that is no longer current fails with CONFLICT (extensions.currentRevision) and changes nothing.
+type EditMemoryInput struct {
+	ID           string  `json:"id"`
+	BaseRevision int     `json:"baseRevision"`
+	Content      *string `json:"content,omitempty"`
+	// A blank key removes it.
+	Key  *string      `json:"key,omitempty"`
+	Kind *memory.Kind `json:"kind,omitempty"`
+	// Pin or unpin; a change of the pin alone is recorded as a PIN revision.
+	Pinned         *bool      `json:"pinned,omitempty"`
+	ExpiresAt      *time.Time `json:"expiresAt,omitempty"`
+	ClearExpiresAt *bool      `json:"clearExpiresAt,omitempty"`
+}
+
 // A teammate's generation moved (G7).
 type GenerationChange struct {
 	TeammateID string `json:"teammateId"`
 	Generation string `json:"generation"`
 }
 
+// An item changed; item is its state now (null if the subscriber can no longer see it).
+type MemoryChange struct {
+	Scope    string        `json:"scope"`
+	ItemID   string        `json:"itemId"`
+	Revision int           `json:"revision"`
+	Action   memory.Action `json:"action"`
+	Status   memory.Status `json:"status"`
+	Item     *MemoryItem   `json:"item,omitempty"`
+}
+
+type MemoryItemEdge struct {
+	Cursor string     `json:"cursor"`
+	Node   MemoryItem `json:"node"`
+}
+
+type MemoryItemPayload struct {
+	Item MemoryItem `json:"item"`
+}
+
+type MemoryRevisionConnection struct {
+	Edges    []MemoryRevisionEdge `json:"edges"`
+	PageInfo PageInfo             `json:"pageInfo"`
+}
+
+type MemoryRevisionEdge struct {
+	Cursor string          `json:"cursor"`
+	Node   memory.Revision `json:"node"`
+}
+
 type Mutation struct {
 }
 
+type PageInfo struct {
+	HasNextPage bool    `json:"hasNextPage"`
+	EndCursor   *string `json:"endCursor,omitempty"`
+}
+
 type Query struct {
+}
+
+// Bring back an earlier revision as a new revision, based on baseRevision.
+type RestoreMemoryRevisionInput struct {
+	ID           string `json:"id"`
+	Revision     int    `json:"revision"`
+	BaseRevision int    `json:"baseRevision"`
+}
+
+// A scope: one teammate's, or the shared scope when teammateId is null.
+type ScopeInput struct {
+	TeammateID *string `json:"teammateId,omitempty"`
 }
 
 type Subscription struct {
@@ -41,6 +115,12 @@ type Teammate struct {
 	CreatedAt time.Time `json:"createdAt"`
 	// The teammate's generation, shared:own:expired (G2). It changes whenever memory it sees changes.
 	Generation string `json:"generation"`
+}
+
+// Undo the save that produced revision (restores revision - 1); CONFLICT if the item changed since.
+type UndoMemoryEditInput struct {
+	ID       string `json:"id"`
+	Revision int    `json:"revision"`
 }
 
 // The three credentials of SPEC §4.

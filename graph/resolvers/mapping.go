@@ -18,3 +18,10 @@ func nilIfNotFound(err error) error {
 	}
 	return err
 }
+
+func itemPayload(item memory.Item, err error) (*model.MemoryItemPayload, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &model.MemoryItemPayload{Item: model.MemoryItem{Item: item}}, nil
+}

@@ -7,10 +7,70 @@ package resolvers
 
 import (
 	"context"
+	"strconv"
+	"time"
 
 	"github.com/open-bot/memory/graph/generated"
 	"github.com/open-bot/memory/graph/model"
+	"github.com/open-bot/memory/internal/memory"
 )
+
+// Item is the resolver for the item field.
+func (r *memoryChangeResolver) Item(ctx context.Context, obj *model.MemoryChange) (*model.MemoryItem, error) {
+	item, err := r.Memory.Item(ctx, obj.ItemID)
+	if err != nil {
+		return nil, nilIfNotFound(err)
+	}
+	return &model.MemoryItem{Item: item}, nil
+}
+
+// Teammate is the resolver for the teammate field.
+func (r *memoryItemResolver) Teammate(ctx context.Context, obj *model.MemoryItem) (*model.Teammate, error) {
+	if obj.TeammateID == nil {
+		return nil, nil
+	}
+	t, err := loadersFrom(ctx).teammate.Load(ctx, *obj.TeammateID)
+	if err != nil {
+		return nil, err
+	}
+	m := teammateModel(t)
+	return &m, nil
+}
+
+// Expired is the resolver for the expired field.
+func (r *memoryItemResolver) Expired(ctx context.Context, obj *model.MemoryItem) (bool, error) {
+	return obj.Expired(time.Now()), nil
+}
+
+// Revisions is the resolver for the revisions field.
+func (r *memoryItemResolver) Revisions(ctx context.Context, obj *model.MemoryItem, first *int, after *string) (*model.MemoryRevisionConnection, error) {
+	var afterRev *int
+	if after != nil {
+		n, err := strconv.Atoi(*after)
+		if err != nil {
+			return nil, &memory.ValidationError{Field: "after", Reason: "is not a cursor from this list"}
+		}
+		afterRev = &n
+	}
+	page, err := r.Memory.Revisions(ctx, obj.ID, first, afterRev)
+	if err != nil {
+		return nil, err
+	}
+	conn := &model.MemoryRevisionConnection{Edges: make([]model.MemoryRevisionEdge, len(page.Revisions))}
+	for i, rev := range page.Revisions {
+		conn.Edges[i] = model.MemoryRevisionEdge{Cursor: strconv.Itoa(rev.Revision), Node: rev}
+	}
+	conn.PageInfo.HasNextPage = page.HasNext
+	if n := len(conn.Edges); n > 0 {
+		conn.PageInfo.EndCursor = &conn.Edges[n-1].Cursor
+	}
+	return conn, nil
+}
+
+// TotalCount is the resolver for the totalCount field.
+func (r *memoryItemConnectionResolver) TotalCount(ctx context.Context, obj *model.MemoryItemConnection) (int, error) {
+	return r.Memory.Count(ctx, obj.Page)
+}
 
 // CreateTeammate is the resolver for the createTeammate field.
 func (r *mutationResolver) CreateTeammate(ctx context.Context, input model.CreateTeammateInput) (*model.CreateTeammatePayload, error) {
@@ -19,6 +79,40 @@ func (r *mutationResolver) CreateTeammate(ctx context.Context, input model.Creat
 		return nil, err
 	}
 	return &model.CreateTeammatePayload{Teammate: teammateModel(t)}, nil
+}
+
+// CreateMemory is the resolver for the createMemory field.
+func (r *mutationResolver) CreateMemory(ctx context.Context, input model.CreateMemoryInput) (*model.MemoryItemPayload, error) {
+	in := memory.CreateInput{
+		Scope: memory.Scope{TeammateID: input.Scope.TeammateID}, Key: input.Key, Content: input.Content,
+		ExpiresAt: input.ExpiresAt,
+	}
+	if input.Kind != nil {
+		in.Kind = *input.Kind
+	}
+	if input.Pinned != nil {
+		in.Pinned = *input.Pinned
+	}
+	return itemPayload(r.Memory.CreateMemory(ctx, in))
+}
+
+// EditMemory is the resolver for the editMemory field.
+func (r *mutationResolver) EditMemory(ctx context.Context, input model.EditMemoryInput) (*model.MemoryItemPayload, error) {
+	return itemPayload(r.Memory.EditMemory(ctx, memory.EditInput{
+		ID: input.ID, BaseRevision: input.BaseRevision, Content: input.Content, Key: input.Key,
+		Kind: input.Kind, Pinned: input.Pinned, ExpiresAt: input.ExpiresAt,
+		ClearExpiresAt: input.ClearExpiresAt != nil && *input.ClearExpiresAt,
+	}))
+}
+
+// RestoreMemoryRevision is the resolver for the restoreMemoryRevision field.
+func (r *mutationResolver) RestoreMemoryRevision(ctx context.Context, input model.RestoreMemoryRevisionInput) (*model.MemoryItemPayload, error) {
+	return itemPayload(r.Memory.RestoreRevision(ctx, input.ID, input.Revision, input.BaseRevision))
+}
+
+// UndoMemoryEdit is the resolver for the undoMemoryEdit field.
+func (r *mutationResolver) UndoMemoryEdit(ctx context.Context, input model.UndoMemoryEditInput) (*model.MemoryItemPayload, error) {
+	return itemPayload(r.Memory.UndoEdit(ctx, input.ID, input.Revision))
 }
 
 // Teammates is the resolver for the teammates field.
@@ -44,9 +138,50 @@ func (r *queryResolver) Teammate(ctx context.Context, id string) (*model.Teammat
 	return &m, nil
 }
 
+// MemoryItems is the resolver for the memoryItems field.
+func (r *queryResolver) MemoryItems(ctx context.Context, scope model.ScopeInput, status *memory.Status, kind *memory.Kind, search *string, first *int, after *string) (*model.MemoryItemConnection, error) {
+	f := memory.ListFilter{Scope: memory.Scope{TeammateID: scope.TeammateID}, Kind: kind, First: first}
+	if status != nil {
+		f.Status = *status
+	}
+	if search != nil {
+		f.Search = *search
+	}
+	if after != nil {
+		f.After = *after
+	}
+	page, err := r.Memory.ListItems(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	conn := &model.MemoryItemConnection{Page: page, Edges: make([]model.MemoryItemEdge, len(page.Items))}
+	for i, item := range page.Items {
+		conn.Edges[i] = model.MemoryItemEdge{Cursor: page.Cursor(item), Node: model.MemoryItem{Item: item}}
+	}
+	conn.PageInfo.HasNextPage = page.HasNext
+	if n := len(conn.Edges); n > 0 {
+		conn.PageInfo.EndCursor = &conn.Edges[n-1].Cursor
+	}
+	return conn, nil
+}
+
+// MemoryItem is the resolver for the memoryItem field.
+func (r *queryResolver) MemoryItem(ctx context.Context, id string) (*model.MemoryItem, error) {
+	item, err := r.Memory.Item(ctx, id)
+	if err != nil {
+		return nil, nilIfNotFound(err)
+	}
+	return &model.MemoryItem{Item: item}, nil
+}
+
 // GenerationChanged is the resolver for the generationChanged field.
 func (r *subscriptionResolver) GenerationChanged(ctx context.Context, teammateID string) (<-chan *model.GenerationChange, error) {
 	return r.watchGeneration(ctx, teammateID)
+}
+
+// MemoryChanged is the resolver for the memoryChanged field.
+func (r *subscriptionResolver) MemoryChanged(ctx context.Context, scope model.ScopeInput) (<-chan *model.MemoryChange, error) {
+	return r.watchMemory(ctx, memory.Scope{TeammateID: scope.TeammateID})
 }
 
 // Generation is the resolver for the generation field.
@@ -56,6 +191,17 @@ func (r *teammateResolver) Generation(ctx context.Context, obj *model.Teammate) 
 		return "", err
 	}
 	return g.String(), nil
+}
+
+// MemoryChange returns generated.MemoryChangeResolver implementation.
+func (r *Resolver) MemoryChange() generated.MemoryChangeResolver { return &memoryChangeResolver{r} }
+
+// MemoryItem returns generated.MemoryItemResolver implementation.
+func (r *Resolver) MemoryItem() generated.MemoryItemResolver { return &memoryItemResolver{r} }
+
+// MemoryItemConnection returns generated.MemoryItemConnectionResolver implementation.
+func (r *Resolver) MemoryItemConnection() generated.MemoryItemConnectionResolver {
+	return &memoryItemConnectionResolver{r}
 }
 
 // Mutation returns generated.MutationResolver implementation.
@@ -71,8 +217,12 @@ func (r *Resolver) Subscription() generated.SubscriptionResolver { return &subsc
 func (r *Resolver) Teammate() generated.TeammateResolver { return &teammateResolver{r} }
 
 type (
-	mutationResolver     struct{ *Resolver }
-	queryResolver        struct{ *Resolver }
-	subscriptionResolver struct{ *Resolver }
-	teammateResolver     struct{ *Resolver }
+	memoryChangeResolver         struct{ *Resolver }
+	memoryItemResolver           struct{ *Resolver }
+	memoryItemConnectionResolver struct{ *Resolver }
+	mutationResolver             struct{ *Resolver }
+	queryResolver                struct{ *Resolver }
+	subscriptionResolver         struct{ *Resolver }
+	teammateResolver             struct{ *Resolver }
 )
+

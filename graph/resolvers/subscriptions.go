@@ -53,3 +53,49 @@ func (r *Resolver) watchGeneration(ctx context.Context, teammateID string) (<-ch
 	}()
 	return out, nil
 }
+
+// watchMemory sends a MemoryChange for every change to an item of scope. The item itself is re-read
+// when the client selects it, with the subscriber's own credential.
+func (r *Resolver) watchMemory(ctx context.Context, scope memory.Scope) (<-chan *model.MemoryChange, error) {
+	if _, err := r.Memory.CheckScopeReadable(ctx, scope); err != nil {
+		return nil, err
+	}
+	name := scope.String()
+	runOnly := memory.CredentialFrom(ctx).Kind == memory.CredentialRun
+	sub := r.Events.Subscribe(func(e memory.Event) bool {
+		if e.Scope != name || e.ItemID == "" {
+			return false
+		}
+		// A run never learns of suggestions (A2), not even their ids.
+		return !runOnly || e.Status == string(memory.StatusActive) || e.Status == string(memory.StatusForgotten)
+	})
+	out := make(chan *model.MemoryChange)
+	go func() {
+		defer close(out)
+		defer sub.Close()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case m, ok := <-sub.C:
+				if !ok {
+					return
+				}
+				if m.Resync {
+					continue // item events carry no state to re-read; clients refetch lists on reconnect
+				}
+				e := m.Event
+				change := &model.MemoryChange{
+					Scope: e.Scope, ItemID: e.ItemID, Revision: e.Revision,
+					Action: memory.Action(e.Action), Status: memory.Status(e.Status),
+				}
+				select {
+				case out <- change:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}
+	}()
+	return out, nil
+}

@@ -65,9 +65,8 @@ type server struct {
 }
 
 func (s *server) graphql() http.Handler {
-	srv := handler.New(generated.NewExecutableSchema((&resolvers.Resolver{
-		Memory: s.Memory, Events: s.Broker, Log: s.Log,
-	}).Config()))
+	root := &resolvers.Resolver{Memory: s.Memory, Events: s.Broker, Log: s.Log}
+	srv := handler.New(generated.NewExecutableSchema(root.Config()))
 	srv.AddTransport(transport.Websocket{
 		Implementation: gorillaWebsocket{upgrader: websocket.Upgrader{
 			CheckOrigin:       s.originAllowed,
@@ -88,6 +87,7 @@ func (s *server) graphql() http.Handler {
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](1000)})
 	srv.Use(extension.FixedComplexityLimit(MaxComplexity))
 	srv.Use(depthLimit{max: MaxDepth})
+	srv.AroundOperations(root.WithLoaders)
 	srv.SetErrorPresenter(resolvers.ErrorPresenter(s.Log))
 	srv.SetRecoverFunc(resolvers.Recover(s.Log))
 	return srv

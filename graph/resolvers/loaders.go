@@ -1,0 +1,31 @@
+package resolvers
+
+import (
+	"context"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vikstrous/dataloadgen"
+
+	"github.com/open-bot/memory/internal/memory"
+)
+
+// loaders batch the children that lists resolve (one query per list, not one per row). They live
+// for one operation, so nothing is cached across requests or subscription events.
+type loaders struct {
+	teammate *dataloadgen.Loader[string, memory.Teammate]
+}
+
+type loadersKey struct{}
+
+// WithLoaders is a gqlgen operation middleware that gives each operation fresh loaders.
+func (r *Resolver) WithLoaders(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+	l := &loaders{
+		teammate: dataloadgen.NewLoader(r.Memory.TeammatesByID, dataloadgen.WithWait(time.Millisecond)),
+	}
+	return next(context.WithValue(ctx, loadersKey{}, l))
+}
+
+func loadersFrom(ctx context.Context) *loaders {
+	return ctx.Value(loadersKey{}).(*loaders)
+}

@@ -1,0 +1,131 @@
+package memory
+
+import (
+	"time"
+)
+
+// Kind is what a memory item is about.
+type Kind string
+
+// The kinds of SPEC §2.
+const (
+	KindFact       Kind = "fact"
+	KindPreference Kind = "preference"
+	KindLesson     Kind = "lesson"
+	KindNote       Kind = "note"
+)
+
+func (k Kind) valid() bool {
+	switch k {
+	case KindFact, KindPreference, KindLesson, KindNote:
+		return true
+	}
+	return false
+}
+
+// Status is where an item is in its life.
+type Status string
+
+// The statuses of SPEC §2.
+const (
+	StatusActive    Status = "active"
+	StatusCandidate Status = "candidate"
+	StatusDismissed Status = "dismissed"
+	StatusForgotten Status = "forgotten"
+)
+
+func (s Status) valid() bool {
+	switch s {
+	case StatusActive, StatusCandidate, StatusDismissed, StatusForgotten:
+		return true
+	}
+	return false
+}
+
+// Action is what produced a revision.
+type Action string
+
+// The revision actions of SPEC §2.
+const (
+	ActionCreate  Action = "create"
+	ActionEdit    Action = "edit"
+	ActionCorrect Action = "correct"
+	ActionRestore Action = "restore"
+	ActionUndo    Action = "undo"
+	ActionConfirm Action = "confirm"
+	ActionPin     Action = "pin"
+	ActionForget  Action = "forget"
+)
+
+// Source is where an item came from.
+type Source string
+
+// The sources of SPEC §2.
+const (
+	SourceUser       Source = "user"
+	SourceTeammate   Source = "teammate"
+	SourceExtraction Source = "extraction"
+	SourceImport     Source = "import"
+	SourceFeedback   Source = "feedback"
+)
+
+// ActorUser is the actor of the user's own changes; teammates act as "teammate:<id>".
+const ActorUser = "user"
+
+// Scope names where an item lives: the shared scope (TeammateID nil) or one teammate's.
+type Scope struct {
+	TeammateID *string
+}
+
+// String is ScopeShared or the teammate id.
+func (s Scope) String() string {
+	if s.TeammateID == nil {
+		return ScopeShared
+	}
+	return *s.TeammateID
+}
+
+// Item is the current state of one memory item.
+type Item struct {
+	ID string
+	// Scope is ScopeShared or the teammate id; TeammateID is the same, nil for shared.
+	Scope          string
+	TeammateID     *string
+	Kind           Kind
+	Key            *string
+	Content        string
+	Status         Status
+	Pinned         bool
+	Revision       int
+	Source         Source
+	Evidence       *string
+	SourceRunID    *string
+	TargetItemID   *string
+	TargetRevision *int
+	ExpiresAt      *time.Time
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	ForgottenAt    *time.Time
+}
+
+// Expired reports whether the item's expiry has passed at now. Expired items stay visible in the
+// app, marked, and are left out of recall.
+func (i Item) Expired(now time.Time) bool {
+	return i.ExpiresAt != nil && !i.ExpiresAt.After(now)
+}
+
+// Revision is one saved state of an item (R1). A forgotten item's revisions keep no content (F1).
+type Revision struct {
+	ItemID    string
+	Revision  int
+	Content   string
+	Key       *string
+	Kind      Kind
+	Pinned    bool
+	ExpiresAt *time.Time
+	Action    Action
+	Actor     string
+	BasedOn   *int
+	RunID     *string
+	CreatedAt time.Time
+}

@@ -1,0 +1,261 @@
+package memory
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// ListFilter selects items of one scope for ListItems.
+type ListFilter struct {
+	Scope Scope
+	// Status defaults to StatusActive.
+	Status Status
+	Kind   *Kind
+	// Search matches words (full text, English stemming) or any part of the content or key.
+	Search string
+	First  *int
+	// After is the cursor of the last item of the previous page.
+	After string
+}
+
+// ItemPage is one page of ListItems, pinned first, then most recently changed.
+type ItemPage struct {
+	Items   []Item
+	HasNext bool
+	filter  listQuery
+}
+
+// Cursor is the opaque position of item in the list order, for After.
+func (ItemPage) Cursor(item Item) string {
+	b, _ := json.Marshal(cursor{Pinned: item.Pinned, Updated: item.UpdatedAt, ID: item.ID})
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+type cursor struct {
+	Pinned  bool      `json:"p"`
+	Updated time.Time `json:"u"`
+	ID      string    `json:"i"`
+}
+
+type listQuery struct {
+	scope   string
+	status  Status
+	kind    *Kind
+	words   *string
+	pattern *string
+}
+
+func (q listQuery) args() []any {
+	return []any{q.scope, q.status, q.kind, q.words, q.pattern}
+}
+
+// readScope checks that the caller may read scope and returns its credential.
+func readScope(ctx context.Context, scope string) (Credential, error) {
+	c, err := require(ctx, CredentialUser, CredentialWorker, CredentialRun)
+	if err != nil {
+		return c, err
+	}
+	if !c.CanReadScope(scope) {
+		return c, ErrForbidden
+	}
+	return c, nil
+}
+
+// ListItems returns a page of one scope's items. Runs read shared and their own scope, active items
+// only (A2: candidates are never given to a run).
+func (s *Service) ListItems(ctx context.Context, f ListFilter) (ItemPage, error) {
+	sc, err := s.CheckScopeReadable(ctx, f.Scope)
+	if err != nil {
+		return ItemPage{}, err
+	}
+	c := CredentialFrom(ctx)
+	if f.Status == "" {
+		f.Status = StatusActive
+	}
+	if !f.Status.valid() {
+		return ItemPage{}, invalid("status", "must be active, candidate, dismissed or forgotten")
+	}
+	if c.Kind == CredentialRun && f.Status != StatusActive {
+		return ItemPage{}, ErrForbidden
+	}
+	if f.Kind != nil && !f.Kind.valid() {
+		return ItemPage{}, invalid("kind", "must be fact, preference, lesson or note")
+	}
+	limit, err := pageSize(f.First)
+	if err != nil {
+		return ItemPage{}, err
+	}
+	q := listQuery{scope: sc.String(), status: f.Status, kind: f.Kind}
+	if search := strings.TrimSpace(f.Search); search != "" {
+		if err := checkText("search", search, MaxSearchLength, false); err != nil {
+			return ItemPage{}, err
+		}
+		pattern := "%" + escapeLike(search) + "%"
+		q.words, q.pattern = &search, &pattern
+	}
+	var after struct {
+		pinned  *bool
+		updated *time.Time
+		id      *string
+	}
+	if f.After != "" {
+		var cur cursor
+		raw, err := base64.RawURLEncoding.DecodeString(f.After)
+		if err == nil {
+			err = json.Unmarshal(raw, &cur)
+		}
+		if err == nil {
+			_, err = parseID("after", cur.ID)
+		}
+		if err != nil {
+			return ItemPage{}, invalid("after", "is not a cursor from this list")
+		}
+		after.pinned, after.updated, after.id = &cur.Pinned, &cur.Updated, &cur.ID
+	}
+	args := append(q.args(), after.pinned, after.updated, after.id, limit+1)
+	rows, err := s.pool.Query(ctx, qItemsPage, args...)
+	if err != nil {
+		return ItemPage{}, fmt.Errorf("list memory: %w", err)
+	}
+	items, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Item, error) { return scanItem(r) })
+	if err != nil {
+		return ItemPage{}, fmt.Errorf("list memory: %w", err)
+	}
+	page := ItemPage{Items: items, filter: q}
+	if len(items) > limit {
+		page.Items, page.HasNext = items[:limit], true
+	}
+	return page, nil
+}
+
+// Count is the number of items the page's filter matches across all pages.
+func (s *Service) Count(ctx context.Context, p ItemPage) (int, error) {
+	var n int
+	if err := s.pool.QueryRow(ctx, qItemsCount, p.filter.args()...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count memory: %w", err)
+	}
+	return n, nil
+}
+
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// Item returns one item (a forgotten one keeps no content). Runs may read active items of shared and
+// their own scope only.
+func (s *Service) Item(ctx context.Context, id string) (Item, error) {
+	c, err := require(ctx, CredentialUser, CredentialWorker, CredentialRun)
+	if err != nil {
+		return Item{}, err
+	}
+	if id, err = parseID("id", id); err != nil {
+		return Item{}, err
+	}
+	item, err := scanItem(s.pool.QueryRow(ctx, qItemGet, id))
+	if err != nil {
+		return Item{}, notFoundIfNoRows(err)
+	}
+	if !c.CanReadScope(item.Scope) {
+		return Item{}, ErrForbidden
+	}
+	if c.Kind == CredentialRun && item.Status != StatusActive {
+		return Item{}, ErrNotFound
+	}
+	return item, nil
+}
+
+// RevisionPage is a page of an item's revisions, newest first.
+type RevisionPage struct {
+	Revisions []Revision
+	HasNext   bool
+}
+
+// Revisions returns the item's revisions newest first; after is a revision number (exclusive).
+func (s *Service) Revisions(ctx context.Context, itemID string, first *int, after *int) (RevisionPage, error) {
+	if _, err := s.Item(ctx, itemID); err != nil { // checks the id and the caller's reach
+		return RevisionPage{}, err
+	}
+	limit, err := pageSize(first)
+	if err != nil {
+		return RevisionPage{}, err
+	}
+	rows, err := s.pool.Query(ctx, qRevisionsPage, itemID, after, limit+1)
+	if err != nil {
+		return RevisionPage{}, fmt.Errorf("list revisions: %w", err)
+	}
+	revs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Revision, error) { return scanRevision(r) })
+	if err != nil {
+		return RevisionPage{}, fmt.Errorf("list revisions: %w", err)
+	}
+	page := RevisionPage{Revisions: revs}
+	if len(revs) > limit {
+		page.Revisions, page.HasNext = revs[:limit], true
+	}
+	return page, nil
+}
+
+// TeammatesByID loads teammates for a dataloader; the result is in ids' order, with ErrNotFound for
+// ids that name no teammate the caller can see.
+func (s *Service) TeammatesByID(ctx context.Context, ids []string) ([]Teammate, []error) {
+	out := make([]Teammate, len(ids))
+	errs := make([]error, len(ids))
+	c, err := require(ctx, CredentialUser, CredentialWorker, CredentialRun)
+	if err != nil {
+		for i := range errs {
+			errs[i] = err
+		}
+		return out, errs
+	}
+	rows, err := s.pool.Query(ctx, qTeammatesByID, ids)
+	var found []Teammate
+	if err == nil {
+		found, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Teammate, error) {
+			var t Teammate
+			return t, r.Scan(&t.ID, &t.Name, &t.CreatedAt)
+		})
+	}
+	byID := make(map[string]Teammate, len(found))
+	for _, t := range found {
+		byID[t.ID] = t
+	}
+	for i, id := range ids {
+		t, ok := byID[id]
+		switch {
+		case err != nil:
+			errs[i] = fmt.Errorf("load teammates: %w", err)
+		case !ok:
+			errs[i] = ErrNotFound
+		case !c.canReadTeammate(id):
+			errs[i] = ErrForbidden
+		default:
+			out[i] = t
+		}
+	}
+	return out, errs
+}
+
+// CheckScopeReadable validates scope, checks that it exists and that the caller may read it, and
+// returns it in canonical form.
+func (s *Service) CheckScopeReadable(ctx context.Context, scope Scope) (Scope, error) {
+	sc, err := scopeOf(scope)
+	if err != nil {
+		return sc, err
+	}
+	if _, err := readScope(ctx, sc.String()); err != nil {
+		return sc, err
+	}
+	var exists bool
+	if err := s.pool.QueryRow(ctx, qScopeExists, sc.String()).Scan(&exists); err != nil {
+		return sc, fmt.Errorf("check scope: %w", err)
+	}
+	if !exists {
+		return sc, ErrNotFound
+	}
+	return sc, nil
+}

@@ -1,0 +1,368 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// CreateInput is a new item the user writes (always active and confirmed: the user wrote it).
+type CreateInput struct {
+	Scope     Scope
+	Kind      Kind
+	Key       *string
+	Content   string
+	Pinned    bool
+	ExpiresAt *time.Time
+}
+
+// EditInput changes an active item, based on the revision the editor read (R2). Nil fields keep
+// their value; Key pointing at "" removes the key; ClearExpiresAt removes the expiry.
+type EditInput struct {
+	ID             string
+	BaseRevision   int
+	Content        *string
+	Key            *string
+	Kind           *Kind
+	Pinned         *bool
+	ExpiresAt      *time.Time
+	ClearExpiresAt bool
+}
+
+// state is what a revision records.
+type state struct {
+	content   string
+	key       *string
+	kind      Kind
+	pinned    bool
+	expiresAt *time.Time
+}
+
+func itemState(i Item) state {
+	return state{content: i.Content, key: i.Key, kind: i.Kind, pinned: i.Pinned, expiresAt: i.ExpiresAt}
+}
+
+func revisionState(r Revision) state {
+	return state{content: r.Content, key: r.Key, kind: r.Kind, pinned: r.Pinned, expiresAt: r.ExpiresAt}
+}
+
+func (a state) equal(b state) bool {
+	return a.content == b.content && eqPtr(a.key, b.key) && a.kind == b.kind && a.pinned == b.pinned &&
+		((a.expiresAt == nil && b.expiresAt == nil) ||
+			(a.expiresAt != nil && b.expiresAt != nil && a.expiresAt.Equal(*b.expiresAt)))
+}
+
+func eqPtr[T comparable](a, b *T) bool {
+	return (a == nil && b == nil) || (a != nil && b != nil && *a == *b)
+}
+
+// scopeOf validates a scope given by a caller and returns it with a canonical teammate id.
+func scopeOf(sc Scope) (Scope, error) {
+	if sc.TeammateID == nil {
+		return sc, nil
+	}
+	id, err := parseID("scope.teammateId", *sc.TeammateID)
+	if err != nil {
+		return sc, err
+	}
+	return Scope{TeammateID: &id}, nil
+}
+
+// CreateMemory saves a new active item in a scope (user only). It bumps the scope's generation (G1).
+func (s *Service) CreateMemory(ctx context.Context, in CreateInput) (Item, error) {
+	if _, err := require(ctx, CredentialUser); err != nil {
+		return Item{}, err
+	}
+	sc, err := scopeOf(in.Scope)
+	if err != nil {
+		return Item{}, err
+	}
+	if in.Kind == "" {
+		in.Kind = KindFact
+	}
+	if !in.Kind.valid() {
+		return Item{}, invalid("kind", "must be fact, preference, lesson or note")
+	}
+	if err := checkContent(in.Content); err != nil {
+		return Item{}, err
+	}
+	key, err := normalizeKey(in.Key)
+	if err != nil {
+		return Item{}, err
+	}
+	if err := checkExpiry(in.ExpiresAt, time.Now()); err != nil {
+		return Item{}, err
+	}
+	var item Item
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := lockScopeTx(ctx, tx, sc.String()); err != nil {
+			return err
+		}
+		item, err = insertItemTx(ctx, tx, newItem{
+			scope: sc, state: state{content: in.Content, key: key, kind: in.Kind, pinned: in.Pinned, expiresAt: in.ExpiresAt},
+			status: StatusActive, source: SourceUser, actor: ActorUser,
+		})
+		return err
+	})
+	if err != nil {
+		return Item{}, fmt.Errorf("create memory: %w", err)
+	}
+	s.log.InfoContext(ctx, "memory created", "item", item.ID, "scope", item.Scope)
+	return item, nil
+}
+
+// EditMemory writes a new revision of an active item (user only): action "pin" when only the pin
+// changed, "edit" otherwise. A stale BaseRevision is a *ConflictError naming the current one (R2).
+func (s *Service) EditMemory(ctx context.Context, in EditInput) (Item, error) {
+	if _, err := require(ctx, CredentialUser); err != nil {
+		return Item{}, err
+	}
+	if in.Content != nil {
+		if err := checkContent(*in.Content); err != nil {
+			return Item{}, err
+		}
+	}
+	var key *string
+	if in.Key != nil {
+		k, err := normalizeKey(in.Key)
+		if err != nil {
+			return Item{}, err
+		}
+		key = k
+	}
+	if in.Kind != nil && !in.Kind.valid() {
+		return Item{}, invalid("kind", "must be fact, preference, lesson or note")
+	}
+	if in.ExpiresAt != nil && in.ClearExpiresAt {
+		return Item{}, invalid("expiresAt", "can't be set and cleared at once")
+	}
+	if err := checkExpiry(in.ExpiresAt, time.Now()); err != nil {
+		return Item{}, err
+	}
+	return s.revise(ctx, in.ID, in.BaseRevision, func(_ context.Context, _ pgx.Tx, cur Item) (state, Action, error) {
+		next := itemState(cur)
+		if in.Content != nil {
+			next.content = *in.Content
+		}
+		if in.Key != nil {
+			next.key = key
+		}
+		if in.Kind != nil {
+			next.kind = *in.Kind
+		}
+		if in.Pinned != nil {
+			next.pinned = *in.Pinned
+		}
+		if in.ExpiresAt != nil {
+			next.expiresAt = in.ExpiresAt
+		}
+		if in.ClearExpiresAt {
+			next.expiresAt = nil
+		}
+		onlyPin := next.pinned != cur.Pinned
+		if onlyPin {
+			probe := next
+			probe.pinned = cur.Pinned
+			onlyPin = probe.equal(itemState(cur))
+		}
+		if onlyPin {
+			return next, ActionPin, nil
+		}
+		return next, ActionEdit, nil
+	})
+}
+
+// RestoreRevision brings back an earlier revision's content, key, kind, pin and expiry as a new
+// revision (R3), based on baseRevision.
+func (s *Service) RestoreRevision(ctx context.Context, id string, revision, baseRevision int) (Item, error) {
+	if _, err := require(ctx, CredentialUser); err != nil {
+		return Item{}, err
+	}
+	return s.revise(ctx, id, baseRevision, func(ctx context.Context, tx pgx.Tx, cur Item) (state, Action, error) {
+		if revision < 1 || revision >= cur.Revision {
+			return state{}, "", invalid("revision", "must name an earlier revision of the item")
+		}
+		r, err := scanRevision(tx.QueryRow(ctx, qRevisionGet, cur.ID, revision))
+		if err != nil {
+			return state{}, "", notFoundIfNoRows(err)
+		}
+		return revisionState(r), ActionRestore, nil
+	})
+}
+
+// UndoEdit undoes the save that produced revision: it restores revision-1 as a new revision, based
+// on revision, so it fails with a conflict if anyone changed the item since that save (R3).
+func (s *Service) UndoEdit(ctx context.Context, id string, revision int) (Item, error) {
+	if _, err := require(ctx, CredentialUser); err != nil {
+		return Item{}, err
+	}
+	return s.revise(ctx, id, revision, func(ctx context.Context, tx pgx.Tx, cur Item) (state, Action, error) {
+		if revision < 2 {
+			return state{}, "", invalid("revision", "the first revision has nothing before it to go back to")
+		}
+		r, err := scanRevision(tx.QueryRow(ctx, qRevisionGet, cur.ID, revision-1))
+		if err != nil {
+			return state{}, "", notFoundIfNoRows(err)
+		}
+		return revisionState(r), ActionUndo, nil
+	})
+}
+
+// reviseFunc computes the next state of an active item and the action that describes it.
+type reviseFunc func(ctx context.Context, tx pgx.Tx, cur Item) (state, Action, error)
+
+// revise runs one change of an active item as the user: lock the scope, check the base revision,
+// write the next revision, bump the generation, notify — all in one transaction (R1, R2, G1).
+func (s *Service) revise(ctx context.Context, id string, base int, next reviseFunc) (Item, error) {
+	id, err := parseID("id", id)
+	if err != nil {
+		return Item{}, err
+	}
+	if base < 1 {
+		return Item{}, invalid("baseRevision", "must be a revision number (1 or more)")
+	}
+	var out Item
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		cur, err := lockItemTx(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if cur.Status == StatusForgotten {
+			return ErrNotFound
+		}
+		if cur.Revision != base {
+			return &ConflictError{Current: cur.Revision}
+		}
+		if cur.Status != StatusActive {
+			return invalid("id", "only active memories can be changed; confirm or dismiss a suggestion instead")
+		}
+		st, action, err := next(ctx, tx, cur)
+		if err != nil {
+			return err
+		}
+		if st.equal(itemState(cur)) {
+			return invalid("input", "changes nothing")
+		}
+		out, err = writeRevisionTx(ctx, tx, cur, st, StatusActive, action, ActorUser, nil)
+		return err
+	})
+	if err != nil {
+		var conflict *ConflictError
+		if errors.As(err, &conflict) || errors.Is(err, ErrNotFound) {
+			return Item{}, err
+		}
+		return Item{}, fmt.Errorf("revise memory: %w", err)
+	}
+	s.log.InfoContext(ctx, "memory revised", "item", out.ID, "revision", out.Revision)
+	return out, nil
+}
+
+// lockScopeTx takes scope's lock (R1). An unknown teammate scope is ErrNotFound.
+func lockScopeTx(ctx context.Context, tx pgx.Tx, scope string) error {
+	var g int64
+	return notFoundIfNoRows(tx.QueryRow(ctx, qScopeLock, scope).Scan(&g))
+}
+
+// lockItemTx locks the item's scope, then the item, and returns the item as it is under the lock.
+func lockItemTx(ctx context.Context, tx pgx.Tx, id string) (Item, error) {
+	var scope string
+	if err := tx.QueryRow(ctx, qItemScope, id).Scan(&scope); err != nil {
+		return Item{}, notFoundIfNoRows(err)
+	}
+	if err := lockScopeTx(ctx, tx, scope); err != nil {
+		return Item{}, err
+	}
+	item, err := scanItem(tx.QueryRow(ctx, qItemForUpdate, id))
+	return item, notFoundIfNoRows(err)
+}
+
+// newItem is an item to insert with its first revision.
+type newItem struct {
+	scope           Scope
+	state           state
+	status          Status
+	source          Source
+	actor           string
+	evidence        *string
+	sourceRunID     *string
+	sourceMessageID *string
+	targetItemID    *string
+	targetRevision  *int
+}
+
+// insertItemTx inserts an item and its revision 1 under the scope's lock (held by the caller); an
+// active item bumps the generation. It notifies the change.
+func insertItemTx(ctx context.Context, tx pgx.Tx, n newItem) (Item, error) {
+	st := n.state
+	item, err := scanItem(tx.QueryRow(ctx, qItemInsert, n.scope.TeammateID, st.kind, st.key, st.content,
+		n.status, st.pinned, n.source, n.evidence, n.sourceRunID, n.sourceMessageID, n.targetItemID,
+		n.targetRevision, st.expiresAt, ContentHash(st.content)))
+	if err != nil {
+		return Item{}, err
+	}
+	if _, err := tx.Exec(ctx, qRevisionInsert, item.ID, 1, st.content, st.key, st.kind, st.pinned,
+		st.expiresAt, ActionCreate, n.actor, nil, n.sourceRunID); err != nil {
+		return Item{}, err
+	}
+	return item, announceTx(ctx, tx, item, ActionCreate)
+}
+
+// writeRevisionTx records st as the item's next revision and makes it current, under the scope's
+// lock (held by the caller). It bumps the generation when active memory changed, and notifies.
+func writeRevisionTx(ctx context.Context, tx pgx.Tx, cur Item, st state, status Status, action Action, actor string, runID *string) (Item, error) {
+	rev := cur.Revision + 1
+	if _, err := tx.Exec(ctx, qRevisionInsert, cur.ID, rev, st.content, st.key, st.kind, st.pinned,
+		st.expiresAt, action, actor, cur.Revision, runID); err != nil {
+		return Item{}, err
+	}
+	item, err := scanItem(tx.QueryRow(ctx, qItemRevise, cur.ID, rev, st.content, st.key, st.kind,
+		st.pinned, st.expiresAt, ContentHash(st.content), status))
+	if err != nil {
+		return Item{}, err
+	}
+	return item, announceTx(ctx, tx, item, action)
+}
+
+// announceTx bumps the scope's generation if the change touched active memory (G1: candidates don't
+// count) and queues the id-only event.
+func announceTx(ctx context.Context, tx pgx.Tx, item Item, action Action) error {
+	bump := item.Status == StatusActive
+	if bump {
+		if _, err := tx.Exec(ctx, qGenerationBump, item.Scope); err != nil {
+			return err
+		}
+	}
+	return notifyTx(ctx, tx, Event{
+		Scope: item.Scope, ItemID: item.ID, Revision: item.Revision, Action: string(action),
+		Status: string(item.Status), Generation: bump, Candidate: item.Status == StatusCandidate && action == ActionCreate,
+	})
+}
+
+// SweepExpiry announces a generation change for every scope in which items expired (or stopped
+// being expired) since the last sweep (G2, G7). It returns how many scopes it announced.
+func (s *Service) SweepExpiry(ctx context.Context) (int, error) {
+	var n int
+	if err := s.pool.QueryRow(ctx, qExpirySweep, EventChannel).Scan(&n); err != nil {
+		return 0, fmt.Errorf("expiry sweep: %w", err)
+	}
+	return n, nil
+}
+
+// RunExpirySweeper sweeps every interval until ctx is done.
+func (s *Service) RunExpirySweeper(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if _, err := s.SweepExpiry(ctx); err != nil && ctx.Err() == nil {
+				s.log.WarnContext(ctx, "expiry sweep failed", "err", err)
+			}
+		}
+	}
+}
