@@ -59,7 +59,7 @@ const (
 		SELECT ` + itemColumns + ` FROM memory_items
 		 WHERE ` + itemFilter + `
 		   AND ($6::boolean IS NULL OR (pinned, updated_at, id) < ($6, $7, $8::uuid))
-		 ORDER BY pinned DESC, updated_at DESC, id DESC
+		 ORDER BY pinned DESC, updated_at DESC, memory_items.id DESC
 		 LIMIT $9`
 
 	qItemsCount = `SELECT count(*) FROM memory_items WHERE ` + itemFilter
