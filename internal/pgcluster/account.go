@@ -74,7 +74,11 @@ func (a account) run(ctx context.Context, dir, program string, args ...string) (
 	out, err := a.command(ctx, dir, program, args...).CombinedOutput()
 	text := strings.TrimSpace(string(out))
 	if err != nil {
-		return text, fmt.Errorf("%s %s: %w: %s", filepath.Base(program), args[0], err, text)
+		name := filepath.Base(program)
+		if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+			name += " " + args[0] // pg_ctl's subcommand
+		}
+		return text, fmt.Errorf("%s: %w: %s", name, err, text)
 	}
 	return text, nil
 }
@@ -135,10 +139,10 @@ func (a account) checkReach(ctx context.Context, dir, probe string) error {
 	}
 	hint := ""
 	if blocker := a.firstUnsearchable(dir); blocker != "" {
-		hint = fmt.Sprintf(" (%s does not let it through; try chmod o+x %s)", blocker, blocker)
+		hint = fmt.Sprintf(": %s does not let it through (try chmod o+x %s)", blocker, blocker)
 	}
-	return fmt.Errorf("PostgreSQL runs as user %s, which cannot reach %s%s: every directory above the cluster must be searchable by that user, or it cannot run %s",
-		a.name, dir, hint, probe)
+	return fmt.Errorf("PostgreSQL runs as user %s, which cannot reach %s%s; every directory above the cluster must be searchable by that user",
+		a.name, dir, hint)
 }
 
 // firstUnsearchable names the outermost directory on the way to dir whose mode bits deny the

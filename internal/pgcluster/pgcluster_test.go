@@ -144,7 +144,7 @@ func TestStartUnreachableDirAsRoot(t *testing.T) {
 	_, err := Start(t.Context(), Options{Dir: filepath.Join(locked, "data"), Logger: testLogger(t)})
 	require.Error(t, err)
 	require.Contains(t, err.Error(), "cannot reach")
-	require.Contains(t, err.Error(), "chmod o+x "+locked, "the error must name the directory to open up")
+	require.Contains(t, err.Error(), "chmod o+x "+locked+")", "the error must name the directory to open up")
 }
 
 func TestURLEscapesPassword(t *testing.T) {
