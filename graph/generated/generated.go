@@ -161,14 +161,14 @@ type ComplexityRoot struct {
 // region    ************************** generated!.gotpl **************************
 
 type MemoryChangeResolver interface {
-	Item(ctx context.Context, obj *model.MemoryChange) (*model.MemoryItem, error)
+	Item(ctx context.Context, obj *model.MemoryChange) (*memory.Item, error)
 }
 type MemoryItemResolver interface {
-	Teammate(ctx context.Context, obj *model.MemoryItem) (*model.Teammate, error)
+	Teammate(ctx context.Context, obj *memory.Item) (*model.Teammate, error)
 
-	Expired(ctx context.Context, obj *model.MemoryItem) (bool, error)
+	Expired(ctx context.Context, obj *memory.Item) (bool, error)
 
-	Revisions(ctx context.Context, obj *model.MemoryItem, first *int, after *string) (*model.MemoryRevisionConnection, error)
+	Revisions(ctx context.Context, obj *memory.Item, first *int, after *string) (*model.MemoryRevisionConnection, error)
 }
 type MemoryItemConnectionResolver interface {
 	TotalCount(ctx context.Context, obj *model.MemoryItemConnection) (int, error)
@@ -184,7 +184,7 @@ type QueryResolver interface {
 	Teammates(ctx context.Context) ([]model.Teammate, error)
 	Teammate(ctx context.Context, id string) (*model.Teammate, error)
 	MemoryItems(ctx context.Context, scope model.ScopeInput, status *memory.Status, kind *memory.Kind, search *string, first *int, after *string) (*model.MemoryItemConnection, error)
-	MemoryItem(ctx context.Context, id string) (*model.MemoryItem, error)
+	MemoryItem(ctx context.Context, id string) (*memory.Item, error)
 }
 type SubscriptionResolver interface {
 	GenerationChanged(ctx context.Context, teammateID string) (<-chan *model.GenerationChange, error)
@@ -1019,7 +1019,8 @@ type MemoryChange {
   scope: String!
   itemId: ID!
   revision: Int!
-  action: RevisionAction!
+  "The revision's action; null for a status change without a revision (a dismissed suggestion)."
+  action: RevisionAction
   status: MemoryStatus!
   item: MemoryItem
 }
@@ -1808,11 +1809,11 @@ func (ec *executionContext) _MemoryChange_action(ctx context.Context, field grap
 			return obj.Action, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v memory.Action) graphql.Marshaler {
-			return ec.marshalNRevisionAction2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐAction(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *memory.Action) graphql.Marshaler {
+			return ec.marshalORevisionAction2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐAction(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_MemoryChange_action(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -1854,8 +1855,8 @@ func (ec *executionContext) _MemoryChange_item(ctx context.Context, field graphq
 			return ec.Resolvers.MemoryChange().Item(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryItem) graphql.Marshaler {
-			return ec.marshalOMemoryItem2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItem(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *memory.Item) graphql.Marshaler {
+			return ec.marshalOMemoryItem2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItem(ctx, selections, v)
 		},
 		true,
 		false,
@@ -1874,7 +1875,7 @@ func (ec *executionContext) fieldContext_MemoryChange_item(_ context.Context, fi
 	return fc, nil
 }
 
-func (ec *executionContext) _MemoryItem_id(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+func (ec *executionContext) _MemoryItem_id(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -1897,7 +1898,7 @@ func (ec *executionContext) fieldContext_MemoryItem_id(_ context.Context, field 
 	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "ID")
 }
 
-func (ec *executionContext) _MemoryItem_scope(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+func (ec *executionContext) _MemoryItem_scope(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -1920,7 +1921,7 @@ func (ec *executionContext) fieldContext_MemoryItem_scope(_ context.Context, fie
 	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "String")
 }
 
-func (ec *executionContext) _MemoryItem_teammate(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+func (ec *executionContext) _MemoryItem_teammate(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -1952,7 +1953,7 @@ func (ec *executionContext) fieldContext_MemoryItem_teammate(_ context.Context, 
 	return fc, nil
 }
 
-func (ec *executionContext) _MemoryItem_kind(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+func (ec *executionContext) _MemoryItem_kind(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -1975,7 +1976,7 @@ func (ec *executionContext) fieldContext_MemoryItem_kind(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "MemoryKind")
 }
 
-func (ec *executionContext) _MemoryItem_key(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+func (ec *executionContext) _MemoryItem_key(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -1998,7 +1999,7 @@ func (ec *executionContext) fieldContext_MemoryItem_key(_ context.Context, field
 	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "String")
 }
 
-func (ec *executionContext) _MemoryItem_content(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+func (ec *executionContext) _MemoryItem_content(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2021,7 +2022,7 @@ func (ec *executionContext) fieldContext_MemoryItem_content(_ context.Context, f
 	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "String")
 }
 
-func (ec *executionContext) _MemoryItem_status(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+func (ec *executionContext) _MemoryItem_status(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2044,7 +2045,7 @@ func (ec *executionContext) fieldContext_MemoryItem_status(_ context.Context, fi
 	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "MemoryStatus")
 }
 
-func (ec *executionContext) _MemoryItem_pinned(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+func (ec *executionContext) _MemoryItem_pinned(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2067,7 +2068,7 @@ func (ec *executionContext) fieldContext_MemoryItem_pinned(_ context.Context, fi
 	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "Boolean")
 }
 
-func (ec *executionContext) _MemoryItem_revision(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+func (ec *executionContext) _MemoryItem_revision(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2090,7 +2091,7 @@ func (ec *executionContext) fieldContext_MemoryItem_revision(_ context.Context, 
 	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "Int")
 }
 
-func (ec *executionContext) _MemoryItem_source(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+func (ec *executionContext) _MemoryItem_source(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2113,7 +2114,7 @@ func (ec *executionContext) fieldContext_MemoryItem_source(_ context.Context, fi
 	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "MemorySource")
 }
 
-func (ec *executionContext) _MemoryItem_evidence(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+func (ec *executionContext) _MemoryItem_evidence(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2136,7 +2137,7 @@ func (ec *executionContext) fieldContext_MemoryItem_evidence(_ context.Context, 
 	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "String")
 }
 
-func (ec *executionContext) _MemoryItem_expiresAt(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+func (ec *executionContext) _MemoryItem_expiresAt(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2159,7 +2160,7 @@ func (ec *executionContext) fieldContext_MemoryItem_expiresAt(_ context.Context,
 	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "Time")
 }
 
-func (ec *executionContext) _MemoryItem_expired(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+func (ec *executionContext) _MemoryItem_expired(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2182,7 +2183,7 @@ func (ec *executionContext) fieldContext_MemoryItem_expired(_ context.Context, f
 	return graphql.NewScalarFieldContext("MemoryItem", field, true, true, "Boolean")
 }
 
-func (ec *executionContext) _MemoryItem_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+func (ec *executionContext) _MemoryItem_createdAt(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2205,7 +2206,7 @@ func (ec *executionContext) fieldContext_MemoryItem_createdAt(_ context.Context,
 	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "Time")
 }
 
-func (ec *executionContext) _MemoryItem_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+func (ec *executionContext) _MemoryItem_updatedAt(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2228,7 +2229,7 @@ func (ec *executionContext) fieldContext_MemoryItem_updatedAt(_ context.Context,
 	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "Time")
 }
 
-func (ec *executionContext) _MemoryItem_forgottenAt(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+func (ec *executionContext) _MemoryItem_forgottenAt(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2251,7 +2252,7 @@ func (ec *executionContext) fieldContext_MemoryItem_forgottenAt(_ context.Contex
 	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "Time")
 }
 
-func (ec *executionContext) _MemoryItem_targetItemId(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+func (ec *executionContext) _MemoryItem_targetItemId(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2274,7 +2275,7 @@ func (ec *executionContext) fieldContext_MemoryItem_targetItemId(_ context.Conte
 	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "ID")
 }
 
-func (ec *executionContext) _MemoryItem_targetRevision(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+func (ec *executionContext) _MemoryItem_targetRevision(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2297,7 +2298,7 @@ func (ec *executionContext) fieldContext_MemoryItem_targetRevision(_ context.Con
 	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "Int")
 }
 
-func (ec *executionContext) _MemoryItem_revisions(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItem) (ret graphql.Marshaler) {
+func (ec *executionContext) _MemoryItem_revisions(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -2463,8 +2464,8 @@ func (ec *executionContext) _MemoryItemEdge_node(ctx context.Context, field grap
 			return obj.Node, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v model.MemoryItem) graphql.Marshaler {
-			return ec.marshalNMemoryItem2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItem(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v memory.Item) graphql.Marshaler {
+			return ec.marshalNMemoryItem2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItem(ctx, selections, v)
 		},
 		true,
 		true,
@@ -2495,8 +2496,8 @@ func (ec *executionContext) _MemoryItemPayload_item(ctx context.Context, field g
 			return obj.Item, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v model.MemoryItem) graphql.Marshaler {
-			return ec.marshalNMemoryItem2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItem(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v memory.Item) graphql.Marshaler {
+			return ec.marshalNMemoryItem2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItem(ctx, selections, v)
 		},
 		true,
 		true,
@@ -3435,11 +3436,11 @@ func (ec *executionContext) _Query_memoryItem(ctx context.Context, field graphql
 			directive1 := func(ctx context.Context) (any, error) {
 				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER", "WORKER", "RUN"})
 				if err != nil {
-					var zeroVal *model.MemoryItem
+					var zeroVal *memory.Item
 					return zeroVal, err
 				}
 				if ec.Directives.Auth == nil {
-					var zeroVal *model.MemoryItem
+					var zeroVal *memory.Item
 					return zeroVal, errors.New("directive auth is not implemented")
 				}
 				return ec.Directives.Auth(ctx, nil, directive0, accept)
@@ -3448,8 +3449,8 @@ func (ec *executionContext) _Query_memoryItem(ctx context.Context, field graphql
 			next = directive1
 			return next
 		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryItem) graphql.Marshaler {
-			return ec.marshalOMemoryItem2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItem(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *memory.Item) graphql.Marshaler {
+			return ec.marshalOMemoryItem2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItem(ctx, selections, v)
 		},
 		true,
 		false,
@@ -5319,7 +5320,7 @@ func (ec *executionContext) _MemoryChange(ctx context.Context, sel ast.Selection
 			}
 		case "action":
 			out.Values[i] = ec._MemoryChange_action(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "status":
@@ -5352,7 +5353,7 @@ func (ec *executionContext) _MemoryChange(ctx context.Context, sel ast.Selection
 
 var memoryItemImplementors = []string{"MemoryItem"}
 
-func (ec *executionContext) _MemoryItem(ctx context.Context, sel ast.SelectionSet, obj *model.MemoryItem) graphql.Marshaler {
+func (ec *executionContext) _MemoryItem(ctx context.Context, sel ast.SelectionSet, obj *memory.Item) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, memoryItemImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -6487,7 +6488,7 @@ func (ec *executionContext) marshalNMemoryChange2ᚖgithubᚗcomᚋopenᚑbotᚋ
 	return ec._MemoryChange(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNMemoryItem2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItem(ctx context.Context, sel ast.SelectionSet, v model.MemoryItem) graphql.Marshaler {
+func (ec *executionContext) marshalNMemoryItem2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItem(ctx context.Context, sel ast.SelectionSet, v memory.Item) graphql.Marshaler {
 	return ec._MemoryItem(ctx, sel, &v)
 }
 
@@ -6964,7 +6965,7 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	return res
 }
 
-func (ec *executionContext) marshalOMemoryItem2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItem(ctx context.Context, sel ast.SelectionSet, v *model.MemoryItem) graphql.Marshaler {
+func (ec *executionContext) marshalOMemoryItem2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItem(ctx context.Context, sel ast.SelectionSet, v *memory.Item) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
@@ -7036,6 +7037,48 @@ var (
 		memory.StatusCandidate: "CANDIDATE",
 		memory.StatusDismissed: "DISMISSED",
 		memory.StatusForgotten: "FORGOTTEN",
+	}
+)
+
+func (ec *executionContext) unmarshalORevisionAction2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐAction(ctx context.Context, v any) (*memory.Action, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalORevisionAction2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐAction[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalORevisionAction2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐAction(ctx context.Context, sel ast.SelectionSet, v *memory.Action) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalORevisionAction2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐAction[*v])
+	return res
+}
+
+var (
+	unmarshalORevisionAction2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐAction = map[string]memory.Action{
+		"CREATE":  memory.ActionCreate,
+		"EDIT":    memory.ActionEdit,
+		"CORRECT": memory.ActionCorrect,
+		"RESTORE": memory.ActionRestore,
+		"UNDO":    memory.ActionUndo,
+		"CONFIRM": memory.ActionConfirm,
+		"PIN":     memory.ActionPin,
+		"FORGET":  memory.ActionForget,
+	}
+	marshalORevisionAction2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐAction = map[memory.Action]string{
+		memory.ActionCreate:  "CREATE",
+		memory.ActionEdit:    "EDIT",
+		memory.ActionCorrect: "CORRECT",
+		memory.ActionRestore: "RESTORE",
+		memory.ActionUndo:    "UNDO",
+		memory.ActionConfirm: "CONFIRM",
+		memory.ActionPin:     "PIN",
+		memory.ActionForget:  "FORGET",
 	}
 )
 

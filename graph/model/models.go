@@ -4,11 +4,6 @@ package model
 
 import "github.com/open-bot/memory/internal/memory"
 
-// MemoryItem is a memory.Item as the API shows it; lazy fields (teammate, revisions) resolve from it.
-type MemoryItem struct {
-	memory.Item
-}
-
 // MemoryItemConnection is one page of memoryItems; totalCount is counted only when asked for.
 type MemoryItemConnection struct {
 	Edges    []MemoryItemEdge

@@ -55,21 +55,22 @@ type GenerationChange struct {
 
 // An item changed; item is its state now (null if the subscriber can no longer see it).
 type MemoryChange struct {
-	Scope    string        `json:"scope"`
-	ItemID   string        `json:"itemId"`
-	Revision int           `json:"revision"`
-	Action   memory.Action `json:"action"`
-	Status   memory.Status `json:"status"`
-	Item     *MemoryItem   `json:"item,omitempty"`
+	Scope    string `json:"scope"`
+	ItemID   string `json:"itemId"`
+	Revision int    `json:"revision"`
+	// The revision's action; null for a status change without a revision (a dismissed suggestion).
+	Action *memory.Action `json:"action,omitempty"`
+	Status memory.Status  `json:"status"`
+	Item   *memory.Item   `json:"item,omitempty"`
 }
 
 type MemoryItemEdge struct {
-	Cursor string     `json:"cursor"`
-	Node   MemoryItem `json:"node"`
+	Cursor string      `json:"cursor"`
+	Node   memory.Item `json:"node"`
 }
 
 type MemoryItemPayload struct {
-	Item MemoryItem `json:"item"`
+	Item memory.Item `json:"item"`
 }
 
 type MemoryRevisionConnection struct {

@@ -23,5 +23,5 @@ func itemPayload(item memory.Item, err error) (*model.MemoryItemPayload, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &model.MemoryItemPayload{Item: model.MemoryItem{Item: item}}, nil
+	return &model.MemoryItemPayload{Item: item}, nil
 }

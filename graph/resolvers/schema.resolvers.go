@@ -16,16 +16,16 @@ import (
 )
 
 // Item is the resolver for the item field.
-func (r *memoryChangeResolver) Item(ctx context.Context, obj *model.MemoryChange) (*model.MemoryItem, error) {
+func (r *memoryChangeResolver) Item(ctx context.Context, obj *model.MemoryChange) (*memory.Item, error) {
 	item, err := r.Memory.Item(ctx, obj.ItemID)
 	if err != nil {
 		return nil, nilIfNotFound(err)
 	}
-	return &model.MemoryItem{Item: item}, nil
+	return &item, nil
 }
 
 // Teammate is the resolver for the teammate field.
-func (r *memoryItemResolver) Teammate(ctx context.Context, obj *model.MemoryItem) (*model.Teammate, error) {
+func (r *memoryItemResolver) Teammate(ctx context.Context, obj *memory.Item) (*model.Teammate, error) {
 	if obj.TeammateID == nil {
 		return nil, nil
 	}
@@ -38,12 +38,12 @@ func (r *memoryItemResolver) Teammate(ctx context.Context, obj *model.MemoryItem
 }
 
 // Expired is the resolver for the expired field.
-func (r *memoryItemResolver) Expired(ctx context.Context, obj *model.MemoryItem) (bool, error) {
+func (r *memoryItemResolver) Expired(ctx context.Context, obj *memory.Item) (bool, error) {
 	return obj.Expired(time.Now()), nil
 }
 
 // Revisions is the resolver for the revisions field.
-func (r *memoryItemResolver) Revisions(ctx context.Context, obj *model.MemoryItem, first *int, after *string) (*model.MemoryRevisionConnection, error) {
+func (r *memoryItemResolver) Revisions(ctx context.Context, obj *memory.Item, first *int, after *string) (*model.MemoryRevisionConnection, error) {
 	var afterRev *int
 	if after != nil {
 		n, err := strconv.Atoi(*after)
@@ -156,7 +156,7 @@ func (r *queryResolver) MemoryItems(ctx context.Context, scope model.ScopeInput,
 	}
 	conn := &model.MemoryItemConnection{Page: page, Edges: make([]model.MemoryItemEdge, len(page.Items))}
 	for i, item := range page.Items {
-		conn.Edges[i] = model.MemoryItemEdge{Cursor: page.Cursor(item), Node: model.MemoryItem{Item: item}}
+		conn.Edges[i] = model.MemoryItemEdge{Cursor: page.Cursor(item), Node: item}
 	}
 	conn.PageInfo.HasNextPage = page.HasNext
 	if n := len(conn.Edges); n > 0 {
@@ -166,12 +166,12 @@ func (r *queryResolver) MemoryItems(ctx context.Context, scope model.ScopeInput,
 }
 
 // MemoryItem is the resolver for the memoryItem field.
-func (r *queryResolver) MemoryItem(ctx context.Context, id string) (*model.MemoryItem, error) {
+func (r *queryResolver) MemoryItem(ctx context.Context, id string) (*memory.Item, error) {
 	item, err := r.Memory.Item(ctx, id)
 	if err != nil {
 		return nil, nilIfNotFound(err)
 	}
-	return &model.MemoryItem{Item: item}, nil
+	return &item, nil
 }
 
 // GenerationChanged is the resolver for the generationChanged field.
@@ -225,4 +225,3 @@ type (
 	subscriptionResolver         struct{ *Resolver }
 	teammateResolver             struct{ *Resolver }
 )
-

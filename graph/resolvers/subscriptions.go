@@ -86,8 +86,11 @@ func (r *Resolver) watchMemory(ctx context.Context, scope memory.Scope) (<-chan 
 				}
 				e := m.Event
 				change := &model.MemoryChange{
-					Scope: e.Scope, ItemID: e.ItemID, Revision: e.Revision,
-					Action: memory.Action(e.Action), Status: memory.Status(e.Status),
+					Scope: e.Scope, ItemID: e.ItemID, Revision: e.Revision, Status: memory.Status(e.Status),
+				}
+				if e.Action != "" {
+					action := memory.Action(e.Action)
+					change.Action = &action
 				}
 				select {
 				case out <- change:

@@ -47,3 +47,11 @@ func notFoundIfNoRows(err error) error {
 	}
 	return err
 }
+
+// isDomain reports whether err is one of this package's own errors (safe to show to the caller).
+func isDomain(err error) bool {
+	var conflict *ConflictError
+	var bad *ValidationError
+	return errors.As(err, &conflict) || errors.As(err, &bad) || errors.Is(err, ErrNotFound) ||
+		errors.Is(err, ErrForbidden) || errors.Is(err, ErrUnauthenticated) || errors.Is(err, ErrMemoryChanged)
+}

@@ -22,8 +22,9 @@ const MaxTeammateNameLength = 120
 
 // Service is the memory domain over one database. It is safe for concurrent use.
 type Service struct {
-	pool *pgxpool.Pool
-	log  *slog.Logger
+	pool  *pgxpool.Pool
+	log   *slog.Logger
+	hooks hooks
 }
 
 // NewService returns a Service on pool. A nil logger means slog.Default().

@@ -1,0 +1,159 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+const (
+	qRevisionTexts = `SELECT content FROM memory_revisions WHERE item_id = $1 AND content <> ''`
+
+	qTombstoneInsert = `
+		INSERT INTO memory_tombstones (scope, content_hash, item_id) VALUES ($1, $2, $3)
+		ON CONFLICT (scope, content_hash) DO UPDATE SET item_id = EXCLUDED.item_id, forgotten_at = now()`
+
+	qTombstoneExists = `SELECT EXISTS (SELECT 1 FROM memory_tombstones WHERE scope = $1 AND content_hash = $2)`
+
+	qRevisionsBlank = `UPDATE memory_revisions SET content = '', key = NULL WHERE item_id = $1`
+
+	qEmbeddingsDelete = `DELETE FROM memory_embeddings WHERE item_id = $1`
+
+	// A job already running holds a lease; it re-checks the item under lock before writing (F2).
+	qJobsCancel = `UPDATE memory_jobs SET status = 'cancelled', updated_at = now()
+		WHERE item_id = $1 AND status = 'pending'`
+
+	qSuppress = `INSERT INTO memory_suppressions (message_id)
+		SELECT source_message_id FROM memory_items WHERE id = $1 AND source_message_id IS NOT NULL
+		ON CONFLICT DO NOTHING`
+
+	qItemForget = `
+		UPDATE memory_items
+		   SET status = 'forgotten', content = '', key = NULL, evidence = NULL, content_hash = NULL,
+		       pinned = false, revision = $2, forgotten_at = now(), updated_at = now()
+		 WHERE id = $1
+		RETURNING ` + itemColumns
+
+	qLessonDelete = `DELETE FROM lessons WHERE item_id = $1`
+
+	// Proposals to change a forgotten item carry its (new) text: they are forgotten with it.
+	qProposalsOf = `SELECT id::text FROM memory_items WHERE target_item_id = $1 AND status = 'candidate'`
+)
+
+// ForgetMemory erases an item for the user (F1): see forgetItemTx.
+func (s *Service) ForgetMemory(ctx context.Context, id string) (Item, error) {
+	if _, err := require(ctx, CredentialUser); err != nil {
+		return Item{}, err
+	}
+	id, err := parseID("id", id)
+	if err != nil {
+		return Item{}, err
+	}
+	var out Item
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		cur, err := lockItemTx(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if cur.Status == StatusForgotten {
+			return ErrNotFound
+		}
+		out, err = forgetItemTx(ctx, tx, cur, ActorUser, nil)
+		return err
+	})
+	if err != nil {
+		return Item{}, wrapUnlessDomain("forget memory", err)
+	}
+	s.log.InfoContext(ctx, "memory forgotten", "item", out.ID, "scope", out.Scope)
+	return out, nil
+}
+
+// forgetItemTx erases cur everywhere, under its scope's lock (held by the caller), in the caller's
+// transaction (F1–F4): tombstone hashes of every text it ever had, blank content and key of the item
+// and every revision, delete every embedding, cancel pending jobs, suppress extraction from its
+// source message, forget proposals to change it, drop its lesson projection, write a content-free
+// "forget" revision, bump the generation if it was active, and notify with ids only.
+func forgetItemTx(ctx context.Context, tx pgx.Tx, cur Item, actor string, runID *string) (Item, error) {
+	rows, err := tx.Query(ctx, qRevisionTexts, cur.ID)
+	if err != nil {
+		return Item{}, err
+	}
+	texts, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return Item{}, err
+	}
+	if cur.Content != "" {
+		texts = append(texts, cur.Content)
+	}
+	seen := map[string]bool{}
+	for _, t := range texts {
+		h := ContentHash(t)
+		if seen[string(h)] {
+			continue
+		}
+		seen[string(h)] = true
+		if _, err := tx.Exec(ctx, qTombstoneInsert, cur.Scope, h, cur.ID); err != nil {
+			return Item{}, err
+		}
+	}
+	for _, q := range []string{qRevisionsBlank, qEmbeddingsDelete, qJobsCancel, qSuppress, qLessonDelete} {
+		if _, err := tx.Exec(ctx, q, cur.ID); err != nil {
+			return Item{}, err
+		}
+	}
+	rev := cur.Revision + 1
+	if _, err := tx.Exec(ctx, qRevisionInsert, cur.ID, rev, "", nil, cur.Kind, false, nil, ActionForget,
+		actor, cur.Revision, runID); err != nil {
+		return Item{}, err
+	}
+	item, err := scanItem(tx.QueryRow(ctx, qItemForget, cur.ID, rev))
+	if err != nil {
+		return Item{}, err
+	}
+	if cur.Status == StatusActive {
+		if _, err := tx.Exec(ctx, qGenerationBump, item.Scope); err != nil {
+			return Item{}, err
+		}
+	}
+	if err := notifyTx(ctx, tx, Event{
+		Scope: item.Scope, ItemID: item.ID, Revision: item.Revision, Action: string(ActionForget),
+		Status: string(StatusForgotten), Generation: cur.Status == StatusActive,
+	}); err != nil {
+		return Item{}, err
+	}
+	proposals, err := tx.Query(ctx, qProposalsOf, cur.ID)
+	if err != nil {
+		return Item{}, err
+	}
+	ids, err := pgx.CollectRows(proposals, pgx.RowTo[string])
+	if err != nil {
+		return Item{}, err
+	}
+	for _, id := range ids {
+		p, err := scanItem(tx.QueryRow(ctx, qItemForUpdate, id))
+		if err != nil {
+			return Item{}, err
+		}
+		if _, err := forgetItemTx(ctx, tx, p, actor, runID); err != nil {
+			return Item{}, err
+		}
+	}
+	return item, nil
+}
+
+// tombstonedTx reports whether text was forgotten before in scope (F3).
+func tombstonedTx(ctx context.Context, tx pgx.Tx, scope, text string) (bool, error) {
+	var yes bool
+	err := tx.QueryRow(ctx, qTombstoneExists, scope, ContentHash(text)).Scan(&yes)
+	return yes, err
+}
+
+// wrapUnlessDomain adds context to infrastructure errors and leaves domain errors (which the
+// presenter maps to codes) untouched.
+func wrapUnlessDomain(op string, err error) error {
+	if isDomain(err) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}
