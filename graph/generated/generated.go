@@ -124,9 +124,12 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		ConfirmCandidate      func(childComplexity int, input model.ConfirmCandidateInput) int
 		CreateMemory          func(childComplexity int, input model.CreateMemoryInput) int
 		CreateTeammate        func(childComplexity int, input model.CreateTeammateInput) int
+		DismissCandidate      func(childComplexity int, input model.DismissCandidateInput) int
 		EditMemory            func(childComplexity int, input model.EditMemoryInput) int
+		ForgetMemory          func(childComplexity int, input model.ForgetMemoryInput) int
 		RestoreMemoryRevision func(childComplexity int, input model.RestoreMemoryRevisionInput) int
 		UndoMemoryEdit        func(childComplexity int, input model.UndoMemoryEditInput) int
 	}
@@ -137,6 +140,7 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
+		Candidates  func(childComplexity int, scope model.ScopeInput) int
 		MemoryItem  func(childComplexity int, id string) int
 		MemoryItems func(childComplexity int, scope model.ScopeInput, status *memory.Status, kind *memory.Kind, search *string, first *int, after *string) int
 		Teammate    func(childComplexity int, id string) int
@@ -144,6 +148,7 @@ type ComplexityRoot struct {
 	}
 
 	Subscription struct {
+		CandidateArrived  func(childComplexity int, scope model.ScopeInput) int
 		GenerationChanged func(childComplexity int, teammateID string) int
 		MemoryChanged     func(childComplexity int, scope model.ScopeInput) int
 	}
@@ -179,16 +184,21 @@ type MutationResolver interface {
 	EditMemory(ctx context.Context, input model.EditMemoryInput) (*model.MemoryItemPayload, error)
 	RestoreMemoryRevision(ctx context.Context, input model.RestoreMemoryRevisionInput) (*model.MemoryItemPayload, error)
 	UndoMemoryEdit(ctx context.Context, input model.UndoMemoryEditInput) (*model.MemoryItemPayload, error)
+	ForgetMemory(ctx context.Context, input model.ForgetMemoryInput) (*model.MemoryItemPayload, error)
+	ConfirmCandidate(ctx context.Context, input model.ConfirmCandidateInput) (*model.MemoryItemPayload, error)
+	DismissCandidate(ctx context.Context, input model.DismissCandidateInput) (*model.MemoryItemPayload, error)
 }
 type QueryResolver interface {
 	Teammates(ctx context.Context) ([]model.Teammate, error)
 	Teammate(ctx context.Context, id string) (*model.Teammate, error)
 	MemoryItems(ctx context.Context, scope model.ScopeInput, status *memory.Status, kind *memory.Kind, search *string, first *int, after *string) (*model.MemoryItemConnection, error)
 	MemoryItem(ctx context.Context, id string) (*memory.Item, error)
+	Candidates(ctx context.Context, scope model.ScopeInput) ([]memory.Item, error)
 }
 type SubscriptionResolver interface {
 	GenerationChanged(ctx context.Context, teammateID string) (<-chan *model.GenerationChange, error)
 	MemoryChanged(ctx context.Context, scope model.ScopeInput) (<-chan *model.MemoryChange, error)
+	CandidateArrived(ctx context.Context, scope model.ScopeInput) (<-chan *memory.Item, error)
 }
 type TeammateResolver interface {
 	Generation(ctx context.Context, obj *model.Teammate) (string, error)
@@ -521,6 +531,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MemoryRevisionEdge.Node(childComplexity), true
 
+	case "Mutation.confirmCandidate":
+		if e.ComplexityRoot.Mutation.ConfirmCandidate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_confirmCandidate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ConfirmCandidate(childComplexity, args["input"].(model.ConfirmCandidateInput)), true
 	case "Mutation.createMemory":
 		if e.ComplexityRoot.Mutation.CreateMemory == nil {
 			break
@@ -543,6 +564,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateTeammate(childComplexity, args["input"].(model.CreateTeammateInput)), true
+	case "Mutation.dismissCandidate":
+		if e.ComplexityRoot.Mutation.DismissCandidate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_dismissCandidate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DismissCandidate(childComplexity, args["input"].(model.DismissCandidateInput)), true
 	case "Mutation.editMemory":
 		if e.ComplexityRoot.Mutation.EditMemory == nil {
 			break
@@ -554,6 +586,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.EditMemory(childComplexity, args["input"].(model.EditMemoryInput)), true
+	case "Mutation.forgetMemory":
+		if e.ComplexityRoot.Mutation.ForgetMemory == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_forgetMemory_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ForgetMemory(childComplexity, args["input"].(model.ForgetMemoryInput)), true
 	case "Mutation.restoreMemoryRevision":
 		if e.ComplexityRoot.Mutation.RestoreMemoryRevision == nil {
 			break
@@ -589,6 +632,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
+
+	case "Query.candidates":
+		if e.ComplexityRoot.Query.Candidates == nil {
+			break
+		}
+
+		args, err := ec.field_Query_candidates_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Candidates(childComplexity, args["scope"].(model.ScopeInput)), true
 
 	case "Query.memoryItem":
 		if e.ComplexityRoot.Query.MemoryItem == nil {
@@ -630,6 +685,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Teammates(childComplexity), true
 
+	case "Subscription.candidateArrived":
+		if e.ComplexityRoot.Subscription.CandidateArrived == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_candidateArrived_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.CandidateArrived(childComplexity, args["scope"].(model.ScopeInput)), true
 	case "Subscription.generationChanged":
 		if e.ComplexityRoot.Subscription.GenerationChanged == nil {
 			break
@@ -687,9 +753,12 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalers := func() *graphql.InputUnmarshalerIndex {
 		return graphql.NewInputUnmarshalerIndex(
+			graphql.NewInputUnmarshaler("ConfirmCandidateInput", ec.unmarshalInputConfirmCandidateInput),
 			graphql.NewInputUnmarshaler("CreateMemoryInput", ec.unmarshalInputCreateMemoryInput),
 			graphql.NewInputUnmarshaler("CreateTeammateInput", ec.unmarshalInputCreateTeammateInput),
+			graphql.NewInputUnmarshaler("DismissCandidateInput", ec.unmarshalInputDismissCandidateInput),
 			graphql.NewInputUnmarshaler("EditMemoryInput", ec.unmarshalInputEditMemoryInput),
+			graphql.NewInputUnmarshaler("ForgetMemoryInput", ec.unmarshalInputForgetMemoryInput),
 			graphql.NewInputUnmarshaler("RestoreMemoryRevisionInput", ec.unmarshalInputRestoreMemoryRevisionInput),
 			graphql.NewInputUnmarshaler("ScopeInput", ec.unmarshalInputScopeInput),
 			graphql.NewInputUnmarshaler("UndoMemoryEditInput", ec.unmarshalInputUndoMemoryEditInput),
@@ -786,6 +855,44 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
+	{Name: "../candidates.graphqls", Input: `# Forgetting and suggestions (SPEC F1–F6, A2, A4, A6).
+
+input ForgetMemoryInput {
+  id: ID!
+}
+
+input ConfirmCandidateInput {
+  id: ID!
+  "The user's edited text; omitted: confirm as suggested."
+  content: String
+}
+
+input DismissCandidateInput {
+  id: ID!
+}
+
+extend type Query {
+  "Suggestions waiting for the user in a scope, pinned first then newest (up to 100)."
+  candidates(scope: ScopeInput!): [MemoryItem!]! @auth(accept: [USER])
+}
+
+extend type Mutation {
+  """
+  Forget an item for real (F1): its content and key are erased from the item, every revision and
+  every embedding, in one transaction. Conversations, earlier model outputs and backups are not
+  erased (F6).
+  """
+  forgetMemory(input: ForgetMemoryInput!): MemoryItemPayload! @auth(accept: [USER])
+  "Confirm a suggestion, optionally with edited text; a proposed change is applied with the conflict check of R2."
+  confirmCandidate(input: ConfirmCandidateInput!): MemoryItemPayload! @auth(accept: [USER])
+  dismissCandidate(input: DismissCandidateInput!): MemoryItemPayload! @auth(accept: [USER])
+}
+
+extend type Subscription {
+  "Each new suggestion in the scope, as it arrives (A6)."
+  candidateArrived(scope: ScopeInput!): MemoryItem! @auth(accept: [USER])
+}
+`, BuiltIn: false},
 	{Name: "../schema.graphqls", Input: `# The GraphQL API of the memory service (SPEC §5). Every root field declares, with @auth, which
 # credentials may call it; a root field without @auth fails the schema test.
 
@@ -1382,6 +1489,20 @@ func (ec *executionContext) field_MemoryItem_revisions_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_confirmCandidate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ConfirmCandidateInput, error) {
+			return ec.unmarshalNConfirmCandidateInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐConfirmCandidateInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createMemory_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1410,12 +1531,40 @@ func (ec *executionContext) field_Mutation_createTeammate_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_dismissCandidate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DismissCandidateInput, error) {
+			return ec.unmarshalNDismissCandidateInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐDismissCandidateInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_editMemory_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.EditMemoryInput, error) {
 			return ec.unmarshalNEditMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐEditMemoryInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_forgetMemory_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ForgetMemoryInput, error) {
+			return ec.unmarshalNForgetMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐForgetMemoryInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -1463,6 +1612,20 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["name"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_candidates_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "scope",
+		func(ctx context.Context, v any) (model.ScopeInput, error) {
+			return ec.unmarshalNScopeInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐScopeInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["scope"] = arg0
 	return args, nil
 }
 
@@ -1545,6 +1708,20 @@ func (ec *executionContext) field_Query_teammate_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_candidateArrived_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "scope",
+		func(ctx context.Context, v any) (model.ScopeInput, error) {
+			return ec.unmarshalNScopeInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐScopeInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["scope"] = arg0
 	return args, nil
 }
 
@@ -3198,6 +3375,192 @@ func (ec *executionContext) fieldContext_Mutation_undoMemoryEdit(ctx context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_forgetMemory(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_forgetMemory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ForgetMemory(ctx, fc.Args["input"].(model.ForgetMemoryInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.MemoryItemPayload
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.MemoryItemPayload
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryItemPayload) graphql.Marshaler {
+			return ec.marshalNMemoryItemPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_forgetMemory(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItemPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_forgetMemory_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_confirmCandidate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_confirmCandidate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ConfirmCandidate(ctx, fc.Args["input"].(model.ConfirmCandidateInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.MemoryItemPayload
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.MemoryItemPayload
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryItemPayload) graphql.Marshaler {
+			return ec.marshalNMemoryItemPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_confirmCandidate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItemPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_confirmCandidate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_dismissCandidate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_dismissCandidate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DismissCandidate(ctx, fc.Args["input"].(model.DismissCandidateInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.MemoryItemPayload
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.MemoryItemPayload
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryItemPayload) graphql.Marshaler {
+			return ec.marshalNMemoryItemPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_dismissCandidate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItemPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_dismissCandidate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3480,6 +3843,68 @@ func (ec *executionContext) fieldContext_Query_memoryItem(ctx context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_candidates(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_candidates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Candidates(ctx, fc.Args["scope"].(model.ScopeInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal []memory.Item
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal []memory.Item
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []memory.Item) graphql.Marshaler {
+			return ec.marshalNMemoryItem2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItemᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_candidates(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItem(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_candidates_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3674,6 +4099,68 @@ func (ec *executionContext) fieldContext_Subscription_memoryChanged(ctx context.
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Subscription_memoryChanged_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_candidateArrived(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_candidateArrived(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().CandidateArrived(ctx, fc.Args["scope"].(model.ScopeInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *memory.Item
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *memory.Item
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *memory.Item) graphql.Marshaler {
+			return ec.marshalNMemoryItem2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItem(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_candidateArrived(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItem(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_candidateArrived_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -4845,6 +5332,55 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputConfirmCandidateInput(ctx context.Context, obj any) (model.ConfirmCandidateInput, error) {
+	var it model.ConfirmCandidateInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "content"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "content":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("content"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Content = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalConfirmCandidateInput unmarshals raw into the ConfirmCandidateInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalConfirmCandidateInput(ctx context.Context, raw any) (model.ConfirmCandidateInput, error) {
+	var out model.ConfirmCandidateInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ConfirmCandidateInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputCreateMemoryInput(ctx context.Context, obj any) (model.CreateMemoryInput, error) {
 	var it model.CreateMemoryInput
 	if obj == nil {
@@ -4971,6 +5507,48 @@ func UnmarshalCreateTeammateInput(ctx context.Context, raw any) (model.CreateTea
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputDismissCandidateInput(ctx context.Context, obj any) (model.DismissCandidateInput, error) {
+	var it model.DismissCandidateInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalDismissCandidateInput unmarshals raw into the DismissCandidateInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalDismissCandidateInput(ctx context.Context, raw any) (model.DismissCandidateInput, error) {
+	var out model.DismissCandidateInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "DismissCandidateInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputEditMemoryInput(ctx context.Context, obj any) (model.EditMemoryInput, error) {
 	var it model.EditMemoryInput
 	if obj == nil {
@@ -5063,6 +5641,48 @@ func (ec *executionContext) unmarshalInputEditMemoryInput(ctx context.Context, o
 func UnmarshalEditMemoryInput(ctx context.Context, raw any) (model.EditMemoryInput, error) {
 	var out model.EditMemoryInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "EditMemoryInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputForgetMemoryInput(ctx context.Context, obj any) (model.ForgetMemoryInput, error) {
+	var it model.ForgetMemoryInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalForgetMemoryInput unmarshals raw into the ForgetMemoryInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalForgetMemoryInput(ctx context.Context, raw any) (model.ForgetMemoryInput, error) {
+	var out model.ForgetMemoryInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ForgetMemoryInput", raw, &out)
 	return out, err
 }
 
@@ -5805,6 +6425,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "forgetMemory":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_forgetMemory(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "confirmCandidate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_confirmCandidate(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "dismissCandidate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_dismissCandidate(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -5903,6 +6544,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_memoryItem(ctx, field)
 				})
+		case "candidates":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_candidates(ctx, field)
+				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -5951,6 +6598,8 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 		return ec._Subscription_generationChanged(ctx, fields[0])
 	case "memoryChanged":
 		return ec._Subscription_memoryChanged(ctx, fields[0])
+	case "candidateArrived":
+		return ec._Subscription_candidateArrived(ctx, fields[0])
 	default:
 		panic("unknown field " + strconv.Quote(fields[0].Name))
 	}
@@ -6381,6 +7030,11 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) unmarshalNConfirmCandidateInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐConfirmCandidateInput(ctx context.Context, v any) (model.ConfirmCandidateInput, error) {
+	res, err := ec.unmarshalInputConfirmCandidateInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCreateMemoryInput(ctx context.Context, v any) (model.CreateMemoryInput, error) {
 	res, err := ec.unmarshalInputCreateMemoryInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -6439,8 +7093,18 @@ func (ec *executionContext) marshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋme
 	return ret
 }
 
+func (ec *executionContext) unmarshalNDismissCandidateInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐDismissCandidateInput(ctx context.Context, v any) (model.DismissCandidateInput, error) {
+	res, err := ec.unmarshalInputDismissCandidateInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNEditMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐEditMemoryInput(ctx context.Context, v any) (model.EditMemoryInput, error) {
 	res, err := ec.unmarshalInputEditMemoryInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNForgetMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐForgetMemoryInput(ctx context.Context, v any) (model.ForgetMemoryInput, error) {
+	res, err := ec.unmarshalInputForgetMemoryInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -6490,6 +7154,30 @@ func (ec *executionContext) marshalNMemoryChange2ᚖgithubᚗcomᚋopenᚑbotᚋ
 
 func (ec *executionContext) marshalNMemoryItem2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItem(ctx context.Context, sel ast.SelectionSet, v memory.Item) graphql.Marshaler {
 	return ec._MemoryItem(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNMemoryItem2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItemᚄ(ctx context.Context, sel ast.SelectionSet, v []memory.Item) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMemoryItem2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItem(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNMemoryItem2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItem(ctx context.Context, sel ast.SelectionSet, v *memory.Item) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "MemoryItem!")
+		return graphql.Null
+	}
+	return ec._MemoryItem(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNMemoryItemConnection2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemConnection(ctx context.Context, sel ast.SelectionSet, v *model.MemoryItemConnection) graphql.Marshaler {

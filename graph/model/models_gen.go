@@ -12,6 +12,12 @@ import (
 	"github.com/open-bot/memory/internal/memory"
 )
 
+type ConfirmCandidateInput struct {
+	ID string `json:"id"`
+	// The user's edited text; omitted: confirm as suggested.
+	Content *string `json:"content,omitempty"`
+}
+
 type CreateMemoryInput struct {
 	Scope ScopeInput   `json:"scope"`
 	Kind  *memory.Kind `json:"kind,omitempty"`
@@ -33,6 +39,10 @@ type CreateTeammatePayload struct {
 	Teammate Teammate `json:"teammate"`
 }
 
+type DismissCandidateInput struct {
+	ID string `json:"id"`
+}
+
 // Change an active item. Omitted fields keep their value. A baseRevision that is no longer current fails with CONFLICT (extensions.currentRevision) and changes nothing.
 type EditMemoryInput struct {
 	ID           string  `json:"id"`
@@ -45,6 +55,10 @@ type EditMemoryInput struct {
 	Pinned         *bool      `json:"pinned,omitempty"`
 	ExpiresAt      *time.Time `json:"expiresAt,omitempty"`
 	ClearExpiresAt *bool      `json:"clearExpiresAt,omitempty"`
+}
+
+type ForgetMemoryInput struct {
+	ID string `json:"id"`
 }
 
 // A teammate's generation moved (G7).

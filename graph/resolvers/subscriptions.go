@@ -102,3 +102,44 @@ func (r *Resolver) watchMemory(ctx context.Context, scope memory.Scope) (<-chan 
 	}()
 	return out, nil
 }
+
+// maxCandidates is how many suggestions the candidates query returns.
+var maxCandidates = memory.MaxPageSize
+
+// watchCandidates sends each suggestion that arrives in scope (A6), re-read with the subscriber's
+// credential.
+func (r *Resolver) watchCandidates(ctx context.Context, scope memory.Scope) (<-chan *memory.Item, error) {
+	if _, err := r.Memory.CheckScopeReadable(ctx, scope); err != nil {
+		return nil, err
+	}
+	name := scope.String()
+	sub := r.Events.Subscribe(func(e memory.Event) bool { return e.Candidate && e.Scope == name })
+	out := make(chan *memory.Item)
+	go func() {
+		defer close(out)
+		defer sub.Close()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case m, ok := <-sub.C:
+				if !ok {
+					return
+				}
+				if m.Resync {
+					continue // the client re-queries candidates when it reconnects
+				}
+				item, err := r.Memory.Item(ctx, m.Event.ItemID)
+				if err != nil || item.Status != memory.StatusCandidate {
+					continue // confirmed, dismissed or forgotten since: nothing to announce
+				}
+				select {
+				case out <- &item:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}
+	}()
+	return out, nil
+}
