@@ -35,6 +35,7 @@ type ResolverRoot interface {
 	MemoryItemConnection() MemoryItemConnectionResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
+	Run() RunResolver
 	Subscription() SubscriptionResolver
 	Teammate() TeammateResolver
 }
@@ -51,6 +52,15 @@ type ComplexityRoot struct {
 	GenerationChange struct {
 		Generation func(childComplexity int) int
 		TeammateID func(childComplexity int) int
+	}
+
+	HistoryMessage struct {
+		Content   func(childComplexity int) int
+		CreatedAt func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Role      func(childComplexity int) int
+		RunID     func(childComplexity int) int
+		ThreadID  func(childComplexity int) int
 	}
 
 	MemoryChange struct {
@@ -124,6 +134,9 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		CancelRun             func(childComplexity int, input model.CancelRunInput) int
+		CheckRunGeneration    func(childComplexity int) int
+		CompleteRun           func(childComplexity int, input model.CompleteRunInput) int
 		ConfirmCandidate      func(childComplexity int, input model.ConfirmCandidateInput) int
 		CreateMemory          func(childComplexity int, input model.CreateMemoryInput) int
 		CreateTeammate        func(childComplexity int, input model.CreateTeammateInput) int
@@ -131,6 +144,11 @@ type ComplexityRoot struct {
 		EditMemory            func(childComplexity int, input model.EditMemoryInput) int
 		ForgetMemory          func(childComplexity int, input model.ForgetMemoryInput) int
 		RestoreMemoryRevision func(childComplexity int, input model.RestoreMemoryRevisionInput) int
+		StartRun              func(childComplexity int, input model.StartRunInput) int
+		ToolForgetMemory      func(childComplexity int, input model.ToolForgetMemoryInput) int
+		ToolRemember          func(childComplexity int, input model.ToolRememberInput) int
+		ToolRememberAboutUser func(childComplexity int, input model.ToolRememberAboutUserInput) int
+		ToolUpdateMemory      func(childComplexity int, input model.ToolUpdateMemoryInput) int
 		UndoMemoryEdit        func(childComplexity int, input model.UndoMemoryEditInput) int
 	}
 
@@ -140,11 +158,43 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		Candidates  func(childComplexity int, scope model.ScopeInput) int
-		MemoryItem  func(childComplexity int, id string) int
-		MemoryItems func(childComplexity int, scope model.ScopeInput, status *memory.Status, kind *memory.Kind, search *string, first *int, after *string) int
-		Teammate    func(childComplexity int, id string) int
-		Teammates   func(childComplexity int) int
+		Candidates        func(childComplexity int, scope model.ScopeInput) int
+		MemoryItem        func(childComplexity int, id string) int
+		MemoryItems       func(childComplexity int, scope model.ScopeInput, status *memory.Status, kind *memory.Kind, search *string, first *int, after *string) int
+		Run               func(childComplexity int, id string) int
+		Teammate          func(childComplexity int, id string) int
+		Teammates         func(childComplexity int) int
+		ToolSearchHistory func(childComplexity int, query string) int
+		ToolSearchMemory  func(childComplexity int, query string) int
+	}
+
+	Run struct {
+		CancelledAt   func(childComplexity int) int
+		CreatedAt     func(childComplexity int) int
+		EndedAt       func(childComplexity int) int
+		Generation    func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Reply         func(childComplexity int) int
+		StartedByUser func(childComplexity int) int
+		Status        func(childComplexity int) int
+		Teammate      func(childComplexity int) int
+		Thread        func(childComplexity int) int
+		UserMessage   func(childComplexity int) int
+	}
+
+	RunGenerationCheck struct {
+		Adopted     func(childComplexity int) int
+		Current     func(childComplexity int) int
+		Interrupted func(childComplexity int) int
+	}
+
+	StartRunPayload struct {
+		Fresh      func(childComplexity int) int
+		Generation func(childComplexity int) int
+		Packet     func(childComplexity int) int
+		Run        func(childComplexity int) int
+		RunToken   func(childComplexity int) int
+		Thread     func(childComplexity int) int
 	}
 
 	Subscription struct {
@@ -158,6 +208,20 @@ type ComplexityRoot struct {
 		Generation func(childComplexity int) int
 		ID         func(childComplexity int) int
 		Name       func(childComplexity int) int
+	}
+
+	Thread struct {
+		CreatedAt  func(childComplexity int) int
+		Generation func(childComplexity int) int
+		ID         func(childComplexity int) int
+		TeammateID func(childComplexity int) int
+	}
+
+	ToolResult struct {
+		Adopted func(childComplexity int) int
+		Item    func(childComplexity int) int
+		Message func(childComplexity int) int
+		Outcome func(childComplexity int) int
 	}
 }
 
@@ -187,6 +251,14 @@ type MutationResolver interface {
 	ForgetMemory(ctx context.Context, input model.ForgetMemoryInput) (*model.MemoryItemPayload, error)
 	ConfirmCandidate(ctx context.Context, input model.ConfirmCandidateInput) (*model.MemoryItemPayload, error)
 	DismissCandidate(ctx context.Context, input model.DismissCandidateInput) (*model.MemoryItemPayload, error)
+	StartRun(ctx context.Context, input model.StartRunInput) (*model.StartRunPayload, error)
+	CheckRunGeneration(ctx context.Context) (*memory.GenerationCheck, error)
+	CompleteRun(ctx context.Context, input model.CompleteRunInput) (*memory.Run, error)
+	CancelRun(ctx context.Context, input model.CancelRunInput) (*memory.Run, error)
+	ToolRemember(ctx context.Context, input model.ToolRememberInput) (*memory.ToolResult, error)
+	ToolRememberAboutUser(ctx context.Context, input model.ToolRememberAboutUserInput) (*memory.ToolResult, error)
+	ToolUpdateMemory(ctx context.Context, input model.ToolUpdateMemoryInput) (*memory.ToolResult, error)
+	ToolForgetMemory(ctx context.Context, input model.ToolForgetMemoryInput) (*memory.ToolResult, error)
 }
 type QueryResolver interface {
 	Teammates(ctx context.Context) ([]model.Teammate, error)
@@ -194,6 +266,16 @@ type QueryResolver interface {
 	MemoryItems(ctx context.Context, scope model.ScopeInput, status *memory.Status, kind *memory.Kind, search *string, first *int, after *string) (*model.MemoryItemConnection, error)
 	MemoryItem(ctx context.Context, id string) (*memory.Item, error)
 	Candidates(ctx context.Context, scope model.ScopeInput) ([]memory.Item, error)
+	Run(ctx context.Context, id string) (*memory.Run, error)
+	ToolSearchMemory(ctx context.Context, query string) ([]memory.Item, error)
+	ToolSearchHistory(ctx context.Context, query string) ([]memory.HistoryMessage, error)
+}
+type RunResolver interface {
+	Teammate(ctx context.Context, obj *memory.Run) (*model.Teammate, error)
+	Thread(ctx context.Context, obj *memory.Run) (*memory.Thread, error)
+
+	UserMessage(ctx context.Context, obj *memory.Run) (string, error)
+	Reply(ctx context.Context, obj *memory.Run) (*string, error)
 }
 type SubscriptionResolver interface {
 	GenerationChanged(ctx context.Context, teammateID string) (<-chan *model.GenerationChange, error)
@@ -241,6 +323,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.GenerationChange.TeammateID(childComplexity), true
+
+	case "HistoryMessage.content":
+		if e.ComplexityRoot.HistoryMessage.Content == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HistoryMessage.Content(childComplexity), true
+	case "HistoryMessage.createdAt":
+		if e.ComplexityRoot.HistoryMessage.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HistoryMessage.CreatedAt(childComplexity), true
+	case "HistoryMessage.id":
+		if e.ComplexityRoot.HistoryMessage.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HistoryMessage.ID(childComplexity), true
+	case "HistoryMessage.role":
+		if e.ComplexityRoot.HistoryMessage.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HistoryMessage.Role(childComplexity), true
+	case "HistoryMessage.runId":
+		if e.ComplexityRoot.HistoryMessage.RunID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HistoryMessage.RunID(childComplexity), true
+	case "HistoryMessage.threadId":
+		if e.ComplexityRoot.HistoryMessage.ThreadID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HistoryMessage.ThreadID(childComplexity), true
 
 	case "MemoryChange.action":
 		if e.ComplexityRoot.MemoryChange.Action == nil {
@@ -531,6 +650,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MemoryRevisionEdge.Node(childComplexity), true
 
+	case "Mutation.cancelRun":
+		if e.ComplexityRoot.Mutation.CancelRun == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_cancelRun_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CancelRun(childComplexity, args["input"].(model.CancelRunInput)), true
+	case "Mutation.checkRunGeneration":
+		if e.ComplexityRoot.Mutation.CheckRunGeneration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.CheckRunGeneration(childComplexity), true
+	case "Mutation.completeRun":
+		if e.ComplexityRoot.Mutation.CompleteRun == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_completeRun_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CompleteRun(childComplexity, args["input"].(model.CompleteRunInput)), true
 	case "Mutation.confirmCandidate":
 		if e.ComplexityRoot.Mutation.ConfirmCandidate == nil {
 			break
@@ -608,6 +755,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RestoreMemoryRevision(childComplexity, args["input"].(model.RestoreMemoryRevisionInput)), true
+	case "Mutation.startRun":
+		if e.ComplexityRoot.Mutation.StartRun == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_startRun_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.StartRun(childComplexity, args["input"].(model.StartRunInput)), true
+	case "Mutation.toolForgetMemory":
+		if e.ComplexityRoot.Mutation.ToolForgetMemory == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_toolForgetMemory_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ToolForgetMemory(childComplexity, args["input"].(model.ToolForgetMemoryInput)), true
+	case "Mutation.toolRemember":
+		if e.ComplexityRoot.Mutation.ToolRemember == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_toolRemember_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ToolRemember(childComplexity, args["input"].(model.ToolRememberInput)), true
+	case "Mutation.toolRememberAboutUser":
+		if e.ComplexityRoot.Mutation.ToolRememberAboutUser == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_toolRememberAboutUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ToolRememberAboutUser(childComplexity, args["input"].(model.ToolRememberAboutUserInput)), true
+	case "Mutation.toolUpdateMemory":
+		if e.ComplexityRoot.Mutation.ToolUpdateMemory == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_toolUpdateMemory_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ToolUpdateMemory(childComplexity, args["input"].(model.ToolUpdateMemoryInput)), true
 	case "Mutation.undoMemoryEdit":
 		if e.ComplexityRoot.Mutation.UndoMemoryEdit == nil {
 			break
@@ -667,6 +869,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.MemoryItems(childComplexity, args["scope"].(model.ScopeInput), args["status"].(*memory.Status), args["kind"].(*memory.Kind), args["search"].(*string), args["first"].(*int), args["after"].(*string)), true
+	case "Query.run":
+		if e.ComplexityRoot.Query.Run == nil {
+			break
+		}
+
+		args, err := ec.field_Query_run_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Run(childComplexity, args["id"].(string)), true
 	case "Query.teammate":
 		if e.ComplexityRoot.Query.Teammate == nil {
 			break
@@ -684,6 +897,151 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Teammates(childComplexity), true
+	case "Query.toolSearchHistory":
+		if e.ComplexityRoot.Query.ToolSearchHistory == nil {
+			break
+		}
+
+		args, err := ec.field_Query_toolSearchHistory_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ToolSearchHistory(childComplexity, args["query"].(string)), true
+	case "Query.toolSearchMemory":
+		if e.ComplexityRoot.Query.ToolSearchMemory == nil {
+			break
+		}
+
+		args, err := ec.field_Query_toolSearchMemory_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ToolSearchMemory(childComplexity, args["query"].(string)), true
+
+	case "Run.cancelledAt":
+		if e.ComplexityRoot.Run.CancelledAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Run.CancelledAt(childComplexity), true
+	case "Run.createdAt":
+		if e.ComplexityRoot.Run.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Run.CreatedAt(childComplexity), true
+	case "Run.endedAt":
+		if e.ComplexityRoot.Run.EndedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Run.EndedAt(childComplexity), true
+	case "Run.generation":
+		if e.ComplexityRoot.Run.Generation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Run.Generation(childComplexity), true
+	case "Run.id":
+		if e.ComplexityRoot.Run.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Run.ID(childComplexity), true
+	case "Run.reply":
+		if e.ComplexityRoot.Run.Reply == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Run.Reply(childComplexity), true
+	case "Run.startedByUser":
+		if e.ComplexityRoot.Run.StartedByUser == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Run.StartedByUser(childComplexity), true
+	case "Run.status":
+		if e.ComplexityRoot.Run.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Run.Status(childComplexity), true
+	case "Run.teammate":
+		if e.ComplexityRoot.Run.Teammate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Run.Teammate(childComplexity), true
+	case "Run.thread":
+		if e.ComplexityRoot.Run.Thread == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Run.Thread(childComplexity), true
+	case "Run.userMessage":
+		if e.ComplexityRoot.Run.UserMessage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Run.UserMessage(childComplexity), true
+
+	case "RunGenerationCheck.adopted":
+		if e.ComplexityRoot.RunGenerationCheck.Adopted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RunGenerationCheck.Adopted(childComplexity), true
+	case "RunGenerationCheck.current":
+		if e.ComplexityRoot.RunGenerationCheck.Current == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RunGenerationCheck.Current(childComplexity), true
+	case "RunGenerationCheck.interrupted":
+		if e.ComplexityRoot.RunGenerationCheck.Interrupted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RunGenerationCheck.Interrupted(childComplexity), true
+
+	case "StartRunPayload.fresh":
+		if e.ComplexityRoot.StartRunPayload.Fresh == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StartRunPayload.Fresh(childComplexity), true
+	case "StartRunPayload.generation":
+		if e.ComplexityRoot.StartRunPayload.Generation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StartRunPayload.Generation(childComplexity), true
+	case "StartRunPayload.packet":
+		if e.ComplexityRoot.StartRunPayload.Packet == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StartRunPayload.Packet(childComplexity), true
+	case "StartRunPayload.run":
+		if e.ComplexityRoot.StartRunPayload.Run == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StartRunPayload.Run(childComplexity), true
+	case "StartRunPayload.runToken":
+		if e.ComplexityRoot.StartRunPayload.RunToken == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StartRunPayload.RunToken(childComplexity), true
+	case "StartRunPayload.thread":
+		if e.ComplexityRoot.StartRunPayload.Thread == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StartRunPayload.Thread(childComplexity), true
 
 	case "Subscription.candidateArrived":
 		if e.ComplexityRoot.Subscription.CandidateArrived == nil {
@@ -744,6 +1102,56 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Teammate.Name(childComplexity), true
 
+	case "Thread.createdAt":
+		if e.ComplexityRoot.Thread.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Thread.CreatedAt(childComplexity), true
+	case "Thread.generation":
+		if e.ComplexityRoot.Thread.Generation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Thread.Generation(childComplexity), true
+	case "Thread.id":
+		if e.ComplexityRoot.Thread.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Thread.ID(childComplexity), true
+	case "Thread.teammateId":
+		if e.ComplexityRoot.Thread.TeammateID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Thread.TeammateID(childComplexity), true
+
+	case "ToolResult.adopted":
+		if e.ComplexityRoot.ToolResult.Adopted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ToolResult.Adopted(childComplexity), true
+	case "ToolResult.item":
+		if e.ComplexityRoot.ToolResult.Item == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ToolResult.Item(childComplexity), true
+	case "ToolResult.message":
+		if e.ComplexityRoot.ToolResult.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ToolResult.Message(childComplexity), true
+	case "ToolResult.outcome":
+		if e.ComplexityRoot.ToolResult.Outcome == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ToolResult.Outcome(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -753,6 +1161,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalers := func() *graphql.InputUnmarshalerIndex {
 		return graphql.NewInputUnmarshalerIndex(
+			graphql.NewInputUnmarshaler("CancelRunInput", ec.unmarshalInputCancelRunInput),
+			graphql.NewInputUnmarshaler("CompleteRunInput", ec.unmarshalInputCompleteRunInput),
 			graphql.NewInputUnmarshaler("ConfirmCandidateInput", ec.unmarshalInputConfirmCandidateInput),
 			graphql.NewInputUnmarshaler("CreateMemoryInput", ec.unmarshalInputCreateMemoryInput),
 			graphql.NewInputUnmarshaler("CreateTeammateInput", ec.unmarshalInputCreateTeammateInput),
@@ -761,6 +1171,11 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("ForgetMemoryInput", ec.unmarshalInputForgetMemoryInput),
 			graphql.NewInputUnmarshaler("RestoreMemoryRevisionInput", ec.unmarshalInputRestoreMemoryRevisionInput),
 			graphql.NewInputUnmarshaler("ScopeInput", ec.unmarshalInputScopeInput),
+			graphql.NewInputUnmarshaler("StartRunInput", ec.unmarshalInputStartRunInput),
+			graphql.NewInputUnmarshaler("ToolForgetMemoryInput", ec.unmarshalInputToolForgetMemoryInput),
+			graphql.NewInputUnmarshaler("ToolRememberAboutUserInput", ec.unmarshalInputToolRememberAboutUserInput),
+			graphql.NewInputUnmarshaler("ToolRememberInput", ec.unmarshalInputToolRememberInput),
+			graphql.NewInputUnmarshaler("ToolUpdateMemoryInput", ec.unmarshalInputToolUpdateMemoryInput),
 			graphql.NewInputUnmarshaler("UndoMemoryEditInput", ec.unmarshalInputUndoMemoryEditInput),
 		)
 	}
@@ -891,6 +1306,161 @@ extend type Mutation {
 extend type Subscription {
   "Each new suggestion in the scope, as it arrives (A6)."
   candidateArrived(scope: ScopeInput!): MemoryItem! @auth(accept: [USER])
+}
+`, BuiltIn: false},
+	{Name: "../runs.graphqls", Input: `# Runs, threads, teammates' memory tools and suggestions (SPEC S2, S3, A1–A6, G3–G6, P8).
+
+"A conversation of one teammate, made with one generation (G3)."
+type Thread {
+  id: ID!
+  teammateId: ID!
+  "The generation the thread was made with; a run with another generation starts a fresh thread."
+  generation: String!
+  createdAt: Time!
+}
+
+enum RunStatus {
+  RUNNING
+  COMPLETED
+  FAILED
+  INTERRUPTED
+  CANCELLED
+}
+
+"One turn of a teammate."
+type Run {
+  id: ID!
+  teammate: Teammate!
+  thread: Thread!
+  status: RunStatus!
+  startedByUser: Boolean!
+  "The generation the run adopted (G2)."
+  generation: String!
+  createdAt: Time!
+  endedAt: Time
+  cancelledAt: Time
+  "The user's message that started the run."
+  userMessage: String!
+  "The teammate's reply, once completed."
+  reply: String
+}
+
+input StartRunInput {
+  teammateId: ID!
+  "Continue this thread if its generation is still current; omitted or stale: a fresh thread."
+  threadId: ID
+  "The user's message (1–32,000 characters)."
+  message: String!
+  startedByUser: Boolean = true
+}
+
+type StartRunPayload {
+  run: Run!
+  "The run credential: send it as the bearer token of the teammate's tools until the run ends. Shown once."
+  runToken: String!
+  thread: Thread!
+  "True when a new thread was started (none given, or its generation changed)."
+  fresh: Boolean!
+  "The memory packet for this turn (P5); empty when nothing is relevant (P6)."
+  packet: String!
+  generation: String!
+}
+
+"The answer to checkRunGeneration (G5)."
+type RunGenerationCheck {
+  current: String!
+  adopted: String!
+  "Memory changed mid-turn: the run has been ended; stop and don't call tools."
+  interrupted: Boolean!
+}
+
+input CompleteRunInput {
+  reply: String!
+}
+
+input CancelRunInput {
+  runId: ID!
+}
+
+enum ToolOutcome {
+  "Saved as confirmed memory: the user asked for it (A1)."
+  SAVED
+  "Saved as a suggestion the user confirms or dismisses (A2, A4)."
+  SUGGESTED
+  "Already remembered; nothing written."
+  UNCHANGED
+  "The user forgot this text before; not saved (F3)."
+  DROPPED
+  "Erased, as the user asked (A5)."
+  FORGOTTEN
+  "Nothing changed; message says why."
+  REFUSED
+}
+
+"What a teammate's memory tool did, in words the teammate can pass on."
+type ToolResult {
+  outcome: ToolOutcome!
+  message: String!
+  item: MemoryItem
+  "The run adopted the generation its own change produced (G6)."
+  adopted: Boolean!
+}
+
+input ToolRememberInput {
+  content: String!
+  key: String
+  kind: MemoryKind = FACT
+  "Save to the shared scope, for every teammate (only confirmed when the user says so, A3)."
+  forEveryone: Boolean = false
+}
+
+input ToolRememberAboutUserInput {
+  content: String!
+  key: String
+}
+
+input ToolUpdateMemoryInput {
+  id: ID!
+  baseRevision: Int!
+  content: String!
+}
+
+input ToolForgetMemoryInput {
+  id: ID!
+}
+
+"A message of the teammate's own conversations (P8)."
+type HistoryMessage {
+  id: ID!
+  threadId: ID!
+  runId: ID
+  role: String!
+  content: String!
+  createdAt: Time!
+}
+
+
+extend type Query {
+  "A run; a run credential may read its own run only."
+  run(id: ID!): Run @auth(accept: [USER, WORKER, RUN])
+  "The run's teammate's visible active items matching the words or text (up to 20)."
+  toolSearchMemory(query: String!): [MemoryItem!]! @auth(accept: [RUN])
+  "The run's teammate's own conversations matching the words or text (up to 20; P8)."
+  toolSearchHistory(query: String!): [HistoryMessage!]! @auth(accept: [RUN])
+}
+
+extend type Mutation {
+  "Start a teammate's turn (G3, G4, P1–P7). Fails with MEMORY_CHANGED if memory changed while it started."
+  startRun(input: StartRunInput!): StartRunPayload! @auth(accept: [WORKER])
+  "Before every tool call (G5)."
+  checkRunGeneration: RunGenerationCheck! @auth(accept: [RUN])
+  completeRun(input: CompleteRunInput!): Run! @auth(accept: [RUN])
+  cancelRun(input: CancelRunInput!): Run! @auth(accept: [USER])
+  toolRemember(input: ToolRememberInput!): ToolResult! @auth(accept: [RUN])
+  "Remember a fact about the user for every teammate (the shared scope; A3 applies)."
+  toolRememberAboutUser(input: ToolRememberAboutUserInput!): ToolResult! @auth(accept: [RUN])
+  toolUpdateMemory(input: ToolUpdateMemoryInput!): ToolResult! @auth(accept: [RUN])
+  toolForgetMemory(input: ToolForgetMemoryInput!): ToolResult! @auth(accept: [RUN])
 }
 `, BuiltIn: false},
 	{Name: "../schema.graphqls", Input: `# The GraphQL API of the memory service (SPEC §5). Every root field declares, with @auth, which
@@ -1173,6 +1743,24 @@ func (ec *executionContext) childFields_GenerationChange(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type GenerationChange", field.Name)
 }
 
+func (ec *executionContext) childFields_HistoryMessage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_HistoryMessage_id(ctx, field)
+	case "threadId":
+		return ec.fieldContext_HistoryMessage_threadId(ctx, field)
+	case "runId":
+		return ec.fieldContext_HistoryMessage_runId(ctx, field)
+	case "role":
+		return ec.fieldContext_HistoryMessage_role(ctx, field)
+	case "content":
+		return ec.fieldContext_HistoryMessage_content(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_HistoryMessage_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type HistoryMessage", field.Name)
+}
+
 func (ec *executionContext) childFields_MemoryChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "scope":
@@ -1323,6 +1911,64 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
 }
 
+func (ec *executionContext) childFields_Run(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Run_id(ctx, field)
+	case "teammate":
+		return ec.fieldContext_Run_teammate(ctx, field)
+	case "thread":
+		return ec.fieldContext_Run_thread(ctx, field)
+	case "status":
+		return ec.fieldContext_Run_status(ctx, field)
+	case "startedByUser":
+		return ec.fieldContext_Run_startedByUser(ctx, field)
+	case "generation":
+		return ec.fieldContext_Run_generation(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Run_createdAt(ctx, field)
+	case "endedAt":
+		return ec.fieldContext_Run_endedAt(ctx, field)
+	case "cancelledAt":
+		return ec.fieldContext_Run_cancelledAt(ctx, field)
+	case "userMessage":
+		return ec.fieldContext_Run_userMessage(ctx, field)
+	case "reply":
+		return ec.fieldContext_Run_reply(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Run", field.Name)
+}
+
+func (ec *executionContext) childFields_RunGenerationCheck(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "current":
+		return ec.fieldContext_RunGenerationCheck_current(ctx, field)
+	case "adopted":
+		return ec.fieldContext_RunGenerationCheck_adopted(ctx, field)
+	case "interrupted":
+		return ec.fieldContext_RunGenerationCheck_interrupted(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RunGenerationCheck", field.Name)
+}
+
+func (ec *executionContext) childFields_StartRunPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "run":
+		return ec.fieldContext_StartRunPayload_run(ctx, field)
+	case "runToken":
+		return ec.fieldContext_StartRunPayload_runToken(ctx, field)
+	case "thread":
+		return ec.fieldContext_StartRunPayload_thread(ctx, field)
+	case "fresh":
+		return ec.fieldContext_StartRunPayload_fresh(ctx, field)
+	case "packet":
+		return ec.fieldContext_StartRunPayload_packet(ctx, field)
+	case "generation":
+		return ec.fieldContext_StartRunPayload_generation(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type StartRunPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_Teammate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -1335,6 +1981,34 @@ func (ec *executionContext) childFields_Teammate(ctx context.Context, field grap
 		return ec.fieldContext_Teammate_generation(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Teammate", field.Name)
+}
+
+func (ec *executionContext) childFields_Thread(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Thread_id(ctx, field)
+	case "teammateId":
+		return ec.fieldContext_Thread_teammateId(ctx, field)
+	case "generation":
+		return ec.fieldContext_Thread_generation(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Thread_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Thread", field.Name)
+}
+
+func (ec *executionContext) childFields_ToolResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "outcome":
+		return ec.fieldContext_ToolResult_outcome(ctx, field)
+	case "message":
+		return ec.fieldContext_ToolResult_message(ctx, field)
+	case "item":
+		return ec.fieldContext_ToolResult_item(ctx, field)
+	case "adopted":
+		return ec.fieldContext_ToolResult_adopted(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ToolResult", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1489,6 +2163,34 @@ func (ec *executionContext) field_MemoryItem_revisions_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_cancelRun_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CancelRunInput, error) {
+			return ec.unmarshalNCancelRunInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCancelRunInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_completeRun_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CompleteRunInput, error) {
+			return ec.unmarshalNCompleteRunInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCompleteRunInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_confirmCandidate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1579,6 +2281,76 @@ func (ec *executionContext) field_Mutation_restoreMemoryRevision_args(ctx contex
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.RestoreMemoryRevisionInput, error) {
 			return ec.unmarshalNRestoreMemoryRevisionInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRestoreMemoryRevisionInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_startRun_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.StartRunInput, error) {
+			return ec.unmarshalNStartRunInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐStartRunInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_toolForgetMemory_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ToolForgetMemoryInput, error) {
+			return ec.unmarshalNToolForgetMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐToolForgetMemoryInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_toolRememberAboutUser_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ToolRememberAboutUserInput, error) {
+			return ec.unmarshalNToolRememberAboutUserInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐToolRememberAboutUserInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_toolRemember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ToolRememberInput, error) {
+			return ec.unmarshalNToolRememberInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐToolRememberInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_toolUpdateMemory_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ToolUpdateMemoryInput, error) {
+			return ec.unmarshalNToolUpdateMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐToolUpdateMemoryInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -1697,6 +2469,20 @@ func (ec *executionContext) field_Query_memoryItems_args(ctx context.Context, ra
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_run_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_teammate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1708,6 +2494,34 @@ func (ec *executionContext) field_Query_teammate_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_toolSearchHistory_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_toolSearchMemory_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg0
 	return args, nil
 }
 
@@ -1903,6 +2717,144 @@ func (ec *executionContext) _GenerationChange_generation(ctx context.Context, fi
 }
 func (ec *executionContext) fieldContext_GenerationChange_generation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("GenerationChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _HistoryMessage_id(ctx context.Context, field graphql.CollectedField, obj *memory.HistoryMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HistoryMessage_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HistoryMessage_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HistoryMessage", field, false, false, "ID")
+}
+
+func (ec *executionContext) _HistoryMessage_threadId(ctx context.Context, field graphql.CollectedField, obj *memory.HistoryMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HistoryMessage_threadId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ThreadID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HistoryMessage_threadId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HistoryMessage", field, false, false, "ID")
+}
+
+func (ec *executionContext) _HistoryMessage_runId(ctx context.Context, field graphql.CollectedField, obj *memory.HistoryMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HistoryMessage_runId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RunID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_HistoryMessage_runId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HistoryMessage", field, false, false, "ID")
+}
+
+func (ec *executionContext) _HistoryMessage_role(ctx context.Context, field graphql.CollectedField, obj *memory.HistoryMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HistoryMessage_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HistoryMessage_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HistoryMessage", field, false, false, "String")
+}
+
+func (ec *executionContext) _HistoryMessage_content(ctx context.Context, field graphql.CollectedField, obj *memory.HistoryMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HistoryMessage_content(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Content, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HistoryMessage_content(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HistoryMessage", field, false, false, "String")
+}
+
+func (ec *executionContext) _HistoryMessage_createdAt(ctx context.Context, field graphql.CollectedField, obj *memory.HistoryMessage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HistoryMessage_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HistoryMessage_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HistoryMessage", field, false, false, "Time")
 }
 
 func (ec *executionContext) _MemoryChange_scope(ctx context.Context, field graphql.CollectedField, obj *model.MemoryChange) (ret graphql.Marshaler) {
@@ -3561,6 +4513,490 @@ func (ec *executionContext) fieldContext_Mutation_dismissCandidate(ctx context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_startRun(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_startRun(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().StartRun(ctx, fc.Args["input"].(model.StartRunInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"WORKER"})
+				if err != nil {
+					var zeroVal *model.StartRunPayload
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.StartRunPayload
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.StartRunPayload) graphql.Marshaler {
+			return ec.marshalNStartRunPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐStartRunPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_startRun(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_StartRunPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_startRun_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_checkRunGeneration(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_checkRunGeneration(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mutation().CheckRunGeneration(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"RUN"})
+				if err != nil {
+					var zeroVal *memory.GenerationCheck
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *memory.GenerationCheck
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *memory.GenerationCheck) graphql.Marshaler {
+			return ec.marshalNRunGenerationCheck2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐGenerationCheck(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_checkRunGeneration(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RunGenerationCheck(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_completeRun(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_completeRun(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CompleteRun(ctx, fc.Args["input"].(model.CompleteRunInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"RUN"})
+				if err != nil {
+					var zeroVal *memory.Run
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *memory.Run
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *memory.Run) graphql.Marshaler {
+			return ec.marshalNRun2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRun(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_completeRun(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Run(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_completeRun_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_cancelRun(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_cancelRun(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CancelRun(ctx, fc.Args["input"].(model.CancelRunInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *memory.Run
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *memory.Run
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *memory.Run) graphql.Marshaler {
+			return ec.marshalNRun2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRun(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_cancelRun(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Run(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_cancelRun_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_toolRemember(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_toolRemember(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ToolRemember(ctx, fc.Args["input"].(model.ToolRememberInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"RUN"})
+				if err != nil {
+					var zeroVal *memory.ToolResult
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *memory.ToolResult
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *memory.ToolResult) graphql.Marshaler {
+			return ec.marshalNToolResult2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐToolResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_toolRemember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ToolResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_toolRemember_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_toolRememberAboutUser(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_toolRememberAboutUser(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ToolRememberAboutUser(ctx, fc.Args["input"].(model.ToolRememberAboutUserInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"RUN"})
+				if err != nil {
+					var zeroVal *memory.ToolResult
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *memory.ToolResult
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *memory.ToolResult) graphql.Marshaler {
+			return ec.marshalNToolResult2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐToolResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_toolRememberAboutUser(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ToolResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_toolRememberAboutUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_toolUpdateMemory(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_toolUpdateMemory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ToolUpdateMemory(ctx, fc.Args["input"].(model.ToolUpdateMemoryInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"RUN"})
+				if err != nil {
+					var zeroVal *memory.ToolResult
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *memory.ToolResult
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *memory.ToolResult) graphql.Marshaler {
+			return ec.marshalNToolResult2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐToolResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_toolUpdateMemory(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ToolResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_toolUpdateMemory_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_toolForgetMemory(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_toolForgetMemory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ToolForgetMemory(ctx, fc.Args["input"].(model.ToolForgetMemoryInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"RUN"})
+				if err != nil {
+					var zeroVal *memory.ToolResult
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *memory.ToolResult
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *memory.ToolResult) graphql.Marshaler {
+			return ec.marshalNToolResult2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐToolResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_toolForgetMemory(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ToolResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_toolForgetMemory_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3905,6 +5341,192 @@ func (ec *executionContext) fieldContext_Query_candidates(ctx context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_run(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_run(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Run(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER", "WORKER", "RUN"})
+				if err != nil {
+					var zeroVal *memory.Run
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *memory.Run
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *memory.Run) graphql.Marshaler {
+			return ec.marshalORun2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRun(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_run(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Run(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_run_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_toolSearchMemory(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_toolSearchMemory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ToolSearchMemory(ctx, fc.Args["query"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"RUN"})
+				if err != nil {
+					var zeroVal []memory.Item
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal []memory.Item
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []memory.Item) graphql.Marshaler {
+			return ec.marshalNMemoryItem2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItemᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_toolSearchMemory(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItem(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_toolSearchMemory_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_toolSearchHistory(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_toolSearchHistory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ToolSearchHistory(ctx, fc.Args["query"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"RUN"})
+				if err != nil {
+					var zeroVal []memory.HistoryMessage
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal []memory.HistoryMessage
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []memory.HistoryMessage) graphql.Marshaler {
+			return ec.marshalNHistoryMessage2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐHistoryMessageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_toolSearchHistory(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_HistoryMessage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_toolSearchHistory_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query___type(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3979,6 +5601,502 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Run_id(ctx context.Context, field graphql.CollectedField, obj *memory.Run) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Run_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Run_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Run", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Run_teammate(ctx context.Context, field graphql.CollectedField, obj *memory.Run) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Run_teammate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Run().Teammate(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Teammate) graphql.Marshaler {
+			return ec.marshalNTeammate2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐTeammate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Run_teammate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Run",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Teammate(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Run_thread(ctx context.Context, field graphql.CollectedField, obj *memory.Run) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Run_thread(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Run().Thread(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *memory.Thread) graphql.Marshaler {
+			return ec.marshalNThread2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐThread(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Run_thread(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Run",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Thread(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Run_status(ctx context.Context, field graphql.CollectedField, obj *memory.Run) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Run_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v memory.RunStatus) graphql.Marshaler {
+			return ec.marshalNRunStatus2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRunStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Run_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Run", field, false, false, "RunStatus")
+}
+
+func (ec *executionContext) _Run_startedByUser(ctx context.Context, field graphql.CollectedField, obj *memory.Run) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Run_startedByUser(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartedByUser, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Run_startedByUser(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Run", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _Run_generation(ctx context.Context, field graphql.CollectedField, obj *memory.Run) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Run_generation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Generation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Run_generation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Run", field, false, false, "String")
+}
+
+func (ec *executionContext) _Run_createdAt(ctx context.Context, field graphql.CollectedField, obj *memory.Run) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Run_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Run_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Run", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Run_endedAt(ctx context.Context, field graphql.CollectedField, obj *memory.Run) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Run_endedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EndedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Run_endedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Run", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Run_cancelledAt(ctx context.Context, field graphql.CollectedField, obj *memory.Run) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Run_cancelledAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CancelledAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Run_cancelledAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Run", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Run_userMessage(ctx context.Context, field graphql.CollectedField, obj *memory.Run) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Run_userMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Run().UserMessage(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Run_userMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Run", field, true, true, "String")
+}
+
+func (ec *executionContext) _Run_reply(ctx context.Context, field graphql.CollectedField, obj *memory.Run) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Run_reply(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Run().Reply(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Run_reply(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Run", field, true, true, "String")
+}
+
+func (ec *executionContext) _RunGenerationCheck_current(ctx context.Context, field graphql.CollectedField, obj *memory.GenerationCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RunGenerationCheck_current(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Current, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RunGenerationCheck_current(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RunGenerationCheck", field, false, false, "String")
+}
+
+func (ec *executionContext) _RunGenerationCheck_adopted(ctx context.Context, field graphql.CollectedField, obj *memory.GenerationCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RunGenerationCheck_adopted(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Adopted, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RunGenerationCheck_adopted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RunGenerationCheck", field, false, false, "String")
+}
+
+func (ec *executionContext) _RunGenerationCheck_interrupted(ctx context.Context, field graphql.CollectedField, obj *memory.GenerationCheck) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RunGenerationCheck_interrupted(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Interrupted, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RunGenerationCheck_interrupted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RunGenerationCheck", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _StartRunPayload_run(ctx context.Context, field graphql.CollectedField, obj *model.StartRunPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StartRunPayload_run(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Run, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v memory.Run) graphql.Marshaler {
+			return ec.marshalNRun2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRun(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StartRunPayload_run(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "StartRunPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Run(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _StartRunPayload_runToken(ctx context.Context, field graphql.CollectedField, obj *model.StartRunPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StartRunPayload_runToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RunToken, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StartRunPayload_runToken(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StartRunPayload", field, false, false, "String")
+}
+
+func (ec *executionContext) _StartRunPayload_thread(ctx context.Context, field graphql.CollectedField, obj *model.StartRunPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StartRunPayload_thread(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Thread, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v memory.Thread) graphql.Marshaler {
+			return ec.marshalNThread2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐThread(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StartRunPayload_thread(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "StartRunPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Thread(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _StartRunPayload_fresh(ctx context.Context, field graphql.CollectedField, obj *model.StartRunPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StartRunPayload_fresh(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Fresh, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StartRunPayload_fresh(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StartRunPayload", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _StartRunPayload_packet(ctx context.Context, field graphql.CollectedField, obj *model.StartRunPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StartRunPayload_packet(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Packet, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StartRunPayload_packet(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StartRunPayload", field, false, false, "String")
+}
+
+func (ec *executionContext) _StartRunPayload_generation(ctx context.Context, field graphql.CollectedField, obj *model.StartRunPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StartRunPayload_generation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Generation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StartRunPayload_generation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StartRunPayload", field, false, false, "String")
 }
 
 func (ec *executionContext) _Subscription_generationChanged(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
@@ -4257,6 +6375,199 @@ func (ec *executionContext) _Teammate_generation(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_Teammate_generation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Teammate", field, true, true, "String")
+}
+
+func (ec *executionContext) _Thread_id(ctx context.Context, field graphql.CollectedField, obj *memory.Thread) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Thread_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Thread_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Thread", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Thread_teammateId(ctx context.Context, field graphql.CollectedField, obj *memory.Thread) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Thread_teammateId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TeammateID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Thread_teammateId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Thread", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Thread_generation(ctx context.Context, field graphql.CollectedField, obj *memory.Thread) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Thread_generation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Generation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Thread_generation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Thread", field, false, false, "String")
+}
+
+func (ec *executionContext) _Thread_createdAt(ctx context.Context, field graphql.CollectedField, obj *memory.Thread) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Thread_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Thread_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Thread", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ToolResult_outcome(ctx context.Context, field graphql.CollectedField, obj *memory.ToolResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ToolResult_outcome(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Outcome, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v memory.ToolOutcome) graphql.Marshaler {
+			return ec.marshalNToolOutcome2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐToolOutcome(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ToolResult_outcome(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ToolResult", field, false, false, "ToolOutcome")
+}
+
+func (ec *executionContext) _ToolResult_message(ctx context.Context, field graphql.CollectedField, obj *memory.ToolResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ToolResult_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ToolResult_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ToolResult", field, false, false, "String")
+}
+
+func (ec *executionContext) _ToolResult_item(ctx context.Context, field graphql.CollectedField, obj *memory.ToolResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ToolResult_item(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Item, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *memory.Item) graphql.Marshaler {
+			return ec.marshalOMemoryItem2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItem(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ToolResult_item(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ToolResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ToolResult_adopted(ctx context.Context, field graphql.CollectedField, obj *memory.ToolResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ToolResult_adopted(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Adopted, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ToolResult_adopted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ToolResult", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
@@ -5332,6 +7643,90 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputCancelRunInput(ctx context.Context, obj any) (model.CancelRunInput, error) {
+	var it model.CancelRunInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"runId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "runId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("runId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RunID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCancelRunInput unmarshals raw into the CancelRunInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCancelRunInput(ctx context.Context, raw any) (model.CancelRunInput, error) {
+	var out model.CancelRunInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CancelRunInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputCompleteRunInput(ctx context.Context, obj any) (model.CompleteRunInput, error) {
+	var it model.CompleteRunInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"reply"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "reply":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("reply"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Reply = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCompleteRunInput unmarshals raw into the CompleteRunInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCompleteRunInput(ctx context.Context, raw any) (model.CompleteRunInput, error) {
+	var out model.CompleteRunInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CompleteRunInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputConfirmCandidateInput(ctx context.Context, obj any) (model.ConfirmCandidateInput, error) {
 	var it model.ConfirmCandidateInput
 	if obj == nil {
@@ -5784,6 +8179,290 @@ func UnmarshalScopeInput(ctx context.Context, raw any) (model.ScopeInput, error)
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputStartRunInput(ctx context.Context, obj any) (model.StartRunInput, error) {
+	var it model.StartRunInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["startedByUser"]; !present {
+		asMap["startedByUser"] = true
+	}
+
+	fieldsInOrder := [...]string{"teammateId", "threadId", "message", "startedByUser"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "teammateId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("teammateId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TeammateID = data
+		case "threadId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("threadId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ThreadID = data
+		case "message":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("message"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Message = data
+		case "startedByUser":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("startedByUser"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StartedByUser = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalStartRunInput unmarshals raw into the StartRunInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalStartRunInput(ctx context.Context, raw any) (model.StartRunInput, error) {
+	var out model.StartRunInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "StartRunInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputToolForgetMemoryInput(ctx context.Context, obj any) (model.ToolForgetMemoryInput, error) {
+	var it model.ToolForgetMemoryInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalToolForgetMemoryInput unmarshals raw into the ToolForgetMemoryInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalToolForgetMemoryInput(ctx context.Context, raw any) (model.ToolForgetMemoryInput, error) {
+	var out model.ToolForgetMemoryInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ToolForgetMemoryInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputToolRememberAboutUserInput(ctx context.Context, obj any) (model.ToolRememberAboutUserInput, error) {
+	var it model.ToolRememberAboutUserInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"content", "key"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "content":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("content"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Content = data
+		case "key":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("key"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Key = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalToolRememberAboutUserInput unmarshals raw into the ToolRememberAboutUserInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalToolRememberAboutUserInput(ctx context.Context, raw any) (model.ToolRememberAboutUserInput, error) {
+	var out model.ToolRememberAboutUserInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ToolRememberAboutUserInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputToolRememberInput(ctx context.Context, obj any) (model.ToolRememberInput, error) {
+	var it model.ToolRememberInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["kind"]; !present {
+		asMap["kind"] = "FACT"
+	}
+	if _, present := asMap["forEveryone"]; !present {
+		asMap["forEveryone"] = false
+	}
+
+	fieldsInOrder := [...]string{"content", "key", "kind", "forEveryone"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "content":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("content"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Content = data
+		case "key":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("key"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Key = data
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalOMemoryKind2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKind(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "forEveryone":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("forEveryone"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ForEveryone = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalToolRememberInput unmarshals raw into the ToolRememberInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalToolRememberInput(ctx context.Context, raw any) (model.ToolRememberInput, error) {
+	var out model.ToolRememberInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ToolRememberInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputToolUpdateMemoryInput(ctx context.Context, obj any) (model.ToolUpdateMemoryInput, error) {
+	var it model.ToolUpdateMemoryInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "baseRevision", "content"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "baseRevision":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("baseRevision"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BaseRevision = data
+		case "content":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("content"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Content = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalToolUpdateMemoryInput unmarshals raw into the ToolUpdateMemoryInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalToolUpdateMemoryInput(ctx context.Context, raw any) (model.ToolUpdateMemoryInput, error) {
+	var out model.ToolUpdateMemoryInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ToolUpdateMemoryInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputUndoMemoryEditInput(ctx context.Context, obj any) (model.UndoMemoryEditInput, error) {
 	var it model.UndoMemoryEditInput
 	if obj == nil {
@@ -5892,6 +8571,64 @@ func (ec *executionContext) _GenerationChange(ctx context.Context, sel ast.Selec
 			}
 		case "generation":
 			out.Values[i] = ec._GenerationChange_generation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var historyMessageImplementors = []string{"HistoryMessage"}
+
+func (ec *executionContext) _HistoryMessage(ctx context.Context, sel ast.SelectionSet, obj *memory.HistoryMessage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, historyMessageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("HistoryMessage")
+		case "id":
+			out.Values[i] = ec._HistoryMessage_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "threadId":
+			out.Values[i] = ec._HistoryMessage_threadId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "runId":
+			out.Values[i] = ec._HistoryMessage_runId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "role":
+			out.Values[i] = ec._HistoryMessage_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "content":
+			out.Values[i] = ec._HistoryMessage_content(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._HistoryMessage_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -6446,6 +9183,62 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "startRun":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_startRun(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "checkRunGeneration":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_checkRunGeneration(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "completeRun":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_completeRun(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cancelRun":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_cancelRun(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "toolRemember":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_toolRemember(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "toolRememberAboutUser":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_toolRememberAboutUser(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "toolUpdateMemory":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_toolUpdateMemory(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "toolForgetMemory":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_toolForgetMemory(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -6550,6 +9343,24 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_candidates(ctx, field)
 				})
+		case "run":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_run(ctx, field)
+				})
+		case "toolSearchMemory":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_toolSearchMemory(ctx, field)
+				})
+		case "toolSearchHistory":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_toolSearchHistory(ctx, field)
+				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___type(ctx, field)
@@ -6563,6 +9374,194 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			})
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var runImplementors = []string{"Run"}
+
+func (ec *executionContext) _Run(ctx context.Context, sel ast.SelectionSet, obj *memory.Run) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, runImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Run")
+		case "id":
+			out.Values[i] = ec._Run_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "teammate":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Run_teammate(ctx, field, obj)
+				})
+		case "thread":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Run_thread(ctx, field, obj)
+				})
+		case "status":
+			out.Values[i] = ec._Run_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "startedByUser":
+			out.Values[i] = ec._Run_startedByUser(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "generation":
+			out.Values[i] = ec._Run_generation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._Run_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "endedAt":
+			out.Values[i] = ec._Run_endedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "cancelledAt":
+			out.Values[i] = ec._Run_cancelledAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "userMessage":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Run_userMessage(ctx, field, obj)
+				})
+		case "reply":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Run_reply(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var runGenerationCheckImplementors = []string{"RunGenerationCheck"}
+
+func (ec *executionContext) _RunGenerationCheck(ctx context.Context, sel ast.SelectionSet, obj *memory.GenerationCheck) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, runGenerationCheckImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RunGenerationCheck")
+		case "current":
+			out.Values[i] = ec._RunGenerationCheck_current(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "adopted":
+			out.Values[i] = ec._RunGenerationCheck_adopted(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "interrupted":
+			out.Values[i] = ec._RunGenerationCheck_interrupted(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var startRunPayloadImplementors = []string{"StartRunPayload"}
+
+func (ec *executionContext) _StartRunPayload(ctx context.Context, sel ast.SelectionSet, obj *model.StartRunPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, startRunPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("StartRunPayload")
+		case "run":
+			out.Values[i] = ec._StartRunPayload_run(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "runToken":
+			out.Values[i] = ec._StartRunPayload_runToken(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "thread":
+			out.Values[i] = ec._StartRunPayload_thread(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fresh":
+			out.Values[i] = ec._StartRunPayload_fresh(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "packet":
+			out.Values[i] = ec._StartRunPayload_packet(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "generation":
+			out.Values[i] = ec._StartRunPayload_generation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -6637,6 +9636,102 @@ func (ec *executionContext) _Teammate(ctx context.Context, sel ast.SelectionSet,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Teammate_generation(ctx, field, obj)
 				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var threadImplementors = []string{"Thread"}
+
+func (ec *executionContext) _Thread(ctx context.Context, sel ast.SelectionSet, obj *memory.Thread) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, threadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Thread")
+		case "id":
+			out.Values[i] = ec._Thread_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "teammateId":
+			out.Values[i] = ec._Thread_teammateId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "generation":
+			out.Values[i] = ec._Thread_generation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._Thread_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var toolResultImplementors = []string{"ToolResult"}
+
+func (ec *executionContext) _ToolResult(ctx context.Context, sel ast.SelectionSet, obj *memory.ToolResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, toolResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ToolResult")
+		case "outcome":
+			out.Values[i] = ec._ToolResult_outcome(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "message":
+			out.Values[i] = ec._ToolResult_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "item":
+			out.Values[i] = ec._ToolResult_item(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "adopted":
+			out.Values[i] = ec._ToolResult_adopted(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -7030,6 +10125,16 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) unmarshalNCancelRunInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCancelRunInput(ctx context.Context, v any) (model.CancelRunInput, error) {
+	res, err := ec.unmarshalInputCancelRunInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCompleteRunInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCompleteRunInput(ctx context.Context, v any) (model.CompleteRunInput, error) {
+	res, err := ec.unmarshalInputCompleteRunInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNConfirmCandidateInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐConfirmCandidateInput(ctx context.Context, v any) (model.ConfirmCandidateInput, error) {
 	res, err := ec.unmarshalInputConfirmCandidateInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -7114,6 +10219,26 @@ func (ec *executionContext) marshalNGenerationChange2ᚖgithubᚗcomᚋopenᚑbo
 		return graphql.Null
 	}
 	return ec._GenerationChange(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNHistoryMessage2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐHistoryMessage(ctx context.Context, sel ast.SelectionSet, v memory.HistoryMessage) graphql.Marshaler {
+	return ec._HistoryMessage(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNHistoryMessage2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐHistoryMessageᚄ(ctx context.Context, sel ast.SelectionSet, v []memory.HistoryMessage) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNHistoryMessage2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐHistoryMessage(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalNID2string(ctx context.Context, v any) (string, error) {
@@ -7387,9 +10512,74 @@ var (
 	}
 )
 
+func (ec *executionContext) marshalNRun2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRun(ctx context.Context, sel ast.SelectionSet, v memory.Run) graphql.Marshaler {
+	return ec._Run(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRun2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRun(ctx context.Context, sel ast.SelectionSet, v *memory.Run) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Run!")
+		return graphql.Null
+	}
+	return ec._Run(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRunGenerationCheck2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐGenerationCheck(ctx context.Context, sel ast.SelectionSet, v *memory.GenerationCheck) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RunGenerationCheck!")
+		return graphql.Null
+	}
+	return ec._RunGenerationCheck(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNRunStatus2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRunStatus(ctx context.Context, v any) (memory.RunStatus, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNRunStatus2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRunStatus[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRunStatus2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRunStatus(ctx context.Context, sel ast.SelectionSet, v memory.RunStatus) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNRunStatus2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRunStatus[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "RunStatus!")
+	}
+	return res
+}
+
+var (
+	unmarshalNRunStatus2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRunStatus = map[string]memory.RunStatus{
+		"RUNNING":     memory.RunRunning,
+		"COMPLETED":   memory.RunCompleted,
+		"FAILED":      memory.RunFailed,
+		"INTERRUPTED": memory.RunInterrupted,
+		"CANCELLED":   memory.RunCancelled,
+	}
+	marshalNRunStatus2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRunStatus = map[memory.RunStatus]string{
+		memory.RunRunning:     "RUNNING",
+		memory.RunCompleted:   "COMPLETED",
+		memory.RunFailed:      "FAILED",
+		memory.RunInterrupted: "INTERRUPTED",
+		memory.RunCancelled:   "CANCELLED",
+	}
+)
+
 func (ec *executionContext) unmarshalNScopeInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐScopeInput(ctx context.Context, v any) (model.ScopeInput, error) {
 	res, err := ec.unmarshalInputScopeInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNStartRunInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐStartRunInput(ctx context.Context, v any) (model.StartRunInput, error) {
+	res, err := ec.unmarshalInputStartRunInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNStartRunPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐStartRunPayload(ctx context.Context, sel ast.SelectionSet, v *model.StartRunPayload) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "StartRunPayload!")
+		return graphql.Null
+	}
+	return ec._StartRunPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
@@ -7426,6 +10616,26 @@ func (ec *executionContext) marshalNTeammate2ᚕgithubᚗcomᚋopenᚑbotᚋmemo
 	return ret
 }
 
+func (ec *executionContext) marshalNTeammate2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐTeammate(ctx context.Context, sel ast.SelectionSet, v *model.Teammate) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Teammate!")
+		return graphql.Null
+	}
+	return ec._Teammate(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNThread2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐThread(ctx context.Context, sel ast.SelectionSet, v memory.Thread) graphql.Marshaler {
+	return ec._Thread(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNThread2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐThread(ctx context.Context, sel ast.SelectionSet, v *memory.Thread) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Thread!")
+		return graphql.Null
+	}
+	return ec._Thread(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
 	res, err := graphql.UnmarshalTime(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -7438,6 +10648,68 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 		graphql.AddInvalidNullFromMarshaler(ctx, "Time!")
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNToolForgetMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐToolForgetMemoryInput(ctx context.Context, v any) (model.ToolForgetMemoryInput, error) {
+	res, err := ec.unmarshalInputToolForgetMemoryInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNToolOutcome2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐToolOutcome(ctx context.Context, v any) (memory.ToolOutcome, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNToolOutcome2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐToolOutcome[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNToolOutcome2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐToolOutcome(ctx context.Context, sel ast.SelectionSet, v memory.ToolOutcome) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNToolOutcome2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐToolOutcome[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "ToolOutcome!")
+	}
+	return res
+}
+
+var (
+	unmarshalNToolOutcome2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐToolOutcome = map[string]memory.ToolOutcome{
+		"SAVED":     memory.OutcomeSaved,
+		"SUGGESTED": memory.OutcomeSuggested,
+		"UNCHANGED": memory.OutcomeUnchanged,
+		"DROPPED":   memory.OutcomeDropped,
+		"FORGOTTEN": memory.OutcomeForgotten,
+		"REFUSED":   memory.OutcomeRefused,
+	}
+	marshalNToolOutcome2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐToolOutcome = map[memory.ToolOutcome]string{
+		memory.OutcomeSaved:     "SAVED",
+		memory.OutcomeSuggested: "SUGGESTED",
+		memory.OutcomeUnchanged: "UNCHANGED",
+		memory.OutcomeDropped:   "DROPPED",
+		memory.OutcomeForgotten: "FORGOTTEN",
+		memory.OutcomeRefused:   "REFUSED",
+	}
+)
+
+func (ec *executionContext) unmarshalNToolRememberAboutUserInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐToolRememberAboutUserInput(ctx context.Context, v any) (model.ToolRememberAboutUserInput, error) {
+	res, err := ec.unmarshalInputToolRememberAboutUserInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNToolRememberInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐToolRememberInput(ctx context.Context, v any) (model.ToolRememberInput, error) {
+	res, err := ec.unmarshalInputToolRememberInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNToolResult2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐToolResult(ctx context.Context, sel ast.SelectionSet, v *memory.ToolResult) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ToolResult!")
+		return graphql.Null
+	}
+	return ec._ToolResult(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNToolUpdateMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐToolUpdateMemoryInput(ctx context.Context, v any) (model.ToolUpdateMemoryInput, error) {
+	res, err := ec.unmarshalInputToolUpdateMemoryInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNUndoMemoryEditInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐUndoMemoryEditInput(ctx context.Context, v any) (model.UndoMemoryEditInput, error) {
@@ -7769,6 +11041,13 @@ var (
 		memory.ActionForget:  "FORGET",
 	}
 )
+
+func (ec *executionContext) marshalORun2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRun(ctx context.Context, sel ast.SelectionSet, v *memory.Run) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Run(ctx, sel, v)
+}
 
 func (ec *executionContext) unmarshalOString2ᚖstring(ctx context.Context, v any) (*string, error) {
 	if v == nil {

@@ -12,6 +12,14 @@ import (
 	"github.com/open-bot/memory/internal/memory"
 )
 
+type CancelRunInput struct {
+	RunID string `json:"runId"`
+}
+
+type CompleteRunInput struct {
+	Reply string `json:"reply"`
+}
+
 type ConfirmCandidateInput struct {
 	ID string `json:"id"`
 	// The user's edited text; omitted: confirm as suggested.
@@ -120,6 +128,27 @@ type ScopeInput struct {
 	TeammateID *string `json:"teammateId,omitempty"`
 }
 
+type StartRunInput struct {
+	TeammateID string `json:"teammateId"`
+	// Continue this thread if its generation is still current; omitted or stale: a fresh thread.
+	ThreadID *string `json:"threadId,omitempty"`
+	// The user's message (1–32,000 characters).
+	Message       string `json:"message"`
+	StartedByUser *bool  `json:"startedByUser,omitempty"`
+}
+
+type StartRunPayload struct {
+	Run memory.Run `json:"run"`
+	// The run credential: send it as the bearer token of the teammate's tools until the run ends. Shown once.
+	RunToken string        `json:"runToken"`
+	Thread   memory.Thread `json:"thread"`
+	// True when a new thread was started (none given, or its generation changed).
+	Fresh bool `json:"fresh"`
+	// The memory packet for this turn (P5); empty when nothing is relevant (P6).
+	Packet     string `json:"packet"`
+	Generation string `json:"generation"`
+}
+
 type Subscription struct {
 }
 
@@ -130,6 +159,29 @@ type Teammate struct {
 	CreatedAt time.Time `json:"createdAt"`
 	// The teammate's generation, shared:own:expired (G2). It changes whenever memory it sees changes.
 	Generation string `json:"generation"`
+}
+
+type ToolForgetMemoryInput struct {
+	ID string `json:"id"`
+}
+
+type ToolRememberAboutUserInput struct {
+	Content string  `json:"content"`
+	Key     *string `json:"key,omitempty"`
+}
+
+type ToolRememberInput struct {
+	Content string       `json:"content"`
+	Key     *string      `json:"key,omitempty"`
+	Kind    *memory.Kind `json:"kind,omitempty"`
+	// Save to the shared scope, for every teammate (only confirmed when the user says so, A3).
+	ForEveryone *bool `json:"forEveryone,omitempty"`
+}
+
+type ToolUpdateMemoryInput struct {
+	ID           string `json:"id"`
+	BaseRevision int    `json:"baseRevision"`
+	Content      string `json:"content"`
 }
 
 // Undo the save that produced revision (restores revision - 1); CONFLICT if the item changed since.

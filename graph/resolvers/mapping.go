@@ -25,3 +25,10 @@ func itemPayload(item memory.Item, err error) (*model.MemoryItemPayload, error) 
 	}
 	return &model.MemoryItemPayload{Item: item}, nil
 }
+
+func ptrOrErr[T any](v T, err error) (*T, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
+}

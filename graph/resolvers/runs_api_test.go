@@ -1,0 +1,331 @@
+package resolvers_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/open-bot/memory/internal/apitest"
+	"github.com/open-bot/memory/internal/dbtest"
+)
+
+func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
+
+const (
+	user   = apitest.UserToken
+	worker = apitest.WorkerToken
+)
+
+type world struct {
+	api *apitest.API
+	t   *testing.T
+}
+
+func newWorld(t *testing.T) world {
+	t.Helper()
+	return world{api: apitest.Start(t, dbtest.URL(t)), t: t}
+}
+
+func (w world) teammate(name string) string {
+	var out struct {
+		CreateTeammate struct{ Teammate struct{ ID string } }
+	}
+	w.api.Must(w.t, user, `mutation($n: String!) { createTeammate(input: {name: $n}) { teammate { id } } }`,
+		map[string]any{"n": name}, &out)
+	return out.CreateTeammate.Teammate.ID
+}
+
+type item struct {
+	ID             string
+	Scope          string
+	Content        string
+	Status         string
+	Revision       int
+	Source         string
+	TargetItemID   *string
+	TargetRevision *int
+}
+
+const itemFields = `id scope content status revision source targetItemId targetRevision`
+
+func (w world) createMemory(teammateID *string, content string) item {
+	var out struct{ CreateMemory struct{ Item item } }
+	w.api.Must(w.t, user, `mutation($s: ScopeInput!, $c: String!) { createMemory(input: {scope: $s, content: $c}) { item { `+itemFields+` } } }`,
+		map[string]any{"s": map[string]any{"teammateId": teammateID}, "c": content}, &out)
+	return out.CreateMemory.Item
+}
+
+type started struct {
+	Run struct {
+		ID     string
+		Status string
+	}
+	RunToken   string
+	Thread     struct{ ID, Generation string }
+	Fresh      bool
+	Packet     string
+	Generation string
+}
+
+func (w world) startRun(teammateID, threadID, message string) started {
+	var out struct{ StartRun started }
+	vars := map[string]any{"t": teammateID, "m": message, "th": nil}
+	if threadID != "" {
+		vars["th"] = threadID
+	}
+	w.api.Must(w.t, worker, `mutation($t: ID!, $th: ID, $m: String!) { startRun(input: {teammateId: $t, threadId: $th, message: $m}) {
+		run { id status } runToken thread { id generation } fresh packet generation } }`, vars, &out)
+	require.NotEmpty(w.t, out.StartRun.RunToken)
+	return out.StartRun
+}
+
+type toolResult struct {
+	Outcome string
+	Message string
+	Item    *item
+	Adopted bool
+}
+
+func (w world) remember(token, content string, forEveryone bool) toolResult {
+	var out struct{ ToolRemember toolResult }
+	w.api.Must(w.t, token, `mutation($c: String!, $e: Boolean) { toolRemember(input: {content: $c, forEveryone: $e}) {
+		outcome message adopted item { `+itemFields+` } } }`, map[string]any{"c": content, "e": forEveryone}, &out)
+	return out.ToolRemember
+}
+
+func TestToolSavesAreConfirmedOnlyWhenTheUserAskedForThem(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	tm := w.teammate("Ada")
+
+	cases := []struct {
+		name, message, content string
+		everyone               bool
+		want                   string
+	}{
+		{"explicit request containing the text", "Please remember that my favourite colour is teal.", "my favourite colour is teal", false, "SAVED"},
+		{"no intent to save", "My favourite tea is oolong.", "my favourite tea is oolong", false, "SUGGESTED"},
+		{"negated intent", "Don't remember that I'm tired today.", "I'm tired today", false, "SUGGESTED"},
+		{"text not in the message", "Remember my birthday please.", "birthday is on 3 May", false, "SUGGESTED"},
+		{"shared without an everyone-word", "Remember that I live in Oslo.", "I live in Oslo", true, "SUGGESTED"},
+		{"shared with an everyone-word", "Remember for everyone that I live in Bergen.", "I live in Bergen", true, "SAVED"},
+	}
+	for _, c := range cases {
+		run := w.startRun(tm, "", c.message)
+		got := w.remember(run.RunToken, c.content, c.everyone)
+		assert.Equal(t, c.want, got.Outcome, c.name)
+		require.NotNil(t, got.Item, c.name)
+		assert.Equal(t, "TEAMMATE", got.Item.Source, c.name)
+		assert.NotContains(t, got.Message, c.content, "%s: the answer never quotes memory text", c.name)
+		wantScope := tm
+		if c.everyone {
+			wantScope = "shared"
+		}
+		assert.Equal(t, wantScope, got.Item.Scope, c.name)
+		if c.want == "SAVED" {
+			assert.Equal(t, "ACTIVE", got.Item.Status, c.name)
+			assert.True(t, got.Adopted, "%s: the run adopts the generation of its own change (G6)", c.name)
+		} else {
+			assert.Equal(t, "CANDIDATE", got.Item.Status, c.name)
+			assert.False(t, got.Adopted, "%s: suggestions don't change the generation (A2)", c.name)
+		}
+	}
+
+	// Suggestions reach the user, never a run's packet (A2).
+	var cands struct{ Candidates []item }
+	w.api.Must(t, user, `query($t: ID) { candidates(scope: {teammateId: $t}) { `+itemFields+` } }`, map[string]any{"t": tm}, &cands)
+	assert.Len(t, cands.Candidates, 3)
+	run := w.startRun(tm, "", "What is my favourite colour, and which tea?")
+	assert.NotContains(t, run.Packet, "oolong")
+	assert.Contains(t, run.Packet, "teal", "the confirmed fact is recalled")
+}
+
+func TestTeammateEditOfConfirmedFactIsAProposal(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	tm := w.teammate("Ben")
+	fact := w.createMemory(&tm, "Works at Acme")
+
+	run := w.startRun(tm, "", "I think I might change jobs soon.")
+	var out struct{ ToolUpdateMemory toolResult }
+	w.api.Must(t, run.RunToken, `mutation($id: ID!) { toolUpdateMemory(input: {id: $id, baseRevision: 1, content: "Works at Globex"}) {
+		outcome message adopted item { `+itemFields+` } } }`, map[string]any{"id": fact.ID}, &out)
+	require.Equal(t, "SUGGESTED", out.ToolUpdateMemory.Outcome, "A4: an inference can't replace a confirmed fact")
+	proposal := out.ToolUpdateMemory.Item
+	require.NotNil(t, proposal)
+	assert.Equal(t, fact.ID, *proposal.TargetItemID)
+	assert.Equal(t, 1, *proposal.TargetRevision)
+
+	var got struct{ MemoryItem item }
+	w.api.Must(t, user, `query($id: ID!) { memoryItem(id: $id) { `+itemFields+` } }`, map[string]any{"id": fact.ID}, &got)
+	assert.Equal(t, "Works at Acme", got.MemoryItem.Content, "the fact is untouched until the user confirms")
+
+	var confirmed struct{ ConfirmCandidate struct{ Item item } }
+	w.api.Must(t, user, `mutation($id: ID!) { confirmCandidate(input: {id: $id}) { item { `+itemFields+` } } }`,
+		map[string]any{"id": proposal.ID}, &confirmed)
+	assert.Equal(t, fact.ID, confirmed.ConfirmCandidate.Item.ID, "confirming applies the change to the fact")
+	assert.Equal(t, 2, confirmed.ConfirmCandidate.Item.Revision)
+	assert.Equal(t, "Works at Globex", confirmed.ConfirmCandidate.Item.Content)
+
+	// A proposal based on a revision that has moved on conflicts (R2).
+	run2 := w.startRun(tm, "", "Maybe I'm at Initech now.")
+	w.api.Must(t, run2.RunToken, `mutation($id: ID!) { toolUpdateMemory(input: {id: $id, baseRevision: 2, content: "Works at Initech"}) {
+		outcome item { id } } }`, map[string]any{"id": fact.ID}, &out)
+	stale := out.ToolUpdateMemory.Item.ID
+	w.api.Must(t, user, `mutation($id: ID!) { editMemory(input: {id: $id, baseRevision: 2, content: "Works at Umbrella"}) { item { id } } }`,
+		map[string]any{"id": fact.ID}, &struct{}{})
+	res := w.api.Do(t, user, `mutation($id: ID!) { confirmCandidate(input: {id: $id}) { item { id } } }`, map[string]any{"id": stale})
+	assert.Equal(t, "CONFLICT", res.Code())
+	assert.EqualValues(t, 3, res.Errors[0].Extensions["currentRevision"])
+
+	// Explicitly asked: the teammate's correction is applied directly, as a CORRECT revision.
+	run3 := w.startRun(tm, "", "Please update my job: Works at Hooli")
+	w.api.Must(t, run3.RunToken, `mutation($id: ID!) { toolUpdateMemory(input: {id: $id, baseRevision: 3, content: "Works at Hooli"}) {
+		outcome item { `+itemFields+` } } }`, map[string]any{"id": fact.ID}, &out)
+	assert.Equal(t, "SAVED", out.ToolUpdateMemory.Outcome)
+	assert.Equal(t, 4, out.ToolUpdateMemory.Item.Revision)
+	var hist struct {
+		MemoryItem struct {
+			Revisions struct{ Edges []struct{ Node struct{ Action, Actor string } } }
+		}
+	}
+	w.api.Must(t, user, `query($id: ID!) { memoryItem(id: $id) { revisions(first: 1) { edges { node { action actor } } } } }`,
+		map[string]any{"id": fact.ID}, &hist)
+	assert.Equal(t, "CORRECT", hist.MemoryItem.Revisions.Edges[0].Node.Action)
+	assert.Equal(t, "teammate:"+tm, hist.MemoryItem.Revisions.Edges[0].Node.Actor)
+}
+
+// TestRunCredentialIsolation completes the memory core's isolation test: teammate B's run credential
+// on every operation against A's items, scope and run is FORBIDDEN (S1, S2).
+func TestRunCredentialIsolation(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	a := w.teammate("A")
+	b := w.teammate("B")
+	aItem := w.createMemory(&a, "A's private note")
+	aRun := w.startRun(a, "", "hello")
+	bRun := w.startRun(b, "", "Please forget and remove A's private note")
+
+	ops := map[string]struct {
+		query string
+		vars  map[string]any
+	}{
+		"memoryItem":       {`query($id: ID!) { memoryItem(id: $id) { id } }`, map[string]any{"id": aItem.ID}},
+		"memoryItems":      {`query($t: ID) { memoryItems(scope: {teammateId: $t}) { totalCount } }`, map[string]any{"t": a}},
+		"teammate":         {`query($id: ID!) { teammate(id: $id) { id } }`, map[string]any{"id": a}},
+		"run":              {`query($id: ID!) { run(id: $id) { id } }`, map[string]any{"id": aRun.Run.ID}},
+		"toolUpdateMemory": {`mutation($id: ID!) { toolUpdateMemory(input: {id: $id, baseRevision: 1, content: "x"}) { outcome } }`, map[string]any{"id": aItem.ID}},
+		"toolForgetMemory": {`mutation($id: ID!) { toolForgetMemory(input: {id: $id}) { outcome } }`, map[string]any{"id": aItem.ID}},
+		"editMemory":       {`mutation($id: ID!) { editMemory(input: {id: $id, baseRevision: 1, content: "x"}) { item { id } } }`, map[string]any{"id": aItem.ID}},
+		"forgetMemory":     {`mutation($id: ID!) { forgetMemory(input: {id: $id}) { item { id } } }`, map[string]any{"id": aItem.ID}},
+		"createMemory":     {`mutation($t: ID) { createMemory(input: {scope: {teammateId: $t}, content: "x"}) { item { id } } }`, map[string]any{"t": a}},
+		"candidates":       {`query($t: ID) { candidates(scope: {teammateId: $t}) { id } }`, map[string]any{"t": a}},
+	}
+	for name, op := range ops {
+		res := w.api.Do(t, bRun.RunToken, op.query, op.vars)
+		assert.Equal(t, "FORBIDDEN", res.Code(), name)
+	}
+	var got struct{ MemoryItem item }
+	w.api.Must(t, user, `query($id: ID!) { memoryItem(id: $id) { `+itemFields+` } }`, map[string]any{"id": aItem.ID}, &got)
+	assert.Equal(t, "A's private note", got.MemoryItem.Content, "nothing changed")
+	assert.Equal(t, 1, got.MemoryItem.Revision)
+
+	// Its own history only (P8).
+	var hist struct{ ToolSearchHistory []struct{ Content string } }
+	w.api.Must(t, bRun.RunToken, `query { toolSearchHistory(query: "hello") { content } }`, nil, &hist)
+	assert.Empty(t, hist.ToolSearchHistory, "B can't search A's conversations")
+	w.api.Must(t, aRun.RunToken, `query { toolSearchHistory(query: "hello") { content } }`, nil, &hist)
+	assert.Len(t, hist.ToolSearchHistory, 1)
+}
+
+func TestThreadsAndGenerationsMidTurn(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	tm := w.teammate("Cy")
+	fact := w.createMemory(nil, "Prefers mornings")
+
+	first := w.startRun(tm, "", "Do I prefer mornings for meetings?")
+	assert.True(t, first.Fresh)
+	assert.Equal(t, "1:0:0", first.Generation)
+	assert.Contains(t, first.Packet, "[memory:"+fact.ID+"@1; shared; fact]")
+
+	again := w.startRun(tm, first.Thread.ID, "And next week?")
+	assert.False(t, again.Fresh, "G3: same generation, same thread")
+	assert.Equal(t, first.Thread.ID, again.Thread.ID)
+
+	// G5: the user corrects a fact mid-turn; the next check interrupts the run.
+	var check struct {
+		CheckRunGeneration struct {
+			Current, Adopted string
+			Interrupted      bool
+		}
+	}
+	w.api.Must(t, again.RunToken, `mutation { checkRunGeneration { current adopted interrupted } }`, nil, &check)
+	assert.False(t, check.CheckRunGeneration.Interrupted)
+	w.api.Must(t, user, `mutation($id: ID!) { editMemory(input: {id: $id, baseRevision: 1, content: "Prefers evenings"}) { item { id } } }`,
+		map[string]any{"id": fact.ID}, &struct{}{})
+	w.api.Must(t, again.RunToken, `mutation { checkRunGeneration { current adopted interrupted } }`, nil, &check)
+	assert.True(t, check.CheckRunGeneration.Interrupted, "G5")
+	assert.Equal(t, "2:0:0", check.CheckRunGeneration.Current)
+	var run struct{ Run struct{ Status string } }
+	w.api.Must(t, user, `query($id: ID!) { run(id: $id) { status } }`, map[string]any{"id": again.Run.ID}, &run)
+	assert.Equal(t, "INTERRUPTED", run.Run.Status)
+	res := w.api.Do(t, again.RunToken, `mutation { toolRemember(input: {content: "x"}) { outcome } }`, nil)
+	assert.Equal(t, "UNAUTHENTICATED", res.Code(), "an ended run's credential no longer works")
+
+	// G3: the generation changed, so the thread is not continued (never forked).
+	third := w.startRun(tm, first.Thread.ID, "So, when do I prefer to meet?")
+	assert.True(t, third.Fresh)
+	assert.NotEqual(t, first.Thread.ID, third.Thread.ID)
+	assert.Equal(t, "2:0:0", third.Thread.Generation)
+	assert.Contains(t, third.Packet, "evenings")
+
+	// completeRun stores the reply and ends the credential; cancelRun for the user.
+	var done struct{ CompleteRun struct{ Status, Reply string } }
+	w.api.Must(t, third.RunToken, `mutation { completeRun(input: {reply: "Let's meet at 6 pm."}) { status reply } }`, nil, &done)
+	assert.Equal(t, "COMPLETED", done.CompleteRun.Status)
+	assert.Equal(t, "Let's meet at 6 pm.", done.CompleteRun.Reply)
+	assert.Equal(t, "UNAUTHENTICATED", w.api.Do(t, third.RunToken, `mutation { checkRunGeneration { current } }`, nil).Code())
+
+	fourth := w.startRun(tm, third.Thread.ID, "Thanks")
+	assert.False(t, fourth.Fresh)
+	var cancelled struct{ CancelRun struct{ Status string } }
+	w.api.Must(t, user, `mutation($id: ID!) { cancelRun(input: {runId: $id}) { status } }`, map[string]any{"id": fourth.Run.ID}, &cancelled)
+	assert.Equal(t, "CANCELLED", cancelled.CancelRun.Status)
+	assert.Equal(t, "UNAUTHENTICATED", w.api.Do(t, fourth.RunToken, `mutation { toolRemember(input: {content: "Thanks"}) { outcome } }`, nil).Code())
+
+	// Only the worker starts runs; only the user cancels them.
+	assert.Equal(t, "FORBIDDEN", w.api.Do(t, user, `mutation($t: ID!) { startRun(input: {teammateId: $t, message: "hi"}) { runToken } }`, map[string]any{"t": tm}).Code())
+	assert.Equal(t, "FORBIDDEN", w.api.Do(t, worker, `mutation($id: ID!) { cancelRun(input: {runId: $id}) { status } }`, map[string]any{"id": first.Run.ID}).Code())
+}
+
+func TestToolForgetNeedsTheUsersRequest(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	tm := w.teammate("Dee")
+	fact := w.createMemory(&tm, "Has a cat named Miso")
+
+	run := w.startRun(tm, "", "What's my cat's name?")
+	var out struct{ ToolForgetMemory toolResult }
+	w.api.Must(t, run.RunToken, `mutation($id: ID!) { toolForgetMemory(input: {id: $id}) { outcome message } }`, map[string]any{"id": fact.ID}, &out)
+	assert.Equal(t, "REFUSED", out.ToolForgetMemory.Outcome, "A5")
+
+	run2 := w.startRun(tm, "", "Please forget about my cat.")
+	w.api.Must(t, run2.RunToken, `mutation($id: ID!) { toolForgetMemory(input: {id: $id}) { outcome adopted item { status content } } }`, map[string]any{"id": fact.ID}, &out)
+	assert.Equal(t, "FORGOTTEN", out.ToolForgetMemory.Outcome)
+	assert.True(t, out.ToolForgetMemory.Adopted)
+	assert.Equal(t, "FORGOTTEN", out.ToolForgetMemory.Item.Status)
+	assert.Empty(t, out.ToolForgetMemory.Item.Content)
+
+	// F3: the teammate's inference of the same text is dropped, not suggested again.
+	run3 := w.startRun(tm, "", "Miso is sleeping.")
+	got := w.remember(run3.RunToken, "Has a cat named Miso", false)
+	assert.Equal(t, "DROPPED", got.Outcome)
+	assert.Nil(t, got.Item)
+
+	var search struct{ ToolSearchMemory []item }
+	w.api.Must(t, run3.RunToken, `query { toolSearchMemory(query: "cat Miso") { `+itemFields+` } }`, nil, &search)
+	assert.Empty(t, search.ToolSearchMemory)
+}

@@ -1,0 +1,371 @@
+package memory
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// MaxMessageLength bounds a user message or a reply, in characters.
+const MaxMessageLength = 32000
+
+// RunStatus is where a run is in its life.
+type RunStatus string
+
+// The statuses of a run. Every status but RunRunning ends the run credential.
+const (
+	RunRunning     RunStatus = "running"
+	RunCompleted   RunStatus = "completed"
+	RunFailed      RunStatus = "failed"
+	RunInterrupted RunStatus = "interrupted"
+	RunCancelled   RunStatus = "cancelled"
+)
+
+// Run is one turn of a teammate in a thread.
+type Run struct {
+	ID            string
+	TeammateID    string
+	ThreadID      string
+	Status        RunStatus
+	StartedByUser bool
+	// Generation is the generation the run adopted (G2); checked before every tool call (G5).
+	Generation  string
+	Rating      *string
+	CreatedAt   time.Time
+	EndedAt     *time.Time
+	CancelledAt *time.Time
+}
+
+// Thread is a conversation of one teammate, made with one generation (G3).
+type Thread struct {
+	ID         string
+	TeammateID string
+	Generation string
+	CreatedAt  time.Time
+}
+
+// StartRunInput is what the worker knows when a turn starts.
+type StartRunInput struct {
+	TeammateID string
+	// ThreadID continues a thread when its generation is still current; empty starts a new one.
+	ThreadID      string
+	Message       string
+	StartedByUser bool
+}
+
+// StartedRun is what StartRun hands the worker.
+type StartedRun struct {
+	Run Run
+	// Token is the run credential, shown once: only its hash is stored.
+	Token  string
+	Thread Thread
+	// Fresh is true when a new thread was made (no thread given, or its generation is stale).
+	Fresh      bool
+	Packet     Packet
+	Generation Generation
+}
+
+const runColumns = `id::text, teammate_id::text, thread_id::text, status, started_by_user, generation, rating,
+	created_at, ended_at, cancelled_at`
+
+const (
+	qThreadGet    = `SELECT id::text, teammate_id::text, generation, created_at FROM bot_threads WHERE id = $1`
+	qThreadInsert = `INSERT INTO bot_threads (teammate_id, generation) VALUES ($1, $2)
+		RETURNING id::text, teammate_id::text, generation, created_at`
+	qRunInsert = `INSERT INTO runs (teammate_id, thread_id, started_by_user, generation, token_hash)
+		VALUES ($1, $2, $3, $4, $5) RETURNING ` + runColumns
+	qMessageInsert = `INSERT INTO messages (thread_id, run_id, role, content, redo_of_run_id)
+		VALUES ($1, $2, $3, $4, $5) RETURNING id::text`
+	qRunGet          = `SELECT ` + runColumns + ` FROM runs WHERE id = $1`
+	qRunForUpdate    = `SELECT ` + runColumns + ` FROM runs WHERE id = $1 FOR UPDATE`
+	qRunByToken      = `SELECT id::text, teammate_id::text FROM runs WHERE token_hash = $1 AND status = 'running'`
+	qRunEnd          = `UPDATE runs SET status = $2, ended_at = now(), token_hash = NULL,
+		cancelled_at = CASE WHEN $2 = 'cancelled' THEN now() END
+		WHERE id = $1 AND status = 'running' RETURNING ` + runColumns
+	qRunAdopt        = `UPDATE runs SET generation = $2 WHERE id = $1`
+	qRunUserMessage  = `SELECT id::text, content FROM messages WHERE run_id = $1 AND role = 'user' ORDER BY created_at LIMIT 1`
+	qRunReply        = `SELECT content FROM messages WHERE run_id = $1 AND role = 'assistant' ORDER BY created_at DESC LIMIT 1`
+	qTeammateExists  = `SELECT EXISTS (SELECT 1 FROM teammates WHERE id = $1)`
+	qRunContextsDrop = `DELETE FROM memory_contexts WHERE run_id = $1`
+)
+
+func scanRun(row pgx.Row) (Run, error) {
+	var r Run
+	err := row.Scan(&r.ID, &r.TeammateID, &r.ThreadID, &r.Status, &r.StartedByUser, &r.Generation, &r.Rating,
+		&r.CreatedAt, &r.EndedAt, &r.CancelledAt)
+	return r, err
+}
+
+func hashToken(token string) []byte {
+	h := sha256.Sum256([]byte(token))
+	return h[:]
+}
+
+func newRunToken() string {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand doesn't fail on supported platforms
+	}
+	return "mr_" + base64.RawURLEncoding.EncodeToString(b)
+}
+
+// StartRun starts a teammate's turn (worker only): it stores the user message and the run, reuses the
+// thread only if its generation is current (G3: never a fork), builds the memory packet and records
+// what it gave (P7), and re-reads the generation: if memory changed meanwhile, the run is marked
+// failed and ErrMemoryChanged returned (G4).
+func (s *Service) StartRun(ctx context.Context, in StartRunInput) (StartedRun, error) {
+	if _, err := require(ctx, CredentialWorker); err != nil {
+		return StartedRun{}, err
+	}
+	teammateID, err := parseID("teammateId", in.TeammateID)
+	if err != nil {
+		return StartedRun{}, err
+	}
+	if in.ThreadID != "" {
+		if in.ThreadID, err = parseID("threadId", in.ThreadID); err != nil {
+			return StartedRun{}, err
+		}
+	}
+	if err := checkText("message", in.Message, MaxMessageLength, true); err != nil {
+		return StartedRun{}, err
+	}
+	var out StartedRun
+	changed := false
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var exists bool
+		if err := tx.QueryRow(ctx, qTeammateExists, teammateID).Scan(&exists); err != nil {
+			return err
+		}
+		if !exists {
+			return ErrNotFound
+		}
+		g1, err := generationQ(ctx, tx, teammateID)
+		if err != nil {
+			return err
+		}
+		out.Generation = g1
+		if in.ThreadID != "" {
+			var t Thread
+			err := tx.QueryRow(ctx, qThreadGet, in.ThreadID).Scan(&t.ID, &t.TeammateID, &t.Generation, &t.CreatedAt)
+			if err != nil {
+				return notFoundIfNoRows(err)
+			}
+			if t.TeammateID != teammateID {
+				return ErrNotFound
+			}
+			if t.Generation == g1.String() {
+				out.Thread = t
+			}
+		}
+		if out.Thread.ID == "" {
+			out.Fresh = true
+			err := tx.QueryRow(ctx, qThreadInsert, teammateID, g1.String()).
+				Scan(&out.Thread.ID, &out.Thread.TeammateID, &out.Thread.Generation, &out.Thread.CreatedAt)
+			if err != nil {
+				return err
+			}
+		}
+		out.Token = newRunToken()
+		if out.Run, err = scanRun(tx.QueryRow(ctx, qRunInsert, teammateID, out.Thread.ID, in.StartedByUser,
+			g1.String(), hashToken(out.Token))); err != nil {
+			return err
+		}
+		var messageID string
+		if err := tx.QueryRow(ctx, qMessageInsert, out.Thread.ID, out.Run.ID, "user", in.Message, nil).Scan(&messageID); err != nil {
+			return err
+		}
+		if out.Packet, err = s.BuildPacketTx(ctx, tx, teammateID, in.Message); err != nil {
+			return err
+		}
+		if err := WriteContextsTx(ctx, tx, out.Run.ID, out.Packet); err != nil {
+			return err
+		}
+		if s.hooks.beforeGenerationRecheck != nil {
+			s.hooks.beforeGenerationRecheck()
+		}
+		g2, err := generationQ(ctx, tx, teammateID)
+		if err != nil {
+			return err
+		}
+		if g2 != g1 {
+			// The packet may predate the change: it is never handed out, and the run ends here.
+			changed = true
+			if _, err := tx.Exec(ctx, qRunContextsDrop, out.Run.ID); err != nil {
+				return err
+			}
+			_, err := tx.Exec(ctx, qRunEnd, out.Run.ID, RunFailed)
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return StartedRun{}, wrapUnlessDomain("start run", err)
+	}
+	if changed {
+		s.log.InfoContext(ctx, "run failed: memory changed while it started", "run", out.Run.ID, "teammate", teammateID)
+		return StartedRun{}, ErrMemoryChanged
+	}
+	s.log.InfoContext(ctx, "run started", "run", out.Run.ID, "teammate", teammateID, "thread", out.Thread.ID,
+		"fresh", out.Fresh, "entries", len(out.Packet.Entries))
+	return out, nil
+}
+
+// AuthenticateRun maps a run token to its credential while the run is running.
+func (s *Service) AuthenticateRun(ctx context.Context, token string) (Credential, error) {
+	var c Credential
+	err := s.pool.QueryRow(ctx, qRunByToken, hashToken(token)).Scan(&c.RunID, &c.TeammateID)
+	if err != nil {
+		if errors.Is(err, pgx.ErrNoRows) {
+			return Credential{}, ErrUnauthenticated
+		}
+		return Credential{}, fmt.Errorf("authenticate run: %w", err)
+	}
+	c.Kind = CredentialRun
+	return c, nil
+}
+
+// GenerationCheck is the answer to CheckRunGeneration.
+type GenerationCheck struct {
+	// Current is the teammate's generation now; Adopted the run's.
+	Current, Adopted string
+	// Interrupted is true when they differ: the run has been ended and must stop (G5).
+	Interrupted bool
+}
+
+// CheckRunGeneration is called by the worker before every tool call (run credential). If memory the
+// teammate sees changed since the run adopted its generation, the run is marked interrupted (G5).
+func (s *Service) CheckRunGeneration(ctx context.Context) (GenerationCheck, error) {
+	c, err := require(ctx, CredentialRun)
+	if err != nil {
+		return GenerationCheck{}, err
+	}
+	var out GenerationCheck
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		run, err := scanRun(tx.QueryRow(ctx, qRunForUpdate, c.RunID))
+		if err != nil {
+			return notFoundIfNoRows(err)
+		}
+		if run.Status != RunRunning {
+			return ErrUnauthenticated
+		}
+		g, err := generationQ(ctx, tx, run.TeammateID)
+		if err != nil {
+			return err
+		}
+		out = GenerationCheck{Current: g.String(), Adopted: run.Generation}
+		if out.Current != out.Adopted {
+			out.Interrupted = true
+			_, err = tx.Exec(ctx, qRunEnd, run.ID, RunInterrupted)
+		}
+		return err
+	})
+	if err != nil {
+		return GenerationCheck{}, wrapUnlessDomain("check run generation", err)
+	}
+	if out.Interrupted {
+		s.log.InfoContext(ctx, "run interrupted: memory changed mid-turn", "run", c.RunID)
+	}
+	return out, nil
+}
+
+// CompleteRun stores the reply and ends the run (run credential).
+func (s *Service) CompleteRun(ctx context.Context, reply string) (Run, error) {
+	c, err := require(ctx, CredentialRun)
+	if err != nil {
+		return Run{}, err
+	}
+	if err := checkText("reply", reply, MaxMessageLength, true); err != nil {
+		return Run{}, err
+	}
+	var out Run
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		run, err := scanRun(tx.QueryRow(ctx, qRunForUpdate, c.RunID))
+		if err != nil {
+			return notFoundIfNoRows(err)
+		}
+		if run.Status != RunRunning {
+			return ErrUnauthenticated
+		}
+		var id string
+		if err := tx.QueryRow(ctx, qMessageInsert, run.ThreadID, run.ID, "assistant", reply, nil).Scan(&id); err != nil {
+			return err
+		}
+		out, err = scanRun(tx.QueryRow(ctx, qRunEnd, run.ID, RunCompleted))
+		return err
+	})
+	if err != nil {
+		return Run{}, wrapUnlessDomain("complete run", err)
+	}
+	s.log.InfoContext(ctx, "run completed", "run", out.ID)
+	return out, nil
+}
+
+// CancelRun ends a running run for the user; its credential stops working at once.
+func (s *Service) CancelRun(ctx context.Context, runID string) (Run, error) {
+	if _, err := require(ctx, CredentialUser); err != nil {
+		return Run{}, err
+	}
+	runID, err := parseID("runId", runID)
+	if err != nil {
+		return Run{}, err
+	}
+	var out Run
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		run, err := scanRun(tx.QueryRow(ctx, qRunForUpdate, runID))
+		if err != nil {
+			return notFoundIfNoRows(err)
+		}
+		if run.Status != RunRunning {
+			return invalid("runId", "the run has already ended")
+		}
+		out, err = scanRun(tx.QueryRow(ctx, qRunEnd, run.ID, RunCancelled))
+		return err
+	})
+	if err != nil {
+		return Run{}, wrapUnlessDomain("cancel run", err)
+	}
+	s.log.InfoContext(ctx, "run cancelled", "run", out.ID)
+	return out, nil
+}
+
+// GetRun returns a run: the user and the worker see every run, a run credential its own.
+func (s *Service) GetRun(ctx context.Context, runID string) (Run, error) {
+	c, err := require(ctx, CredentialUser, CredentialWorker, CredentialRun)
+	if err != nil {
+		return Run{}, err
+	}
+	if runID, err = parseID("id", runID); err != nil {
+		return Run{}, err
+	}
+	if c.Kind == CredentialRun && c.RunID != runID {
+		return Run{}, ErrForbidden
+	}
+	run, err := scanRun(s.pool.QueryRow(ctx, qRunGet, runID))
+	return run, notFoundIfNoRows(err)
+}
+
+// RunMessages returns the run's user message and reply ("" while there is none), for a caller that
+// has read the run with GetRun.
+func (s *Service) RunMessages(ctx context.Context, runID string) (message, reply string, err error) {
+	var id string
+	if err := s.pool.QueryRow(ctx, qRunUserMessage, runID).Scan(&id, &message); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return "", "", err
+	}
+	if err := s.pool.QueryRow(ctx, qRunReply, runID).Scan(&reply); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return "", "", err
+	}
+	return message, reply, nil
+}
+
+// ThreadOf returns the thread of a run the caller has read with GetRun or StartRun.
+func (s *Service) ThreadOf(ctx context.Context, run Run) (Thread, error) {
+	var t Thread
+	err := s.pool.QueryRow(ctx, qThreadGet, run.ThreadID).Scan(&t.ID, &t.TeammateID, &t.Generation, &t.CreatedAt)
+	return t, notFoundIfNoRows(err)
+}

@@ -1,0 +1,157 @@
+package memory_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/open-bot/memory/internal/memory"
+)
+
+func (f fixture) startRun(t *testing.T, teammateID, message string) memory.StartedRun {
+	t.Helper()
+	out, err := f.svc.StartRun(worker, memory.StartRunInput{TeammateID: teammateID, Message: message, StartedByUser: true})
+	require.NoError(t, err)
+	return out
+}
+
+func asRun(t *testing.T, f fixture, token string) context.Context {
+	t.Helper()
+	c, err := f.svc.AuthenticateRun(context.Background(), token)
+	require.NoError(t, err)
+	return memory.WithCredential(context.Background(), c)
+}
+
+// G4: a change committed between the generation read and the packet hand-out fails the run with
+// exactly the sentence of the spec, and nothing is handed out.
+func TestStartRunFailsWhenMemoryChangesWhileStarting(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	tm := f.teammate(t, "Starter")
+	f.create(t, &tm, "Likes hiking")
+	f.svc.SetBeforeGenerationRecheck(func() {
+		f.svc.SetBeforeGenerationRecheck(nil)
+		f.create(t, nil, "A change from another session") // commits on its own connection
+	})
+	_, err := f.svc.StartRun(worker, memory.StartRunInput{TeammateID: tm, Message: "Do I like hiking?"})
+	require.ErrorIs(t, err, memory.ErrMemoryChanged)
+	assert.Equal(t, "Memory changed while this task was starting.", err.Error())
+
+	var status string
+	var token []byte
+	var contexts int
+	require.NoError(t, f.pool.QueryRow(context.Background(), `
+		SELECT status, token_hash, (SELECT count(*) FROM memory_contexts c WHERE c.run_id = r.id)
+		  FROM runs r WHERE teammate_id = $1`, tm).Scan(&status, &token, &contexts))
+	assert.Equal(t, "failed", status)
+	assert.Nil(t, token, "the failed run has no credential")
+	assert.Zero(t, contexts, "nothing was handed out")
+
+	// Without interference the next start succeeds with the new generation.
+	run := f.startRun(t, tm, "Do I like hiking?")
+	assert.Equal(t, "1:1:0", run.Generation.String())
+	assert.Contains(t, run.Packet.Text, "hiking")
+}
+
+// G6: the user cancels the run just before the teammate's write: the write is refused (its
+// credential ended), nothing is written and nothing adopted.
+func TestToolWriteAfterConcurrentCancel(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	tm := f.teammate(t, "Canceller")
+	run := f.startRun(t, tm, "Please remember that I like plums")
+	ctx := asRun(t, f, run.Token)
+	items, revisions, gens := f.counts(t)
+	f.svc.SetBeforeToolWrite(func() {
+		f.svc.SetBeforeToolWrite(nil)
+		_, err := f.svc.CancelRun(user, run.Run.ID)
+		require.NoError(t, err)
+	})
+	_, err := f.svc.ToolRemember(ctx, memory.RememberInput{Content: "I like plums"})
+	require.ErrorIs(t, err, memory.ErrUnauthenticated)
+	i2, r2, g2 := f.counts(t)
+	assert.Equal(t, []any{items, revisions, gens}, []any{i2, r2, g2}, "nothing written")
+	got, err := f.svc.GetRun(user, run.Run.ID)
+	require.NoError(t, err)
+	assert.Equal(t, memory.RunCancelled, got.Status)
+	assert.Equal(t, run.Generation.String(), got.Generation, "not adopted")
+}
+
+// G6: if something else changed memory before the teammate's own write, the run doesn't adopt the
+// new generation, so its next check interrupts it.
+func TestToolWriteAfterAnotherChangeIsNotAdopted(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	tm := f.teammate(t, "Racer")
+	run := f.startRun(t, tm, "Please remember that I like figs")
+	ctx := asRun(t, f, run.Token)
+	f.svc.SetBeforeToolWrite(func() {
+		f.svc.SetBeforeToolWrite(nil)
+		f.create(t, &tm, "The user added this meanwhile")
+	})
+	res, err := f.svc.ToolRemember(ctx, memory.RememberInput{Content: "I like figs"})
+	require.NoError(t, err)
+	assert.Equal(t, memory.OutcomeSaved, res.Outcome)
+	assert.False(t, res.Adopted)
+	check, err := f.svc.CheckRunGeneration(ctx)
+	require.NoError(t, err)
+	assert.True(t, check.Interrupted, "the next check interrupts the run (G5)")
+
+	// Its own write alone is adopted: no interruption.
+	run2 := f.startRun(t, tm, "Please remember that I like dates")
+	ctx2 := asRun(t, f, run2.Token)
+	res, err = f.svc.ToolRemember(ctx2, memory.RememberInput{Content: "I like dates"})
+	require.NoError(t, err)
+	assert.True(t, res.Adopted)
+	check, err = f.svc.CheckRunGeneration(ctx2)
+	require.NoError(t, err)
+	assert.False(t, check.Interrupted)
+	assert.Equal(t, check.Current, check.Adopted)
+}
+
+func TestCandidatesNeverCountAndArriveAsEvents(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	tm := f.teammate(t, "Suggester")
+	run := f.startRun(t, tm, "I drink my coffee black.")
+	ctx := asRun(t, f, run.Token)
+	genBefore := f.generation(t, tm)
+	listen := listenEvents(t, f.pool)
+
+	res, err := f.svc.ToolRemember(ctx, memory.RememberInput{Content: "drinks coffee black", Kind: memory.KindPreference})
+	require.NoError(t, err)
+	require.Equal(t, memory.OutcomeSuggested, res.Outcome)
+	assert.Equal(t, genBefore, f.generation(t, tm), "G1: a candidate doesn't bump the generation")
+	e := listen.next(t)
+	assert.True(t, e.Candidate, "A6: candidate arrivals are announced")
+	assert.False(t, e.Generation)
+
+	// Dismissing doesn't count either; confirming does.
+	dismissed, err := f.svc.DismissCandidate(user, res.Item.ID)
+	require.NoError(t, err)
+	assert.Equal(t, memory.StatusDismissed, dismissed.Status)
+	assert.Equal(t, genBefore, f.generation(t, tm))
+	_, err = f.svc.ConfirmCandidate(user, res.Item.ID, nil)
+	var bad *memory.ValidationError
+	require.ErrorAs(t, err, &bad, "a dismissed suggestion can't be confirmed")
+
+	res, err = f.svc.ToolRemember(ctx, memory.RememberInput{Content: "takes coffee without sugar"})
+	require.NoError(t, err)
+	confirmed, err := f.svc.ConfirmCandidate(user, res.Item.ID, ptr("Takes coffee black, no sugar"))
+	require.NoError(t, err)
+	assert.Equal(t, memory.StatusActive, confirmed.Status)
+	assert.Equal(t, "Takes coffee black, no sugar", confirmed.Content, "the user may edit before confirming")
+	assert.Equal(t, 2, confirmed.Revision)
+	assert.NotEqual(t, genBefore, f.generation(t, tm))
+	page, err := f.svc.Revisions(user, confirmed.ID, nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, memory.ActionConfirm, page.Revisions[0].Action)
+	assert.Equal(t, memory.ActorUser, page.Revisions[0].Actor)
+
+	// The same text twice is not saved twice.
+	res, err = f.svc.ToolRemember(ctx, memory.RememberInput{Content: "takes coffee black, no sugar!"})
+	require.NoError(t, err)
+	assert.Equal(t, memory.OutcomeUnchanged, res.Outcome)
+}

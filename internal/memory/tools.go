@@ -1,0 +1,339 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// ToolOutcome says plainly what a teammate's memory tool did.
+type ToolOutcome string
+
+// The outcomes of a teammate's tool call.
+const (
+	// OutcomeSaved: saved as confirmed memory (A1).
+	OutcomeSaved ToolOutcome = "saved"
+	// OutcomeSuggested: saved as a suggestion the user confirms or dismisses (A2, A4).
+	OutcomeSuggested ToolOutcome = "suggested"
+	// OutcomeUnchanged: the same text is already remembered; nothing written.
+	OutcomeUnchanged ToolOutcome = "unchanged"
+	// OutcomeDropped: the user forgot this text before; an inference doesn't bring it back (F3).
+	OutcomeDropped ToolOutcome = "dropped"
+	// OutcomeForgotten: erased (A5).
+	OutcomeForgotten ToolOutcome = "forgotten"
+	// OutcomeRefused: nothing changed; Message says why (A5).
+	OutcomeRefused ToolOutcome = "refused"
+)
+
+// ToolResult is a tool's answer to the teammate. Message never contains memory text.
+type ToolResult struct {
+	Outcome ToolOutcome
+	Message string
+	Item    *Item
+	// Adopted is true when the run adopted the generation its own write produced (G6).
+	Adopted bool
+}
+
+// RememberInput is toolRemember's (and toolRememberAboutUser's) input. The scope is never an
+// argument: it is the run's teammate, or shared when ForEveryone (S2).
+type RememberInput struct {
+	Content     string
+	Key         *string
+	Kind        Kind
+	ForEveryone bool
+}
+
+const (
+	qActiveSameText = `SELECT id::text FROM memory_items WHERE scope = $1 AND status = 'active' AND content_hash = $2 LIMIT 1`
+
+	// The teammate's visible active, unexpired items matching words or a substring, best first.
+	qToolSearch = `
+		SELECT ` + itemColumns + ` FROM memory_items
+		 WHERE scope IN ('shared', $1) AND status = 'active' AND (expires_at IS NULL OR expires_at > now())
+		   AND (search @@ plainto_tsquery('english', $2) OR content ILIKE $3 OR key ILIKE $3)
+		 ORDER BY pinned DESC, ts_rank_cd(search, plainto_tsquery('english', $2)) DESC, updated_at DESC
+		 LIMIT $4`
+
+	// P8: the teammate's own conversations, never another teammate's.
+	qHistorySearch = `
+		SELECT m.id::text, m.thread_id::text, m.run_id::text, m.role, m.content, m.created_at
+		  FROM messages m JOIN bot_threads t ON t.id = m.thread_id
+		 WHERE t.teammate_id = $1 AND (m.search @@ plainto_tsquery('english', $2) OR m.content ILIKE $3)
+		 ORDER BY ts_rank_cd(m.search, plainto_tsquery('english', $2)) DESC, m.created_at DESC
+		 LIMIT $4`
+)
+
+// MaxToolResults bounds what toolSearchMemory and toolSearchHistory return.
+const MaxToolResults = 20
+
+// runWriteTx runs a teammate's write: it locks the run (refusing if the user cancelled it or it
+// ended), reads the run's user message, locks the scope, and after write, adopts the new generation
+// only if the generation before the write was the run's own (G6). write returns the result.
+func (s *Service) runWriteTx(ctx context.Context, scope string, write func(tx pgx.Tx, run Run, message, messageID string) (ToolResult, error)) (ToolResult, error) {
+	c, err := require(ctx, CredentialRun)
+	if err != nil {
+		return ToolResult{}, err
+	}
+	if s.hooks.beforeToolWrite != nil {
+		s.hooks.beforeToolWrite()
+	}
+	var out ToolResult
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		run, err := scanRun(tx.QueryRow(ctx, qRunForUpdate, c.RunID))
+		if err != nil {
+			return notFoundIfNoRows(err)
+		}
+		if run.Status != RunRunning {
+			return ErrUnauthenticated // cancelled or ended: its credential no longer acts
+		}
+		var messageID, message string
+		if err := tx.QueryRow(ctx, qRunUserMessage, run.ID).Scan(&messageID, &message); err != nil {
+			return err
+		}
+		if err := lockScopeTx(ctx, tx, scope); err != nil {
+			return err
+		}
+		before, err := generationQ(ctx, tx, run.TeammateID)
+		if err != nil {
+			return err
+		}
+		if out, err = write(tx, run, message, messageID); err != nil {
+			return err
+		}
+		if before.String() != run.Generation {
+			return nil // something else changed first: the next check interrupts the run (G6)
+		}
+		after, err := generationQ(ctx, tx, run.TeammateID)
+		if err != nil {
+			return err
+		}
+		if after != before {
+			if _, err := tx.Exec(ctx, qRunAdopt, run.ID, after.String()); err != nil {
+				return err
+			}
+			out.Adopted = true
+		}
+		return nil
+	})
+	if err != nil {
+		return ToolResult{}, wrapUnlessDomain("teammate tool", err)
+	}
+	return out, nil
+}
+
+func actorOf(run Run) string { return "teammate:" + run.TeammateID }
+
+// ToolRemember saves what a teammate learned (run credential). Actor decides: confirmed memory when
+// the user's message asks for it and contains it (A1, A3 for shared), a suggestion otherwise (A2). A
+// suggestion whose text the user forgot before is dropped (F3); a text already remembered is not
+// saved twice.
+func (s *Service) ToolRemember(ctx context.Context, in RememberInput) (ToolResult, error) {
+	c := CredentialFrom(ctx)
+	if in.Kind == "" {
+		in.Kind = KindFact
+	}
+	if !in.Kind.valid() {
+		return ToolResult{}, invalid("kind", "must be fact, preference, lesson or note")
+	}
+	if err := checkContent(in.Content); err != nil {
+		return ToolResult{}, err
+	}
+	key, err := normalizeKey(in.Key)
+	if err != nil {
+		return ToolResult{}, err
+	}
+	sc := Scope{TeammateID: &c.TeammateID}
+	if in.ForEveryone {
+		sc = Scope{}
+	}
+	return s.runWriteTx(ctx, sc.String(), func(tx pgx.Tx, run Run, message, messageID string) (ToolResult, error) {
+		var dup string
+		err := tx.QueryRow(ctx, qActiveSameText, sc.String(), ContentHash(in.Content)).Scan(&dup)
+		if err == nil {
+			return ToolResult{Outcome: OutcomeUnchanged, Message: "This is already remembered; nothing was saved."}, nil
+		} else if !errors.Is(err, pgx.ErrNoRows) {
+			return ToolResult{}, err
+		}
+		d := Actor(message, ProposedWrite{Kind: WriteSave, Content: in.Content, Shared: in.ForEveryone})
+		n := newItem{
+			scope: sc, state: state{content: in.Content, key: key, kind: in.Kind}, source: SourceTeammate,
+			actor: actorOf(run), sourceRunID: &run.ID, sourceMessageID: &messageID,
+		}
+		if d.Verdict == VerdictConfirmed {
+			n.status = StatusActive
+			item, err := insertItemTx(ctx, tx, n)
+			if err != nil {
+				return ToolResult{}, err
+			}
+			return ToolResult{Outcome: OutcomeSaved, Item: &item, Message: "Saved to memory, as the user asked."}, nil
+		}
+		if gone, err := tombstonedTx(ctx, tx, sc.String(), in.Content); err != nil || gone {
+			return ToolResult{Outcome: OutcomeDropped, Message: "Not saved: the user asked to forget this before."}, err
+		}
+		n.status = StatusCandidate
+		item, err := insertItemTx(ctx, tx, n)
+		if err != nil {
+			return ToolResult{}, err
+		}
+		return ToolResult{Outcome: OutcomeSuggested, Item: &item,
+			Message: "Saved as a suggestion for the user to confirm: " + d.Reason}, nil
+	})
+}
+
+// ToolUpdateMemory changes a visible active item for a teammate (run credential). With an explicit,
+// matching request from the user it is a "correct" revision, based on baseRevision (R2); otherwise it
+// becomes a suggestion that proposes the change (A4).
+func (s *Service) ToolUpdateMemory(ctx context.Context, id string, baseRevision int, content string) (ToolResult, error) {
+	c, err := require(ctx, CredentialRun)
+	if err != nil {
+		return ToolResult{}, err
+	}
+	if id, err = parseID("id", id); err != nil {
+		return ToolResult{}, err
+	}
+	if baseRevision < 1 {
+		return ToolResult{}, invalid("baseRevision", "must be a revision number (1 or more)")
+	}
+	if err := checkContent(content); err != nil {
+		return ToolResult{}, err
+	}
+	scope, err := s.visibleScope(ctx, c, id)
+	if err != nil {
+		return ToolResult{}, err
+	}
+	return s.runWriteTx(ctx, scope, func(tx pgx.Tx, run Run, message, messageID string) (ToolResult, error) {
+		cur, err := scanItem(tx.QueryRow(ctx, qItemForUpdate, id))
+		if err != nil {
+			return ToolResult{}, notFoundIfNoRows(err)
+		}
+		if cur.Status != StatusActive {
+			return ToolResult{}, ErrNotFound
+		}
+		if cur.Revision != baseRevision {
+			return ToolResult{}, &ConflictError{Current: cur.Revision}
+		}
+		next := itemState(cur)
+		next.content = content
+		if next.equal(itemState(cur)) {
+			return ToolResult{Outcome: OutcomeUnchanged, Message: "The memory already says this; nothing changed."}, nil
+		}
+		d := Actor(message, ProposedWrite{Kind: WriteEdit, Content: content, Shared: cur.Scope == ScopeShared})
+		if d.Verdict == VerdictConfirmed {
+			item, err := writeRevisionTx(ctx, tx, cur, next, StatusActive, ActionCorrect, actorOf(run), &run.ID)
+			if err != nil {
+				return ToolResult{}, err
+			}
+			return ToolResult{Outcome: OutcomeSaved, Item: &item, Message: "Memory corrected, as the user asked."}, nil
+		}
+		if gone, err := tombstonedTx(ctx, tx, cur.Scope, content); err != nil || gone {
+			return ToolResult{Outcome: OutcomeDropped, Message: "Not saved: the user asked to forget this before."}, err
+		}
+		sc := Scope{TeammateID: cur.TeammateID}
+		item, err := insertItemTx(ctx, tx, newItem{
+			scope: sc, state: state{content: content, key: cur.Key, kind: cur.Kind, pinned: cur.Pinned, expiresAt: cur.ExpiresAt},
+			status: StatusCandidate, source: SourceTeammate, actor: actorOf(run), sourceRunID: &run.ID,
+			sourceMessageID: &messageID, targetItemID: &cur.ID, targetRevision: &cur.Revision,
+		})
+		if err != nil {
+			return ToolResult{}, err
+		}
+		return ToolResult{Outcome: OutcomeSuggested, Item: &item,
+			Message: "The user confirmed this memory, so your change was saved as a suggestion for them to confirm: " + d.Reason}, nil
+	})
+}
+
+// ToolForgetMemory erases a visible item for a teammate, only when the user's message asks for it
+// (A5); otherwise it refuses and changes nothing.
+func (s *Service) ToolForgetMemory(ctx context.Context, id string) (ToolResult, error) {
+	c, err := require(ctx, CredentialRun)
+	if err != nil {
+		return ToolResult{}, err
+	}
+	if id, err = parseID("id", id); err != nil {
+		return ToolResult{}, err
+	}
+	scope, err := s.visibleScope(ctx, c, id)
+	if err != nil {
+		return ToolResult{}, err
+	}
+	return s.runWriteTx(ctx, scope, func(tx pgx.Tx, run Run, message, _ string) (ToolResult, error) {
+		cur, err := scanItem(tx.QueryRow(ctx, qItemForUpdate, id))
+		if err != nil {
+			return ToolResult{}, notFoundIfNoRows(err)
+		}
+		if cur.Status != StatusActive {
+			return ToolResult{}, ErrNotFound
+		}
+		d := Actor(message, ProposedWrite{Kind: WriteForget, Shared: cur.Scope == ScopeShared})
+		if d.Verdict != VerdictConfirmed {
+			return ToolResult{Outcome: OutcomeRefused, Message: "Not forgotten: " + d.Reason}, nil
+		}
+		item, err := forgetItemTx(ctx, tx, cur, actorOf(run), &run.ID)
+		if err != nil {
+			return ToolResult{}, err
+		}
+		return ToolResult{Outcome: OutcomeForgotten, Item: &item, Message: "Forgotten, as the user asked."}, nil
+	})
+}
+
+// visibleScope returns the scope of item id if a run of c's teammate may see it (shared or its own):
+// another teammate's item is FORBIDDEN (S1), an unknown one NOT_FOUND.
+func (s *Service) visibleScope(ctx context.Context, c Credential, id string) (string, error) {
+	var scope string
+	if err := s.pool.QueryRow(ctx, qItemScope, id).Scan(&scope); err != nil {
+		return "", notFoundIfNoRows(err)
+	}
+	if !c.CanReadScope(scope) {
+		return "", ErrForbidden
+	}
+	return scope, nil
+}
+
+// ToolSearchMemory searches the teammate's visible active, unexpired items (run credential).
+func (s *Service) ToolSearchMemory(ctx context.Context, query string) ([]Item, error) {
+	c, err := require(ctx, CredentialRun)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkText("query", query, MaxSearchLength, true); err != nil {
+		return nil, err
+	}
+	rows, err := s.pool.Query(ctx, qToolSearch, c.TeammateID, query, "%"+escapeLike(query)+"%", MaxToolResults)
+	if err != nil {
+		return nil, fmt.Errorf("search memory: %w", err)
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (Item, error) { return scanItem(r) })
+}
+
+// HistoryMessage is one message of a teammate's own conversations (P8).
+type HistoryMessage struct {
+	ID        string
+	ThreadID  string
+	RunID     *string
+	Role      string
+	Content   string
+	CreatedAt time.Time
+}
+
+// ToolSearchHistory searches the teammate's own conversations (run credential, P8): original
+// conversations are not memory, but a teammate may look back at them.
+func (s *Service) ToolSearchHistory(ctx context.Context, query string) ([]HistoryMessage, error) {
+	c, err := require(ctx, CredentialRun)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkText("query", query, MaxSearchLength, true); err != nil {
+		return nil, err
+	}
+	rows, err := s.pool.Query(ctx, qHistorySearch, c.TeammateID, query, "%"+escapeLike(query)+"%", MaxToolResults)
+	if err != nil {
+		return nil, fmt.Errorf("search history: %w", err)
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (HistoryMessage, error) {
+		var m HistoryMessage
+		return m, r.Scan(&m.ID, &m.ThreadID, &m.RunID, &m.Role, &m.Content, &m.CreatedAt)
+	})
+}
