@@ -188,7 +188,11 @@ func TestTeammateEditOfConfirmedFactIsAProposal(t *testing.T) {
 	assert.Equal(t, 4, out.ToolUpdateMemory.Item.Revision)
 	var hist struct {
 		MemoryItem struct {
-			Revisions struct{ Edges []struct{ Node struct{ Action, Actor string } } }
+			Revisions struct {
+				Edges []struct {
+					Node struct{ Action, Actor string }
+				}
+			}
 		}
 	}
 	w.api.Must(t, user, `query($id: ID!) { memoryItem(id: $id) { revisions(first: 1) { edges { node { action actor } } } } }`,
@@ -283,7 +287,9 @@ func TestThreadsAndGenerationsMidTurn(t *testing.T) {
 	assert.Contains(t, third.Packet, "evenings")
 
 	// completeRun stores the reply and ends the credential; cancelRun for the user.
-	var done struct{ CompleteRun struct{ Status, Reply string } }
+	var done struct {
+		CompleteRun struct{ Status, Reply string }
+	}
 	w.api.Must(t, third.RunToken, `mutation { completeRun(input: {reply: "Let's meet at 6 pm."}) { status reply } }`, nil, &done)
 	assert.Equal(t, "COMPLETED", done.CompleteRun.Status)
 	assert.Equal(t, "Let's meet at 6 pm.", done.CompleteRun.Reply)

@@ -82,10 +82,10 @@ const (
 		VALUES ($1, $2, $3, $4, $5) RETURNING ` + runColumns
 	qMessageInsert = `INSERT INTO messages (thread_id, run_id, role, content, redo_of_run_id)
 		VALUES ($1, $2, $3, $4, $5) RETURNING id::text`
-	qRunGet          = `SELECT ` + runColumns + ` FROM runs WHERE id = $1`
-	qRunForUpdate    = `SELECT ` + runColumns + ` FROM runs WHERE id = $1 FOR UPDATE`
-	qRunByToken      = `SELECT id::text, teammate_id::text FROM runs WHERE token_hash = $1 AND status = 'running'`
-	qRunEnd          = `UPDATE runs SET status = $2, ended_at = now(), token_hash = NULL,
+	qRunGet       = `SELECT ` + runColumns + ` FROM runs WHERE id = $1`
+	qRunForUpdate = `SELECT ` + runColumns + ` FROM runs WHERE id = $1 FOR UPDATE`
+	qRunByToken   = `SELECT id::text, teammate_id::text FROM runs WHERE token_hash = $1 AND status = 'running'`
+	qRunEnd       = `UPDATE runs SET status = $2, ended_at = now(), token_hash = NULL,
 		cancelled_at = CASE WHEN $2 = 'cancelled' THEN now() END
 		WHERE id = $1 AND status = 'running' RETURNING ` + runColumns
 	qRunAdopt        = `UPDATE runs SET generation = $2 WHERE id = $1`
