@@ -30,6 +30,7 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	Lesson() LessonResolver
 	MemoryChange() MemoryChangeResolver
 	MemoryItem() MemoryItemResolver
 	MemoryItemConnection() MemoryItemConnectionResolver
@@ -61,6 +62,16 @@ type ComplexityRoot struct {
 		Role      func(childComplexity int) int
 		RunID     func(childComplexity int) int
 		ThreadID  func(childComplexity int) int
+	}
+
+	ImportMemoryFilePayload struct {
+		Items   func(childComplexity int) int
+		Outcome func(childComplexity int) int
+	}
+
+	Lesson struct {
+		Item func(childComplexity int) int
+		Run  func(childComplexity int) int
 	}
 
 	MemoryChange struct {
@@ -143,7 +154,11 @@ type ComplexityRoot struct {
 		DismissCandidate      func(childComplexity int, input model.DismissCandidateInput) int
 		EditMemory            func(childComplexity int, input model.EditMemoryInput) int
 		ForgetMemory          func(childComplexity int, input model.ForgetMemoryInput) int
+		ImportMemoryFile      func(childComplexity int, input model.ImportMemoryFileInput) int
+		KeepLesson            func(childComplexity int, input model.KeepLessonInput) int
+		RateRun               func(childComplexity int, input model.RateRunInput) int
 		RestoreMemoryRevision func(childComplexity int, input model.RestoreMemoryRevisionInput) int
+		RetryRunWithNote      func(childComplexity int, input model.RetryRunWithNoteInput) int
 		StartRun              func(childComplexity int, input model.StartRunInput) int
 		ToolForgetMemory      func(childComplexity int, input model.ToolForgetMemoryInput) int
 		ToolRemember          func(childComplexity int, input model.ToolRememberInput) int
@@ -158,14 +173,27 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
+		AboutMe           func(childComplexity int) int
 		Candidates        func(childComplexity int, scope model.ScopeInput) int
+		Lessons           func(childComplexity int, teammateID string) int
+		MemoryImported    func(childComplexity int, teammateID string) int
 		MemoryItem        func(childComplexity int, id string) int
 		MemoryItems       func(childComplexity int, scope model.ScopeInput, status *memory.Status, kind *memory.Kind, search *string, first *int, after *string) int
+		PendingRetries    func(childComplexity int) int
 		Run               func(childComplexity int, id string) int
 		Teammate          func(childComplexity int, id string) int
 		Teammates         func(childComplexity int) int
 		ToolSearchHistory func(childComplexity int, query string) int
 		ToolSearchMemory  func(childComplexity int, query string) int
+	}
+
+	RetryRequest struct {
+		CreatedAt  func(childComplexity int) int
+		MessageID  func(childComplexity int) int
+		Prompt     func(childComplexity int) int
+		RetryOfRun func(childComplexity int) int
+		TeammateID func(childComplexity int) int
+		ThreadID   func(childComplexity int) int
 	}
 
 	Run struct {
@@ -174,6 +202,7 @@ type ComplexityRoot struct {
 		EndedAt       func(childComplexity int) int
 		Generation    func(childComplexity int) int
 		ID            func(childComplexity int) int
+		Rating        func(childComplexity int) int
 		Reply         func(childComplexity int) int
 		StartedByUser func(childComplexity int) int
 		Status        func(childComplexity int) int
@@ -229,6 +258,9 @@ type ComplexityRoot struct {
 
 // region    ************************** generated!.gotpl **************************
 
+type LessonResolver interface {
+	Run(ctx context.Context, obj *memory.Lesson) (*memory.Run, error)
+}
 type MemoryChangeResolver interface {
 	Item(ctx context.Context, obj *model.MemoryChange) (*memory.Item, error)
 }
@@ -251,6 +283,10 @@ type MutationResolver interface {
 	ForgetMemory(ctx context.Context, input model.ForgetMemoryInput) (*model.MemoryItemPayload, error)
 	ConfirmCandidate(ctx context.Context, input model.ConfirmCandidateInput) (*model.MemoryItemPayload, error)
 	DismissCandidate(ctx context.Context, input model.DismissCandidateInput) (*model.MemoryItemPayload, error)
+	RateRun(ctx context.Context, input model.RateRunInput) (*memory.Run, error)
+	KeepLesson(ctx context.Context, input model.KeepLessonInput) (*model.MemoryItemPayload, error)
+	RetryRunWithNote(ctx context.Context, input model.RetryRunWithNoteInput) (*memory.Retry, error)
+	ImportMemoryFile(ctx context.Context, input model.ImportMemoryFileInput) (*memory.ImportResult, error)
 	StartRun(ctx context.Context, input model.StartRunInput) (*model.StartRunPayload, error)
 	CheckRunGeneration(ctx context.Context) (*memory.GenerationCheck, error)
 	CompleteRun(ctx context.Context, input model.CompleteRunInput) (*memory.Run, error)
@@ -266,6 +302,10 @@ type QueryResolver interface {
 	MemoryItems(ctx context.Context, scope model.ScopeInput, status *memory.Status, kind *memory.Kind, search *string, first *int, after *string) (*model.MemoryItemConnection, error)
 	MemoryItem(ctx context.Context, id string) (*memory.Item, error)
 	Candidates(ctx context.Context, scope model.ScopeInput) ([]memory.Item, error)
+	AboutMe(ctx context.Context) (string, error)
+	Lessons(ctx context.Context, teammateID string) ([]memory.Lesson, error)
+	PendingRetries(ctx context.Context) ([]memory.Retry, error)
+	MemoryImported(ctx context.Context, teammateID string) (bool, error)
 	Run(ctx context.Context, id string) (*memory.Run, error)
 	ToolSearchMemory(ctx context.Context, query string) ([]memory.Item, error)
 	ToolSearchHistory(ctx context.Context, query string) ([]memory.HistoryMessage, error)
@@ -360,6 +400,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.HistoryMessage.ThreadID(childComplexity), true
+
+	case "ImportMemoryFilePayload.items":
+		if e.ComplexityRoot.ImportMemoryFilePayload.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImportMemoryFilePayload.Items(childComplexity), true
+	case "ImportMemoryFilePayload.outcome":
+		if e.ComplexityRoot.ImportMemoryFilePayload.Outcome == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImportMemoryFilePayload.Outcome(childComplexity), true
+
+	case "Lesson.item":
+		if e.ComplexityRoot.Lesson.Item == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Lesson.Item(childComplexity), true
+	case "Lesson.run":
+		if e.ComplexityRoot.Lesson.Run == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Lesson.Run(childComplexity), true
 
 	case "MemoryChange.action":
 		if e.ComplexityRoot.MemoryChange.Action == nil {
@@ -744,6 +810,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ForgetMemory(childComplexity, args["input"].(model.ForgetMemoryInput)), true
+	case "Mutation.importMemoryFile":
+		if e.ComplexityRoot.Mutation.ImportMemoryFile == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_importMemoryFile_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ImportMemoryFile(childComplexity, args["input"].(model.ImportMemoryFileInput)), true
+	case "Mutation.keepLesson":
+		if e.ComplexityRoot.Mutation.KeepLesson == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_keepLesson_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.KeepLesson(childComplexity, args["input"].(model.KeepLessonInput)), true
+	case "Mutation.rateRun":
+		if e.ComplexityRoot.Mutation.RateRun == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_rateRun_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RateRun(childComplexity, args["input"].(model.RateRunInput)), true
 	case "Mutation.restoreMemoryRevision":
 		if e.ComplexityRoot.Mutation.RestoreMemoryRevision == nil {
 			break
@@ -755,6 +854,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RestoreMemoryRevision(childComplexity, args["input"].(model.RestoreMemoryRevisionInput)), true
+	case "Mutation.retryRunWithNote":
+		if e.ComplexityRoot.Mutation.RetryRunWithNote == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_retryRunWithNote_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RetryRunWithNote(childComplexity, args["input"].(model.RetryRunWithNoteInput)), true
 	case "Mutation.startRun":
 		if e.ComplexityRoot.Mutation.StartRun == nil {
 			break
@@ -835,6 +945,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
 
+	case "Query.aboutMe":
+		if e.ComplexityRoot.Query.AboutMe == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.AboutMe(childComplexity), true
 	case "Query.candidates":
 		if e.ComplexityRoot.Query.Candidates == nil {
 			break
@@ -847,6 +963,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Candidates(childComplexity, args["scope"].(model.ScopeInput)), true
 
+	case "Query.lessons":
+		if e.ComplexityRoot.Query.Lessons == nil {
+			break
+		}
+
+		args, err := ec.field_Query_lessons_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Lessons(childComplexity, args["teammateId"].(string)), true
+	case "Query.memoryImported":
+		if e.ComplexityRoot.Query.MemoryImported == nil {
+			break
+		}
+
+		args, err := ec.field_Query_memoryImported_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.MemoryImported(childComplexity, args["teammateId"].(string)), true
 	case "Query.memoryItem":
 		if e.ComplexityRoot.Query.MemoryItem == nil {
 			break
@@ -869,6 +1007,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.MemoryItems(childComplexity, args["scope"].(model.ScopeInput), args["status"].(*memory.Status), args["kind"].(*memory.Kind), args["search"].(*string), args["first"].(*int), args["after"].(*string)), true
+	case "Query.pendingRetries":
+		if e.ComplexityRoot.Query.PendingRetries == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.PendingRetries(childComplexity), true
 	case "Query.run":
 		if e.ComplexityRoot.Query.Run == nil {
 			break
@@ -920,6 +1064,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.ToolSearchMemory(childComplexity, args["query"].(string)), true
 
+	case "RetryRequest.createdAt":
+		if e.ComplexityRoot.RetryRequest.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RetryRequest.CreatedAt(childComplexity), true
+	case "RetryRequest.messageId":
+		if e.ComplexityRoot.RetryRequest.MessageID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RetryRequest.MessageID(childComplexity), true
+	case "RetryRequest.prompt":
+		if e.ComplexityRoot.RetryRequest.Prompt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RetryRequest.Prompt(childComplexity), true
+	case "RetryRequest.retryOfRunId":
+		if e.ComplexityRoot.RetryRequest.RetryOfRun == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RetryRequest.RetryOfRun(childComplexity), true
+	case "RetryRequest.teammateId":
+		if e.ComplexityRoot.RetryRequest.TeammateID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RetryRequest.TeammateID(childComplexity), true
+	case "RetryRequest.threadId":
+		if e.ComplexityRoot.RetryRequest.ThreadID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RetryRequest.ThreadID(childComplexity), true
+
 	case "Run.cancelledAt":
 		if e.ComplexityRoot.Run.CancelledAt == nil {
 			break
@@ -950,6 +1131,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Run.ID(childComplexity), true
+	case "Run.rating":
+		if e.ComplexityRoot.Run.Rating == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Run.Rating(childComplexity), true
 	case "Run.reply":
 		if e.ComplexityRoot.Run.Reply == nil {
 			break
@@ -1169,7 +1356,11 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("DismissCandidateInput", ec.unmarshalInputDismissCandidateInput),
 			graphql.NewInputUnmarshaler("EditMemoryInput", ec.unmarshalInputEditMemoryInput),
 			graphql.NewInputUnmarshaler("ForgetMemoryInput", ec.unmarshalInputForgetMemoryInput),
+			graphql.NewInputUnmarshaler("ImportMemoryFileInput", ec.unmarshalInputImportMemoryFileInput),
+			graphql.NewInputUnmarshaler("KeepLessonInput", ec.unmarshalInputKeepLessonInput),
+			graphql.NewInputUnmarshaler("RateRunInput", ec.unmarshalInputRateRunInput),
 			graphql.NewInputUnmarshaler("RestoreMemoryRevisionInput", ec.unmarshalInputRestoreMemoryRevisionInput),
+			graphql.NewInputUnmarshaler("RetryRunWithNoteInput", ec.unmarshalInputRetryRunWithNoteInput),
 			graphql.NewInputUnmarshaler("ScopeInput", ec.unmarshalInputScopeInput),
 			graphql.NewInputUnmarshaler("StartRunInput", ec.unmarshalInputStartRunInput),
 			graphql.NewInputUnmarshaler("ToolForgetMemoryInput", ec.unmarshalInputToolForgetMemoryInput),
@@ -1308,6 +1499,92 @@ extend type Subscription {
   candidateArrived(scope: ScopeInput!): MemoryItem! @auth(accept: [USER])
 }
 `, BuiltIn: false},
+	{Name: "../feedback.graphqls", Input: `# Feedback and lessons, the compatibility projections and the one-time MEMORY.md import (SPEC L1–L4,
+# M1–M3, §2 projections).
+
+"Thumbs up or down on a reply (L1)."
+enum Rating {
+  UP
+  DOWN
+}
+
+input RateRunInput {
+  runId: ID!
+  "null clears the rating."
+  rating: Rating
+}
+
+input KeepLessonInput {
+  runId: ID!
+  "What to do differently (1–4,000 characters); becomes a pinned lesson of the run's teammate."
+  note: String!
+}
+
+input RetryRunWithNoteInput {
+  runId: ID!
+  "What to do differently (1–4,000 characters)."
+  note: String!
+}
+
+"A redo the user asked for (L3): a message waiting for the worker to start its run."
+type RetryRequest {
+  messageId: ID!
+  teammateId: ID!
+  threadId: ID!
+  retryOfRunId: ID!
+  "The message the run will get: the note inside the template the README states."
+  prompt: String!
+  createdAt: Time!
+}
+
+"An active lesson with the reply that prompted it (L4)."
+type Lesson {
+  item: MemoryItem!
+  "The run whose reply prompted the lesson; null for lessons written elsewhere."
+  run: Run
+}
+
+enum ImportOutcome {
+  "MEMORY.md was stored as pinned notes."
+  IMPORTED
+  "There was no MEMORY.md; recorded so the import never happens again."
+  ABSENT
+  "An earlier preparation already imported (or recorded the absence); nothing done."
+  ALREADY
+}
+
+input ImportMemoryFileInput {
+  teammateId: ID!
+  "The file's text (at most 16 KiB of UTF-8); null when there is no MEMORY.md."
+  content: String
+}
+
+type ImportMemoryFilePayload {
+  outcome: ImportOutcome!
+  items: [MemoryItem!]!
+}
+
+extend type Query {
+  "The user's active shared facts and preferences as text (settings.about_me)."
+  aboutMe: String! @auth(accept: [USER, WORKER, RUN])
+  "A teammate's active lessons, most recently changed first."
+  lessons(teammateId: ID!): [Lesson!]! @auth(accept: [USER, WORKER, RUN])
+  "Retries waiting for a run, oldest first."
+  pendingRetries: [RetryRequest!]! @auth(accept: [WORKER])
+  "Whether the teammate's one-time MEMORY.md import has happened (M1)."
+  memoryImported(teammateId: ID!): Boolean! @auth(accept: [WORKER])
+}
+
+extend type Mutation {
+  rateRun(input: RateRunInput!): Run! @auth(accept: [USER])
+  "Keep the note as a pinned lesson of the run's teammate (L2)."
+  keepLesson(input: KeepLessonInput!): MemoryItemPayload! @auth(accept: [USER])
+  "Ask for the reply again with the note (L3)."
+  retryRunWithNote(input: RetryRunWithNoteInput!): RetryRequest! @auth(accept: [USER])
+  "The one-time MEMORY.md import (M1); safe to call from concurrent preparations."
+  importMemoryFile(input: ImportMemoryFileInput!): ImportMemoryFilePayload! @auth(accept: [WORKER])
+}
+`, BuiltIn: false},
 	{Name: "../runs.graphqls", Input: `# Runs, threads, teammates' memory tools and suggestions (SPEC S2, S3, A1–A6, G3–G6, P8).
 
 "A conversation of one teammate, made with one generation (G3)."
@@ -1343,15 +1620,19 @@ type Run {
   userMessage: String!
   "The teammate's reply, once completed."
   reply: String
+  "The user's thumbs up or down on the reply (L1)."
+  rating: Rating
 }
 
 input StartRunInput {
   teammateId: ID!
   "Continue this thread if its generation is still current; omitted or stale: a fresh thread."
   threadId: ID
-  "The user's message (1–32,000 characters)."
-  message: String!
+  "The user's message (1–32,000 characters); omitted when starting a retry."
+  message: String
   startedByUser: Boolean = true
+  "Start the run of a retry the user asked for (pendingRetries): its stored message is used."
+  retryMessageId: ID
 }
 
 type StartRunPayload {
@@ -1761,6 +2042,26 @@ func (ec *executionContext) childFields_HistoryMessage(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type HistoryMessage", field.Name)
 }
 
+func (ec *executionContext) childFields_ImportMemoryFilePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "outcome":
+		return ec.fieldContext_ImportMemoryFilePayload_outcome(ctx, field)
+	case "items":
+		return ec.fieldContext_ImportMemoryFilePayload_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ImportMemoryFilePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_Lesson(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "item":
+		return ec.fieldContext_Lesson_item(ctx, field)
+	case "run":
+		return ec.fieldContext_Lesson_run(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Lesson", field.Name)
+}
+
 func (ec *executionContext) childFields_MemoryChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "scope":
@@ -1911,6 +2212,24 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
 }
 
+func (ec *executionContext) childFields_RetryRequest(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "messageId":
+		return ec.fieldContext_RetryRequest_messageId(ctx, field)
+	case "teammateId":
+		return ec.fieldContext_RetryRequest_teammateId(ctx, field)
+	case "threadId":
+		return ec.fieldContext_RetryRequest_threadId(ctx, field)
+	case "retryOfRunId":
+		return ec.fieldContext_RetryRequest_retryOfRunId(ctx, field)
+	case "prompt":
+		return ec.fieldContext_RetryRequest_prompt(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_RetryRequest_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RetryRequest", field.Name)
+}
+
 func (ec *executionContext) childFields_Run(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -1935,6 +2254,8 @@ func (ec *executionContext) childFields_Run(ctx context.Context, field graphql.C
 		return ec.fieldContext_Run_userMessage(ctx, field)
 	case "reply":
 		return ec.fieldContext_Run_reply(ctx, field)
+	case "rating":
+		return ec.fieldContext_Run_rating(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Run", field.Name)
 }
@@ -2275,12 +2596,68 @@ func (ec *executionContext) field_Mutation_forgetMemory_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_importMemoryFile_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ImportMemoryFileInput, error) {
+			return ec.unmarshalNImportMemoryFileInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐImportMemoryFileInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_keepLesson_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.KeepLessonInput, error) {
+			return ec.unmarshalNKeepLessonInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐKeepLessonInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_rateRun_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RateRunInput, error) {
+			return ec.unmarshalNRateRunInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRateRunInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_restoreMemoryRevision_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.RestoreMemoryRevisionInput, error) {
 			return ec.unmarshalNRestoreMemoryRevisionInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRestoreMemoryRevisionInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_retryRunWithNote_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RetryRunWithNoteInput, error) {
+			return ec.unmarshalNRetryRunWithNoteInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRetryRunWithNoteInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -2398,6 +2775,34 @@ func (ec *executionContext) field_Query_candidates_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["scope"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_lessons_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "teammateId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["teammateId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_memoryImported_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "teammateId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["teammateId"] = arg0
 	return args, nil
 }
 
@@ -2855,6 +3260,125 @@ func (ec *executionContext) _HistoryMessage_createdAt(ctx context.Context, field
 }
 func (ec *executionContext) fieldContext_HistoryMessage_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("HistoryMessage", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ImportMemoryFilePayload_outcome(ctx context.Context, field graphql.CollectedField, obj *memory.ImportResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ImportMemoryFilePayload_outcome(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Outcome, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v memory.ImportOutcome) graphql.Marshaler {
+			return ec.marshalNImportOutcome2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐImportOutcome(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ImportMemoryFilePayload_outcome(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ImportMemoryFilePayload", field, false, false, "ImportOutcome")
+}
+
+func (ec *executionContext) _ImportMemoryFilePayload_items(ctx context.Context, field graphql.CollectedField, obj *memory.ImportResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ImportMemoryFilePayload_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []memory.Item) graphql.Marshaler {
+			return ec.marshalNMemoryItem2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItemᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ImportMemoryFilePayload_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ImportMemoryFilePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Lesson_item(ctx context.Context, field graphql.CollectedField, obj *memory.Lesson) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Lesson_item(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Item, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v memory.Item) graphql.Marshaler {
+			return ec.marshalNMemoryItem2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItem(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Lesson_item(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Lesson",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Lesson_run(ctx context.Context, field graphql.CollectedField, obj *memory.Lesson) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Lesson_run(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Lesson().Run(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *memory.Run) graphql.Marshaler {
+			return ec.marshalORun2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRun(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Lesson_run(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Lesson",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Run(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _MemoryChange_scope(ctx context.Context, field graphql.CollectedField, obj *model.MemoryChange) (ret graphql.Marshaler) {
@@ -4513,6 +5037,254 @@ func (ec *executionContext) fieldContext_Mutation_dismissCandidate(ctx context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_rateRun(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_rateRun(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RateRun(ctx, fc.Args["input"].(model.RateRunInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *memory.Run
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *memory.Run
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *memory.Run) graphql.Marshaler {
+			return ec.marshalNRun2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRun(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_rateRun(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Run(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_rateRun_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_keepLesson(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_keepLesson(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().KeepLesson(ctx, fc.Args["input"].(model.KeepLessonInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.MemoryItemPayload
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.MemoryItemPayload
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryItemPayload) graphql.Marshaler {
+			return ec.marshalNMemoryItemPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_keepLesson(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItemPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_keepLesson_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_retryRunWithNote(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_retryRunWithNote(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RetryRunWithNote(ctx, fc.Args["input"].(model.RetryRunWithNoteInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *memory.Retry
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *memory.Retry
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *memory.Retry) graphql.Marshaler {
+			return ec.marshalNRetryRequest2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRetry(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_retryRunWithNote(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RetryRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_retryRunWithNote_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_importMemoryFile(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_importMemoryFile(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ImportMemoryFile(ctx, fc.Args["input"].(model.ImportMemoryFileInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"WORKER"})
+				if err != nil {
+					var zeroVal *memory.ImportResult
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *memory.ImportResult
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *memory.ImportResult) graphql.Marshaler {
+			return ec.marshalNImportMemoryFilePayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐImportResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_importMemoryFile(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ImportMemoryFilePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_importMemoryFile_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_startRun(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5341,6 +6113,221 @@ func (ec *executionContext) fieldContext_Query_candidates(ctx context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_aboutMe(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_aboutMe(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().AboutMe(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER", "WORKER", "RUN"})
+				if err != nil {
+					var zeroVal string
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal string
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_aboutMe(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Query", field, true, true, "String")
+}
+
+func (ec *executionContext) _Query_lessons(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_lessons(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Lessons(ctx, fc.Args["teammateId"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER", "WORKER", "RUN"})
+				if err != nil {
+					var zeroVal []memory.Lesson
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal []memory.Lesson
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []memory.Lesson) graphql.Marshaler {
+			return ec.marshalNLesson2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐLessonᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_lessons(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Lesson(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_lessons_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_pendingRetries(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_pendingRetries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().PendingRetries(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"WORKER"})
+				if err != nil {
+					var zeroVal []memory.Retry
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal []memory.Retry
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []memory.Retry) graphql.Marshaler {
+			return ec.marshalNRetryRequest2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRetryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_pendingRetries(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RetryRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_memoryImported(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_memoryImported(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().MemoryImported(ctx, fc.Args["teammateId"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"WORKER"})
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_memoryImported(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_memoryImported_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_run(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5601,6 +6588,144 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _RetryRequest_messageId(ctx context.Context, field graphql.CollectedField, obj *memory.Retry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RetryRequest_messageId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MessageID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RetryRequest_messageId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RetryRequest", field, false, false, "ID")
+}
+
+func (ec *executionContext) _RetryRequest_teammateId(ctx context.Context, field graphql.CollectedField, obj *memory.Retry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RetryRequest_teammateId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TeammateID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RetryRequest_teammateId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RetryRequest", field, false, false, "ID")
+}
+
+func (ec *executionContext) _RetryRequest_threadId(ctx context.Context, field graphql.CollectedField, obj *memory.Retry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RetryRequest_threadId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ThreadID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RetryRequest_threadId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RetryRequest", field, false, false, "ID")
+}
+
+func (ec *executionContext) _RetryRequest_retryOfRunId(ctx context.Context, field graphql.CollectedField, obj *memory.Retry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RetryRequest_retryOfRunId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RetryOfRun, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RetryRequest_retryOfRunId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RetryRequest", field, false, false, "ID")
+}
+
+func (ec *executionContext) _RetryRequest_prompt(ctx context.Context, field graphql.CollectedField, obj *memory.Retry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RetryRequest_prompt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Prompt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RetryRequest_prompt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RetryRequest", field, false, false, "String")
+}
+
+func (ec *executionContext) _RetryRequest_createdAt(ctx context.Context, field graphql.CollectedField, obj *memory.Retry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RetryRequest_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RetryRequest_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RetryRequest", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Run_id(ctx context.Context, field graphql.CollectedField, obj *memory.Run) (ret graphql.Marshaler) {
@@ -5872,6 +6997,29 @@ func (ec *executionContext) _Run_reply(ctx context.Context, field graphql.Collec
 }
 func (ec *executionContext) fieldContext_Run_reply(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Run", field, true, true, "String")
+}
+
+func (ec *executionContext) _Run_rating(ctx context.Context, field graphql.CollectedField, obj *memory.Run) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Run_rating(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rating, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *memory.Rating) graphql.Marshaler {
+			return ec.marshalORating2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRating(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Run_rating(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Run", field, false, false, "Rating")
 }
 
 func (ec *executionContext) _RunGenerationCheck_current(ctx context.Context, field graphql.CollectedField, obj *memory.GenerationCheck) (ret graphql.Marshaler) {
@@ -8081,6 +9229,153 @@ func UnmarshalForgetMemoryInput(ctx context.Context, raw any) (model.ForgetMemor
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputImportMemoryFileInput(ctx context.Context, obj any) (model.ImportMemoryFileInput, error) {
+	var it model.ImportMemoryFileInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"teammateId", "content"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "teammateId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("teammateId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TeammateID = data
+		case "content":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("content"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Content = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalImportMemoryFileInput unmarshals raw into the ImportMemoryFileInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalImportMemoryFileInput(ctx context.Context, raw any) (model.ImportMemoryFileInput, error) {
+	var out model.ImportMemoryFileInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ImportMemoryFileInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputKeepLessonInput(ctx context.Context, obj any) (model.KeepLessonInput, error) {
+	var it model.KeepLessonInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"runId", "note"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "runId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("runId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RunID = data
+		case "note":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("note"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Note = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalKeepLessonInput unmarshals raw into the KeepLessonInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalKeepLessonInput(ctx context.Context, raw any) (model.KeepLessonInput, error) {
+	var out model.KeepLessonInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "KeepLessonInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputRateRunInput(ctx context.Context, obj any) (model.RateRunInput, error) {
+	var it model.RateRunInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"runId", "rating"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "runId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("runId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RunID = data
+		case "rating":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rating"))
+			data, err := ec.unmarshalORating2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRating(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Rating = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalRateRunInput unmarshals raw into the RateRunInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalRateRunInput(ctx context.Context, raw any) (model.RateRunInput, error) {
+	var out model.RateRunInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "RateRunInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputRestoreMemoryRevisionInput(ctx context.Context, obj any) (model.RestoreMemoryRevisionInput, error) {
 	var it model.RestoreMemoryRevisionInput
 	if obj == nil {
@@ -8134,6 +9429,55 @@ func (ec *executionContext) unmarshalInputRestoreMemoryRevisionInput(ctx context
 func UnmarshalRestoreMemoryRevisionInput(ctx context.Context, raw any) (model.RestoreMemoryRevisionInput, error) {
 	var out model.RestoreMemoryRevisionInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "RestoreMemoryRevisionInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputRetryRunWithNoteInput(ctx context.Context, obj any) (model.RetryRunWithNoteInput, error) {
+	var it model.RetryRunWithNoteInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"runId", "note"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "runId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("runId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RunID = data
+		case "note":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("note"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Note = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalRetryRunWithNoteInput unmarshals raw into the RetryRunWithNoteInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalRetryRunWithNoteInput(ctx context.Context, raw any) (model.RetryRunWithNoteInput, error) {
+	var out model.RetryRunWithNoteInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "RetryRunWithNoteInput", raw, &out)
 	return out, err
 }
 
@@ -8194,7 +9538,7 @@ func (ec *executionContext) unmarshalInputStartRunInput(ctx context.Context, obj
 		asMap["startedByUser"] = true
 	}
 
-	fieldsInOrder := [...]string{"teammateId", "threadId", "message", "startedByUser"}
+	fieldsInOrder := [...]string{"teammateId", "threadId", "message", "startedByUser", "retryMessageId"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -8217,7 +9561,7 @@ func (ec *executionContext) unmarshalInputStartRunInput(ctx context.Context, obj
 			it.ThreadID = data
 		case "message":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("message"))
-			data, err := ec.unmarshalNString2string(ctx, v)
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -8229,6 +9573,13 @@ func (ec *executionContext) unmarshalInputStartRunInput(ctx context.Context, obj
 				return it, err
 			}
 			it.StartedByUser = data
+		case "retryMessageId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("retryMessageId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RetryMessageID = data
 		}
 	}
 	return it, nil
@@ -8632,6 +9983,83 @@ func (ec *executionContext) _HistoryMessage(ctx context.Context, sel ast.Selecti
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var importMemoryFilePayloadImplementors = []string{"ImportMemoryFilePayload"}
+
+func (ec *executionContext) _ImportMemoryFilePayload(ctx context.Context, sel ast.SelectionSet, obj *memory.ImportResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, importMemoryFilePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ImportMemoryFilePayload")
+		case "outcome":
+			out.Values[i] = ec._ImportMemoryFilePayload_outcome(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "items":
+			out.Values[i] = ec._ImportMemoryFilePayload_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var lessonImplementors = []string{"Lesson"}
+
+func (ec *executionContext) _Lesson(ctx context.Context, sel ast.SelectionSet, obj *memory.Lesson) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, lessonImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Lesson")
+		case "item":
+			out.Values[i] = ec._Lesson_item(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "run":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Lesson_run(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -9183,6 +10611,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "rateRun":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_rateRun(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "keepLesson":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_keepLesson(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "retryRunWithNote":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_retryRunWithNote(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "importMemoryFile":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_importMemoryFile(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "startRun":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_startRun(ctx, field)
@@ -9343,6 +10799,30 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_candidates(ctx, field)
 				})
+		case "aboutMe":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_aboutMe(ctx, field)
+				})
+		case "lessons":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_lessons(ctx, field)
+				})
+		case "pendingRetries":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_pendingRetries(ctx, field)
+				})
+		case "memoryImported":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_memoryImported(ctx, field)
+				})
 		case "run":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, false,
@@ -9374,6 +10854,64 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			})
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var retryRequestImplementors = []string{"RetryRequest"}
+
+func (ec *executionContext) _RetryRequest(ctx context.Context, sel ast.SelectionSet, obj *memory.Retry) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, retryRequestImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RetryRequest")
+		case "messageId":
+			out.Values[i] = ec._RetryRequest_messageId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "teammateId":
+			out.Values[i] = ec._RetryRequest_teammateId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "threadId":
+			out.Values[i] = ec._RetryRequest_threadId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "retryOfRunId":
+			out.Values[i] = ec._RetryRequest_retryOfRunId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "prompt":
+			out.Values[i] = ec._RetryRequest_prompt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._RetryRequest_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -9462,6 +11000,11 @@ func (ec *executionContext) _Run(ctx context.Context, sel ast.SelectionSet, obj 
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Run_reply(ctx, field, obj)
 				})
+		case "rating":
+			out.Values[i] = ec._Run_rating(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -10255,6 +11798,47 @@ func (ec *executionContext) marshalNID2string(ctx context.Context, sel ast.Selec
 	return res
 }
 
+func (ec *executionContext) unmarshalNImportMemoryFileInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐImportMemoryFileInput(ctx context.Context, v any) (model.ImportMemoryFileInput, error) {
+	res, err := ec.unmarshalInputImportMemoryFileInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNImportMemoryFilePayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐImportResult(ctx context.Context, sel ast.SelectionSet, v *memory.ImportResult) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ImportMemoryFilePayload!")
+		return graphql.Null
+	}
+	return ec._ImportMemoryFilePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNImportOutcome2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐImportOutcome(ctx context.Context, v any) (memory.ImportOutcome, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNImportOutcome2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐImportOutcome[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNImportOutcome2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐImportOutcome(ctx context.Context, sel ast.SelectionSet, v memory.ImportOutcome) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNImportOutcome2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐImportOutcome[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "ImportOutcome!")
+	}
+	return res
+}
+
+var (
+	unmarshalNImportOutcome2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐImportOutcome = map[string]memory.ImportOutcome{
+		"IMPORTED": memory.ImportImported,
+		"ABSENT":   memory.ImportAbsent,
+		"ALREADY":  memory.ImportAlready,
+	}
+	marshalNImportOutcome2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐImportOutcome = map[memory.ImportOutcome]string{
+		memory.ImportImported: "IMPORTED",
+		memory.ImportAbsent:   "ABSENT",
+		memory.ImportAlready:  "ALREADY",
+	}
+)
+
 func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {
 	res, err := graphql.UnmarshalInt(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -10267,6 +11851,31 @@ func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.Selecti
 		graphql.AddInvalidNullFromMarshaler(ctx, "Int!")
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNKeepLessonInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐKeepLessonInput(ctx context.Context, v any) (model.KeepLessonInput, error) {
+	res, err := ec.unmarshalInputKeepLessonInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLesson2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐLesson(ctx context.Context, sel ast.SelectionSet, v memory.Lesson) graphql.Marshaler {
+	return ec._Lesson(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNLesson2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐLessonᚄ(ctx context.Context, sel ast.SelectionSet, v []memory.Lesson) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLesson2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐLesson(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNMemoryChange2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryChange(ctx context.Context, sel ast.SelectionSet, v *model.MemoryChange) graphql.Marshaler {
@@ -10469,8 +12078,46 @@ func (ec *executionContext) marshalNPageInfo2githubᚗcomᚋopenᚑbotᚋmemory�
 	return ec._PageInfo(ctx, sel, &v)
 }
 
+func (ec *executionContext) unmarshalNRateRunInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRateRunInput(ctx context.Context, v any) (model.RateRunInput, error) {
+	res, err := ec.unmarshalInputRateRunInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNRestoreMemoryRevisionInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRestoreMemoryRevisionInput(ctx context.Context, v any) (model.RestoreMemoryRevisionInput, error) {
 	res, err := ec.unmarshalInputRestoreMemoryRevisionInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRetryRequest2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRetry(ctx context.Context, sel ast.SelectionSet, v memory.Retry) graphql.Marshaler {
+	return ec._RetryRequest(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRetryRequest2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRetryᚄ(ctx context.Context, sel ast.SelectionSet, v []memory.Retry) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRetryRequest2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRetry(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNRetryRequest2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRetry(ctx context.Context, sel ast.SelectionSet, v *memory.Retry) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RetryRequest!")
+		return graphql.Null
+	}
+	return ec._RetryRequest(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNRetryRunWithNoteInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRetryRunWithNoteInput(ctx context.Context, v any) (model.RetryRunWithNoteInput, error) {
+	res, err := ec.unmarshalInputRetryRunWithNoteInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -10997,6 +12644,36 @@ var (
 		memory.StatusCandidate: "CANDIDATE",
 		memory.StatusDismissed: "DISMISSED",
 		memory.StatusForgotten: "FORGOTTEN",
+	}
+)
+
+func (ec *executionContext) unmarshalORating2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRating(ctx context.Context, v any) (*memory.Rating, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalORating2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRating[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalORating2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRating(ctx context.Context, sel ast.SelectionSet, v *memory.Rating) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalORating2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRating[*v])
+	return res
+}
+
+var (
+	unmarshalORating2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRating = map[string]memory.Rating{
+		"UP":   memory.RatingUp,
+		"DOWN": memory.RatingDown,
+	}
+	marshalORating2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRating = map[memory.Rating]string{
+		memory.RatingUp:   "UP",
+		memory.RatingDown: "DOWN",
 	}
 )
 

@@ -75,6 +75,18 @@ type GenerationChange struct {
 	Generation string `json:"generation"`
 }
 
+type ImportMemoryFileInput struct {
+	TeammateID string `json:"teammateId"`
+	// The file's text (at most 16 KiB of UTF-8); null when there is no MEMORY.md.
+	Content *string `json:"content,omitempty"`
+}
+
+type KeepLessonInput struct {
+	RunID string `json:"runId"`
+	// What to do differently (1–4,000 characters); becomes a pinned lesson of the run's teammate.
+	Note string `json:"note"`
+}
+
 // An item changed; item is its state now (null if the subscriber can no longer see it).
 type MemoryChange struct {
 	Scope    string `json:"scope"`
@@ -116,11 +128,23 @@ type PageInfo struct {
 type Query struct {
 }
 
+type RateRunInput struct {
+	RunID string `json:"runId"`
+	// null clears the rating.
+	Rating *memory.Rating `json:"rating,omitempty"`
+}
+
 // Bring back an earlier revision as a new revision, based on baseRevision.
 type RestoreMemoryRevisionInput struct {
 	ID           string `json:"id"`
 	Revision     int    `json:"revision"`
 	BaseRevision int    `json:"baseRevision"`
+}
+
+type RetryRunWithNoteInput struct {
+	RunID string `json:"runId"`
+	// What to do differently (1–4,000 characters).
+	Note string `json:"note"`
 }
 
 // A scope: one teammate's, or the shared scope when teammateId is null.
@@ -132,9 +156,11 @@ type StartRunInput struct {
 	TeammateID string `json:"teammateId"`
 	// Continue this thread if its generation is still current; omitted or stale: a fresh thread.
 	ThreadID *string `json:"threadId,omitempty"`
-	// The user's message (1–32,000 characters).
-	Message       string `json:"message"`
-	StartedByUser *bool  `json:"startedByUser,omitempty"`
+	// The user's message (1–32,000 characters); omitted when starting a retry.
+	Message       *string `json:"message,omitempty"`
+	StartedByUser *bool   `json:"startedByUser,omitempty"`
+	// Start the run of a retry the user asked for (pendingRetries): its stored message is used.
+	RetryMessageID *string `json:"retryMessageId,omitempty"`
 }
 
 type StartRunPayload struct {

@@ -15,7 +15,13 @@ import (
 
 // StartRun is the resolver for the startRun field.
 func (r *mutationResolver) StartRun(ctx context.Context, input model.StartRunInput) (*model.StartRunPayload, error) {
-	in := memory.StartRunInput{TeammateID: input.TeammateID, Message: input.Message, StartedByUser: true}
+	in := memory.StartRunInput{TeammateID: input.TeammateID, StartedByUser: true}
+	if input.Message != nil {
+		in.Message = *input.Message
+	}
+	if input.RetryMessageID != nil {
+		in.RetryMessageID = *input.RetryMessageID
+	}
 	if input.ThreadID != nil {
 		in.ThreadID = *input.ThreadID
 	}

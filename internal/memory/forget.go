@@ -97,7 +97,7 @@ func forgetItemTx(ctx context.Context, tx pgx.Tx, cur Item, actor string, runID 
 			return Item{}, err
 		}
 	}
-	for _, q := range []string{qRevisionsBlank, qEmbeddingsDelete, qJobsCancel, qSuppress, qLessonDelete} {
+	for _, q := range []string{qRevisionsBlank, qEmbeddingsDelete, qJobsCancel, qSuppress} {
 		if _, err := tx.Exec(ctx, q, cur.ID); err != nil {
 			return Item{}, err
 		}
@@ -109,6 +109,9 @@ func forgetItemTx(ctx context.Context, tx pgx.Tx, cur Item, actor string, runID 
 	}
 	item, err := scanItem(tx.QueryRow(ctx, qItemForget, cur.ID, rev))
 	if err != nil {
+		return Item{}, err
+	}
+	if err := projectTx(ctx, tx, item); err != nil {
 		return Item{}, err
 	}
 	if cur.Status == StatusActive {

@@ -83,5 +83,5 @@ const (
 			 WHERE g.scope = c.scope AND g.expired_seen <> c.n
 			RETURNING g.scope
 		)
-		SELECT count(pg_notify($1, json_build_object('scope', scope, 'gen', true)::text)) FROM changed`
+		SELECT scope, pg_notify($1, json_build_object('scope', scope, 'gen', true)::text)::text FROM changed`
 )

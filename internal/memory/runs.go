@@ -36,7 +36,7 @@ type Run struct {
 	StartedByUser bool
 	// Generation is the generation the run adopted (G2); checked before every tool call (G5).
 	Generation  string
-	Rating      *string
+	Rating      *Rating
 	CreatedAt   time.Time
 	EndedAt     *time.Time
 	CancelledAt *time.Time
@@ -57,6 +57,9 @@ type StartRunInput struct {
 	ThreadID      string
 	Message       string
 	StartedByUser bool
+	// RetryMessageID starts the run of a redo the user asked for (RetryRunWithNote): the stored
+	// message is the run's user message, and Message must be empty.
+	RetryMessageID string
 }
 
 // StartedRun is what StartRun hands the worker.
@@ -132,7 +135,14 @@ func (s *Service) StartRun(ctx context.Context, in StartRunInput) (StartedRun, e
 			return StartedRun{}, err
 		}
 	}
-	if err := checkText("message", in.Message, MaxMessageLength, true); err != nil {
+	if in.RetryMessageID != "" {
+		if in.RetryMessageID, err = parseID("retryMessageId", in.RetryMessageID); err != nil {
+			return StartedRun{}, err
+		}
+		if in.Message != "" {
+			return StartedRun{}, invalid("message", "must be empty when starting a retry: the retry's message is used")
+		}
+	} else if err := checkText("message", in.Message, MaxMessageLength, true); err != nil {
 		return StartedRun{}, err
 	}
 	var out StartedRun
@@ -144,6 +154,18 @@ func (s *Service) StartRun(ctx context.Context, in StartRunInput) (StartedRun, e
 		}
 		if !exists {
 			return ErrNotFound
+		}
+		if in.RetryMessageID != "" {
+			var owner, thread string
+			if err := tx.QueryRow(ctx, qRetryMessageForUpdate, in.RetryMessageID).Scan(&in.Message, &owner, &thread); err != nil {
+				return notFoundIfNoRows(err) // unknown, or already picked up by another start
+			}
+			if owner != teammateID {
+				return ErrNotFound
+			}
+			if in.ThreadID == "" {
+				in.ThreadID = thread
+			}
 		}
 		g1, err := generationQ(ctx, tx, teammateID)
 		if err != nil {
@@ -176,8 +198,11 @@ func (s *Service) StartRun(ctx context.Context, in StartRunInput) (StartedRun, e
 			g1.String(), hashToken(out.Token))); err != nil {
 			return err
 		}
-		var messageID string
-		if err := tx.QueryRow(ctx, qMessageInsert, out.Thread.ID, out.Run.ID, "user", in.Message, nil).Scan(&messageID); err != nil {
+		if in.RetryMessageID != "" {
+			if _, err := tx.Exec(ctx, qMessageAttach, in.RetryMessageID, out.Run.ID, out.Thread.ID); err != nil {
+				return err
+			}
+		} else if _, err := tx.Exec(ctx, qMessageInsert, out.Thread.ID, out.Run.ID, "user", in.Message, nil); err != nil {
 			return err
 		}
 		if out.Packet, err = s.BuildPacketTx(ctx, tx, teammateID, in.Message); err != nil {

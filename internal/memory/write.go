@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -329,6 +330,9 @@ func writeRevisionTx(ctx context.Context, tx pgx.Tx, cur Item, st state, status 
 // announceTx bumps the scope's generation if the change touched active memory (G1: candidates don't
 // count) and queues the id-only event.
 func announceTx(ctx context.Context, tx pgx.Tx, item Item, action Action) error {
+	if err := projectTx(ctx, tx, item); err != nil {
+		return err
+	}
 	bump := item.Status == StatusActive
 	if bump {
 		if _, err := tx.Exec(ctx, qGenerationBump, item.Scope); err != nil {
@@ -343,9 +347,28 @@ func announceTx(ctx context.Context, tx pgx.Tx, item Item, action Action) error 
 
 // SweepExpiry announces a generation change for every scope in which items expired (or stopped
 // being expired) since the last sweep (G2, G7). It returns how many scopes it announced.
+// The shared scope's about_me projection leaves out expired items, so it is re-rendered too.
 func (s *Service) SweepExpiry(ctx context.Context) (int, error) {
 	var n int
-	if err := s.pool.QueryRow(ctx, qExpirySweep, EventChannel).Scan(&n); err != nil {
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, qExpirySweep, EventChannel)
+		if err != nil {
+			return err
+		}
+		scopes, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (string, error) {
+			var scope, notified string
+			return scope, r.Scan(&scope, &notified)
+		})
+		if err != nil {
+			return err
+		}
+		n = len(scopes)
+		if slices.Contains(scopes, ScopeShared) {
+			return refreshAboutMeTx(ctx, tx)
+		}
+		return nil
+	})
+	if err != nil {
 		return 0, fmt.Errorf("expiry sweep: %w", err)
 	}
 	return n, nil

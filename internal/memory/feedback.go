@@ -1,0 +1,197 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Rating is the user's thumbs up or down on a reply (L1).
+type Rating string
+
+// The ratings; the empty Rating clears one.
+const (
+	RatingUp   Rating = "up"
+	RatingDown Rating = "down"
+)
+
+// MaxNoteLength bounds a feedback note (the lesson or the retry instruction), in characters; a note
+// kept as a lesson is memory content, so it has the same limit.
+const MaxNoteLength = MaxContentLength
+
+// RetryPromptTemplate turns the user's note into the message of a redo (L3). %s is the note.
+const RetryPromptTemplate = "Please try again and give the complete new answer, not just the changes. " +
+	"Take this into account: %s"
+
+const (
+	qRunRate = `UPDATE runs SET rating = $2 WHERE id = $1 RETURNING ` + runColumns
+
+	qRetryMessages = `
+		SELECT m.id::text, t.teammate_id::text, m.thread_id::text, m.redo_of_run_id::text, m.content, m.created_at
+		  FROM messages m JOIN bot_threads t ON t.id = m.thread_id
+		 WHERE m.redo_of_run_id IS NOT NULL AND m.run_id IS NULL
+		 ORDER BY m.created_at LIMIT 100`
+
+	qRetryMessageForUpdate = `
+		SELECT m.content, t.teammate_id::text, m.thread_id::text FROM messages m JOIN bot_threads t ON t.id = m.thread_id
+		 WHERE m.id = $1 AND m.redo_of_run_id IS NOT NULL AND m.run_id IS NULL FOR UPDATE OF m`
+
+	qMessageAttach = `UPDATE messages SET run_id = $2, thread_id = $3 WHERE id = $1`
+
+	qLessons = `
+		SELECT l.item_id::text, l.run_id::text FROM lessons l
+		 WHERE l.teammate_id = $1 ORDER BY l.updated_at DESC LIMIT 200`
+)
+
+// RateRun sets or clears the user's rating of a run's reply (user only).
+func (s *Service) RateRun(ctx context.Context, runID string, rating Rating) (Run, error) {
+	if _, err := require(ctx, CredentialUser); err != nil {
+		return Run{}, err
+	}
+	runID, err := parseID("runId", runID)
+	if err != nil {
+		return Run{}, err
+	}
+	var value *Rating
+	switch rating {
+	case RatingUp, RatingDown:
+		value = &rating
+	case "":
+	default:
+		return Run{}, invalid("rating", "must be up, down or none")
+	}
+	run, err := scanRun(s.pool.QueryRow(ctx, qRunRate, runID, value))
+	return run, notFoundIfNoRows(err)
+}
+
+// KeepLesson saves the user's note about a reply as a pinned lesson in that run's teammate scope,
+// linked to the run (L2): confirmed, because the user wrote it, so it enters every future packet of
+// that teammate.
+func (s *Service) KeepLesson(ctx context.Context, runID, note string) (Item, error) {
+	if _, err := require(ctx, CredentialUser); err != nil {
+		return Item{}, err
+	}
+	runID, err := parseID("runId", runID)
+	if err != nil {
+		return Item{}, err
+	}
+	if err := checkText("note", note, MaxNoteLength, true); err != nil {
+		return Item{}, err
+	}
+	var item Item
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		run, err := scanRun(tx.QueryRow(ctx, qRunGet, runID))
+		if err != nil {
+			return notFoundIfNoRows(err)
+		}
+		if err := lockScopeTx(ctx, tx, run.TeammateID); err != nil {
+			return err
+		}
+		item, err = insertItemTx(ctx, tx, newItem{
+			scope: Scope{TeammateID: &run.TeammateID}, state: state{content: strings.TrimSpace(note), kind: KindLesson, pinned: true},
+			status: StatusActive, source: SourceFeedback, actor: ActorUser, sourceRunID: &run.ID,
+		})
+		return err
+	})
+	if err != nil {
+		return Item{}, wrapUnlessDomain("keep lesson", err)
+	}
+	s.log.InfoContext(ctx, "lesson kept", "item", item.ID, "run", runID)
+	return item, nil
+}
+
+// Retry is a redo the user asked for (L3): a user message waiting for the worker to start its run.
+type Retry struct {
+	MessageID  string
+	TeammateID string
+	ThreadID   string
+	RetryOfRun string
+	Prompt     string
+	CreatedAt  time.Time
+}
+
+// RetryRunWithNote stores the user's note as a new message of the run's thread that redoes the run
+// (messages.redo_of_run_id), worded by RetryPromptTemplate, for the worker to pick up with
+// PendingRetries and StartRun (user only).
+func (s *Service) RetryRunWithNote(ctx context.Context, runID, note string) (Retry, error) {
+	if _, err := require(ctx, CredentialUser); err != nil {
+		return Retry{}, err
+	}
+	runID, err := parseID("runId", runID)
+	if err != nil {
+		return Retry{}, err
+	}
+	if err := checkText("note", note, MaxNoteLength, true); err != nil {
+		return Retry{}, err
+	}
+	run, err := scanRun(s.pool.QueryRow(ctx, qRunGet, runID))
+	if err != nil {
+		return Retry{}, notFoundIfNoRows(err)
+	}
+	r := Retry{TeammateID: run.TeammateID, ThreadID: run.ThreadID, RetryOfRun: run.ID,
+		Prompt: fmt.Sprintf(RetryPromptTemplate, strings.TrimSpace(note)), CreatedAt: time.Now()}
+	if err := s.pool.QueryRow(ctx, qMessageInsert, run.ThreadID, nil, "user", r.Prompt, run.ID).Scan(&r.MessageID); err != nil {
+		return Retry{}, fmt.Errorf("retry run: %w", err)
+	}
+	s.log.InfoContext(ctx, "retry requested", "run", runID, "message", r.MessageID)
+	return r, nil
+}
+
+// PendingRetries lists redo messages no run has picked up yet, oldest first (worker only).
+func (s *Service) PendingRetries(ctx context.Context) ([]Retry, error) {
+	if _, err := require(ctx, CredentialWorker); err != nil {
+		return nil, err
+	}
+	rows, err := s.pool.Query(ctx, qRetryMessages)
+	if err != nil {
+		return nil, fmt.Errorf("pending retries: %w", err)
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (Retry, error) {
+		var x Retry
+		return x, r.Scan(&x.MessageID, &x.TeammateID, &x.ThreadID, &x.RetryOfRun, &x.Prompt, &x.CreatedAt)
+	})
+}
+
+// Lesson is an active lesson item of a teammate with the run whose reply prompted it (L4).
+type Lesson struct {
+	Item  Item
+	RunID *string
+}
+
+// Lessons lists a teammate's active lessons, most recently changed first (up to 200).
+func (s *Service) Lessons(ctx context.Context, teammateID string) ([]Lesson, error) {
+	c, err := require(ctx, CredentialUser, CredentialWorker, CredentialRun)
+	if err != nil {
+		return nil, err
+	}
+	if teammateID, err = parseID("teammateId", teammateID); err != nil {
+		return nil, err
+	}
+	if !c.canReadTeammate(teammateID) {
+		return nil, ErrForbidden
+	}
+	rows, err := s.pool.Query(ctx, qLessons, teammateID)
+	if err != nil {
+		return nil, fmt.Errorf("lessons: %w", err)
+	}
+	type row struct {
+		ItemID string
+		RunID  *string
+	}
+	list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[row])
+	if err != nil {
+		return nil, fmt.Errorf("lessons: %w", err)
+	}
+	out := make([]Lesson, 0, len(list))
+	for _, l := range list {
+		item, err := scanItem(s.pool.QueryRow(ctx, qItemGet, l.ItemID))
+		if err != nil {
+			return nil, fmt.Errorf("lessons: %w", err)
+		}
+		out = append(out, Lesson{Item: item, RunID: l.RunID})
+	}
+	return out, nil
+}
