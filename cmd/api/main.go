@@ -20,17 +20,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/open-bot/memory/internal/app"
 	"github.com/open-bot/memory/internal/auth"
 	"github.com/open-bot/memory/internal/config"
 	"github.com/open-bot/memory/internal/db"
-	"github.com/open-bot/memory/internal/events"
-	"github.com/open-bot/memory/internal/memory"
 	"github.com/open-bot/memory/internal/pgcluster"
-	"github.com/open-bot/memory/internal/server"
 )
-
-// expirySweepInterval is how often expired items are looked for, to push generation changes (G7).
-const expirySweepInterval = 15 * time.Second
 
 func main() {
 	if err := run(os.Args[1:]); err != nil {
@@ -119,23 +114,14 @@ func migrate(databaseURL, cmd string) error {
 }
 
 func serve(ctx context.Context, cfg config.Config, databaseURL string, log *slog.Logger) error {
-	pool, err := db.Open(ctx, databaseURL)
+	a, err := app.New(ctx, app.Options{
+		DatabaseURL: databaseURL, UserToken: cfg.UserToken, WorkerToken: cfg.WorkerToken,
+		AllowedOrigins: cfg.AllowedOrigins, Log: log,
+	})
 	if err != nil {
 		return err
 	}
-	defer pool.Close()
-
-	svc := memory.NewService(pool, log)
-	broker := events.NewBroker()
-	listener := events.NewListener(pool.Config().ConnConfig, broker, log)
-	listenCtx, stopListening := context.WithCancel(context.Background())
-	listenDone := make(chan struct{})
-	go func() {
-		defer close(listenDone)
-		_ = listener.Run(listenCtx)
-	}()
-	defer func() { stopListening(); <-listenDone }()
-	go svc.RunExpirySweeper(listenCtx, expirySweepInterval)
+	defer a.Close()
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
@@ -145,11 +131,7 @@ func serve(ctx context.Context, cfg config.Config, databaseURL string, log *slog
 	baseCtx, cancelBase := context.WithCancel(context.Background())
 	defer cancelBase()
 	srv := &http.Server{
-		Handler: server.New(server.Options{
-			Pool: pool, Memory: svc, Broker: broker, Listener: listener,
-			Auth:           auth.New(cfg.UserToken, cfg.WorkerToken, nil),
-			AllowedOrigins: cfg.AllowedOrigins, Log: log,
-		}),
+		Handler:           a.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return baseCtx },
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),

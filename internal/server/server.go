@@ -1,8 +1,11 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -106,6 +109,19 @@ func (s *server) graphqlGuard(next http.Handler) http.Handler {
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+		if r.ContentLength < 0 {
+			// A body of unknown length (chunked) is read here: gqlgen would answer one that is too
+			// long with status 200.
+			body, err := io.ReadAll(r.Body)
+			if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+				writeGraphQLError(w, http.StatusRequestEntityTooLarge, "BAD_USER_INPUT", "request body too large")
+				return
+			} else if err != nil {
+				writeGraphQLError(w, http.StatusBadRequest, "BAD_USER_INPUT", "could not read the request body")
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
 		next.ServeHTTP(w, r)
 	})
 }

@@ -1,0 +1,129 @@
+package config_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/open-bot/memory/internal/config"
+)
+
+// Token-looking values: an error must never repeat them.
+const (
+	userToken   = "mu_config-test-user-token-0123456789"
+	workerToken = "mw_config-test-worker-token-0123456789"
+	dbPassword  = "hunter2-db-password"
+	databaseURL = "postgres://memory:" + dbPassword + "@db.example:5432/memory"
+)
+
+// env turns a map into a getenv function.
+func env(vars map[string]string) func(string) string {
+	return func(name string) string { return vars[name] }
+}
+
+func TestLoadGood(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		want config.Config
+	}{
+		{
+			name: "defaults",
+			env:  nil,
+			want: config.Config{Addr: "127.0.0.1:8080", DataDir: ".data", LogLevel: "info", LogFormat: "text"},
+		},
+		{
+			name: "everything set",
+			env: map[string]string{
+				"DATABASE_URL": databaseURL, "MEMORY_ADDR": "0.0.0.0:9000", "MEMORY_DATA_DIR": "/var/lib/memory",
+				"MEMORY_PG_PORT": "5433", "MEMORY_USER_TOKEN": userToken, "MEMORY_WORKER_TOKEN": workerToken,
+				"MEMORY_SKIP_MIGRATIONS": "true", "MEMORY_ALLOWED_ORIGINS": " https://app.example/ , http://localhost:5173,,",
+				"MEMORY_LOG_LEVEL": "DEBUG", "MEMORY_LOG_FORMAT": "JSON",
+			},
+			want: config.Config{
+				DatabaseURL: databaseURL, Addr: "0.0.0.0:9000", DataDir: "/var/lib/memory", PGPort: 5433,
+				UserToken: userToken, WorkerToken: workerToken, SkipMigrations: true,
+				AllowedOrigins: []string{"https://app.example", "http://localhost:5173"},
+				LogLevel:       "debug", LogFormat: "json",
+			},
+		},
+		{
+			name: "blank values mean the default",
+			env:  map[string]string{"MEMORY_ADDR": "  ", "MEMORY_PG_PORT": "", "MEMORY_SKIP_MIGRATIONS": " "},
+			want: config.Config{Addr: "127.0.0.1:8080", DataDir: ".data", LogLevel: "info", LogFormat: "text"},
+		},
+		{
+			name: "skip migrations spelled otherwise",
+			env:  map[string]string{"MEMORY_SKIP_MIGRATIONS": "Yes", "MEMORY_ADDR": "[::1]:0"},
+			want: config.Config{Addr: "[::1]:0", DataDir: ".data", LogLevel: "info", LogFormat: "text", SkipMigrations: true},
+		},
+		{
+			name: "tokens without DATABASE_URL",
+			env:  map[string]string{"MEMORY_USER_TOKEN": userToken, "MEMORY_SKIP_MIGRATIONS": "0"},
+			want: config.Config{Addr: "127.0.0.1:8080", DataDir: ".data", LogLevel: "info", LogFormat: "text", UserToken: userToken},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := config.Load(env(tc.env))
+			require.NoError(t, err)
+			require.Equal(t, tc.want, got)
+		})
+	}
+}
+
+func TestLoadBad(t *testing.T) {
+	t.Parallel()
+	withTokens := func(vars map[string]string) map[string]string {
+		vars["MEMORY_USER_TOKEN"], vars["MEMORY_WORKER_TOKEN"] = userToken, workerToken
+		return vars
+	}
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		// names are the variables the error must name.
+		names []string
+	}{
+		{"address without port", map[string]string{"MEMORY_ADDR": "8080"}, []string{"MEMORY_ADDR"}},
+		{"address with scheme", map[string]string{"MEMORY_ADDR": "http://127.0.0.1:8080"}, []string{"MEMORY_ADDR"}},
+		{"port not a number", map[string]string{"MEMORY_PG_PORT": "five"}, []string{"MEMORY_PG_PORT"}},
+		{"port too large", map[string]string{"MEMORY_PG_PORT": "70000"}, []string{"MEMORY_PG_PORT"}},
+		{"port negative", map[string]string{"MEMORY_PG_PORT": "-1"}, []string{"MEMORY_PG_PORT"}},
+		{"skip migrations not a boolean", map[string]string{"MEMORY_SKIP_MIGRATIONS": "maybe"}, []string{"MEMORY_SKIP_MIGRATIONS"}},
+		{"origin without scheme", map[string]string{"MEMORY_ALLOWED_ORIGINS": "https://ok.example,evil.example"}, []string{"MEMORY_ALLOWED_ORIGINS"}},
+		{"short user token", map[string]string{"MEMORY_USER_TOKEN": "short-secret"}, []string{"MEMORY_USER_TOKEN"}},
+		{"short worker token", map[string]string{"MEMORY_WORKER_TOKEN": "short-secret"}, []string{"MEMORY_WORKER_TOKEN"}},
+		{"same tokens", map[string]string{"MEMORY_USER_TOKEN": userToken, "MEMORY_WORKER_TOKEN": userToken}, []string{"MEMORY_USER_TOKEN", "MEMORY_WORKER_TOKEN"}},
+		{"database without tokens", map[string]string{"DATABASE_URL": databaseURL}, []string{"MEMORY_USER_TOKEN", "MEMORY_WORKER_TOKEN", "DATABASE_URL"}},
+		{"database without worker token", map[string]string{"DATABASE_URL": databaseURL, "MEMORY_USER_TOKEN": userToken}, []string{"MEMORY_WORKER_TOKEN"}},
+		{"log level", withTokens(map[string]string{"MEMORY_LOG_LEVEL": "loud"}), []string{"MEMORY_LOG_LEVEL"}},
+		{"log format", withTokens(map[string]string{"MEMORY_LOG_FORMAT": "xml"}), []string{"MEMORY_LOG_FORMAT"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := config.Load(env(tc.env))
+			require.Error(t, err)
+			for _, name := range tc.names {
+				require.Contains(t, err.Error(), name)
+			}
+			for _, secret := range []string{userToken, workerToken, dbPassword, "short-secret"} {
+				require.NotContains(t, err.Error(), secret, "the error repeats a secret")
+			}
+		})
+	}
+}
+
+// Load(nil) reads the process environment.
+func TestLoadFromEnvironment(t *testing.T) {
+	for _, name := range []string{"DATABASE_URL", "MEMORY_DATA_DIR", "MEMORY_PG_PORT", "MEMORY_USER_TOKEN",
+		"MEMORY_WORKER_TOKEN", "MEMORY_SKIP_MIGRATIONS", "MEMORY_ALLOWED_ORIGINS", "MEMORY_LOG_LEVEL", "MEMORY_LOG_FORMAT"} {
+		t.Setenv(name, "")
+	}
+	t.Setenv("MEMORY_ADDR", "127.0.0.1:1234")
+	got, err := config.Load(nil)
+	require.NoError(t, err)
+	require.Equal(t, "127.0.0.1:1234", got.Addr)
+	require.True(t, strings.HasSuffix(got.DataDir, ".data"))
+}

@@ -1,0 +1,311 @@
+package server_test
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/open-bot/memory/internal/auth"
+	"github.com/open-bot/memory/internal/server"
+)
+
+func TestQueryOverPOST(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	id := s.createTeammate(t, "Ada")
+
+	for name, token := range map[string]string{"user": userToken, "worker": workerToken} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var data struct {
+				Teammates []struct{ ID, Name, Generation string }
+			}
+			s.post(t, bearer(token), `{ teammates { id name generation } }`, nil).decode(t, &data)
+			require.Len(t, data.Teammates, 1)
+			require.Equal(t, id, data.Teammates[0].ID)
+			require.Equal(t, "Ada", data.Teammates[0].Name)
+			require.NotEmpty(t, data.Teammates[0].Generation)
+		})
+	}
+}
+
+func TestQueryOverGET(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	s.createTeammate(t, "Grace")
+
+	res := s.get(t, bearer(workerToken), `{ teammates { name } }`)
+	var data struct{ Teammates []struct{ Name string } }
+	res.decode(t, &data)
+	require.Equal(t, []struct{ Name string }{{"Grace"}}, data.Teammates)
+}
+
+func TestMutationOverGETIsRefused(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+
+	res := s.get(t, bearer(userToken), `mutation { createTeammate(input: {name: "Mallory"}) { teammate { id } } }`)
+	require.Equal(t, http.StatusNotAcceptable, res.Status)
+	require.NotEmpty(t, res.Errors)
+	require.Empty(t, s.teammateNames(t), "a GET ran a mutation")
+}
+
+// A browser can send these content types cross-site without a preflight, with the session cookie
+// when SameSite allows it; the API must not run them.
+func TestNonJSONPostIsRefused(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	cookie := loginCookie(t, s)
+	mutation := `mutation { createTeammate(input: {name: "Mallory"}) { teammate { id } } }`
+
+	for _, tc := range []struct {
+		contentType string
+		body        string
+	}{
+		{"application/x-www-form-urlencoded", url.Values{"query": {mutation}}.Encode()},
+		{"text/plain", fmt.Sprintf(`{"query": %q}`, mutation)},
+	} {
+		t.Run(tc.contentType, func(t *testing.T) {
+			req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, s.URL+"/graphql", strings.NewReader(tc.body))
+			require.NoError(t, err)
+			req.Header.Set("Content-Type", tc.contentType)
+			req.AddCookie(cookie)
+			res := s.do(t, req)
+			require.Equal(t, http.StatusBadRequest, res.Status)
+			require.NotEmpty(t, res.Errors)
+		})
+	}
+	require.Empty(t, s.teammateNames(t), "a non-JSON POST ran a mutation")
+}
+
+func TestCredentials(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+
+	for _, tc := range []struct {
+		name   string
+		header http.Header
+	}{
+		{"missing", nil},
+		{"wrong token", bearer("mu_not-the-user-token-0123456789abcdef")},
+		{"empty bearer", http.Header{"Authorization": {"Bearer "}}},
+		{"scheme only", http.Header{"Authorization": {"Bearer"}}},
+		{"no scheme", http.Header{"Authorization": {userToken}}},
+		{"basic scheme", http.Header{"Authorization": {"Basic " + userToken}}},
+		{"token glued to scheme", http.Header{"Authorization": {"Bearer" + userToken}}},
+		// A bad token is not rescued by a good cookie: what the client presents is what it gets.
+		{"wrong token with session cookie", http.Header{
+			"Authorization": {"Bearer wrong"},
+			"Cookie":        {(&http.Cookie{Name: auth.CookieName, Value: sessionValue(t, s)}).String()},
+		}},
+		{"forged session cookie", http.Header{"Cookie": {auth.CookieName + "=" + userToken}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			res := s.post(t, tc.header, `{ teammates { id } }`, nil)
+			require.Equal(t, "UNAUTHENTICATED", res.code(), "errors %+v", res.Errors)
+			require.JSONEq(t, "null", string(res.Data))
+		})
+	}
+
+	t.Run("worker creating a teammate", func(t *testing.T) {
+		t.Parallel()
+		res := s.post(t, bearer(workerToken), `mutation { createTeammate(input: {name: "Eve"}) { teammate { id } } }`, nil)
+		require.Equal(t, "FORBIDDEN", res.code(), "errors %+v", res.Errors)
+		require.NotContains(t, s.teammateNames(t), "Eve")
+	})
+}
+
+// noRedirects is s's client, stopping at the first response.
+func noRedirects(s *apiServer) *http.Client {
+	c := *s.Client()
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &c
+}
+
+// login opens the login URL with token and returns the response.
+func login(t *testing.T, s *apiServer, token string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/login?"+url.Values{"token": {token}}.Encode(), nil)
+	require.NoError(t, err)
+	res, err := noRedirects(s).Do(req)
+	require.NoError(t, err)
+	_, _ = io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	return res
+}
+
+// loginCookie returns the session cookie the login URL sets for the user's token.
+func loginCookie(t *testing.T, s *apiServer) *http.Cookie {
+	t.Helper()
+	res := login(t, s, userToken)
+	require.Equal(t, http.StatusSeeOther, res.StatusCode)
+	for _, c := range res.Cookies() {
+		if c.Name == auth.CookieName {
+			return c
+		}
+	}
+	require.FailNow(t, "the login URL set no session cookie")
+	return nil
+}
+
+func sessionValue(t *testing.T, s *apiServer) string { return loginCookie(t, s).Value }
+
+func TestLogin(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+
+	res := login(t, s, userToken)
+	require.Equal(t, http.StatusSeeOther, res.StatusCode)
+	require.Equal(t, "/", res.Header.Get("Location"))
+	cookie := loginCookie(t, s)
+	require.True(t, cookie.HttpOnly, "HttpOnly")
+	require.Equal(t, http.SameSiteStrictMode, cookie.SameSite)
+	require.Equal(t, "/", cookie.Path)
+	require.NotContains(t, cookie.Value, userToken, "the cookie must not be the API token")
+	require.Contains(t, res.Header.Get("Set-Cookie"), "SameSite=Strict")
+
+	t.Run("cookie acts as the user", func(t *testing.T) {
+		// createTeammate accepts only the user.
+		var data struct {
+			CreateTeammate struct{ Teammate struct{ Name string } }
+		}
+		s.post(t, http.Header{"Cookie": {cookie.String()}},
+			`mutation { createTeammate(input: {name: "Linus"}) { teammate { name } } }`, nil).decode(t, &data)
+		require.Equal(t, "Linus", data.CreateTeammate.Teammate.Name)
+	})
+
+	for name, token := range map[string]string{
+		"wrong token":  "mu_not-the-user-token-0123456789abcdef",
+		"worker token": workerToken,
+		"no token":     "",
+	} {
+		t.Run(name, func(t *testing.T) {
+			res := login(t, s, token)
+			require.Equal(t, http.StatusUnauthorized, res.StatusCode)
+			require.Empty(t, res.Cookies(), "a refused login set a cookie")
+		})
+	}
+
+	t.Run("logout clears the cookie", func(t *testing.T) {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, s.URL+"/logout", nil)
+		require.NoError(t, err)
+		req.AddCookie(cookie)
+		res, err := s.Client().Do(req)
+		require.NoError(t, err)
+		res.Body.Close()
+		require.Equal(t, http.StatusNoContent, res.StatusCode)
+		require.Len(t, res.Cookies(), 1)
+		require.Equal(t, auth.CookieName, res.Cookies()[0].Name)
+		require.Empty(t, res.Cookies()[0].Value)
+		require.Negative(t, res.Cookies()[0].MaxAge)
+	})
+}
+
+// manyAliases is a query selecting teammates n times under different names: each costs 2.
+func manyAliases(n int) string {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range n {
+		fmt.Fprintf(&b, " t%d: teammates { id }", i)
+	}
+	b.WriteString(" }")
+	return b.String()
+}
+
+func TestBadInput(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	s.createTeammate(t, "Ada")
+
+	jsonBody := func(query string) []byte {
+		b, err := json.Marshal(map[string]string{"query": query})
+		require.NoError(t, err)
+		return b
+	}
+	// A syntactically valid request larger than the limit: a query padded with a comment.
+	oversized := jsonBody("{ teammates { id } }\n#" + strings.Repeat("x", server.MaxBodyBytes))
+
+	for _, tc := range []struct {
+		name    string
+		body    []byte
+		chunked bool // send without Content-Length
+		status  int
+		code    string
+	}{
+		{"syntax error", jsonBody(`{ teammates { id `), false, http.StatusUnprocessableEntity, "GRAPHQL_PARSE_FAILED"},
+		{"unknown field", jsonBody(`{ teammates { id salary } }`), false, http.StatusUnprocessableEntity, "GRAPHQL_VALIDATION_FAILED"},
+		{"wrong argument type", jsonBody(`{ teammate(id: {a: 1}) { id } }`), false, http.StatusUnprocessableEntity, "GRAPHQL_VALIDATION_FAILED"},
+		{"too complex", jsonBody(manyAliases(server.MaxComplexity/2 + 1)), false, http.StatusOK, "COMPLEXITY_LIMIT_EXCEEDED"},
+		{"not JSON", []byte(`{"query": `), false, http.StatusBadRequest, "BAD_USER_INPUT"},
+		{"oversized with Content-Length", oversized, false, http.StatusRequestEntityTooLarge, "BAD_USER_INPUT"},
+		{"oversized chunked", oversized, true, http.StatusRequestEntityTooLarge, "BAD_USER_INPUT"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, s.URL+"/graphql", bytes.NewReader(tc.body))
+			require.NoError(t, err)
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Authorization", "Bearer "+userToken)
+			if tc.chunked {
+				req.ContentLength = -1 // unknown: the client streams the body chunked
+			}
+			res := s.do(t, req)
+			require.Equal(t, tc.status, res.Status, "errors %+v", res.Errors)
+			require.Len(t, res.Errors, 1, "errors %+v", res.Errors)
+			require.Equal(t, tc.code, res.code(), "error %+v", res.Errors[0])
+			require.NotEmpty(t, res.Errors[0].Message)
+			require.Less(t, len(res.Errors[0].Message), 1000, "the error echoes the request")
+			s.requireHealthy(t)
+		})
+	}
+	require.Equal(t, []string{"Ada"}, s.teammateNames(t))
+}
+
+// Automatic persisted queries: a hash alone is refused until the query was sent with it once; a
+// mutation registered that way still doesn't run over GET.
+func TestPersistedQueries(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	persisted := func(query string) map[string]any {
+		sum := sha256.Sum256([]byte(query))
+		return map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": hex.EncodeToString(sum[:])}}
+	}
+	send := func(t *testing.T, body map[string]any) gqlResponse {
+		t.Helper()
+		b, err := json.Marshal(body)
+		require.NoError(t, err)
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, s.URL+"/graphql", bytes.NewReader(b))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+userToken)
+		return s.do(t, req)
+	}
+
+	const query = `{ teammates { name } }`
+	res := send(t, map[string]any{"extensions": persisted(query)})
+	require.Equal(t, "PERSISTED_QUERY_NOT_FOUND", res.code(), "errors %+v", res.Errors)
+	send(t, map[string]any{"query": query, "extensions": persisted(query)}).decode(t, &struct{}{})
+	var data struct{ Teammates []struct{ Name string } }
+	send(t, map[string]any{"extensions": persisted(query)}).decode(t, &data)
+	require.Empty(t, data.Teammates)
+
+	mutation := `mutation { createTeammate(input: {name: "Once"}) { teammate { id } } }`
+	send(t, map[string]any{"query": mutation, "extensions": persisted(mutation)}).decode(t, &struct{}{})
+	ext, err := json.Marshal(persisted(mutation))
+	require.NoError(t, err)
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet,
+		s.URL+"/graphql?"+url.Values{"extensions": {string(ext)}}.Encode(), nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+userToken)
+	require.Equal(t, http.StatusNotAcceptable, s.do(t, req).Status)
+	require.Equal(t, []string{"Once"}, s.teammateNames(t), "the persisted mutation ran again over GET")
+}
