@@ -50,17 +50,30 @@ func run(args []string) error {
 
 	databaseURL := cfg.DatabaseURL
 	if databaseURL == "" {
+		// The serving process owns the data directory's cluster, marked by a lock held while it runs:
+		// a second server refuses to start, and `migrate` uses a running server's cluster without
+		// stopping it.
+		owner, err := lockDataDir(cfg.DataDir)
+		if err != nil {
+			return err
+		}
+		serving := len(flags.Args()) == 0
+		if !owner && serving {
+			return fmt.Errorf("another api process is serving MEMORY_DATA_DIR %s; stop it first", cfg.DataDir)
+		}
 		cluster, err := pgcluster.Start(ctx, pgcluster.Options{Dir: cfg.DataDir, Port: cfg.PGPort, Logger: log})
 		if err != nil {
 			return fmt.Errorf("embedded PostgreSQL: %w", err)
 		}
-		defer func() {
-			stopCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			if err := cluster.Stop(stopCtx); err != nil {
-				log.Error("stop embedded PostgreSQL", "err", err)
-			}
-		}()
+		if owner {
+			defer func() {
+				stopCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				defer cancel()
+				if err := cluster.Stop(stopCtx); err != nil {
+					log.Error("stop embedded PostgreSQL", "err", err)
+				}
+			}()
+		}
 		if err := cluster.EnsureDatabase(ctx, "memory"); err != nil {
 			return fmt.Errorf("embedded PostgreSQL: %w", err)
 		}
@@ -171,3 +184,28 @@ func newLogger(cfg config.Config) *slog.Logger {
 	}
 	return slog.New(slog.NewTextHandler(os.Stderr, opts))
 }
+
+// lockDataDir takes an exclusive lock on dir/api.lock for the life of the process. It reports false
+// when another process holds it. The lock is released by the kernel when the process ends, however
+// it ends, so a crash never leaves the directory locked.
+func lockDataDir(dir string) (bool, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return false, fmt.Errorf("MEMORY_DATA_DIR %s: %w", dir, err)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "api.lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return false, fmt.Errorf("MEMORY_DATA_DIR %s: %w", dir, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return false, nil
+		}
+		return false, fmt.Errorf("lock MEMORY_DATA_DIR %s: %w", dir, err)
+	}
+	dataDirLock = f // referenced for the life of the process: a collected file would drop the lock
+	return true, nil
+}
+
+// dataDirLock holds the lock lockDataDir took.
+var dataDirLock *os.File

@@ -1,35 +1,101 @@
-// Command worker is the reference worker: it prepares teammates' runs and runs the background jobs
-// (embeddings, extraction) against the same database as cmd/api.
+// Command worker runs the background jobs (embeddings now; extraction when it lands) against the
+// same database as cmd/api, until SIGINT or SIGTERM. Any number of workers, on any number of
+// machines, may work one database: jobs are claimed with leases and FOR UPDATE SKIP LOCKED, and a job
+// whose worker dies is taken back when its lease expires. cmd/api runs the same runner unless
+// MEMORY_JOBS_IN_API=false.
 //
-// Status: the job queue and run preparation arrive with their issues (background jobs, MEMORY.md
-// import). Until then this command only checks its configuration and the database, and says so.
+// It needs DATABASE_URL (the embedded database belongs to cmd/api) at the current schema, and reads
+// the MEMORY_* AI variables (see internal/config.AI) and MEMORY_LOG_LEVEL / MEMORY_LOG_FORMAT. On
+// SIGINT/SIGTERM it stops claiming, lets running jobs finish for a grace period, puts back the ones
+// that didn't, and exits 0.
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"log/slog"
 	"os"
+	"os/signal"
+	"strings"
+	"syscall"
 
+	"github.com/open-bot/memory/internal/ai"
 	"github.com/open-bot/memory/internal/config"
 	"github.com/open-bot/memory/internal/db"
+	"github.com/open-bot/memory/internal/jobs"
+	"github.com/open-bot/memory/internal/memory"
 )
 
 func main() {
-	cfg, err := config.Load(nil)
-	if err != nil {
+	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "worker:", err)
 		os.Exit(1)
 	}
-	if cfg.DatabaseURL == "" {
-		fmt.Fprintln(os.Stderr, "worker: DATABASE_URL is required (the worker never starts a database of its own)")
-		os.Exit(1)
+}
+
+func run() error {
+	databaseURL := strings.TrimSpace(os.Getenv("DATABASE_URL"))
+	if databaseURL == "" {
+		return errors.New("DATABASE_URL is required (the worker never starts a database of its own)")
 	}
-	pool, err := db.Open(context.Background(), cfg.DatabaseURL)
+	// The shared settings (logging) without the API's own rules: the worker needs no user or worker
+	// token to run jobs, so DATABASE_URL is hidden from the API's check that asks for them.
+	cfg, err := config.Load(func(name string) string {
+		if name == "DATABASE_URL" {
+			return ""
+		}
+		return os.Getenv(name)
+	})
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "worker:", err)
-		os.Exit(1)
+		return err
 	}
-	pool.Close()
-	fmt.Fprintln(os.Stderr, "worker: database reachable; background jobs are not implemented yet")
-	os.Exit(2)
+	aiCfg, err := config.LoadAI(nil)
+	if err != nil {
+		return err
+	}
+	log := newLogger(cfg)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	pool, err := db.Open(ctx, databaseURL)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	current, err := db.SchemaCurrent(ctx, pool)
+	if err != nil || !current {
+		return errors.New("the database schema is not current: start cmd/api (it migrates) or run `api migrate up` first")
+	}
+
+	svc := memory.NewService(pool, log)
+	runner := jobs.NewRunner(pool, jobs.Options{Log: log})
+	installed, err := ai.Install(ctx, pool, svc, runner, aiCfg, log)
+	if err != nil {
+		return err
+	}
+	log.Info("worker starting", "runner", runner.ID(), "ai", aiCfg.String(), "jobs", fmt.Sprint(runner.Kinds()),
+		"requeued", installed.Requeued)
+	if len(runner.Kinds()) == 0 {
+		// Nothing to run, but exiting would make a supervisor restart us in a loop.
+		log.Warn("no memory AI is configured (MEMORY_EMBEDDING_URL, MEMORY_AI_DAILY_REQUEST_LIMIT > 0): this worker has no jobs to run and waits for a signal")
+		<-ctx.Done()
+		log.Info("worker stopped")
+		return nil
+	}
+	if err := runner.Run(ctx); err != nil {
+		return err
+	}
+	log.Info("worker stopped")
+	return nil
+}
+
+func newLogger(cfg config.Config) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(cfg.LogLevel))
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, opts))
 }

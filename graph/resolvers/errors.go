@@ -68,7 +68,12 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 			}
 			return gerr
 		}
-		log.ErrorContext(ctx, "internal error", "err", err, "path", gerr.Path.String())
+		if errors.Is(err, context.Canceled) {
+			// The client went away mid-request: nothing failed on our side.
+			log.DebugContext(ctx, "request cancelled", "path", gerr.Path.String())
+		} else {
+			log.ErrorContext(ctx, "internal error", "err", err, "path", gerr.Path.String())
+		}
 		gerr.Extensions = nil
 		return set(CodeInternal, "internal error")
 	}

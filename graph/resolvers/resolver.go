@@ -7,6 +7,7 @@ import (
 	"log/slog"
 
 	"github.com/open-bot/memory/graph/generated"
+	"github.com/open-bot/memory/graph/model"
 	"github.com/open-bot/memory/internal/events"
 	"github.com/open-bot/memory/internal/memory"
 )
@@ -20,8 +21,30 @@ type Resolver struct {
 
 // Config returns the gqlgen executable-schema config with the resolvers and the @auth directive.
 func (r *Resolver) Config() generated.Config {
-	return generated.Config{
+	c := generated.Config{
 		Resolvers:  r,
 		Directives: generated.DirectiveRoot{Auth: authDirective},
 	}
+	// Lists cost what they may return, so FixedComplexityLimit bounds the rows a request can fetch.
+	q := &c.Complexity.Query
+	q.MemoryItems = func(child int, _ model.ScopeInput, _ *memory.Status, _ *memory.Kind, _ *string, first *int, _ *string) int {
+		return listCost(child, first, memory.DefaultPageSize)
+	}
+	q.Candidates = func(child int, _ model.ScopeInput) int { return listCost(child, nil, memory.MaxPageSize) }
+	q.Lessons = func(child int, _ string) int { return listCost(child, nil, memory.MaxPageSize) }
+	q.Teammates = func(child int) int { return listCost(child, nil, memory.MaxPageSize) }
+	q.PendingRetries = func(child int) int { return listCost(child, nil, memory.MaxPageSize) }
+	q.ToolSearchMemory = func(child int, _ string) int { return listCost(child, nil, memory.MaxToolResults) }
+	q.ToolSearchHistory = func(child int, _ string) int { return listCost(child, nil, memory.MaxToolResults) }
+	c.Complexity.MemoryItem.Revisions = func(child int, first *int, _ *string) int { return listCost(child, first, 20) }
+	return c
+}
+
+// listCost is the complexity of a list field: its children's cost for every row it may return.
+func listCost(child int, first *int, def int) int {
+	n := def
+	if first != nil && *first > 0 {
+		n = min(*first, memory.MaxPageSize)
+	}
+	return 1 + child*n
 }

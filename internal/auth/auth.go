@@ -163,7 +163,8 @@ func LoadOrCreateToken(path, prefix string) (string, error) {
 		return "", err
 	}
 	tok := NewToken(prefix)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	// O_TRUNC repairs a file left empty by an interrupted first start.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return "", fmt.Errorf("create token file %s: %w", path, err)
 	}

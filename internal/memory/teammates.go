@@ -22,9 +22,12 @@ const MaxTeammateNameLength = 120
 
 // Service is the memory domain over one database. It is safe for concurrent use.
 type Service struct {
-	pool  *pgxpool.Pool
-	log   *slog.Logger
-	hooks hooks
+	pool     *pgxpool.Pool
+	log      *slog.Logger
+	hooks    hooks
+	embedder QueryEmbedder
+	// ai is the optional AI in use (embed.go, extract.go); zero when off.
+	ai aiConfig
 }
 
 // NewService returns a Service on pool. A nil logger means slog.Default().

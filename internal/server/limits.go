@@ -16,7 +16,7 @@ const (
 	// MaxBodyBytes bounds a /graphql request body (and a websocket message).
 	MaxBodyBytes = 1 << 20
 	// MaxComplexity is gqlgen's fixed complexity limit (each field costs 1, lists multiply by first).
-	MaxComplexity = 1000
+	MaxComplexity = 5000
 	// MaxDepth bounds how deeply selections nest (introspection fields are not counted).
 	MaxDepth = 12
 )

@@ -1,0 +1,420 @@
+package ai_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/open-bot/memory/internal/ai"
+	"github.com/open-bot/memory/internal/dbtest"
+)
+
+func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
+
+const (
+	apiKey = "sk-test-0123456789abcdef"
+	// secret stands for memory text: it must never appear in an error.
+	secret = "my bank PIN is 4711"
+)
+
+// fakeOpenAI is an OpenAI-compatible server for tests. respond writes the answer; every request
+// that reaches it is counted and its body kept.
+type fakeOpenAI struct {
+	*httptest.Server
+	requests atomic.Int32
+	mu       sync.Mutex
+	bodies   []map[string]any
+	paths    []string
+	auth     []string
+	respond  func(w http.ResponseWriter, r *http.Request, body map[string]any)
+}
+
+func newFake(t *testing.T, respond func(w http.ResponseWriter, r *http.Request, body map[string]any)) *fakeOpenAI {
+	t.Helper()
+	f := &fakeOpenAI{respond: respond}
+	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f.requests.Add(1)
+		raw, _ := io.ReadAll(r.Body)
+		var body map[string]any
+		_ = json.Unmarshal(raw, &body)
+		f.mu.Lock()
+		f.bodies = append(f.bodies, body)
+		f.paths = append(f.paths, r.Method+" "+r.URL.Path)
+		f.auth = append(f.auth, r.Header.Get("Authorization"))
+		f.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		f.respond(w, r, body)
+	}))
+	t.Cleanup(f.Close)
+	return f
+}
+
+// embeddings answers with vectors [i, i, …] of n dimensions, in reverse order of index.
+func embeddings(n int) func(http.ResponseWriter, *http.Request, map[string]any) {
+	return func(w http.ResponseWriter, _ *http.Request, body map[string]any) {
+		inputs, _ := body["input"].([]any)
+		data := []map[string]any{}
+		for i := len(inputs) - 1; i >= 0; i-- {
+			v := make([]float32, n)
+			for d := range v {
+				v[d] = float32(i)
+			}
+			data = append(data, map[string]any{"object": "embedding", "index": i, "embedding": v})
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data, "model": body["model"]})
+	}
+}
+
+func status(code int, body string) func(http.ResponseWriter, *http.Request, map[string]any) {
+	return func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
+		w.WriteHeader(code)
+		_, _ = io.WriteString(w, body)
+	}
+}
+
+func newBudget(t *testing.T, limit int) (*ai.Budget, *pgxpool.Pool) {
+	t.Helper()
+	pool := dbtest.Pool(t)
+	return ai.NewBudget(pool, limit), pool
+}
+
+func newClient(t *testing.T, f *fakeOpenAI, b *ai.Budget) *ai.Client {
+	t.Helper()
+	c, err := ai.NewClient(ai.Options{BaseURL: f.URL + "/v1/", APIKey: apiKey, Budget: b})
+	require.NoError(t, err)
+	return c
+}
+
+func TestEmbedRequestShapeAndOrder(t *testing.T) {
+	t.Parallel()
+	b, _ := newBudget(t, 100)
+	f := newFake(t, embeddings(4))
+	c := newClient(t, f, b)
+
+	vecs, err := c.Embed(t.Context(), "text-embedding-3-small", 4, []string{"zero", "one", "two"})
+	require.NoError(t, err)
+	require.Len(t, vecs, 3)
+	for i, v := range vecs {
+		assert.Equal(t, []float32{float32(i), float32(i), float32(i), float32(i)}, v, "sorted by index")
+	}
+	require.Len(t, f.bodies, 1)
+	assert.Equal(t, "POST /v1/embeddings", f.paths[0], "the base URL's trailing slash is not doubled")
+	assert.Equal(t, "Bearer "+apiKey, f.auth[0])
+	assert.Equal(t, map[string]any{"model": "text-embedding-3-small", "input": []any{"zero", "one", "two"}, "dimensions": float64(4)}, f.bodies[0])
+
+	// Dimensions 0: not sent, and the model's own size is taken.
+	vecs, err = c.Embed(t.Context(), "m", 0, []string{"a"})
+	require.NoError(t, err)
+	assert.Len(t, vecs[0], 4)
+	assert.NotContains(t, f.bodies[1], "dimensions")
+
+	// Nothing to embed costs nothing.
+	vecs, err = c.Embed(t.Context(), "m", 4, nil)
+	require.NoError(t, err)
+	assert.Nil(t, vecs)
+	assert.Equal(t, int32(2), f.requests.Load())
+	used, err := b.Used(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, 2, used, "every request reserved one unit")
+}
+
+func TestEmbedNoKeyNoAuthorization(t *testing.T) {
+	t.Parallel()
+	b, _ := newBudget(t, 100)
+	f := newFake(t, embeddings(2))
+	c, err := ai.NewClient(ai.Options{BaseURL: f.URL, Budget: b})
+	require.NoError(t, err)
+	_, err = c.Embed(t.Context(), "m", 2, []string{"a"})
+	require.NoError(t, err)
+	assert.Empty(t, f.auth[0])
+}
+
+func TestEmbedRejectsBadAnswers(t *testing.T) {
+	t.Parallel()
+	b, _ := newBudget(t, 100)
+	for name, tc := range map[string]struct {
+		respond   func(http.ResponseWriter, *http.Request, map[string]any)
+		dims      int
+		code      string
+		retryable bool
+	}{
+		"dimension mismatch": {embeddings(3), 4, "dimension mismatch", false},
+		"too few vectors": {func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
+			_, _ = io.WriteString(w, `{"data":[{"index":0,"embedding":[1,2]}]}`)
+		}, 2, "bad response", false},
+		"duplicate index": {func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
+			_, _ = io.WriteString(w, `{"data":[{"index":0,"embedding":[1,2]},{"index":0,"embedding":[1,2]}]}`)
+		}, 2, "bad response", false},
+		"mixed sizes": {func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
+			_, _ = io.WriteString(w, `{"data":[{"index":0,"embedding":[1,2]},{"index":1,"embedding":[1,2,3]}]}`)
+		}, 0, "dimension mismatch", false},
+		"not json": {status(200, "<html>"+secret), 2, "bad response", true},
+	} {
+		c := newClient(t, newFake(t, tc.respond), b)
+		_, err := c.Embed(t.Context(), "m", tc.dims, []string{secret, "b"})
+		var e *ai.Error
+		require.ErrorAs(t, err, &e, name)
+		assert.Equal(t, tc.code, e.Code, name)
+		assert.Equal(t, tc.retryable, ai.IsRetryable(err), name)
+		assert.NotContains(t, err.Error(), "4711", name)
+	}
+}
+
+func TestErrorClassification(t *testing.T) {
+	t.Parallel()
+	b, _ := newBudget(t, 100)
+	for _, tc := range []struct {
+		status    int
+		body      string
+		retryable bool
+		message   string
+	}{
+		{429, `{"error":{"message":"Rate limit reached for input ` + secret + `","type":"requests","code":"rate_limit_exceeded"}}`, true, "ai embeddings: HTTP 429 rate_limit_exceeded"},
+		{500, `{"error":{"message":"` + secret + `","type":"server_error","code":null}}`, true, "ai embeddings: HTTP 500 server_error"},
+		{503, `upstream ` + secret, true, "ai embeddings: HTTP 503"},
+		{408, ``, true, "ai embeddings: HTTP 408"},
+		{400, `{"error":{"message":"Invalid input: '` + secret + `'","type":"invalid_request_error","code":"` + secret + `"}}`, false, "ai embeddings: HTTP 400"},
+		{401, `{"error":{"message":"Incorrect API key provided: ` + apiKey + `","code":"invalid_api_key"}}`, false, "ai embeddings: HTTP 401 invalid_api_key"},
+		{404, `{"error":{"message":"The model does not exist","code":"model_not_found"}}`, false, "ai embeddings: HTTP 404 model_not_found"},
+	} {
+		c := newClient(t, newFake(t, status(tc.status, tc.body)), b)
+		_, err := c.Embed(t.Context(), "m", 2, []string{secret})
+		var e *ai.Error
+		require.ErrorAs(t, err, &e)
+		assert.Equal(t, tc.status, e.Status)
+		assert.Equal(t, tc.retryable, e.Retryable(), "HTTP %d", tc.status)
+		assert.Equal(t, tc.retryable, ai.IsRetryable(err), "HTTP %d", tc.status)
+		assert.Equal(t, tc.message, err.Error())
+		assert.NotContains(t, err.Error(), "4711")
+		assert.NotContains(t, err.Error(), apiKey)
+	}
+}
+
+func TestTimeoutIsRetryable(t *testing.T) {
+	t.Parallel()
+	b, _ := newBudget(t, 100)
+	f := newFake(t, func(_ http.ResponseWriter, r *http.Request, _ map[string]any) { <-r.Context().Done() })
+	c, err := ai.NewClient(ai.Options{BaseURL: f.URL, Budget: b, Timeout: 50 * time.Millisecond})
+	require.NoError(t, err)
+	_, err = c.Embed(t.Context(), "m", 2, []string{secret})
+	var e *ai.Error
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, "timeout", e.Code)
+	assert.True(t, e.Retryable())
+	assert.NotContains(t, err.Error(), "4711")
+
+	// The caller's deadline too.
+	c, err = ai.NewClient(ai.Options{BaseURL: f.URL, Budget: b})
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	_, err = c.Embed(ctx, "m", 2, []string{secret})
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.True(t, ai.IsRetryable(err))
+}
+
+func TestUnreachableIsRetryable(t *testing.T) {
+	t.Parallel()
+	b, _ := newBudget(t, 100)
+	f := newFake(t, embeddings(2))
+	f.Close()
+	c := newClient(t, f, b)
+	_, err := c.Embed(t.Context(), "m", 2, []string{secret})
+	var e *ai.Error
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, "ai embeddings: unreachable", err.Error())
+	assert.True(t, e.Retryable())
+}
+
+type extraction struct {
+	Candidates []struct {
+		Content  string `json:"content"`
+		Evidence string `json:"evidence"`
+	} `json:"candidates"`
+}
+
+var extractionSchema = json.RawMessage(`{"type":"object","properties":{"candidates":{"type":"array","items":{"type":"object","properties":{"content":{"type":"string"},"evidence":{"type":"string"}},"required":["content","evidence"],"additionalProperties":false}}},"required":["candidates"],"additionalProperties":false}`)
+
+func chatAnswer(content string) func(http.ResponseWriter, *http.Request, map[string]any) {
+	return func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
+		_ = json.NewEncoder(w).Encode(map[string]any{
+			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
+				"message": map[string]any{"role": "assistant", "content": content, "refusal": nil}}},
+		})
+	}
+}
+
+func TestChatJSON(t *testing.T) {
+	t.Parallel()
+	b, _ := newBudget(t, 100)
+	f := newFake(t, chatAnswer(`{"candidates":[{"content":"Likes tea","evidence":"I like tea"}]}`))
+	c := newClient(t, f, b)
+	messages := []ai.Message{{Role: "system", Content: "Extract."}, {Role: "user", Content: "I like tea"}}
+	var out extraction
+	require.NoError(t, c.ChatJSON(t.Context(), "gpt-4o-mini", messages, "memory_candidates", extractionSchema, &out))
+	require.Len(t, out.Candidates, 1)
+	assert.Equal(t, "Likes tea", out.Candidates[0].Content)
+
+	assert.Equal(t, "POST /v1/chat/completions", f.paths[0])
+	assert.Equal(t, "Bearer "+apiKey, f.auth[0])
+	var schema any
+	require.NoError(t, json.Unmarshal(extractionSchema, &schema))
+	assert.Equal(t, map[string]any{
+		"model": "gpt-4o-mini",
+		"messages": []any{
+			map[string]any{"role": "system", "content": "Extract."},
+			map[string]any{"role": "user", "content": "I like tea"},
+		},
+		"response_format": map[string]any{"type": "json_schema", "json_schema": map[string]any{
+			"name": "memory_candidates", "strict": true, "schema": schema,
+		}},
+	}, f.bodies[0])
+}
+
+func TestChatJSONBadAnswers(t *testing.T) {
+	t.Parallel()
+	b, _ := newBudget(t, 100)
+	refusal := func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
+		_, _ = io.WriteString(w, `{"choices":[{"message":{"content":null,"refusal":"I can't help with `+secret+`"},"finish_reason":"stop"}]}`)
+	}
+	truncated := func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
+		_, _ = io.WriteString(w, `{"choices":[{"message":{"content":"{\"candidates\":[{\"content\":\"`+secret+`"},"finish_reason":"length"}]}`)
+	}
+	for name, tc := range map[string]struct {
+		respond   func(http.ResponseWriter, *http.Request, map[string]any)
+		code      string
+		retryable bool
+	}{
+		"not json":  {chatAnswer(`Sure! ` + secret), "bad response", true},
+		"refusal":   {refusal, "refused", false},
+		"truncated": {truncated, "truncated", false},
+		"no choice": {status(200, `{"choices":[]}`), "bad response", true},
+	} {
+		c := newClient(t, newFake(t, tc.respond), b)
+		var out extraction
+		err := c.ChatJSON(t.Context(), "m", []ai.Message{{Role: "user", Content: secret}}, "x", extractionSchema, &out)
+		var e *ai.Error
+		require.ErrorAs(t, err, &e, name)
+		assert.Equal(t, tc.code, e.Code, name)
+		assert.Equal(t, tc.retryable, e.Retryable(), name)
+		assert.NotContains(t, err.Error(), "4711", name)
+	}
+}
+
+func TestNewClientValidates(t *testing.T) {
+	t.Parallel()
+	b := ai.NewBudget(nil, 1)
+	for _, o := range []ai.Options{
+		{BaseURL: "https://api.openai.com/v1"},
+		{BaseURL: "ftp://example.com", Budget: b},
+		{BaseURL: "api.openai.com/v1", Budget: b},
+		{BaseURL: "https://", Budget: b},
+	} {
+		_, err := ai.NewClient(o)
+		assert.Error(t, err, "%+v", o.BaseURL)
+	}
+	c, err := ai.NewClient(ai.Options{BaseURL: "https://user:" + apiKey + "@example.com/v1", Budget: b, APIKey: apiKey})
+	require.NoError(t, err)
+	assert.NotContains(t, c.String(), apiKey)
+}
+
+// TestBudgetExactlyAtTheLimitUnderConcurrency: 20 concurrent requests against a limit of 7: exactly 7
+// reach the server; the other 13 are told the budget is spent until tomorrow.
+func TestBudgetExactlyAtTheLimitUnderConcurrency(t *testing.T) {
+	t.Parallel()
+	b, _ := newBudget(t, 7)
+	f := newFake(t, embeddings(2))
+	c := newClient(t, f, b)
+	var (
+		wg    sync.WaitGroup
+		spent atomic.Int32
+		ok    atomic.Int32
+		start = make(chan struct{})
+	)
+	tomorrow := time.Now().UTC().Truncate(24 * time.Hour).Add(24 * time.Hour)
+	for range 20 {
+		wg.Go(func() {
+			<-start
+			_, err := c.Embed(context.Background(), "m", 2, []string{"x"})
+			var s *ai.BudgetSpentError
+			switch {
+			case err == nil:
+				ok.Add(1)
+			case errors.As(err, &s):
+				assert.ErrorIs(t, err, ai.ErrBudgetSpent)
+				// The test may straddle midnight; either midnight is fine then.
+				assert.WithinDuration(t, tomorrow, s.Until, 24*time.Hour)
+				assert.True(t, s.Until.Equal(s.Until.Truncate(24*time.Hour)), "midnight UTC")
+				spent.Add(1)
+			default:
+				t.Errorf("unexpected error: %v", err)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	assert.Equal(t, int32(7), f.requests.Load(), "exactly the limit reached the server")
+	assert.Equal(t, int32(7), ok.Load())
+	assert.Equal(t, int32(13), spent.Load())
+	used, err := b.Used(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, 7, used)
+}
+
+func TestBudgetZeroTurnsAIOff(t *testing.T) {
+	t.Parallel()
+	b, pool := newBudget(t, 0)
+	f := newFake(t, embeddings(2))
+	c := newClient(t, f, b)
+	for range 3 {
+		_, err := c.Embed(t.Context(), "m", 2, []string{"x"})
+		require.ErrorIs(t, err, ai.ErrBudgetSpent)
+		assert.True(t, ai.IsRetryable(err))
+		err = c.ChatJSON(t.Context(), "m", nil, "x", extractionSchema, &extraction{})
+		require.ErrorIs(t, err, ai.ErrBudgetSpent)
+	}
+	assert.Zero(t, f.requests.Load())
+	var rows int
+	require.NoError(t, pool.QueryRow(t.Context(), `SELECT count(*) FROM memory_ai_usage`).Scan(&rows))
+	assert.Zero(t, rows, "nothing is counted when AI is off")
+}
+
+func TestBudgetResetsAtMidnightUTC(t *testing.T) {
+	t.Parallel()
+	b0, _ := newBudget(t, 2)
+	now := time.Date(2031, 3, 4, 23, 59, 0, 0, time.UTC)
+	b := b0.WithClock(func() time.Time { return now })
+	ctx := t.Context()
+	require.NoError(t, b.Reserve(ctx))
+	require.NoError(t, b.Reserve(ctx))
+	err := b.Reserve(ctx)
+	var s *ai.BudgetSpentError
+	require.ErrorAs(t, err, &s)
+	assert.Equal(t, time.Date(2031, 3, 5, 0, 0, 0, 0, time.UTC), s.Until)
+	assert.Equal(t, time.Date(2031, 3, 5, 0, 0, 0, 0, time.UTC), s.RetryAt())
+	assert.Equal(t, "ai budget spent", s.ErrorCode())
+	used, err := b.Used(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 2, used)
+
+	// In another time zone it is already the 5th; the budget's day is UTC's.
+	now = time.Date(2031, 3, 5, 0, 30, 0, 0, time.FixedZone("CET", 3600))
+	require.ErrorIs(t, b.Reserve(ctx), ai.ErrBudgetSpent)
+	now = time.Date(2031, 3, 5, 0, 0, 0, 0, time.UTC)
+	require.NoError(t, b.Reserve(ctx), "a new day, a new budget")
+	used, err = b.Used(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 1, used)
+}

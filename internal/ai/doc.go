@@ -1,0 +1,15 @@
+// Package ai talks to OpenAI-compatible endpoints for the optional AI of SPEC I1–I5: embeddings
+// (POST {base}/embeddings) and structured chat completions (POST {base}/chat/completions with a
+// strict json_schema response format), and it owns the daily request budget (memory_ai_usage, I4).
+// Install wires a configuration into a process: the memory service's embedding model and recall
+// embedder, and the job runner's handlers.
+//
+// Every request reserves one unit of the budget first: a Client can't be built without a Budget,
+// and there is no path to the network that skips Reserve. The key (MEMORY_AI_API_KEY) is sent as a
+// bearer token and is never logged.
+//
+// It must never put a request or response body into an error or a log line: bodies carry memory
+// text or the user's messages (F5). Errors say which endpoint, the HTTP status and, at most, the
+// provider's short error code. It holds no memory rules: what to embed or extract, and whether a
+// result may still be stored, is internal/memory's business (which must not import this package).
+package ai

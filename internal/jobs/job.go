@@ -1,0 +1,224 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// Channel is the NOTIFY channel an enqueue wakes runners on. The payload is the job's kind.
+const Channel = "memory_jobs"
+
+// MaxAttempts is how often a job is tried before it is marked failed (SPEC I3).
+const MaxAttempts = 5
+
+// Kind is what a job does; memory_jobs accepts these only.
+type Kind string
+
+// The job kinds.
+const (
+	// KindEmbed embeds one revision of an item (I1). It needs ItemID and Revision.
+	KindEmbed Kind = "embed"
+	// KindExtract proposes candidates from a completed run's user message (I2). It needs RunID.
+	KindExtract Kind = "extract"
+)
+
+// Job is one unit of background work. It references an item revision or a run, never memory text.
+type Job struct {
+	// ID is the row's id; set by the queue.
+	ID int64
+	// Kind says which handler runs it.
+	Kind Kind
+	// ItemID and Revision name an item revision ("" and 0 when not used).
+	ItemID   string
+	Revision int
+	// RunID names a run ("" when not used).
+	RunID string
+	// RunAfter delays the job; zero means now.
+	RunAfter time.Time
+	// Attempt is 1 on the first try; set by the runner.
+	Attempt int
+}
+
+func (j Job) validate() error {
+	switch j.Kind {
+	case KindEmbed:
+		if j.ItemID == "" || j.Revision < 1 {
+			return errors.New("jobs: an embed job needs an item and a revision")
+		}
+	case KindExtract:
+		if j.RunID == "" {
+			return errors.New("jobs: an extract job needs a run")
+		}
+	default:
+		return fmt.Errorf("jobs: unknown kind %q", j.Kind)
+	}
+	for _, id := range []string{j.ItemID, j.RunID} {
+		if id != "" {
+			if _, err := uuid.Parse(id); err != nil {
+				return errors.New("jobs: item and run ids must be uuids")
+			}
+		}
+	}
+	return nil
+}
+
+// EnqueueTx adds j in tx, so the job exists if and only if the change that needs it commits, and
+// wakes the runners (at commit).
+func EnqueueTx(ctx context.Context, tx pgx.Tx, j Job) error {
+	if err := j.validate(); err != nil {
+		return err
+	}
+	var id int64
+	if err := tx.QueryRow(ctx, qJobInsert, j.Kind, nullString(j.ItemID), nullInt(j.Revision),
+		nullString(j.RunID), nullTime(j.RunAfter)).Scan(&id, new(any)); err != nil {
+		return fmt.Errorf("enqueue %s job: %w", j.Kind, err)
+	}
+	return nil
+}
+
+// EnqueueUniqueTx adds each of js in tx unless the same job (kind, item, revision, run) is already
+// pending or running, and returns how many it added. Concurrent callers should serialise (say, on an
+// advisory lock) if duplicates matter to them.
+func EnqueueUniqueTx(ctx context.Context, tx pgx.Tx, js []Job) (int, error) {
+	if len(js) == 0 {
+		return 0, nil
+	}
+	kinds, items, revs, runs := make([]string, len(js)), make([]*string, len(js)), make([]*int, len(js)), make([]*string, len(js))
+	for i, j := range js {
+		if err := j.validate(); err != nil {
+			return 0, err
+		}
+		kinds[i], items[i], revs[i], runs[i] = string(j.Kind), nullString(j.ItemID), nullInt(j.Revision), nullString(j.RunID)
+	}
+	var added int
+	if err := tx.QueryRow(ctx, qJobInsertUnique, kinds, items, revs, runs).Scan(&added, new(int64)); err != nil {
+		return 0, fmt.Errorf("enqueue jobs: %w", err)
+	}
+	return added, nil
+}
+
+func nullString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func nullInt(n int) *int {
+	if n == 0 {
+		return nil
+	}
+	return &n
+}
+
+func nullTime(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}
+
+// Codes the queue itself records in last_error.
+const (
+	// CodeHandlerError stands for any error that carries no code of its own: its message might
+	// quote memory text, so it is never stored or logged.
+	CodeHandlerError = "handler error"
+	// CodeHandlerPanic: the handler panicked.
+	CodeHandlerPanic = "handler panic"
+	// CodeTimeout: the handler ran out of its time.
+	CodeTimeout = "timed out"
+	// CodeLeaseExpired: the runner holding the job died or hung; the rescuer took it back.
+	CodeLeaseExpired = "lease expired"
+	// CodeNoHandler: no handler for the kind (a runner claims only kinds it handles, so this means a
+	// programming error).
+	CodeNoHandler = "no handler"
+)
+
+// Handlers signal what should happen to a failed job through optional methods on their error
+// (found with errors.As anywhere in the chain), so packages like internal/ai need not import this one:
+//
+//	ErrorCode() string     // a text-free code for last_error and logs, e.g. "ai rate limited"
+//	Retryable() bool       // false: fail now, retrying can't help (e.g. HTTP 400)
+//	RetryAt() time.Time    // wait until then; the attempt doesn't count (e.g. budget spent)
+type (
+	errorCoder interface{ ErrorCode() string }
+	retryable  interface{ Retryable() bool }
+	retryAter  interface{ RetryAt() time.Time }
+)
+
+// Error is a handler error with a text-free Code. Its message is the code alone, so it is safe to
+// log; Err (which may quote memory text) is kept for errors.Is/As only.
+type Error struct {
+	Code      string
+	Permanent bool
+	Err       error
+}
+
+func (e *Error) Error() string     { return e.Code }
+func (e *Error) Unwrap() error     { return e.Err }
+func (e *Error) ErrorCode() string { return e.Code }
+func (e *Error) Retryable() bool   { return !e.Permanent }
+
+// Permanent wraps err so the job fails at once with code, without further attempts.
+func Permanent(code string, err error) error { return &Error{Code: code, Permanent: true, Err: err} }
+
+// Snooze is an error that asks for the job to wait until At without counting the attempt.
+type Snooze struct {
+	At   time.Time
+	Code string
+}
+
+func (s *Snooze) Error() string      { return "retry at " + s.At.UTC().Format(time.RFC3339) + ": " + s.Code }
+func (s *Snooze) ErrorCode() string  { return s.Code }
+func (s *Snooze) RetryAt() time.Time { return s.At }
+
+// RetryAt returns an error that makes the runner put the job back until at, not counting the
+// attempt. code is recorded in last_error.
+func RetryAt(at time.Time, code string) error { return &Snooze{At: at, Code: code} }
+
+// ErrorCode returns the text-free code recorded for err: its own ErrorCode if it has one (cleaned of
+// anything but letters, digits and a little punctuation), a SQLSTATE for database errors, or a
+// generic code. It never returns err's message.
+func ErrorCode(err error) string {
+	var c errorCoder
+	if errors.As(err, &c) {
+		if code := cleanCode(c.ErrorCode()); code != "" {
+			return code
+		}
+	}
+	var pg *pgconn.PgError
+	switch {
+	case errors.As(err, &pg):
+		// The message and detail of a database error may quote a row; the SQLSTATE can't.
+		return "database error " + cleanCode(pg.Code)
+	case errors.Is(err, context.DeadlineExceeded):
+		return CodeTimeout
+	case errors.Is(err, context.Canceled):
+		return "cancelled"
+	}
+	return CodeHandlerError
+}
+
+// maxCodeLength keeps codes short; last_error allows 500 characters.
+const maxCodeLength = 100
+
+func cleanCode(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if b.Len() >= maxCodeLength {
+			break
+		}
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', strings.ContainsRune(" _-.:/", r):
+			b.WriteRune(r)
+		}
+	}
+	return strings.TrimSpace(b.String())
+}

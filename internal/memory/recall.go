@@ -1,0 +1,564 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Recall's limits (SPEC P2–P5).
+const (
+	// RecallListLength is how many items each of the two lists (full text, vector) keeps.
+	RecallListLength = 30
+	// RecallFusionK is the k of reciprocal rank fusion: an item at rank r of a list gets 1/(k+r).
+	RecallFusionK = 60
+	// PacketMaxEntries is how many fused items a packet holds at most.
+	PacketMaxEntries = 12
+	// PacketMaxCharacters bounds a packet's text, in characters (runes), separators included.
+	PacketMaxCharacters = 6000
+	// DefaultSemanticMaxDistance is MEMORY_SEMANTIC_MAX_DISTANCE's default: vector matches must be
+	// closer than this cosine distance.
+	DefaultSemanticMaxDistance = 0.4
+	// PacketTruncationMarker ends the content of the entry that was cut to fit the packet.
+	PacketTruncationMarker = "…"
+)
+
+// Bounds on the work a request can cause; see requestWords.
+const (
+	// maxRequestWords caps the distinct words of a request that full-text recall looks for, in order
+	// of first appearance, so that a pasted document can't make every item a match worth ranking.
+	maxRequestWords = 256
+	// maxWordBytes: PostgreSQL skips words of 2,047 bytes or more (with a notice) when it indexes
+	// text, so the items can't contain longer ones either.
+	maxWordBytes = 2046
+	// maxEmbeddingDimensions is the schema's bound on memory_embeddings.dimensions.
+	maxEmbeddingDimensions = 16000
+	// hnswDimensions is the size the HNSW index of migration 000002 covers.
+	hnswDimensions = 1536
+)
+
+// QueryEmbedder embeds a recall request (P3).
+type QueryEmbedder interface {
+	// EmbedQuery returns the request's vector and the name of the model that made it. An error
+	// (endpoint down, daily budget spent: wrap ErrAIBudgetSpent) makes recall fall back to full text.
+	// Recall never logs the error, as it may quote the request; the embedder logs its own failures.
+	EmbedQuery(ctx context.Context, text string) (vector []float32, model string, err error)
+}
+
+// ErrAIBudgetSpent is what an AI client returns (wrapped or not) when the day's request budget
+// (MEMORY_AI_DAILY_REQUEST_LIMIT, I4) is used up or AI is turned off by a limit of 0.
+var ErrAIBudgetSpent = errors.New("daily AI budget spent")
+
+// semanticRecall is what SetQueryEmbedder keeps in Service.embedder: the embedder and its cut-off.
+type semanticRecall struct {
+	QueryEmbedder
+	maxDistance float64
+}
+
+// SetQueryEmbedder turns on vector search in recall (P3) with embedder e, keeping matches closer
+// than maxDistance (cosine distance, 0 < maxDistance ≤ 2; MEMORY_SEMANTIC_MAX_DISTANCE, see
+// DefaultSemanticMaxDistance). A nil e turns vector search off. Call it before the service is used.
+func (s *Service) SetQueryEmbedder(e QueryEmbedder, maxDistance float64) error {
+	if e == nil {
+		s.embedder = nil
+		return nil
+	}
+	if math.IsNaN(maxDistance) || maxDistance <= 0 || maxDistance > 2 {
+		return invalid("MEMORY_SEMANTIC_MAX_DISTANCE", "must be greater than 0 and at most 2")
+	}
+	s.embedder = semanticRecall{QueryEmbedder: e, maxDistance: maxDistance}
+	return nil
+}
+
+// VectorState says whether vector search took part in a packet.
+type VectorState string
+
+// The vector states of a packet.
+const (
+	// VectorNotConfigured: no embedder; the packet comes from full-text search alone.
+	VectorNotConfigured VectorState = "not_configured"
+	// VectorUsed: the request was embedded and the vector list was fused in.
+	VectorUsed VectorState = "used"
+	// VectorSkipped: the request has no searchable words, so nothing was embedded (P6: only pinned
+	// items are given).
+	VectorSkipped VectorState = "skipped"
+	// VectorFailed: the request could not be embedded; full text alone was used (P3). Reason says why.
+	VectorFailed VectorState = "failed"
+)
+
+// Reasons of VectorStatus; they never quote the request or the embedder's error.
+const (
+	VectorReasonNoWords        = "the request has no searchable words"
+	VectorReasonBudgetSpent    = "daily AI budget spent"
+	VectorReasonEndpointFailed = "embedding endpoint failed"
+	VectorReasonUnusable       = "embedding endpoint returned an unusable vector"
+)
+
+// VectorStatus is the part vector search played in a packet.
+type VectorStatus struct {
+	State VectorState
+	// Reason explains VectorSkipped and VectorFailed (one of the VectorReason constants).
+	Reason string
+}
+
+// PacketEntry is one item of a packet with the reasons it was chosen.
+type PacketEntry struct {
+	Item Item
+	// FullTextRank is the item's ts_rank_cd (0 for a pinned item none of whose words matched) and
+	// FullTextPos its 1-based position in the full-text list; both nil when it isn't in that list.
+	FullTextRank *float64
+	FullTextPos  *int
+	// VectorDistance is the cosine distance to the request and VectorPos the 1-based position in the
+	// vector list; both nil when the item isn't in that list.
+	VectorDistance *float64
+	VectorPos      *int
+	// Score is the fused reciprocal-rank score: the sum over the lists of 1/(RecallFusionK+position).
+	Score float64
+	// Truncated: the entry's content was cut to fit PacketMaxCharacters.
+	Truncated bool
+}
+
+// Packet is the bounded memory given to a run for one request (P1–P6).
+//
+// Text holds the entries in order, separated by one blank line. Each entry is a header line, then
+// the item's key and content:
+//
+//	[memory:<id>@<revision>; <scope>; <kind>]
+//	<key>: <content>
+//
+// or just <content> on the second line when the item has no key. Scope is "shared" or the
+// teammate's id. The text is at most PacketMaxCharacters characters. Entries are added whole in
+// order while they fit; the first one that doesn't is cut: its header is kept whole, its key and
+// content are cut to the room left (trailing spaces removed) and end with PacketTruncationMarker, and
+// it is marked Truncated. If not even one character of it fits after the header, it is left out.
+// Either way, nothing follows it, so a packet is always a prefix of the ranking. An empty result is
+// the empty text with no entries (P6).
+type Packet struct {
+	Text    string
+	Entries []PacketEntry
+	Vector  VectorStatus
+}
+
+// BuildPacketTx builds the packet a run of teammateID gets for request, reading inside tx (so that
+// StartRun builds it and records it with WriteContextsTx in the transaction that checks the
+// generation, G4). The caller has checked that its credential reaches the teammate. An unknown
+// teammate is ErrNotFound. No request can make it fail: the words are sanitised, and a failing
+// embedder only turns the vector half off (P3). When an embedder is set, it is called while tx is
+// open.
+//
+// What it does (SPEC P1–P6):
+//   - Visible items: active (confirmed), unexpired, in the shared scope or the teammate's.
+//   - Full-text list: the request's words (see requestWords), normalised by PostgreSQL like the
+//     items, OR-ed, matched against the stored search vector and ranked by ts_rank_cd. Pinned items
+//     always match: they lead the list (by their own rank, 0 when no word matches), then the other
+//     matches by rank. Ties go to the smaller item id. Top RecallListLength.
+//   - Vector list, when an embedder is set and the request has searchable words: the items whose
+//     embedding of their current revision, by the embedder's model, is closer than the maximum
+//     distance, nearest first (ties by item id). Top RecallListLength.
+//   - Fusion: each list adds 1/(RecallFusionK+position); pinned items first, then by score (compared
+//     exactly, as fractions), ties by item id. Top PacketMaxEntries, then cut to PacketMaxCharacters
+//     (see Packet).
+func (s *Service) BuildPacketTx(ctx context.Context, tx pgx.Tx, teammateID, request string) (Packet, error) {
+	teammateID, err := parseID("teammateId", teammateID)
+	if err != nil {
+		return Packet{}, err
+	}
+	words := requestWords(request)
+	semantic, hasEmbedder := s.embedder.(semanticRecall)
+
+	var (
+		exists   bool
+		lexemes  int
+		iterScan bool
+	)
+	if err := tx.QueryRow(ctx, qRecallPrepare, teammateID, words, hasEmbedder).Scan(&exists, &lexemes, &iterScan); err != nil {
+		return Packet{}, fmt.Errorf("build memory packet: %w", err)
+	}
+	if !exists {
+		return Packet{}, ErrNotFound
+	}
+
+	p := Packet{Vector: VectorStatus{State: VectorNotConfigured}}
+	query, args := qRecallFullText, []any{teammateID, words}
+	switch {
+	case !hasEmbedder:
+	case lexemes == 0:
+		p.Vector = VectorStatus{State: VectorSkipped, Reason: VectorReasonNoWords}
+	default:
+		vector, model, err := semantic.EmbedQuery(ctx, request)
+		if err != nil && ctx.Err() != nil {
+			return Packet{}, fmt.Errorf("build memory packet: %w", ctx.Err())
+		}
+		text, ok := vectorText(vector)
+		switch {
+		case errors.Is(err, ErrAIBudgetSpent):
+			p.Vector = VectorStatus{State: VectorFailed, Reason: VectorReasonBudgetSpent}
+		case err != nil:
+			p.Vector = VectorStatus{State: VectorFailed, Reason: VectorReasonEndpointFailed}
+		case !ok || model == "" || utf8.RuneCountInString(model) > 200 || !utf8.ValidString(model) || strings.ContainsRune(model, 0):
+			p.Vector = VectorStatus{State: VectorFailed, Reason: VectorReasonUnusable}
+		case len(vector) == hnswDimensions:
+			p.Vector = VectorStatus{State: VectorUsed}
+			query, args = qRecallHybrid1536, append(args, text, model, semantic.maxDistance)
+		default:
+			p.Vector = VectorStatus{State: VectorUsed}
+			query, args = qRecallHybridExact, append(args, text, model, semantic.maxDistance, len(vector))
+		}
+		if p.Vector.State == VectorFailed {
+			s.log.WarnContext(ctx, "recall falls back to full-text search", "teammate", teammateID, "reason", p.Vector.Reason)
+		}
+	}
+
+	rows, err := tx.Query(ctx, query, args...)
+	if err != nil {
+		return Packet{}, fmt.Errorf("build memory packet: %w", err)
+	}
+	candidates, err := pgx.CollectRows(rows, scanCandidate)
+	if err != nil {
+		return Packet{}, fmt.Errorf("build memory packet: %w", err)
+	}
+	p.Text, p.Entries = renderPacket(fuse(candidates))
+	return p, nil
+}
+
+// scanCandidate reads an item of qRecall* with its places in the two lists.
+func scanCandidate(row pgx.CollectableRow) (PacketEntry, error) {
+	var e PacketEntry
+	item, err := scanItem(withExtra{row, []any{&e.FullTextPos, &e.FullTextRank, &e.VectorPos, &e.VectorDistance}})
+	e.Item = item
+	return e, err
+}
+
+// withExtra scans a row of itemColumns followed by more columns.
+type withExtra struct {
+	pgx.Row
+	extra []any
+}
+
+func (r withExtra) Scan(dest ...any) error { return r.Row.Scan(append(dest, r.extra...)...) }
+
+// vectorText renders v in pgvector's text form; false when v can't be a vector (empty, too long, or
+// holding NaN or infinity, which pgvector refuses).
+func vectorText(v []float32) (string, bool) {
+	if len(v) == 0 || len(v) > maxEmbeddingDimensions {
+		return "", false
+	}
+	b := make([]byte, 0, len(v)*12)
+	b = append(b, '[')
+	for i, x := range v {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return "", false
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendFloat(b, float64(x), 'g', -1, 32)
+	}
+	return string(append(b, ']')), true
+}
+
+// rrf is an entry's fused score as an exact fraction num/den: the sum over the lists it is in of
+// 1/(RecallFusionK+position).
+func rrf(e PacketEntry) (num, den int64) {
+	num, den = 0, 1
+	for _, pos := range []*int{e.FullTextPos, e.VectorPos} {
+		if pos != nil {
+			k := int64(RecallFusionK + *pos)
+			num, den = num*k+den, den*k
+		}
+	}
+	return num, den
+}
+
+// fuse orders the candidates of both lists (P4): pinned first, then by fused score, highest first,
+// compared exactly so that equal sums are equal; ties by item id. It keeps PacketMaxEntries.
+func fuse(candidates []PacketEntry) []PacketEntry {
+	for i := range candidates {
+		num, den := rrf(candidates[i])
+		candidates[i].Score = float64(num) / float64(den)
+	}
+	slices.SortFunc(candidates, func(a, b PacketEntry) int {
+		if a.Item.Pinned != b.Item.Pinned {
+			if a.Item.Pinned {
+				return -1
+			}
+			return 1
+		}
+		an, ad := rrf(a)
+		bn, bd := rrf(b)
+		if c := cmpInt64(bn*ad, an*bd); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Item.ID, b.Item.ID)
+	})
+	if len(candidates) > PacketMaxEntries {
+		candidates = candidates[:PacketMaxEntries]
+	}
+	return candidates
+}
+
+func cmpInt64(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// PacketEntryHeader is the header line of an item in a packet (P5).
+func PacketEntryHeader(i Item) string {
+	return "[memory:" + i.ID + "@" + strconv.Itoa(i.Revision) + "; " + i.Scope + "; " + string(i.Kind) + "]"
+}
+
+// packetEntryBody is the line (or lines) under the header: "key: content", or the content alone.
+func packetEntryBody(i Item) string {
+	if i.Key != nil {
+		return *i.Key + ": " + i.Content
+	}
+	return i.Content
+}
+
+// renderPacket lays the fused entries out and cuts them to PacketMaxCharacters, as Packet
+// describes. It returns the entries that made it into the text.
+func renderPacket(entries []PacketEntry) (string, []PacketEntry) {
+	const separator = "\n\n"
+	var (
+		b    strings.Builder
+		used int
+		out  []PacketEntry
+	)
+	for _, e := range entries {
+		sep := ""
+		if len(out) > 0 {
+			sep = separator
+		}
+		header := PacketEntryHeader(e.Item)
+		body := packetEntryBody(e.Item)
+		fixed := utf8.RuneCountInString(sep) + utf8.RuneCountInString(header) + 1
+		if used+fixed+utf8.RuneCountInString(body) <= PacketMaxCharacters {
+			b.WriteString(sep + header + "\n" + body)
+			used += fixed + utf8.RuneCountInString(body)
+			out = append(out, e)
+			continue
+		}
+		room := PacketMaxCharacters - used - fixed - utf8.RuneCountInString(PacketTruncationMarker)
+		if cut := strings.TrimRightFunc(firstRunes(body, room), unicode.IsSpace); cut != "" {
+			b.WriteString(sep + header + "\n" + cut + PacketTruncationMarker)
+			e.Truncated = true
+			out = append(out, e)
+		}
+		break
+	}
+	return b.String(), out
+}
+
+// firstRunes returns the first n runes of s ("" when n < 1).
+func firstRunes(s string, n int) string {
+	if n < 1 {
+		return ""
+	}
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
+}
+
+// requestWords is the sanitised form of a request for full-text recall (P2): its words — maximal
+// runs of letters and digits, with the combining marks that follow them — lower-cased, each once, in
+// order of first appearance, at most maxRequestWords of them, joined by single spaces. Everything
+// else (punctuation, tsquery operators, quotes, backslashes, control characters, invalid UTF-8) only
+// separates words, and words PostgreSQL would not index (maxWordBytes) are dropped. PostgreSQL then
+// turns the words into lexemes (stemming, stop words) exactly as it did for the items.
+func requestWords(request string) string {
+	var (
+		out   strings.Builder
+		word  strings.Builder
+		seen  = make(map[string]struct{})
+		count int
+	)
+	flush := func() {
+		w := word.String()
+		word.Reset()
+		if w == "" || len(w) > maxWordBytes {
+			return
+		}
+		if _, dup := seen[w]; dup {
+			return
+		}
+		seen[w] = struct{}{}
+		if count > 0 {
+			out.WriteByte(' ')
+		}
+		out.WriteString(w)
+		count++
+	}
+	for _, r := range request {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			word.WriteRune(lowerWordRune(r))
+		case unicode.IsMark(r) && word.Len() > 0:
+			word.WriteRune(r)
+		default:
+			flush()
+			if count == maxRequestWords {
+				return out.String()
+			}
+		}
+	}
+	flush()
+	return out.String()
+}
+
+// lowerWordRune lower-cases a letter, keeping it when its lower case would not be a word character.
+func lowerWordRune(r rune) rune {
+	if l := unicode.ToLower(r); unicode.IsLetter(l) || unicode.IsDigit(l) {
+		return l
+	}
+	return r
+}
+
+// WriteContextsTx records, inside tx, which items and revisions packet p gave run runID (P7), in
+// packet order. An empty packet records nothing.
+func WriteContextsTx(ctx context.Context, tx pgx.Tx, runID string, p Packet) error {
+	runID, err := parseID("runId", runID)
+	if err != nil {
+		return err
+	}
+	if len(p.Entries) == 0 {
+		return nil
+	}
+	n := len(p.Entries)
+	ids, revisions, positions, truncated := make([]string, n), make([]int32, n), make([]int32, n), make([]bool, n)
+	for i, e := range p.Entries {
+		ids[i], revisions[i], positions[i], truncated[i] = e.Item.ID, int32(e.Item.Revision), int32(i+1), e.Truncated
+	}
+	if _, err := tx.Exec(ctx, qContextsInsert, runID, ids, revisions, positions, truncated); err != nil {
+		return fmt.Errorf("record memory context: %w", err)
+	}
+	return nil
+}
+
+// RecallPreview returns the packet a run of teammateID would get now for query, in a read-only
+// transaction, with each entry's ranks, distance and score so the user can see why it was chosen.
+// The user and the worker may preview any teammate; a run only its own.
+func (s *Service) RecallPreview(ctx context.Context, teammateID, query string) (Packet, error) {
+	c, err := require(ctx, CredentialUser, CredentialWorker, CredentialRun)
+	if err != nil {
+		return Packet{}, err
+	}
+	if teammateID, err = parseID("teammateId", teammateID); err != nil {
+		return Packet{}, err
+	}
+	if !c.canReadTeammate(teammateID) {
+		return Packet{}, ErrForbidden
+	}
+	var p Packet
+	err = pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		p, err = s.BuildPacketTx(ctx, tx, teammateID, query)
+		return err
+	})
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return Packet{}, ErrNotFound
+	case err != nil:
+		return Packet{}, fmt.Errorf("recall preview: %w", err)
+	}
+	return p, nil
+}
+
+// ContextState is what became of an item given to a run (P7).
+type ContextState string
+
+// The context states.
+const (
+	// ContextUnchanged: the item is still at the revision the run was given.
+	ContextUnchanged ContextState = "unchanged"
+	// ContextChanged: the item has a newer revision (CurrentRevision).
+	ContextChanged ContextState = "changed"
+	// ContextForgotten: the item was forgotten; its content is gone.
+	ContextForgotten ContextState = "forgotten"
+	// ContextExpired: the item's expiry has passed, so runs no longer get it.
+	ContextExpired ContextState = "expired"
+)
+
+// ContextEntry is one item given to a run, and its state now.
+type ContextEntry struct {
+	ItemID          string
+	RevisionGiven   int
+	CurrentRevision int
+	// Position is the entry's 1-based place in the packet.
+	Position  int
+	Truncated bool
+	// State is, in this order of precedence: forgotten, expired, changed, unchanged.
+	State ContextState
+	// Item is the item's current state (no content once forgotten).
+	Item Item
+}
+
+// MemoryContext lists what run runID was given (P7): what was provided, not what the model relied
+// on. The user and the worker may read any run's; a run credential only its own run's.
+func (s *Service) MemoryContext(ctx context.Context, runID string) ([]ContextEntry, error) {
+	c, err := require(ctx, CredentialUser, CredentialWorker, CredentialRun)
+	if err != nil {
+		return nil, err
+	}
+	if runID, err = parseID("runId", runID); err != nil {
+		return nil, err
+	}
+	if c.Kind == CredentialRun && c.RunID != runID {
+		return nil, ErrForbidden
+	}
+	var teammateID string
+	if err := s.pool.QueryRow(ctx, qRunTeammate, runID).Scan(&teammateID); err != nil {
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil, ErrNotFound
+		}
+		return nil, fmt.Errorf("memory context: %w", err)
+	}
+	if !c.canReadTeammate(teammateID) {
+		return nil, ErrForbidden
+	}
+	rows, err := s.pool.Query(ctx, qContexts, runID)
+	if err != nil {
+		return nil, fmt.Errorf("memory context: %w", err)
+	}
+	entries, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (ContextEntry, error) {
+		var (
+			e       ContextEntry
+			expired bool
+		)
+		item, err := scanItem(withExtra{row, []any{&e.RevisionGiven, &e.Position, &e.Truncated, &expired}})
+		if err != nil {
+			return e, err
+		}
+		e.Item, e.ItemID, e.CurrentRevision = item, item.ID, item.Revision
+		switch {
+		case item.Status == StatusForgotten:
+			e.State = ContextForgotten
+		case expired:
+			e.State = ContextExpired
+		case item.Revision != e.RevisionGiven:
+			e.State = ContextChanged
+		default:
+			e.State = ContextUnchanged
+		}
+		return e, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("memory context: %w", err)
+	}
+	return entries, nil
+}

@@ -1,0 +1,92 @@
+package memory
+
+import (
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Exported for the external tests of recall (recall_test.go, recall_bench_test.go).
+var (
+	// RecallFullTextSQL is the full-text recall statement, for the EXPLAIN test.
+	RecallFullTextSQL = qRecallFullText
+	// RequestWords is the request sanitiser, so benchmarks can feed the bare SQL the same words.
+	RequestWords = requestWords
+)
+
+// FuzzTSQuery: whatever the request, the words that reach PostgreSQL are plain words — letters and
+// digits (with combining marks after them), lower case, distinct, bounded in number and size, joined
+// by single spaces — so the tsquery built from their lexemes can't be malformed (P2). The nasty seeds
+// in testdata/fuzz/FuzzTSQuery also run through the real query in TestRecallHostileRequests.
+func FuzzTSQuery(f *testing.F) {
+	for _, seed := range []string{
+		"green tea", "", "the of and", "'; DROP TABLE memory_items; --", `a & b | !c <-> d:* (e)`,
+		`\\'\"`, "naïve café ÉTÉ", "e\u0301cole", "\u0301start with a mark", "İstanbul ǅ", "x\x00y\xff\xfez",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, request string) {
+		out := requestWords(request)
+		if !utf8.ValidString(out) {
+			t.Fatalf("invalid UTF-8 in %q", out)
+		}
+		if out == "" {
+			return
+		}
+		if strings.HasPrefix(out, " ") || strings.HasSuffix(out, " ") || strings.Contains(out, "  ") {
+			t.Fatalf("words not joined by single spaces: %q", out)
+		}
+		lowered := strings.Map(lowerWordRune, request)
+		words := strings.Split(out, " ")
+		if len(words) > maxRequestWords {
+			t.Fatalf("%d words, more than %d", len(words), maxRequestWords)
+		}
+		seen := make(map[string]bool, len(words))
+		for _, w := range words {
+			if seen[w] {
+				t.Fatalf("word %q twice", w)
+			}
+			seen[w] = true
+			if len(w) > maxWordBytes {
+				t.Fatalf("word of %d bytes", len(w))
+			}
+			for i, r := range w {
+				word := unicode.IsLetter(r) || unicode.IsDigit(r)
+				if !word && (i == 0 || !unicode.IsMark(r)) {
+					t.Fatalf("word %q holds %U", w, r)
+				}
+				if l := unicode.ToLower(r); l != r && (unicode.IsLetter(l) || unicode.IsDigit(l)) {
+					t.Fatalf("word %q is not lower case", w)
+				}
+			}
+			if !strings.Contains(lowered, w) {
+				t.Fatalf("word %q is not in the request", w)
+			}
+		}
+		if again := requestWords(out); again != out {
+			t.Fatalf("not idempotent: %q then %q", out, again)
+		}
+	})
+}
+
+// TestTSQueryWordBounds: the bounds requestWords keeps, which the fuzzer rarely reaches (long inputs
+// make it slow): words PostgreSQL would not index are dropped, and only the first maxRequestWords
+// distinct words are kept.
+func TestTSQueryWordBounds(t *testing.T) {
+	longest := strings.Repeat("a", maxWordBytes)
+	if got := requestWords(longest + " " + strings.Repeat("b", maxWordBytes+1) + " tea"); got != longest+" tea" {
+		t.Errorf("a word of %d bytes is kept, one of %d is dropped: got %d bytes", maxWordBytes, maxWordBytes+1, len(got))
+	}
+	var many []string
+	for i := range maxRequestWords + 10 {
+		many = append(many, "w"+strings.Repeat("x", i))
+	}
+	request := strings.Join(many, " ") + " " + strings.Join(many, " ")
+	if got := requestWords(request); got != strings.Join(many[:maxRequestWords], " ") {
+		t.Errorf("want the first %d distinct words, got %d", maxRequestWords, len(strings.Fields(got)))
+	}
+	if got := requestWords("Tea, TEA; tea! Thé THÉ"); got != "tea thé" {
+		t.Errorf("case-folded, each once: got %q", got)
+	}
+}

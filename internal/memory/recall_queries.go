@@ -1,0 +1,135 @@
+package memory
+
+// SQL of recall (SPEC P1–P7). Every value is a parameter; the statements are assembled from constant
+// fragments only. The recall statements share their parameters:
+//
+//	$1 the teammate id (its scope and the shared scope are visible, P1)
+//	$2 the request's words, as requestWords returns them
+//	$3 the query vector in pgvector's text form, $4 the embedding model, $5 the maximum cosine
+//	   distance, $6 the vector's dimensions (vector statements only)
+
+const (
+	// recallVisible is P1: active (so confirmed: candidates and dismissed suggestions are other
+	// statuses), unexpired items of the shared scope and the teammate's own.
+	recallVisible = `i.scope IN ('shared', $1::text) AND i.status = 'active'
+		AND (i.expires_at IS NULL OR i.expires_at > now())`
+
+	// recallQuery turns the request into an OR of its lexemes (P2). PostgreSQL normalises the words
+	// exactly as it normalised the items (to_tsvector 'english': lower case, stems, no stop words);
+	// each lexeme is then quoted as a tsquery literal, so no input can be read as tsquery syntax. No
+	// lexeme (only stop words, or nothing) gives NULL, which matches nothing.
+	recallQuery = `q AS (
+		SELECT (SELECT array_to_string(array_agg('''' || replace(replace(w.lexeme, '\', '\\'), '''', '''''') || ''''), ' | ')::tsquery
+		          FROM unnest(to_tsvector('english', $2::text)) AS w) AS tsq
+	)`
+
+	// recallFullText is the full-text list (P2): items whose stored search vector matches, ranked by
+	// ts_rank_cd, and every pinned item, matching or not (rank 0 when no word matches). Pinned items
+	// lead the list, ordered among themselves by rank; ties fall to the item id. Top 30.
+	//
+	// The pinned items are a second arm rather than "OR pinned", so the first arm stays a bitmap scan
+	// of the GIN index memory_items_search and the second an index scan of memory_items_list.
+	recallFullText = `fts AS (
+		SELECT m.id, m.rank, row_number() OVER (ORDER BY m.pinned DESC, m.rank DESC, m.id) AS pos
+		  FROM (SELECT i.id, i.pinned, ts_rank_cd(i.search, (SELECT tsq FROM q)) AS rank
+		          FROM memory_items i
+		         WHERE i.search @@ (SELECT tsq FROM q) AND ` + recallVisible + `
+		        UNION ALL
+		        SELECT i.id, true, 0::real
+		          FROM memory_items i
+		         WHERE i.pinned AND ` + recallVisible + `
+		           AND NOT coalesce(i.search @@ (SELECT tsq FROM q), false)
+		         ORDER BY pinned DESC, rank DESC, id
+		         LIMIT 30) AS m
+	)`
+
+	// recallVector1536 is the vector list (P3) for 1,536-dimension embeddings, written so that the
+	// planner can use the partial HNSW index memory_embeddings_hnsw_1536 (migration 000002) when the
+	// visible set is large, and a scan of the visible items' embeddings when it is small. With
+	// hnsw.iterative_scan = relaxed_order the index returns rows roughly in distance order, so the
+	// nearest 30 are materialised first and then filtered by distance and sorted exactly (the
+	// pgvector-recommended form). Only the item's current revision and the model asked for count.
+	// Ordering by the distance alone is what lets the index serve the inner ORDER BY, so items at
+	// exactly the same distance at the 30th place may go either way; the list itself is ordered by
+	// distance, then id.
+	recallVector1536 = `nearest AS MATERIALIZED (
+		SELECT i.id, e.embedding::vector(1536) <=> $3::text::vector(1536) AS distance
+		  FROM memory_embeddings e
+		  JOIN memory_items i ON i.id = e.item_id AND i.revision = e.revision
+		 WHERE e.model = $4 AND e.dimensions = 1536 AND ` + recallVisible + `
+		 ORDER BY distance
+		 LIMIT 30
+	), vec AS (
+		SELECT n.id, n.distance, row_number() OVER (ORDER BY n.distance, n.id) AS pos
+		  FROM nearest n
+		 WHERE n.distance < $5::float8
+	)`
+
+	// recallVectorExact is the vector list (P3) for any other number of dimensions: an exact scan of
+	// the visible items' embeddings. The dimensions are filtered before the distance is computed, as
+	// pgvector refuses to compare vectors of different sizes.
+	recallVectorExact = `nearest AS MATERIALIZED (
+		SELECT i.id, e.embedding <=> $3::text::vector AS distance
+		  FROM memory_embeddings e
+		  JOIN memory_items i ON i.id = e.item_id AND i.revision = e.revision
+		 WHERE e.model = $4 AND e.dimensions = $6::int AND ` + recallVisible + `
+		 ORDER BY distance, i.id
+		 LIMIT 30
+	), vec AS (
+		SELECT n.id, n.distance, row_number() OVER (ORDER BY n.distance, n.id) AS pos
+		  FROM nearest n
+		 WHERE n.distance < $5::float8
+	)`
+
+	// recallCandidatesColumns follows itemColumns with each item's place in the two lists.
+	recallCandidateColumns = itemColumns + `, ft_pos, ft_rank, vec_pos, vec_distance`
+
+	// qRecallFullText: the candidates of the full-text list alone (no embeddings configured, or the
+	// query could not be embedded), with their items.
+	qRecallFullText = `WITH ` + recallQuery + `, ` + recallFullText + `
+		SELECT ` + recallCandidateColumns + ` FROM (
+			SELECT i.*, f.pos AS ft_pos, f.rank::float8 AS ft_rank, NULL::bigint AS vec_pos, NULL::float8 AS vec_distance
+			  FROM fts f JOIN memory_items i ON i.id = f.id
+		) AS memory_items`
+
+	// qRecallHybrid1536 and qRecallHybridExact: the candidates of both lists, with their items.
+	qRecallHybrid1536  = `WITH ` + recallQuery + `, ` + recallFullText + `, ` + recallVector1536 + recallHybridSelect
+	qRecallHybridExact = `WITH ` + recallQuery + `, ` + recallFullText + `, ` + recallVectorExact + recallHybridSelect
+
+	recallHybridSelect = `
+		SELECT ` + recallCandidateColumns + ` FROM (
+			SELECT i.*, f.pos AS ft_pos, f.rank::float8 AS ft_rank, v.pos AS vec_pos, v.distance AS vec_distance
+			  FROM fts f FULL JOIN vec v ON v.id = f.id
+			  JOIN memory_items i ON i.id = coalesce(f.id, v.id)
+		) AS memory_items`
+
+	// qRecallPrepare checks that the teammate's scope exists and counts the request's lexemes (no
+	// lexeme: no vector search, P6). When $3 is true it also turns on pgvector's iterative index scans
+	// for the rest of the transaction (pgvector 0.8 and later; older versions don't know the setting),
+	// so that filtering by scope can't leave the HNSW scan short of results.
+	qRecallPrepare = `
+		SELECT EXISTS (SELECT 1 FROM memory_generations WHERE scope = $1),
+		       length(to_tsvector('english', $2::text)),
+		       (SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)
+		          FROM pg_extension
+		         WHERE $3::boolean AND extname = 'vector' AND extversion !~ '^0\.[0-7]\.') IS NOT NULL`
+
+	// qContextsInsert records the entries given to a run, in packet order (P7).
+	qContextsInsert = `
+		INSERT INTO memory_contexts (run_id, item_id, revision, position, truncated)
+		SELECT $1, c.item_id, c.revision, c.position, c.truncated
+		  FROM unnest($2::uuid[], $3::int[], $4::int[], $5::boolean[]) AS c (item_id, revision, position, truncated)`
+
+	qRunTeammate = `SELECT teammate_id::text FROM runs WHERE id = $1`
+
+	// qContexts lists what a run was given with each item's current state; expiry is judged by the
+	// database clock, like recall's.
+	qContexts = `
+		SELECT ` + itemColumns + `, given_revision, position, truncated, expired FROM (
+			SELECT i.*, c.revision AS given_revision, c.position, c.truncated,
+			       i.expires_at IS NOT NULL AND i.expires_at <= now() AS expired
+			  FROM memory_contexts c JOIN memory_items i ON i.id = c.item_id
+			 WHERE c.run_id = $1
+		) AS memory_items
+		ORDER BY position`
+)
