@@ -1,7 +1,8 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { Landing } from './Landing.tsx'
-import './landing.css'
+import { createApi } from './api/client.ts'
+import { App } from './App.tsx'
+import './app.css'
 
 const container = document.getElementById('root')
 if (!container) {
@@ -10,6 +11,6 @@ if (!container) {
 
 createRoot(container).render(
   <StrictMode>
-    <Landing />
+    <App api={createApi()} />
   </StrictMode>,
 )

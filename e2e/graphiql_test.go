@@ -1,0 +1,65 @@
+package e2e
+
+import (
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// GraphiQL is bundled: it loads, introspects and runs a query with every request going to the
+// server itself (no CDN), so it works offline.
+func TestGraphiQLLoadsNothingExternal(t *testing.T) {
+	eachViewport(t, func(t *testing.T, vp viewport) {
+		var (
+			mu       sync.Mutex
+			requests []string
+		)
+		// Listen on the tab before it navigates, so the page's very first requests are seen.
+		record := chromedp.WithListener(func(ev any) {
+			if ev, ok := ev.(*network.EventRequestWillBeSent); ok {
+				mu.Lock()
+				requests = append(requests, ev.Request.URL)
+				mu.Unlock()
+			}
+		})
+		p := openPageIn(t, browser, vp, "/graphiql", record)
+		p.waitVisible(`.graphiql-container`)
+		p.click(`.graphiql-execute-button`)
+		p.waitFor("the query's result", `document.querySelector('.result-window')?.textContent.includes('"teammates"')`)
+		p.shot("graphiql")
+
+		server, err := url.Parse(srv.base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if len(requests) < 3 {
+			t.Fatalf("recorded only %d requests: %q", len(requests), requests)
+		}
+		sawGraphQL := false
+		for _, raw := range requests {
+			u, err := url.Parse(raw)
+			if err != nil {
+				t.Errorf("unparsable request URL %q", raw)
+				continue
+			}
+			switch {
+			case u.Scheme == "data" || u.Scheme == "blob":
+				// inline, no network
+			case u.Hostname() != "127.0.0.1" || u.Host != server.Host:
+				t.Errorf("GraphiQL requested %s, which is not the local server %s", raw, server.Host)
+			}
+			if strings.HasSuffix(u.Path, "/graphql") {
+				sawGraphQL = true
+			}
+		}
+		if !sawGraphQL {
+			t.Errorf("no request to /graphql among %q", requests)
+		}
+	})
+}

@@ -1,0 +1,378 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// setup gives a test a context for API calls that ends with it.
+func setup(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// mustTeammate creates a teammate through the API, named after the test so runs don't collide.
+func mustTeammate(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	id, err := user.createTeammate(ctx, strings.ReplaceAll(t.Name(), "/", " "))
+	if err != nil {
+		t.Fatalf("createTeammate: %v", err)
+	}
+	return id
+}
+
+func mustMemory(t *testing.T, ctx context.Context, m newMemory) memoryItem {
+	t.Helper()
+	item, err := user.createMemory(ctx, m)
+	if err != nil {
+		t.Fatalf("createMemory %q: %v", m.Content, err)
+	}
+	return item
+}
+
+func mustEdit(t *testing.T, ctx context.Context, id string, base int, content string) memoryItem {
+	t.Helper()
+	item, err := user.editContent(ctx, id, base, content)
+	if err != nil {
+		t.Fatalf("editMemory %s@%d: %v", id, base, err)
+	}
+	return item
+}
+
+// Without the session cookie the app says where the login link is, and makes no noise about it.
+func TestLoginRequiredWithoutSession(t *testing.T) {
+	eachViewport(t, func(t *testing.T, vp viewport) {
+		// A fresh browser context has no cookies: the state of a browser that never opened the link.
+		p := openPageIn(t, browser, vp, "/", chromedp.WithNewBrowserContext())
+		p.waitVisible(tid("login-required"))
+		if got := p.text(tid("login-required")); !strings.Contains(got, "Open the login link the server printed at start") {
+			t.Errorf("login screen says %q, want it to point at the printed login link", got)
+		}
+		p.assertNoHorizontalScroll()
+	})
+}
+
+// Teammates are created by name on the list, and open on their Memory tab.
+func TestCreateTeammateAndOpenIt(t *testing.T) {
+	eachViewport(t, func(t *testing.T, vp viewport) {
+		name := "Research assistant " + vp.name
+		p := openPage(t, vp, "/")
+		p.waitVisible(tid("teammates-page"))
+		p.fill(tid("teammate-name-input"), name)
+		p.click(tid("teammate-create"))
+		row := fmt.Sprintf(`[...document.querySelectorAll('[data-testid="teammate-row"]')].find((row) => row.querySelector('.teammate-name')?.textContent === %s)?.dataset.teammateId`, jsString(name))
+		p.waitFor("the new teammate in the list", row)
+		p.assertNoHorizontalScroll()
+		p.shot("list")
+		p.click(tid("teammate-row", fmt.Sprintf(`[data-teammate-id=%q] `, eval[string](p, row)), tid("teammate-link")))
+		p.waitText(tid("teammate-title"), name)
+		p.waitVisible(tid("tab-memory", `[aria-current="page"]`))
+		p.waitVisible(tid("memory-empty"))
+		p.waitFor("the generation from the subscription", `document.querySelector('[data-testid="teammate-generation"]').dataset.live === 'true'`)
+		if g := p.text(tid("teammate-generation")); !strings.HasPrefix(g, "generation ") || strings.Count(g, ":") != 2 {
+			t.Errorf("generation shows %q, want shared:own:expired", g)
+		}
+	})
+}
+
+// Items created in the form show key, content, kind and revision; pinned ones come first.
+func TestCreateItemsPinnedFirst(t *testing.T) {
+	eachViewport(t, func(t *testing.T, vp viewport) {
+		ctx := setup(t)
+		teammate := mustTeammate(t, ctx)
+		p := openPage(t, vp, "/teammates/"+teammate)
+		p.waitVisible(tid("memory-empty"))
+
+		p.click(tid("memory-new"))
+		p.fill(tid("create-content"), "Writes reports in British English")
+		p.fill(tid("create-key"), "spelling")
+		p.choose(tid("create-kind"), "PREFERENCE")
+		p.assertNoHorizontalScroll()
+		p.shot("create-form")
+		p.click(tid("create-submit"))
+		first := p.waitItemWithContent("Writes reports in British English")
+		p.waitGone(tid("memory-create-form"))
+
+		p.click(tid("memory-new"))
+		p.fill(tid("create-content"), "Never schedule meetings on Friday afternoons")
+		p.click(tid("create-pinned"))
+		p.click(tid("create-submit"))
+		pinned := p.waitItemWithContent("Never schedule meetings on Friday afternoons")
+		p.waitItemCount(2)
+
+		if got := p.listedContents(); got[0] != "Never schedule meetings on Friday afternoons" {
+			t.Errorf("list order %q, want the pinned item first", got)
+		}
+		p.waitVisible(itemSel(pinned, tid("item-pinned")))
+		if got := p.text(itemSel(first, tid("item-key"))); got != "spelling" {
+			t.Errorf("key shows %q, want %q", got, "spelling")
+		}
+		if got := p.text(itemSel(first, tid("item-kind"))); got != "Preference" {
+			t.Errorf("kind shows %q, want Preference", got)
+		}
+		if got := p.text(itemSel(first, tid("item-revision"))); got != "revision 1" {
+			t.Errorf("revision shows %q, want revision 1", got)
+		}
+		p.waitText(tid("memory-count"), "2 items")
+		p.assertNoHorizontalScroll()
+	})
+}
+
+// Search (debounced, server-side) and the kind filter narrow the list.
+func TestSearchAndKindFilter(t *testing.T) {
+	eachViewport(t, func(t *testing.T, vp viewport) {
+		ctx := setup(t)
+		teammate := mustTeammate(t, ctx)
+		mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Drinks espresso before nine", Key: "coffee"})
+		mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Prefers green tea in the afternoon", Kind: "PREFERENCE"})
+		mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Dentist appointment on the 14th", Kind: "NOTE"})
+		p := openPage(t, vp, "/teammates/"+teammate)
+		p.waitItemCount(3)
+
+		p.fill(tid("memory-search"), "espresso")
+		p.waitVisible(tid("memory-list", `[data-search="espresso"][data-state="ready"]`))
+		p.waitItemCount(1)
+		if got := p.listedContents(); got[0] != "Drinks espresso before nine" {
+			t.Errorf("search espresso lists %q", got)
+		}
+		p.fill(tid("memory-search"), "coffee") // the key matches too
+		p.waitVisible(tid("memory-list", `[data-search="coffee"]`))
+		p.waitItemCount(1)
+
+		p.fill(tid("memory-search"), "")
+		p.waitVisible(tid("memory-list", `[data-search=""]`))
+		p.waitItemCount(3)
+		p.choose(tid("memory-kind-filter"), "PREFERENCE")
+		p.waitVisible(tid("memory-list", `[data-kind="PREFERENCE"]`))
+		p.waitItemCount(1)
+		if got := p.listedContents(); got[0] != "Prefers green tea in the afternoon" {
+			t.Errorf("kind PREFERENCE lists %q", got)
+		}
+		p.fill(tid("memory-search"), "espresso")
+		p.waitVisible(tid("memory-list", `[data-search="espresso"][data-kind="PREFERENCE"]`))
+		p.waitVisible(tid("memory-empty"))
+		p.assertNoHorizontalScroll()
+	})
+}
+
+// Editing in place saves a new revision based on the one shown; Undo brings the old text back;
+// pin and unpin are revisions too.
+func TestEditUndoAndPin(t *testing.T) {
+	eachViewport(t, func(t *testing.T, vp viewport) {
+		ctx := setup(t)
+		teammate := mustTeammate(t, ctx)
+		item := mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Lives in Lisbon", Key: "home"})
+		p := openPage(t, vp, "/teammates/"+teammate)
+		p.waitVisible(itemSel(item.ID))
+
+		p.click(itemSel(item.ID, tid("item-edit")))
+		p.fill(itemSel(item.ID, tid("editor-content")), "Lives in Porto")
+		p.assertNoHorizontalScroll()
+		p.shot("editor")
+		p.click(itemSel(item.ID, tid("editor-save")))
+		p.waitText(itemSel(item.ID, tid("item-content")), "Lives in Porto")
+		p.waitVisible(itemSel(item.ID) + `[data-revision="2"]`)
+
+		p.click(itemSel(item.ID, tid("item-undo")))
+		p.waitText(itemSel(item.ID, tid("item-content")), "Lives in Lisbon")
+		p.waitVisible(itemSel(item.ID) + `[data-revision="3"]`)
+		p.waitGone(itemSel(item.ID, tid("item-undo")))
+
+		p.click(itemSel(item.ID, tid("item-pin")))
+		p.waitVisible(itemSel(item.ID) + `[data-pinned="true"][data-revision="4"]`)
+		p.click(itemSel(item.ID, tid("item-pin")))
+		p.waitVisible(itemSel(item.ID) + `[data-pinned="false"][data-revision="5"]`)
+
+		got, err := user.memoryItem(ctx, item.ID)
+		if err != nil || got.Content != "Lives in Lisbon" || got.Revision != 5 || got.Pinned {
+			t.Errorf("after edit, undo, pin, unpin the item is %+v (%v), want Lisbon at revision 5, unpinned", got, err)
+		}
+	})
+}
+
+// R4: a save based on an old revision answers CONFLICT; the editor keeps the user's text beside the
+// newer version. "Use mine" saves it on top of the current revision; "Discard mine" drops it.
+func TestConflictKeepsUnsavedText(t *testing.T) {
+	eachViewport(t, func(t *testing.T, vp viewport) {
+		ctx := setup(t)
+		teammate := mustTeammate(t, ctx)
+		item := mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Works at Acme"})
+		p := openPage(t, vp, "/teammates/"+teammate)
+		p.waitVisible(itemSel(item.ID))
+
+		const mine = "Works at Acme as head of research"
+		const theirs = "Works at Initech since March"
+		p.click(itemSel(item.ID, tid("item-edit")))
+		p.fill(itemSel(item.ID, tid("editor-content")), mine)
+		mustEdit(t, ctx, item.ID, 1, theirs) // behind the editor's back: revision 2
+		p.click(itemSel(item.ID, tid("editor-save")))
+
+		p.waitVisible(itemSel(item.ID, tid("conflict-view")))
+		if got := p.value(itemSel(item.ID, tid("conflict-mine"))); got != mine {
+			t.Errorf("the conflict view keeps %q as the user's text, want %q", got, mine)
+		}
+		p.waitText(itemSel(item.ID, tid("conflict-theirs")), theirs)
+		p.waitText(itemSel(item.ID, tid("conflict-current-revision")), "revision 2")
+		p.assertNoHorizontalScroll()
+		p.shot("conflict")
+
+		p.click(itemSel(item.ID, tid("conflict-use-mine")))
+		p.waitGone(itemSel(item.ID, tid("conflict-view")))
+		p.waitText(itemSel(item.ID, tid("item-content")), mine)
+		p.waitVisible(itemSel(item.ID) + `[data-revision="3"]`)
+		revs, err := user.revisions(ctx, item.ID)
+		if err != nil || len(revs) != 3 || revs[0].Content != mine || revs[0].BasedOn == nil || *revs[0].BasedOn != 2 {
+			t.Errorf("revisions after Use mine: %+v (%v), want revision 3 = mine, based on 2", revs, err)
+		}
+
+		// Again, and this time the user gives up their text.
+		p.click(itemSel(item.ID, tid("item-edit")))
+		p.fill(itemSel(item.ID, tid("editor-content")), "A draft nobody will see")
+		const newer = "Works at Initech as head of research"
+		mustEdit(t, ctx, item.ID, 3, newer)
+		p.click(itemSel(item.ID, tid("editor-save")))
+		p.waitVisible(itemSel(item.ID, tid("conflict-view")))
+		p.click(itemSel(item.ID, tid("conflict-discard")))
+		p.waitGone(itemSel(item.ID, tid("conflict-view")))
+		p.waitText(itemSel(item.ID, tid("item-content")), newer)
+		p.waitVisible(itemSel(item.ID) + `[data-revision="4"]`)
+	})
+}
+
+// History lists revisions newest first with action and actor; Restore writes an earlier one again.
+func TestHistoryAndRestore(t *testing.T) {
+	eachViewport(t, func(t *testing.T, vp viewport) {
+		ctx := setup(t)
+		teammate := mustTeammate(t, ctx)
+		item := mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Favourite colour: blue", Key: "colour"})
+		mustEdit(t, ctx, item.ID, 1, "Favourite colour: green")
+		mustEdit(t, ctx, item.ID, 2, "Favourite colour: red")
+		p := openPage(t, vp, "/teammates/"+teammate)
+		p.waitText(itemSel(item.ID, tid("item-content")), "Favourite colour: red")
+
+		p.click(itemSel(item.ID, tid("item-history")))
+		p.waitFor("three revisions", fmt.Sprintf(`document.querySelectorAll(%s).length === 3`, jsString(itemSel(item.ID, tid("history-revision")))))
+		order := eval[[]string](p, fmt.Sprintf(`[...document.querySelectorAll(%s)].map((el) => el.dataset.revision + ' ' + el.dataset.action)`, jsString(itemSel(item.ID, tid("history-revision")))))
+		if !slices.Equal(order, []string{"3 EDIT", "2 EDIT", "1 CREATE"}) {
+			t.Errorf("history lists %q, want newest first: 3 EDIT, 2 EDIT, 1 CREATE", order)
+		}
+		if got := p.text(itemSel(item.ID, tid("history-revision", `[data-revision="1"]`), tid("history-content"))); got != "Favourite colour: blue" {
+			t.Errorf("revision 1 shows %q", got)
+		}
+		p.waitGone(itemSel(item.ID, tid("history-revision", `[data-revision="3"]`), tid("history-restore")))
+		p.assertNoHorizontalScroll()
+		p.shot("history")
+
+		p.click(itemSel(item.ID, tid("history-revision", `[data-revision="1"]`), tid("history-restore")))
+		p.waitText(itemSel(item.ID, tid("item-content")), "Favourite colour: blue")
+		p.waitVisible(itemSel(item.ID) + `[data-revision="4"]`)
+		p.waitVisible(itemSel(item.ID, tid("history-revision", `[data-revision="4"][data-action="RESTORE"]`)))
+		p.waitVisible(itemSel(item.ID, tid("item-undo"))) // a restore is a save: Undo is offered
+	})
+}
+
+// G7 and live lists: changes made elsewhere (here through the API) show up in the open page without a
+// reload; the generation moves and the stale-thread notice appears until dismissed; an item is
+// marked expired when its time passes.
+func TestLiveUpdatesAndGenerationNotice(t *testing.T) {
+	eachViewport(t, func(t *testing.T, vp viewport) {
+		ctx := setup(t)
+		teammate := mustTeammate(t, ctx)
+		item := mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Uses a standing desk"})
+		p := openPage(t, vp, "/teammates/"+teammate)
+		p.waitVisible(itemSel(item.ID))
+		p.waitFor("the generation subscription", `document.querySelector('[data-testid="teammate-generation"]').dataset.live === 'true'`)
+		before := p.text(tid("teammate-generation"))
+		if eval[bool](p, `!!document.querySelector('[data-testid="generation-notice"]')`) {
+			t.Fatal("the stale-thread notice shows before anything changed")
+		}
+
+		added := mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Added while the page was open", Pinned: true})
+		p.waitText(itemSel(added.ID, tid("item-content")), "Added while the page was open")
+		p.waitVisible(tid("generation-notice"))
+		if got := p.text(tid("generation-notice")); !strings.Contains(got, "Memory changed; the next message starts a fresh thread") {
+			t.Errorf("notice says %q", got)
+		}
+		p.waitFor("a new generation", fmt.Sprintf(`document.querySelector('[data-testid="teammate-generation"]').textContent.trim() !== %s`, jsString(before)))
+
+		mustEdit(t, ctx, item.ID, 1, "Uses a standing desk in the afternoons")
+		p.waitText(itemSel(item.ID, tid("item-content")), "Uses a standing desk in the afternoons")
+		p.waitVisible(itemSel(item.ID) + `[data-revision="2"]`)
+		p.assertNoHorizontalScroll()
+		p.shot("notice")
+
+		p.click(tid("generation-notice-dismiss"))
+		p.waitGone(tid("generation-notice"))
+
+		// Expiry: marked when the time passes, without a reload.
+		soon := mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Out of office today", ExpiresAt: time.Now().Add(3 * time.Second)})
+		p.waitVisible(itemSel(soon.ID) + `[data-expired="false"]`)
+		p.waitVisible(itemSel(soon.ID, tid("item-expired")))
+		p.waitVisible(tid("generation-notice")) // creating it changed the generation again
+	})
+}
+
+// Load more follows the Relay cursor to the next page.
+func TestLoadMore(t *testing.T) {
+	eachViewport(t, func(t *testing.T, vp viewport) {
+		ctx := setup(t)
+		teammate := mustTeammate(t, ctx)
+		for i := 1; i <= 25; i++ {
+			mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: fmt.Sprintf("Fact number %02d", i)})
+		}
+		p := openPage(t, vp, "/teammates/"+teammate)
+		p.waitItemCount(20)
+		p.waitText(tid("memory-count"), "25 items")
+		p.click(tid("memory-load-more"))
+		p.waitItemCount(25)
+		p.waitGone(tid("memory-load-more"))
+		contents := p.listedContents()
+		seen := map[string]bool{}
+		for _, c := range contents {
+			if seen[c] {
+				t.Errorf("%q is listed twice", c)
+			}
+			seen[c] = true
+		}
+	})
+}
+
+// Settings → About you is the shared scope, with the same list and editor.
+func TestAboutYouSharedScope(t *testing.T) {
+	eachViewport(t, func(t *testing.T, vp viewport) {
+		ctx := setup(t)
+		content := "Prefers metric units (" + vp.name + ")"
+		edited := "Prefers metric units and 24-hour time (" + vp.name + ")"
+		p := openPage(t, vp, "/")
+		p.click(tid("nav-settings"))
+		p.waitVisible(tid("about-you-page"))
+		p.waitVisible(tid("settings-about-you", `[aria-current="page"]`))
+
+		p.click(tid("memory-new"))
+		p.fill(tid("create-content"), content)
+		p.choose(tid("create-kind"), "PREFERENCE")
+		p.click(tid("create-submit"))
+		id := p.waitItemWithContent(content)
+
+		p.click(itemSel(id, tid("item-edit")))
+		p.fill(itemSel(id, tid("editor-content")), edited)
+		p.click(itemSel(id, tid("editor-save")))
+		p.waitText(itemSel(id, tid("item-content")), edited)
+		p.waitVisible(itemSel(id, tid("item-undo")))
+		p.assertNoHorizontalScroll()
+		p.shot("about-you")
+
+		got, err := user.memoryItem(ctx, id)
+		if err != nil || got.Scope != "shared" || got.Content != edited || got.Kind != "PREFERENCE" || got.Revision != 2 {
+			t.Errorf("the About you item is %+v (%v), want a shared PREFERENCE at revision 2 reading %q", got, err, edited)
+		}
+	})
+}

@@ -1,0 +1,113 @@
+import { useEffect, useState } from 'react'
+import { Provider, useQuery } from 'urql'
+import type { Api } from './api/client.ts'
+import { ApiContext } from './api/context.ts'
+import { describeError, hasErrorCode } from './api/errors.ts'
+import { TeammatesQuery } from './api/operations.ts'
+import { LoginRequired } from './LoginRequired.tsx'
+import { Link, paths, useRoute, type Route } from './router.tsx'
+import { SettingsPage } from './settings/SettingsPage.tsx'
+import { TeammatePage } from './teammates/TeammatePage.tsx'
+import { TeammatesPage } from './teammates/TeammatesPage.tsx'
+import { PageHeading } from './ui/PageHeading.tsx'
+
+/** The web app: the session check, the frame (header and navigation) and the current screen. */
+export function App({ api }: { api: Api }) {
+  return (
+    <Provider value={api.client}>
+      <ApiContext.Provider value={api}>
+        <SessionGate api={api} />
+      </ApiContext.Provider>
+    </Provider>
+  )
+}
+
+/**
+ * SessionGate shows the app only to a signed-in browser. The first query tells: without the session
+ * cookie the API answers UNAUTHENTICATED, and the login screen explains where the login link is.
+ * Any later UNAUTHENTICATED answer (the token changed, the cookie was cleared) comes back here.
+ */
+function SessionGate({ api }: { api: Api }) {
+  const [{ data, error, fetching }, reexecute] = useQuery({ query: TeammatesQuery })
+  const [lost, setLost] = useState(false)
+  useEffect(() => api.onSessionLost(() => setLost(true)), [api])
+
+  if (lost || hasErrorCode(error, 'UNAUTHENTICATED')) return <LoginRequired />
+  if (!data) {
+    return (
+      <main className="splash" data-testid="app-root" aria-busy={fetching}>
+        {error ? (
+          <div className="card narrow" role="alert" data-testid="app-error">
+            <h1 className="page-title">Memory</h1>
+            <p>{describeError(error)}</p>
+            <button type="button" className="button primary" onClick={() => reexecute({ requestPolicy: 'network-only' })}>
+              Try again
+            </button>
+          </div>
+        ) : (
+          <p className="muted">Loading…</p>
+        )}
+      </main>
+    )
+  }
+  return <Frame />
+}
+
+function Frame() {
+  const route = useRoute()
+  return (
+    <div className="frame" data-testid="app-root">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <div className="topbar-inner">
+          <Link to={paths.teammates()} className="brand">
+            Memory
+          </Link>
+          <nav className="topnav" aria-label="Main">
+            <Link to={paths.teammates()} aria-current={route.page === 'teammates' || route.page === 'teammate' ? 'page' : undefined} data-testid="nav-teammates">
+              Teammates
+            </Link>
+            <Link to={paths.settings('about-you')} aria-current={route.page === 'settings' ? 'page' : undefined} data-testid="nav-settings">
+              Settings
+            </Link>
+          </nav>
+        </div>
+      </header>
+      <main id="main" className="page">
+        <Screen route={route} />
+      </main>
+      <footer className="footer">
+        <p>
+          Memory keeps what your AI teammates have learned. Developers: the GraphQL API has a{' '}
+          <a href="/graphiql" data-testid="nav-graphiql">
+            GraphiQL
+          </a>{' '}
+          explorer.
+        </p>
+      </footer>
+    </div>
+  )
+}
+
+function Screen({ route }: { route: Route }) {
+  switch (route.page) {
+    case 'teammates':
+      return <TeammatesPage />
+    case 'teammate':
+      // Keyed by id: another teammate starts with fresh state (generation baseline, filters).
+      return <TeammatePage key={route.teammateId} teammateId={route.teammateId} tab={route.tab} />
+    case 'settings':
+      return <SettingsPage section={route.section} />
+    case 'not-found':
+      return (
+        <div data-testid="not-found">
+          <PageHeading title="Not found" />
+          <p>
+            There is no page here. <Link to={paths.teammates()}>Go to your teammates</Link>.
+          </p>
+        </div>
+      )
+  }
+}

@@ -1,0 +1,60 @@
+import type { CombinedError } from 'urql'
+
+/** The extensions.code values of SPEC §5 that the web app tells apart. */
+export type ErrorCode =
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'BAD_USER_INPUT'
+  | 'CONFLICT'
+  | 'MEMORY_CHANGED'
+  | 'INTERNAL'
+
+/** The first GraphQL error of err, with its extensions. */
+function firstGraphQLError(err: CombinedError | undefined) {
+  return err?.graphQLErrors[0]
+}
+
+/** Reports whether any GraphQL error in err carries extensions.code === code. */
+export function hasErrorCode(err: CombinedError | undefined, code: ErrorCode): boolean {
+  return !!err?.graphQLErrors.some((e) => e.extensions?.code === code)
+}
+
+/** The revision a CONFLICT error names as current (extensions.currentRevision), if it is one. */
+export function conflictRevision(err: CombinedError | undefined): number | null {
+  const e = err?.graphQLErrors.find((g) => g.extensions?.code === 'CONFLICT')
+  const current = e?.extensions?.currentRevision
+  return typeof current === 'number' ? current : null
+}
+
+/** A sentence for the user about err, in plain words. */
+export function describeError(err: CombinedError | undefined): string {
+  if (!err) return ''
+  if (err.networkError && err.graphQLErrors.length === 0) {
+    return 'The server can’t be reached. Check that it is still running, then try again.'
+  }
+  const first = firstGraphQLError(err)
+  switch (first?.extensions?.code) {
+    case 'UNAUTHENTICATED':
+      return 'You are signed out. Open the login link the server printed at start.'
+    case 'FORBIDDEN':
+      return 'This isn’t allowed with your sign-in.'
+    case 'NOT_FOUND':
+      return 'This no longer exists.'
+    case 'CONFLICT':
+      return 'Someone changed this in the meantime.'
+    case 'BAD_USER_INPUT':
+      // The server's validation messages name the field and the limit; they never contain memory
+      // text (F5), so they are fine to show as they are.
+      return capitalize(first.message)
+    case 'INTERNAL':
+      return 'Something went wrong on the server. Try again in a moment.'
+    default:
+      return first ? capitalize(first.message) : 'Something went wrong. Try again.'
+  }
+}
+
+function capitalize(s: string): string {
+  const t = s.replace(/^\[GraphQL\]\s*/, '')
+  return t.charAt(0).toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? '' : '.')
+}

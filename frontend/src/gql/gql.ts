@@ -1,0 +1,118 @@
+/* eslint-disable */
+import * as types from './graphql';
+import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+
+/**
+ * Map of all GraphQL operations in the project.
+ *
+ * This map has several performance disadvantages:
+ * 1. It is not tree-shakeable, so it will include all operations in the project.
+ * 2. It is not minifiable, so the string of a GraphQL query will be multiple times inside the bundle.
+ * 3. It does not support dead code elimination, so it will add unused operations.
+ *
+ * Therefore it is highly recommended to use the babel or swc plugin for production.
+ * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
+ */
+type Documents = {
+    "\n  query Teammates {\n    teammates {\n      id\n      name\n      createdAt\n    }\n  }\n": typeof types.TeammatesDocument,
+    "\n  query Teammate($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      createdAt\n      generation\n    }\n  }\n": typeof types.TeammateDocument,
+    "\n  mutation CreateTeammate($input: CreateTeammateInput!) {\n    createTeammate(input: $input) {\n      teammate {\n        id\n        name\n        createdAt\n        generation\n      }\n    }\n  }\n": typeof types.CreateTeammateDocument,
+    "\n  fragment MemoryItemFields on MemoryItem {\n    id\n    scope\n    kind\n    key\n    content\n    status\n    pinned\n    revision\n    source\n    expiresAt\n    expired\n    createdAt\n    updatedAt\n  }\n": typeof types.MemoryItemFieldsFragmentDoc,
+    "\n  query MemoryItems($scope: ScopeInput!, $kind: MemoryKind, $search: String, $first: Int, $after: String) {\n    memoryItems(scope: $scope, status: ACTIVE, kind: $kind, search: $search, first: $first, after: $after) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...MemoryItemFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.MemoryItemsDocument,
+    "\n  query MemoryItem($id: ID!) {\n    memoryItem(id: $id) {\n      ...MemoryItemFields\n    }\n  }\n": typeof types.MemoryItemDocument,
+    "\n  query MemoryHistory($id: ID!, $first: Int, $after: String) {\n    memoryItem(id: $id) {\n      id\n      revision\n      revisions(first: $first, after: $after) {\n        edges {\n          cursor\n          node {\n            revision\n            content\n            key\n            kind\n            pinned\n            expiresAt\n            action\n            actor\n            basedOn\n            createdAt\n          }\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n": typeof types.MemoryHistoryDocument,
+    "\n  mutation CreateMemory($input: CreateMemoryInput!) {\n    createMemory(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": typeof types.CreateMemoryDocument,
+    "\n  mutation EditMemory($input: EditMemoryInput!) {\n    editMemory(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": typeof types.EditMemoryDocument,
+    "\n  mutation UndoMemoryEdit($input: UndoMemoryEditInput!) {\n    undoMemoryEdit(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": typeof types.UndoMemoryEditDocument,
+    "\n  mutation RestoreMemoryRevision($input: RestoreMemoryRevisionInput!) {\n    restoreMemoryRevision(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": typeof types.RestoreMemoryRevisionDocument,
+    "\n  subscription MemoryChanged($scope: ScopeInput!) {\n    memoryChanged(scope: $scope) {\n      scope\n      itemId\n      revision\n      action\n      status\n    }\n  }\n": typeof types.MemoryChangedDocument,
+    "\n  subscription GenerationChanged($teammateId: ID!) {\n    generationChanged(teammateId: $teammateId) {\n      teammateId\n      generation\n    }\n  }\n": typeof types.GenerationChangedDocument,
+};
+const documents: Documents = {
+    "\n  query Teammates {\n    teammates {\n      id\n      name\n      createdAt\n    }\n  }\n": types.TeammatesDocument,
+    "\n  query Teammate($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      createdAt\n      generation\n    }\n  }\n": types.TeammateDocument,
+    "\n  mutation CreateTeammate($input: CreateTeammateInput!) {\n    createTeammate(input: $input) {\n      teammate {\n        id\n        name\n        createdAt\n        generation\n      }\n    }\n  }\n": types.CreateTeammateDocument,
+    "\n  fragment MemoryItemFields on MemoryItem {\n    id\n    scope\n    kind\n    key\n    content\n    status\n    pinned\n    revision\n    source\n    expiresAt\n    expired\n    createdAt\n    updatedAt\n  }\n": types.MemoryItemFieldsFragmentDoc,
+    "\n  query MemoryItems($scope: ScopeInput!, $kind: MemoryKind, $search: String, $first: Int, $after: String) {\n    memoryItems(scope: $scope, status: ACTIVE, kind: $kind, search: $search, first: $first, after: $after) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...MemoryItemFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.MemoryItemsDocument,
+    "\n  query MemoryItem($id: ID!) {\n    memoryItem(id: $id) {\n      ...MemoryItemFields\n    }\n  }\n": types.MemoryItemDocument,
+    "\n  query MemoryHistory($id: ID!, $first: Int, $after: String) {\n    memoryItem(id: $id) {\n      id\n      revision\n      revisions(first: $first, after: $after) {\n        edges {\n          cursor\n          node {\n            revision\n            content\n            key\n            kind\n            pinned\n            expiresAt\n            action\n            actor\n            basedOn\n            createdAt\n          }\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n": types.MemoryHistoryDocument,
+    "\n  mutation CreateMemory($input: CreateMemoryInput!) {\n    createMemory(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": types.CreateMemoryDocument,
+    "\n  mutation EditMemory($input: EditMemoryInput!) {\n    editMemory(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": types.EditMemoryDocument,
+    "\n  mutation UndoMemoryEdit($input: UndoMemoryEditInput!) {\n    undoMemoryEdit(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": types.UndoMemoryEditDocument,
+    "\n  mutation RestoreMemoryRevision($input: RestoreMemoryRevisionInput!) {\n    restoreMemoryRevision(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": types.RestoreMemoryRevisionDocument,
+    "\n  subscription MemoryChanged($scope: ScopeInput!) {\n    memoryChanged(scope: $scope) {\n      scope\n      itemId\n      revision\n      action\n      status\n    }\n  }\n": types.MemoryChangedDocument,
+    "\n  subscription GenerationChanged($teammateId: ID!) {\n    generationChanged(teammateId: $teammateId) {\n      teammateId\n      generation\n    }\n  }\n": types.GenerationChangedDocument,
+};
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ *
+ *
+ * @example
+ * ```ts
+ * const query = graphql(`query GetUser($id: ID!) { user(id: $id) { name } }`);
+ * ```
+ *
+ * The query argument is unknown!
+ * Please regenerate the types.
+ */
+export function graphql(source: string): unknown;
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Teammates {\n    teammates {\n      id\n      name\n      createdAt\n    }\n  }\n"): (typeof documents)["\n  query Teammates {\n    teammates {\n      id\n      name\n      createdAt\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Teammate($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      createdAt\n      generation\n    }\n  }\n"): (typeof documents)["\n  query Teammate($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      createdAt\n      generation\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateTeammate($input: CreateTeammateInput!) {\n    createTeammate(input: $input) {\n      teammate {\n        id\n        name\n        createdAt\n        generation\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation CreateTeammate($input: CreateTeammateInput!) {\n    createTeammate(input: $input) {\n      teammate {\n        id\n        name\n        createdAt\n        generation\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment MemoryItemFields on MemoryItem {\n    id\n    scope\n    kind\n    key\n    content\n    status\n    pinned\n    revision\n    source\n    expiresAt\n    expired\n    createdAt\n    updatedAt\n  }\n"): (typeof documents)["\n  fragment MemoryItemFields on MemoryItem {\n    id\n    scope\n    kind\n    key\n    content\n    status\n    pinned\n    revision\n    source\n    expiresAt\n    expired\n    createdAt\n    updatedAt\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query MemoryItems($scope: ScopeInput!, $kind: MemoryKind, $search: String, $first: Int, $after: String) {\n    memoryItems(scope: $scope, status: ACTIVE, kind: $kind, search: $search, first: $first, after: $after) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...MemoryItemFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n"): (typeof documents)["\n  query MemoryItems($scope: ScopeInput!, $kind: MemoryKind, $search: String, $first: Int, $after: String) {\n    memoryItems(scope: $scope, status: ACTIVE, kind: $kind, search: $search, first: $first, after: $after) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...MemoryItemFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query MemoryItem($id: ID!) {\n    memoryItem(id: $id) {\n      ...MemoryItemFields\n    }\n  }\n"): (typeof documents)["\n  query MemoryItem($id: ID!) {\n    memoryItem(id: $id) {\n      ...MemoryItemFields\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query MemoryHistory($id: ID!, $first: Int, $after: String) {\n    memoryItem(id: $id) {\n      id\n      revision\n      revisions(first: $first, after: $after) {\n        edges {\n          cursor\n          node {\n            revision\n            content\n            key\n            kind\n            pinned\n            expiresAt\n            action\n            actor\n            basedOn\n            createdAt\n          }\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query MemoryHistory($id: ID!, $first: Int, $after: String) {\n    memoryItem(id: $id) {\n      id\n      revision\n      revisions(first: $first, after: $after) {\n        edges {\n          cursor\n          node {\n            revision\n            content\n            key\n            kind\n            pinned\n            expiresAt\n            action\n            actor\n            basedOn\n            createdAt\n          }\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateMemory($input: CreateMemoryInput!) {\n    createMemory(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation CreateMemory($input: CreateMemoryInput!) {\n    createMemory(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation EditMemory($input: EditMemoryInput!) {\n    editMemory(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation EditMemory($input: EditMemoryInput!) {\n    editMemory(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UndoMemoryEdit($input: UndoMemoryEditInput!) {\n    undoMemoryEdit(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation UndoMemoryEdit($input: UndoMemoryEditInput!) {\n    undoMemoryEdit(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RestoreMemoryRevision($input: RestoreMemoryRevisionInput!) {\n    restoreMemoryRevision(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation RestoreMemoryRevision($input: RestoreMemoryRevisionInput!) {\n    restoreMemoryRevision(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription MemoryChanged($scope: ScopeInput!) {\n    memoryChanged(scope: $scope) {\n      scope\n      itemId\n      revision\n      action\n      status\n    }\n  }\n"): (typeof documents)["\n  subscription MemoryChanged($scope: ScopeInput!) {\n    memoryChanged(scope: $scope) {\n      scope\n      itemId\n      revision\n      action\n      status\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription GenerationChanged($teammateId: ID!) {\n    generationChanged(teammateId: $teammateId) {\n      teammateId\n      generation\n    }\n  }\n"): (typeof documents)["\n  subscription GenerationChanged($teammateId: ID!) {\n    generationChanged(teammateId: $teammateId) {\n      teammateId\n      generation\n    }\n  }\n"];
+
+export function graphql(source: string) {
+  return (documents as any)[source] ?? {};
+}
+
+export type DocumentType<TDocumentNode extends DocumentNode<any, any>> = TDocumentNode extends DocumentNode<  infer TType,  any>  ? TType  : never;

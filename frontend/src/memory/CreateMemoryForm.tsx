@@ -1,0 +1,125 @@
+import { useId, useState, type FormEvent } from 'react'
+import { useMutation } from 'urql'
+import { describeError } from '../api/errors.ts'
+import { CreateMemoryMutation } from '../api/operations.ts'
+import type { MemoryKind, ScopeInput } from '../gql/graphql.ts'
+import { fromLocalInput, memoryKinds, type MemoryItem } from './model.ts'
+
+/** Content limit of the API (internal/memory: 1–4,000 characters). */
+export const maxContentLength = 4000
+/** Key limit of the API (≤ 120 characters). */
+export const maxKeyLength = 120
+
+interface CreateMemoryFormProps {
+  scope: ScopeInput
+  onCreated(item: MemoryItem): void
+  onCancel(): void
+}
+
+/** The form that adds an item to a scope. */
+export function CreateMemoryForm({ scope, onCreated, onCancel }: CreateMemoryFormProps) {
+  const [content, setContent] = useState('')
+  const [key, setKey] = useState('')
+  const [kind, setKind] = useState<MemoryKind>('FACT')
+  const [pinned, setPinned] = useState(false)
+  const [expires, setExpires] = useState('')
+  const [{ fetching, error }, createMemory] = useMutation(CreateMemoryMutation)
+  const id = useId()
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault()
+    if (!content.trim()) return
+    const result = await createMemory({
+      input: {
+        scope: { teammateId: scope.teammateId ?? null },
+        content,
+        key: key.trim() || null,
+        kind,
+        pinned,
+        expiresAt: fromLocalInput(expires),
+      },
+    })
+    if (result.data) onCreated(result.data.createMemory.item)
+  }
+
+  return (
+    <form className="card form" onSubmit={submit} data-testid="memory-create-form" aria-label="New memory">
+      <div className="field">
+        <label htmlFor={`${id}-content`} className="field-label">
+          What should be remembered
+        </label>
+        <textarea
+          id={`${id}-content`}
+          rows={3}
+          required
+          maxLength={maxContentLength}
+          value={content}
+          onChange={(e) => setContent(e.target.value)}
+          autoFocus
+          data-testid="create-content"
+        />
+      </div>
+      <div className="form-row">
+        <div className="field grow">
+          <label htmlFor={`${id}-key`} className="field-label">
+            Key <span className="muted">(optional short label)</span>
+          </label>
+          <input
+            id={`${id}-key`}
+            type="text"
+            maxLength={maxKeyLength}
+            value={key}
+            onChange={(e) => setKey(e.target.value)}
+            data-testid="create-key"
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-kind`} className="field-label">
+            Kind
+          </label>
+          <select
+            id={`${id}-kind`}
+            value={kind}
+            onChange={(e) => setKind(e.target.value as MemoryKind)}
+            data-testid="create-kind"
+          >
+            {memoryKinds.map((k) => (
+              <option key={k.value} value={k.value}>
+                {k.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-expires`} className="field-label">
+            Expires <span className="muted">(optional)</span>
+          </label>
+          <input
+            id={`${id}-expires`}
+            type="datetime-local"
+            value={expires}
+            onChange={(e) => setExpires(e.target.value)}
+            data-testid="create-expires"
+          />
+        </div>
+      </div>
+      <label className="check">
+        <input type="checkbox" checked={pinned} onChange={(e) => setPinned(e.target.checked)} data-testid="create-pinned" />
+        Pinned <span className="muted">— always given to teammates, first</span>
+      </label>
+      {error && (
+        <p className="message error" role="alert" data-testid="create-error">
+          {describeError(error)}
+        </p>
+      )}
+      <div className="actions">
+        <button type="submit" className="button primary" disabled={fetching || !content.trim()} data-testid="create-submit">
+          {fetching ? 'Saving…' : 'Save memory'}
+        </button>
+        <button type="button" className="button" onClick={onCancel} data-testid="create-cancel">
+          Cancel
+        </button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,227 @@
+import { useId, useState, type FormEvent } from 'react'
+import { useClient, useMutation } from 'urql'
+import { conflictRevision, describeError, hasErrorCode } from '../api/errors.ts'
+import { EditMemoryMutation, MemoryItemQuery } from '../api/operations.ts'
+import type { MemoryKind } from '../gql/graphql.ts'
+import { maxContentLength, maxKeyLength } from './CreateMemoryForm.tsx'
+import { draftChanges, draftOf, formatTime, kindLabel, memoryKinds, type MemoryDraft, type MemoryItem } from './model.ts'
+
+interface MemoryEditorProps {
+  /** The item as the list shows it now (it may move on while the editor is open). */
+  item: MemoryItem
+  onSaved(item: MemoryItem): void
+  onClose(): void
+}
+
+/**
+ * MemoryEditor edits an item in place, based on the revision it was opened at (R2). When the save
+ * answers CONFLICT, the user's unsaved text stays where it is and the newer version is shown beside
+ * it (R4), with "Use mine" (the user's changes, saved on top of the current revision) and "Discard
+ * mine".
+ */
+export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
+  const client = useClient()
+  const [base] = useState(() => ({ revision: item.revision, draft: draftOf(item) }))
+  const [draft, setDraft] = useState<MemoryDraft>(base.draft)
+  const [current, setCurrent] = useState<MemoryItem | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [{ fetching }, editMemory] = useMutation(EditMemoryMutation)
+  const [loadingCurrent, setLoadingCurrent] = useState(false)
+  const id = useId()
+
+  const set = <K extends keyof MemoryDraft>(field: K, value: MemoryDraft[K]) => setDraft((d) => ({ ...d, [field]: value }))
+  const changes = draftChanges(base.draft, draft)
+  const changed = Object.keys(changes).length > 0
+
+  // On conflict: read the item as it is now and show it beside the user's version.
+  const showConflict = async () => {
+    setLoadingCurrent(true)
+    const result = await client.query(MemoryItemQuery, { id: item.id }, { requestPolicy: 'network-only' }).toPromise()
+    setLoadingCurrent(false)
+    const now = result.data?.memoryItem
+    if (!now || now.status !== 'ACTIVE') {
+      setError('This memory is no longer active, so your changes can’t be saved to it.')
+      return
+    }
+    setError(null)
+    setCurrent(now)
+  }
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault()
+    if (!changed) return
+    const result = await editMemory({ input: { id: item.id, baseRevision: base.revision, ...changes } })
+    if (result.data) onSaved(result.data.editMemory.item)
+    else if (hasErrorCode(result.error, 'CONFLICT')) await showConflict()
+    else setError(describeError(result.error))
+  }
+
+  // The user's changes applied to the current version: the content as the user has it, and of the
+  // other fields only those the user changed.
+  const mineOnTop = (now: MemoryItem): MemoryDraft => {
+    const theirs = draftOf(now)
+    const pick = <K extends keyof MemoryDraft>(field: K) => (draft[field] !== base.draft[field] ? draft[field] : theirs[field])
+    return { content: draft.content, key: pick('key'), kind: pick('kind'), expires: pick('expires') }
+  }
+
+  const useMine = async () => {
+    if (!current) return
+    const mine = draftChanges(draftOf(current), mineOnTop(current))
+    if (Object.keys(mine).length === 0) {
+      onClose() // the current version already says what the user wrote
+      return
+    }
+    const result = await editMemory({ input: { id: item.id, baseRevision: current.revision, ...mine } })
+    if (result.data) onSaved(result.data.editMemory.item)
+    else if (conflictRevision(result.error) !== null) await showConflict()
+    else setError(describeError(result.error))
+  }
+
+  if (current) {
+    return (
+      <div className="conflict" data-testid="conflict-view" role="group" aria-labelledby={`${id}-conflict-title`}>
+        <p className="message warn" id={`${id}-conflict-title`}>
+          <strong>This memory changed while you were editing it.</strong> Your text is kept below; compare it with the
+          current version, then keep yours or discard it.
+        </p>
+        <div className="conflict-columns">
+          <div className="conflict-side">
+            <label htmlFor={`${id}-mine`} className="conflict-label">
+              Your unsaved version
+            </label>
+            <textarea
+              id={`${id}-mine`}
+              rows={Math.min(12, Math.max(3, draft.content.split('\n').length + 1))}
+              maxLength={maxContentLength}
+              value={draft.content}
+              onChange={(e) => set('content', e.target.value)}
+              data-testid="conflict-mine"
+            />
+            <ChangedFields base={base.draft} draft={draft} />
+          </div>
+          <div className="conflict-side theirs">
+            <span className="conflict-label">
+              Current version, <span data-testid="conflict-current-revision">revision {current.revision}</span>
+              <span className="muted small"> · {formatTime(current.updatedAt)}</span>
+            </span>
+            {current.key && <p className="item-key">{current.key}</p>}
+            <p className="item-content theirs-content" data-testid="conflict-theirs">
+              {current.content}
+            </p>
+            <p className="muted small">{kindLabel(current.kind)}{current.pinned ? ' · pinned' : ''}</p>
+          </div>
+        </div>
+        {error && (
+          <p className="message error" role="alert" data-testid="editor-error">
+            {error}
+          </p>
+        )}
+        <div className="actions">
+          <button type="button" className="button primary" onClick={useMine} disabled={fetching || loadingCurrent || !draft.content.trim()} data-testid="conflict-use-mine">
+            {fetching ? 'Saving…' : 'Use mine'}
+          </button>
+          <button type="button" className="button" onClick={onClose} disabled={fetching} data-testid="conflict-discard">
+            Discard mine
+          </button>
+        </div>
+      </div>
+    )
+  }
+
+  return (
+    <form className="editor" onSubmit={save} data-testid="item-editor" aria-label="Edit memory">
+      <div className="field">
+        <label htmlFor={`${id}-content`} className="field-label">
+          Content
+        </label>
+        <textarea
+          id={`${id}-content`}
+          rows={Math.min(12, Math.max(3, draft.content.split('\n').length + 1))}
+          required
+          maxLength={maxContentLength}
+          value={draft.content}
+          onChange={(e) => set('content', e.target.value)}
+          autoFocus
+          data-testid="editor-content"
+        />
+      </div>
+      <div className="form-row">
+        <div className="field grow">
+          <label htmlFor={`${id}-key`} className="field-label">
+            Key
+          </label>
+          <input
+            id={`${id}-key`}
+            type="text"
+            maxLength={maxKeyLength}
+            value={draft.key}
+            onChange={(e) => set('key', e.target.value)}
+            data-testid="editor-key"
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-kind`} className="field-label">
+            Kind
+          </label>
+          <select id={`${id}-kind`} value={draft.kind} onChange={(e) => set('kind', e.target.value as MemoryKind)} data-testid="editor-kind">
+            {memoryKinds.map((k) => (
+              <option key={k.value} value={k.value}>
+                {k.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-expires`} className="field-label">
+            Expires
+          </label>
+          <div className="inline">
+            <input
+              id={`${id}-expires`}
+              type="datetime-local"
+              value={draft.expires}
+              onChange={(e) => set('expires', e.target.value)}
+              data-testid="editor-expires"
+            />
+            {draft.expires && (
+              <button type="button" className="link-button" onClick={() => set('expires', '')} data-testid="editor-clear-expiry">
+                Never
+              </button>
+            )}
+          </div>
+        </div>
+      </div>
+      <p className="muted small">Editing revision {base.revision}.</p>
+      {error && (
+        <p className="message error" role="alert" data-testid="editor-error">
+          {error}
+        </p>
+      )}
+      <div className="actions">
+        <button type="submit" className="button primary" disabled={fetching || loadingCurrent || !changed || !draft.content.trim()} data-testid="editor-save">
+          {fetching || loadingCurrent ? 'Saving…' : 'Save'}
+        </button>
+        <button type="button" className="button" onClick={onClose} disabled={fetching} data-testid="editor-cancel">
+          Cancel
+        </button>
+      </div>
+      {/* Below the buttons, so that its arrival never moves them under the user's pointer. */}
+      {item.revision !== base.revision && (
+        <p className="message warn" role="status" data-testid="editor-stale">
+          This memory changed elsewhere while you were editing it (it is now at revision {item.revision}). If you save,
+          you will see both versions and choose.
+        </p>
+      )}
+    </form>
+  )
+}
+
+/** The fields other than the content that the user changed, in words. */
+function ChangedFields({ base, draft }: { base: MemoryDraft; draft: MemoryDraft }) {
+  const lines: string[] = []
+  if (draft.key.trim() !== base.key.trim()) lines.push(draft.key.trim() ? `key “${draft.key.trim()}”` : 'no key')
+  if (draft.kind !== base.kind) lines.push(`kind ${kindLabel(draft.kind)}`)
+  if (draft.expires !== base.expires) lines.push(draft.expires ? `expires ${formatTime(new Date(draft.expires).toISOString())}` : 'no expiry')
+  if (lines.length === 0) return null
+  return <p className="muted small">Also yours: {lines.join(', ')}.</p>
+}

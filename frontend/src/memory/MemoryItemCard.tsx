@@ -1,0 +1,178 @@
+import { useEffect, useId, useRef, useState } from 'react'
+import { useMutation } from 'urql'
+import { conflictRevision, describeError } from '../api/errors.ts'
+import { EditMemoryMutation, UndoMemoryEditMutation } from '../api/operations.ts'
+import { HistoryPanel } from './HistoryPanel.tsx'
+import { MemoryEditor } from './MemoryEditor.tsx'
+import { formatTime, isExpired, kindLabel, type MemoryItem } from './model.ts'
+
+interface MemoryItemCardProps {
+  item: MemoryItem
+  now: number
+  /** A mutation returned the item's new state. */
+  onChanged(item: MemoryItem): void
+  /** The item turned out to have changed elsewhere: re-read the list. */
+  onStale(): void
+}
+
+/**
+ * One item: what it says and how it is marked, edited in place, pinned, its history. After the user
+ * saves, Undo stays offered for as long as the item is still at the revision that save produced
+ * (R3: undo is based on that revision, so it would conflict afterwards anyway).
+ */
+export function MemoryItemCard({ item, now, onChanged, onStale }: MemoryItemCardProps) {
+  const [editing, setEditing] = useState(false)
+  const [historyOpen, setHistoryOpen] = useState(false)
+  // The revision the user's last save (edit, pin, restore) produced.
+  const [savedRevision, setSavedRevision] = useState<number | null>(null)
+  const [message, setMessage] = useState<string | null>(null)
+  const [pinState, editMemory] = useMutation(EditMemoryMutation)
+  const [undoState, undoMemoryEdit] = useMutation(UndoMemoryEditMutation)
+  const expired = isExpired(item, now)
+  const busy = pinState.fetching || undoState.fetching
+  const contentId = useId()
+  const editButton = useRef<HTMLButtonElement>(null)
+  // When the editor closes, the keyboard focus goes back to the Edit button it came from.
+  const [returnFocus, setReturnFocus] = useState(false)
+  useEffect(() => {
+    if (!editing && returnFocus) {
+      editButton.current?.focus()
+      setReturnFocus(false)
+    }
+  }, [editing, returnFocus])
+  const closeEditor = () => {
+    setEditing(false)
+    setReturnFocus(true)
+  }
+
+  const saved = (next: MemoryItem) => {
+    setSavedRevision(next.revision)
+    setMessage(null)
+    onChanged(next)
+  }
+
+  const failed = (error: Parameters<typeof describeError>[0]) => {
+    const current = conflictRevision(error)
+    setMessage(
+      current !== null
+        ? `This memory changed in the meantime (it is now at revision ${current}); it has been reloaded, nothing was saved.`
+        : describeError(error),
+    )
+    if (current !== null) onStale()
+  }
+
+  const togglePin = async () => {
+    const result = await editMemory({ input: { id: item.id, baseRevision: item.revision, pinned: !item.pinned } })
+    if (result.data) saved(result.data.editMemory.item)
+    else failed(result.error)
+  }
+
+  const undo = async () => {
+    if (savedRevision === null) return
+    const result = await undoMemoryEdit({ input: { id: item.id, revision: savedRevision } })
+    if (result.data) {
+      setSavedRevision(null)
+      setMessage(null)
+      onChanged(result.data.undoMemoryEdit.item)
+    } else {
+      failed(result.error)
+    }
+  }
+
+  const canUndo = savedRevision !== null && savedRevision === item.revision && !editing
+
+  return (
+    <li
+      className={`card memory-item${item.pinned ? ' pinned' : ''}${expired ? ' expired' : ''}`}
+      data-testid="memory-item"
+      data-item-id={item.id}
+      data-pinned={item.pinned}
+      data-revision={item.revision}
+      data-expired={expired}
+    >
+      <div className="item-meta">
+        <span className={`badge kind-${item.kind.toLowerCase()}`} data-testid="item-kind">
+          {kindLabel(item.kind)}
+        </span>
+        {item.pinned && (
+          <span className="badge pin" data-testid="item-pinned">
+            Pinned
+          </span>
+        )}
+        {expired && (
+          <span className="badge warn" data-testid="item-expired" title={item.expiresAt ? `Expired ${formatTime(item.expiresAt)}` : undefined}>
+            Expired
+          </span>
+        )}
+        {!expired && item.expiresAt && (
+          <span className="muted small" data-testid="item-expires">
+            Expires {formatTime(item.expiresAt)}
+          </span>
+        )}
+        <span className="spacer" />
+        <span className="muted small" data-testid="item-revision" title={`Last changed ${formatTime(item.updatedAt)}`}>
+          revision {item.revision}
+        </span>
+      </div>
+
+      {editing ? (
+        <MemoryEditor
+          item={item}
+          onSaved={(next) => {
+            closeEditor()
+            saved(next)
+          }}
+          onClose={closeEditor}
+        />
+      ) : (
+        <>
+          {item.key && (
+            <h3 className="item-key" data-testid="item-key">
+              {item.key}
+            </h3>
+          )}
+          <p className="item-content" id={contentId} data-testid="item-content">
+            {item.content}
+          </p>
+          <div className="actions compact" role="group" aria-label="Actions" aria-describedby={contentId}>
+            <button type="button" ref={editButton} className="button small" onClick={() => setEditing(true)} disabled={busy} data-testid="item-edit">
+              Edit
+            </button>
+            <button
+              type="button"
+              className="button small"
+              onClick={togglePin}
+              disabled={busy}
+              aria-pressed={item.pinned}
+              data-testid="item-pin"
+            >
+              {item.pinned ? 'Unpin' : 'Pin'}
+            </button>
+            <button
+              type="button"
+              className="button small"
+              onClick={() => setHistoryOpen((o) => !o)}
+              aria-expanded={historyOpen}
+              data-testid="item-history"
+            >
+              History
+            </button>
+            {canUndo && (
+              <button type="button" className="button small accent" onClick={undo} disabled={busy} data-testid="item-undo">
+                Undo
+              </button>
+            )}
+          </div>
+        </>
+      )}
+
+      {message && (
+        <p className="message error" role="alert" data-testid="item-error">
+          {message}
+        </p>
+      )}
+
+      {historyOpen && <HistoryPanel item={item} onRestored={saved} onStale={onStale} onClose={() => setHistoryOpen(false)} />}
+    </li>
+  )
+}

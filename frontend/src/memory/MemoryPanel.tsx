@@ -1,0 +1,185 @@
+import { useEffect, useId, useState } from 'react'
+import { describeError } from '../api/errors.ts'
+import { useLiveSubscription } from '../api/live.ts'
+import { MemoryChangedSubscription } from '../api/operations.ts'
+import type { MemoryKind, ScopeInput } from '../gql/graphql.ts'
+import { CreateMemoryForm } from './CreateMemoryForm.tsx'
+import { MemoryItemCard } from './MemoryItemCard.tsx'
+import { memoryKinds, type MemoryItem } from './model.ts'
+import { useMemoryList } from './useMemoryList.ts'
+
+interface MemoryPanelProps {
+  scope: ScopeInput
+  /** Shown above the list. */
+  heading: string
+  /** Bumped by the page when something else says the scope changed (a generation change). */
+  changeSignal?: number
+  /** What to call one item in the empty state ("memory", "fact about you" …). */
+  emptyHint: string
+}
+
+/**
+ * MemoryPanel is one scope's active memory: the list (pinned first, as the API orders it) with
+ * search, kind filter, paging, creation and per-item editing. It stays live: every memoryChanged
+ * event of the scope re-reads the list, so nothing ever needs a reload.
+ */
+export function MemoryPanel({ scope, heading, changeSignal, emptyHint }: MemoryPanelProps) {
+  const [searchText, setSearchText] = useState('')
+  const search = useDebounced(searchText.trim(), 250)
+  const [kind, setKind] = useState<MemoryKind | null>(null)
+  const [creating, setCreating] = useState(false)
+  const list = useMemoryList({ scope, kind, search })
+  const now = useNowUntilNextExpiry(list.items)
+  const searchId = useId()
+  const kindId = useId()
+
+  useLiveSubscription(
+    MemoryChangedSubscription,
+    { scope: { teammateId: scope.teammateId ?? null } },
+    { onData: list.refresh, onResync: list.refresh },
+  )
+  const { refresh } = list
+  useEffect(() => {
+    if (changeSignal) refresh()
+  }, [changeSignal, refresh])
+
+  const filtered = search !== '' || kind !== null
+  const created = () => {
+    setCreating(false)
+    list.refresh()
+  }
+
+  return (
+    <section className="memory-panel" data-testid="memory-panel" aria-label={heading}>
+      <div className="panel-head">
+        <h2 className="panel-title">{heading}</h2>
+        <span className="muted small" data-testid="memory-count" aria-live="polite">
+          {list.loading ? 'Loading…' : countLabel(list.totalCount, filtered)}
+        </span>
+      </div>
+
+      <div className="toolbar">
+        <div className="field grow" role="search">
+          <label htmlFor={searchId} className="field-label">
+            Search
+          </label>
+          <input
+            id={searchId}
+            type="search"
+            placeholder="Words in the text or key"
+            value={searchText}
+            maxLength={500}
+            onChange={(e) => setSearchText(e.target.value)}
+            data-testid="memory-search"
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={kindId} className="field-label">
+            Kind
+          </label>
+          <select
+            id={kindId}
+            value={kind ?? ''}
+            onChange={(e) => setKind((e.target.value || null) as MemoryKind | null)}
+            data-testid="memory-kind-filter"
+          >
+            <option value="">All kinds</option>
+            {memoryKinds.map((k) => (
+              <option key={k.value} value={k.value}>
+                {k.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field toolbar-action">
+          <button
+            type="button"
+            className="button primary"
+            onClick={() => setCreating((c) => !c)}
+            aria-expanded={creating}
+            data-testid="memory-new"
+          >
+            New memory
+          </button>
+        </div>
+      </div>
+
+      {creating && <CreateMemoryForm scope={scope} onCreated={created} onCancel={() => setCreating(false)} />}
+
+      {list.error && (
+        <p className="message error" role="alert" data-testid="memory-list-error">
+          {describeError(list.error)}{' '}
+          <button type="button" className="link-button" onClick={list.refresh}>
+            Try again
+          </button>
+        </p>
+      )}
+
+      <ul
+        className="memory-list"
+        data-testid="memory-list"
+        data-state={list.loading ? 'loading' : 'ready'}
+        data-search={list.shownFilter.search}
+        data-kind={list.shownFilter.kind ?? ''}
+        aria-busy={list.loading}
+      >
+        {list.items.map((item) => (
+          <MemoryItemCard key={item.id} item={item} now={now} onChanged={list.replaceItem} onStale={list.refresh} />
+        ))}
+      </ul>
+
+      {!list.loading && list.items.length === 0 && !list.error && !creating && (
+        <p className="empty" data-testid="memory-empty">
+          {filtered ? 'Nothing matches this search.' : `Nothing here yet. Add a ${emptyHint} with “New memory”.`}
+        </p>
+      )}
+
+      {list.hasNextPage && (
+        <div className="load-more">
+          <button
+            type="button"
+            className="button"
+            onClick={list.loadMore}
+            disabled={list.loadingMore}
+            data-testid="memory-load-more"
+          >
+            {list.loadingMore ? 'Loading…' : `Load more (${list.totalCount - list.items.length} left)`}
+          </button>
+        </div>
+      )}
+    </section>
+  )
+}
+
+function countLabel(n: number, filtered: boolean): string {
+  const items = n === 1 ? '1 item' : `${n} items`
+  return filtered ? `${items} match` : items
+}
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value)
+  useEffect(() => {
+    const t = setTimeout(() => setDebounced(value), ms)
+    return () => clearTimeout(t)
+  }, [value, ms])
+  return debounced
+}
+
+/**
+ * The current time, re-read when the next of the items' expiries passes, so an item is marked
+ * expired the moment it expires (the server's sweep announces it a little later).
+ */
+function useNowUntilNextExpiry(items: MemoryItem[]): number {
+  const [now, setNow] = useState(() => Date.now())
+  const next = items
+    .map((i) => (i.expiresAt ? Date.parse(i.expiresAt) : Number.NaN))
+    .filter((t) => t > now)
+    .reduce((a, b) => Math.min(a, b), Number.POSITIVE_INFINITY)
+  useEffect(() => {
+    if (!Number.isFinite(next)) return
+    // setTimeout takes at most 2^31-1 ms; a later expiry is re-checked after that long.
+    const t = setTimeout(() => setNow(Date.now()), Math.min(next - Date.now() + 50, 2 ** 31 - 1))
+    return () => clearTimeout(t)
+  }, [next])
+  return now
+}

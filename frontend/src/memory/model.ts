@@ -1,0 +1,108 @@
+import type { MemoryItemFieldsFragment, MemoryKind, RevisionAction, ScopeInput } from '../gql/graphql.ts'
+
+export type MemoryItem = MemoryItemFieldsFragment
+
+/** The kinds, in the order the app lists them. */
+export const memoryKinds: { value: MemoryKind; label: string }[] = [
+  { value: 'FACT', label: 'Fact' },
+  { value: 'PREFERENCE', label: 'Preference' },
+  { value: 'LESSON', label: 'Lesson' },
+  { value: 'NOTE', label: 'Note' },
+]
+
+export function kindLabel(kind: MemoryKind): string {
+  return memoryKinds.find((k) => k.value === kind)?.label ?? kind
+}
+
+const actionLabels: Record<RevisionAction, string> = {
+  CREATE: 'Created',
+  EDIT: 'Edited',
+  CORRECT: 'Corrected',
+  RESTORE: 'Restored',
+  UNDO: 'Undone',
+  CONFIRM: 'Confirmed',
+  PIN: 'Pin changed',
+  FORGET: 'Forgotten',
+}
+
+export function actionLabel(action: RevisionAction): string {
+  return actionLabels[action] ?? action
+}
+
+/** "user", "teammate:<id>", "extraction", "import" in words. */
+export function actorLabel(actor: string): string {
+  if (actor === 'user') return 'you'
+  if (actor.startsWith('teammate:')) return 'a teammate'
+  if (actor === 'extraction') return 'automatic extraction'
+  if (actor === 'import') return 'MEMORY.md import'
+  return actor
+}
+
+/** A stable string for a scope, for effect dependencies and keys. */
+export function scopeKey(scope: ScopeInput): string {
+  return scope.teammateId ?? 'shared'
+}
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+
+export function formatTime(iso: string): string {
+  const d = new Date(iso)
+  return Number.isNaN(d.getTime()) ? iso : dateTime.format(d)
+}
+
+/** An RFC 3339 time as the value of an <input type="datetime-local"> (local time, minutes). */
+export function toLocalInput(iso: string | null | undefined): string {
+  if (!iso) return ''
+  const d = new Date(iso)
+  if (Number.isNaN(d.getTime())) return ''
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`
+}
+
+/** The value of an <input type="datetime-local"> as RFC 3339, or null when empty or invalid. */
+export function fromLocalInput(value: string): string | null {
+  if (!value) return null
+  const d = new Date(value)
+  return Number.isNaN(d.getTime()) ? null : d.toISOString()
+}
+
+/** Whether the item's expiry has passed, by the server's flag or by the clock since it was read. */
+export function isExpired(item: Pick<MemoryItem, 'expired' | 'expiresAt'>, now: number): boolean {
+  return item.expired || (!!item.expiresAt && Date.parse(item.expiresAt) <= now)
+}
+
+/** The editable fields of an item, as an editor holds them. */
+export interface MemoryDraft {
+  content: string
+  key: string
+  kind: MemoryKind
+  /** datetime-local value; empty means no expiry. */
+  expires: string
+}
+
+export function draftOf(item: Pick<MemoryItem, 'content' | 'key' | 'kind' | 'expiresAt'>): MemoryDraft {
+  return { content: item.content, key: item.key ?? '', kind: item.kind, expires: toLocalInput(item.expiresAt) }
+}
+
+/**
+ * The editMemory fields that turn `from` into `to`, leaving out what is the same (the API keeps
+ * omitted fields, and refuses an edit that changes nothing). Empty when nothing differs.
+ */
+export function draftChanges(from: MemoryDraft, to: MemoryDraft) {
+  const changes: {
+    content?: string
+    key?: string
+    kind?: MemoryKind
+    expiresAt?: string
+    clearExpiresAt?: boolean
+  } = {}
+  if (to.content !== from.content) changes.content = to.content
+  if (to.key.trim() !== from.key.trim()) changes.key = to.key.trim()
+  if (to.kind !== from.kind) changes.kind = to.kind
+  if (to.expires !== from.expires) {
+    const at = fromLocalInput(to.expires)
+    if (at) changes.expiresAt = at
+    else changes.clearExpiresAt = true
+  }
+  return changes
+}

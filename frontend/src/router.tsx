@@ -1,0 +1,80 @@
+import { useEffect, useState, type AnchorHTMLAttributes, type MouseEvent } from 'react'
+
+/**
+ * The web app's screens and their URLs. The Go server answers every extension-less path with
+ * index.html (frontend/embed.go), so each of these can be opened, reloaded and bookmarked.
+ *
+ *   /                              teammates
+ *   /teammates/:id                 a teammate (its Memory tab)
+ *   /teammates/:id/:tab            a teammate's tab (only "memory" so far)
+ *   /settings                      settings (its About you section)
+ *   /settings/:section             a settings section (only "about-you" so far)
+ */
+export type Route =
+  | { page: 'teammates' }
+  | { page: 'teammate'; teammateId: string; tab: TeammateTab }
+  | { page: 'settings'; section: SettingsSection }
+  | { page: 'not-found' }
+
+/** The tabs of a teammate. Suggestions, lessons and conversations join here as their issues land. */
+export const teammateTabs = [{ id: 'memory', label: 'Memory' }] as const
+export type TeammateTab = (typeof teammateTabs)[number]['id']
+
+/** The sections of settings. The AI section (embeddings, extraction, usage) joins here. */
+export const settingsSections = [{ id: 'about-you', label: 'About you' }] as const
+export type SettingsSection = (typeof settingsSections)[number]['id']
+
+export function parseRoute(pathname: string): Route {
+  const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent)
+  if (parts.length === 0) return { page: 'teammates' }
+  if (parts[0] === 'teammates' && (parts.length === 2 || parts.length === 3)) {
+    const tab = teammateTabs.find((t) => t.id === (parts[2] ?? 'memory'))
+    return tab ? { page: 'teammate', teammateId: parts[1], tab: tab.id } : { page: 'not-found' }
+  }
+  if (parts[0] === 'settings' && parts.length <= 2) {
+    const section = settingsSections.find((s) => s.id === (parts[1] ?? 'about-you'))
+    return section ? { page: 'settings', section: section.id } : { page: 'not-found' }
+  }
+  return { page: 'not-found' }
+}
+
+export const paths = {
+  teammates: () => '/',
+  teammate: (id: string, tab: TeammateTab = 'memory') =>
+    tab === 'memory' ? `/teammates/${encodeURIComponent(id)}` : `/teammates/${encodeURIComponent(id)}/${tab}`,
+  settings: (section: SettingsSection = 'about-you') => `/settings/${section}`,
+}
+
+const navigationEvent = 'memory:navigate'
+
+export function navigate(to: string) {
+  if (to === location.pathname + location.search) return
+  history.pushState(null, '', to)
+  window.dispatchEvent(new Event(navigationEvent))
+}
+
+/** The current route; re-renders on navigation and on the browser's back and forward buttons. */
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(location.pathname))
+  useEffect(() => {
+    const update = () => setRoute(parseRoute(location.pathname))
+    window.addEventListener('popstate', update)
+    window.addEventListener(navigationEvent, update)
+    return () => {
+      window.removeEventListener('popstate', update)
+      window.removeEventListener(navigationEvent, update)
+    }
+  }, [])
+  return route
+}
+
+/** An ordinary link that navigates inside the app without reloading it. */
+export function Link({ to, onClick, ...rest }: AnchorHTMLAttributes<HTMLAnchorElement> & { to: string }) {
+  const handle = (e: MouseEvent<HTMLAnchorElement>) => {
+    onClick?.(e)
+    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return
+    e.preventDefault()
+    navigate(to)
+  }
+  return <a href={to} onClick={handle} {...rest} />
+}

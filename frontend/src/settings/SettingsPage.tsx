@@ -1,0 +1,33 @@
+import { MemoryPanel } from '../memory/MemoryPanel.tsx'
+import { Link, paths, settingsSections, type SettingsSection } from '../router.tsx'
+import { PageHeading } from '../ui/PageHeading.tsx'
+
+/** Settings, one section at a time. */
+export function SettingsPage({ section }: { section: SettingsSection }) {
+  return (
+    <div data-testid="settings-page">
+      <PageHeading title="Settings" />
+      <nav className="tabs" aria-label="Settings">
+        {settingsSections.map((s) => (
+          <Link key={s.id} to={paths.settings(s.id)} className="tab" aria-current={s.id === section ? 'page' : undefined} data-testid={`settings-${s.id}`}>
+            {s.label}
+          </Link>
+        ))}
+      </nav>
+      {section === 'about-you' && <AboutYou />}
+    </div>
+  )
+}
+
+/** The shared scope: what every teammate knows about the user. */
+function AboutYou() {
+  return (
+    <div data-testid="about-you-page">
+      <p className="lede">
+        What every teammate knows about you: facts, preferences and notes shared with all of them. Memory that
+        belongs to one teammate only is on that <Link to={paths.teammates()}>teammate’s page</Link>.
+      </p>
+      <MemoryPanel scope={{ teammateId: null }} heading="Shared memory" emptyHint="fact or preference about you" />
+    </div>
+  )
+}

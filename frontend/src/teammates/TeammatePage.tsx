@@ -1,0 +1,138 @@
+import { useRef, useState } from 'react'
+import { useQuery } from 'urql'
+import { describeError } from '../api/errors.ts'
+import { useLiveSubscription } from '../api/live.ts'
+import { GenerationChangedSubscription, TeammateQuery } from '../api/operations.ts'
+import { MemoryPanel } from '../memory/MemoryPanel.tsx'
+import { Link, paths, teammateTabs, type TeammateTab } from '../router.tsx'
+import { PageHeading } from '../ui/PageHeading.tsx'
+
+/** One teammate: its name, its generation (live) and its tabs. */
+export function TeammatePage({ teammateId, tab }: { teammateId: string; tab: TeammateTab }) {
+  const [{ data, error, fetching }] = useQuery({ query: TeammateQuery, variables: { id: teammateId } })
+  const teammate = data?.teammate
+
+  if (!teammate) {
+    if (fetching) return <p className="muted">Loading…</p>
+    return (
+      <div data-testid="teammate-missing">
+        <PageHeading title="Teammate not found" />
+        <p>{error ? describeError(error) : 'There is no teammate with this id.'}</p>
+        <p>
+          <Link to={paths.teammates()}>Back to teammates</Link>
+        </p>
+      </div>
+    )
+  }
+  return <TeammateView teammate={teammate} tab={tab} />
+}
+
+function TeammateView({ teammate, tab }: { teammate: { id: string; name: string; generation: string }; tab: TeammateTab }) {
+  const generation = useGeneration(teammate.id)
+  return (
+    <div data-testid="teammate-page" data-teammate-id={teammate.id}>
+      <p className="breadcrumb">
+        <Link to={paths.teammates()}>← Teammates</Link>
+      </p>
+      <div className="page-head">
+        <PageHeading title={teammate.name} testId="teammate-title" />
+        <span
+          className="generation"
+          title="Memory generation (shared:own:expired). It changes whenever memory this teammate sees changes."
+          data-testid="teammate-generation"
+          data-live={generation.live}
+        >
+          generation <code>{generation.value ?? teammate.generation}</code>
+        </span>
+      </div>
+
+      {/* A toast, not a banner: it arrives after the user's own saves too, and must not move what
+          they are about to click. */}
+      <div className="toast-region" role="status" aria-live="polite">
+        {generation.stale && (
+          <div className="toast" data-testid="generation-notice">
+            <span>
+              <strong>Memory changed;</strong> the next message starts a fresh thread.
+            </span>
+            <button type="button" className="link-button" onClick={generation.dismiss} data-testid="generation-notice-dismiss">
+              Dismiss
+            </button>
+          </div>
+        )}
+      </div>
+
+      <nav className="tabs" aria-label={teammate.name}>
+        {teammateTabs.map((t) => (
+          <Link key={t.id} to={paths.teammate(teammate.id, t.id)} className="tab" aria-current={t.id === tab ? 'page' : undefined} data-testid={`tab-${t.id}`}>
+            {t.label}
+          </Link>
+        ))}
+      </nav>
+
+      {tab === 'memory' && (
+        <>
+          <MemoryPanel
+            scope={{ teammateId: teammate.id }}
+            heading={`${teammate.name}’s memory`}
+            emptyHint="memory only this teammate keeps"
+            changeSignal={generation.changes}
+          />
+          <p className="muted small aside-note">
+            {teammate.name} is also given your shared memory, in <Link to={paths.settings('about-you')}>About you</Link>.
+          </p>
+        </>
+      )}
+    </div>
+  )
+}
+
+interface Generation {
+  /** The current generation, once the subscription delivered it. */
+  value: string | null
+  /** The subscription delivered its first value: changes from now on are seen. */
+  live: boolean
+  /** The generation moved since the page opened (or since the notice was dismissed). */
+  stale: boolean
+  /** How many times the generation changed while the page was open. */
+  changes: number
+  dismiss(): void
+}
+
+/**
+ * useGeneration follows generationChanged for the teammate (G7). The subscription sends the current
+ * value first, then every change, including after a reconnection; a value different from the one the
+ * page opened with means a thread made before is stale.
+ */
+function useGeneration(teammateId: string): Generation {
+  const [value, setValue] = useState<string | null>(null)
+  const [stale, setStale] = useState(false)
+  const [changes, setChanges] = useState(0)
+  const baseline = useRef<string | null>(null)
+  const last = useRef<string | null>(null)
+
+  useLiveSubscription(
+    GenerationChangedSubscription,
+    { teammateId },
+    {
+      onData(data) {
+        const g = data.generationChanged.generation
+        if (baseline.current === null) baseline.current = g
+        else if (g !== baseline.current) setStale(true)
+        if (last.current !== null && last.current !== g) setChanges((c) => c + 1)
+        last.current = g
+        setValue(g)
+      },
+    },
+  )
+
+  return {
+    value,
+    live: value !== null,
+    stale,
+    changes,
+    dismiss() {
+      baseline.current = last.current
+      setStale(false)
+    },
+  }
+}
