@@ -44,6 +44,10 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
+	aiCfg, err := config.LoadAI(nil)
+	if err != nil {
+		return err
+	}
 	log := newLogger(cfg)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -101,7 +105,7 @@ func run(args []string) error {
 			return err
 		}
 	}
-	return serve(ctx, cfg, databaseURL, log)
+	return serve(ctx, cfg, aiCfg, databaseURL, log)
 }
 
 func migrate(databaseURL, cmd string) error {
@@ -126,10 +130,10 @@ func migrate(databaseURL, cmd string) error {
 	}
 }
 
-func serve(ctx context.Context, cfg config.Config, databaseURL string, log *slog.Logger) error {
+func serve(ctx context.Context, cfg config.Config, aiCfg config.AI, databaseURL string, log *slog.Logger) error {
 	a, err := app.New(ctx, app.Options{
 		DatabaseURL: databaseURL, UserToken: cfg.UserToken, WorkerToken: cfg.WorkerToken,
-		AllowedOrigins: cfg.AllowedOrigins, Log: log,
+		AllowedOrigins: cfg.AllowedOrigins, Log: log, AI: aiCfg,
 	})
 	if err != nil {
 		return err

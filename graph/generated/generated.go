@@ -36,6 +36,8 @@ type ResolverRoot interface {
 	MemoryItemConnection() MemoryItemConnectionResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
+	RecallEntry() RecallEntryResolver
+	RecallPreview() RecallPreviewResolver
 	Run() RunResolver
 	Subscription() SubscriptionResolver
 	Teammate() TeammateResolver
@@ -46,6 +48,20 @@ type DirectiveRoot struct {
 }
 
 type ComplexityRoot struct {
+	AIStatus struct {
+		DailyRequestLimit   func(childComplexity int) int
+		Embeddable          func(childComplexity int) int
+		Embedded            func(childComplexity int) int
+		EmbeddingDimensions func(childComplexity int) int
+		EmbeddingHost       func(childComplexity int) int
+		EmbeddingModel      func(childComplexity int) int
+		Embeddings          func(childComplexity int) int
+		Extraction          func(childComplexity int) int
+		ExtractionHost      func(childComplexity int) int
+		ExtractionModel     func(childComplexity int) int
+		RequestsToday       func(childComplexity int) int
+	}
+
 	CreateTeammatePayload struct {
 		Teammate func(childComplexity int) int
 	}
@@ -81,6 +97,16 @@ type ComplexityRoot struct {
 		Revision func(childComplexity int) int
 		Scope    func(childComplexity int) int
 		Status   func(childComplexity int) int
+	}
+
+	MemoryContextEntry struct {
+		CurrentRevision func(childComplexity int) int
+		Item            func(childComplexity int) int
+		ItemID          func(childComplexity int) int
+		Position        func(childComplexity int) int
+		RevisionGiven   func(childComplexity int) int
+		State           func(childComplexity int) int
+		Truncated       func(childComplexity int) int
 	}
 
 	MemoryItem struct {
@@ -174,17 +200,37 @@ type ComplexityRoot struct {
 
 	Query struct {
 		AboutMe           func(childComplexity int) int
+		AiStatus          func(childComplexity int) int
 		Candidates        func(childComplexity int, scope model.ScopeInput) int
 		Lessons           func(childComplexity int, teammateID string) int
 		MemoryImported    func(childComplexity int, teammateID string) int
 		MemoryItem        func(childComplexity int, id string) int
 		MemoryItems       func(childComplexity int, scope model.ScopeInput, status *memory.Status, kind *memory.Kind, search *string, first *int, after *string) int
 		PendingRetries    func(childComplexity int) int
+		RecallPreview     func(childComplexity int, teammateID string, query string) int
 		Run               func(childComplexity int, id string) int
 		Teammate          func(childComplexity int, id string) int
 		Teammates         func(childComplexity int) int
 		ToolSearchHistory func(childComplexity int, query string) int
 		ToolSearchMemory  func(childComplexity int, query string) int
+	}
+
+	RecallEntry struct {
+		FullTextPos    func(childComplexity int) int
+		FullTextRank   func(childComplexity int) int
+		Header         func(childComplexity int) int
+		Item           func(childComplexity int) int
+		Score          func(childComplexity int) int
+		Truncated      func(childComplexity int) int
+		VectorDistance func(childComplexity int) int
+		VectorPos      func(childComplexity int) int
+	}
+
+	RecallPreview struct {
+		Entries      func(childComplexity int) int
+		Text         func(childComplexity int) int
+		VectorReason func(childComplexity int) int
+		VectorSearch func(childComplexity int) int
 	}
 
 	RetryRequest struct {
@@ -202,6 +248,7 @@ type ComplexityRoot struct {
 		EndedAt       func(childComplexity int) int
 		Generation    func(childComplexity int) int
 		ID            func(childComplexity int) int
+		MemoryContext func(childComplexity int) int
 		Rating        func(childComplexity int) int
 		Reply         func(childComplexity int) int
 		StartedByUser func(childComplexity int) int
@@ -306,9 +353,19 @@ type QueryResolver interface {
 	Lessons(ctx context.Context, teammateID string) ([]memory.Lesson, error)
 	PendingRetries(ctx context.Context) ([]memory.Retry, error)
 	MemoryImported(ctx context.Context, teammateID string) (bool, error)
+	RecallPreview(ctx context.Context, teammateID string, query string) (*memory.Packet, error)
+	AiStatus(ctx context.Context) (*model.AIStatus, error)
 	Run(ctx context.Context, id string) (*memory.Run, error)
 	ToolSearchMemory(ctx context.Context, query string) ([]memory.Item, error)
 	ToolSearchHistory(ctx context.Context, query string) ([]memory.HistoryMessage, error)
+}
+type RecallEntryResolver interface {
+	Header(ctx context.Context, obj *memory.PacketEntry) (string, error)
+}
+type RecallPreviewResolver interface {
+	Entries(ctx context.Context, obj *memory.Packet) ([]memory.PacketEntry, error)
+	VectorSearch(ctx context.Context, obj *memory.Packet) (memory.VectorState, error)
+	VectorReason(ctx context.Context, obj *memory.Packet) (*string, error)
 }
 type RunResolver interface {
 	Teammate(ctx context.Context, obj *memory.Run) (*model.Teammate, error)
@@ -316,6 +373,8 @@ type RunResolver interface {
 
 	UserMessage(ctx context.Context, obj *memory.Run) (string, error)
 	Reply(ctx context.Context, obj *memory.Run) (*string, error)
+
+	MemoryContext(ctx context.Context, obj *memory.Run) ([]memory.ContextEntry, error)
 }
 type SubscriptionResolver interface {
 	GenerationChanged(ctx context.Context, teammateID string) (<-chan *model.GenerationChange, error)
@@ -343,6 +402,73 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	ec := newExecutionContext(nil, e, nil)
 	_ = ec
 	switch typeName + "." + field {
+
+	case "AIStatus.dailyRequestLimit":
+		if e.ComplexityRoot.AIStatus.DailyRequestLimit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AIStatus.DailyRequestLimit(childComplexity), true
+	case "AIStatus.embeddable":
+		if e.ComplexityRoot.AIStatus.Embeddable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AIStatus.Embeddable(childComplexity), true
+	case "AIStatus.embedded":
+		if e.ComplexityRoot.AIStatus.Embedded == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AIStatus.Embedded(childComplexity), true
+	case "AIStatus.embeddingDimensions":
+		if e.ComplexityRoot.AIStatus.EmbeddingDimensions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AIStatus.EmbeddingDimensions(childComplexity), true
+	case "AIStatus.embeddingHost":
+		if e.ComplexityRoot.AIStatus.EmbeddingHost == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AIStatus.EmbeddingHost(childComplexity), true
+	case "AIStatus.embeddingModel":
+		if e.ComplexityRoot.AIStatus.EmbeddingModel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AIStatus.EmbeddingModel(childComplexity), true
+	case "AIStatus.embeddings":
+		if e.ComplexityRoot.AIStatus.Embeddings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AIStatus.Embeddings(childComplexity), true
+	case "AIStatus.extraction":
+		if e.ComplexityRoot.AIStatus.Extraction == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AIStatus.Extraction(childComplexity), true
+	case "AIStatus.extractionHost":
+		if e.ComplexityRoot.AIStatus.ExtractionHost == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AIStatus.ExtractionHost(childComplexity), true
+	case "AIStatus.extractionModel":
+		if e.ComplexityRoot.AIStatus.ExtractionModel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AIStatus.ExtractionModel(childComplexity), true
+	case "AIStatus.requestsToday":
+		if e.ComplexityRoot.AIStatus.RequestsToday == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AIStatus.RequestsToday(childComplexity), true
 
 	case "CreateTeammatePayload.teammate":
 		if e.ComplexityRoot.CreateTeammatePayload.Teammate == nil {
@@ -463,6 +589,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MemoryChange.Status(childComplexity), true
+
+	case "MemoryContextEntry.currentRevision":
+		if e.ComplexityRoot.MemoryContextEntry.CurrentRevision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryContextEntry.CurrentRevision(childComplexity), true
+	case "MemoryContextEntry.item":
+		if e.ComplexityRoot.MemoryContextEntry.Item == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryContextEntry.Item(childComplexity), true
+	case "MemoryContextEntry.itemId":
+		if e.ComplexityRoot.MemoryContextEntry.ItemID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryContextEntry.ItemID(childComplexity), true
+	case "MemoryContextEntry.position":
+		if e.ComplexityRoot.MemoryContextEntry.Position == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryContextEntry.Position(childComplexity), true
+	case "MemoryContextEntry.revisionGiven":
+		if e.ComplexityRoot.MemoryContextEntry.RevisionGiven == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryContextEntry.RevisionGiven(childComplexity), true
+	case "MemoryContextEntry.state":
+		if e.ComplexityRoot.MemoryContextEntry.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryContextEntry.State(childComplexity), true
+	case "MemoryContextEntry.truncated":
+		if e.ComplexityRoot.MemoryContextEntry.Truncated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryContextEntry.Truncated(childComplexity), true
 
 	case "MemoryItem.content":
 		if e.ComplexityRoot.MemoryItem.Content == nil {
@@ -951,6 +1120,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.AboutMe(childComplexity), true
+	case "Query.aiStatus":
+		if e.ComplexityRoot.Query.AiStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.AiStatus(childComplexity), true
 	case "Query.candidates":
 		if e.ComplexityRoot.Query.Candidates == nil {
 			break
@@ -1013,6 +1188,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.PendingRetries(childComplexity), true
+	case "Query.recallPreview":
+		if e.ComplexityRoot.Query.RecallPreview == nil {
+			break
+		}
+
+		args, err := ec.field_Query_recallPreview_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.RecallPreview(childComplexity, args["teammateId"].(string), args["query"].(string)), true
 	case "Query.run":
 		if e.ComplexityRoot.Query.Run == nil {
 			break
@@ -1063,6 +1249,80 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ToolSearchMemory(childComplexity, args["query"].(string)), true
+
+	case "RecallEntry.fullTextPosition":
+		if e.ComplexityRoot.RecallEntry.FullTextPos == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RecallEntry.FullTextPos(childComplexity), true
+	case "RecallEntry.fullTextRank":
+		if e.ComplexityRoot.RecallEntry.FullTextRank == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RecallEntry.FullTextRank(childComplexity), true
+	case "RecallEntry.header":
+		if e.ComplexityRoot.RecallEntry.Header == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RecallEntry.Header(childComplexity), true
+	case "RecallEntry.item":
+		if e.ComplexityRoot.RecallEntry.Item == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RecallEntry.Item(childComplexity), true
+	case "RecallEntry.score":
+		if e.ComplexityRoot.RecallEntry.Score == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RecallEntry.Score(childComplexity), true
+	case "RecallEntry.truncated":
+		if e.ComplexityRoot.RecallEntry.Truncated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RecallEntry.Truncated(childComplexity), true
+	case "RecallEntry.vectorDistance":
+		if e.ComplexityRoot.RecallEntry.VectorDistance == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RecallEntry.VectorDistance(childComplexity), true
+	case "RecallEntry.vectorPosition":
+		if e.ComplexityRoot.RecallEntry.VectorPos == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RecallEntry.VectorPos(childComplexity), true
+
+	case "RecallPreview.entries":
+		if e.ComplexityRoot.RecallPreview.Entries == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RecallPreview.Entries(childComplexity), true
+	case "RecallPreview.text":
+		if e.ComplexityRoot.RecallPreview.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RecallPreview.Text(childComplexity), true
+	case "RecallPreview.vectorReason":
+		if e.ComplexityRoot.RecallPreview.VectorReason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RecallPreview.VectorReason(childComplexity), true
+	case "RecallPreview.vectorSearch":
+		if e.ComplexityRoot.RecallPreview.VectorSearch == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RecallPreview.VectorSearch(childComplexity), true
 
 	case "RetryRequest.createdAt":
 		if e.ComplexityRoot.RetryRequest.CreatedAt == nil {
@@ -1131,6 +1391,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Run.ID(childComplexity), true
+	case "Run.memoryContext":
+		if e.ComplexityRoot.Run.MemoryContext == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Run.MemoryContext(childComplexity), true
 	case "Run.rating":
 		if e.ComplexityRoot.Run.Rating == nil {
 			break
@@ -1585,6 +1851,99 @@ extend type Mutation {
   importMemoryFile(input: ImportMemoryFileInput!): ImportMemoryFilePayload! @auth(accept: [WORKER])
 }
 `, BuiltIn: false},
+	{Name: "../recall.graphqls", Input: `# Recall: what a run sees and why (SPEC P1–P7), and the optional AI's status (I1–I5).
+
+"What became of an item given to a run (P7)."
+enum ContextState {
+  "Still at the revision the run was given."
+  UNCHANGED
+  "Changed since; currentRevision is the newer one."
+  CHANGED
+  "Forgotten since; its content is gone."
+  FORGOTTEN
+  "Its expiry has passed; runs no longer get it."
+  EXPIRED
+}
+
+"One item a run was given: what was provided, not what the model relied on."
+type MemoryContextEntry {
+  position: Int!
+  itemId: ID!
+  revisionGiven: Int!
+  currentRevision: Int!
+  state: ContextState!
+  "The entry's content was cut to fit the packet."
+  truncated: Boolean!
+  "The item now (no content once forgotten)."
+  item: MemoryItem!
+}
+
+extend type Run {
+  "The memory this run was given, and what became of each entry since (P7)."
+  memoryContext: [MemoryContextEntry!]!
+}
+
+"The part vector search played in a packet (P3)."
+enum VectorSearch {
+  NOT_CONFIGURED
+  USED
+  "The request has no searchable words: nothing was embedded."
+  SKIPPED
+  "The request couldn't be embedded (endpoint failure, budget spent): full text alone was used."
+  FAILED
+}
+
+"An entry of a packet, with why it was chosen."
+type RecallEntry {
+  item: MemoryItem!
+  "The entry's header in the packet: [memory:<id>@<revision>; <scope>; <kind>]."
+  header: String!
+  "ts_rank_cd and 1-based place in the full-text list; null when not in it."
+  fullTextRank: Float
+  fullTextPosition: Int
+  "Cosine distance and 1-based place in the vector list; null when not in it."
+  vectorDistance: Float
+  vectorPosition: Int
+  "The fused reciprocal-rank score (each list adds 1/(60 + place))."
+  score: Float!
+  truncated: Boolean!
+}
+
+"The packet a run would get now."
+type RecallPreview {
+  text: String!
+  entries: [RecallEntry!]!
+  vectorSearch: VectorSearch!
+  "Why vector search was skipped or failed; null otherwise."
+  vectorReason: String
+}
+
+"Whether the optional AI is on, what it sends where, and today's use (I1–I5)."
+type AIStatus {
+  embeddings: Boolean!
+  embeddingModel: String
+  "0: the model's own size."
+  embeddingDimensions: Int
+  "The host embeddings are sent to; null when off."
+  embeddingHost: String
+  "Active items embedded for the current model, of all active items (re-embedding progress)."
+  embedded: Int!
+  embeddable: Int!
+  extraction: Boolean!
+  extractionModel: String
+  "The host user messages are sent to for extraction; null when off."
+  extractionHost: String
+  "Memory AI requests reserved today (UTC), against the daily limit (0 = AI off)."
+  requestsToday: Int!
+  dailyRequestLimit: Int!
+}
+
+extend type Query {
+  "The packet a run of the teammate would get for query now, with each entry's ranks and score."
+  recallPreview(teammateId: ID!, query: String!): RecallPreview! @auth(accept: [USER, WORKER, RUN])
+  aiStatus: AIStatus! @auth(accept: [USER, WORKER])
+}
+`, BuiltIn: false},
 	{Name: "../runs.graphqls", Input: `# Runs, threads, teammates' memory tools and suggestions (SPEC S2, S3, A1–A6, G3–G6, P8).
 
 "A conversation of one teammate, made with one generation (G3)."
@@ -2006,6 +2365,34 @@ var parsedSchema = gqlparser.MustLoadSchema(sources...)
 // Each function is generated once per unique object type, deduplicating the
 // switch statements that were previously inlined in every fieldContext_* function.
 
+func (ec *executionContext) childFields_AIStatus(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "embeddings":
+		return ec.fieldContext_AIStatus_embeddings(ctx, field)
+	case "embeddingModel":
+		return ec.fieldContext_AIStatus_embeddingModel(ctx, field)
+	case "embeddingDimensions":
+		return ec.fieldContext_AIStatus_embeddingDimensions(ctx, field)
+	case "embeddingHost":
+		return ec.fieldContext_AIStatus_embeddingHost(ctx, field)
+	case "embedded":
+		return ec.fieldContext_AIStatus_embedded(ctx, field)
+	case "embeddable":
+		return ec.fieldContext_AIStatus_embeddable(ctx, field)
+	case "extraction":
+		return ec.fieldContext_AIStatus_extraction(ctx, field)
+	case "extractionModel":
+		return ec.fieldContext_AIStatus_extractionModel(ctx, field)
+	case "extractionHost":
+		return ec.fieldContext_AIStatus_extractionHost(ctx, field)
+	case "requestsToday":
+		return ec.fieldContext_AIStatus_requestsToday(ctx, field)
+	case "dailyRequestLimit":
+		return ec.fieldContext_AIStatus_dailyRequestLimit(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AIStatus", field.Name)
+}
+
 func (ec *executionContext) childFields_CreateTeammatePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "teammate":
@@ -2078,6 +2465,26 @@ func (ec *executionContext) childFields_MemoryChange(ctx context.Context, field 
 		return ec.fieldContext_MemoryChange_item(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MemoryChange", field.Name)
+}
+
+func (ec *executionContext) childFields_MemoryContextEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "position":
+		return ec.fieldContext_MemoryContextEntry_position(ctx, field)
+	case "itemId":
+		return ec.fieldContext_MemoryContextEntry_itemId(ctx, field)
+	case "revisionGiven":
+		return ec.fieldContext_MemoryContextEntry_revisionGiven(ctx, field)
+	case "currentRevision":
+		return ec.fieldContext_MemoryContextEntry_currentRevision(ctx, field)
+	case "state":
+		return ec.fieldContext_MemoryContextEntry_state(ctx, field)
+	case "truncated":
+		return ec.fieldContext_MemoryContextEntry_truncated(ctx, field)
+	case "item":
+		return ec.fieldContext_MemoryContextEntry_item(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MemoryContextEntry", field.Name)
 }
 
 func (ec *executionContext) childFields_MemoryItem(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2212,6 +2619,42 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
 }
 
+func (ec *executionContext) childFields_RecallEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "item":
+		return ec.fieldContext_RecallEntry_item(ctx, field)
+	case "header":
+		return ec.fieldContext_RecallEntry_header(ctx, field)
+	case "fullTextRank":
+		return ec.fieldContext_RecallEntry_fullTextRank(ctx, field)
+	case "fullTextPosition":
+		return ec.fieldContext_RecallEntry_fullTextPosition(ctx, field)
+	case "vectorDistance":
+		return ec.fieldContext_RecallEntry_vectorDistance(ctx, field)
+	case "vectorPosition":
+		return ec.fieldContext_RecallEntry_vectorPosition(ctx, field)
+	case "score":
+		return ec.fieldContext_RecallEntry_score(ctx, field)
+	case "truncated":
+		return ec.fieldContext_RecallEntry_truncated(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RecallEntry", field.Name)
+}
+
+func (ec *executionContext) childFields_RecallPreview(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "text":
+		return ec.fieldContext_RecallPreview_text(ctx, field)
+	case "entries":
+		return ec.fieldContext_RecallPreview_entries(ctx, field)
+	case "vectorSearch":
+		return ec.fieldContext_RecallPreview_vectorSearch(ctx, field)
+	case "vectorReason":
+		return ec.fieldContext_RecallPreview_vectorReason(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RecallPreview", field.Name)
+}
+
 func (ec *executionContext) childFields_RetryRequest(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "messageId":
@@ -2256,6 +2699,8 @@ func (ec *executionContext) childFields_Run(ctx context.Context, field graphql.C
 		return ec.fieldContext_Run_reply(ctx, field)
 	case "rating":
 		return ec.fieldContext_Run_rating(ctx, field)
+	case "memoryContext":
+		return ec.fieldContext_Run_memoryContext(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Run", field.Name)
 }
@@ -2874,6 +3319,28 @@ func (ec *executionContext) field_Query_memoryItems_args(ctx context.Context, ra
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_recallPreview_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "teammateId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["teammateId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_run_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3045,6 +3512,259 @@ func (ec *executionContext) field___Type_inputFields_args(ctx context.Context, r
 // endregion ***************************** args.gotpl *****************************
 
 // region    **************************** field.gotpl *****************************
+
+func (ec *executionContext) _AIStatus_embeddings(ctx context.Context, field graphql.CollectedField, obj *model.AIStatus) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AIStatus_embeddings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Embeddings, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AIStatus_embeddings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AIStatus", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _AIStatus_embeddingModel(ctx context.Context, field graphql.CollectedField, obj *model.AIStatus) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AIStatus_embeddingModel(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EmbeddingModel, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AIStatus_embeddingModel(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AIStatus", field, false, false, "String")
+}
+
+func (ec *executionContext) _AIStatus_embeddingDimensions(ctx context.Context, field graphql.CollectedField, obj *model.AIStatus) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AIStatus_embeddingDimensions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EmbeddingDimensions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AIStatus_embeddingDimensions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AIStatus", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AIStatus_embeddingHost(ctx context.Context, field graphql.CollectedField, obj *model.AIStatus) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AIStatus_embeddingHost(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EmbeddingHost, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AIStatus_embeddingHost(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AIStatus", field, false, false, "String")
+}
+
+func (ec *executionContext) _AIStatus_embedded(ctx context.Context, field graphql.CollectedField, obj *model.AIStatus) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AIStatus_embedded(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Embedded, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AIStatus_embedded(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AIStatus", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AIStatus_embeddable(ctx context.Context, field graphql.CollectedField, obj *model.AIStatus) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AIStatus_embeddable(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Embeddable, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AIStatus_embeddable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AIStatus", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AIStatus_extraction(ctx context.Context, field graphql.CollectedField, obj *model.AIStatus) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AIStatus_extraction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Extraction, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AIStatus_extraction(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AIStatus", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _AIStatus_extractionModel(ctx context.Context, field graphql.CollectedField, obj *model.AIStatus) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AIStatus_extractionModel(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExtractionModel, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AIStatus_extractionModel(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AIStatus", field, false, false, "String")
+}
+
+func (ec *executionContext) _AIStatus_extractionHost(ctx context.Context, field graphql.CollectedField, obj *model.AIStatus) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AIStatus_extractionHost(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExtractionHost, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AIStatus_extractionHost(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AIStatus", field, false, false, "String")
+}
+
+func (ec *executionContext) _AIStatus_requestsToday(ctx context.Context, field graphql.CollectedField, obj *model.AIStatus) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AIStatus_requestsToday(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequestsToday, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AIStatus_requestsToday(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AIStatus", field, false, false, "Int")
+}
+
+func (ec *executionContext) _AIStatus_dailyRequestLimit(ctx context.Context, field graphql.CollectedField, obj *model.AIStatus) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AIStatus_dailyRequestLimit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DailyRequestLimit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AIStatus_dailyRequestLimit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AIStatus", field, false, false, "Int")
+}
 
 func (ec *executionContext) _CreateTeammatePayload_teammate(ctx context.Context, field graphql.CollectedField, obj *model.CreateTeammatePayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
@@ -3521,6 +4241,176 @@ func (ec *executionContext) fieldContext_MemoryChange_item(_ context.Context, fi
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MemoryContextEntry_position(ctx context.Context, field graphql.CollectedField, obj *memory.ContextEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryContextEntry_position(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Position, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryContextEntry_position(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryContextEntry", field, false, false, "Int")
+}
+
+func (ec *executionContext) _MemoryContextEntry_itemId(ctx context.Context, field graphql.CollectedField, obj *memory.ContextEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryContextEntry_itemId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ItemID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryContextEntry_itemId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryContextEntry", field, false, false, "ID")
+}
+
+func (ec *executionContext) _MemoryContextEntry_revisionGiven(ctx context.Context, field graphql.CollectedField, obj *memory.ContextEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryContextEntry_revisionGiven(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevisionGiven, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryContextEntry_revisionGiven(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryContextEntry", field, false, false, "Int")
+}
+
+func (ec *executionContext) _MemoryContextEntry_currentRevision(ctx context.Context, field graphql.CollectedField, obj *memory.ContextEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryContextEntry_currentRevision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CurrentRevision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryContextEntry_currentRevision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryContextEntry", field, false, false, "Int")
+}
+
+func (ec *executionContext) _MemoryContextEntry_state(ctx context.Context, field graphql.CollectedField, obj *memory.ContextEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryContextEntry_state(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.State, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v memory.ContextState) graphql.Marshaler {
+			return ec.marshalNContextState2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐContextState(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryContextEntry_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryContextEntry", field, false, false, "ContextState")
+}
+
+func (ec *executionContext) _MemoryContextEntry_truncated(ctx context.Context, field graphql.CollectedField, obj *memory.ContextEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryContextEntry_truncated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Truncated, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryContextEntry_truncated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryContextEntry", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _MemoryContextEntry_item(ctx context.Context, field graphql.CollectedField, obj *memory.ContextEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryContextEntry_item(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Item, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v memory.Item) graphql.Marshaler {
+			return ec.marshalNMemoryItem2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItem(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryContextEntry_item(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MemoryContextEntry",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_MemoryItem(ctx, field)
 		},
@@ -6328,6 +7218,118 @@ func (ec *executionContext) fieldContext_Query_memoryImported(ctx context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_recallPreview(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_recallPreview(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().RecallPreview(ctx, fc.Args["teammateId"].(string), fc.Args["query"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER", "WORKER", "RUN"})
+				if err != nil {
+					var zeroVal *memory.Packet
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *memory.Packet
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *memory.Packet) graphql.Marshaler {
+			return ec.marshalNRecallPreview2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐPacket(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_recallPreview(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RecallPreview(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_recallPreview_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_aiStatus(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_aiStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().AiStatus(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER", "WORKER"})
+				if err != nil {
+					var zeroVal *model.AIStatus
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.AIStatus
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AIStatus) graphql.Marshaler {
+			return ec.marshalNAIStatus2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐAIStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_aiStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AIStatus(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_run(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6588,6 +7590,300 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _RecallEntry_item(ctx context.Context, field graphql.CollectedField, obj *memory.PacketEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RecallEntry_item(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Item, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v memory.Item) graphql.Marshaler {
+			return ec.marshalNMemoryItem2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItem(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RecallEntry_item(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RecallEntry",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RecallEntry_header(ctx context.Context, field graphql.CollectedField, obj *memory.PacketEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RecallEntry_header(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RecallEntry().Header(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RecallEntry_header(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RecallEntry", field, true, true, "String")
+}
+
+func (ec *executionContext) _RecallEntry_fullTextRank(ctx context.Context, field graphql.CollectedField, obj *memory.PacketEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RecallEntry_fullTextRank(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FullTextRank, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RecallEntry_fullTextRank(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RecallEntry", field, false, false, "Float")
+}
+
+func (ec *executionContext) _RecallEntry_fullTextPosition(ctx context.Context, field graphql.CollectedField, obj *memory.PacketEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RecallEntry_fullTextPosition(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FullTextPos, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RecallEntry_fullTextPosition(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RecallEntry", field, false, false, "Int")
+}
+
+func (ec *executionContext) _RecallEntry_vectorDistance(ctx context.Context, field graphql.CollectedField, obj *memory.PacketEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RecallEntry_vectorDistance(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VectorDistance, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RecallEntry_vectorDistance(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RecallEntry", field, false, false, "Float")
+}
+
+func (ec *executionContext) _RecallEntry_vectorPosition(ctx context.Context, field graphql.CollectedField, obj *memory.PacketEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RecallEntry_vectorPosition(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VectorPos, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RecallEntry_vectorPosition(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RecallEntry", field, false, false, "Int")
+}
+
+func (ec *executionContext) _RecallEntry_score(ctx context.Context, field graphql.CollectedField, obj *memory.PacketEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RecallEntry_score(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Score, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RecallEntry_score(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RecallEntry", field, false, false, "Float")
+}
+
+func (ec *executionContext) _RecallEntry_truncated(ctx context.Context, field graphql.CollectedField, obj *memory.PacketEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RecallEntry_truncated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Truncated, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RecallEntry_truncated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RecallEntry", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _RecallPreview_text(ctx context.Context, field graphql.CollectedField, obj *memory.Packet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RecallPreview_text(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Text, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RecallPreview_text(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RecallPreview", field, false, false, "String")
+}
+
+func (ec *executionContext) _RecallPreview_entries(ctx context.Context, field graphql.CollectedField, obj *memory.Packet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RecallPreview_entries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RecallPreview().Entries(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []memory.PacketEntry) graphql.Marshaler {
+			return ec.marshalNRecallEntry2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐPacketEntryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RecallPreview_entries(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RecallPreview",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RecallEntry(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RecallPreview_vectorSearch(ctx context.Context, field graphql.CollectedField, obj *memory.Packet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RecallPreview_vectorSearch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RecallPreview().VectorSearch(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v memory.VectorState) graphql.Marshaler {
+			return ec.marshalNVectorSearch2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐVectorState(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RecallPreview_vectorSearch(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RecallPreview", field, true, true, "VectorSearch")
+}
+
+func (ec *executionContext) _RecallPreview_vectorReason(ctx context.Context, field graphql.CollectedField, obj *memory.Packet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RecallPreview_vectorReason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RecallPreview().VectorReason(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RecallPreview_vectorReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RecallPreview", field, true, true, "String")
 }
 
 func (ec *executionContext) _RetryRequest_messageId(ctx context.Context, field graphql.CollectedField, obj *memory.Retry) (ret graphql.Marshaler) {
@@ -7020,6 +8316,38 @@ func (ec *executionContext) _Run_rating(ctx context.Context, field graphql.Colle
 }
 func (ec *executionContext) fieldContext_Run_rating(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Run", field, false, false, "Rating")
+}
+
+func (ec *executionContext) _Run_memoryContext(ctx context.Context, field graphql.CollectedField, obj *memory.Run) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Run_memoryContext(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Run().MemoryContext(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []memory.ContextEntry) graphql.Marshaler {
+			return ec.marshalNMemoryContextEntry2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐContextEntryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Run_memoryContext(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Run",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryContextEntry(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _RunGenerationCheck_current(ctx context.Context, field graphql.CollectedField, obj *memory.GenerationCheck) (ret graphql.Marshaler) {
@@ -9871,6 +11199,89 @@ func UnmarshalUndoMemoryEditInput(ctx context.Context, raw any) (model.UndoMemor
 
 // region    **************************** object.gotpl ****************************
 
+var aIStatusImplementors = []string{"AIStatus"}
+
+func (ec *executionContext) _AIStatus(ctx context.Context, sel ast.SelectionSet, obj *model.AIStatus) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, aIStatusImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AIStatus")
+		case "embeddings":
+			out.Values[i] = ec._AIStatus_embeddings(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "embeddingModel":
+			out.Values[i] = ec._AIStatus_embeddingModel(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "embeddingDimensions":
+			out.Values[i] = ec._AIStatus_embeddingDimensions(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "embeddingHost":
+			out.Values[i] = ec._AIStatus_embeddingHost(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "embedded":
+			out.Values[i] = ec._AIStatus_embedded(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "embeddable":
+			out.Values[i] = ec._AIStatus_embeddable(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "extraction":
+			out.Values[i] = ec._AIStatus_extraction(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "extractionModel":
+			out.Values[i] = ec._AIStatus_extractionModel(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "extractionHost":
+			out.Values[i] = ec._AIStatus_extractionHost(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "requestsToday":
+			out.Values[i] = ec._AIStatus_requestsToday(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "dailyRequestLimit":
+			out.Values[i] = ec._AIStatus_dailyRequestLimit(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var createTeammatePayloadImplementors = []string{"CreateTeammatePayload"}
 
 func (ec *executionContext) _CreateTeammatePayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateTeammatePayload) graphql.Marshaler {
@@ -10119,6 +11530,69 @@ func (ec *executionContext) _MemoryChange(ctx context.Context, sel ast.Selection
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._MemoryChange_item(ctx, field, obj)
 				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var memoryContextEntryImplementors = []string{"MemoryContextEntry"}
+
+func (ec *executionContext) _MemoryContextEntry(ctx context.Context, sel ast.SelectionSet, obj *memory.ContextEntry) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, memoryContextEntryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MemoryContextEntry")
+		case "position":
+			out.Values[i] = ec._MemoryContextEntry_position(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "itemId":
+			out.Values[i] = ec._MemoryContextEntry_itemId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revisionGiven":
+			out.Values[i] = ec._MemoryContextEntry_revisionGiven(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "currentRevision":
+			out.Values[i] = ec._MemoryContextEntry_currentRevision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "state":
+			out.Values[i] = ec._MemoryContextEntry_state(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "truncated":
+			out.Values[i] = ec._MemoryContextEntry_truncated(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "item":
+			out.Values[i] = ec._MemoryContextEntry_item(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -10823,6 +12297,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_memoryImported(ctx, field)
 				})
+		case "recallPreview":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_recallPreview(ctx, field)
+				})
+		case "aiStatus":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_aiStatus(ctx, field)
+				})
 		case "run":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, false,
@@ -10855,6 +12341,126 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var recallEntryImplementors = []string{"RecallEntry"}
+
+func (ec *executionContext) _RecallEntry(ctx context.Context, sel ast.SelectionSet, obj *memory.PacketEntry) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, recallEntryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RecallEntry")
+		case "item":
+			out.Values[i] = ec._RecallEntry_item(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "header":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RecallEntry_header(ctx, field, obj)
+				})
+		case "fullTextRank":
+			out.Values[i] = ec._RecallEntry_fullTextRank(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "fullTextPosition":
+			out.Values[i] = ec._RecallEntry_fullTextPosition(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "vectorDistance":
+			out.Values[i] = ec._RecallEntry_vectorDistance(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "vectorPosition":
+			out.Values[i] = ec._RecallEntry_vectorPosition(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "score":
+			out.Values[i] = ec._RecallEntry_score(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "truncated":
+			out.Values[i] = ec._RecallEntry_truncated(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var recallPreviewImplementors = []string{"RecallPreview"}
+
+func (ec *executionContext) _RecallPreview(ctx context.Context, sel ast.SelectionSet, obj *memory.Packet) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, recallPreviewImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RecallPreview")
+		case "text":
+			out.Values[i] = ec._RecallPreview_text(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "entries":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RecallPreview_entries(ctx, field, obj)
+				})
+		case "vectorSearch":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RecallPreview_vectorSearch(ctx, field, obj)
+				})
+		case "vectorReason":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RecallPreview_vectorReason(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -11005,6 +12611,12 @@ func (ec *executionContext) _Run(ctx context.Context, sel ast.SelectionSet, obj 
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "memoryContext":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Run_memoryContext(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -11654,6 +13266,14 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 
 // region    ***************************** type.gotpl *****************************
 
+func (ec *executionContext) marshalNAIStatus2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐAIStatus(ctx context.Context, sel ast.SelectionSet, v *model.AIStatus) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "AIStatus!")
+		return graphql.Null
+	}
+	return ec._AIStatus(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -11682,6 +13302,36 @@ func (ec *executionContext) unmarshalNConfirmCandidateInput2githubᚗcomᚋopen�
 	res, err := ec.unmarshalInputConfirmCandidateInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
+
+func (ec *executionContext) unmarshalNContextState2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐContextState(ctx context.Context, v any) (memory.ContextState, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNContextState2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐContextState[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNContextState2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐContextState(ctx context.Context, sel ast.SelectionSet, v memory.ContextState) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNContextState2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐContextState[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "ContextState!")
+	}
+	return res
+}
+
+var (
+	unmarshalNContextState2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐContextState = map[string]memory.ContextState{
+		"UNCHANGED": memory.ContextUnchanged,
+		"CHANGED":   memory.ContextChanged,
+		"FORGOTTEN": memory.ContextForgotten,
+		"EXPIRED":   memory.ContextExpired,
+	}
+	marshalNContextState2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐContextState = map[memory.ContextState]string{
+		memory.ContextUnchanged: "UNCHANGED",
+		memory.ContextChanged:   "CHANGED",
+		memory.ContextForgotten: "FORGOTTEN",
+		memory.ContextExpired:   "EXPIRED",
+	}
+)
 
 func (ec *executionContext) unmarshalNCreateMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCreateMemoryInput(ctx context.Context, v any) (model.CreateMemoryInput, error) {
 	res, err := ec.unmarshalInputCreateMemoryInput(ctx, v)
@@ -11749,6 +13399,20 @@ func (ec *executionContext) unmarshalNDismissCandidateInput2githubᚗcomᚋopen�
 func (ec *executionContext) unmarshalNEditMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐEditMemoryInput(ctx context.Context, v any) (model.EditMemoryInput, error) {
 	res, err := ec.unmarshalInputEditMemoryInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
+	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.SelectionSet, v float64) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalFloatContext(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "Float!")
+	}
+	return graphql.WrapContextMarshaler(ctx, res)
 }
 
 func (ec *executionContext) unmarshalNForgetMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐForgetMemoryInput(ctx context.Context, v any) (model.ForgetMemoryInput, error) {
@@ -11884,6 +13548,26 @@ func (ec *executionContext) marshalNMemoryChange2ᚖgithubᚗcomᚋopenᚑbotᚋ
 		return graphql.Null
 	}
 	return ec._MemoryChange(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNMemoryContextEntry2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐContextEntry(ctx context.Context, sel ast.SelectionSet, v memory.ContextEntry) graphql.Marshaler {
+	return ec._MemoryContextEntry(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNMemoryContextEntry2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐContextEntryᚄ(ctx context.Context, sel ast.SelectionSet, v []memory.ContextEntry) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMemoryContextEntry2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐContextEntry(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNMemoryItem2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItem(ctx context.Context, sel ast.SelectionSet, v memory.Item) graphql.Marshaler {
@@ -12081,6 +13765,34 @@ func (ec *executionContext) marshalNPageInfo2githubᚗcomᚋopenᚑbotᚋmemory�
 func (ec *executionContext) unmarshalNRateRunInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRateRunInput(ctx context.Context, v any) (model.RateRunInput, error) {
 	res, err := ec.unmarshalInputRateRunInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRecallEntry2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐPacketEntry(ctx context.Context, sel ast.SelectionSet, v memory.PacketEntry) graphql.Marshaler {
+	return ec._RecallEntry(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRecallEntry2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐPacketEntryᚄ(ctx context.Context, sel ast.SelectionSet, v []memory.PacketEntry) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRecallEntry2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐPacketEntry(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNRecallPreview2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐPacket(ctx context.Context, sel ast.SelectionSet, v *memory.Packet) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RecallPreview!")
+		return graphql.Null
+	}
+	return ec._RecallPreview(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNRestoreMemoryRevisionInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRestoreMemoryRevisionInput(ctx context.Context, v any) (model.RestoreMemoryRevisionInput, error) {
@@ -12364,6 +14076,36 @@ func (ec *executionContext) unmarshalNUndoMemoryEditInput2githubᚗcomᚋopenᚑ
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNVectorSearch2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐVectorState(ctx context.Context, v any) (memory.VectorState, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNVectorSearch2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐVectorState[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNVectorSearch2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐVectorState(ctx context.Context, sel ast.SelectionSet, v memory.VectorState) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNVectorSearch2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐVectorState[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "VectorSearch!")
+	}
+	return res
+}
+
+var (
+	unmarshalNVectorSearch2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐVectorState = map[string]memory.VectorState{
+		"NOT_CONFIGURED": memory.VectorNotConfigured,
+		"USED":           memory.VectorUsed,
+		"SKIPPED":        memory.VectorSkipped,
+		"FAILED":         memory.VectorFailed,
+	}
+	marshalNVectorSearch2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐVectorState = map[memory.VectorState]string{
+		memory.VectorNotConfigured: "NOT_CONFIGURED",
+		memory.VectorUsed:          "USED",
+		memory.VectorSkipped:       "SKIPPED",
+		memory.VectorFailed:        "FAILED",
+	}
+)
+
 func (ec *executionContext) marshalN__Directive2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirective(ctx context.Context, sel ast.SelectionSet, v introspection.Directive) graphql.Marshaler {
 	return ec.___Directive(ctx, sel, &v)
 }
@@ -12534,6 +14276,23 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	_ = ctx
 	res := graphql.MarshalBoolean(*v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOFloat2ᚖfloat64(ctx context.Context, v any) (*float64, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOFloat2ᚖfloat64(ctx context.Context, sel ast.SelectionSet, v *float64) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	res := graphql.MarshalFloatContext(*v)
+	return graphql.WrapContextMarshaler(ctx, res)
 }
 
 func (ec *executionContext) unmarshalOID2ᚖstring(ctx context.Context, v any) (*string, error) {

@@ -12,6 +12,26 @@ import (
 	"github.com/open-bot/memory/internal/memory"
 )
 
+// Whether the optional AI is on, what it sends where, and today's use (I1–I5).
+type AIStatus struct {
+	Embeddings     bool    `json:"embeddings"`
+	EmbeddingModel *string `json:"embeddingModel,omitempty"`
+	// 0: the model's own size.
+	EmbeddingDimensions *int `json:"embeddingDimensions,omitempty"`
+	// The host embeddings are sent to; null when off.
+	EmbeddingHost *string `json:"embeddingHost,omitempty"`
+	// Active items embedded for the current model, of all active items (re-embedding progress).
+	Embedded        int     `json:"embedded"`
+	Embeddable      int     `json:"embeddable"`
+	Extraction      bool    `json:"extraction"`
+	ExtractionModel *string `json:"extractionModel,omitempty"`
+	// The host user messages are sent to for extraction; null when off.
+	ExtractionHost *string `json:"extractionHost,omitempty"`
+	// Memory AI requests reserved today (UTC), against the daily limit (0 = AI off).
+	RequestsToday     int `json:"requestsToday"`
+	DailyRequestLimit int `json:"dailyRequestLimit"`
+}
+
 type CancelRunInput struct {
 	RunID string `json:"runId"`
 }

@@ -4,6 +4,7 @@
 package resolvers
 
 import (
+	"context"
 	"log/slog"
 
 	"github.com/open-bot/memory/graph/generated"
@@ -17,6 +18,8 @@ type Resolver struct {
 	Memory *memory.Service
 	Events *events.Broker
 	Log    *slog.Logger
+	// AIStatus reports the optional AI's configuration and use; nil reports it off.
+	AIStatus func(ctx context.Context) (model.AIStatus, error)
 }
 
 // Config returns the gqlgen executable-schema config with the resolvers and the @auth directive.

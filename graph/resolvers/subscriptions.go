@@ -82,7 +82,9 @@ func (r *Resolver) watchMemory(ctx context.Context, scope memory.Scope) (<-chan 
 					return
 				}
 				if m.Resync {
-					continue // item events carry no state to re-read; clients refetch lists on reconnect
+					// Events may have been lost while the listener was away: completing makes the
+					// client resubscribe and re-read, rather than silently missing a change.
+					return
 				}
 				e := m.Event
 				change := &model.MemoryChange{
@@ -127,7 +129,7 @@ func (r *Resolver) watchCandidates(ctx context.Context, scope memory.Scope) (<-c
 					return
 				}
 				if m.Resync {
-					continue // the client re-queries candidates when it reconnects
+					return // as in watchMemory: the client resubscribes and re-reads
 				}
 				item, err := r.Memory.Item(ctx, m.Event.ItemID)
 				if err != nil || item.Status != memory.StatusCandidate {

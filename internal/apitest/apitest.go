@@ -33,10 +33,20 @@ type API struct {
 // Start runs the API on databaseURL (a migrated database, e.g. dbtest.URL(t)) until the test ends.
 func Start(t testing.TB, databaseURL string) *API {
 	t.Helper()
-	a, err := app.New(context.Background(), app.Options{
+	return StartWith(t, databaseURL, nil)
+}
+
+// StartWith is Start with options adjusted by configure (AI settings, say) before the API starts.
+func StartWith(t testing.TB, databaseURL string, configure func(*app.Options)) *API {
+	t.Helper()
+	o := app.Options{
 		DatabaseURL: databaseURL, UserToken: UserToken, WorkerToken: WorkerToken,
 		Log: slog.New(slog.DiscardHandler),
-	})
+	}
+	if configure != nil {
+		configure(&o)
+	}
+	a, err := app.New(context.Background(), o)
 	require.NoError(t, err)
 	srv := httptest.NewServer(a.Handler())
 	t.Cleanup(func() {

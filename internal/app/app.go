@@ -5,14 +5,19 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/open-bot/memory/graph/model"
+	"github.com/open-bot/memory/internal/ai"
 	"github.com/open-bot/memory/internal/auth"
+	"github.com/open-bot/memory/internal/config"
 	"github.com/open-bot/memory/internal/db"
 	"github.com/open-bot/memory/internal/events"
+	"github.com/open-bot/memory/internal/jobs"
 	"github.com/open-bot/memory/internal/memory"
 	"github.com/open-bot/memory/internal/server"
 )
@@ -37,10 +42,14 @@ type Options struct {
 	// ExpirySweepInterval is how often the expiry sweeper runs; zero means
 	// DefaultExpirySweepInterval.
 	ExpirySweepInterval time.Duration
+	// AI configures the optional embeddings and extraction; the zero value means no AI and no job
+	// runner in this process.
+	AI config.AI
 }
 
 // App is one running API process: its pool, listener, sweeper and HTTP handler.
 type App struct {
+	ai       ai.Installed
 	pool     *pgxpool.Pool
 	listener *events.Listener
 	handler  http.Handler
@@ -70,16 +79,33 @@ func New(ctx context.Context, o Options) (*App, error) {
 	}
 
 	svc := memory.NewService(pool, o.Log)
+	var runner *jobs.Runner
+	if o.AI.JobsInAPI {
+		runner = jobs.NewRunner(pool, jobs.Options{Log: o.Log})
+	}
+	installed, err := ai.Install(ctx, pool, svc, runner, o.AI, o.Log)
+	if err != nil {
+		pool.Close()
+		return nil, err
+	}
+	if o.AI.Embeddings() || o.AI.Extraction() {
+		o.Log.Info("memory AI configured", "config", o.AI.String())
+	}
 	broker := events.NewBroker()
 	listener := events.NewListener(pool.Config().ConnConfig, broker, o.Log)
 	life, stop := context.WithCancel(context.Background())
 	a := &App{pool: pool, listener: listener, life: life, stop: stop}
 	a.running.Go(func() { _ = listener.Run(life) })
 	a.running.Go(func() { svc.RunExpirySweeper(life, o.ExpirySweepInterval) })
+	if runner != nil && len(runner.Kinds()) > 0 {
+		a.running.Go(func() { _ = runner.Run(life) })
+	}
+	a.ai = installed
 
 	a.handler = server.New(server.Options{
 		Pool: pool, Memory: svc, Broker: broker, Listener: listener,
 		Auth:             auth.New(o.UserToken, o.WorkerToken, svc),
+		AIStatus:         aiStatus(svc, installed, o.AI),
 		AllowedOrigins:   o.AllowedOrigins,
 		PingPongInterval: o.PingPongInterval,
 		Log:              o.Log,
@@ -110,4 +136,37 @@ func (a *App) Close() {
 		a.running.Wait()
 		a.pool.Close()
 	})
+}
+
+// aiStatus reports what the optional AI does and sends where (I5), and today's use (I4).
+func aiStatus(svc *memory.Service, in ai.Installed, cfg config.AI) func(context.Context) (model.AIStatus, error) {
+	return func(ctx context.Context) (model.AIStatus, error) {
+		st := model.AIStatus{Embeddings: in.Embeddings, Extraction: in.Extraction, DailyRequestLimit: in.Budget.Limit()}
+		used, err := in.Budget.Used(ctx)
+		if err != nil {
+			return st, err
+		}
+		st.RequestsToday = used
+		if in.Embeddings {
+			st.EmbeddingModel, st.EmbeddingDimensions = &in.EmbeddingModel, &in.EmbeddingDimensions
+			st.EmbeddingHost = hostOf(cfg.EmbeddingURL)
+			if st.Embedded, st.Embeddable, err = svc.EmbeddingProgress(ctx); err != nil {
+				return st, err
+			}
+		}
+		if in.Extraction {
+			st.ExtractionModel = &in.ExtractionModel
+			st.ExtractionHost = hostOf(cfg.ExtractionURL)
+		}
+		return st, nil
+	}
+}
+
+// hostOf is the host of an endpoint URL (never its credentials or path).
+func hostOf(raw string) *string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return nil
+	}
+	return &u.Host
 }

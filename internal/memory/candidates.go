@@ -41,7 +41,7 @@ func (s *Service) ConfirmCandidate(ctx context.Context, id string, content *stri
 			st.content = *content
 		}
 		if cand.TargetItemID == nil {
-			out, err = writeRevisionTx(ctx, tx, cand, st, StatusActive, ActionConfirm, ActorUser, cand.SourceRunID)
+			out, err = s.writeRevisionTx(ctx, tx, cand, st, StatusActive, ActionConfirm, ActorUser, cand.SourceRunID)
 			return err
 		}
 		target, err := scanItem(tx.QueryRow(ctx, qItemForUpdate, *cand.TargetItemID))
@@ -56,7 +56,7 @@ func (s *Service) ConfirmCandidate(ctx context.Context, id string, content *stri
 		}
 		next := itemState(target)
 		next.content = st.content
-		if out, err = writeRevisionTx(ctx, tx, target, next, StatusActive, ActionConfirm, ActorUser, cand.SourceRunID); err != nil {
+		if out, err = s.writeRevisionTx(ctx, tx, target, next, StatusActive, ActionConfirm, ActorUser, cand.SourceRunID); err != nil {
 			return err
 		}
 		_, err = tx.Exec(ctx, qCandidateDelete, cand.ID)

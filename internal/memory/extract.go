@@ -187,7 +187,7 @@ func (s *Service) ExtractJob(ctx context.Context, runID string, extract func(ctx
 			if dead || known {
 				continue
 			}
-			if _, err := insertItemTx(ctx, tx, n); err != nil {
+			if _, err := s.insertItemTx(ctx, tx, n); err != nil {
 				return err
 			}
 			saved++

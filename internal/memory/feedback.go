@@ -90,7 +90,7 @@ func (s *Service) KeepLesson(ctx context.Context, runID, note string) (Item, err
 		if err := lockScopeTx(ctx, tx, run.TeammateID); err != nil {
 			return err
 		}
-		item, err = insertItemTx(ctx, tx, newItem{
+		item, err = s.insertItemTx(ctx, tx, newItem{
 			scope: Scope{TeammateID: &run.TeammateID}, state: state{content: strings.TrimSpace(note), kind: KindLesson, pinned: true},
 			status: StatusActive, source: SourceFeedback, actor: ActorUser, sourceRunID: &run.ID,
 		})

@@ -97,7 +97,7 @@ func (s *Service) ImportMemoryFile(ctx context.Context, teammateID string, conte
 			return err
 		}
 		for _, p := range pieces {
-			item, err := insertItemTx(ctx, tx, newItem{
+			item, err := s.insertItemTx(ctx, tx, newItem{
 				scope: Scope{TeammateID: &teammateID}, state: state{content: p, kind: KindNote, pinned: true},
 				status: StatusActive, source: SourceImport, actor: "import",
 			})

@@ -321,8 +321,10 @@ func (s *Service) CompleteRun(ctx context.Context, reply string) (Run, error) {
 		if err := tx.QueryRow(ctx, qMessageInsert, run.ThreadID, run.ID, "assistant", reply, nil).Scan(&id); err != nil {
 			return err
 		}
-		out, err = scanRun(tx.QueryRow(ctx, qRunEnd, run.ID, RunCompleted))
-		return err
+		if out, err = scanRun(tx.QueryRow(ctx, qRunEnd, run.ID, RunCompleted)); err != nil {
+			return err
+		}
+		return s.EnqueueExtractTx(ctx, tx, out) // I2: a no-op unless extraction is on and the user started the run
 	})
 	if err != nil {
 		return Run{}, wrapUnlessDomain("complete run", err)

@@ -164,7 +164,7 @@ func (s *Service) ToolRemember(ctx context.Context, in RememberInput) (ToolResul
 		}
 		if d.Verdict == VerdictConfirmed {
 			n.status = StatusActive
-			item, err := insertItemTx(ctx, tx, n)
+			item, err := s.insertItemTx(ctx, tx, n)
 			if err != nil {
 				return ToolResult{}, err
 			}
@@ -174,7 +174,7 @@ func (s *Service) ToolRemember(ctx context.Context, in RememberInput) (ToolResul
 			return ToolResult{Outcome: OutcomeDropped, Message: "Not saved: the user asked to forget this before."}, err
 		}
 		n.status = StatusCandidate
-		item, err := insertItemTx(ctx, tx, n)
+		item, err := s.insertItemTx(ctx, tx, n)
 		if err != nil {
 			return ToolResult{}, err
 		}
@@ -222,7 +222,7 @@ func (s *Service) ToolUpdateMemory(ctx context.Context, id string, baseRevision 
 		}
 		d := Actor(message, ProposedWrite{Kind: WriteEdit, Content: content, Shared: cur.Scope == ScopeShared})
 		if d.Verdict == VerdictConfirmed {
-			item, err := writeRevisionTx(ctx, tx, cur, next, StatusActive, ActionCorrect, actorOf(run), &run.ID)
+			item, err := s.writeRevisionTx(ctx, tx, cur, next, StatusActive, ActionCorrect, actorOf(run), &run.ID)
 			if err != nil {
 				return ToolResult{}, err
 			}
@@ -232,7 +232,7 @@ func (s *Service) ToolUpdateMemory(ctx context.Context, id string, baseRevision 
 			return ToolResult{Outcome: OutcomeDropped, Message: "Not saved: the user asked to forget this before."}, err
 		}
 		sc := Scope{TeammateID: cur.TeammateID}
-		item, err := insertItemTx(ctx, tx, newItem{
+		item, err := s.insertItemTx(ctx, tx, newItem{
 			scope: sc, state: state{content: content, key: cur.Key, kind: cur.Kind, pinned: cur.Pinned, expiresAt: cur.ExpiresAt},
 			status: StatusCandidate, source: SourceTeammate, actor: actorOf(run), sourceRunID: &run.ID,
 			sourceMessageID: &messageID, targetItemID: &cur.ID, targetRevision: &cur.Revision,

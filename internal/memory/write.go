@@ -102,7 +102,7 @@ func (s *Service) CreateMemory(ctx context.Context, in CreateInput) (Item, error
 		if err := lockScopeTx(ctx, tx, sc.String()); err != nil {
 			return err
 		}
-		item, err = insertItemTx(ctx, tx, newItem{
+		item, err = s.insertItemTx(ctx, tx, newItem{
 			scope: sc, state: state{content: in.Content, key: key, kind: in.Kind, pinned: in.Pinned, expiresAt: in.ExpiresAt},
 			status: StatusActive, source: SourceUser, actor: ActorUser,
 		})
@@ -247,7 +247,7 @@ func (s *Service) revise(ctx context.Context, id string, base int, next reviseFu
 		if st.equal(itemState(cur)) {
 			return invalid("input", "changes nothing")
 		}
-		out, err = writeRevisionTx(ctx, tx, cur, st, StatusActive, action, ActorUser, nil)
+		out, err = s.writeRevisionTx(ctx, tx, cur, st, StatusActive, action, ActorUser, nil)
 		return err
 	})
 	if err != nil {
@@ -296,7 +296,7 @@ type newItem struct {
 
 // insertItemTx inserts an item and its revision 1 under the scope's lock (held by the caller); an
 // active item bumps the generation. It notifies the change.
-func insertItemTx(ctx context.Context, tx pgx.Tx, n newItem) (Item, error) {
+func (s *Service) insertItemTx(ctx context.Context, tx pgx.Tx, n newItem) (Item, error) {
 	st := n.state
 	item, err := scanItem(tx.QueryRow(ctx, qItemInsert, n.scope.TeammateID, st.kind, st.key, st.content,
 		n.status, st.pinned, n.source, n.evidence, n.sourceRunID, n.sourceMessageID, n.targetItemID,
@@ -308,12 +308,15 @@ func insertItemTx(ctx context.Context, tx pgx.Tx, n newItem) (Item, error) {
 		st.expiresAt, ActionCreate, n.actor, nil, n.sourceRunID); err != nil {
 		return Item{}, err
 	}
-	return item, announceTx(ctx, tx, item, ActionCreate)
+	if err := announceTx(ctx, tx, item, ActionCreate); err != nil {
+		return Item{}, err
+	}
+	return item, s.EnqueueEmbedTx(ctx, tx, item) // I1: a no-op unless active and embeddings are on
 }
 
 // writeRevisionTx records st as the item's next revision and makes it current, under the scope's
 // lock (held by the caller). It bumps the generation when active memory changed, and notifies.
-func writeRevisionTx(ctx context.Context, tx pgx.Tx, cur Item, st state, status Status, action Action, actor string, runID *string) (Item, error) {
+func (s *Service) writeRevisionTx(ctx context.Context, tx pgx.Tx, cur Item, st state, status Status, action Action, actor string, runID *string) (Item, error) {
 	rev := cur.Revision + 1
 	if _, err := tx.Exec(ctx, qRevisionInsert, cur.ID, rev, st.content, st.key, st.kind, st.pinned,
 		st.expiresAt, action, actor, cur.Revision, runID); err != nil {
@@ -324,7 +327,10 @@ func writeRevisionTx(ctx context.Context, tx pgx.Tx, cur Item, st state, status 
 	if err != nil {
 		return Item{}, err
 	}
-	return item, announceTx(ctx, tx, item, action)
+	if err := announceTx(ctx, tx, item, action); err != nil {
+		return Item{}, err
+	}
+	return item, s.EnqueueEmbedTx(ctx, tx, item)
 }
 
 // announceTx bumps the scope's generation if the change touched active memory (G1: candidates don't

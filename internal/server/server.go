@@ -25,6 +25,7 @@ import (
 
 	"github.com/open-bot/memory/frontend"
 	"github.com/open-bot/memory/graph/generated"
+	"github.com/open-bot/memory/graph/model"
 	"github.com/open-bot/memory/graph/resolvers"
 	"github.com/open-bot/memory/internal/auth"
 	"github.com/open-bot/memory/internal/db"
@@ -39,6 +40,8 @@ type Options struct {
 	Broker   *events.Broker
 	Listener *events.Listener
 	Auth     *auth.Authenticator
+	// AIStatus answers the aiStatus query; nil reports the AI off.
+	AIStatus func(ctx context.Context) (model.AIStatus, error)
 	// AllowedOrigins may open websockets besides the server's own origin.
 	AllowedOrigins []string
 	// PingPongInterval is the graphql-transport-ws keep-alive (default 20 s); a client that doesn't
@@ -68,7 +71,7 @@ type server struct {
 }
 
 func (s *server) graphql() http.Handler {
-	root := &resolvers.Resolver{Memory: s.Memory, Events: s.Broker, Log: s.Log}
+	root := &resolvers.Resolver{Memory: s.Memory, Events: s.Broker, Log: s.Log, AIStatus: s.AIStatus}
 	srv := handler.New(generated.NewExecutableSchema(root.Config()))
 	srv.AddTransport(transport.Websocket{
 		Implementation: gorillaWebsocket{upgrader: websocket.Upgrader{
