@@ -202,6 +202,7 @@ type ComplexityRoot struct {
 		AboutMe           func(childComplexity int) int
 		AiStatus          func(childComplexity int) int
 		Candidates        func(childComplexity int, scope model.ScopeInput) int
+		ForgottenBefore   func(childComplexity int, scope model.ScopeInput, content string) int
 		Lessons           func(childComplexity int, teammateID string) int
 		MemoryImported    func(childComplexity int, teammateID string) int
 		MemoryItem        func(childComplexity int, id string) int
@@ -209,6 +210,7 @@ type ComplexityRoot struct {
 		PendingRetries    func(childComplexity int) int
 		RecallPreview     func(childComplexity int, teammateID string, query string) int
 		Run               func(childComplexity int, id string) int
+		Runs              func(childComplexity int, teammateID string, first *int, before *string) int
 		Teammate          func(childComplexity int, id string) int
 		Teammates         func(childComplexity int) int
 		ToolSearchHistory func(childComplexity int, query string) int
@@ -349,6 +351,7 @@ type QueryResolver interface {
 	MemoryItems(ctx context.Context, scope model.ScopeInput, status *memory.Status, kind *memory.Kind, search *string, first *int, after *string) (*model.MemoryItemConnection, error)
 	MemoryItem(ctx context.Context, id string) (*memory.Item, error)
 	Candidates(ctx context.Context, scope model.ScopeInput) ([]memory.Item, error)
+	ForgottenBefore(ctx context.Context, scope model.ScopeInput, content string) (bool, error)
 	AboutMe(ctx context.Context) (string, error)
 	Lessons(ctx context.Context, teammateID string) ([]memory.Lesson, error)
 	PendingRetries(ctx context.Context) ([]memory.Retry, error)
@@ -356,6 +359,7 @@ type QueryResolver interface {
 	RecallPreview(ctx context.Context, teammateID string, query string) (*memory.Packet, error)
 	AiStatus(ctx context.Context) (*model.AIStatus, error)
 	Run(ctx context.Context, id string) (*memory.Run, error)
+	Runs(ctx context.Context, teammateID string, first *int, before *string) ([]memory.Run, error)
 	ToolSearchMemory(ctx context.Context, query string) ([]memory.Item, error)
 	ToolSearchHistory(ctx context.Context, query string) ([]memory.HistoryMessage, error)
 }
@@ -1137,6 +1141,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Candidates(childComplexity, args["scope"].(model.ScopeInput)), true
+	case "Query.forgottenBefore":
+		if e.ComplexityRoot.Query.ForgottenBefore == nil {
+			break
+		}
+
+		args, err := ec.field_Query_forgottenBefore_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ForgottenBefore(childComplexity, args["scope"].(model.ScopeInput), args["content"].(string)), true
 
 	case "Query.lessons":
 		if e.ComplexityRoot.Query.Lessons == nil {
@@ -1210,6 +1225,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Run(childComplexity, args["id"].(string)), true
+	case "Query.runs":
+		if e.ComplexityRoot.Query.Runs == nil {
+			break
+		}
+
+		args, err := ec.field_Query_runs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Runs(childComplexity, args["teammateId"].(string), args["first"].(*int), args["before"].(*string)), true
 	case "Query.teammate":
 		if e.ComplexityRoot.Query.Teammate == nil {
 			break
@@ -1746,6 +1772,8 @@ input DismissCandidateInput {
 extend type Query {
   "Suggestions waiting for the user in a scope, pinned first then newest (up to 100)."
   candidates(scope: ScopeInput!): [MemoryItem!]! @auth(accept: [USER])
+  "Whether this text was forgotten in the scope before (F3): the web app warns before saving it again."
+  forgottenBefore(scope: ScopeInput!, content: String!): Boolean! @auth(accept: [USER])
 }
 
 extend type Mutation {
@@ -2083,6 +2111,8 @@ type HistoryMessage {
 extend type Query {
   "A run; a run credential may read its own run only."
   run(id: ID!): Run @auth(accept: [USER, WORKER, RUN])
+  "A teammate's runs, newest first (first 1–100, default 50); before is the id of the last run of the previous page."
+  runs(teammateId: ID!, first: Int = 20, before: ID): [Run!]! @auth(accept: [USER, WORKER])
   "The run's teammate's visible active items matching the words or text (up to 20)."
   toolSearchMemory(query: String!): [MemoryItem!]! @auth(accept: [RUN])
   "The run's teammate's own conversations matching the words or text (up to 20; P8)."
@@ -3223,6 +3253,28 @@ func (ec *executionContext) field_Query_candidates_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_forgottenBefore_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "scope",
+		func(ctx context.Context, v any) (model.ScopeInput, error) {
+			return ec.unmarshalNScopeInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐScopeInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["scope"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "content",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["content"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_lessons_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3352,6 +3404,36 @@ func (ec *executionContext) field_Query_run_args(ctx context.Context, rawArgs ma
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_runs_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "teammateId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["teammateId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
 	return args, nil
 }
 
@@ -7003,6 +7085,68 @@ func (ec *executionContext) fieldContext_Query_candidates(ctx context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_forgottenBefore(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_forgottenBefore(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ForgottenBefore(ctx, fc.Args["scope"].(model.ScopeInput), fc.Args["content"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal bool
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal bool
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_forgottenBefore(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_forgottenBefore_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_aboutMe(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7386,6 +7530,68 @@ func (ec *executionContext) fieldContext_Query_run(ctx context.Context, field gr
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_run_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_runs(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_runs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Runs(ctx, fc.Args["teammateId"].(string), fc.Args["first"].(*int), fc.Args["before"].(*string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER", "WORKER"})
+				if err != nil {
+					var zeroVal []memory.Run
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal []memory.Run
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []memory.Run) graphql.Marshaler {
+			return ec.marshalNRun2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRunᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_runs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Run(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_runs_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -12273,6 +12479,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_candidates(ctx, field)
 				})
+		case "forgottenBefore":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_forgottenBefore(ctx, field)
+				})
 		case "aboutMe":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -12314,6 +12526,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_run(ctx, field)
+				})
+		case "runs":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_runs(ctx, field)
 				})
 		case "toolSearchMemory":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -13873,6 +14091,22 @@ var (
 
 func (ec *executionContext) marshalNRun2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRun(ctx context.Context, sel ast.SelectionSet, v memory.Run) graphql.Marshaler {
 	return ec._Run(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRun2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRunᚄ(ctx context.Context, sel ast.SelectionSet, v []memory.Run) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRun2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRun(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNRun2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRun(ctx context.Context, sel ast.SelectionSet, v *memory.Run) graphql.Marshaler {

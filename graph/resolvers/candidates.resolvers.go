@@ -38,6 +38,11 @@ func (r *queryResolver) Candidates(ctx context.Context, scope model.ScopeInput) 
 	return page.Items, nil
 }
 
+// ForgottenBefore is the resolver for the forgottenBefore field.
+func (r *queryResolver) ForgottenBefore(ctx context.Context, scope model.ScopeInput, content string) (bool, error) {
+	return r.Memory.ForgottenBefore(ctx, memory.Scope{TeammateID: scope.TeammateID}, content)
+}
+
 // CandidateArrived is the resolver for the candidateArrived field.
 func (r *subscriptionResolver) CandidateArrived(ctx context.Context, scope model.ScopeInput) (<-chan *memory.Item, error) {
 	return r.watchCandidates(ctx, memory.Scope{TeammateID: scope.TeammateID})

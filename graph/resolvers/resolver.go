@@ -37,6 +37,7 @@ func (r *Resolver) Config() generated.Config {
 	q.Lessons = func(child int, _ string) int { return listCost(child, nil, memory.MaxPageSize) }
 	q.Teammates = func(child int) int { return listCost(child, nil, memory.MaxPageSize) }
 	q.PendingRetries = func(child int) int { return listCost(child, nil, memory.MaxPageSize) }
+	q.Runs = func(child int, _ string, first *int, _ *string) int { return listCost(child, first, 20) }
 	q.ToolSearchMemory = func(child int, _ string) int { return listCost(child, nil, memory.MaxToolResults) }
 	q.ToolSearchHistory = func(child int, _ string) int { return listCost(child, nil, memory.MaxToolResults) }
 	c.Complexity.MemoryItem.Revisions = func(child int, first *int, _ *string) int { return listCost(child, first, 20) }

@@ -95,6 +95,19 @@ func (r *queryResolver) Run(ctx context.Context, id string) (*memory.Run, error)
 	return &run, nil
 }
 
+// Runs is the resolver for the runs field.
+func (r *queryResolver) Runs(ctx context.Context, teammateID string, first *int, before *string) ([]memory.Run, error) {
+	var prev *memory.Run
+	if before != nil {
+		run, err := r.Memory.GetRun(ctx, *before)
+		if err != nil {
+			return nil, err
+		}
+		prev = &run
+	}
+	return r.Memory.Runs(ctx, teammateID, first, prev)
+}
+
 // ToolSearchMemory is the resolver for the toolSearchMemory field.
 func (r *queryResolver) ToolSearchMemory(ctx context.Context, query string) ([]memory.Item, error) {
 	return r.Memory.ToolSearchMemory(ctx, query)

@@ -160,3 +160,21 @@ func wrapUnlessDomain(op string, err error) error {
 	}
 	return fmt.Errorf("%s: %w", op, err)
 }
+
+// ForgottenBefore reports whether text was forgotten in scope before (F3), so the web app can warn
+// before an explicit save brings it back. The user's own save is allowed either way.
+func (s *Service) ForgottenBefore(ctx context.Context, scope Scope, text string) (bool, error) {
+	if _, err := require(ctx, CredentialUser); err != nil {
+		return false, err
+	}
+	sc, err := s.CheckScopeReadable(ctx, scope)
+	if err != nil {
+		return false, err
+	}
+	if err := checkText("content", text, MaxContentLength, false); err != nil {
+		return false, err
+	}
+	var yes bool
+	err = s.pool.QueryRow(ctx, qTombstoneExists, sc.String(), ContentHash(text)).Scan(&yes)
+	return yes, err
+}

@@ -396,3 +396,33 @@ func (s *Service) ThreadOf(ctx context.Context, run Run) (Thread, error) {
 	err := s.pool.QueryRow(ctx, qThreadGet, run.ThreadID).Scan(&t.ID, &t.TeammateID, &t.Generation, &t.CreatedAt)
 	return t, notFoundIfNoRows(err)
 }
+
+const qRunsOfTeammate = `SELECT ` + runColumns + ` FROM runs
+	WHERE teammate_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2, $3::uuid))
+	ORDER BY created_at DESC, id DESC LIMIT $4`
+
+// Runs lists a teammate's runs, newest first (user or worker): the conversations screen. before is
+// the last run of the previous page (nil for the first page).
+func (s *Service) Runs(ctx context.Context, teammateID string, first *int, before *Run) ([]Run, error) {
+	if _, err := require(ctx, CredentialUser, CredentialWorker); err != nil {
+		return nil, err
+	}
+	teammateID, err := parseID("teammateId", teammateID)
+	if err != nil {
+		return nil, err
+	}
+	limit, err := pageSize(first)
+	if err != nil {
+		return nil, err
+	}
+	var at *time.Time
+	var id *string
+	if before != nil {
+		at, id = &before.CreatedAt, &before.ID
+	}
+	rows, err := s.pool.Query(ctx, qRunsOfTeammate, teammateID, at, id, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list runs: %w", err)
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (Run, error) { return scanRun(r) })
+}
