@@ -8,6 +8,16 @@
 // the MEMORY_* AI variables (see internal/config.AI) and MEMORY_LOG_LEVEL / MEMORY_LOG_FORMAT. On
 // SIGINT/SIGTERM it stops claiming, lets running jobs finish for a grace period, puts back the ones
 // that didn't, and exits 0.
+//
+// It is also the reference for the run-preparation side, as a client of the API (MEMORY_API_URL,
+// default http://127.0.0.1:8080; the worker token from MEMORY_WORKER_TOKEN or
+// $MEMORY_DATA_DIR/worker-token):
+//
+//	worker                                          run background jobs (the default)
+//	worker prepare -teammate ID -workspace DIR      the one-time MEMORY.md import (M1–M3)
+//	worker play -teammate ID -message TEXT [-thread ID] [-workspace DIR]
+//	                                                play one run from the terminal: prepare, start,
+//	                                                tool calls read from stdin, complete
 package main
 
 import (
@@ -28,13 +38,32 @@ import (
 )
 
 func main() {
-	if err := run(); err != nil {
+	var err error
+	switch cmd := firstArg(); cmd {
+	case "", "jobs":
+		err = runJobs()
+	case "prepare":
+		err = prepareCommand(os.Args[2:])
+	case "play":
+		err = playCommand(os.Args[2:], os.Stdin, os.Stdout)
+	default:
+		err = fmt.Errorf("unknown command %q; want jobs, prepare or play", cmd)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "worker:", err)
 		os.Exit(1)
 	}
 }
 
-func run() error {
+func firstArg() string {
+	if len(os.Args) < 2 {
+		return ""
+	}
+	return os.Args[1]
+}
+
+// runJobs runs the background jobs until SIGINT/SIGTERM.
+func runJobs() error {
 	databaseURL := strings.TrimSpace(os.Getenv("DATABASE_URL"))
 	if databaseURL == "" {
 		return errors.New("DATABASE_URL is required (the worker never starts a database of its own)")
