@@ -260,6 +260,9 @@ func TestReEmbedActiveAfterAModelChange(t *testing.T) {
 	require.NoError(t, f.svc.EmbedJob(ctx, a.ID, 1, vec))
 	require.NoError(t, f.svc.EmbedJob(ctx, b.ID, 1, vec))
 	require.NoError(t, f.svc.EmbedJob(ctx, c.ID, 2, vec))
+	// The writes above enqueued their own embed jobs (I1); they were run by hand just now.
+	_, err = f.pool.Exec(ctx, `DELETE FROM memory_jobs`)
+	require.NoError(t, err)
 
 	n, err := f.svc.ReembedActive(ctx)
 	require.NoError(t, err)
