@@ -17,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -117,11 +116,8 @@ func TestCompiledWorker(t *testing.T) {
 	svc := memory.NewService(pool, slog.New(slog.DiscardHandler))
 	svc.SetEmbedding("fake", 3)
 	user := memory.WithCredential(context.Background(), memory.Credential{Kind: memory.CredentialUser})
-	item, err := svc.CreateMemory(user, memory.CreateInput{Content: "Likes tea"})
+	item, err := svc.CreateMemory(user, memory.CreateInput{Content: "Likes tea"}) // enqueues its embed job (I1)
 	require.NoError(t, err)
-	require.NoError(t, pgx.BeginFunc(t.Context(), pool, func(tx pgx.Tx) error {
-		return svc.EnqueueEmbedTx(t.Context(), tx, item)
-	}))
 	select {
 	case <-requests:
 	case <-time.After(time.Minute):
