@@ -37,8 +37,12 @@ const (
 
 	qLessonDelete = `DELETE FROM lessons WHERE item_id = $1`
 
-	// Proposals to change a forgotten item carry its (new) text: they are forgotten with it.
-	qProposalsOf = `SELECT id::text FROM memory_items WHERE target_item_id = $1 AND status = 'candidate'`
+	// Proposals to change a forgotten item carry its (new) text, and suggestions of the scope with
+	// the same text as any of its revisions carry that text: waiting or dismissed, they are forgotten
+	// with it (F3: a candidate whose text is tombstoned is dropped; F5: no trace in the database).
+	qProposalsOf = `SELECT id::text FROM memory_items
+		 WHERE status IN ('candidate', 'dismissed')
+		   AND (target_item_id = $1 OR (scope = $2 AND content_hash = ANY($3::bytea[])))`
 )
 
 // ForgetMemory erases an item for the user (F1): see forgetItemTx.
@@ -72,7 +76,8 @@ func (s *Service) ForgetMemory(ctx context.Context, id string) (Item, error) {
 // forgetItemTx erases cur everywhere, under its scope's lock (held by the caller), in the caller's
 // transaction (F1–F4): tombstone hashes of every text it ever had, blank content and key of the item
 // and every revision, delete every embedding, cancel pending jobs, suppress extraction from its
-// source message, forget proposals to change it, drop its lesson projection, write a content-free
+// source message, forget proposals to change it and suggestions of its scope with any of its texts
+// (waiting or dismissed), drop its lesson projection, write a content-free
 // "forget" revision, bump the generation if it was active, and notify with ids only.
 func forgetItemTx(ctx context.Context, tx pgx.Tx, cur Item, actor string, runID *string) (Item, error) {
 	rows, err := tx.Query(ctx, qRevisionTexts, cur.ID)
@@ -87,12 +92,14 @@ func forgetItemTx(ctx context.Context, tx pgx.Tx, cur Item, actor string, runID 
 		texts = append(texts, cur.Content)
 	}
 	seen := map[string]bool{}
+	var hashes [][]byte
 	for _, t := range texts {
 		h := ContentHash(t)
 		if seen[string(h)] {
 			continue
 		}
 		seen[string(h)] = true
+		hashes = append(hashes, h)
 		if _, err := tx.Exec(ctx, qTombstoneInsert, cur.Scope, h, cur.ID); err != nil {
 			return Item{}, err
 		}
@@ -125,7 +132,7 @@ func forgetItemTx(ctx context.Context, tx pgx.Tx, cur Item, actor string, runID 
 	}); err != nil {
 		return Item{}, err
 	}
-	proposals, err := tx.Query(ctx, qProposalsOf, cur.ID)
+	proposals, err := tx.Query(ctx, qProposalsOf, cur.ID, cur.Scope, hashes)
 	if err != nil {
 		return Item{}, err
 	}
@@ -137,6 +144,9 @@ func forgetItemTx(ctx context.Context, tx pgx.Tx, cur Item, actor string, runID 
 		p, err := scanItem(tx.QueryRow(ctx, qItemForUpdate, id))
 		if err != nil {
 			return Item{}, err
+		}
+		if p.Status == StatusForgotten {
+			continue // a suggestion of the same text, forgotten by an earlier one of this loop
 		}
 		if _, err := forgetItemTx(ctx, tx, p, actor, runID); err != nil {
 			return Item{}, err
