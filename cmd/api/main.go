@@ -133,7 +133,7 @@ func migrate(databaseURL, cmd string) error {
 func serve(ctx context.Context, cfg config.Config, aiCfg config.AI, databaseURL string, log *slog.Logger) error {
 	a, err := app.New(ctx, app.Options{
 		DatabaseURL: databaseURL, UserToken: cfg.UserToken, WorkerToken: cfg.WorkerToken,
-		AllowedOrigins: cfg.AllowedOrigins, Log: log, AI: aiCfg,
+		AllowedOrigins: cfg.AllowedOrigins, Log: log, AI: aiCfg, Demo: cfg.Demo,
 	})
 	if err != nil {
 		return err

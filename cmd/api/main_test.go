@@ -127,7 +127,7 @@ func apiEnv(dataDir string) []string {
 		}
 		env = append(env, kv)
 	}
-	return append(env, "MEMORY_DATA_DIR="+dataDir, "MEMORY_LOG_FORMAT=text")
+	return append(env, "MEMORY_DATA_DIR="+dataDir, "MEMORY_LOG_FORMAT=text", "MEMORY_DEMO=false")
 }
 
 func readToken(t *testing.T, dataDir, name string) string {

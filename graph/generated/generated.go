@@ -183,6 +183,7 @@ type ComplexityRoot struct {
 		ImportMemoryFile      func(childComplexity int, input model.ImportMemoryFileInput) int
 		KeepLesson            func(childComplexity int, input model.KeepLessonInput) int
 		RateRun               func(childComplexity int, input model.RateRunInput) int
+		RenameTeammate        func(childComplexity int, input model.RenameTeammateInput) int
 		RestoreMemoryRevision func(childComplexity int, input model.RestoreMemoryRevisionInput) int
 		RetryRunWithNote      func(childComplexity int, input model.RetryRunWithNoteInput) int
 		StartRun              func(childComplexity int, input model.StartRunInput) int
@@ -325,6 +326,7 @@ type MemoryItemConnectionResolver interface {
 }
 type MutationResolver interface {
 	CreateTeammate(ctx context.Context, input model.CreateTeammateInput) (*model.CreateTeammatePayload, error)
+	RenameTeammate(ctx context.Context, input model.RenameTeammateInput) (*model.CreateTeammatePayload, error)
 	CreateMemory(ctx context.Context, input model.CreateMemoryInput) (*model.MemoryItemPayload, error)
 	EditMemory(ctx context.Context, input model.EditMemoryInput) (*model.MemoryItemPayload, error)
 	RestoreMemoryRevision(ctx context.Context, input model.RestoreMemoryRevisionInput) (*model.MemoryItemPayload, error)
@@ -1016,6 +1018,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RateRun(childComplexity, args["input"].(model.RateRunInput)), true
+	case "Mutation.renameTeammate":
+		if e.ComplexityRoot.Mutation.RenameTeammate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_renameTeammate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RenameTeammate(childComplexity, args["input"].(model.RenameTeammateInput)), true
 	case "Mutation.restoreMemoryRevision":
 		if e.ComplexityRoot.Mutation.RestoreMemoryRevision == nil {
 			break
@@ -1651,6 +1664,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("ImportMemoryFileInput", ec.unmarshalInputImportMemoryFileInput),
 			graphql.NewInputUnmarshaler("KeepLessonInput", ec.unmarshalInputKeepLessonInput),
 			graphql.NewInputUnmarshaler("RateRunInput", ec.unmarshalInputRateRunInput),
+			graphql.NewInputUnmarshaler("RenameTeammateInput", ec.unmarshalInputRenameTeammateInput),
 			graphql.NewInputUnmarshaler("RestoreMemoryRevisionInput", ec.unmarshalInputRestoreMemoryRevisionInput),
 			graphql.NewInputUnmarshaler("RetryRunWithNoteInput", ec.unmarshalInputRetryRunWithNoteInput),
 			graphql.NewInputUnmarshaler("ScopeInput", ec.unmarshalInputScopeInput),
@@ -2310,6 +2324,12 @@ type CreateTeammatePayload {
   teammate: Teammate!
 }
 
+input RenameTeammateInput {
+  id: ID!
+  "1–120 characters."
+  name: String!
+}
+
 input CreateMemoryInput {
   scope: ScopeInput!
   kind: MemoryKind = FACT
@@ -2355,6 +2375,7 @@ type MemoryItemPayload {
 
 type Mutation {
   createTeammate(input: CreateTeammateInput!): CreateTeammatePayload! @auth(accept: [USER])
+  renameTeammate(input: RenameTeammateInput!): CreateTeammatePayload! @auth(accept: [USER])
   createMemory(input: CreateMemoryInput!): MemoryItemPayload! @auth(accept: [USER])
   editMemory(input: EditMemoryInput!): MemoryItemPayload! @auth(accept: [USER])
   restoreMemoryRevision(input: RestoreMemoryRevisionInput!): MemoryItemPayload! @auth(accept: [USER])
@@ -3105,6 +3126,20 @@ func (ec *executionContext) field_Mutation_rateRun_args(ctx context.Context, raw
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.RateRunInput, error) {
 			return ec.unmarshalNRateRunInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRateRunInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_renameTeammate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.RenameTeammateInput, error) {
+			return ec.unmarshalNRenameTeammateInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRenameTeammateInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -5569,6 +5604,68 @@ func (ec *executionContext) fieldContext_Mutation_createTeammate(ctx context.Con
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_createTeammate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_renameTeammate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_renameTeammate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RenameTeammate(ctx, fc.Args["input"].(model.RenameTeammateInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.CreateTeammatePayload
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.CreateTeammatePayload
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateTeammatePayload) graphql.Marshaler {
+			return ec.marshalNCreateTeammatePayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCreateTeammatePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_renameTeammate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreateTeammatePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_renameTeammate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -10910,6 +11007,55 @@ func UnmarshalRateRunInput(ctx context.Context, raw any) (model.RateRunInput, er
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputRenameTeammateInput(ctx context.Context, obj any) (model.RenameTeammateInput, error) {
+	var it model.RenameTeammateInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "name"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalRenameTeammateInput unmarshals raw into the RenameTeammateInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalRenameTeammateInput(ctx context.Context, raw any) (model.RenameTeammateInput, error) {
+	var out model.RenameTeammateInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "RenameTeammateInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputRestoreMemoryRevisionInput(ctx context.Context, obj any) (model.RestoreMemoryRevisionInput, error) {
 	var it model.RestoreMemoryRevisionInput
 	if obj == nil {
@@ -12238,6 +12384,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "createTeammate":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createTeammate(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "renameTeammate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_renameTeammate(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -14011,6 +14164,11 @@ func (ec *executionContext) marshalNRecallPreview2ᚖgithubᚗcomᚋopenᚑbot�
 		return graphql.Null
 	}
 	return ec._RecallPreview(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNRenameTeammateInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRenameTeammateInput(ctx context.Context, v any) (model.RenameTeammateInput, error) {
+	res, err := ec.unmarshalInputRenameTeammateInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNRestoreMemoryRevisionInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRestoreMemoryRevisionInput(ctx context.Context, v any) (model.RestoreMemoryRevisionInput, error) {

@@ -154,6 +154,12 @@ type RateRunInput struct {
 	Rating *memory.Rating `json:"rating,omitempty"`
 }
 
+type RenameTeammateInput struct {
+	ID string `json:"id"`
+	// 1–120 characters.
+	Name string `json:"name"`
+}
+
 // Bring back an earlier revision as a new revision, based on baseRevision.
 type RestoreMemoryRevisionInput struct {
 	ID           string `json:"id"`

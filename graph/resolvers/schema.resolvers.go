@@ -81,6 +81,15 @@ func (r *mutationResolver) CreateTeammate(ctx context.Context, input model.Creat
 	return &model.CreateTeammatePayload{Teammate: teammateModel(t)}, nil
 }
 
+// RenameTeammate is the resolver for the renameTeammate field.
+func (r *mutationResolver) RenameTeammate(ctx context.Context, input model.RenameTeammateInput) (*model.CreateTeammatePayload, error) {
+	t, err := r.Memory.RenameTeammate(ctx, input.ID, input.Name)
+	if err != nil {
+		return nil, err
+	}
+	return &model.CreateTeammatePayload{Teammate: teammateModel(t)}, nil
+}
+
 // CreateMemory is the resolver for the createMemory field.
 func (r *mutationResolver) CreateMemory(ctx context.Context, input model.CreateMemoryInput) (*model.MemoryItemPayload, error) {
 	in := memory.CreateInput{

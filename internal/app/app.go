@@ -16,6 +16,7 @@ import (
 	"github.com/open-bot/memory/internal/auth"
 	"github.com/open-bot/memory/internal/config"
 	"github.com/open-bot/memory/internal/db"
+	"github.com/open-bot/memory/internal/demo"
 	"github.com/open-bot/memory/internal/events"
 	"github.com/open-bot/memory/internal/jobs"
 	"github.com/open-bot/memory/internal/memory"
@@ -45,6 +46,8 @@ type Options struct {
 	// AI configures the optional embeddings and extraction; the zero value means no AI and no job
 	// runner in this process.
 	AI config.AI
+	// Demo loads the labelled demo when the database has no teammates yet (internal/demo).
+	Demo bool
 }
 
 // App is one running API process: its pool, listener, sweeper and HTTP handler.
@@ -87,6 +90,14 @@ func New(ctx context.Context, o Options) (*App, error) {
 	if err != nil {
 		pool.Close()
 		return nil, err
+	}
+	if o.Demo {
+		if seeded, err := demo.Seed(ctx, pool, svc); err != nil {
+			pool.Close()
+			return nil, err
+		} else if seeded {
+			o.Log.Info("loaded the demo: two teammates with memories, a suggestion, a lesson and runs (MEMORY_DEMO=false skips it)")
+		}
 	}
 	if o.AI.Embeddings() || o.AI.Extraction() {
 		o.Log.Info("memory AI configured", "config", o.AI.String())

@@ -32,6 +32,9 @@ type Config struct {
 	LogLevel string
 	// LogFormat is MEMORY_LOG_FORMAT: text (default) or json.
 	LogFormat string
+	// Demo is MEMORY_DEMO (default true): load the labelled demo into a brand-new embedded database.
+	// It never applies to a database given by DATABASE_URL.
+	Demo bool
 }
 
 // MinTokenLength is the shortest MEMORY_USER_TOKEN / MEMORY_WORKER_TOKEN accepted.
@@ -91,6 +94,13 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if c.DatabaseURL != "" && (c.UserToken == "" || c.WorkerToken == "") {
 		return c, fmt.Errorf("MEMORY_USER_TOKEN and MEMORY_WORKER_TOKEN are required with DATABASE_URL (they are generated only for the embedded database)")
+	}
+	switch v := strings.ToLower(get("MEMORY_DEMO", "true")); v {
+	case "true", "1", "yes":
+		c.Demo = c.DatabaseURL == ""
+	case "false", "0", "no":
+	default:
+		return c, fmt.Errorf("MEMORY_DEMO: want true or false")
 	}
 	switch c.LogLevel {
 	case "debug", "info", "warn", "error":

@@ -32,7 +32,7 @@ func TestLoadGood(t *testing.T) {
 		{
 			name: "defaults",
 			env:  nil,
-			want: config.Config{Addr: "127.0.0.1:8080", DataDir: ".data", LogLevel: "info", LogFormat: "text"},
+			want: config.Config{Addr: "127.0.0.1:8080", DataDir: ".data", LogLevel: "info", LogFormat: "text", Demo: true},
 		},
 		{
 			name: "everything set",
@@ -52,17 +52,22 @@ func TestLoadGood(t *testing.T) {
 		{
 			name: "blank values mean the default",
 			env:  map[string]string{"MEMORY_ADDR": "  ", "MEMORY_PG_PORT": "", "MEMORY_SKIP_MIGRATIONS": " "},
-			want: config.Config{Addr: "127.0.0.1:8080", DataDir: ".data", LogLevel: "info", LogFormat: "text"},
+			want: config.Config{Addr: "127.0.0.1:8080", DataDir: ".data", LogLevel: "info", LogFormat: "text", Demo: true},
 		},
 		{
 			name: "skip migrations spelled otherwise",
 			env:  map[string]string{"MEMORY_SKIP_MIGRATIONS": "Yes", "MEMORY_ADDR": "[::1]:0"},
-			want: config.Config{Addr: "[::1]:0", DataDir: ".data", LogLevel: "info", LogFormat: "text", SkipMigrations: true},
+			want: config.Config{Addr: "[::1]:0", DataDir: ".data", LogLevel: "info", LogFormat: "text", SkipMigrations: true, Demo: true},
 		},
 		{
 			name: "tokens without DATABASE_URL",
 			env:  map[string]string{"MEMORY_USER_TOKEN": userToken, "MEMORY_SKIP_MIGRATIONS": "0"},
-			want: config.Config{Addr: "127.0.0.1:8080", DataDir: ".data", LogLevel: "info", LogFormat: "text", UserToken: userToken},
+			want: config.Config{Addr: "127.0.0.1:8080", DataDir: ".data", LogLevel: "info", LogFormat: "text", UserToken: userToken, Demo: true},
+		},
+		{
+			name: "demo off",
+			env:  map[string]string{"MEMORY_DEMO": "false"},
+			want: config.Config{Addr: "127.0.0.1:8080", DataDir: ".data", LogLevel: "info", LogFormat: "text"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -180,3 +180,31 @@ func generationQ(ctx context.Context, q querier, teammateID string) (Generation,
 	}
 	return g, nil
 }
+
+// RenameTeammate changes a teammate's name (user only). Names carry no memory, so it is no revision
+// and doesn't change a generation.
+func (s *Service) RenameTeammate(ctx context.Context, id, name string) (Teammate, error) {
+	if _, err := require(ctx, CredentialUser); err != nil {
+		return Teammate{}, err
+	}
+	id, err := parseID("id", id)
+	if err != nil {
+		return Teammate{}, err
+	}
+	name = strings.TrimSpace(name)
+	switch {
+	case !utf8.ValidString(name) || strings.ContainsRune(name, 0):
+		return Teammate{}, invalid("name", "must be valid UTF-8 without NUL characters")
+	case name == "":
+		return Teammate{}, invalid("name", "must not be empty")
+	case utf8.RuneCountInString(name) > MaxTeammateNameLength:
+		return Teammate{}, invalid("name", fmt.Sprintf("must be at most %d characters", MaxTeammateNameLength))
+	}
+	var t Teammate
+	err = s.pool.QueryRow(ctx, `UPDATE teammates SET name = $2 WHERE id = $1 RETURNING id::text, name, created_at`, id, name).
+		Scan(&t.ID, &t.Name, &t.CreatedAt)
+	if err != nil {
+		return Teammate{}, notFoundIfNoRows(err)
+	}
+	return t, nil
+}
