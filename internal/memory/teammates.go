@@ -72,17 +72,12 @@ func (s *Service) CreateTeammate(ctx context.Context, name string) (Teammate, er
 	if _, err := require(ctx, CredentialUser); err != nil {
 		return Teammate{}, err
 	}
-	name = strings.TrimSpace(name)
-	switch {
-	case !utf8.ValidString(name) || strings.ContainsRune(name, 0):
-		return Teammate{}, invalid("name", "must be valid UTF-8 without NUL characters")
-	case name == "":
-		return Teammate{}, invalid("name", "must not be empty")
-	case utf8.RuneCountInString(name) > MaxTeammateNameLength:
-		return Teammate{}, invalid("name", fmt.Sprintf("must be at most %d characters", MaxTeammateNameLength))
+	name, err := teammateName(name)
+	if err != nil {
+		return Teammate{}, err
 	}
 	var t Teammate
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		err := tx.QueryRow(ctx, `INSERT INTO teammates (name) VALUES ($1) RETURNING id::text, name, created_at`, name).
 			Scan(&t.ID, &t.Name, &t.CreatedAt)
 		if err != nil {
@@ -191,14 +186,8 @@ func (s *Service) RenameTeammate(ctx context.Context, id, name string) (Teammate
 	if err != nil {
 		return Teammate{}, err
 	}
-	name = strings.TrimSpace(name)
-	switch {
-	case !utf8.ValidString(name) || strings.ContainsRune(name, 0):
-		return Teammate{}, invalid("name", "must be valid UTF-8 without NUL characters")
-	case name == "":
-		return Teammate{}, invalid("name", "must not be empty")
-	case utf8.RuneCountInString(name) > MaxTeammateNameLength:
-		return Teammate{}, invalid("name", fmt.Sprintf("must be at most %d characters", MaxTeammateNameLength))
+	if name, err = teammateName(name); err != nil {
+		return Teammate{}, err
 	}
 	var t Teammate
 	err = s.pool.QueryRow(ctx, `UPDATE teammates SET name = $2 WHERE id = $1 RETURNING id::text, name, created_at`, id, name).
@@ -207,4 +196,18 @@ func (s *Service) RenameTeammate(ctx context.Context, id, name string) (Teammate
 		return Teammate{}, notFoundIfNoRows(err)
 	}
 	return t, nil
+}
+
+// teammateName validates and trims a teammate's name.
+func teammateName(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	switch {
+	case !utf8.ValidString(name) || strings.ContainsRune(name, 0):
+		return "", invalid("name", "must be valid UTF-8 without NUL characters")
+	case name == "":
+		return "", invalid("name", "must not be empty")
+	case utf8.RuneCountInString(name) > MaxTeammateNameLength:
+		return "", invalid("name", fmt.Sprintf("must be at most %d characters", MaxTeammateNameLength))
+	}
+	return name, nil
 }
