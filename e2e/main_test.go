@@ -18,6 +18,7 @@ var enabled bool
 var (
 	srv     *server
 	user    api
+	worker  api             // the worker's credential: starts runs
 	browser context.Context // the signed-in browser; every test opens its own tabs in it
 	// allocator is the Chromium process, for tests that need a browser context without the cookie.
 	allocator context.Context
@@ -68,6 +69,7 @@ func runSuite(m *testing.M) int {
 		return 1
 	}
 	user = api{base: srv.base, token: srv.userToken}
+	worker = api{base: srv.base, token: srv.workerToken}
 	code := 1
 	defer func() {
 		srv.stop()

@@ -19,11 +19,12 @@ import (
 
 // server is the real API binary, run on its own embedded database.
 type server struct {
-	base      string // http://127.0.0.1:<port>
-	userToken string
-	cmd       *exec.Cmd
-	exited    chan struct{}
-	logPath   string
+	base        string // http://127.0.0.1:<port>
+	userToken   string
+	workerToken string
+	cmd         *exec.Cmd
+	exited      chan struct{}
+	logPath     string
 }
 
 // buildServer compiles ./cmd/api into dir. The web app is embedded from frontend/dist, so that must
@@ -61,6 +62,8 @@ func startServer(ctx context.Context, bin, dataDir, logPath string) (*server, er
 		"DATABASE_URL=",
 		"MEMORY_USER_TOKEN=",
 		"MEMORY_WORKER_TOKEN=",
+		// A brand-new embedded database gets the demo by default; the flows start from an empty one.
+		"MEMORY_DEMO=false",
 	)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	if err := cmd.Start(); err != nil {
@@ -83,6 +86,11 @@ func startServer(ctx context.Context, bin, dataDir, logPath string) (*server, er
 		return nil, fmt.Errorf("reading the generated user token: %w", err)
 	}
 	s.userToken = strings.TrimSpace(string(token))
+	if token, err = os.ReadFile(filepath.Join(dataDir, "worker-token")); err != nil {
+		s.stop()
+		return nil, fmt.Errorf("reading the generated worker token: %w", err)
+	}
+	s.workerToken = strings.TrimSpace(string(token))
 	return s, nil
 }
 

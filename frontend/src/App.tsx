@@ -97,7 +97,7 @@ function Screen({ route }: { route: Route }) {
       return <TeammatesPage />
     case 'teammate':
       // Keyed by id: another teammate starts with fresh state (generation baseline, filters).
-      return <TeammatePage key={route.teammateId} teammateId={route.teammateId} tab={route.tab} />
+      return <TeammatePage key={route.teammateId} teammateId={route.teammateId} tab={route.tab} runId={route.runId} />
     case 'settings':
       return <SettingsPage section={route.section} />
     case 'not-found':

@@ -6,30 +6,39 @@ import { useEffect, useState, type AnchorHTMLAttributes, type MouseEvent } from 
  *
  *   /                              teammates
  *   /teammates/:id                 a teammate (its Memory tab)
- *   /teammates/:id/:tab            a teammate's tab (only "memory" so far)
+ *   /teammates/:id/:tab            a teammate's tab: "memory" or "conversations"
+ *                                  (?run=<id> on conversations points at one reply)
  *   /settings                      settings (its About you section)
- *   /settings/:section             a settings section (only "about-you" so far)
+ *   /settings/:section             a settings section: "about-you" or "ai"
  */
 export type Route =
   | { page: 'teammates' }
-  | { page: 'teammate'; teammateId: string; tab: TeammateTab }
+  | { page: 'teammate'; teammateId: string; tab: TeammateTab; runId?: string }
   | { page: 'settings'; section: SettingsSection }
   | { page: 'not-found' }
 
-/** The tabs of a teammate. Suggestions, lessons and conversations join here as their issues land. */
-export const teammateTabs = [{ id: 'memory', label: 'Memory' }] as const
+/** The tabs of a teammate. Suggestions and lessons are sections of the Memory tab. */
+export const teammateTabs = [
+  { id: 'memory', label: 'Memory' },
+  { id: 'conversations', label: 'Conversations' },
+] as const
 export type TeammateTab = (typeof teammateTabs)[number]['id']
 
-/** The sections of settings. The AI section (embeddings, extraction, usage) joins here. */
-export const settingsSections = [{ id: 'about-you', label: 'About you' }] as const
+/** The sections of settings. */
+export const settingsSections = [
+  { id: 'about-you', label: 'About you' },
+  { id: 'ai', label: 'AI' },
+] as const
 export type SettingsSection = (typeof settingsSections)[number]['id']
 
-export function parseRoute(pathname: string): Route {
+export function parseRoute(pathname: string, search = ''): Route {
   const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent)
   if (parts.length === 0) return { page: 'teammates' }
   if (parts[0] === 'teammates' && (parts.length === 2 || parts.length === 3)) {
     const tab = teammateTabs.find((t) => t.id === (parts[2] ?? 'memory'))
-    return tab ? { page: 'teammate', teammateId: parts[1], tab: tab.id } : { page: 'not-found' }
+    if (!tab) return { page: 'not-found' }
+    const runId = tab.id === 'conversations' ? new URLSearchParams(search).get('run') || undefined : undefined
+    return { page: 'teammate', teammateId: parts[1], tab: tab.id, runId }
   }
   if (parts[0] === 'settings' && parts.length <= 2) {
     const section = settingsSections.find((s) => s.id === (parts[1] ?? 'about-you'))
@@ -42,6 +51,9 @@ export const paths = {
   teammates: () => '/',
   teammate: (id: string, tab: TeammateTab = 'memory') =>
     tab === 'memory' ? `/teammates/${encodeURIComponent(id)}` : `/teammates/${encodeURIComponent(id)}/${tab}`,
+  /** A teammate's Conversations tab, scrolled to one run's reply. */
+  run: (teammateId: string, runId: string) =>
+    `/teammates/${encodeURIComponent(teammateId)}/conversations?run=${encodeURIComponent(runId)}`,
   settings: (section: SettingsSection = 'about-you') => `/settings/${section}`,
 }
 
@@ -55,9 +67,9 @@ export function navigate(to: string) {
 
 /** The current route; re-renders on navigation and on the browser's back and forward buttons. */
 export function useRoute(): Route {
-  const [route, setRoute] = useState(() => parseRoute(location.pathname))
+  const [route, setRoute] = useState(() => parseRoute(location.pathname, location.search))
   useEffect(() => {
-    const update = () => setRoute(parseRoute(location.pathname))
+    const update = () => setRoute(parseRoute(location.pathname, location.search))
     window.addEventListener('popstate', update)
     window.addEventListener(navigationEvent, update)
     return () => {

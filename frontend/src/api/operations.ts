@@ -171,3 +171,230 @@ export const GenerationChangedSubscription = graphql(`
     }
   }
 `)
+
+// Forgetting (F1–F6) and the tombstone check before saving a text again (F3).
+
+export const ForgetMemoryMutation = graphql(`
+  mutation ForgetMemory($input: ForgetMemoryInput!) {
+    forgetMemory(input: $input) {
+      item {
+        id
+        status
+        revision
+      }
+    }
+  }
+`)
+
+export const ForgottenBeforeQuery = graphql(`
+  query ForgottenBefore($scope: ScopeInput!, $content: String!) {
+    forgottenBefore(scope: $scope, content: $content)
+  }
+`)
+
+// Suggestions: candidates waiting for the user (A2, A4, A6).
+
+export const CandidateFieldsFragment = graphql(`
+  fragment CandidateFields on MemoryItem {
+    ...MemoryItemFields
+    evidence
+    targetItemId
+    targetRevision
+  }
+`)
+
+export const CandidatesQuery = graphql(`
+  query Candidates($scope: ScopeInput!) {
+    candidates(scope: $scope) {
+      ...CandidateFields
+    }
+  }
+`)
+
+export const CandidateArrivedSubscription = graphql(`
+  subscription CandidateArrived($scope: ScopeInput!) {
+    candidateArrived(scope: $scope) {
+      ...CandidateFields
+    }
+  }
+`)
+
+export const ConfirmCandidateMutation = graphql(`
+  mutation ConfirmCandidate($input: ConfirmCandidateInput!) {
+    confirmCandidate(input: $input) {
+      item {
+        ...MemoryItemFields
+      }
+    }
+  }
+`)
+
+export const DismissCandidateMutation = graphql(`
+  mutation DismissCandidate($input: DismissCandidateInput!) {
+    dismissCandidate(input: $input) {
+      item {
+        id
+        status
+      }
+    }
+  }
+`)
+
+// Conversations: runs, feedback and lessons (L1–L4), and what each run was given (P7).
+
+export const RunFieldsFragment = graphql(`
+  fragment RunFields on Run {
+    id
+    status
+    startedByUser
+    createdAt
+    endedAt
+    cancelledAt
+    userMessage
+    reply
+    rating
+    thread {
+      id
+    }
+  }
+`)
+
+export const RunsQuery = graphql(`
+  query Runs($teammateId: ID!, $first: Int, $before: ID) {
+    runs(teammateId: $teammateId, first: $first, before: $before) {
+      ...RunFields
+    }
+  }
+`)
+
+export const RunQuery = graphql(`
+  query Run($id: ID!) {
+    run(id: $id) {
+      ...RunFields
+    }
+  }
+`)
+
+export const RunMemoryContextQuery = graphql(`
+  query RunMemoryContext($id: ID!) {
+    run(id: $id) {
+      id
+      memoryContext {
+        position
+        itemId
+        revisionGiven
+        currentRevision
+        state
+        truncated
+        item {
+          id
+          scope
+          content
+          key
+          kind
+        }
+      }
+    }
+  }
+`)
+
+export const RateRunMutation = graphql(`
+  mutation RateRun($input: RateRunInput!) {
+    rateRun(input: $input) {
+      id
+      rating
+    }
+  }
+`)
+
+export const CancelRunMutation = graphql(`
+  mutation CancelRun($input: CancelRunInput!) {
+    cancelRun(input: $input) {
+      ...RunFields
+    }
+  }
+`)
+
+export const KeepLessonMutation = graphql(`
+  mutation KeepLesson($input: KeepLessonInput!) {
+    keepLesson(input: $input) {
+      item {
+        ...MemoryItemFields
+      }
+    }
+  }
+`)
+
+export const RetryRunWithNoteMutation = graphql(`
+  mutation RetryRunWithNote($input: RetryRunWithNoteInput!) {
+    retryRunWithNote(input: $input) {
+      messageId
+      retryOfRunId
+      prompt
+      createdAt
+    }
+  }
+`)
+
+export const LessonsQuery = graphql(`
+  query Lessons($teammateId: ID!) {
+    lessons(teammateId: $teammateId) {
+      item {
+        ...MemoryItemFields
+      }
+      run {
+        id
+        status
+        createdAt
+        userMessage
+        reply
+      }
+    }
+  }
+`)
+
+// The optional AI (I1–I5) and recall (P1–P6).
+
+export const AIStatusQuery = graphql(`
+  query AIStatus {
+    aiStatus {
+      embeddings
+      embeddingModel
+      embeddingDimensions
+      embeddingHost
+      embedded
+      embeddable
+      extraction
+      extractionModel
+      extractionHost
+      requestsToday
+      dailyRequestLimit
+    }
+  }
+`)
+
+export const RecallPreviewQuery = graphql(`
+  query RecallPreview($teammateId: ID!, $query: String!) {
+    recallPreview(teammateId: $teammateId, query: $query) {
+      vectorSearch
+      vectorReason
+      entries {
+        header
+        fullTextRank
+        fullTextPosition
+        vectorDistance
+        vectorPosition
+        score
+        truncated
+        item {
+          id
+          scope
+          kind
+          key
+          content
+          pinned
+        }
+      }
+    }
+  }
+`)

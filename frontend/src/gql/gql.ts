@@ -27,6 +27,24 @@ type Documents = {
     "\n  mutation RestoreMemoryRevision($input: RestoreMemoryRevisionInput!) {\n    restoreMemoryRevision(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": typeof types.RestoreMemoryRevisionDocument,
     "\n  subscription MemoryChanged($scope: ScopeInput!) {\n    memoryChanged(scope: $scope) {\n      scope\n      itemId\n      revision\n      action\n      status\n    }\n  }\n": typeof types.MemoryChangedDocument,
     "\n  subscription GenerationChanged($teammateId: ID!) {\n    generationChanged(teammateId: $teammateId) {\n      teammateId\n      generation\n    }\n  }\n": typeof types.GenerationChangedDocument,
+    "\n  mutation ForgetMemory($input: ForgetMemoryInput!) {\n    forgetMemory(input: $input) {\n      item {\n        id\n        status\n        revision\n      }\n    }\n  }\n": typeof types.ForgetMemoryDocument,
+    "\n  query ForgottenBefore($scope: ScopeInput!, $content: String!) {\n    forgottenBefore(scope: $scope, content: $content)\n  }\n": typeof types.ForgottenBeforeDocument,
+    "\n  fragment CandidateFields on MemoryItem {\n    ...MemoryItemFields\n    evidence\n    targetItemId\n    targetRevision\n  }\n": typeof types.CandidateFieldsFragmentDoc,
+    "\n  query Candidates($scope: ScopeInput!) {\n    candidates(scope: $scope) {\n      ...CandidateFields\n    }\n  }\n": typeof types.CandidatesDocument,
+    "\n  subscription CandidateArrived($scope: ScopeInput!) {\n    candidateArrived(scope: $scope) {\n      ...CandidateFields\n    }\n  }\n": typeof types.CandidateArrivedDocument,
+    "\n  mutation ConfirmCandidate($input: ConfirmCandidateInput!) {\n    confirmCandidate(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": typeof types.ConfirmCandidateDocument,
+    "\n  mutation DismissCandidate($input: DismissCandidateInput!) {\n    dismissCandidate(input: $input) {\n      item {\n        id\n        status\n      }\n    }\n  }\n": typeof types.DismissCandidateDocument,
+    "\n  fragment RunFields on Run {\n    id\n    status\n    startedByUser\n    createdAt\n    endedAt\n    cancelledAt\n    userMessage\n    reply\n    rating\n    thread {\n      id\n    }\n  }\n": typeof types.RunFieldsFragmentDoc,
+    "\n  query Runs($teammateId: ID!, $first: Int, $before: ID) {\n    runs(teammateId: $teammateId, first: $first, before: $before) {\n      ...RunFields\n    }\n  }\n": typeof types.RunsDocument,
+    "\n  query Run($id: ID!) {\n    run(id: $id) {\n      ...RunFields\n    }\n  }\n": typeof types.RunDocument,
+    "\n  query RunMemoryContext($id: ID!) {\n    run(id: $id) {\n      id\n      memoryContext {\n        position\n        itemId\n        revisionGiven\n        currentRevision\n        state\n        truncated\n        item {\n          id\n          scope\n          content\n          key\n          kind\n        }\n      }\n    }\n  }\n": typeof types.RunMemoryContextDocument,
+    "\n  mutation RateRun($input: RateRunInput!) {\n    rateRun(input: $input) {\n      id\n      rating\n    }\n  }\n": typeof types.RateRunDocument,
+    "\n  mutation CancelRun($input: CancelRunInput!) {\n    cancelRun(input: $input) {\n      ...RunFields\n    }\n  }\n": typeof types.CancelRunDocument,
+    "\n  mutation KeepLesson($input: KeepLessonInput!) {\n    keepLesson(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": typeof types.KeepLessonDocument,
+    "\n  mutation RetryRunWithNote($input: RetryRunWithNoteInput!) {\n    retryRunWithNote(input: $input) {\n      messageId\n      retryOfRunId\n      prompt\n      createdAt\n    }\n  }\n": typeof types.RetryRunWithNoteDocument,
+    "\n  query Lessons($teammateId: ID!) {\n    lessons(teammateId: $teammateId) {\n      item {\n        ...MemoryItemFields\n      }\n      run {\n        id\n        status\n        createdAt\n        userMessage\n        reply\n      }\n    }\n  }\n": typeof types.LessonsDocument,
+    "\n  query AIStatus {\n    aiStatus {\n      embeddings\n      embeddingModel\n      embeddingDimensions\n      embeddingHost\n      embedded\n      embeddable\n      extraction\n      extractionModel\n      extractionHost\n      requestsToday\n      dailyRequestLimit\n    }\n  }\n": typeof types.AiStatusDocument,
+    "\n  query RecallPreview($teammateId: ID!, $query: String!) {\n    recallPreview(teammateId: $teammateId, query: $query) {\n      vectorSearch\n      vectorReason\n      entries {\n        header\n        fullTextRank\n        fullTextPosition\n        vectorDistance\n        vectorPosition\n        score\n        truncated\n        item {\n          id\n          scope\n          kind\n          key\n          content\n          pinned\n        }\n      }\n    }\n  }\n": typeof types.RecallPreviewDocument,
 };
 const documents: Documents = {
     "\n  query Teammates {\n    teammates {\n      id\n      name\n      createdAt\n    }\n  }\n": types.TeammatesDocument,
@@ -42,6 +60,24 @@ const documents: Documents = {
     "\n  mutation RestoreMemoryRevision($input: RestoreMemoryRevisionInput!) {\n    restoreMemoryRevision(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": types.RestoreMemoryRevisionDocument,
     "\n  subscription MemoryChanged($scope: ScopeInput!) {\n    memoryChanged(scope: $scope) {\n      scope\n      itemId\n      revision\n      action\n      status\n    }\n  }\n": types.MemoryChangedDocument,
     "\n  subscription GenerationChanged($teammateId: ID!) {\n    generationChanged(teammateId: $teammateId) {\n      teammateId\n      generation\n    }\n  }\n": types.GenerationChangedDocument,
+    "\n  mutation ForgetMemory($input: ForgetMemoryInput!) {\n    forgetMemory(input: $input) {\n      item {\n        id\n        status\n        revision\n      }\n    }\n  }\n": types.ForgetMemoryDocument,
+    "\n  query ForgottenBefore($scope: ScopeInput!, $content: String!) {\n    forgottenBefore(scope: $scope, content: $content)\n  }\n": types.ForgottenBeforeDocument,
+    "\n  fragment CandidateFields on MemoryItem {\n    ...MemoryItemFields\n    evidence\n    targetItemId\n    targetRevision\n  }\n": types.CandidateFieldsFragmentDoc,
+    "\n  query Candidates($scope: ScopeInput!) {\n    candidates(scope: $scope) {\n      ...CandidateFields\n    }\n  }\n": types.CandidatesDocument,
+    "\n  subscription CandidateArrived($scope: ScopeInput!) {\n    candidateArrived(scope: $scope) {\n      ...CandidateFields\n    }\n  }\n": types.CandidateArrivedDocument,
+    "\n  mutation ConfirmCandidate($input: ConfirmCandidateInput!) {\n    confirmCandidate(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": types.ConfirmCandidateDocument,
+    "\n  mutation DismissCandidate($input: DismissCandidateInput!) {\n    dismissCandidate(input: $input) {\n      item {\n        id\n        status\n      }\n    }\n  }\n": types.DismissCandidateDocument,
+    "\n  fragment RunFields on Run {\n    id\n    status\n    startedByUser\n    createdAt\n    endedAt\n    cancelledAt\n    userMessage\n    reply\n    rating\n    thread {\n      id\n    }\n  }\n": types.RunFieldsFragmentDoc,
+    "\n  query Runs($teammateId: ID!, $first: Int, $before: ID) {\n    runs(teammateId: $teammateId, first: $first, before: $before) {\n      ...RunFields\n    }\n  }\n": types.RunsDocument,
+    "\n  query Run($id: ID!) {\n    run(id: $id) {\n      ...RunFields\n    }\n  }\n": types.RunDocument,
+    "\n  query RunMemoryContext($id: ID!) {\n    run(id: $id) {\n      id\n      memoryContext {\n        position\n        itemId\n        revisionGiven\n        currentRevision\n        state\n        truncated\n        item {\n          id\n          scope\n          content\n          key\n          kind\n        }\n      }\n    }\n  }\n": types.RunMemoryContextDocument,
+    "\n  mutation RateRun($input: RateRunInput!) {\n    rateRun(input: $input) {\n      id\n      rating\n    }\n  }\n": types.RateRunDocument,
+    "\n  mutation CancelRun($input: CancelRunInput!) {\n    cancelRun(input: $input) {\n      ...RunFields\n    }\n  }\n": types.CancelRunDocument,
+    "\n  mutation KeepLesson($input: KeepLessonInput!) {\n    keepLesson(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": types.KeepLessonDocument,
+    "\n  mutation RetryRunWithNote($input: RetryRunWithNoteInput!) {\n    retryRunWithNote(input: $input) {\n      messageId\n      retryOfRunId\n      prompt\n      createdAt\n    }\n  }\n": types.RetryRunWithNoteDocument,
+    "\n  query Lessons($teammateId: ID!) {\n    lessons(teammateId: $teammateId) {\n      item {\n        ...MemoryItemFields\n      }\n      run {\n        id\n        status\n        createdAt\n        userMessage\n        reply\n      }\n    }\n  }\n": types.LessonsDocument,
+    "\n  query AIStatus {\n    aiStatus {\n      embeddings\n      embeddingModel\n      embeddingDimensions\n      embeddingHost\n      embedded\n      embeddable\n      extraction\n      extractionModel\n      extractionHost\n      requestsToday\n      dailyRequestLimit\n    }\n  }\n": types.AiStatusDocument,
+    "\n  query RecallPreview($teammateId: ID!, $query: String!) {\n    recallPreview(teammateId: $teammateId, query: $query) {\n      vectorSearch\n      vectorReason\n      entries {\n        header\n        fullTextRank\n        fullTextPosition\n        vectorDistance\n        vectorPosition\n        score\n        truncated\n        item {\n          id\n          scope\n          kind\n          key\n          content\n          pinned\n        }\n      }\n    }\n  }\n": types.RecallPreviewDocument,
 };
 
 /**
@@ -110,6 +146,78 @@ export function graphql(source: "\n  subscription MemoryChanged($scope: ScopeInp
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  subscription GenerationChanged($teammateId: ID!) {\n    generationChanged(teammateId: $teammateId) {\n      teammateId\n      generation\n    }\n  }\n"): (typeof documents)["\n  subscription GenerationChanged($teammateId: ID!) {\n    generationChanged(teammateId: $teammateId) {\n      teammateId\n      generation\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ForgetMemory($input: ForgetMemoryInput!) {\n    forgetMemory(input: $input) {\n      item {\n        id\n        status\n        revision\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ForgetMemory($input: ForgetMemoryInput!) {\n    forgetMemory(input: $input) {\n      item {\n        id\n        status\n        revision\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ForgottenBefore($scope: ScopeInput!, $content: String!) {\n    forgottenBefore(scope: $scope, content: $content)\n  }\n"): (typeof documents)["\n  query ForgottenBefore($scope: ScopeInput!, $content: String!) {\n    forgottenBefore(scope: $scope, content: $content)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment CandidateFields on MemoryItem {\n    ...MemoryItemFields\n    evidence\n    targetItemId\n    targetRevision\n  }\n"): (typeof documents)["\n  fragment CandidateFields on MemoryItem {\n    ...MemoryItemFields\n    evidence\n    targetItemId\n    targetRevision\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Candidates($scope: ScopeInput!) {\n    candidates(scope: $scope) {\n      ...CandidateFields\n    }\n  }\n"): (typeof documents)["\n  query Candidates($scope: ScopeInput!) {\n    candidates(scope: $scope) {\n      ...CandidateFields\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription CandidateArrived($scope: ScopeInput!) {\n    candidateArrived(scope: $scope) {\n      ...CandidateFields\n    }\n  }\n"): (typeof documents)["\n  subscription CandidateArrived($scope: ScopeInput!) {\n    candidateArrived(scope: $scope) {\n      ...CandidateFields\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConfirmCandidate($input: ConfirmCandidateInput!) {\n    confirmCandidate(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ConfirmCandidate($input: ConfirmCandidateInput!) {\n    confirmCandidate(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DismissCandidate($input: DismissCandidateInput!) {\n    dismissCandidate(input: $input) {\n      item {\n        id\n        status\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation DismissCandidate($input: DismissCandidateInput!) {\n    dismissCandidate(input: $input) {\n      item {\n        id\n        status\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment RunFields on Run {\n    id\n    status\n    startedByUser\n    createdAt\n    endedAt\n    cancelledAt\n    userMessage\n    reply\n    rating\n    thread {\n      id\n    }\n  }\n"): (typeof documents)["\n  fragment RunFields on Run {\n    id\n    status\n    startedByUser\n    createdAt\n    endedAt\n    cancelledAt\n    userMessage\n    reply\n    rating\n    thread {\n      id\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Runs($teammateId: ID!, $first: Int, $before: ID) {\n    runs(teammateId: $teammateId, first: $first, before: $before) {\n      ...RunFields\n    }\n  }\n"): (typeof documents)["\n  query Runs($teammateId: ID!, $first: Int, $before: ID) {\n    runs(teammateId: $teammateId, first: $first, before: $before) {\n      ...RunFields\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Run($id: ID!) {\n    run(id: $id) {\n      ...RunFields\n    }\n  }\n"): (typeof documents)["\n  query Run($id: ID!) {\n    run(id: $id) {\n      ...RunFields\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query RunMemoryContext($id: ID!) {\n    run(id: $id) {\n      id\n      memoryContext {\n        position\n        itemId\n        revisionGiven\n        currentRevision\n        state\n        truncated\n        item {\n          id\n          scope\n          content\n          key\n          kind\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query RunMemoryContext($id: ID!) {\n    run(id: $id) {\n      id\n      memoryContext {\n        position\n        itemId\n        revisionGiven\n        currentRevision\n        state\n        truncated\n        item {\n          id\n          scope\n          content\n          key\n          kind\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RateRun($input: RateRunInput!) {\n    rateRun(input: $input) {\n      id\n      rating\n    }\n  }\n"): (typeof documents)["\n  mutation RateRun($input: RateRunInput!) {\n    rateRun(input: $input) {\n      id\n      rating\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CancelRun($input: CancelRunInput!) {\n    cancelRun(input: $input) {\n      ...RunFields\n    }\n  }\n"): (typeof documents)["\n  mutation CancelRun($input: CancelRunInput!) {\n    cancelRun(input: $input) {\n      ...RunFields\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation KeepLesson($input: KeepLessonInput!) {\n    keepLesson(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation KeepLesson($input: KeepLessonInput!) {\n    keepLesson(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RetryRunWithNote($input: RetryRunWithNoteInput!) {\n    retryRunWithNote(input: $input) {\n      messageId\n      retryOfRunId\n      prompt\n      createdAt\n    }\n  }\n"): (typeof documents)["\n  mutation RetryRunWithNote($input: RetryRunWithNoteInput!) {\n    retryRunWithNote(input: $input) {\n      messageId\n      retryOfRunId\n      prompt\n      createdAt\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Lessons($teammateId: ID!) {\n    lessons(teammateId: $teammateId) {\n      item {\n        ...MemoryItemFields\n      }\n      run {\n        id\n        status\n        createdAt\n        userMessage\n        reply\n      }\n    }\n  }\n"): (typeof documents)["\n  query Lessons($teammateId: ID!) {\n    lessons(teammateId: $teammateId) {\n      item {\n        ...MemoryItemFields\n      }\n      run {\n        id\n        status\n        createdAt\n        userMessage\n        reply\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AIStatus {\n    aiStatus {\n      embeddings\n      embeddingModel\n      embeddingDimensions\n      embeddingHost\n      embedded\n      embeddable\n      extraction\n      extractionModel\n      extractionHost\n      requestsToday\n      dailyRequestLimit\n    }\n  }\n"): (typeof documents)["\n  query AIStatus {\n    aiStatus {\n      embeddings\n      embeddingModel\n      embeddingDimensions\n      embeddingHost\n      embedded\n      embeddable\n      extraction\n      extractionModel\n      extractionHost\n      requestsToday\n      dailyRequestLimit\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query RecallPreview($teammateId: ID!, $query: String!) {\n    recallPreview(teammateId: $teammateId, query: $query) {\n      vectorSearch\n      vectorReason\n      entries {\n        header\n        fullTextRank\n        fullTextPosition\n        vectorDistance\n        vectorPosition\n        score\n        truncated\n        item {\n          id\n          scope\n          kind\n          key\n          content\n          pinned\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query RecallPreview($teammateId: ID!, $query: String!) {\n    recallPreview(teammateId: $teammateId, query: $query) {\n      vectorSearch\n      vectorReason\n      entries {\n        header\n        fullTextRank\n        fullTextPosition\n        vectorDistance\n        vectorPosition\n        score\n        truncated\n        item {\n          id\n          scope\n          kind\n          key\n          content\n          pinned\n        }\n      }\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -3,6 +3,7 @@ import { useMutation } from 'urql'
 import { describeError } from '../api/errors.ts'
 import { CreateMemoryMutation } from '../api/operations.ts'
 import type { MemoryKind, ScopeInput } from '../gql/graphql.ts'
+import { ForgottenWarning, useForgottenGuard } from './ForgottenWarning.tsx'
 import { fromLocalInput, memoryKinds, type MemoryItem } from './model.ts'
 
 /** Content limit of the API (internal/memory: 1–4,000 characters). */
@@ -16,7 +17,7 @@ interface CreateMemoryFormProps {
   onCancel(): void
 }
 
-/** The form that adds an item to a scope. */
+/** The form that adds an item to a scope; a text forgotten before is saved only after a warning (F3). */
 export function CreateMemoryForm({ scope, onCreated, onCancel }: CreateMemoryFormProps) {
   const [content, setContent] = useState('')
   const [key, setKey] = useState('')
@@ -24,11 +25,20 @@ export function CreateMemoryForm({ scope, onCreated, onCancel }: CreateMemoryFor
   const [pinned, setPinned] = useState(false)
   const [expires, setExpires] = useState('')
   const [{ fetching, error }, createMemory] = useMutation(CreateMemoryMutation)
+  const guard = useForgottenGuard(scope)
+  const [checkError, setCheckError] = useState<string | null>(null)
   const id = useId()
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault()
+  const submit = async (e?: FormEvent, confirmed = false) => {
+    e?.preventDefault()
     if (!content.trim()) return
+    setCheckError(null)
+    const check = await guard.check(content, confirmed)
+    if (check.verdict === 'warn') return
+    if (check.verdict === 'error') {
+      setCheckError(describeError(check.error))
+      return
+    }
     const result = await createMemory({
       input: {
         scope: { teammateId: scope.teammateId ?? null },
@@ -54,7 +64,10 @@ export function CreateMemoryForm({ scope, onCreated, onCancel }: CreateMemoryFor
           required
           maxLength={maxContentLength}
           value={content}
-          onChange={(e) => setContent(e.target.value)}
+          onChange={(e) => {
+            setContent(e.target.value)
+            guard.reset()
+          }}
           autoFocus
           data-testid="create-content"
         />
@@ -107,19 +120,23 @@ export function CreateMemoryForm({ scope, onCreated, onCancel }: CreateMemoryFor
         <input type="checkbox" checked={pinned} onChange={(e) => setPinned(e.target.checked)} data-testid="create-pinned" />
         Pinned <span className="muted">— always given to teammates, first</span>
       </label>
-      {error && (
+      {(error || checkError) && (
         <p className="message error" role="alert" data-testid="create-error">
-          {describeError(error)}
+          {checkError ?? describeError(error)}
         </p>
       )}
-      <div className="actions">
-        <button type="submit" className="button primary" disabled={fetching || !content.trim()} data-testid="create-submit">
-          {fetching ? 'Saving…' : 'Save memory'}
-        </button>
-        <button type="button" className="button" onClick={onCancel} data-testid="create-cancel">
-          Cancel
-        </button>
-      </div>
+      {guard.warnedText === content ? (
+        <ForgottenWarning busy={fetching} onConfirm={() => void submit(undefined, true)} onCancel={guard.reset} />
+      ) : (
+        <div className="actions">
+          <button type="submit" className="button primary" disabled={fetching || guard.checking || !content.trim()} data-testid="create-submit">
+            {fetching || guard.checking ? 'Saving…' : 'Save memory'}
+          </button>
+          <button type="button" className="button" onClick={onCancel} data-testid="create-cancel">
+            Cancel
+          </button>
+        </div>
+      )}
     </form>
   )
 }

@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useClient, useMutation, type CombinedError } from 'urql'
 import { conflictRevision, describeError } from '../api/errors.ts'
 import { MemoryHistoryQuery, RestoreMemoryRevisionMutation } from '../api/operations.ts'
+import { useSerialRead } from '../api/serial.ts'
 import type { MemoryHistoryQuery as MemoryHistoryResult } from '../gql/graphql.ts'
 import { actionLabel, actorLabel, formatTime, kindLabel, type MemoryItem } from './model.ts'
 
@@ -30,19 +31,16 @@ export function HistoryPanel({ item, onRestored, onStale, onClose }: HistoryPane
   const [message, setMessage] = useState<string | null>(null)
   const [{ fetching: restoring }, restore] = useMutation(RestoreMemoryRevisionMutation)
   const pagesShown = useRef(1)
-  const latestLoad = useRef(0)
 
-  // Re-read every page shown whenever the item moves to a new revision; only the latest read's
-  // answer is shown, however the answers arrive.
-  const load = useCallback(async () => {
-    const mine = ++latestLoad.current
+  // Re-read every page shown whenever the item moves to a new revision. Reads run one at a time
+  // (useSerialRead), so the last one always starts after the last change.
+  const load = useSerialRead(async () => {
     const all: Revision[] = []
     let after: string | null = null
     for (let i = 0; i < pagesShown.current; i++) {
       const result = await client
         .query(MemoryHistoryQuery, { id: item.id, first: historyPageSize, after }, { requestPolicy: 'network-only' })
         .toPromise()
-      if (mine !== latestLoad.current) return
       const conn: RevisionConnection | undefined = result.data?.memoryItem?.revisions
       if (!conn) {
         setLoadError(result.error)
@@ -57,11 +55,9 @@ export function HistoryPanel({ item, onRestored, onStale, onClose }: HistoryPane
     setNext(after)
     setLoadError(undefined)
     setLoading(false)
-  }, [client, item.id])
+  })
 
-  useEffect(() => {
-    void load()
-  }, [load, item.revision])
+  useEffect(() => load(), [load, item.revision])
 
   const restoreRevision = async (revision: number) => {
     setMessage(null)
@@ -144,7 +140,7 @@ export function HistoryPanel({ item, onRestored, onStale, onClose }: HistoryPane
           className="button small"
           onClick={() => {
             pagesShown.current += 1
-            void load()
+            load()
           }}
           data-testid="history-more"
         >

@@ -4,7 +4,17 @@ import { conflictRevision, describeError, hasErrorCode } from '../api/errors.ts'
 import { EditMemoryMutation, MemoryItemQuery } from '../api/operations.ts'
 import type { MemoryKind } from '../gql/graphql.ts'
 import { maxContentLength, maxKeyLength } from './CreateMemoryForm.tsx'
-import { draftChanges, draftOf, formatTime, kindLabel, memoryKinds, type MemoryDraft, type MemoryItem } from './model.ts'
+import { ForgottenWarning, useForgottenGuard } from './ForgottenWarning.tsx'
+import {
+  draftChanges,
+  draftOf,
+  formatTime,
+  kindLabel,
+  memoryKinds,
+  scopeInputOf,
+  type MemoryDraft,
+  type MemoryItem,
+} from './model.ts'
 
 interface MemoryEditorProps {
   /** The item as the list shows it now (it may move on while the editor is open). */
@@ -17,7 +27,7 @@ interface MemoryEditorProps {
  * MemoryEditor edits an item in place, based on the revision it was opened at (R2). When the save
  * answers CONFLICT, the user's unsaved text stays where it is and the newer version is shown beside
  * it (R4), with "Use mine" (the user's changes, saved on top of the current revision) and "Discard
- * mine".
+ * mine". Changing the text to one the user asked to forget before needs a second confirmation (F3).
  */
 export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
   const client = useClient()
@@ -27,9 +37,13 @@ export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
   const [error, setError] = useState<string | null>(null)
   const [{ fetching }, editMemory] = useMutation(EditMemoryMutation)
   const [loadingCurrent, setLoadingCurrent] = useState(false)
+  const guard = useForgottenGuard(scopeInputOf(item.scope))
   const id = useId()
 
-  const set = <K extends keyof MemoryDraft>(field: K, value: MemoryDraft[K]) => setDraft((d) => ({ ...d, [field]: value }))
+  const set = <K extends keyof MemoryDraft>(field: K, value: MemoryDraft[K]) => {
+    if (field === 'content') guard.reset()
+    setDraft((d) => ({ ...d, [field]: value }))
+  }
   const changes = draftChanges(base.draft, draft)
   const changed = Object.keys(changes).length > 0
 
@@ -47,9 +61,17 @@ export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
     setCurrent(now)
   }
 
-  const save = async (e: FormEvent) => {
-    e.preventDefault()
+  const save = async (e?: FormEvent, confirmed = false) => {
+    e?.preventDefault()
     if (!changed) return
+    if (changes.content !== undefined) {
+      const check = await guard.check(changes.content, confirmed)
+      if (check.verdict === 'warn') return
+      if (check.verdict === 'error') {
+        setError(describeError(check.error))
+        return
+      }
+    }
     const result = await editMemory({ input: { id: item.id, baseRevision: base.revision, ...changes } })
     if (result.data) onSaved(result.data.editMemory.item)
     else if (hasErrorCode(result.error, 'CONFLICT')) await showConflict()
@@ -197,14 +219,23 @@ export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
           {error}
         </p>
       )}
-      <div className="actions">
-        <button type="submit" className="button primary" disabled={fetching || loadingCurrent || !changed || !draft.content.trim()} data-testid="editor-save">
-          {fetching || loadingCurrent ? 'Saving…' : 'Save'}
-        </button>
-        <button type="button" className="button" onClick={onClose} disabled={fetching} data-testid="editor-cancel">
-          Cancel
-        </button>
-      </div>
+      {guard.warnedText !== null && guard.warnedText === changes.content ? (
+        <ForgottenWarning busy={fetching} onConfirm={() => void save(undefined, true)} onCancel={guard.reset} />
+      ) : (
+        <div className="actions">
+          <button
+            type="submit"
+            className="button primary"
+            disabled={fetching || loadingCurrent || guard.checking || !changed || !draft.content.trim()}
+            data-testid="editor-save"
+          >
+            {fetching || loadingCurrent || guard.checking ? 'Saving…' : 'Save'}
+          </button>
+          <button type="button" className="button" onClick={onClose} disabled={fetching} data-testid="editor-cancel">
+            Cancel
+          </button>
+        </div>
+      )}
       {/* Below the buttons, so that its arrival never moves them under the user's pointer. */}
       {item.revision !== base.revision && (
         <p className="message warn" role="status" data-testid="editor-stale">

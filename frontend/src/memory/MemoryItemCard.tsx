@@ -1,7 +1,8 @@
-import { useEffect, useId, useRef, useState } from 'react'
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
 import { useMutation } from 'urql'
 import { conflictRevision, describeError } from '../api/errors.ts'
 import { EditMemoryMutation, UndoMemoryEditMutation } from '../api/operations.ts'
+import { ForgetDialog } from './ForgetDialog.tsx'
 import { HistoryPanel } from './HistoryPanel.tsx'
 import { MemoryEditor } from './MemoryEditor.tsx'
 import { formatTime, isExpired, kindLabel, type MemoryItem } from './model.ts'
@@ -13,6 +14,10 @@ interface MemoryItemCardProps {
   onChanged(item: MemoryItem): void
   /** The item turned out to have changed elsewhere: re-read the list. */
   onStale(): void
+  /** The user forgot the item: it leaves the list at once. */
+  onForgotten(id: string): void
+  /** More about the item, below its text (a lesson's reply). */
+  children?: ReactNode
 }
 
 /**
@@ -20,8 +25,9 @@ interface MemoryItemCardProps {
  * saves, Undo stays offered for as long as the item is still at the revision that save produced
  * (R3: undo is based on that revision, so it would conflict afterwards anyway).
  */
-export function MemoryItemCard({ item, now, onChanged, onStale }: MemoryItemCardProps) {
+export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, children }: MemoryItemCardProps) {
   const [editing, setEditing] = useState(false)
+  const [forgetting, setForgetting] = useState(false)
   const [historyOpen, setHistoryOpen] = useState(false)
   // The revision the user's last save (edit, pin, restore) produced.
   const [savedRevision, setSavedRevision] = useState<number | null>(null)
@@ -162,8 +168,24 @@ export function MemoryItemCard({ item, now, onChanged, onStale }: MemoryItemCard
                 Undo
               </button>
             )}
+            <span className="spacer" />
+            <button type="button" className="button small quiet-danger" onClick={() => setForgetting(true)} disabled={busy} data-testid="item-forget">
+              Forget
+            </button>
           </div>
+          {children}
         </>
+      )}
+
+      {forgetting && (
+        <ForgetDialog
+          item={item}
+          onClose={() => setForgetting(false)}
+          onForgotten={(id) => {
+            setForgetting(false)
+            onForgotten(id)
+          }}
+        />
       )}
 
       {message && (

@@ -124,7 +124,14 @@ export function MemoryPanel({ scope, heading, changeSignal, emptyHint }: MemoryP
         aria-busy={list.loading}
       >
         {list.items.map((item) => (
-          <MemoryItemCard key={item.id} item={item} now={now} onChanged={list.replaceItem} onStale={list.refresh} />
+          <MemoryItemCard
+            key={item.id}
+            item={item}
+            now={now}
+            onChanged={list.replaceItem}
+            onStale={list.refresh}
+            onForgotten={list.removeItem}
+          />
         ))}
       </ul>
 
@@ -169,7 +176,7 @@ function useDebounced<T>(value: T, ms: number): T {
  * The current time, re-read when the next of the items' expiries passes, so an item is marked
  * expired the moment it expires (the server's sweep announces it a little later).
  */
-function useNowUntilNextExpiry(items: MemoryItem[]): number {
+export function useNowUntilNextExpiry(items: MemoryItem[]): number {
   const [now, setNow] = useState(() => Date.now())
   const next = items
     .map((i) => (i.expiresAt ? Date.parse(i.expiresAt) : Number.NaN))

@@ -1,4 +1,4 @@
-import type { MemoryItemFieldsFragment, MemoryKind, RevisionAction, ScopeInput } from '../gql/graphql.ts'
+import type { MemoryItemFieldsFragment, MemoryKind, MemorySource, RevisionAction, ScopeInput } from '../gql/graphql.ts'
 
 export type MemoryItem = MemoryItemFieldsFragment
 
@@ -105,4 +105,22 @@ export function draftChanges(from: MemoryDraft, to: MemoryDraft) {
     else changes.clearExpiresAt = true
   }
   return changes
+}
+
+/** An item's scope string ("shared" or a teammate's id) as the API's ScopeInput. */
+export function scopeInputOf(scope: string): ScopeInput {
+  return { teammateId: scope === 'shared' ? null : scope }
+}
+
+const sourceLabels: Record<MemorySource, string> = {
+  USER: 'you',
+  TEAMMATE: 'a teammate',
+  EXTRACTION: 'automatic extraction',
+  IMPORT: 'the MEMORY.md import',
+  FEEDBACK: 'your feedback',
+}
+
+/** Where an item came from, in words ("suggested by …"). */
+export function sourceLabel(source: MemorySource): string {
+  return sourceLabels[source] ?? source
 }

@@ -29,6 +29,8 @@ export interface MemoryList {
   loadMore(): void
   /** Shows a mutation's result at once, before the refresh that follows it puts it in order. */
   replaceItem(item: MemoryItem): void
+  /** Takes an item off the list at once (it was forgotten); the refresh that follows confirms it. */
+  removeItem(id: string): void
 }
 
 interface State {
@@ -170,6 +172,18 @@ export function useMemoryList({ scope, kind, search }: MemoryListFilter): Memory
     setState((s) => ({ ...s, items: s.items.map((i) => (i.id === item.id && item.revision >= i.revision ? item : i)) }))
   }, [])
 
+  const removeItem = useCallback(
+    (id: string) => {
+      setState((s) =>
+        s.items.some((i) => i.id === id)
+          ? { ...s, items: s.items.filter((i) => i.id !== id), totalCount: Math.max(0, s.totalCount - 1) }
+          : s,
+      )
+      refresh()
+    },
+    [refresh],
+  )
+
   useEffect(() => {
     const [teammateId, k, q] = JSON.parse(filterKey) as [string | null, MemoryKind | null, string]
     filter.current = { teammateId, kind: k, search: q }
@@ -183,7 +197,7 @@ export function useMemoryList({ scope, kind, search }: MemoryListFilter): Memory
     void pump()
   }, [pump, filterKey])
 
-  return { ...state, refresh, loadMore, replaceItem }
+  return { ...state, refresh, loadMore, replaceItem, removeItem }
 }
 
 /**

@@ -1,6 +1,8 @@
 import { MemoryPanel } from '../memory/MemoryPanel.tsx'
 import { Link, paths, settingsSections, type SettingsSection } from '../router.tsx'
+import { SuggestionsPanel } from '../suggestions/SuggestionsPanel.tsx'
 import { PageHeading } from '../ui/PageHeading.tsx'
+import { AISection } from './AISection.tsx'
 
 /** Settings, one section at a time. */
 export function SettingsPage({ section }: { section: SettingsSection }) {
@@ -15,11 +17,12 @@ export function SettingsPage({ section }: { section: SettingsSection }) {
         ))}
       </nav>
       {section === 'about-you' && <AboutYou />}
+      {section === 'ai' && <AISection />}
     </div>
   )
 }
 
-/** The shared scope: what every teammate knows about the user. */
+/** The shared scope: what every teammate knows about the user, and suggestions for it. */
 function AboutYou() {
   return (
     <div data-testid="about-you-page">
@@ -27,7 +30,10 @@ function AboutYou() {
         What every teammate knows about you: facts, preferences and notes shared with all of them. Memory that
         belongs to one teammate only is on that <Link to={paths.teammates()}>teammate’s page</Link>.
       </p>
-      <MemoryPanel scope={{ teammateId: null }} heading="Shared memory" emptyHint="fact or preference about you" />
+      <div className="stack">
+        <SuggestionsPanel scope={{ teammateId: null }} audience="any teammate" />
+        <MemoryPanel scope={{ teammateId: null }} heading="Shared memory" emptyHint="fact or preference about you" />
+      </div>
     </div>
   )
 }

@@ -3,12 +3,16 @@ import { useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
 import { useLiveSubscription } from '../api/live.ts'
 import { GenerationChangedSubscription, TeammateQuery } from '../api/operations.ts'
+import { ConversationsTab } from '../conversations/ConversationsTab.tsx'
+import { LessonsSection } from '../lessons/LessonsSection.tsx'
 import { MemoryPanel } from '../memory/MemoryPanel.tsx'
+import { RecallPreview } from '../memory/RecallPreview.tsx'
 import { Link, paths, teammateTabs, type TeammateTab } from '../router.tsx'
+import { SuggestionsPanel } from '../suggestions/SuggestionsPanel.tsx'
 import { PageHeading } from '../ui/PageHeading.tsx'
 
 /** One teammate: its name, its generation (live) and its tabs. */
-export function TeammatePage({ teammateId, tab }: { teammateId: string; tab: TeammateTab }) {
+export function TeammatePage({ teammateId, tab, runId }: { teammateId: string; tab: TeammateTab; runId?: string }) {
   const [{ data, error, fetching }] = useQuery({ query: TeammateQuery, variables: { id: teammateId } })
   const teammate = data?.teammate
 
@@ -24,10 +28,16 @@ export function TeammatePage({ teammateId, tab }: { teammateId: string; tab: Tea
       </div>
     )
   }
-  return <TeammateView teammate={teammate} tab={tab} />
+  return <TeammateView teammate={teammate} tab={tab} runId={runId} />
 }
 
-function TeammateView({ teammate, tab }: { teammate: { id: string; name: string; generation: string }; tab: TeammateTab }) {
+interface TeammateViewProps {
+  teammate: { id: string; name: string; generation: string }
+  tab: TeammateTab
+  runId?: string
+}
+
+function TeammateView({ teammate, tab, runId }: TeammateViewProps) {
   const generation = useGeneration(teammate.id)
   return (
     <div data-testid="teammate-page" data-teammate-id={teammate.id}>
@@ -70,18 +80,24 @@ function TeammateView({ teammate, tab }: { teammate: { id: string; name: string;
       </nav>
 
       {tab === 'memory' && (
-        <>
-          <MemoryPanel
-            scope={{ teammateId: teammate.id }}
-            heading={`${teammate.name}’s memory`}
-            emptyHint="memory only this teammate keeps"
-            changeSignal={generation.changes}
-          />
-          <p className="muted small aside-note">
-            {teammate.name} is also given your shared memory, in <Link to={paths.settings('about-you')}>About you</Link>.
-          </p>
-        </>
+        <div className="stack">
+          <SuggestionsPanel scope={{ teammateId: teammate.id }} audience={teammate.name} />
+          <div>
+            <MemoryPanel
+              scope={{ teammateId: teammate.id }}
+              heading={`${teammate.name}’s memory`}
+              emptyHint="memory only this teammate keeps"
+              changeSignal={generation.changes}
+            />
+            <p className="muted small aside-note">
+              {teammate.name} is also given your shared memory, in <Link to={paths.settings('about-you')}>About you</Link>.
+            </p>
+          </div>
+          <LessonsSection teammateId={teammate.id} teammateName={teammate.name} changeSignal={generation.changes} />
+          <RecallPreview teammateId={teammate.id} teammateName={teammate.name} />
+        </div>
       )}
+      {tab === 'conversations' && <ConversationsTab teammate={teammate} changeSignal={generation.changes} focusRunId={runId} />}
     </div>
   )
 }

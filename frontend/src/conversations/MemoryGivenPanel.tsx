@@ -1,0 +1,96 @@
+import { useEffect, useState } from 'react'
+import { useClient, type CombinedError } from 'urql'
+import { describeError } from '../api/errors.ts'
+import { RunMemoryContextQuery } from '../api/operations.ts'
+import { useSerialRead } from '../api/serial.ts'
+import type { ContextState, RunMemoryContextQuery as ContextResult } from '../gql/graphql.ts'
+import { kindLabel } from '../memory/model.ts'
+
+type Entry = NonNullable<ContextResult['run']>['memoryContext'][number]
+
+interface MemoryGivenPanelProps {
+  runId: string
+  teammateName: string
+  /** Changes whenever memory the teammate sees changed: the states are read again. */
+  changeSignal: number
+}
+
+/**
+ * What a run was given (P7): the items of its memory packet in order, each with what became of it
+ * since — unchanged, changed (with the current revision), forgotten (its text is gone) or expired.
+ * It re-reads whenever the teammate's generation moves, so the badges follow edits live.
+ */
+export function MemoryGivenPanel({ runId, teammateName, changeSignal }: MemoryGivenPanelProps) {
+  const client = useClient()
+  const [entries, setEntries] = useState<Entry[] | null>(null)
+  const [error, setError] = useState<CombinedError | undefined>()
+
+  const read = useSerialRead(async () => {
+    const result = await client.query(RunMemoryContextQuery, { id: runId }, { requestPolicy: 'network-only' }).toPromise()
+    if (result.data?.run) {
+      setEntries(result.data.run.memoryContext)
+      setError(undefined)
+    } else {
+      setError(result.error)
+    }
+  })
+  useEffect(() => read(), [read, changeSignal])
+
+  return (
+    <div className="memory-given" data-testid="memory-given" data-state={entries ? 'ready' : 'loading'}>
+      <p className="muted small" data-testid="memory-given-note">
+        This is what {teammateName} was given for this reply, not what the model relied on.
+      </p>
+      {error && (
+        <p className="message error" role="alert">
+          {describeError(error)}
+        </p>
+      )}
+      {!entries && !error && <p className="muted small">Loading…</p>}
+      {entries && entries.length === 0 && (
+        <p className="muted small" data-testid="memory-given-empty">
+          No memory was given for this reply: nothing matched and nothing was pinned.
+        </p>
+      )}
+      {entries && entries.length > 0 && (
+        <ol className="given-list">
+          {entries.map((e) => (
+            <li key={`${e.position}-${e.itemId}`} className="given-entry" data-testid="memory-given-entry" data-item-id={e.itemId} data-state={e.state}>
+              <div className="given-meta">
+                <StateBadge state={e.state} currentRevision={e.currentRevision} />
+                <span className="muted small">
+                  {kindLabel(e.item.kind)} · {e.item.scope === 'shared' ? 'shared' : 'own'} · given at revision {e.revisionGiven}
+                  {e.truncated ? ' · cut to fit' : ''}
+                </span>
+              </div>
+              {e.state === 'FORGOTTEN' ? (
+                <p className="given-text muted" data-testid="memory-given-text">
+                  <em>Forgotten since: its text is gone.</em>
+                </p>
+              ) : (
+                <p className="given-text" data-testid="memory-given-text">
+                  {e.item.key && <strong>{e.item.key}: </strong>}
+                  {e.item.content}
+                </p>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  )
+}
+
+function StateBadge({ state, currentRevision }: { state: ContextState; currentRevision: number }) {
+  const [label, className, title] = {
+    UNCHANGED: ['Unchanged', 'state-unchanged', 'Still as it was given.'],
+    CHANGED: [`Changed (now revision ${currentRevision})`, 'state-changed', 'Edited since the reply: the text below is the current one.'],
+    FORGOTTEN: ['Forgotten', 'state-forgotten', 'You forgot it since the reply.'],
+    EXPIRED: ['Expired', 'state-expired', 'Its expiry has passed: teammates are no longer given it.'],
+  }[state]
+  return (
+    <span className={`badge ${className}`} title={title} data-testid="memory-given-state">
+      {label}
+    </span>
+  )
+}

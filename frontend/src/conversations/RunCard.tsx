@@ -1,0 +1,269 @@
+import { useId, useState } from 'react'
+import { useMutation } from 'urql'
+import { describeError } from '../api/errors.ts'
+import { CancelRunMutation, KeepLessonMutation, RateRunMutation, RetryRunWithNoteMutation } from '../api/operations.ts'
+import type { Rating, RunFieldsFragment, RunStatus } from '../gql/graphql.ts'
+import { maxContentLength } from '../memory/CreateMemoryForm.tsx'
+import { formatTime } from '../memory/model.ts'
+import { Link, paths } from '../router.tsx'
+import { ThumbIcon } from '../ui/icons.tsx'
+import { MemoryGivenPanel } from './MemoryGivenPanel.tsx'
+import type { WaitingRetry } from './retries.ts'
+
+export type Run = RunFieldsFragment
+
+interface RunCardProps {
+  run: Run
+  teammate: { id: string; name: string }
+  /** The run began a thread (the one before it, if shown, belongs to another). */
+  startsThread: boolean
+  /** The run the page was opened for (a lesson's link). */
+  focused: boolean
+  waitingRetry: WaitingRetry | null
+  changeSignal: number
+  onChanged(run: Partial<Run> & { id: string }): void
+  onRetryRequested(retry: WaitingRetry): void
+}
+
+const statusLabels: Record<RunStatus, string> = {
+  RUNNING: 'Running',
+  COMPLETED: 'Replied',
+  FAILED: 'Failed',
+  INTERRUPTED: 'Interrupted',
+  CANCELLED: 'Cancelled',
+}
+
+/** Why a run has no reply, by its status. */
+function noReply(status: RunStatus, name: string): string {
+  switch (status) {
+    case 'RUNNING':
+      return `${name} is working on it…`
+    case 'INTERRUPTED':
+      return 'No reply: memory changed during the turn, so it was interrupted.'
+    case 'CANCELLED':
+      return 'No reply: you cancelled it.'
+    case 'FAILED':
+      return 'No reply: the turn failed (memory may have changed while it was starting).'
+    default:
+      return 'No reply.'
+  }
+}
+
+/**
+ * One turn of a teammate: the user's message, the reply, the rating (L1), the feedback that follows
+ * a thumbs down — keep it as a lesson (L2) or try again with it (L3) — and the memory it was given
+ * (P7). A running turn can be cancelled.
+ */
+export function RunCard({ run, teammate, startsThread, focused, waitingRetry, changeSignal, onChanged, onRetryRequested }: RunCardProps) {
+  const [asking, setAsking] = useState(false)
+  const [note, setNote] = useState('')
+  const [kept, setKept] = useState(false)
+  const [memoryOpen, setMemoryOpen] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const [rateState, rateRun] = useMutation(RateRunMutation)
+  const [cancelState, cancelRun] = useMutation(CancelRunMutation)
+  const [lessonState, keepLesson] = useMutation(KeepLessonMutation)
+  const [retryState, retryRun] = useMutation(RetryRunWithNoteMutation)
+  const id = useId()
+  const busy = rateState.fetching || lessonState.fetching || retryState.fetching
+
+  const rate = async (rating: Rating) => {
+    setError(null)
+    const next = run.rating === rating ? null : rating // the same thumb again clears it
+    const result = await rateRun({ input: { runId: run.id, rating: next } })
+    if (!result.data) {
+      setError(describeError(result.error))
+      return
+    }
+    onChanged({ id: run.id, rating: result.data.rateRun.rating })
+    if (next === 'DOWN') {
+      setAsking(true)
+      setKept(false)
+    } else {
+      setAsking(false)
+    }
+  }
+
+  const cancel = async () => {
+    setError(null)
+    const result = await cancelRun({ input: { runId: run.id } })
+    if (result.data) onChanged(result.data.cancelRun)
+    else setError(describeError(result.error))
+  }
+
+  const lesson = async () => {
+    setError(null)
+    const result = await keepLesson({ input: { runId: run.id, note } })
+    if (!result.data) {
+      setError(describeError(result.error))
+      return
+    }
+    setKept(true)
+    setAsking(false)
+    setNote('')
+  }
+
+  const retry = async () => {
+    setError(null)
+    const result = await retryRun({ input: { runId: run.id, note } })
+    if (!result.data) {
+      setError(describeError(result.error))
+      return
+    }
+    const r = result.data.retryRunWithNote
+    onRetryRequested({ runId: run.id, prompt: r.prompt, createdAt: r.createdAt })
+    setAsking(false)
+    setNote('')
+  }
+
+  return (
+    <li
+      className={`card run${focused ? ' focused' : ''}`}
+      id={`run-${run.id}`}
+      data-testid="run"
+      data-run-id={run.id}
+      data-status={run.status}
+      data-rating={run.rating ?? ''}
+      aria-labelledby={`${id}-title`}
+    >
+      <div className="run-head">
+        <span className={`badge status-${run.status.toLowerCase()}`} data-testid="run-status">
+          {statusLabels[run.status]}
+        </span>
+        {startsThread && (
+          <span className="badge subtle" title="A new conversation thread started here (memory had changed, or it was the first).">
+            New thread
+          </span>
+        )}
+        <span className="muted small" id={`${id}-title`}>
+          {formatTime(run.createdAt)}
+          {!run.startedByUser && ' · started by the worker'}
+        </span>
+        <span className="spacer" />
+        {run.status === 'RUNNING' && (
+          <button type="button" className="button small" onClick={cancel} disabled={cancelState.fetching} data-testid="run-cancel">
+            {cancelState.fetching ? 'Cancelling…' : 'Cancel'}
+          </button>
+        )}
+      </div>
+
+      <div className="exchange">
+        <p className="exchange-label">You</p>
+        <p className="exchange-text" data-testid="run-user-message">
+          {run.userMessage}
+        </p>
+        <p className="exchange-label">{teammate.name}</p>
+        {run.reply ? (
+          <p className="exchange-text reply" data-testid="run-reply">
+            {run.reply}
+          </p>
+        ) : (
+          <p className="exchange-text muted" data-testid="run-no-reply">
+            {noReply(run.status, teammate.name)}
+          </p>
+        )}
+      </div>
+
+      {run.reply && (
+        <div className="feedback-row" role="group" aria-label="Rate this reply">
+          <button
+            type="button"
+            className="button small thumb"
+            aria-pressed={run.rating === 'UP'}
+            onClick={() => rate('UP')}
+            disabled={busy}
+            data-testid="run-thumbs-up"
+          >
+            <ThumbIcon /> Helpful
+          </button>
+          <button
+            type="button"
+            className="button small thumb"
+            aria-pressed={run.rating === 'DOWN'}
+            onClick={() => rate('DOWN')}
+            disabled={busy}
+            data-testid="run-thumbs-down"
+          >
+            <ThumbIcon down /> Not helpful
+          </button>
+          {run.rating === 'DOWN' && !asking && (
+            <button type="button" className="link-button small" onClick={() => setAsking(true)} data-testid="feedback-open">
+              What should be done differently?
+            </button>
+          )}
+        </div>
+      )}
+
+      {asking && (
+        <form className="feedback-form" onSubmit={(e) => e.preventDefault()} data-testid="feedback-form" aria-label="What should be done differently?">
+          <label htmlFor={`${id}-note`} className="field-label">
+            What should be done differently?
+          </label>
+          <textarea
+            id={`${id}-note`}
+            rows={3}
+            maxLength={maxContentLength}
+            value={note}
+            onChange={(e) => setNote(e.target.value)}
+            placeholder="e.g. Use bullet points and keep it under five lines."
+            autoFocus
+            data-testid="feedback-note"
+          />
+          <div className="actions compact">
+            <button type="button" className="button primary small" onClick={lesson} disabled={busy || !note.trim()} data-testid="feedback-keep-lesson">
+              {lessonState.fetching ? 'Saving…' : 'Keep as a lesson'}
+            </button>
+            <button type="button" className="button small" onClick={retry} disabled={busy || !note.trim()} data-testid="feedback-retry">
+              {retryState.fetching ? 'Asking…' : 'Try again with this'}
+            </button>
+            <button type="button" className="link-button small" onClick={() => setAsking(false)} data-testid="feedback-close">
+              Not now
+            </button>
+          </div>
+          <p className="muted small">
+            A lesson is kept in {teammate.name}’s memory for every future conversation; trying again only redoes this reply.
+          </p>
+        </form>
+      )}
+
+      {kept && (
+        <p className="message ok" role="status" data-testid="feedback-lesson-kept">
+          Kept as a lesson: {teammate.name} will be given it in every conversation.{' '}
+          <Link to={paths.teammate(teammate.id)}>See lessons</Link>
+        </p>
+      )}
+      {waitingRetry && (
+        <p className="message info" role="status" data-testid="retry-waiting">
+          Asked {teammate.name} to try again with your note. Waiting for {teammate.name} to pick it up; the new reply will
+          appear above.
+        </p>
+      )}
+      {error && (
+        <p className="message error" role="alert" data-testid="run-error">
+          {error}
+        </p>
+      )}
+
+      <div className="run-memory">
+        <button
+          type="button"
+          className="disclosure"
+          aria-expanded={memoryOpen}
+          aria-controls={`${id}-memory`}
+          onClick={() => setMemoryOpen((o) => !o)}
+          data-testid="run-memory-toggle"
+        >
+          <span className="disclosure-mark" aria-hidden="true">
+            {memoryOpen ? '▾' : '▸'}
+          </span>
+          Memory given
+        </button>
+        {memoryOpen && (
+          <div id={`${id}-memory`}>
+            <MemoryGivenPanel runId={run.id} teammateName={teammate.name} changeSignal={changeSignal} />
+          </div>
+        )}
+      </div>
+    </li>
+  )
+}

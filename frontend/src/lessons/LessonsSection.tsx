@@ -1,0 +1,131 @@
+import { useEffect, useId, useState } from 'react'
+import { useClient, type CombinedError } from 'urql'
+import { describeError } from '../api/errors.ts'
+import { LessonsQuery } from '../api/operations.ts'
+import { useSerialRead } from '../api/serial.ts'
+import type { LessonsQuery as LessonsResult } from '../gql/graphql.ts'
+import { MemoryItemCard } from '../memory/MemoryItemCard.tsx'
+import { useNowUntilNextExpiry } from '../memory/MemoryPanel.tsx'
+import { formatTime, type MemoryItem } from '../memory/model.ts'
+import { Link, paths } from '../router.tsx'
+
+type Lesson = LessonsResult['lessons'][number]
+type LessonRun = NonNullable<Lesson['run']>
+
+interface LessonsSectionProps {
+  teammateId: string
+  teammateName: string
+  /**
+   * Changes whenever the teammate's generation moves. Lessons are active items, so every change to
+   * one (kept, edited, pinned, forgotten) moves it: no subscription of its own is needed.
+   */
+  changeSignal: number
+}
+
+/**
+ * The teammate's lessons (L4): notes the user kept from thumbs-down feedback, each linked to the
+ * reply that prompted it. Lessons are ordinary pinned items, so they are edited, pinned and
+ * forgotten with the same card as the rest of memory; the list re-reads whenever the teammate's
+ * memory changes.
+ */
+export function LessonsSection({ teammateId, teammateName, changeSignal }: LessonsSectionProps) {
+  const client = useClient()
+  const [lessons, setLessons] = useState<Lesson[]>([])
+  const [loaded, setLoaded] = useState(false)
+  const [error, setError] = useState<CombinedError | undefined>()
+  const now = useNowUntilNextExpiry(lessons.map((l) => l.item))
+
+  const refresh = useSerialRead(async () => {
+    const result = await client.query(LessonsQuery, { teammateId }, { requestPolicy: 'network-only' }).toPromise()
+    setLoaded(true)
+    if (result.data) {
+      setLessons(result.data.lessons)
+      setError(undefined)
+    } else {
+      setError(result.error)
+    }
+  })
+
+  useEffect(() => refresh(), [refresh, changeSignal])
+
+  const replace = (item: MemoryItem) =>
+    setLessons((ls) => ls.map((l) => (l.item.id === item.id && item.revision >= l.item.revision ? { ...l, item } : l)))
+  const remove = (id: string) => {
+    setLessons((ls) => ls.filter((l) => l.item.id !== id))
+    refresh()
+  }
+
+  return (
+    <section className="lessons" data-testid="lessons-section" data-state={loaded ? 'ready' : 'loading'} aria-label="Lessons">
+      <div className="panel-head">
+        <h2 className="panel-title">Lessons</h2>
+        <span className="muted small" data-testid="lessons-count">
+          {loaded ? (lessons.length === 1 ? '1 lesson' : `${lessons.length} lessons`) : 'Loading…'}
+        </span>
+      </div>
+      <p className="lede small-lede">
+        Notes you kept from your feedback on replies. They are pinned, so they are given in every conversation.
+      </p>
+      {error && (
+        <p className="message error" role="alert">
+          {describeError(error)}
+        </p>
+      )}
+      {loaded && lessons.length === 0 && !error ? (
+        <p className="muted lessons-empty" data-testid="lessons-empty">
+          No lessons yet. When a reply misses the mark, give it a thumbs down in{' '}
+          <Link to={paths.teammate(teammateId, 'conversations')}>Conversations</Link> and keep your note as a lesson.
+        </p>
+      ) : (
+        <ul className="memory-list" data-testid="lessons-list">
+          {lessons.map((l) => (
+            <MemoryItemCard key={l.item.id} item={l.item} now={now} onChanged={replace} onStale={refresh} onForgotten={remove}>
+              <LessonSource run={l.run ?? null} teammateId={teammateId} teammateName={teammateName} />
+            </MemoryItemCard>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}
+
+/** Where a lesson came from: an expander with the reply that prompted it and a link to it. */
+function LessonSource({ run, teammateId, teammateName }: { run: LessonRun | null; teammateId: string; teammateName: string }) {
+  const [open, setOpen] = useState(false)
+  const id = useId()
+  if (!run) {
+    return <p className="muted small lesson-source">Written directly, not from feedback on a reply.</p>
+  }
+  return (
+    <div className="lesson-source" data-testid="lesson-source" data-run-id={run.id}>
+      <button
+        type="button"
+        className="disclosure"
+        aria-expanded={open}
+        aria-controls={`${id}-reply`}
+        onClick={() => setOpen((o) => !o)}
+        data-testid="lesson-reply-toggle"
+      >
+        <span className="disclosure-mark" aria-hidden="true">
+          {open ? '▾' : '▸'}
+        </span>
+        The reply that prompted it
+      </button>
+      {open && (
+        <div className="lesson-reply" id={`${id}-reply`} data-testid="lesson-reply">
+          <p className="exchange-label">You asked · {formatTime(run.createdAt)}</p>
+          <p className="exchange-text" data-testid="lesson-user-message">
+            {run.userMessage}
+          </p>
+          <p className="exchange-label">{teammateName} replied</p>
+          <p className="exchange-text" data-testid="lesson-reply-text">
+            {run.reply ?? <span className="muted">No reply was given.</span>}
+          </p>
+          <Link to={paths.run(teammateId, run.id)} className="small" data-testid="lesson-run-link">
+            Open in Conversations
+          </Link>
+        </div>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,127 @@
+import { useId, useState, type FormEvent } from 'react'
+import { useClient, type CombinedError } from 'urql'
+import { describeError } from '../api/errors.ts'
+import { RecallPreviewQuery } from '../api/operations.ts'
+import type { RecallPreviewQuery as PreviewResult, VectorSearch } from '../gql/graphql.ts'
+import { kindLabel } from './model.ts'
+
+type Preview = PreviewResult['recallPreview']
+
+const vectorLabels: Record<VectorSearch, string> = {
+  NOT_CONFIGURED: 'Found by words only (embeddings are not configured).',
+  USED: 'Found by words and by meaning (embeddings).',
+  SKIPPED: 'Found by words only: the request has no words to search by meaning.',
+  FAILED: 'Found by words only: the search by meaning failed this time.',
+}
+
+/**
+ * "What would a teammate see for …": the memory packet a run of the teammate would get for a
+ * request now (P1–P6), each entry with why it was chosen — its place in the word search and the
+ * meaning search, and the fused score.
+ */
+export function RecallPreview({ teammateId, teammateName }: { teammateId: string; teammateName: string }) {
+  const client = useClient()
+  const [query, setQuery] = useState('')
+  const [preview, setPreview] = useState<Preview | null>(null)
+  const [asked, setAsked] = useState('')
+  const [error, setError] = useState<CombinedError | undefined>()
+  const [fetching, setFetching] = useState(false)
+  const id = useId()
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault()
+    const q = query.trim()
+    if (!q) return
+    setFetching(true)
+    const result = await client.query(RecallPreviewQuery, { teammateId, query: q }, { requestPolicy: 'network-only' }).toPromise()
+    setFetching(false)
+    setAsked(q)
+    setError(result.error)
+    setPreview(result.data?.recallPreview ?? null)
+  }
+
+  return (
+    <section className="recall-preview" data-testid="recall-preview" aria-labelledby={`${id}-title`}>
+      <h2 className="panel-title" id={`${id}-title`}>
+        What would {teammateName} see for…
+      </h2>
+      <p className="lede small-lede">Type a request to see the memory {teammateName} would be given for it right now, and why.</p>
+      <form className="inline-form-row" onSubmit={submit} role="search">
+        <label htmlFor={`${id}-query`} className="visually-hidden">
+          A request to {teammateName}
+        </label>
+        <input
+          id={`${id}-query`}
+          type="search"
+          placeholder="e.g. plan my trip to Lisbon"
+          maxLength={2000}
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          data-testid="recall-query"
+        />
+        <button type="submit" className="button" disabled={fetching || !query.trim()} data-testid="recall-submit">
+          {fetching ? 'Looking…' : 'Preview'}
+        </button>
+      </form>
+      {error && (
+        <p className="message error" role="alert">
+          {describeError(error)}
+        </p>
+      )}
+      {preview && (
+        <div className="recall-result" data-testid="recall-result" data-query={asked}>
+          <p className="muted small" data-testid="recall-vector">
+            {vectorLabels[preview.vectorSearch]}
+            {preview.vectorReason ? ` (${preview.vectorReason})` : ''}
+          </p>
+          {preview.entries.length === 0 ? (
+            <p className="empty" data-testid="recall-empty">
+              Nothing would be given for this: no memory matches and nothing is pinned.
+            </p>
+          ) : (
+            <ol className="recall-entries">
+              {preview.entries.map((e, i) => (
+                <li key={e.item.id} className="recall-entry" data-testid="recall-entry" data-item-id={e.item.id}>
+                  <div className="recall-entry-head">
+                    <span className="recall-place">{i + 1}</span>
+                    <span className={`badge kind-${e.item.kind.toLowerCase()}`}>{kindLabel(e.item.kind)}</span>
+                    {e.item.pinned && <span className="badge pin">Pinned</span>}
+                    <span className="muted small">{e.item.scope === 'shared' ? 'shared' : 'own'}</span>
+                  </div>
+                  <p className="given-text">
+                    {e.item.key && <strong>{e.item.key}: </strong>}
+                    {e.item.content}
+                    {e.truncated && <span className="muted small"> (cut to fit)</span>}
+                  </p>
+                  <dl className="recall-why" data-testid="recall-why">
+                    <div>
+                      <dt>Words</dt>
+                      <dd data-testid="recall-fulltext">
+                        {e.fullTextPosition != null ? `#${e.fullTextPosition} (rank ${formatNumber(e.fullTextRank)})` : e.item.pinned ? 'pinned' : 'no match'}
+                      </dd>
+                    </div>
+                    <div>
+                      <dt>Meaning</dt>
+                      <dd data-testid="recall-vector-distance">
+                        {e.vectorPosition != null ? `#${e.vectorPosition} (distance ${formatNumber(e.vectorDistance)})` : '—'}
+                      </dd>
+                    </div>
+                    <div>
+                      <dt>Score</dt>
+                      <dd data-testid="recall-score">{formatNumber(e.score)}</dd>
+                    </div>
+                  </dl>
+                </li>
+              ))}
+            </ol>
+          )}
+        </div>
+      )}
+    </section>
+  )
+}
+
+function formatNumber(n: number | null | undefined): string {
+  if (n == null) return '—'
+  return n.toFixed(4).replace(/0+$/, '').replace(/\.$/, '')
+}

@@ -1,0 +1,277 @@
+import { useEffect, useId, useState } from 'react'
+import { useClient, useMutation } from 'urql'
+import { describeError, hasErrorCode } from '../api/errors.ts'
+import { ConfirmCandidateMutation, DismissCandidateMutation, EditMemoryMutation, MemoryItemQuery } from '../api/operations.ts'
+import { useSerialRead } from '../api/serial.ts'
+import { maxContentLength } from '../memory/CreateMemoryForm.tsx'
+import { ForgottenWarning, useForgottenGuard } from '../memory/ForgottenWarning.tsx'
+import { formatTime, kindLabel, scopeInputOf, sourceLabel, type MemoryItem } from '../memory/model.ts'
+import type { Candidate } from './SuggestionsPanel.tsx'
+import { wordDiff } from './wordDiff.ts'
+
+interface SuggestionCardProps {
+  candidate: Candidate
+  /** Changes whenever the panel re-read the scope: the target item is read again. */
+  tick: number
+  /** The suggestion is settled (confirmed, dismissed); what says how, for the panel's notice. */
+  onDone(id: string, what: string): void
+  onStale(): void
+}
+
+/** The target of a proposal as it is now: loading, gone (forgotten or no longer active), or read. */
+type Target = { state: 'loading' } | { state: 'gone' } | { state: 'read'; item: MemoryItem }
+
+/**
+ * One suggestion. A plain one shows its text; a proposal to change a confirmed item (A4) shows the
+ * change as a word diff against the item's current text. Confirm saves it (with the user's edit, if
+ * any); a proposal whose item changed since answers CONFLICT, and the card then shows the current
+ * text and offers to apply the proposed text on top of it, or to dismiss the proposal.
+ */
+export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionCardProps) {
+  const client = useClient()
+  const [editing, setEditing] = useState(false)
+  const [draft, setDraft] = useState(candidate.content)
+  const [error, setError] = useState<string | null>(null)
+  const [conflict, setConflict] = useState(false)
+  const [target, setTarget] = useState<Target>({ state: 'loading' })
+  const [confirmState, confirmCandidate] = useMutation(ConfirmCandidateMutation)
+  const [dismissState, dismissCandidate] = useMutation(DismissCandidateMutation)
+  const [applyState, editMemory] = useMutation(EditMemoryMutation)
+  const guard = useForgottenGuard(scopeInputOf(candidate.scope))
+  const busy = confirmState.fetching || dismissState.fetching || applyState.fetching || guard.checking
+  const id = useId()
+  const targetId = candidate.targetItemId ?? null
+
+  const readTarget = useSerialRead(async () => {
+    if (!targetId) return
+    const result = await client.query(MemoryItemQuery, { id: targetId }, { requestPolicy: 'network-only' }).toPromise()
+    const item = result.data?.memoryItem
+    if (item && item.status === 'ACTIVE') setTarget({ state: 'read', item })
+    else if (result.data) setTarget({ state: 'gone' })
+  })
+  useEffect(() => readTarget(), [readTarget, targetId, tick])
+
+  const proposedText = editing ? draft : candidate.content
+  const current = target.state === 'read' ? target.item : null
+  const changedSince = current !== null && current.revision !== candidate.targetRevision
+
+  const confirm = async (confirmed = false) => {
+    setError(null)
+    const edited = editing && draft !== candidate.content
+    if (edited) {
+      const check = await guard.check(draft, confirmed)
+      if (check.verdict === 'warn') return
+      if (check.verdict === 'error') {
+        setError(describeError(check.error))
+        return
+      }
+    }
+    const result = await confirmCandidate({ input: { id: candidate.id, content: edited ? draft : null } })
+    if (result.data) {
+      onDone(candidate.id, targetId ? 'Change applied to the memory.' : 'Confirmed: it is memory now.')
+    } else if (hasErrorCode(result.error, 'CONFLICT')) {
+      setConflict(true)
+      onStale()
+    } else if (hasErrorCode(result.error, 'NOT_FOUND') && targetId) {
+      setTarget({ state: 'gone' })
+    } else {
+      setError(describeError(result.error))
+    }
+  }
+
+  const dismiss = async () => {
+    setError(null)
+    const result = await dismissCandidate({ input: { id: candidate.id } })
+    if (result.data) onDone(candidate.id, 'Dismissed: it won’t be remembered.')
+    else setError(describeError(result.error))
+  }
+
+  // After a conflict: the proposed text saved as an ordinary edit of the current version, then the
+  // stale proposal dismissed.
+  const applyToCurrent = async () => {
+    if (!current) return
+    setError(null)
+    const result = await editMemory({ input: { id: current.id, baseRevision: current.revision, content: proposedText } })
+    if (!result.data) {
+      if (hasErrorCode(result.error, 'CONFLICT')) onStale()
+      setError(describeError(result.error))
+      return
+    }
+    const dismissed = await dismissCandidate({ input: { id: candidate.id } })
+    if (!dismissed.data) {
+      // The change is saved; only the stale proposal is still listed.
+      setError(`The change is saved, but the suggestion could not be dismissed: ${describeError(dismissed.error)}`)
+      onStale()
+      return
+    }
+    onDone(candidate.id, 'Change applied to the current version of the memory.')
+  }
+
+  const origin = candidate.source === 'EXTRACTION' ? 'Found by automatic extraction' : `Suggested by ${sourceLabel(candidate.source)}`
+
+  return (
+    <li
+      className="card suggestion"
+      data-testid="suggestion"
+      data-candidate-id={candidate.id}
+      data-proposal={targetId ? 'true' : 'false'}
+      aria-labelledby={`${id}-what`}
+    >
+      <div className="item-meta">
+        <span className={`badge kind-${candidate.kind.toLowerCase()}`} data-testid="suggestion-kind">
+          {kindLabel(candidate.kind)}
+        </span>
+        <span className="badge subtle" data-testid="suggestion-type">
+          {targetId ? 'Change to a memory' : 'New memory'}
+        </span>
+        <span className="muted small" data-testid="suggestion-source">
+          {origin} · {formatTime(candidate.createdAt)}
+        </span>
+      </div>
+
+      {candidate.key && <h3 className="item-key">{candidate.key}</h3>}
+
+      {targetId ? (
+        <div id={`${id}-what`}>
+          {target.state === 'loading' && <p className="muted small">Loading the memory it would change…</p>}
+          {target.state === 'gone' && (
+            <p className="message warn" data-testid="suggestion-target-gone">
+              The memory this would change no longer exists (it was forgotten). Dismiss the suggestion.
+            </p>
+          )}
+          {current && (
+            <>
+              <p className="muted small diff-legend">
+                Proposed change to what you confirmed (<del>removed</del>, <ins>added</ins>):
+              </p>
+              <p className="item-content diff" data-testid="suggestion-diff">
+                {wordDiff(current.content, proposedText).map((part, i) =>
+                  part.kind === 'same' ? (
+                    <span key={i}>{part.text}</span>
+                  ) : part.kind === 'removed' ? (
+                    <del key={i} data-testid="diff-removed">
+                      <span className="visually-hidden">[removed: </span>
+                      {part.text}
+                      <span className="visually-hidden">]</span>
+                    </del>
+                  ) : (
+                    <ins key={i} data-testid="diff-added">
+                      <span className="visually-hidden">[added: </span>
+                      {part.text}
+                      <span className="visually-hidden">]</span>
+                    </ins>
+                  ),
+                )}
+              </p>
+            </>
+          )}
+        </div>
+      ) : (
+        !editing && (
+          <p className="item-content" id={`${id}-what`} data-testid="suggestion-content">
+            {candidate.content}
+          </p>
+        )
+      )}
+
+      {candidate.evidence && (
+        <blockquote className="evidence" data-testid="suggestion-evidence">
+          <span className="muted small">From your message:</span> “{candidate.evidence}”
+        </blockquote>
+      )}
+
+      {editing && (
+        <div className="field suggestion-editor">
+          <label htmlFor={`${id}-edit`} className="field-label">
+            {targetId ? 'The new text' : 'Text to remember'}
+          </label>
+          <textarea
+            id={`${id}-edit`}
+            rows={Math.min(10, Math.max(3, draft.split('\n').length + 1))}
+            maxLength={maxContentLength}
+            value={draft}
+            onChange={(e) => {
+              setDraft(e.target.value)
+              guard.reset()
+            }}
+            autoFocus
+            data-testid="suggestion-edit-content"
+          />
+        </div>
+      )}
+
+      {conflict && current && (
+        <div className="message warn" role="alert" data-testid="suggestion-conflict">
+          <p>
+            <strong>This memory changed after the suggestion was made,</strong> so the change was not applied. It now
+            says (revision {current.revision}):
+          </p>
+          <p className="item-content conflict-current" data-testid="suggestion-conflict-current">
+            {current.content}
+          </p>
+        </div>
+      )}
+      {!conflict && changedSince && current && (
+        <p className="message warn small" data-testid="suggestion-stale">
+          This memory changed since the suggestion was made (it is now at revision {current.revision}); the change above is
+          shown against the current text.
+        </p>
+      )}
+
+      {error && (
+        <p className="message error" role="alert" data-testid="suggestion-error">
+          {error}
+        </p>
+      )}
+
+      {guard.warnedText !== null && guard.warnedText === draft ? (
+        <ForgottenWarning busy={busy} onConfirm={() => void confirm(true)} onCancel={guard.reset} />
+      ) : conflict ? (
+        <div className="actions compact">
+          {current && (
+            <button type="button" className="button primary small" onClick={applyToCurrent} disabled={busy} data-testid="suggestion-apply-current">
+              Apply to the current version
+            </button>
+          )}
+          <button type="button" className="button small" onClick={dismiss} disabled={busy} data-testid="suggestion-dismiss">
+            Dismiss
+          </button>
+        </div>
+      ) : (
+        <div className="actions compact">
+          <button
+            type="button"
+            className="button primary small"
+            onClick={() => void confirm()}
+            disabled={busy || !proposedText.trim() || target.state === 'gone' || (targetId !== null && !current)}
+            data-testid="suggestion-confirm"
+          >
+            {confirmState.fetching ? 'Saving…' : editing ? 'Confirm with my changes' : 'Confirm'}
+          </button>
+          {editing ? (
+            <button
+              type="button"
+              className="button small"
+              onClick={() => {
+                setEditing(false)
+                setDraft(candidate.content)
+                guard.reset()
+              }}
+              disabled={busy}
+              data-testid="suggestion-edit-cancel"
+            >
+              Cancel edit
+            </button>
+          ) : (
+            <button type="button" className="button small" onClick={() => setEditing(true)} disabled={busy || target.state === 'gone'} data-testid="suggestion-edit">
+              Edit
+            </button>
+          )}
+          <button type="button" className="button small" onClick={dismiss} disabled={busy} data-testid="suggestion-dismiss">
+            Dismiss
+          </button>
+        </div>
+      )}
+    </li>
+  )
+}
