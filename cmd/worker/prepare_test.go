@@ -66,7 +66,9 @@ func (c client) teammate(t *testing.T) string {
 
 func (c client) notes(t *testing.T, teammate string) []string {
 	var out struct {
-		MemoryItems struct{ Edges []struct{ Node struct{ Content string } } }
+		MemoryItems struct {
+			Edges []struct{ Node struct{ Content string } }
+		}
 	}
 	c.api.Must(t, apitest.UserToken, `query($t: ID) { memoryItems(scope: {teammateId: $t}, kind: NOTE) { edges { node { content } } } }`,
 		map[string]any{"t": teammate}, &out)
