@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/open-bot/memory/graph/model"
+	"github.com/open-bot/memory/internal/events"
 	"github.com/open-bot/memory/internal/memory"
 )
 
@@ -69,40 +70,16 @@ func (r *Resolver) watchMemory(ctx context.Context, scope memory.Scope) (<-chan 
 		// A run never learns of suggestions (A2), not even their ids.
 		return !runOnly || e.Status == string(memory.StatusActive) || e.Status == string(memory.StatusForgotten)
 	})
-	out := make(chan *model.MemoryChange)
-	go func() {
-		defer close(out)
-		defer sub.Close()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case m, ok := <-sub.C:
-				if !ok {
-					return
-				}
-				if m.Resync {
-					// Events may have been lost while the listener was away: completing makes the
-					// client resubscribe and re-read, rather than silently missing a change.
-					return
-				}
-				e := m.Event
-				change := &model.MemoryChange{
-					Scope: e.Scope, ItemID: e.ItemID, Revision: e.Revision, Status: memory.Status(e.Status),
-				}
-				if e.Action != "" {
-					action := memory.Action(e.Action)
-					change.Action = &action
-				}
-				select {
-				case out <- change:
-				case <-ctx.Done():
-					return
-				}
-			}
+	return forward(ctx, sub, func(e memory.Event) (*model.MemoryChange, bool) {
+		change := &model.MemoryChange{
+			Scope: e.Scope, ItemID: e.ItemID, Revision: e.Revision, Status: memory.Status(e.Status),
 		}
-	}()
-	return out, nil
+		if e.Action != "" {
+			action := memory.Action(e.Action)
+			change.Action = &action
+		}
+		return change, true
+	}), nil
 }
 
 // maxCandidates is how many suggestions the candidates query returns.
@@ -116,7 +93,19 @@ func (r *Resolver) watchCandidates(ctx context.Context, scope memory.Scope) (<-c
 	}
 	name := scope.String()
 	sub := r.Events.Subscribe(func(e memory.Event) bool { return e.Candidate && e.Scope == name })
-	out := make(chan *memory.Item)
+	return forward(ctx, sub, func(e memory.Event) (*memory.Item, bool) {
+		item, err := r.Memory.Item(ctx, e.ItemID)
+		// Confirmed, dismissed or forgotten since: nothing to announce.
+		return &item, err == nil && item.Status == memory.StatusCandidate
+	}), nil
+}
+
+// forward sends convert's value for each event of sub until the client leaves, the broker drops the
+// subscriber, or the listener resyncs — events may have been lost while it was away, so completing
+// makes the client resubscribe and re-read rather than silently miss a change. Events for which
+// convert reports false are skipped.
+func forward[T any](ctx context.Context, sub *events.Subscription, convert func(memory.Event) (T, bool)) <-chan T {
+	out := make(chan T)
 	go func() {
 		defer close(out)
 		defer sub.Close()
@@ -125,23 +114,20 @@ func (r *Resolver) watchCandidates(ctx context.Context, scope memory.Scope) (<-c
 			case <-ctx.Done():
 				return
 			case m, ok := <-sub.C:
-				if !ok {
+				if !ok || m.Resync {
 					return
 				}
-				if m.Resync {
-					return // as in watchMemory: the client resubscribes and re-reads
-				}
-				item, err := r.Memory.Item(ctx, m.Event.ItemID)
-				if err != nil || item.Status != memory.StatusCandidate {
-					continue // confirmed, dismissed or forgotten since: nothing to announce
+				v, send := convert(m.Event)
+				if !send {
+					continue
 				}
 				select {
-				case out <- &item:
+				case out <- v:
 				case <-ctx.Done():
 					return
 				}
 			}
 		}
 	}()
-	return out, nil
+	return out
 }
