@@ -92,7 +92,7 @@ func New(ctx context.Context, o Options) (*App, error) {
 		return nil, err
 	}
 	if o.Demo {
-		if seeded, err := demo.Seed(ctx, pool, svc); err != nil {
+		if seeded, err := demo.Seed(ctx, svc); err != nil {
 			pool.Close()
 			return nil, err
 		} else if seeded {

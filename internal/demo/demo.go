@@ -7,21 +7,15 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
 	"github.com/open-bot/memory/internal/memory"
 )
 
 // Seed loads the demo when the database has no teammates yet; it reports whether it did.
-func Seed(ctx context.Context, pool *pgxpool.Pool, svc *memory.Service) (bool, error) {
-	var empty bool
-	if err := pool.QueryRow(ctx, `SELECT NOT EXISTS (SELECT 1 FROM teammates)`).Scan(&empty); err != nil {
+func Seed(ctx context.Context, svc *memory.Service) (bool, error) {
+	user := memory.WithCredential(ctx, memory.Credential{Kind: memory.CredentialUser})
+	if exists, err := svc.HasTeammates(user); err != nil || exists {
 		return false, err
 	}
-	if !empty {
-		return false, nil
-	}
-	user := memory.WithCredential(ctx, memory.Credential{Kind: memory.CredentialUser})
 	worker := memory.WithCredential(ctx, memory.Credential{Kind: memory.CredentialWorker})
 	step := func(what string, err error) error {
 		if err != nil {

@@ -20,7 +20,7 @@ func TestSeedOnlyOnAnEmptyDatabase(t *testing.T) {
 	pool := dbtest.Pool(t)
 	svc := memory.NewService(pool, slog.New(slog.DiscardHandler))
 	ctx := context.Background()
-	seeded, err := demo.Seed(ctx, pool, svc)
+	seeded, err := demo.Seed(ctx, svc)
 	require.NoError(t, err)
 	assert.True(t, seeded)
 
@@ -46,7 +46,7 @@ func TestSeedOnlyOnAnEmptyDatabase(t *testing.T) {
 	}
 	assert.Equal(t, 1, states[memory.ContextChanged], "the corrected fact shows as changed")
 
-	again, err := demo.Seed(ctx, pool, svc)
+	again, err := demo.Seed(ctx, svc)
 	require.NoError(t, err)
 	assert.False(t, again, "never twice, never over real data")
 }

@@ -211,3 +211,13 @@ func teammateName(name string) (string, error) {
 	}
 	return name, nil
 }
+
+// HasTeammates reports whether any teammate exists (worker or user): a brand-new database has none.
+func (s *Service) HasTeammates(ctx context.Context) (bool, error) {
+	if _, err := require(ctx, CredentialUser, CredentialWorker); err != nil {
+		return false, err
+	}
+	var yes bool
+	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM teammates)`).Scan(&yes)
+	return yes, err
+}
