@@ -1,0 +1,242 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/open-bot/memory/internal/pgcluster"
+)
+
+// Tokens of the benchmark's API processes.
+const (
+	userToken   = "mu_bench-user-token-0123456789abcdef"
+	workerToken = "mw_bench-worker-token-0123456789abcdef"
+	// embeddingModel is what the fake endpoint answers for; maxDistance is the API's
+	// MEMORY_SEMANTIC_MAX_DISTANCE in the vector database (the fake vectors of related sentences lie
+	// further apart than a real model's, so the default 0.4 would keep too few).
+	embeddingModel = "bench-embedding-1536"
+	maxDistance    = "0.8"
+)
+
+// bench is one run: the cluster, pools on its two databases, the API processes and the fixtures the
+// seed step created.
+type bench struct {
+	o       options
+	log     *slog.Logger
+	cluster *pgcluster.Cluster
+	apiBin  string
+
+	pool  *pgxpool.Pool // the main database: -items items across -teammates teammates
+	vpool *pgxpool.Pool // the vector database: -small items visible to one teammate, all embedded
+
+	big, small, other string   // main database: the teammates with -big and -small visible items, and one more
+	hot               []string // main database: 64 items created through the API, one per teammate scope
+	vsmall            string   // vector database: the teammate
+
+	apis  []*apiProc // two API processes on the main database, no AI
+	vapi  *apiProc   // one API process on the vector database, embeddings on
+	fake  *httptest.Server
+	httpc *http.Client
+}
+
+func (b *bench) open(ctx context.Context) error {
+	var err error
+	if b.pool, err = openPool(ctx, b.cluster.URL("bench"), 40); err != nil {
+		return err
+	}
+	if b.vpool, err = openPool(ctx, b.cluster.URL("bench_vectors"), 8); err != nil {
+		return err
+	}
+	b.fake = httptest.NewServer(http.HandlerFunc(serveEmbeddings))
+	b.httpc = &http.Client{Transport: &http.Transport{MaxIdleConns: 512, MaxIdleConnsPerHost: 512, IdleConnTimeout: time.Minute}}
+	return nil
+}
+
+func openPool(ctx context.Context, url string, size int32) (*pgxpool.Pool, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, err
+	}
+	cfg.MaxConns = size
+	return pgxpool.NewWithConfig(ctx, cfg)
+}
+
+func (b *bench) close() {
+	for _, a := range append(b.apis, b.vapi) {
+		a.stop()
+	}
+	if b.fake != nil {
+		b.fake.Close()
+	}
+	if b.pool != nil {
+		b.pool.Close()
+	}
+	if b.vpool != nil {
+		b.vpool.Close()
+	}
+}
+
+// buildAPI compiles cmd/api (with the web app as it is built) into dir.
+func buildAPI(ctx context.Context, dir string) (string, error) {
+	bin := filepath.Join(dir, "api")
+	out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/api").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("go build ./cmd/api: %v\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// apiProc is one running cmd/api process.
+type apiProc struct {
+	cmd  *exec.Cmd
+	url  string
+	logs *bytes.Buffer
+}
+
+// startAPI runs the API binary on databaseURL with extra environment, and waits until /readyz says
+// it is ready.
+func (b *bench) startAPI(ctx context.Context, databaseURL string, extra ...string) (*apiProc, error) {
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(b.apiBin)
+	cmd.Env = append(os.Environ(),
+		"DATABASE_URL="+databaseURL,
+		"MEMORY_ADDR=127.0.0.1:"+strconv.Itoa(port),
+		"MEMORY_USER_TOKEN="+userToken,
+		"MEMORY_WORKER_TOKEN="+workerToken,
+		"MEMORY_LOG_LEVEL=warn",
+		"GOMAXPROCS=2",
+	)
+	cmd.Env = append(cmd.Env, extra...)
+	a := &apiProc{cmd: cmd, url: "http://127.0.0.1:" + strconv.Itoa(port), logs: &bytes.Buffer{}}
+	cmd.Stdout, cmd.Stderr = a.logs, a.logs
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		res, err := http.Get(a.url + "/readyz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return a, nil
+			}
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			a.stop()
+			return nil, fmt.Errorf("the API did not become ready: %s", a.logs)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func (a *apiProc) stop() {
+	if a == nil || a.cmd.Process == nil {
+		return
+	}
+	_ = a.cmd.Process.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() { _ = a.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		_ = a.cmd.Process.Kill()
+		<-done
+	}
+}
+
+// rssMB is the process's resident set size (VmRSS) in MiB.
+func (a *apiProc) rssMB() (float64, error) {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", a.cmd.Process.Pid))
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		if rest, ok := strings.CutPrefix(s.Text(), "VmRSS:"); ok {
+			kb, err := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")))
+			return float64(kb) / 1024, err
+		}
+	}
+	return 0, errors.New("no VmRSS in /proc status")
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// gqlError is a GraphQL error answer, with its extensions.code.
+type gqlError struct {
+	Code    string
+	Message string
+}
+
+func (e *gqlError) Error() string { return e.Code + ": " + e.Message }
+
+// do posts one GraphQL operation with token and decodes data into out (when not nil). An answer with
+// errors returns the first as a *gqlError.
+func (b *bench) do(ctx context.Context, a *apiProc, token, query string, vars map[string]any, out any) error {
+	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.url+"/graphql", bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := b.httpc.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		return err
+	}
+	var r struct {
+		Data   json.RawMessage `json:"data"`
+		Errors []struct {
+			Message    string `json:"message"`
+			Extensions struct {
+				Code string `json:"code"`
+			} `json:"extensions"`
+		} `json:"errors"`
+	}
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return fmt.Errorf("HTTP %d: %s", res.StatusCode, raw)
+	}
+	if len(r.Errors) > 0 {
+		return &gqlError{Code: r.Errors[0].Extensions.Code, Message: r.Errors[0].Message}
+	}
+	if out == nil {
+		return nil
+	}
+	return json.Unmarshal(r.Data, out)
+}

@@ -1,0 +1,133 @@
+// Command bench is `make bench`: it starts a throwaway PostgreSQL cluster, seeds it, runs the real
+// API (the compiled cmd/api, two processes) against it, drives load over loopback, measures each
+// row's floor — the bare SQL or LISTEN/NOTIFY doing the same work through pgx — in the same run,
+// prints one table and writes it with the machine's description to docs/BENCHMARKS.md.
+//
+// Everything is local: the only stand-in is the OpenAI-compatible embeddings endpoint, served by
+// this process with deterministic vectors and no network latency (a real endpoint's 50–300 ms would
+// swamp what is being measured, and none is reachable here).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/open-bot/memory/internal/db"
+	"github.com/open-bot/memory/internal/pgcluster"
+)
+
+func main() {
+	var o options
+	flag.StringVar(&o.out, "out", "docs/BENCHMARKS.md", "where to write the table (empty: print only)")
+	flag.IntVar(&o.items, "items", 1_000_000, "items in the main database, across -teammates teammates")
+	flag.IntVar(&o.teammates, "teammates", 1_000, "teammates in the main database")
+	flag.IntVar(&o.big, "big", 100_000, "items visible to the large teammate")
+	flag.IntVar(&o.small, "small", 10_000, "items visible to the small teammate (and in the vector database)")
+	flag.DurationVar(&o.phase, "phase", 10*time.Second, "how long each throughput phase runs")
+	flag.IntVar(&o.requests, "requests", 600, "requests per latency row")
+	flag.IntVar(&o.subscribers, "subscribers", 1_000, "websocket subscribers for the live-delivery row")
+	flag.StringVar(&o.dir, "dir", "", "cluster directory (default: a temporary one, removed at the end)")
+	flag.Parse()
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, o, log); err != nil {
+		log.Error("bench failed", "err", err)
+		os.Exit(1)
+	}
+}
+
+type options struct {
+	out                   string
+	items, teammates      int
+	big, small            int
+	phase                 time.Duration
+	requests, subscribers int
+	dir                   string
+}
+
+func run(ctx context.Context, o options, log *slog.Logger) error {
+	if o.small < 2_000 || o.big < o.small || o.items < o.big+o.small || o.teammates < 3 {
+		return fmt.Errorf("want -items ≥ -big + -small, -big ≥ -small ≥ 2000 and -teammates ≥ 3")
+	}
+	started := time.Now()
+	dir := o.dir
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "memory-bench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		// The cluster may run as another user (postgres, when this runs as root).
+		if err := os.Chmod(tmp, 0o755); err != nil {
+			return err
+		}
+		dir = tmp
+	}
+	apiBin, err := buildAPI(ctx, dir)
+	if err != nil {
+		return err
+	}
+	log.Info("starting PostgreSQL", "dir", dir)
+	cluster, err := pgcluster.Start(ctx, pgcluster.Options{Dir: filepath.Join(dir, "cluster"), Logger: log})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+		defer cancel()
+		_ = cluster.Stop(stopCtx)
+	}()
+	env := &bench{o: o, log: log, cluster: cluster, apiBin: apiBin}
+	for _, name := range []string{"bench", "bench_vectors"} {
+		if err := cluster.EnsureDatabase(ctx, name); err != nil {
+			return err
+		}
+		if err := db.MigrateUp(cluster.URL(name)); err != nil {
+			return fmt.Errorf("migrate %s: %w", name, err)
+		}
+	}
+	if err := env.open(ctx); err != nil {
+		return err
+	}
+	defer env.close()
+
+	var rows []row
+	for _, step := range []struct {
+		name string
+		run  func(context.Context) ([]row, error)
+	}{
+		{"seed", env.seed},
+		{"recall", env.benchRecall},
+		{"recall with vectors", env.benchVectorRecall},
+		{"startRun", env.benchStartRun},
+		{"writes", env.benchWrites},
+		{"live delivery", env.benchLive},
+		{"jobs", env.benchJobs},
+	} {
+		t := time.Now()
+		log.Info("running", "step", step.name)
+		got, err := step.run(ctx)
+		if err != nil {
+			return fmt.Errorf("%s: %w", step.name, err)
+		}
+		log.Info("done", "step", step.name, "took", time.Since(t).Round(time.Second))
+		rows = append(rows, got...)
+	}
+	report := render(ctx, env, rows, time.Since(started))
+	fmt.Print(report)
+	if o.out == "" {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(o.out), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(o.out, []byte(report), 0o644)
+}

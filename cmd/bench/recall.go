@@ -1,0 +1,355 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/open-bot/memory/internal/ai"
+	"github.com/open-bot/memory/internal/config"
+	"github.com/open-bot/memory/internal/memory"
+)
+
+// request is a turn a user might send, and whether its words are common in the data.
+type request struct {
+	text   string
+	common bool
+}
+
+var requests = []request{
+	{"What does grandma like for breakfast on weekends?", true},
+	{"Remind me which kombucha and sourdough place we booked", false},
+	{"Can you book train tickets for the client after lunch?", true},
+	{"Is the quokka or the narwhal on the origami list?", false},
+	{"Draft a short email to my manager about the weekly reports", true},
+	{"Thanks!", false},
+	{"Order black coffee and oat milk for the team meeting", true},
+	{"Where did I put the theremin and the ukulele?", false},
+}
+
+// floorFullText is the bare full-text statement: the request's lexemes OR-ed, the same visibility,
+// ranked by ts_rank_cd, top 30 with the items' text — nothing else.
+const floorFullText = `
+	SELECT id, content, ts_rank_cd(search, q) AS rank
+	  FROM memory_items, CAST(replace(plainto_tsquery('english', $2)::text, '&', '|') AS tsquery) AS q
+	 WHERE search @@ q AND scope IN ('shared', $1) AND status = 'active'
+	   AND (expires_at IS NULL OR expires_at > now())
+	 ORDER BY rank DESC
+	 LIMIT 30`
+
+// floorVector is the bare pgvector query: the nearest 30 visible items' current embeddings.
+const floorVector = `
+	SELECT i.id, e.embedding::vector(1536) <=> $2::text::vector(1536) AS distance
+	  FROM memory_embeddings e JOIN memory_items i ON i.id = e.item_id AND i.revision = e.revision
+	 WHERE e.model = $3 AND e.dimensions = 1536 AND i.scope IN ('shared', $1) AND i.status = 'active'
+	 ORDER BY distance
+	 LIMIT 30`
+
+const recallPreviewQuery = `query($tm: ID!, $q: String!) {
+	recallPreview(teammateId: $tm, query: $q) { text vectorSearch entries { item { id } fullTextPosition vectorPosition } }
+}`
+
+type preview struct {
+	RecallPreview struct {
+		Text         string
+		VectorSearch string
+		Entries      []struct {
+			Item struct{ ID string }
+		}
+	}
+}
+
+func drain(rows pgx.Rows) error {
+	for rows.Next() {
+	}
+	rows.Close()
+	return rows.Err()
+}
+
+// benchRecall is row 1: full-text recall over HTTP at -small and -big visible items, with its floor.
+func (b *bench) benchRecall(ctx context.Context) ([]row, error) {
+	var rows []row
+	for _, size := range []struct {
+		teammate string
+		visible  int
+		target   time.Duration
+	}{{b.small, b.o.small, 10 * time.Millisecond}, {b.big, b.o.big, 50 * time.Millisecond}} {
+		var api, floor, apiCommon, floorCommon latencies
+		warm := len(requests) * 2
+		for i := range b.o.requests + warm {
+			r := requests[i%len(requests)]
+			t := time.Now()
+			var p preview
+			if err := b.do(ctx, b.apis[0], workerToken, recallPreviewQuery, map[string]any{"tm": size.teammate, "q": r.text}, &p); err != nil {
+				return nil, err
+			}
+			d := time.Since(t)
+			if r.common && len(p.RecallPreview.Entries) == 0 {
+				return nil, fmt.Errorf("recall found nothing for %q", r.text)
+			}
+			t = time.Now()
+			q, err := b.pool.Query(ctx, floorFullText, size.teammate, r.text)
+			if err == nil {
+				err = drain(q)
+			}
+			if err != nil {
+				return nil, err
+			}
+			fd := time.Since(t)
+			if i < warm {
+				continue
+			}
+			api, floor = append(api, d), append(floor, fd)
+			if r.common {
+				apiCommon, floorCommon = append(apiCommon, d), append(floorCommon, fd)
+			}
+		}
+		for _, set := range []struct {
+			label      string
+			api, floor latencies
+		}{{"all requests", api, floor}, {"common-word requests", apiCommon, floorCommon}} {
+			p50, p99, f50 := set.api.at(0.5), set.api.at(0.99), set.floor.at(0.5)
+			rows = append(rows, row{
+				name:     fmt.Sprintf("Recall, full text, %s visible of %s (%s)", count(size.visible), count(b.o.items), set.label),
+				measured: set.api.p50p99(),
+				floor:    set.floor.p50p99(),
+				ratio:    "p50 " + ratio(float64(p50), float64(f50)),
+				target:   fmt.Sprintf("p99 ≤ %d ms, p50 ≤ 1.5× floor", size.target.Milliseconds()),
+				met:      yesNo(p99 <= size.target && float64(p50) <= 1.5*float64(f50)),
+			})
+		}
+	}
+	return rows, nil
+}
+
+// benchVectorRecall is row 2: hybrid recall over HTTP at -small visible items with vectors, its
+// floor (the bare full-text statement and the bare pgvector query, in one transaction), and
+// recall@12 of the API's fused list and of the HNSW list against exact search.
+func (b *bench) benchVectorRecall(ctx context.Context) ([]row, error) {
+	exact, err := b.exactService(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer exact.pool.Close()
+	var api, floor latencies
+	var fusedHits, fusedTotal, annHits, annTotal int
+	warm := len(requests) * 2
+	for i := range b.o.requests + warm {
+		r := requests[i%len(requests)]
+		t := time.Now()
+		var p preview
+		if err := b.do(ctx, b.vapi, workerToken, recallPreviewQuery, map[string]any{"tm": b.vsmall, "q": r.text}, &p); err != nil {
+			return nil, err
+		}
+		d := time.Since(t)
+		if r.text != "Thanks!" && p.RecallPreview.VectorSearch != "USED" {
+			return nil, fmt.Errorf("vector search was %s for %q", p.RecallPreview.VectorSearch, r.text)
+		}
+		vec := vectorText(embed(r.text))
+		t = time.Now()
+		err := pgx.BeginFunc(ctx, b.vpool, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, `SET LOCAL hnsw.iterative_scan = relaxed_order`); err != nil {
+				return err
+			}
+			q, err := tx.Query(ctx, floorFullText, b.vsmall, r.text)
+			if err == nil {
+				err = drain(q)
+			}
+			if err != nil {
+				return err
+			}
+			q, err = tx.Query(ctx, floorVector, b.vsmall, vec, embeddingModel)
+			if err == nil {
+				err = drain(q)
+			}
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		fd := time.Since(t)
+		if i < warm {
+			continue
+		}
+		api, floor = append(api, d), append(floor, fd)
+		if i-warm >= len(requests) {
+			continue // recall@12 once per request
+		}
+		want, err := exact.packet(ctx, b.vsmall, r.text)
+		if err != nil {
+			return nil, err
+		}
+		got := map[string]bool{}
+		for _, e := range p.RecallPreview.Entries {
+			got[e.Item.ID] = true
+		}
+		for _, id := range want {
+			if got[id] {
+				fusedHits++
+			}
+		}
+		fusedTotal += len(want)
+		h, n, err := b.annRecall(ctx, vec)
+		if err != nil {
+			return nil, err
+		}
+		annHits, annTotal = annHits+h, annTotal+n
+	}
+	p50, f50 := api.at(0.5), floor.at(0.5)
+	return []row{{
+		name:     fmt.Sprintf("Recall with vectors (1,536 dimensions), %s visible", count(b.o.small)),
+		measured: api.p50p99(),
+		floor:    floor.p50p99(),
+		ratio:    "p50 " + ratio(float64(p50), float64(f50)),
+		target:   "p99 ≤ 10 ms, p50 ≤ 1.5× floor",
+		met:      yesNo(api.at(0.99) <= 10*time.Millisecond && float64(p50) <= 1.5*float64(f50)),
+	}, {
+		name:     "Recall@12 against exact search (fused packet; HNSW list alone)",
+		measured: fmt.Sprintf("%.3f; %.3f", float64(fusedHits)/float64(max(fusedTotal, 1)), float64(annHits)/float64(max(annTotal, 1))),
+	}}, nil
+}
+
+// exactRecall is the memory service on the vector database with index scans off, so its vector
+// list is an exact scan: the reference packets for recall@12.
+type exactRecall struct {
+	pool *pgxpool.Pool
+	svc  *memory.Service
+}
+
+func (b *bench) exactService(ctx context.Context) (*exactRecall, error) {
+	cfg, err := pgxpool.ParseConfig(b.cluster.URL("bench_vectors"))
+	if err != nil {
+		return nil, err
+	}
+	cfg.ConnConfig.RuntimeParams["enable_indexscan"] = "off"
+	cfg.MaxConns = 2
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	svc := memory.NewService(pool, slog.New(slog.DiscardHandler))
+	_, err = ai.Install(ctx, pool, svc, nil, config.AI{
+		EmbeddingURL: b.fake.URL + "/v1", EmbeddingModel: embeddingModel, EmbeddingDimensions: dimensions,
+		DailyRequestLimit: 1_000_000, SemanticMaxDistance: 0.8,
+	}, nil)
+	if err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return &exactRecall{pool: pool, svc: svc}, nil
+}
+
+// packet is the ids of the exact packet's entries, in order.
+func (e *exactRecall) packet(ctx context.Context, teammate, request string) ([]string, error) {
+	ctx = memory.WithCredential(ctx, memory.Credential{Kind: memory.CredentialWorker})
+	p, err := e.svc.RecallPreview(ctx, teammate, request)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(p.Entries))
+	for i, en := range p.Entries {
+		ids[i] = en.Item.ID
+	}
+	return ids, nil
+}
+
+// annRecall is how many of the exact nearest 12 visible items the HNSW query returns in its first 12.
+func (b *bench) annRecall(ctx context.Context, vec string) (hits, total int, err error) {
+	nearest := func(exact bool) (map[string]bool, error) {
+		ids := map[string]bool{}
+		err := pgx.BeginFunc(ctx, b.vpool, func(tx pgx.Tx) error {
+			set := `SET LOCAL hnsw.iterative_scan = relaxed_order`
+			if exact {
+				set = `SET LOCAL enable_indexscan = off`
+			}
+			if _, err := tx.Exec(ctx, set); err != nil {
+				return err
+			}
+			rows, err := tx.Query(ctx, floorVector+` OFFSET 0`, b.vsmall, vec, embeddingModel)
+			if err != nil {
+				return err
+			}
+			n := 0
+			for rows.Next() {
+				var id string
+				var d float64
+				if err := rows.Scan(&id, &d); err != nil {
+					return err
+				}
+				if n++; n <= 12 {
+					ids[id] = true
+				}
+			}
+			return rows.Err()
+		})
+		return ids, err
+	}
+	got, err := nearest(false)
+	if err != nil {
+		return 0, 0, err
+	}
+	want, err := nearest(true)
+	if err != nil {
+		return 0, 0, err
+	}
+	for id := range want {
+		if got[id] {
+			hits++
+		}
+	}
+	return hits, len(want), nil
+}
+
+// benchStartRun is row 3: startRun end to end over HTTP (the thread decision, the packet, the
+// memory contexts, the generation recheck) for the teammate with -small visible items, continuing
+// the thread it started, as a worker does turn after turn.
+func (b *bench) benchStartRun(ctx context.Context) ([]row, error) {
+	const q = `mutation($in: StartRunInput!) { startRun(input: $in) { runToken packet thread { id } fresh } }`
+	var lat latencies
+	var thread string
+	warm := len(requests) * 2
+	for i := range b.o.requests + warm {
+		in := map[string]any{"teammateId": b.small, "message": requests[i%len(requests)].text}
+		if thread != "" {
+			in["threadId"] = thread
+		}
+		var out struct {
+			StartRun struct {
+				RunToken string
+				Thread   struct{ ID string }
+			}
+		}
+		t := time.Now()
+		if err := b.do(ctx, b.apis[0], workerToken, q, map[string]any{"in": in}, &out); err != nil {
+			return nil, err
+		}
+		d := time.Since(t)
+		thread = out.StartRun.Thread.ID
+		// The run ends (outside the measurement) so the next turn continues a quiet thread.
+		if err := b.do(ctx, b.apis[0], out.StartRun.RunToken, `mutation { completeRun(input: {reply: "Done."}) { id } }`, nil, nil); err != nil {
+			return nil, err
+		}
+		if i >= warm {
+			lat = append(lat, d)
+		}
+	}
+	return []row{{
+		name:     fmt.Sprintf("startRun end to end, %s visible", count(b.o.small)),
+		measured: lat.p50p99(),
+		target:   "p99 ≤ 20 ms",
+		met:      yesNo(lat.at(0.99) <= 20*time.Millisecond),
+	}}, nil
+}
+
+// count writes n with thousands separators.
+func count(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

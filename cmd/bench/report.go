@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+)
+
+// row is one line of the table.
+type row struct {
+	name     string
+	measured string
+	floor    string
+	ratio    string
+	target   string
+	// met is "yes", "no" or "" (no target).
+	met string
+}
+
+// latencies collects durations and answers percentiles.
+type latencies []time.Duration
+
+func (l latencies) at(q float64) time.Duration {
+	if len(l) == 0 {
+		return 0
+	}
+	s := slices.Clone(l)
+	slices.Sort(s)
+	return s[int(q*float64(len(s)-1)+0.5)]
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
+
+// p50p99 is "p50 x ms · p99 y ms".
+func (l latencies) p50p99() string {
+	return "p50 " + ms(l.at(0.5)) + " · p99 " + ms(l.at(0.99))
+}
+
+func yesNo(ok bool) string {
+	if ok {
+		return "yes"
+	}
+	return "no"
+}
+
+func ratio(x, floor float64) string {
+	if floor == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f×", x/floor)
+}
+
+// render is the report: the table, the machine, the settings and what each floor is.
+func render(ctx context.Context, b *bench, rows []row, took time.Duration) string {
+	var sb strings.Builder
+	sb.WriteString("# Benchmarks\n\n")
+	sb.WriteString("Written by `make bench` (cmd/bench): one run, every floor measured in the same run on the same\n")
+	sb.WriteString("database as what it is compared with. Latencies are of sequential requests from one client over\n")
+	sb.WriteString("loopback HTTP to the compiled API, unless the row says otherwise. Regenerate with `make bench`.\n\n")
+	sb.WriteString("| Benchmark | Measured | Floor (same run) | Ratio | Target | Met |\n")
+	sb.WriteString("|---|---|---|---|---|---|\n")
+	for _, r := range rows {
+		fmt.Fprintf(&sb, "| %s | %s | %s | %s | %s | %s |\n", r.name, r.measured, or(r.floor), or(r.ratio), or(r.target), or(r.met))
+	}
+	sb.WriteString("\n## Machine\n\n")
+	for _, line := range machine(ctx, b) {
+		sb.WriteString("- " + line + "\n")
+	}
+	o := b.o
+	sb.WriteString("\n## Data and method\n\n")
+	fmt.Fprintf(&sb, "- Main database: %d items across %d teammates; the large teammate sees %d (its own and the\n", o.items, o.teammates, o.big)
+	fmt.Fprintf(&sb, "  shared scope's %d), the small one %d. Items are short sentences over a small vocabulary: each\n", o.small/5, o.small)
+	sb.WriteString("  common word is in 1 item in 10 to 30, each rare word in 1 in 800; 1 in 5,000 is pinned.\n")
+	fmt.Fprintf(&sb, "- Vector database: %d items visible to one teammate and as many of nine others, all embedded at\n", o.small)
+	sb.WriteString("  1,536 dimensions by the benchmark's fake OpenAI-compatible endpoint (deterministic, loopback, no\n")
+	fmt.Fprintf(&sb, "  model latency), HNSW-indexed; MEMORY_SEMANTIC_MAX_DISTANCE=%s for the fake model's geometry.\n", maxDistance)
+	sb.WriteString("- Recall requests alternate between common-word turns (\"What does grandma like for breakfast on\n")
+	sb.WriteString("  weekends?\"), rare-word turns (\"Is the quokka or the narwhal on the origami list?\") and one with no\n")
+	sb.WriteString("  searchable word; each API request is followed by its floor query, so both see the same cache.\n")
+	sb.WriteString("- Floors: recall — the bare full-text statement (the request's lexemes OR-ed, the same visibility,\n")
+	sb.WriteString("  ts_rank_cd, top 30, with the items' text) through pgx; vectors — that statement plus the bare\n")
+	sb.WriteString("  pgvector HNSW query; writes — a transaction of one INSERT and one NOTIFY per edit, same clients;\n")
+	sb.WriteString("  live delivery — a bare LISTEN/NOTIFY round trip; jobs — one SKIP LOCKED claim statement and one\n")
+	sb.WriteString("  completing statement per batch.\n")
+	fmt.Fprintf(&sb, "- The whole run took %s.\n", took.Round(time.Second))
+	return sb.String()
+}
+
+func or(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// machine describes where the run happened.
+func machine(ctx context.Context, b *bench) []string {
+	var lines []string
+	if out, err := exec.CommandContext(ctx, "uname", "-srm").Output(); err == nil {
+		lines = append(lines, "OS: "+strings.TrimSpace(string(out)))
+	}
+	if raw, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(raw), "\n") {
+			if name, ok := strings.CutPrefix(l, "model name"); ok {
+				lines = append(lines, "CPU: "+strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(name), ":")))
+				break
+			}
+		}
+	}
+	lines = append(lines, fmt.Sprintf("Cores visible to Go: %d", runtime.NumCPU()))
+	if raw, err := os.ReadFile("/proc/meminfo"); err == nil {
+		first, _, _ := strings.Cut(string(raw), "\n")
+		lines = append(lines, "Memory: "+strings.Join(strings.Fields(strings.TrimPrefix(first, "MemTotal:")), " "))
+	}
+	lines = append(lines, "Go: "+runtime.Version())
+	var pg, vec string
+	if err := b.pool.QueryRow(ctx, `SELECT current_setting('server_version'), (SELECT extversion FROM pg_extension WHERE extname = 'vector')`).Scan(&pg, &vec); err == nil {
+		lines = append(lines, "PostgreSQL "+pg+", pgvector "+vec+" (the private cluster's default settings, fsync on)")
+	}
+	lines = append(lines, "Date: "+time.Now().UTC().Format("2006-01-02 15:04 UTC"))
+	return lines
+}
