@@ -57,11 +57,7 @@ const (
 	// (a rescued and re-claimed job has another attempt number or another owner).
 	fence = `id = $1 AND status = 'running' AND locked_by = $2 AND attempts = $3`
 
-	qJobComplete = `
-		UPDATE memory_jobs SET status = 'done', lease_until = NULL, last_error = NULL, updated_at = now()
-		 WHERE ` + fence
-
-	// qJobCompleteMany marks the jobs $1 (with their attempts $3) done, fenced like qJobComplete.
+	// qJobCompleteMany marks the jobs $1 (with their attempts $3) done, fenced on their claims (like fence).
 	qJobCompleteMany = `
 		UPDATE memory_jobs j SET status = 'done', lease_until = NULL, last_error = NULL, updated_at = now()
 		  FROM unnest($1::bigint[], $3::int[]) AS c(id, attempts)

@@ -58,7 +58,9 @@ type Options struct {
 	JobTimeout time.Duration
 	// PollInterval is how often the queue is polled when no notification arrives (DefaultPollInterval).
 	PollInterval time.Duration
-	// RescueInterval is how often expired leases are looked for, and old jobs pruned (DefaultRescueInterval).
+	// RescueInterval is how often expired leases are looked for, and old jobs pruned
+	// (DefaultRescueInterval, or half the Lease when that is shorter, so a short lease is rescued soon
+	// after it runs out).
 	RescueInterval time.Duration
 	// ShutdownGrace is how long Run lets in-flight handlers finish after its context ends
 	// (DefaultShutdownGrace); then their contexts are cancelled and unfinished jobs are released.
@@ -91,7 +93,11 @@ type Runner struct {
 	// releasing is set once Run gave up on in-flight handlers: their errors release the job instead
 	// of counting an attempt.
 	releasing bool
-	handlerWG sync.WaitGroup
+	// completions are successes waiting to be recorded; completing is set while a caller of
+	// complete records them.
+	completions []Job
+	completing  bool
+	handlerWG   sync.WaitGroup
 }
 
 // NewRunner returns a runner on pool.
@@ -104,7 +110,7 @@ func NewRunner(pool *pgxpool.Pool, o Options) *Runner {
 		o.JobTimeout = o.Lease * 4 / 5
 	}
 	o.PollInterval = cmp.Or(o.PollInterval, DefaultPollInterval)
-	o.RescueInterval = cmp.Or(o.RescueInterval, DefaultRescueInterval)
+	o.RescueInterval = cmp.Or(o.RescueInterval, max(min(DefaultRescueInterval, o.Lease/2), time.Millisecond))
 	o.ShutdownGrace = cmp.Or(o.ShutdownGrace, DefaultShutdownGrace)
 	o.Retention = cmp.Or(o.Retention, DefaultRetention)
 	o.MaxAttempts = cmp.Or(o.MaxAttempts, MaxAttempts)
@@ -330,10 +336,8 @@ func (r *Runner) dispatch(work context.Context, claimed []Job) {
 }
 
 // done records the outcomes of jobs whose handler returned, unless shutdown released them already.
-// The successes of a batch are recorded in one statement.
 func (r *Runner) done(js []Job, errs []error) {
-	var okIDs []int64
-	var okAttempts []int
+	var succeeded []Job
 	for i, j := range js {
 		r.mu.Lock()
 		_, mine := r.inflight[j.ID]
@@ -342,24 +346,57 @@ func (r *Runner) done(js []Job, errs []error) {
 		r.mu.Unlock()
 		switch {
 		case !mine:
-		case errs[i] == nil && len(js) > 1:
-			okIDs, okAttempts = append(okIDs, j.ID), append(okAttempts, j.Attempt)
+		case errs[i] == nil:
+			succeeded = append(succeeded, j)
 		default:
 			r.finish(j, errs[i], releasing)
 		}
 	}
-	if len(okIDs) > 0 {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		tag, err := r.pool.Exec(ctx, qJobCompleteMany, okIDs, r.opts.ID, okAttempts)
-		switch {
-		case err != nil:
-			r.log.WarnContext(ctx, "record job outcomes", "jobs", len(okIDs), "code", ErrorCode(err))
-		case int(tag.RowsAffected()) < len(okIDs):
-			r.log.WarnContext(ctx, "job outcomes dropped: jobs were taken back while they ran", "jobs", len(okIDs)-int(tag.RowsAffected()))
-		}
-		cancel()
-	}
+	r.complete(succeeded)
 	r.signal()
+}
+
+// complete records jobs as done, group-committed: the caller that finds nobody recording takes
+// every success queued — its own and those that arrive while its statement runs — until the queue
+// is empty, while the others leave theirs to it and return. A busy runner so completes many jobs per
+// statement, and an idle one at once. The recording caller is a handler goroutine, so handlerWG
+// (RunOnce, shutdown) waits until every success is recorded.
+func (r *Runner) complete(js []Job) {
+	r.mu.Lock()
+	r.completions = append(r.completions, js...)
+	if r.completing {
+		r.mu.Unlock()
+		return
+	}
+	r.completing = true
+	for len(r.completions) > 0 {
+		batch := r.completions
+		r.completions = nil
+		r.mu.Unlock()
+		r.completeMany(batch)
+		r.mu.Lock()
+	}
+	r.completing = false
+	r.mu.Unlock()
+}
+
+// completeMany marks jobs done in one statement, fenced on their claims.
+func (r *Runner) completeMany(js []Job) {
+	ids, attempts := make([]int64, len(js)), make([]int, len(js))
+	for i, j := range js {
+		ids[i], attempts[i] = j.ID, j.Attempt
+	}
+	// The outcome is recorded even while Run shuts down.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	tag, err := r.pool.Exec(ctx, qJobCompleteMany, ids, r.opts.ID, attempts)
+	switch {
+	case err != nil:
+		// The leases will expire and the rescuer will put the jobs back.
+		r.log.WarnContext(ctx, "record job outcomes", "jobs", len(ids), "code", ErrorCode(err))
+	case int(tag.RowsAffected()) < len(ids):
+		r.log.WarnContext(ctx, "job outcomes dropped: jobs were taken back while they ran", "jobs", len(ids)-int(tag.RowsAffected()))
+	}
 }
 
 // call runs the handler with the job's own timeout, turning a panic into an error.
@@ -402,7 +439,7 @@ func (r *Runner) callBatch(work context.Context, kind Kind, js []Job) (errs []er
 	return errs
 }
 
-// finish records the outcome of one attempt. Its updates are fenced on the claim, so an outcome that
+// finish records the outcome of one failed (or released) attempt. Its updates are fenced on the claim, so an outcome that
 // arrives after the job was rescued, released or re-claimed changes nothing.
 func (r *Runner) finish(j Job, err error, releasing bool) {
 	// The outcome is recorded even while Run shuts down.
@@ -416,8 +453,6 @@ func (r *Runner) finish(j Job, err error, releasing bool) {
 		rtr   retryable
 	)
 	switch {
-	case err == nil:
-		tag, dbErr = r.pool.Exec(ctx, qJobComplete, j.ID, r.opts.ID, j.Attempt)
 	case releasing:
 		tag, dbErr = r.pool.Exec(ctx, qJobSnooze, j.ID, r.opts.ID, j.Attempt, nil, nil)
 		log.InfoContext(ctx, "job released at shutdown")
