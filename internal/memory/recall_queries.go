@@ -28,7 +28,8 @@ const (
 	// lead the list, ordered among themselves by rank; ties fall to the item id. Top 30.
 	//
 	// The pinned items are a second arm rather than "OR pinned", so the first arm stays a bitmap scan
-	// of the GIN index memory_items_search and the second an index scan of memory_items_list.
+	// of the GIN index memory_items_recall_search (scope and search vector) and the second an index
+	// scan of memory_items_list.
 	recallFullText = `fts AS (
 		SELECT m.id, m.rank, row_number() OVER (ORDER BY m.pinned DESC, m.rank DESC, m.id) AS pos
 		  FROM (SELECT i.id, i.pinned, ts_rank_cd(i.search, (SELECT tsq FROM q)) AS rank

@@ -731,7 +731,7 @@ func TestRecallPreviewAccess(t *testing.T) {
 }
 
 // TestRecallFullTextUsesGINIndex: at 100,000 items the full-text statement is a bitmap scan of the
-// GIN index on the stored search vector (P2), not a scan of the table.
+// GIN index on the scope and the stored search vector (P2, migration 000005), not a scan of the table.
 func TestRecallFullTextUsesGINIndex(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seeds 100,000 items")
@@ -749,7 +749,7 @@ func TestRecallFullTextUsesGINIndex(t *testing.T) {
 		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
 		require.NoError(t, err)
 		plan := strings.Join(lines, "\n")
-		assert.Contains(t, plan, "Bitmap Index Scan on memory_items_search", "request %q:\n%s", request, plan)
+		assert.Contains(t, plan, "Bitmap Index Scan on memory_items_recall_search", "request %q:\n%s", request, plan)
 		assert.NotContains(t, plan, "Seq Scan on memory_items", "request %q:\n%s", request, plan)
 	}
 }
