@@ -42,12 +42,22 @@ func DecodeEvent(payload string) (Event, error) {
 
 // notifyTx queues e on EventChannel; PostgreSQL delivers it when tx commits, and never if it rolls back.
 func notifyTx(ctx context.Context, tx pgx.Tx, e Event) error {
+	b := &pgx.Batch{}
+	if err := queueNotify(b, e); err != nil {
+		return err
+	}
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("notify: %w", err)
+	}
+	return nil
+}
+
+// queueNotify adds notifyTx's statement to a batch.
+func queueNotify(b *pgx.Batch, e Event) error {
 	payload, err := json.Marshal(e)
 	if err != nil {
 		return err
 	}
-	if _, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, EventChannel, string(payload)); err != nil {
-		return fmt.Errorf("notify: %w", err)
-	}
+	b.Queue(`SELECT pg_notify($1, $2)`, EventChannel, string(payload))
 	return nil
 }

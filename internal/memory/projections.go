@@ -30,17 +30,30 @@ const (
 
 // projectTx brings both projections in line with item's new state.
 func projectTx(ctx context.Context, tx pgx.Tx, item Item) error {
-	if item.Kind == KindLesson && item.Status == StatusActive {
-		if _, err := tx.Exec(ctx, qLessonUpsert, item.ID, item.TeammateID, item.SourceRunID, item.Content); err != nil {
-			return err
-		}
-	} else if _, err := tx.Exec(ctx, qLessonDelete, item.ID); err != nil {
+	b := &pgx.Batch{}
+	queueLessonProjection(b, item)
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return err
 	}
-	if item.Scope == ScopeShared {
-		return refreshAboutMeTx(ctx, tx)
+	return refreshAboutMeIfSharedTx(ctx, tx, item)
+}
+
+// queueLessonProjection queues the lessons row's update for item's new state: written while it is
+// an active lesson, deleted otherwise.
+func queueLessonProjection(b *pgx.Batch, item Item) {
+	if item.Kind == KindLesson && item.Status == StatusActive {
+		b.Queue(qLessonUpsert, item.ID, item.TeammateID, item.SourceRunID, item.Content)
+		return
 	}
-	return nil
+	b.Queue(qLessonDelete, item.ID)
+}
+
+// refreshAboutMeIfSharedTx re-renders about_me when item is in the shared scope.
+func refreshAboutMeIfSharedTx(ctx context.Context, tx pgx.Tx, item Item) error {
+	if item.Scope != ScopeShared {
+		return nil
+	}
+	return refreshAboutMeTx(ctx, tx)
 }
 
 // refreshAboutMeTx re-renders settings.about_me from the shared scope.

@@ -18,6 +18,9 @@ const (
 	// An item's scope never changes, so it can be read before the scope's lock is taken.
 	qItemScope = `SELECT scope FROM memory_items WHERE id = $1`
 
+	// qItemScopeLock takes the lock of the item $1's scope (R1) in one round trip; no row: no such item.
+	qItemScopeLock = `SELECT scope FROM memory_generations WHERE scope = (` + qItemScope + `) FOR UPDATE`
+
 	qItemForUpdate = `SELECT ` + itemColumns + ` FROM memory_items WHERE id = $1 FOR UPDATE`
 
 	qItemGet = `SELECT ` + itemColumns + ` FROM memory_items WHERE id = $1`

@@ -270,11 +270,8 @@ func lockScopeTx(ctx context.Context, tx pgx.Tx, scope string) error {
 // lockItemTx locks the item's scope, then the item, and returns the item as it is under the lock.
 func lockItemTx(ctx context.Context, tx pgx.Tx, id string) (Item, error) {
 	var scope string
-	if err := tx.QueryRow(ctx, qItemScope, id).Scan(&scope); err != nil {
+	if err := tx.QueryRow(ctx, qItemScopeLock, id).Scan(&scope); err != nil {
 		return Item{}, notFoundIfNoRows(err)
-	}
-	if err := lockScopeTx(ctx, tx, scope); err != nil {
-		return Item{}, err
 	}
 	item, err := scanItem(tx.QueryRow(ctx, qItemForUpdate, id))
 	return item, notFoundIfNoRows(err)
@@ -315,16 +312,20 @@ func (s *Service) insertItemTx(ctx context.Context, tx pgx.Tx, n newItem) (Item,
 }
 
 // writeRevisionTx records st as the item's next revision and makes it current, under the scope's
-// lock (held by the caller). It bumps the generation when active memory changed, and notifies.
+// lock (held by the caller). It bumps the generation when active memory changed, and notifies. The
+// two writes travel in one round trip, and so do the announcement's.
 func (s *Service) writeRevisionTx(ctx context.Context, tx pgx.Tx, cur Item, st state, status Status, action Action, actor string, runID *string) (Item, error) {
 	rev := cur.Revision + 1
-	if _, err := tx.Exec(ctx, qRevisionInsert, cur.ID, rev, st.content, st.key, st.kind, st.pinned,
-		st.expiresAt, action, actor, cur.Revision, runID); err != nil {
-		return Item{}, err
-	}
-	item, err := scanItem(tx.QueryRow(ctx, qItemRevise, cur.ID, rev, st.content, st.key, st.kind,
-		st.pinned, st.expiresAt, ContentHash(st.content), status))
-	if err != nil {
+	var item Item
+	b := &pgx.Batch{}
+	b.Queue(qRevisionInsert, cur.ID, rev, st.content, st.key, st.kind, st.pinned, st.expiresAt, action,
+		actor, cur.Revision, runID)
+	b.Queue(qItemRevise, cur.ID, rev, st.content, st.key, st.kind, st.pinned, st.expiresAt,
+		ContentHash(st.content), status).QueryRow(func(row pgx.Row) (err error) {
+		item, err = scanItem(row)
+		return err
+	})
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return Item{}, err
 	}
 	if err := announceTx(ctx, tx, item, action); err != nil {
@@ -333,22 +334,27 @@ func (s *Service) writeRevisionTx(ctx context.Context, tx pgx.Tx, cur Item, st s
 	return item, s.EnqueueEmbedTx(ctx, tx, item)
 }
 
-// announceTx bumps the scope's generation if the change touched active memory (G1: candidates don't
-// count) and queues the id-only event.
+// announceTx brings the projections in line, bumps the scope's generation if the change touched
+// active memory (G1: candidates don't count) and queues the id-only event — the lesson projection,
+// the bump and the event in one round trip.
 func announceTx(ctx context.Context, tx pgx.Tx, item Item, action Action) error {
-	if err := projectTx(ctx, tx, item); err != nil {
-		return err
-	}
+	b := &pgx.Batch{}
+	queueLessonProjection(b, item)
 	bump := item.Status == StatusActive
 	if bump {
-		if _, err := tx.Exec(ctx, qGenerationBump, item.Scope); err != nil {
-			return err
-		}
+		b.Queue(qGenerationBump, item.Scope)
 	}
-	return notifyTx(ctx, tx, Event{
+	err := queueNotify(b, Event{
 		Scope: item.Scope, ItemID: item.ID, Revision: item.Revision, Action: string(action),
 		Status: string(item.Status), Generation: bump, Candidate: item.Status == StatusCandidate && action == ActionCreate,
 	})
+	if err != nil {
+		return err
+	}
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return err
+	}
+	return refreshAboutMeIfSharedTx(ctx, tx, item)
 }
 
 // SweepExpiry announces a generation change for every scope in which items expired (or stopped
