@@ -33,6 +33,11 @@ func (r *Resolver) watchGeneration(ctx context.Context, teammateID string) (<-ch
 				if !ok {
 					return // fell behind: completing makes the client resubscribe and re-read
 				}
+				// One read covers every message already queued: reading once per message fell 64
+				// behind, and was completed, whenever its scopes changed faster than a read takes.
+				if !drain(sub.C) {
+					return
+				}
 				g, err := r.Memory.Generation(ctx, teammateID)
 				if err != nil {
 					if ctx.Err() == nil {
@@ -53,6 +58,20 @@ func (r *Resolver) watchGeneration(ctx context.Context, teammateID string) (<-ch
 		}
 	}()
 	return out, nil
+}
+
+// drain empties c of what is queued now, without waiting; false means c was closed.
+func drain(c <-chan events.Message) bool {
+	for {
+		select {
+		case _, ok := <-c:
+			if !ok {
+				return false
+			}
+		default:
+			return true
+		}
+	}
 }
 
 // watchMemory sends a MemoryChange for every change to an item of scope. The item itself is re-read
