@@ -98,7 +98,7 @@ func runJobs() error {
 	}
 
 	svc := memory.NewService(pool, log)
-	runner := jobs.NewRunner(pool, jobs.Options{Log: log})
+	runner := jobs.NewRunner(pool, jobs.Options{Log: log, Lease: aiCfg.JobLease})
 	installed, err := ai.Install(ctx, pool, svc, runner, aiCfg, log)
 	if err != nil {
 		return err

@@ -84,7 +84,7 @@ func New(ctx context.Context, o Options) (*App, error) {
 	svc := memory.NewService(pool, o.Log)
 	var runner *jobs.Runner
 	if o.AI.JobsInAPI {
-		runner = jobs.NewRunner(pool, jobs.Options{Log: o.Log})
+		runner = jobs.NewRunner(pool, jobs.Options{Log: o.Log, Lease: o.AI.JobLease})
 	}
 	installed, err := ai.Install(ctx, pool, svc, runner, o.AI, o.Log)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 )
 
@@ -39,6 +40,11 @@ type AI struct {
 	// JobsInAPI is MEMORY_JOBS_IN_API (default true): whether cmd/api also runs the background-job
 	// runner. Set it to false when dedicated cmd/worker processes run the jobs.
 	JobsInAPI bool
+	// JobLease is MEMORY_JOB_LEASE, a Go duration (1s to 24h): how long a claimed background job
+	// stays its runner's before another runner may take it back, in cmd/api and cmd/worker alike. 0,
+	// the default, means jobs.DefaultLease (5m). A short lease brings the jobs of a killed worker back
+	// sooner, but a job that runs longer than four fifths of it is cut off.
+	JobLease time.Duration
 }
 
 // Defaults of the AI variables.
@@ -47,6 +53,8 @@ const (
 	DefaultSemanticMaxDistance = 0.4
 	MaxEmbeddingDimensions     = 16000 // memory_embeddings' CHECK
 	maxModelNameLength         = 200   // memory_embeddings' CHECK
+	minJobLease                = time.Second
+	maxJobLease                = 24 * time.Hour
 )
 
 // Embeddings reports whether embeddings are configured and allowed to spend (I1, I4).
@@ -153,6 +161,13 @@ func LoadAI(getenv func(string) string) (AI, error) {
 	case "false", "0", "no":
 	default:
 		return a, fmt.Errorf("MEMORY_JOBS_IN_API: want true or false")
+	}
+	if v := get("MEMORY_JOB_LEASE"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < minJobLease || d > maxJobLease {
+			return a, fmt.Errorf("MEMORY_JOB_LEASE: want a duration from %v to %v, like 30s or 5m (default 5m)", minJobLease, maxJobLease)
+		}
+		a.JobLease = d
 	}
 	return a, nil
 }

@@ -2,6 +2,7 @@ package config_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -44,11 +45,11 @@ func TestLoadAIGood(t *testing.T) {
 			name: "limit 0 and a local server without key",
 			env: map[string]string{
 				"MEMORY_EMBEDDING_URL": "http://127.0.0.1:8000/v1", "MEMORY_EMBEDDING_MODEL": "nomic-embed-text",
-				"MEMORY_AI_DAILY_REQUEST_LIMIT": "0", "MEMORY_JOBS_IN_API": "YES",
+				"MEMORY_AI_DAILY_REQUEST_LIMIT": "0", "MEMORY_JOBS_IN_API": "YES", "MEMORY_JOB_LEASE": "90s",
 			},
 			want: config.AI{
 				EmbeddingURL: "http://127.0.0.1:8000/v1", EmbeddingModel: "nomic-embed-text",
-				SemanticMaxDistance: 0.4, JobsInAPI: true,
+				SemanticMaxDistance: 0.4, JobsInAPI: true, JobLease: 90 * time.Second,
 			},
 		},
 	} {
@@ -93,6 +94,8 @@ func TestLoadAIBad(t *testing.T) {
 		{"distance too large", embed(map[string]string{"MEMORY_SEMANTIC_MAX_DISTANCE": "2.5"}), []string{"MEMORY_SEMANTIC_MAX_DISTANCE"}},
 		{"distance NaN", embed(map[string]string{"MEMORY_SEMANTIC_MAX_DISTANCE": "NaN"}), []string{"MEMORY_SEMANTIC_MAX_DISTANCE"}},
 		{"jobs in api", map[string]string{"MEMORY_JOBS_IN_API": "sometimes"}, []string{"MEMORY_JOBS_IN_API"}},
+		{"job lease not a duration", map[string]string{"MEMORY_JOB_LEASE": "300"}, []string{"MEMORY_JOB_LEASE"}},
+		{"job lease too short", map[string]string{"MEMORY_JOB_LEASE": "500ms"}, []string{"MEMORY_JOB_LEASE"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -133,7 +136,7 @@ func TestAIDescription(t *testing.T) {
 // LoadAI(nil) reads the process environment.
 func TestLoadAIFromEnvironment(t *testing.T) {
 	for _, name := range []string{"MEMORY_EMBEDDING_URL", "MEMORY_EMBEDDING_MODEL", "MEMORY_EMBEDDING_DIMENSIONS",
-		"MEMORY_EXTRACTION_URL", "MEMORY_EXTRACTION_MODEL", "MEMORY_AI_API_KEY", "MEMORY_SEMANTIC_MAX_DISTANCE", "MEMORY_JOBS_IN_API"} {
+		"MEMORY_EXTRACTION_URL", "MEMORY_EXTRACTION_MODEL", "MEMORY_AI_API_KEY", "MEMORY_SEMANTIC_MAX_DISTANCE", "MEMORY_JOBS_IN_API", "MEMORY_JOB_LEASE"} {
 		t.Setenv(name, "")
 	}
 	t.Setenv("MEMORY_AI_DAILY_REQUEST_LIMIT", "3")
