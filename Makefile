@@ -52,8 +52,13 @@ e2e: bootstrap frontend ## browser tests: the real binary driven by headless Chr
 	MEMORY_E2E=1 $(GO) test -count=1 ./e2e/...
 
 .PHONY: bench
-bench: bootstrap ## Go benchmarks against a throwaway database
-	$(GO) test -run '^$$' -bench . -benchtime 2s -count 1 ./internal/memory/
+bench: bootstrap frontend ## the benchmark table (real API and database, floors side by side) into docs/BENCHMARKS.md, then the Go benchmarks; ~12 min
+	$(GO) run ./cmd/bench -out docs/BENCHMARKS.md
+	$(GO) test -run '^$$' -bench . -benchtime 1s -count 1 ./internal/memory/ ./internal/jobs/
+
+.PHONY: soak
+soak: bootstrap ## the soak: many clients on the real API and database for MEMORY_SOAK_DURATION (default 5m)
+	MEMORY_SOAK_DURATION=$(or $(MEMORY_SOAK_DURATION),5m) $(GO) test -race -count=1 -v -timeout 30m -run '^TestSoak$$' ./internal/soak/
 
 .PHONY: generate
 generate: ## regenerate GraphQL code from graph/schema.graphqls
