@@ -53,7 +53,7 @@ e2e: bootstrap frontend ## browser tests: the real binary driven by headless Chr
 
 .PHONY: bench
 bench: bootstrap frontend ## the benchmark table (real API and database, floors side by side) into docs/BENCHMARKS.md, then the Go benchmarks; ~12 min
-	$(GO) run ./cmd/bench -out docs/BENCHMARKS.md
+	$(GO) run ./cmd/bench -out docs/BENCHMARKS.md $(if $(PROFILE),-profile $(PROFILE))
 	$(GO) test -run '^$$' -bench . -benchtime 1s -count 1 ./internal/memory/ ./internal/jobs/
 
 .PHONY: soak

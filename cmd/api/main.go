@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -155,6 +156,13 @@ func serve(ctx context.Context, cfg config.Config, aiCfg config.AI, databaseURL 
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
+	if cfg.DebugAddr != "" {
+		stop, err := serveProfiler(cfg.DebugAddr, log)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 
 	base := "http://" + ln.Addr().String()
 	log.Info("memory service ready", "url", base, "graphiql", base+"/graphiql")
@@ -213,3 +221,21 @@ func lockDataDir(dir string) (bool, error) {
 
 // dataDirLock holds the lock lockDataDir took.
 var dataDirLock *os.File
+
+// serveProfiler serves Go's profiler on addr (MEMORY_DEBUG_ADDR, a loopback address) until stop.
+func serveProfiler(addr string, log *slog.Logger) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen on MEMORY_DEBUG_ADDR %s: %w", addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	log.Info("profiler", "url", "http://"+ln.Addr().String()+"/debug/pprof/")
+	return func() { _ = srv.Close() }, nil
+}

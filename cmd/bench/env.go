@@ -108,6 +108,8 @@ type apiProc struct {
 	cmd  *exec.Cmd
 	url  string
 	logs *bytes.Buffer
+	// debug is the profiler's base URL (MEMORY_DEBUG_ADDR) when -profile is set.
+	debug string
 }
 
 // startAPI runs the API binary on databaseURL with extra environment, and waits until /readyz says
@@ -128,6 +130,14 @@ func (b *bench) startAPI(ctx context.Context, databaseURL string, extra ...strin
 	)
 	cmd.Env = append(cmd.Env, extra...)
 	a := &apiProc{cmd: cmd, url: "http://127.0.0.1:" + strconv.Itoa(port), logs: &bytes.Buffer{}}
+	if b.o.profile != "" {
+		debugPort, err := freePort()
+		if err != nil {
+			return nil, err
+		}
+		cmd.Env = append(cmd.Env, "MEMORY_DEBUG_ADDR=127.0.0.1:"+strconv.Itoa(debugPort))
+		a.debug = "http://127.0.0.1:" + strconv.Itoa(debugPort)
+	}
 	cmd.Stdout, cmd.Stderr = a.logs, a.logs
 	if err := cmd.Start(); err != nil {
 		return nil, err
@@ -194,6 +204,8 @@ func freePort() (int, error) {
 type gqlError struct {
 	Code    string
 	Message string
+	// CurrentRevision is a CONFLICT's extensions.currentRevision.
+	CurrentRevision int
 }
 
 func (e *gqlError) Error() string { return e.Code + ": " + e.Message }
@@ -225,7 +237,8 @@ func (b *bench) do(ctx context.Context, a *apiProc, token, query string, vars ma
 		Errors []struct {
 			Message    string `json:"message"`
 			Extensions struct {
-				Code string `json:"code"`
+				Code            string `json:"code"`
+				CurrentRevision int    `json:"currentRevision"`
 			} `json:"extensions"`
 		} `json:"errors"`
 	}
@@ -233,10 +246,60 @@ func (b *bench) do(ctx context.Context, a *apiProc, token, query string, vars ma
 		return fmt.Errorf("HTTP %d: %s", res.StatusCode, raw)
 	}
 	if len(r.Errors) > 0 {
-		return &gqlError{Code: r.Errors[0].Extensions.Code, Message: r.Errors[0].Message}
+		e := r.Errors[0]
+		return &gqlError{Code: e.Extensions.Code, Message: e.Message, CurrentRevision: e.Extensions.CurrentRevision}
 	}
 	if out == nil {
 		return nil
 	}
 	return json.Unmarshal(r.Data, out)
+}
+
+// profile starts CPU profiles of the API processes (with -profile) for a step; the returned func
+// waits for them and writes <step>-<process>.pprof. A profile covers the step's first
+// profileSeconds at most.
+func (b *bench) profile(ctx context.Context, step string) (wait func()) {
+	const profileSeconds = 20
+	procs := map[string]*apiProc{"api": nil, "vectors-api": b.vapi}
+	if len(b.apis) > 0 {
+		procs["api"] = b.apis[0]
+	}
+	if b.o.profile == "" {
+		return func() {}
+	}
+	if err := os.MkdirAll(b.o.profile, 0o755); err != nil {
+		b.log.Warn("profile", "err", err)
+		return func() {}
+	}
+	done := make(chan struct{}, len(procs))
+	for name, a := range procs {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			if a == nil || a.debug == "" {
+				return
+			}
+			req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", a.debug, profileSeconds), nil)
+			if err != nil {
+				return
+			}
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				b.log.Warn("profile", "step", step, "err", err)
+				return
+			}
+			defer res.Body.Close()
+			raw, err := io.ReadAll(res.Body)
+			if err == nil && res.StatusCode == http.StatusOK {
+				err = os.WriteFile(filepath.Join(b.o.profile, strings.ReplaceAll(step, " ", "-")+"-"+name+".pprof"), raw, 0o644)
+			}
+			if err != nil {
+				b.log.Warn("profile", "step", step, "err", err)
+			}
+		}()
+	}
+	return func() {
+		for range procs {
+			<-done
+		}
+	}
 }

@@ -276,4 +276,3 @@ func (b *bench) floorListenNotify(ctx context.Context) (latencies, error) {
 	}
 	return lat, nil
 }
-

@@ -34,6 +34,7 @@ func main() {
 	flag.IntVar(&o.requests, "requests", 600, "requests per latency row")
 	flag.IntVar(&o.subscribers, "subscribers", 1_000, "websocket subscribers for the live-delivery row")
 	flag.StringVar(&o.dir, "dir", "", "cluster directory (default: a temporary one, removed at the end)")
+	flag.StringVar(&o.profile, "profile", "", "write a CPU profile of the API during each step into this directory")
 	flag.Parse()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -50,7 +51,7 @@ type options struct {
 	big, small            int
 	phase                 time.Duration
 	requests, subscribers int
-	dir                   string
+	dir, profile          string
 }
 
 func run(ctx context.Context, o options, log *slog.Logger) error {
@@ -114,7 +115,9 @@ func run(ctx context.Context, o options, log *slog.Logger) error {
 	} {
 		t := time.Now()
 		log.Info("running", "step", step.name)
+		profiled := env.profile(ctx, step.name)
 		got, err := step.run(ctx)
+		profiled()
 		if err != nil {
 			return fmt.Errorf("%s: %w", step.name, err)
 		}

@@ -35,6 +35,10 @@ type Config struct {
 	// Demo is MEMORY_DEMO (default true): load the labelled demo into a brand-new embedded database.
 	// It never applies to a database given by DATABASE_URL.
 	Demo bool
+	// DebugAddr is MEMORY_DEBUG_ADDR: where cmd/api serves Go's profiler (/debug/pprof/) for
+	// profiling a live process, as make bench can; empty (the default) serves nothing. It must be a
+	// loopback address: profiles show the process's internals to whoever can read them.
+	DebugAddr string
 }
 
 // MinTokenLength is the shortest MEMORY_USER_TOKEN / MEMORY_WORKER_TOKEN accepted.
@@ -59,9 +63,16 @@ func Load(getenv func(string) string) (Config, error) {
 		WorkerToken: get("MEMORY_WORKER_TOKEN", ""),
 		LogLevel:    strings.ToLower(get("MEMORY_LOG_LEVEL", "info")),
 		LogFormat:   strings.ToLower(get("MEMORY_LOG_FORMAT", "text")),
+		DebugAddr:   get("MEMORY_DEBUG_ADDR", ""),
 	}
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		return c, fmt.Errorf("MEMORY_ADDR: want host:port, like 127.0.0.1:8080: %v", err)
+	}
+	if c.DebugAddr != "" {
+		host, _, err := net.SplitHostPort(c.DebugAddr)
+		if ip := net.ParseIP(host); err != nil || (host != "localhost" && (ip == nil || !ip.IsLoopback())) {
+			return c, fmt.Errorf("MEMORY_DEBUG_ADDR: want a loopback host:port, like 127.0.0.1:6060")
+		}
 	}
 	port, err := strconv.Atoi(get("MEMORY_PG_PORT", "0"))
 	if err != nil || port < 0 || port > 65535 {

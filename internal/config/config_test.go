@@ -40,13 +40,13 @@ func TestLoadGood(t *testing.T) {
 				"DATABASE_URL": databaseURL, "MEMORY_ADDR": "0.0.0.0:9000", "MEMORY_DATA_DIR": "/var/lib/memory",
 				"MEMORY_PG_PORT": "5433", "MEMORY_USER_TOKEN": userToken, "MEMORY_WORKER_TOKEN": workerToken,
 				"MEMORY_SKIP_MIGRATIONS": "true", "MEMORY_ALLOWED_ORIGINS": " https://app.example/ , http://localhost:5173,,",
-				"MEMORY_LOG_LEVEL": "DEBUG", "MEMORY_LOG_FORMAT": "JSON",
+				"MEMORY_LOG_LEVEL": "DEBUG", "MEMORY_LOG_FORMAT": "JSON", "MEMORY_DEBUG_ADDR": "127.0.0.1:6060",
 			},
 			want: config.Config{
 				DatabaseURL: databaseURL, Addr: "0.0.0.0:9000", DataDir: "/var/lib/memory", PGPort: 5433,
 				UserToken: userToken, WorkerToken: workerToken, SkipMigrations: true,
 				AllowedOrigins: []string{"https://app.example", "http://localhost:5173"},
-				LogLevel:       "debug", LogFormat: "json",
+				LogLevel:       "debug", LogFormat: "json", DebugAddr: "127.0.0.1:6060",
 			},
 		},
 		{
@@ -105,6 +105,9 @@ func TestLoadBad(t *testing.T) {
 		{"database without worker token", map[string]string{"DATABASE_URL": databaseURL, "MEMORY_USER_TOKEN": userToken}, []string{"MEMORY_WORKER_TOKEN"}},
 		{"log level", withTokens(map[string]string{"MEMORY_LOG_LEVEL": "loud"}), []string{"MEMORY_LOG_LEVEL"}},
 		{"log format", withTokens(map[string]string{"MEMORY_LOG_FORMAT": "xml"}), []string{"MEMORY_LOG_FORMAT"}},
+		{"profiler on every interface", withTokens(map[string]string{"MEMORY_DEBUG_ADDR": "0.0.0.0:6060"}), []string{"MEMORY_DEBUG_ADDR"}},
+		{"profiler on a named host", withTokens(map[string]string{"MEMORY_DEBUG_ADDR": "example.com:6060"}), []string{"MEMORY_DEBUG_ADDR"}},
+		{"profiler without port", withTokens(map[string]string{"MEMORY_DEBUG_ADDR": "127.0.0.1"}), []string{"MEMORY_DEBUG_ADDR"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
