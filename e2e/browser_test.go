@@ -43,9 +43,10 @@ const stepTimeout = 15 * time.Second
 // page is one browser tab at one viewport, bound to a test: every failed step fails the test, and
 // a failed test leaves a screenshot of the tab in artifacts/e2e/<test>-<viewport>.png.
 type page struct {
-	t   *testing.T
-	ctx context.Context // the tab
-	vp  viewport
+	t    *testing.T
+	ctx  context.Context // the tab
+	vp   viewport
+	base string // the server the tab talks to: http://127.0.0.1:<port>
 
 	mu       sync.Mutex
 	problems []string // console errors, uncaught exceptions, failed loads
@@ -60,9 +61,15 @@ func openPage(t *testing.T, vp viewport, path string) *page {
 // openPageIn is openPage in the browser (context) of parent.
 func openPageIn(t *testing.T, parent context.Context, vp viewport, path string, opts ...chromedp.ContextOption) *page {
 	t.Helper()
+	return openPageOn(t, srv, parent, vp, path, opts...)
+}
+
+// openPageOn is openPageIn on another server than the suite's (the demo's).
+func openPageOn(t *testing.T, s *server, parent context.Context, vp viewport, path string, opts ...chromedp.ContextOption) *page {
+	t.Helper()
 	ctx, cancel := chromedp.NewContext(parent, opts...)
 	t.Cleanup(cancel)
-	p := &page{t: t, ctx: ctx, vp: vp}
+	p := &page{t: t, ctx: ctx, vp: vp, base: s.base}
 	if err := chromedp.Do(ctx); err != nil { // attach the tab before listening
 		t.Fatalf("opening a tab: %v", err)
 	}
@@ -74,8 +81,14 @@ func openPageIn(t *testing.T, parent context.Context, vp viewport, path string, 
 		emulate = chromedp.EmulateViewport(vp.width, vp.height, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch)
 	}
 	p.do("set the viewport", emulate)
-	p.do("open "+path, chromedp.Navigate(srv.base+path))
+	p.do("open "+path, chromedp.Navigate(s.base+path))
 	return p
+}
+
+// navigate opens path of the page's server in the tab, as typing the address would.
+func (p *page) navigate(path string) {
+	p.t.Helper()
+	p.do("open "+path, chromedp.Navigate(p.base+path))
 }
 
 // watchConsole records console errors, uncaught exceptions and failed loads of the tab.

@@ -1,9 +1,11 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // runSel selects inside the run card with the given id.
@@ -103,14 +105,16 @@ func TestConversationsFeedbackLessonAndRetry(t *testing.T) {
 }
 
 // P7: "Memory given" lists what the run was given, marked UNCHANGED; an edit since makes the entry
-// CHANGED with the current revision, and forgetting makes it FORGOTTEN with no text — live, while
-// the panel is open.
+// CHANGED with the current revision, forgetting makes it FORGOTTEN with no text, and an entry whose
+// expiry passes becomes EXPIRED — live, while the panel is open.
 func TestMemoryGivenBadgesFollowChanges(t *testing.T) {
 	eachViewport(t, func(t *testing.T, vp viewport) {
 		ctx := setup(t)
 		teammate := mustTeammate(t, ctx)
 		tea := mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Prefers green tea over coffee", Pinned: true})
 		desk := mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Works from a standing desk", Pinned: true})
+		expiry := time.Now().Add(5 * time.Second)
+		office := mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "In the office today", Pinned: true, ExpiresAt: expiry})
 		r := startRun(t, ctx, teammate, "What should I drink this afternoon?")
 		r.complete(t, ctx, "Green tea, as usual.")
 
@@ -120,6 +124,10 @@ func TestMemoryGivenBadgesFollowChanges(t *testing.T) {
 		p.click(runSel(r.ID, tid("run-memory-toggle")))
 		p.waitVisible(givenSel(r.ID, tea.ID, `[data-state="UNCHANGED"]`))
 		p.waitVisible(givenSel(r.ID, desk.ID, `[data-state="UNCHANGED"]`))
+		p.waitVisible(givenSel(r.ID, office.ID))
+		if time.Until(expiry) > time.Second {
+			p.waitVisible(givenSel(r.ID, office.ID, `[data-state="UNCHANGED"]`))
+		}
 		p.waitText(givenSel(r.ID, tea.ID, " ", tid("memory-given-state")), "Unchanged")
 		p.waitText(givenSel(r.ID, tea.ID, " ", tid("memory-given-text")), "Prefers green tea over coffee")
 		if got := p.text(runSel(r.ID, tid("memory-given-note"))); !strings.Contains(got, "not what the model relied on") {
@@ -140,6 +148,8 @@ func TestMemoryGivenBadgesFollowChanges(t *testing.T) {
 		if got := p.text(givenSel(r.ID, desk.ID, " ", tid("memory-given-text"))); strings.Contains(got, "standing desk") {
 			t.Errorf("the forgotten entry still shows its text: %q", got)
 		}
+		p.waitVisible(givenSel(r.ID, office.ID, `[data-state="EXPIRED"]`))
+		p.waitText(givenSel(r.ID, office.ID, " ", tid("memory-given-state")), "Expired")
 		p.assertNoHorizontalScroll()
 		p.shot("memory-given-changed")
 	})
@@ -150,4 +160,135 @@ func TestMemoryGivenBadgesFollowChanges(t *testing.T) {
 func (p *page) waitLiveGeneration() {
 	p.t.Helper()
 	p.waitFor("the generation subscription", `document.querySelector('[data-testid="teammate-generation"]')?.dataset.live === 'true'`)
+}
+
+// pendingRetry is a redo waiting for the worker (pendingRetries, worker credential).
+type pendingRetry struct {
+	MessageID    string `json:"messageId"`
+	RetryOfRunID string `json:"retryOfRunId"`
+	Prompt       string `json:"prompt"`
+}
+
+// pendingRetryOf reads the worker's list of waiting retries and returns the one of runID.
+func pendingRetryOf(t *testing.T, ctx context.Context, runID string) pendingRetry {
+	t.Helper()
+	var out struct{ PendingRetries []pendingRetry }
+	if err := worker.do(ctx, `{ pendingRetries { messageId retryOfRunId prompt } }`, nil, &out); err != nil {
+		t.Fatalf("pendingRetries: %v", err)
+	}
+	for _, r := range out.PendingRetries {
+		if r.RetryOfRunID == runID {
+			return r
+		}
+	}
+	t.Fatalf("no pending retry of run %s among %+v", runID, out.PendingRetries)
+	return pendingRetry{}
+}
+
+// startRetry starts the run of a retry the user asked for, as the worker does.
+func startRetry(t *testing.T, ctx context.Context, teammateID, messageID string) run {
+	t.Helper()
+	return startRunWith(t, ctx, map[string]any{"teammateId": teammateID, "retryMessageId": messageID})
+}
+
+// threadOf is the id of a run's thread.
+func threadOf(t *testing.T, ctx context.Context, runID string) string {
+	t.Helper()
+	var out struct {
+		Run struct{ Thread struct{ ID string } }
+	}
+	if err := user.do(ctx, `query($id: ID!) { run(id: $id) { thread { id } } }`, map[string]any{"id": runID}, &out); err != nil {
+		t.Fatalf("run %s: %v", runID, err)
+	}
+	return out.Run.Thread.ID
+}
+
+// L3: after "Try again with this" the conversation shows the retry at its top, with the note, as
+// waiting — also after a reload — until the worker starts its run; then the new run takes its place,
+// marked as a retry, and its reply arrives without a reload.
+func TestRetryShownPendingUntilItsRunArrives(t *testing.T) {
+	eachViewport(t, func(t *testing.T, vp viewport) {
+		ctx := setup(t)
+		teammate := mustTeammate(t, ctx)
+		letter := startRun(t, ctx, teammate, "Draft a reply to the landlord")
+		letter.complete(t, ctx, "Hey, the heating is broken again, fix it pls")
+
+		path := "/teammates/" + teammate + "/conversations"
+		p := openPage(t, vp, path)
+		p.waitVisible(runSel(letter.ID, tid("run-reply")))
+		const note = "Make it polite and formal"
+		p.click(runSel(letter.ID, tid("run-thumbs-down")))
+		p.fill(runSel(letter.ID, tid("feedback-note")), note)
+		p.click(runSel(letter.ID, tid("feedback-retry")))
+
+		pending := fmt.Sprintf(`[data-testid="retry-pending"][data-retry-of=%q]`, letter.ID)
+		p.waitVisible(pending)
+		p.waitText(pending+" "+tid("retry-pending-note"), note)
+		if first := eval[string](p, `document.querySelector('[data-testid="runs-list"] > li')?.dataset.testid`); first != "retry-pending" {
+			t.Errorf("the top of the conversation is %q, want the waiting retry", first)
+		}
+		p.waitVisible(runSel(letter.ID, tid("retry-waiting")))
+		p.assertNoHorizontalScroll()
+		p.shot("retry-pending")
+
+		// Still waiting after a reload: the worker hasn't started it.
+		p.navigate(path)
+		p.waitVisible(runSel(letter.ID, tid("run-reply")))
+		p.waitVisible(pending)
+
+		retry := pendingRetryOf(t, ctx, letter.ID)
+		if !strings.HasSuffix(retry.Prompt, note) {
+			t.Fatalf("the retry's prompt is %q, want it to carry the note", retry.Prompt)
+		}
+		redo := startRetry(t, ctx, teammate, retry.MessageID)
+		p.waitVisible(runSel(redo.ID) + `[data-status="RUNNING"]`)
+		p.waitGone(pending)
+		p.waitGone(runSel(letter.ID, tid("retry-waiting")))
+		p.waitVisible(runSel(redo.ID, tid("run-retry")))
+		const politer = "Dear Ms Smith, the heating has failed again; could you arrange a repair this week?"
+		redo.complete(t, ctx, politer)
+		p.waitText(runSel(redo.ID, tid("run-reply")), politer)
+		if order := eval[[]string](p, `[...document.querySelectorAll('[data-testid="runs-list"] > li')].map((el) => el.dataset.runId || el.dataset.testid)`); len(order) != 2 || order[0] != redo.ID || order[1] != letter.ID {
+			t.Errorf("the conversation lists %q, want the retry's run above the reply it redoes", order)
+		}
+		p.assertNoHorizontalScroll()
+	})
+}
+
+// G3, G7: while a conversation is open, a change to memory the teammate sees — made here through the
+// API — warns at once that the next message starts a fresh thread; the next run then does start
+// one, and the warning goes.
+func TestStaleThreadWarningInConversations(t *testing.T) {
+	eachViewport(t, func(t *testing.T, vp viewport) {
+		ctx := setup(t)
+		teammate := mustTeammate(t, ctx)
+		item := mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Prefers trains to planes"})
+		first := startRun(t, ctx, teammate, "Plan my trip to Lyon")
+		first.complete(t, ctx, "I booked a train.")
+
+		p := openPage(t, vp, "/teammates/"+teammate+"/conversations")
+		p.waitVisible(runSel(first.ID, tid("run-reply")))
+		p.waitLiveGeneration()
+		if eval[bool](p, `!!document.querySelector('[data-testid="thread-stale"]')`) {
+			t.Fatal("the stale-thread warning shows before memory changed")
+		}
+
+		mustEdit(t, ctx, item.ID, 1, "Prefers night trains to planes")
+		p.waitVisible(tid("thread-stale"))
+		if got := p.text(tid("thread-stale")); !strings.Contains(got, "Memory changed since this conversation started") || !strings.Contains(got, "starts a fresh thread") {
+			t.Errorf("the warning says %q", got)
+		}
+		p.assertNoHorizontalScroll()
+		p.shot("thread-stale")
+
+		// The worker asks to continue the thread; its generation is old, so the run gets a new one.
+		thread := threadOf(t, ctx, first.ID)
+		next := startRunWith(t, ctx, map[string]any{"teammateId": teammate, "threadId": thread, "message": "And the way back?"})
+		if got := threadOf(t, ctx, next.ID); got == thread {
+			t.Fatalf("the run after the change continued the stale thread %s", thread)
+		}
+		p.waitVisible(runSel(next.ID))
+		p.waitGone(tid("thread-stale"))
+		p.waitVisible(runSel(next.ID, `[data-testid="run-new-thread"]`))
+	})
 }

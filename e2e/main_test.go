@@ -22,6 +22,8 @@ var (
 	browser context.Context // the signed-in browser; every test opens its own tabs in it
 	// allocator is the Chromium process, for tests that need a browser context without the cookie.
 	allocator context.Context
+	// serverBin and workDir let tests start more servers (the demo's) of the same binary.
+	serverBin, workDir string
 )
 
 // chromiumPath is Debian's Chromium, installed by scripts/bootstrap-chromium.sh.
@@ -63,6 +65,8 @@ func runSuite(m *testing.M) int {
 			return 1
 		}
 	}
+	serverBin, workDir = bin, tmp
+	defer stopDemoServer()
 	srv, err = startServer(ctx, bin, filepath.Join(tmp, "data"), filepath.Join(tmp, "server.log"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)

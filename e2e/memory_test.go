@@ -57,6 +57,21 @@ func TestLoginRequiredWithoutSession(t *testing.T) {
 			t.Errorf("login screen says %q, want it to point at the printed login link", got)
 		}
 		p.assertNoHorizontalScroll()
+
+		// Pasting the token instead: a wrong one, or the worker's, is explained on the spot.
+		p.click(tid("login-submit"))
+		p.waitText(tid("login-problem"), "Paste the user token first.")
+		p.fill(tid("login-token"), "mu_this-is-not-the-token-of-this-server")
+		p.click(tid("login-submit"))
+		p.waitText(tid("login-problem"), "That token doesn’t work on this server. Copy the user token again, whole, from the file named above.")
+		p.fill(tid("login-token"), srv.workerToken)
+		p.click(tid("login-submit"))
+		p.waitText(tid("login-problem"), "That is the worker’s token, not yours. Paste the user token (the file user-token, not worker-token).")
+		p.assertNoHorizontalScroll()
+		p.shot("login-problem")
+		p.fill(tid("login-token"), srv.userToken)
+		p.click(tid("login-submit"))
+		p.waitVisible(tid("teammates-page"))
 	})
 }
 

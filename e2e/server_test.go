@@ -43,8 +43,9 @@ func buildServer(ctx context.Context, repo, dir string) (string, error) {
 }
 
 // startServer runs bin with MEMORY_DATA_DIR=dataDir on a free local port and waits until /readyz
-// answers 200.
-func startServer(ctx context.Context, bin, dataDir, logPath string) (*server, error) {
+// answers 200. env adds or overrides variables (the last value of a name wins): the suite's server
+// runs without the demo, and env can turn it on.
+func startServer(ctx context.Context, bin, dataDir, logPath string, env ...string) (*server, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
@@ -65,6 +66,7 @@ func startServer(ctx context.Context, bin, dataDir, logPath string) (*server, er
 		// A brand-new embedded database gets the demo by default; the flows start from an empty one.
 		"MEMORY_DEMO=false",
 	)
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	if err := cmd.Start(); err != nil {
 		logFile.Close()

@@ -67,10 +67,8 @@ func TestSuggestionArrivesLiveConfirmWithEditAndDismiss(t *testing.T) {
 }
 
 // A4: a teammate's change to a confirmed item, without the user asking for it, is a proposal shown
-// as a word diff against the item's current text; confirming applies it as a new revision. A
-// proposal the item has moved past answers CONFLICT (R2), and the card shows the current text and
-// can apply the proposed text on top of it.
-func TestProposalDiffConfirmAndConflict(t *testing.T) {
+// as a word diff against the item's current text; confirming applies it as a new revision.
+func TestProposalDiffAndConfirm(t *testing.T) {
 	eachViewport(t, func(t *testing.T, vp viewport) {
 		ctx := setup(t)
 		teammate := mustTeammate(t, ctx)
@@ -90,6 +88,9 @@ func TestProposalDiffConfirmAndConflict(t *testing.T) {
 		if got := p.text(suggestionSel(proposal.Item.ID, tid("diff-added"))); got != "[added: Initech]" {
 			t.Errorf("the diff adds %q, want Initech", got)
 		}
+		if eval[bool](p, `!!document.querySelector('[data-testid="suggestion-conflict"]')`) {
+			t.Error("a proposal for the current revision is shown as stale")
+		}
 		p.assertNoHorizontalScroll()
 		p.shot("proposal")
 
@@ -97,30 +98,75 @@ func TestProposalDiffConfirmAndConflict(t *testing.T) {
 		p.waitGone(suggestionSel(proposal.Item.ID))
 		p.waitText(itemSel(item.ID, tid("item-content")), "Works at Initech in Paris")
 		p.waitVisible(itemSel(item.ID) + `[data-revision="2"]`)
+	})
+}
 
-		// A second proposal, made stale by an edit behind the page's back.
-		r2 := startRun(t, ctx, teammate, "Tell me about my job again")
-		stale := r2.update(t, ctx, item.ID, 2, "Works at Initech in Lyon")
-		r2.complete(t, ctx, "You work at Initech.")
-		p.waitVisible(suggestionSel(stale.Item.ID, tid("suggestion-diff")))
-		mustEdit(t, ctx, item.ID, 2, "Works at Globex in Berlin")
-		p.waitText(itemSel(item.ID, tid("item-content")), "Works at Globex in Berlin")
-		p.click(suggestionSel(stale.Item.ID, tid("suggestion-confirm")))
-		p.waitVisible(suggestionSel(stale.Item.ID, tid("suggestion-conflict")))
-		p.waitText(suggestionSel(stale.Item.ID, tid("suggestion-conflict-current")), "Works at Globex in Berlin")
+// R2 with A4: a proposal whose item changed since it was made can't be confirmed as it is
+// (confirmCandidate would answer CONFLICT). The moment the item changes — here through the API while
+// the page is open — the card shows the current version beside the proposal, and what the proposal
+// changed in the version it saw; a further change updates it again. "Apply" saves the proposed
+// text on top of the current revision and settles the proposal; "Dismiss" leaves the memory as it
+// is.
+func TestStaleProposalComparedWithCurrentVersion(t *testing.T) {
+	eachViewport(t, func(t *testing.T, vp viewport) {
+		ctx := setup(t)
+		teammate := mustTeammate(t, ctx)
+		item := mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Works at Acme in Paris", Key: "job"})
+		r := startRun(t, ctx, teammate, "What do you know about my job?")
+		applied := r.update(t, ctx, item.ID, 1, "Works at Initech in Paris")
+		dismissed := r.update(t, ctx, item.ID, 1, "Works at Acme in Lyon")
+		if applied.Outcome != "SUGGESTED" || dismissed.Outcome != "SUGGESTED" {
+			t.Fatalf("toolUpdateMemory: outcomes %s and %s, want SUGGESTED", applied.Outcome, dismissed.Outcome)
+		}
+		r.complete(t, ctx, "You work at Acme.")
+		a, d := applied.Item.ID, dismissed.Item.ID
+
+		p := openPage(t, vp, "/teammates/"+teammate)
+		p.waitVisible(suggestionSel(a, tid("suggestion-confirm")))
+		p.waitVisible(suggestionSel(d, tid("suggestion-confirm")))
+		p.waitLive()
+
+		mustEdit(t, ctx, item.ID, 1, "Works at Globex in Berlin") // revision 2, behind the page's back
+		for _, id := range []string{a, d} {
+			p.waitVisible(suggestionSel(id, tid("suggestion-conflict", `[data-current-revision="2"]`)))
+			p.waitText(suggestionSel(id, tid("suggestion-conflict-current")), "Works at Globex in Berlin")
+			p.waitGone(suggestionSel(id, tid("suggestion-confirm")))
+		}
+		p.waitText(suggestionSel(a, tid("suggestion-conflict-proposed")), "Works at Initech in Paris")
+		p.waitText(suggestionSel(a, tid("suggestion-conflict-revision")), "revision 2")
+		p.waitVisible(suggestionSel(a, tid("suggestion-conflict-base")))
+		if got := p.text(suggestionSel(a, tid("suggestion-conflict-base"))); !strings.Contains(got, "[removed: Acme]") || !strings.Contains(got, "[added: Initech]") {
+			t.Errorf("what the proposal changed in revision 1 reads %q, want Acme → Initech", got)
+		}
 		p.assertNoHorizontalScroll()
 		p.shot("stale-proposal")
-		if got, err := user.memoryItem(ctx, item.ID); err != nil || got.Content != "Works at Globex in Berlin" || got.Revision != 3 {
-			t.Errorf("after the conflicting confirm the item is %+v (%v), want revision 3 unchanged", got, err)
+
+		mustEdit(t, ctx, item.ID, 2, "Works at Globex in Munich") // revision 3, while the comparison is open
+		p.waitText(suggestionSel(a, tid("suggestion-conflict-current")), "Works at Globex in Munich")
+		p.waitVisible(suggestionSel(a, tid("suggestion-apply-current", `[data-base-revision="3"]`)))
+		p.waitText(suggestionSel(a, tid("suggestion-apply-current")), "Apply to revision 3")
+
+		p.click(suggestionSel(a, tid("suggestion-apply-current")))
+		p.waitGone(suggestionSel(a))
+		p.waitText(itemSel(item.ID, tid("item-content")), "Works at Initech in Paris")
+		p.waitVisible(itemSel(item.ID) + `[data-revision="4"]`)
+		revs, err := user.revisions(ctx, item.ID)
+		if err != nil || len(revs) != 4 || revs[0].Content != "Works at Initech in Paris" || revs[0].BasedOn == nil || *revs[0].BasedOn != 3 {
+			t.Errorf("revisions after Apply: %+v (%v), want revision 4 = the proposal, based on 3", revs, err)
+		}
+		if status, _, err := user.itemStatus(ctx, a); err != nil || status != "DISMISSED" {
+			t.Errorf("the applied proposal is %s (%v), want it settled (DISMISSED)", status, err)
 		}
 
-		// The proposed text can still be had, as an ordinary edit of the current version.
-		p.click(suggestionSel(stale.Item.ID, tid("suggestion-apply-current")))
-		p.waitGone(suggestionSel(stale.Item.ID))
-		p.waitText(itemSel(item.ID, tid("item-content")), "Works at Initech in Lyon")
-		p.waitVisible(itemSel(item.ID) + `[data-revision="4"]`)
+		// The other one now compares with revision 4, and is dismissed.
+		p.waitText(suggestionSel(d, tid("suggestion-conflict-current")), "Works at Initech in Paris")
+		p.click(suggestionSel(d, tid("suggestion-dismiss")))
+		p.waitGone(suggestionSel(d))
+		if got, err := user.memoryItem(ctx, item.ID); err != nil || got.Revision != 4 || got.Content != "Works at Initech in Paris" {
+			t.Errorf("after Dismiss the item is %+v (%v), want revision 4 unchanged", got, err)
+		}
 		if n, err := user.candidateCount(ctx, teammate); err != nil || n != 0 {
-			t.Errorf("%d suggestions still wait (%v), want none once the stale one was applied", n, err)
+			t.Errorf("%d suggestions still wait (%v), want none", n, err)
 		}
 	})
 }

@@ -14,8 +14,14 @@ type run struct {
 	api api // bearer: the run token
 }
 
-// startRun starts a turn of teammateID for message (worker credential).
+// startRun starts a turn of teammateID for message (worker credential), in a fresh thread.
 func startRun(t *testing.T, ctx context.Context, teammateID, message string) run {
+	t.Helper()
+	return startRunWith(t, ctx, map[string]any{"teammateId": teammateID, "message": message})
+}
+
+// startRunWith starts a turn with the given StartRunInput (worker credential).
+func startRunWith(t *testing.T, ctx context.Context, input map[string]any) run {
 	t.Helper()
 	var out struct {
 		StartRun struct {
@@ -24,9 +30,9 @@ func startRun(t *testing.T, ctx context.Context, teammateID, message string) run
 		}
 	}
 	err := worker.do(ctx, `mutation($input: StartRunInput!) { startRun(input: $input) { run { id } runToken } }`,
-		map[string]any{"input": map[string]any{"teammateId": teammateID, "message": message}}, &out)
+		map[string]any{"input": input}, &out)
 	if err != nil {
-		t.Fatalf("startRun %q: %v", message, err)
+		t.Fatalf("startRun %v: %v", input, err)
 	}
 	return run{ID: out.StartRun.Run.ID, api: api{base: srv.base, token: out.StartRun.RunToken}}
 }

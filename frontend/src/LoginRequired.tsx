@@ -1,12 +1,45 @@
-import { useId } from 'react'
+import { useId, useState, type FormEvent } from 'react'
+import { useClient } from 'urql'
+import { describeError, hasErrorCode } from './api/errors.ts'
+import { UserTokenProbeQuery } from './api/operations.ts'
 
 /**
  * Shown when the browser has no valid session cookie. The server prints a login link at start;
- * opening it sets the cookie. Pasting the user token here does the same thing (the form is a plain
- * GET to that link), for when the terminal output is gone.
+ * opening it sets the cookie. Pasting the user token here does the same, for when the terminal output
+ * is gone: the token is first tried as a bearer token, so that a wrong one is explained here in
+ * plain words, and only a working one is sent to the login link.
  */
 export function LoginRequired() {
+  const client = useClient()
+  const [token, setToken] = useState('')
+  const [problem, setProblem] = useState<string | null>(null)
+  const [checking, setChecking] = useState(false)
   const id = useId()
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault()
+    const t = token.trim()
+    if (!t) {
+      setProblem('Paste the user token first.')
+      return
+    }
+    setChecking(true)
+    setProblem(null)
+    const result = await client
+      .query(UserTokenProbeQuery, {}, { requestPolicy: 'network-only', fetchOptions: { headers: { Authorization: `Bearer ${t}` } } })
+      .toPromise()
+    setChecking(false)
+    if (result.data) {
+      window.location.assign(`/login?token=${encodeURIComponent(t)}`)
+    } else if (hasErrorCode(result.error, 'UNAUTHENTICATED')) {
+      setProblem('That token doesn’t work on this server. Copy the user token again, whole, from the file named above.')
+    } else if (hasErrorCode(result.error, 'FORBIDDEN')) {
+      setProblem('That is the worker’s token, not yours. Paste the user token (the file user-token, not worker-token).')
+    } else {
+      setProblem(describeError(result.error))
+    }
+  }
+
   return (
     <main className="splash" data-testid="app-root">
       <div className="card narrow" data-testid="login-required">
@@ -15,19 +48,38 @@ export function LoginRequired() {
           <strong>Open the login link the server printed at start.</strong> It looks like{' '}
           <code>http://127.0.0.1:8080/login?token=mu_…</code> and signs this browser in.
         </p>
-        <p className="muted">
+        <p className="muted" id={`${id}-hint`}>
           Lost it? The token is in the server’s data directory (<code>.data/user-token</code> by default, or{' '}
           <code>MEMORY_USER_TOKEN</code>). Paste it here:
         </p>
-        <form method="get" action="/login" className="inline-form">
+        <form method="get" action="/login" className="inline-form" onSubmit={submit} noValidate>
           <label htmlFor={id} className="visually-hidden">
             User token
           </label>
-          <input id={id} name="token" type="password" autoComplete="off" placeholder="mu_…" required data-testid="login-token" />
-          <button type="submit" className="button primary" data-testid="login-submit">
-            Sign in
+          <input
+            id={id}
+            name="token"
+            type="password"
+            autoComplete="off"
+            placeholder="mu_…"
+            value={token}
+            onChange={(e) => {
+              setToken(e.target.value)
+              setProblem(null)
+            }}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? `${id}-problem` : `${id}-hint`}
+            data-testid="login-token"
+          />
+          <button type="submit" className="button primary" disabled={checking} data-testid="login-submit">
+            {checking ? 'Checking…' : 'Sign in'}
           </button>
         </form>
+        {problem && (
+          <p className="message error" id={`${id}-problem`} role="alert" data-testid="login-problem">
+            {problem}
+          </p>
+        )}
       </div>
     </main>
   )

@@ -44,14 +44,37 @@ export function describeError(err: CombinedError | undefined): string {
     case 'CONFLICT':
       return 'Someone changed this in the meantime.'
     case 'BAD_USER_INPUT':
-      // The server's validation messages name the field and the limit; they never contain memory
-      // text (F5), so they are fine to show as they are.
-      return capitalize(first.message)
+      // The server's validation messages name the field and the limit ("name: must not be empty");
+      // they never contain memory text (F5), so they are shown, as a sentence about the field.
+      return validationSentence(first.message, first.extensions?.field)
     case 'INTERNAL':
       return 'Something went wrong on the server. Try again in a moment.'
     default:
       return first ? capitalize(first.message) : 'Something went wrong. Try again.'
   }
+}
+
+// What the API's input fields are called in the app's words.
+const fieldNames: Record<string, string> = {
+  name: 'the name',
+  content: 'the text',
+  key: 'the key',
+  note: 'the note',
+  search: 'the search',
+  query: 'the request',
+  expiresAt: 'the expiry time',
+  message: 'the message',
+  id: 'this',
+}
+
+/** "name: must not be empty" (field "name") as "The name must not be empty." */
+export function validationSentence(message: string, field: unknown): string {
+  const text = message.replace(/^\[GraphQL\]\s*/, '')
+  if (typeof field === 'string' && text.startsWith(`${field}: `)) {
+    const subject = fieldNames[field] ?? `the ${field}`
+    return capitalize(`${subject} ${text.slice(field.length + 2)}`)
+  }
+  return capitalize(text)
 }
 
 function capitalize(s: string): string {

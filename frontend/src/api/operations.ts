@@ -37,6 +37,30 @@ export const CreateTeammateMutation = graphql(`
   }
 `)
 
+export const RenameTeammateMutation = graphql(`
+  mutation RenameTeammate($input: RenameTeammateInput!) {
+    renameTeammate(input: $input) {
+      teammate {
+        id
+        name
+        createdAt
+        generation
+      }
+    }
+  }
+`)
+
+// Asks the server whether a pasted token is the user's, before the login link is opened with it:
+// candidates takes the user's credential only, so a worker's token answers FORBIDDEN and a wrong one
+// UNAUTHENTICATED. The token travels as a bearer header, never in a URL until it is known to work.
+export const UserTokenProbeQuery = graphql(`
+  query UserTokenProbe {
+    candidates(scope: { teammateId: null }) {
+      id
+    }
+  }
+`)
+
 export const MemoryItemFieldsFragment = graphql(`
   fragment MemoryItemFields on MemoryItem {
     id
@@ -255,6 +279,7 @@ export const RunFieldsFragment = graphql(`
     rating
     thread {
       id
+      generation
     }
   }
 `)
@@ -292,6 +317,7 @@ export const RunMemoryContextQuery = graphql(`
           content
           key
           kind
+          expiresAt
         }
       }
     }
@@ -329,6 +355,7 @@ export const RetryRunWithNoteMutation = graphql(`
   mutation RetryRunWithNote($input: RetryRunWithNoteInput!) {
     retryRunWithNote(input: $input) {
       messageId
+      threadId
       retryOfRunId
       prompt
       createdAt

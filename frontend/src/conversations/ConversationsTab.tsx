@@ -3,19 +3,22 @@ import { useClient, type CombinedError } from 'urql'
 import { describeError } from '../api/errors.ts'
 import { RunQuery, RunsQuery } from '../api/operations.ts'
 import { useSerialRead } from '../api/serial.ts'
+import { formatTime } from '../memory/model.ts'
 import { RunCard, type Run } from './RunCard.tsx'
-import { useWaitingRetries } from './retries.ts'
+import { retryNote, useWaitingRetries, type WaitingRetry } from './retries.ts'
 
 /** Runs per page (the API allows 1–100). */
 const runsPageSize = 20
 // How often the list is re-read while the page is visible: often while a turn is running or a retry
-// waits, now and then otherwise. The API has no subscription for runs, so this is how a reply, a new
+// waits, every few seconds otherwise. The API has no subscription for runs, so this is how a reply, a new
 // turn or the retry's new run shows up without a reload.
-const busyPollInterval = 3000
-const idlePollInterval = 15000
+const busyPollInterval = 2000
+const idlePollInterval = 5000
 
 interface ConversationsTabProps {
   teammate: { id: string; name: string }
+  /** The teammate's generation as generationChanged last said; null until it has. */
+  generation: string | null
   /** Changes whenever memory the teammate sees changed (its generation moved). */
   changeSignal: number
   /** The run to scroll to and mark (a lesson's "Open in Conversations"). */
@@ -26,7 +29,7 @@ interface ConversationsTabProps {
  * A teammate's turns, newest first: each with the user's message, the reply, its rating and
  * feedback, and the memory it was given (L1–L3, P7).
  */
-export function ConversationsTab({ teammate, changeSignal, focusRunId }: ConversationsTabProps) {
+export function ConversationsTab({ teammate, generation, changeSignal, focusRunId }: ConversationsTabProps) {
   const client = useClient()
   const [runs, setRuns] = useState<Run[]>([])
   const [loaded, setLoaded] = useState(false)
@@ -171,12 +174,27 @@ export function ConversationsTab({ teammate, changeSignal, focusRunId }: Convers
         </p>
       )}
 
-      {loaded && runs.length === 0 && !error ? (
+      {/* G7: the newest thread is the one the next message would continue, if its generation is still
+          the teammate's. The generation comes from generationChanged, so this appears the moment
+          memory changes, and goes once a run starts a fresh thread. */}
+      <div aria-live="polite">
+        {generation !== null && runs[0] && runs[0].thread.generation !== generation && (
+          <p className="message warn" data-testid="thread-stale" data-thread-id={runs[0].thread.id}>
+            <strong>Memory changed since this conversation started:</strong> the next message to {teammate.name} starts a
+            fresh thread, so {teammate.name} doesn’t go on from what it was told before the change.
+          </p>
+        )}
+      </div>
+
+      {loaded && runs.length === 0 && waiting.retries.length === 0 && !error ? (
         <p className="empty" data-testid="runs-empty">
           No conversations yet. {teammate.name}’s replies appear here as soon as it runs.
         </p>
       ) : (
         <ul className="run-list" data-testid="runs-list">
+          {[...waiting.retries].reverse().map((r) => (
+            <PendingRetry key={r.messageId} retry={r} teammateName={teammate.name} original={runs.find((run) => run.id === r.runId) ?? null} />
+          ))}
           {runs.map((run, i) => {
             const older = runs[i + 1]
             const startsThread = older ? older.thread.id !== run.thread.id : !hasMore
@@ -193,5 +211,37 @@ export function ConversationsTab({ teammate, changeSignal, focusRunId }: Convers
         </div>
       )}
     </section>
+  )
+}
+
+/**
+ * A "try again" the user asked for that no run has picked up yet (L3), where its reply will appear:
+ * at the top, newest first. The user's credential can't list pending retries (pendingRetries is the
+ * worker's), so these are the ones this browser tab asked for, kept until a run with the retry's
+ * message is listed.
+ */
+function PendingRetry({ retry, teammateName, original }: { retry: WaitingRetry; teammateName: string; original: Run | null }) {
+  return (
+    <li className="card run pending" data-testid="retry-pending" data-message-id={retry.messageId} data-retry-of={retry.runId}>
+      <div className="run-head">
+        <span className="badge status-waiting">Waiting</span>
+        <span className="badge subtle">Try again</span>
+        <span className="muted small">
+          asked {formatTime(retry.createdAt)}
+          {original ? ` · redoes the reply of ${formatTime(original.createdAt)}` : ''}
+        </span>
+      </div>
+      <div className="exchange">
+        <p className="exchange-label">You</p>
+        <p className="exchange-text" data-testid="retry-pending-note">
+          {retryNote(retry.prompt) ?? retry.prompt}
+        </p>
+        <p className="exchange-label">{teammateName}</p>
+        <p className="exchange-text muted">
+          Not started yet: {teammateName} will try again with your note the next time it runs, and the new reply takes this
+          place.
+        </p>
+      </div>
+    </li>
   )
 }

@@ -5,6 +5,7 @@ import { RunMemoryContextQuery } from '../api/operations.ts'
 import { useSerialRead } from '../api/serial.ts'
 import type { ContextState, RunMemoryContextQuery as ContextResult } from '../gql/graphql.ts'
 import { kindLabel } from '../memory/model.ts'
+import { DemoBadge, isDemo } from '../ui/demo.tsx'
 
 type Entry = NonNullable<ContextResult['run']>['memoryContext'][number]
 
@@ -18,7 +19,8 @@ interface MemoryGivenPanelProps {
 /**
  * What a run was given (P7): the items of its memory packet in order, each with what became of it
  * since — unchanged, changed (with the current revision), forgotten (its text is gone) or expired.
- * It re-reads whenever the teammate's generation moves, so the badges follow edits live.
+ * It re-reads whenever the teammate's generation moves (generationChanged), so the badges follow
+ * edits live, and when an entry's expiry passes.
  */
 export function MemoryGivenPanel({ runId, teammateName, changeSignal }: MemoryGivenPanelProps) {
   const client = useClient()
@@ -35,6 +37,19 @@ export function MemoryGivenPanel({ runId, teammateName, changeSignal }: MemoryGi
     }
   })
   useEffect(() => read(), [read, changeSignal])
+
+  // An entry turns EXPIRED when its time passes: read again then, rather than when the server's
+  // expiry sweep moves the generation (up to 15 s later).
+  const nextExpiry = (entries ?? [])
+    .filter((e) => e.state === 'UNCHANGED' || e.state === 'CHANGED')
+    .map((e) => (e.item.expiresAt ? Date.parse(e.item.expiresAt) : Number.NaN))
+    .filter((t) => t > Date.now())
+    .reduce((a, b) => Math.min(a, b), Number.POSITIVE_INFINITY)
+  useEffect(() => {
+    if (!Number.isFinite(nextExpiry)) return
+    const t = setTimeout(read, Math.min(nextExpiry - Date.now() + 250, 2 ** 31 - 1))
+    return () => clearTimeout(t)
+  }, [nextExpiry, read])
 
   return (
     <div className="memory-given" data-testid="memory-given" data-state={entries ? 'ready' : 'loading'}>
@@ -58,6 +73,7 @@ export function MemoryGivenPanel({ runId, teammateName, changeSignal }: MemoryGi
             <li key={`${e.position}-${e.itemId}`} className="given-entry" data-testid="memory-given-entry" data-item-id={e.itemId} data-state={e.state}>
               <div className="given-meta">
                 <StateBadge state={e.state} currentRevision={e.currentRevision} />
+                {isDemo(e.item.content) && <DemoBadge />}
                 <span className="muted small">
                   {kindLabel(e.item.kind)} · {e.item.scope === 'shared' ? 'shared' : 'own'} · given at revision {e.revisionGiven}
                   {e.truncated ? ' · cut to fit' : ''}

@@ -8,7 +8,7 @@ import { formatTime } from '../memory/model.ts'
 import { Link, paths } from '../router.tsx'
 import { ThumbIcon } from '../ui/icons.tsx'
 import { MemoryGivenPanel } from './MemoryGivenPanel.tsx'
-import type { WaitingRetry } from './retries.ts'
+import { retryNote, type WaitingRetry } from './retries.ts'
 
 export type Run = RunFieldsFragment
 
@@ -111,7 +111,7 @@ export function RunCard({ run, teammate, startsThread, focused, waitingRetry, ch
       return
     }
     const r = result.data.retryRunWithNote
-    onRetryRequested({ runId: run.id, prompt: r.prompt, createdAt: r.createdAt })
+    onRetryRequested({ messageId: r.messageId, runId: run.id, prompt: r.prompt, createdAt: r.createdAt })
     setAsking(false)
     setNote('')
   }
@@ -130,8 +130,17 @@ export function RunCard({ run, teammate, startsThread, focused, waitingRetry, ch
         <span className={`badge status-${run.status.toLowerCase()}`} data-testid="run-status">
           {statusLabels[run.status]}
         </span>
+        {retryNote(run.userMessage) !== null && (
+          <span className="badge subtle" title="You asked for this reply again, with a note." data-testid="run-retry">
+            Try again
+          </span>
+        )}
         {startsThread && (
-          <span className="badge subtle" title="A new conversation thread started here (memory had changed, or it was the first).">
+          <span
+            className="badge subtle"
+            title="A new conversation thread started here (memory had changed, or it was the first)."
+            data-testid="run-new-thread"
+          >
             New thread
           </span>
         )}
@@ -234,8 +243,8 @@ export function RunCard({ run, teammate, startsThread, focused, waitingRetry, ch
       )}
       {waitingRetry && (
         <p className="message info" role="status" data-testid="retry-waiting">
-          Asked {teammate.name} to try again with your note. Waiting for {teammate.name} to pick it up; the new reply will
-          appear above.
+          Asked {teammate.name} to try again with your note. It waits at the top of the conversation until {teammate.name}{' '}
+          picks it up; the new reply appears there.
         </p>
       )}
       {error && (

@@ -1,7 +1,20 @@
 import { useCallback, useEffect, useState } from 'react'
 
+// The beginning of every retry's message (L3; the README states the whole template): a run whose
+// user message starts so redoes an earlier reply.
+export const retryPromptPrefix = 'Please try again and give the complete new answer, not just the changes.'
+
+/** Whether a run's user message is a retry's prompt, and the user's note in it. */
+export function retryNote(userMessage: string): string | null {
+  if (!userMessage.startsWith(retryPromptPrefix)) return null
+  const note = userMessage.slice(retryPromptPrefix.length).replace(/^\s*Take this into account:\s*/, '')
+  return note.trim() || null
+}
+
 /** A "try again" the user asked for (L3) that no run has picked up yet, as far as this tab knows. */
 export interface WaitingRetry {
+  /** The stored message the worker will start the retry's run with (RetryRequest.messageId). */
+  messageId: string
   /** The run whose reply is being redone. */
   runId: string
   /** The message the new run will get: a run whose user message is this picked the retry up. */
@@ -18,7 +31,7 @@ function load(teammateId: string): WaitingRetry[] {
   try {
     const raw = sessionStorage.getItem(storageKey(teammateId))
     const parsed: unknown = raw ? JSON.parse(raw) : []
-    return Array.isArray(parsed) ? (parsed as WaitingRetry[]) : []
+    return Array.isArray(parsed) ? (parsed as WaitingRetry[]).filter((r) => typeof r?.messageId === 'string') : []
   } catch {
     return []
   }
@@ -41,10 +54,19 @@ export function useWaitingRetries(teammateId: string) {
   const [retries, setRetries] = useState<WaitingRetry[]>(() => load(teammateId))
   useEffect(() => save(teammateId, retries), [teammateId, retries])
 
-  const add = useCallback((r: WaitingRetry) => setRetries((rs) => [...rs.filter((x) => x.runId !== r.runId), r]), [])
-  const settle = useCallback((runs: { userMessage: string; createdAt: string }[]) => {
+  const add = useCallback((r: WaitingRetry) => setRetries((rs) => [...rs.filter((x) => x.messageId !== r.messageId), r]), [])
+  const settle = useCallback((runs: { id: string; userMessage: string; createdAt: string }[]) => {
     setRetries((rs) => {
-      const left = rs.filter((r) => !runs.some((run) => run.userMessage === r.prompt && Date.parse(run.createdAt) >= Date.parse(r.createdAt) - 1000))
+      // Each run picks up one retry: two retries with the same note wait for two runs.
+      const taken = new Set<string>()
+      const left = rs.filter((r) => {
+        const run = runs.find(
+          (x) => !taken.has(x.id) && x.userMessage === r.prompt && Date.parse(x.createdAt) >= Date.parse(r.createdAt) - 1000,
+        )
+        if (!run) return true
+        taken.add(run.id)
+        return false
+      })
       return left.length === rs.length ? rs : left
     })
   }, [])

@@ -17,6 +17,8 @@ type Documents = {
     "\n  query Teammates {\n    teammates {\n      id\n      name\n      createdAt\n    }\n  }\n": typeof types.TeammatesDocument,
     "\n  query Teammate($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      createdAt\n      generation\n    }\n  }\n": typeof types.TeammateDocument,
     "\n  mutation CreateTeammate($input: CreateTeammateInput!) {\n    createTeammate(input: $input) {\n      teammate {\n        id\n        name\n        createdAt\n        generation\n      }\n    }\n  }\n": typeof types.CreateTeammateDocument,
+    "\n  mutation RenameTeammate($input: RenameTeammateInput!) {\n    renameTeammate(input: $input) {\n      teammate {\n        id\n        name\n        createdAt\n        generation\n      }\n    }\n  }\n": typeof types.RenameTeammateDocument,
+    "\n  query UserTokenProbe {\n    candidates(scope: { teammateId: null }) {\n      id\n    }\n  }\n": typeof types.UserTokenProbeDocument,
     "\n  fragment MemoryItemFields on MemoryItem {\n    id\n    scope\n    kind\n    key\n    content\n    status\n    pinned\n    revision\n    source\n    expiresAt\n    expired\n    createdAt\n    updatedAt\n  }\n": typeof types.MemoryItemFieldsFragmentDoc,
     "\n  query MemoryItems($scope: ScopeInput!, $kind: MemoryKind, $search: String, $first: Int, $after: String) {\n    memoryItems(scope: $scope, status: ACTIVE, kind: $kind, search: $search, first: $first, after: $after) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...MemoryItemFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.MemoryItemsDocument,
     "\n  query MemoryItem($id: ID!) {\n    memoryItem(id: $id) {\n      ...MemoryItemFields\n    }\n  }\n": typeof types.MemoryItemDocument,
@@ -34,14 +36,14 @@ type Documents = {
     "\n  subscription CandidateArrived($scope: ScopeInput!) {\n    candidateArrived(scope: $scope) {\n      ...CandidateFields\n    }\n  }\n": typeof types.CandidateArrivedDocument,
     "\n  mutation ConfirmCandidate($input: ConfirmCandidateInput!) {\n    confirmCandidate(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": typeof types.ConfirmCandidateDocument,
     "\n  mutation DismissCandidate($input: DismissCandidateInput!) {\n    dismissCandidate(input: $input) {\n      item {\n        id\n        status\n      }\n    }\n  }\n": typeof types.DismissCandidateDocument,
-    "\n  fragment RunFields on Run {\n    id\n    status\n    startedByUser\n    createdAt\n    endedAt\n    cancelledAt\n    userMessage\n    reply\n    rating\n    thread {\n      id\n    }\n  }\n": typeof types.RunFieldsFragmentDoc,
+    "\n  fragment RunFields on Run {\n    id\n    status\n    startedByUser\n    createdAt\n    endedAt\n    cancelledAt\n    userMessage\n    reply\n    rating\n    thread {\n      id\n      generation\n    }\n  }\n": typeof types.RunFieldsFragmentDoc,
     "\n  query Runs($teammateId: ID!, $first: Int, $before: ID) {\n    runs(teammateId: $teammateId, first: $first, before: $before) {\n      ...RunFields\n    }\n  }\n": typeof types.RunsDocument,
     "\n  query Run($id: ID!) {\n    run(id: $id) {\n      ...RunFields\n    }\n  }\n": typeof types.RunDocument,
-    "\n  query RunMemoryContext($id: ID!) {\n    run(id: $id) {\n      id\n      memoryContext {\n        position\n        itemId\n        revisionGiven\n        currentRevision\n        state\n        truncated\n        item {\n          id\n          scope\n          content\n          key\n          kind\n        }\n      }\n    }\n  }\n": typeof types.RunMemoryContextDocument,
+    "\n  query RunMemoryContext($id: ID!) {\n    run(id: $id) {\n      id\n      memoryContext {\n        position\n        itemId\n        revisionGiven\n        currentRevision\n        state\n        truncated\n        item {\n          id\n          scope\n          content\n          key\n          kind\n          expiresAt\n        }\n      }\n    }\n  }\n": typeof types.RunMemoryContextDocument,
     "\n  mutation RateRun($input: RateRunInput!) {\n    rateRun(input: $input) {\n      id\n      rating\n    }\n  }\n": typeof types.RateRunDocument,
     "\n  mutation CancelRun($input: CancelRunInput!) {\n    cancelRun(input: $input) {\n      ...RunFields\n    }\n  }\n": typeof types.CancelRunDocument,
     "\n  mutation KeepLesson($input: KeepLessonInput!) {\n    keepLesson(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": typeof types.KeepLessonDocument,
-    "\n  mutation RetryRunWithNote($input: RetryRunWithNoteInput!) {\n    retryRunWithNote(input: $input) {\n      messageId\n      retryOfRunId\n      prompt\n      createdAt\n    }\n  }\n": typeof types.RetryRunWithNoteDocument,
+    "\n  mutation RetryRunWithNote($input: RetryRunWithNoteInput!) {\n    retryRunWithNote(input: $input) {\n      messageId\n      threadId\n      retryOfRunId\n      prompt\n      createdAt\n    }\n  }\n": typeof types.RetryRunWithNoteDocument,
     "\n  query Lessons($teammateId: ID!) {\n    lessons(teammateId: $teammateId) {\n      item {\n        ...MemoryItemFields\n      }\n      run {\n        id\n        status\n        createdAt\n        userMessage\n        reply\n      }\n    }\n  }\n": typeof types.LessonsDocument,
     "\n  query AIStatus {\n    aiStatus {\n      embeddings\n      embeddingModel\n      embeddingDimensions\n      embeddingHost\n      embedded\n      embeddable\n      extraction\n      extractionModel\n      extractionHost\n      requestsToday\n      dailyRequestLimit\n    }\n  }\n": typeof types.AiStatusDocument,
     "\n  query RecallPreview($teammateId: ID!, $query: String!) {\n    recallPreview(teammateId: $teammateId, query: $query) {\n      vectorSearch\n      vectorReason\n      entries {\n        header\n        fullTextRank\n        fullTextPosition\n        vectorDistance\n        vectorPosition\n        score\n        truncated\n        item {\n          id\n          scope\n          kind\n          key\n          content\n          pinned\n        }\n      }\n    }\n  }\n": typeof types.RecallPreviewDocument,
@@ -50,6 +52,8 @@ const documents: Documents = {
     "\n  query Teammates {\n    teammates {\n      id\n      name\n      createdAt\n    }\n  }\n": types.TeammatesDocument,
     "\n  query Teammate($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      createdAt\n      generation\n    }\n  }\n": types.TeammateDocument,
     "\n  mutation CreateTeammate($input: CreateTeammateInput!) {\n    createTeammate(input: $input) {\n      teammate {\n        id\n        name\n        createdAt\n        generation\n      }\n    }\n  }\n": types.CreateTeammateDocument,
+    "\n  mutation RenameTeammate($input: RenameTeammateInput!) {\n    renameTeammate(input: $input) {\n      teammate {\n        id\n        name\n        createdAt\n        generation\n      }\n    }\n  }\n": types.RenameTeammateDocument,
+    "\n  query UserTokenProbe {\n    candidates(scope: { teammateId: null }) {\n      id\n    }\n  }\n": types.UserTokenProbeDocument,
     "\n  fragment MemoryItemFields on MemoryItem {\n    id\n    scope\n    kind\n    key\n    content\n    status\n    pinned\n    revision\n    source\n    expiresAt\n    expired\n    createdAt\n    updatedAt\n  }\n": types.MemoryItemFieldsFragmentDoc,
     "\n  query MemoryItems($scope: ScopeInput!, $kind: MemoryKind, $search: String, $first: Int, $after: String) {\n    memoryItems(scope: $scope, status: ACTIVE, kind: $kind, search: $search, first: $first, after: $after) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...MemoryItemFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.MemoryItemsDocument,
     "\n  query MemoryItem($id: ID!) {\n    memoryItem(id: $id) {\n      ...MemoryItemFields\n    }\n  }\n": types.MemoryItemDocument,
@@ -67,14 +71,14 @@ const documents: Documents = {
     "\n  subscription CandidateArrived($scope: ScopeInput!) {\n    candidateArrived(scope: $scope) {\n      ...CandidateFields\n    }\n  }\n": types.CandidateArrivedDocument,
     "\n  mutation ConfirmCandidate($input: ConfirmCandidateInput!) {\n    confirmCandidate(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": types.ConfirmCandidateDocument,
     "\n  mutation DismissCandidate($input: DismissCandidateInput!) {\n    dismissCandidate(input: $input) {\n      item {\n        id\n        status\n      }\n    }\n  }\n": types.DismissCandidateDocument,
-    "\n  fragment RunFields on Run {\n    id\n    status\n    startedByUser\n    createdAt\n    endedAt\n    cancelledAt\n    userMessage\n    reply\n    rating\n    thread {\n      id\n    }\n  }\n": types.RunFieldsFragmentDoc,
+    "\n  fragment RunFields on Run {\n    id\n    status\n    startedByUser\n    createdAt\n    endedAt\n    cancelledAt\n    userMessage\n    reply\n    rating\n    thread {\n      id\n      generation\n    }\n  }\n": types.RunFieldsFragmentDoc,
     "\n  query Runs($teammateId: ID!, $first: Int, $before: ID) {\n    runs(teammateId: $teammateId, first: $first, before: $before) {\n      ...RunFields\n    }\n  }\n": types.RunsDocument,
     "\n  query Run($id: ID!) {\n    run(id: $id) {\n      ...RunFields\n    }\n  }\n": types.RunDocument,
-    "\n  query RunMemoryContext($id: ID!) {\n    run(id: $id) {\n      id\n      memoryContext {\n        position\n        itemId\n        revisionGiven\n        currentRevision\n        state\n        truncated\n        item {\n          id\n          scope\n          content\n          key\n          kind\n        }\n      }\n    }\n  }\n": types.RunMemoryContextDocument,
+    "\n  query RunMemoryContext($id: ID!) {\n    run(id: $id) {\n      id\n      memoryContext {\n        position\n        itemId\n        revisionGiven\n        currentRevision\n        state\n        truncated\n        item {\n          id\n          scope\n          content\n          key\n          kind\n          expiresAt\n        }\n      }\n    }\n  }\n": types.RunMemoryContextDocument,
     "\n  mutation RateRun($input: RateRunInput!) {\n    rateRun(input: $input) {\n      id\n      rating\n    }\n  }\n": types.RateRunDocument,
     "\n  mutation CancelRun($input: CancelRunInput!) {\n    cancelRun(input: $input) {\n      ...RunFields\n    }\n  }\n": types.CancelRunDocument,
     "\n  mutation KeepLesson($input: KeepLessonInput!) {\n    keepLesson(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": types.KeepLessonDocument,
-    "\n  mutation RetryRunWithNote($input: RetryRunWithNoteInput!) {\n    retryRunWithNote(input: $input) {\n      messageId\n      retryOfRunId\n      prompt\n      createdAt\n    }\n  }\n": types.RetryRunWithNoteDocument,
+    "\n  mutation RetryRunWithNote($input: RetryRunWithNoteInput!) {\n    retryRunWithNote(input: $input) {\n      messageId\n      threadId\n      retryOfRunId\n      prompt\n      createdAt\n    }\n  }\n": types.RetryRunWithNoteDocument,
     "\n  query Lessons($teammateId: ID!) {\n    lessons(teammateId: $teammateId) {\n      item {\n        ...MemoryItemFields\n      }\n      run {\n        id\n        status\n        createdAt\n        userMessage\n        reply\n      }\n    }\n  }\n": types.LessonsDocument,
     "\n  query AIStatus {\n    aiStatus {\n      embeddings\n      embeddingModel\n      embeddingDimensions\n      embeddingHost\n      embedded\n      embeddable\n      extraction\n      extractionModel\n      extractionHost\n      requestsToday\n      dailyRequestLimit\n    }\n  }\n": types.AiStatusDocument,
     "\n  query RecallPreview($teammateId: ID!, $query: String!) {\n    recallPreview(teammateId: $teammateId, query: $query) {\n      vectorSearch\n      vectorReason\n      entries {\n        header\n        fullTextRank\n        fullTextPosition\n        vectorDistance\n        vectorPosition\n        score\n        truncated\n        item {\n          id\n          scope\n          kind\n          key\n          content\n          pinned\n        }\n      }\n    }\n  }\n": types.RecallPreviewDocument,
@@ -106,6 +110,14 @@ export function graphql(source: "\n  query Teammate($id: ID!) {\n    teammate(id
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation CreateTeammate($input: CreateTeammateInput!) {\n    createTeammate(input: $input) {\n      teammate {\n        id\n        name\n        createdAt\n        generation\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation CreateTeammate($input: CreateTeammateInput!) {\n    createTeammate(input: $input) {\n      teammate {\n        id\n        name\n        createdAt\n        generation\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RenameTeammate($input: RenameTeammateInput!) {\n    renameTeammate(input: $input) {\n      teammate {\n        id\n        name\n        createdAt\n        generation\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation RenameTeammate($input: RenameTeammateInput!) {\n    renameTeammate(input: $input) {\n      teammate {\n        id\n        name\n        createdAt\n        generation\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query UserTokenProbe {\n    candidates(scope: { teammateId: null }) {\n      id\n    }\n  }\n"): (typeof documents)["\n  query UserTokenProbe {\n    candidates(scope: { teammateId: null }) {\n      id\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -177,7 +189,7 @@ export function graphql(source: "\n  mutation DismissCandidate($input: DismissCa
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment RunFields on Run {\n    id\n    status\n    startedByUser\n    createdAt\n    endedAt\n    cancelledAt\n    userMessage\n    reply\n    rating\n    thread {\n      id\n    }\n  }\n"): (typeof documents)["\n  fragment RunFields on Run {\n    id\n    status\n    startedByUser\n    createdAt\n    endedAt\n    cancelledAt\n    userMessage\n    reply\n    rating\n    thread {\n      id\n    }\n  }\n"];
+export function graphql(source: "\n  fragment RunFields on Run {\n    id\n    status\n    startedByUser\n    createdAt\n    endedAt\n    cancelledAt\n    userMessage\n    reply\n    rating\n    thread {\n      id\n      generation\n    }\n  }\n"): (typeof documents)["\n  fragment RunFields on Run {\n    id\n    status\n    startedByUser\n    createdAt\n    endedAt\n    cancelledAt\n    userMessage\n    reply\n    rating\n    thread {\n      id\n      generation\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -189,7 +201,7 @@ export function graphql(source: "\n  query Run($id: ID!) {\n    run(id: $id) {\n
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query RunMemoryContext($id: ID!) {\n    run(id: $id) {\n      id\n      memoryContext {\n        position\n        itemId\n        revisionGiven\n        currentRevision\n        state\n        truncated\n        item {\n          id\n          scope\n          content\n          key\n          kind\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query RunMemoryContext($id: ID!) {\n    run(id: $id) {\n      id\n      memoryContext {\n        position\n        itemId\n        revisionGiven\n        currentRevision\n        state\n        truncated\n        item {\n          id\n          scope\n          content\n          key\n          kind\n        }\n      }\n    }\n  }\n"];
+export function graphql(source: "\n  query RunMemoryContext($id: ID!) {\n    run(id: $id) {\n      id\n      memoryContext {\n        position\n        itemId\n        revisionGiven\n        currentRevision\n        state\n        truncated\n        item {\n          id\n          scope\n          content\n          key\n          kind\n          expiresAt\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query RunMemoryContext($id: ID!) {\n    run(id: $id) {\n      id\n      memoryContext {\n        position\n        itemId\n        revisionGiven\n        currentRevision\n        state\n        truncated\n        item {\n          id\n          scope\n          content\n          key\n          kind\n          expiresAt\n        }\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -205,7 +217,7 @@ export function graphql(source: "\n  mutation KeepLesson($input: KeepLessonInput
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation RetryRunWithNote($input: RetryRunWithNoteInput!) {\n    retryRunWithNote(input: $input) {\n      messageId\n      retryOfRunId\n      prompt\n      createdAt\n    }\n  }\n"): (typeof documents)["\n  mutation RetryRunWithNote($input: RetryRunWithNoteInput!) {\n    retryRunWithNote(input: $input) {\n      messageId\n      retryOfRunId\n      prompt\n      createdAt\n    }\n  }\n"];
+export function graphql(source: "\n  mutation RetryRunWithNote($input: RetryRunWithNoteInput!) {\n    retryRunWithNote(input: $input) {\n      messageId\n      threadId\n      retryOfRunId\n      prompt\n      createdAt\n    }\n  }\n"): (typeof documents)["\n  mutation RetryRunWithNote($input: RetryRunWithNoteInput!) {\n    retryRunWithNote(input: $input) {\n      messageId\n      threadId\n      retryOfRunId\n      prompt\n      createdAt\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -5,6 +5,7 @@ import { EditMemoryMutation, UndoMemoryEditMutation } from '../api/operations.ts
 import { ForgetDialog } from './ForgetDialog.tsx'
 import { HistoryPanel } from './HistoryPanel.tsx'
 import { MemoryEditor } from './MemoryEditor.tsx'
+import { DemoBadge, isDemo } from '../ui/demo.tsx'
 import { formatTime, isExpired, kindLabel, type MemoryItem } from './model.ts'
 
 interface MemoryItemCardProps {
@@ -105,6 +106,7 @@ export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, chi
             Pinned
           </span>
         )}
+        {isDemo(item.content) && <DemoBadge />}
         {expired && (
           <span className="badge warn" data-testid="item-expired" title={item.expiresAt ? `Expired ${formatTime(item.expiresAt)}` : undefined}>
             Expired

@@ -3,6 +3,7 @@ import { useClient, type CombinedError } from 'urql'
 import { describeError } from '../api/errors.ts'
 import { RecallPreviewQuery } from '../api/operations.ts'
 import type { RecallPreviewQuery as PreviewResult, VectorSearch } from '../gql/graphql.ts'
+import { DemoBadge, isDemo } from '../ui/demo.tsx'
 import { kindLabel } from './model.ts'
 
 type Preview = PreviewResult['recallPreview']
@@ -86,6 +87,7 @@ export function RecallPreview({ teammateId, teammateName }: { teammateId: string
                     <span className="recall-place">{i + 1}</span>
                     <span className={`badge kind-${e.item.kind.toLowerCase()}`}>{kindLabel(e.item.kind)}</span>
                     {e.item.pinned && <span className="badge pin">Pinned</span>}
+                    {isDemo(e.item.content) && <DemoBadge />}
                     <span className="muted small">{e.item.scope === 'shared' ? 'shared' : 'own'}</span>
                   </div>
                   <p className="given-text">

@@ -1,11 +1,18 @@
 import { useEffect, useId, useState } from 'react'
 import { useClient, useMutation } from 'urql'
 import { describeError, hasErrorCode } from '../api/errors.ts'
-import { ConfirmCandidateMutation, DismissCandidateMutation, EditMemoryMutation, MemoryItemQuery } from '../api/operations.ts'
+import {
+  ConfirmCandidateMutation,
+  DismissCandidateMutation,
+  EditMemoryMutation,
+  MemoryHistoryQuery,
+  MemoryItemQuery,
+} from '../api/operations.ts'
 import { useSerialRead } from '../api/serial.ts'
 import { maxContentLength } from '../memory/CreateMemoryForm.tsx'
 import { ForgottenWarning, useForgottenGuard } from '../memory/ForgottenWarning.tsx'
 import { formatTime, kindLabel, scopeInputOf, sourceLabel, type MemoryItem } from '../memory/model.ts'
+import { DemoBadge, isDemo } from '../ui/demo.tsx'
 import type { Candidate } from './SuggestionsPanel.tsx'
 import { wordDiff } from './wordDiff.ts'
 
@@ -24,8 +31,14 @@ type Target = { state: 'loading' } | { state: 'gone' } | { state: 'read'; item: 
 /**
  * One suggestion. A plain one shows its text; a proposal to change a confirmed item (A4) shows the
  * change as a word diff against the item's current text. Confirm saves it (with the user's edit, if
- * any); a proposal whose item changed since answers CONFLICT, and the card then shows the current
- * text and offers to apply the proposed text on top of it, or to dismiss the proposal.
+ * any).
+ *
+ * A proposal is stale once its item moved past the revision the teammate saw: confirmCandidate
+ * would answer CONFLICT (R2). The card says so as soon as it knows — the item is re-read whenever
+ * the scope changes, live — or when a confirm did answer CONFLICT, and then shows the current
+ * version beside the proposal (with what the teammate changed in the version it saw). The user can
+ * apply the proposal to the current version (an ordinary edit based on the current revision, after
+ * which the proposal is dismissed) or dismiss it.
  */
 export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionCardProps) {
   const client = useClient()
@@ -54,6 +67,10 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
   const proposedText = editing ? draft : candidate.content
   const current = target.state === 'read' ? target.item : null
   const changedSince = current !== null && current.revision !== candidate.targetRevision
+  // The item as it is now, when the proposal can't be confirmed as it is.
+  const staleCurrent = current !== null && (conflict || changedSince) ? current : null
+  const stale = staleCurrent !== null
+  const base = useProposalBase(targetId, candidate.targetRevision ?? null, staleCurrent?.revision ?? null)
 
   const confirm = async (confirmed = false) => {
     setError(null)
@@ -70,7 +87,9 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
     if (result.data) {
       onDone(candidate.id, targetId ? 'Change applied to the memory.' : 'Confirmed: it is memory now.')
     } else if (hasErrorCode(result.error, 'CONFLICT')) {
+      // The page hadn't heard of the change yet: read the item as it is now, and compare.
       setConflict(true)
+      readTarget()
       onStale()
     } else if (hasErrorCode(result.error, 'NOT_FOUND') && targetId) {
       setTarget({ state: 'gone' })
@@ -93,8 +112,13 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
     setError(null)
     const result = await editMemory({ input: { id: current.id, baseRevision: current.revision, content: proposedText } })
     if (!result.data) {
-      if (hasErrorCode(result.error, 'CONFLICT')) onStale()
-      setError(describeError(result.error))
+      if (hasErrorCode(result.error, 'CONFLICT')) {
+        readTarget()
+        onStale()
+        setError('The memory changed again just now. Compare the proposal with the newest version, then apply it again or dismiss it.')
+      } else {
+        setError(describeError(result.error))
+      }
       return
     }
     const dismissed = await dismissCandidate({ input: { id: candidate.id } })
@@ -124,6 +148,7 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
         <span className="badge subtle" data-testid="suggestion-type">
           {targetId ? 'Change to a memory' : 'New memory'}
         </span>
+        {isDemo(candidate.content) && <DemoBadge />}
         <span className="muted small" data-testid="suggestion-source">
           {origin} · {formatTime(candidate.createdAt)}
         </span>
@@ -139,29 +164,49 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
               The memory this would change no longer exists (it was forgotten). Dismiss the suggestion.
             </p>
           )}
+          {current && stale && (
+            <div className="message warn" role="alert" data-testid="suggestion-conflict" data-current-revision={current.revision}>
+              <p>
+                <strong>This memory changed after the suggestion was made</strong> (the suggestion was made for revision{' '}
+                {candidate.targetRevision}; it is now at revision {current.revision}), so it can’t be confirmed as it is.
+                Compare the two, then apply the proposal to the current version, or dismiss it.
+              </p>
+            </div>
+          )}
+          {current && stale && (
+            <div className="conflict-columns suggestion-compare" data-testid="suggestion-compare">
+              <div className="conflict-side theirs">
+                <span className="conflict-label" id={`${id}-current`}>
+                  Current version, <span data-testid="suggestion-conflict-revision">revision {current.revision}</span>
+                  <span className="muted small"> · {formatTime(current.updatedAt)}</span>
+                </span>
+                <p className="item-content" aria-labelledby={`${id}-current`} data-testid="suggestion-conflict-current">
+                  {current.content}
+                </p>
+              </div>
+              <div className="conflict-side proposal">
+                <span className="conflict-label" id={`${id}-proposed`}>
+                  {editing ? 'Proposed, with your changes' : `Proposed for revision ${candidate.targetRevision}`}
+                </span>
+                <p className="item-content" aria-labelledby={`${id}-proposed`} data-testid="suggestion-conflict-proposed">
+                  {proposedText}
+                </p>
+                {base !== null && base !== proposedText && (
+                  <p className="small muted diff" data-testid="suggestion-conflict-base">
+                    What it changed in revision {candidate.targetRevision}: <Diff before={base} after={proposedText} />
+                  </p>
+                )}
+              </div>
+            </div>
+          )}
           {current && (
             <>
               <p className="muted small diff-legend">
-                Proposed change to what you confirmed (<del>removed</del>, <ins>added</ins>):
+                {stale ? 'Applied to the current version, it would change it so' : 'Proposed change to what you confirmed'} (
+                <del>removed</del>, <ins>added</ins>):
               </p>
               <p className="item-content diff" data-testid="suggestion-diff">
-                {wordDiff(current.content, proposedText).map((part, i) =>
-                  part.kind === 'same' ? (
-                    <span key={i}>{part.text}</span>
-                  ) : part.kind === 'removed' ? (
-                    <del key={i} data-testid="diff-removed">
-                      <span className="visually-hidden">[removed: </span>
-                      {part.text}
-                      <span className="visually-hidden">]</span>
-                    </del>
-                  ) : (
-                    <ins key={i} data-testid="diff-added">
-                      <span className="visually-hidden">[added: </span>
-                      {part.text}
-                      <span className="visually-hidden">]</span>
-                    </ins>
-                  ),
-                )}
+                <Diff before={current.content} after={proposedText} />
               </p>
             </>
           )}
@@ -200,24 +245,6 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
         </div>
       )}
 
-      {conflict && current && (
-        <div className="message warn" role="alert" data-testid="suggestion-conflict">
-          <p>
-            <strong>This memory changed after the suggestion was made,</strong> so the change was not applied. It now
-            says (revision {current.revision}):
-          </p>
-          <p className="item-content conflict-current" data-testid="suggestion-conflict-current">
-            {current.content}
-          </p>
-        </div>
-      )}
-      {!conflict && changedSince && current && (
-        <p className="message warn small" data-testid="suggestion-stale">
-          This memory changed since the suggestion was made (it is now at revision {current.revision}); the change above is
-          shown against the current text.
-        </p>
-      )}
-
       {error && (
         <p className="message error" role="alert" data-testid="suggestion-error">
           {error}
@@ -226,11 +253,34 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
 
       {guard.warnedText !== null && guard.warnedText === draft ? (
         <ForgottenWarning busy={busy} onConfirm={() => void confirm(true)} onCancel={guard.reset} />
-      ) : conflict ? (
+      ) : staleCurrent ? (
         <div className="actions compact">
-          {current && (
-            <button type="button" className="button primary small" onClick={applyToCurrent} disabled={busy} data-testid="suggestion-apply-current">
-              Apply to the current version
+          <button
+            type="button"
+            className="button primary small"
+            onClick={applyToCurrent}
+            disabled={busy || !proposedText.trim()}
+            data-testid="suggestion-apply-current"
+            data-base-revision={staleCurrent.revision}
+          >
+            {applyState.fetching ? 'Saving…' : `Apply to revision ${staleCurrent.revision}`}
+          </button>
+          {editing ? (
+            <button
+              type="button"
+              className="button small"
+              onClick={() => {
+                setEditing(false)
+                setDraft(candidate.content)
+              }}
+              disabled={busy}
+              data-testid="suggestion-edit-cancel"
+            >
+              Cancel edit
+            </button>
+          ) : (
+            <button type="button" className="button small" onClick={() => setEditing(true)} disabled={busy} data-testid="suggestion-edit">
+              Edit
             </button>
           )}
           <button type="button" className="button small" onClick={dismiss} disabled={busy} data-testid="suggestion-dismiss">
@@ -274,4 +324,56 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
       )}
     </li>
   )
+}
+
+/** A word diff of two texts: removed words struck through, added ones underlined (and said so). */
+function Diff({ before, after }: { before: string; after: string }) {
+  return (
+    <>
+      {wordDiff(before, after).map((part, i) =>
+        part.kind === 'same' ? (
+          <span key={i}>{part.text}</span>
+        ) : part.kind === 'removed' ? (
+          <del key={i} data-testid="diff-removed">
+            <span className="visually-hidden">[removed: </span>
+            {part.text}
+            <span className="visually-hidden">]</span>
+          </del>
+        ) : (
+          <ins key={i} data-testid="diff-added">
+            <span className="visually-hidden">[added: </span>
+            {part.text}
+            <span className="visually-hidden">]</span>
+          </ins>
+        ),
+      )}
+    </>
+  )
+}
+
+/**
+ * The text of the revision a stale proposal was made for, from the item's history (newest first, so
+ * it is read down to that revision), or null while unknown. Only read while the proposal is stale:
+ * currentRevision is then the item's revision now, and null otherwise.
+ */
+function useProposalBase(itemId: string | null, revision: number | null, currentRevision: number | null): string | null {
+  const client = useClient()
+  const [base, setBase] = useState<{ revision: number; content: string } | null>(null)
+  useEffect(() => {
+    if (!itemId || revision === null || currentRevision === null || base?.revision === revision) return
+    const first = Math.min(100, currentRevision - revision + 1)
+    if (first < 1) return
+    let cancelled = false
+    void client
+      .query(MemoryHistoryQuery, { id: itemId, first }, { requestPolicy: 'network-only' })
+      .toPromise()
+      .then((result) => {
+        const found = result.data?.memoryItem?.revisions.edges.find((e) => e.node.revision === revision)
+        if (!cancelled && found) setBase({ revision, content: found.node.content })
+      })
+    return () => {
+      cancelled = true
+    }
+  }, [client, itemId, revision, currentRevision, base])
+  return base?.revision === revision ? base.content : null
 }

@@ -1,15 +1,17 @@
-import { useRef, useState } from 'react'
-import { useQuery } from 'urql'
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
+import { useMutation, useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
 import { useLiveSubscription } from '../api/live.ts'
-import { GenerationChangedSubscription, TeammateQuery } from '../api/operations.ts'
+import { GenerationChangedSubscription, RenameTeammateMutation, TeammateQuery } from '../api/operations.ts'
 import { ConversationsTab } from '../conversations/ConversationsTab.tsx'
 import { LessonsSection } from '../lessons/LessonsSection.tsx'
 import { MemoryPanel } from '../memory/MemoryPanel.tsx'
 import { RecallPreview } from '../memory/RecallPreview.tsx'
 import { Link, paths, teammateTabs, type TeammateTab } from '../router.tsx'
 import { SuggestionsPanel } from '../suggestions/SuggestionsPanel.tsx'
+import { DemoBadge, isDemo } from '../ui/demo.tsx'
 import { PageHeading } from '../ui/PageHeading.tsx'
+import { teammateNameProblem } from './name.ts'
 
 /** One teammate: its name, its generation (live) and its tabs. */
 export function TeammatePage({ teammateId, tab, runId }: { teammateId: string; tab: TeammateTab; runId?: string }) {
@@ -39,6 +41,21 @@ interface TeammateViewProps {
 
 function TeammateView({ teammate, tab, runId }: TeammateViewProps) {
   const generation = useGeneration(teammate.id)
+  const [renaming, setRenaming] = useState(false)
+  const renameButton = useRef<HTMLButtonElement>(null)
+  // When the rename form closes, the keyboard focus goes back to the button that opened it.
+  const [returnFocus, setReturnFocus] = useState(false)
+  useEffect(() => {
+    if (!renaming && returnFocus) {
+      renameButton.current?.focus()
+      setReturnFocus(false)
+    }
+  }, [renaming, returnFocus])
+  const closeRename = () => {
+    setRenaming(false)
+    setReturnFocus(true)
+  }
+  const demo = isDemo(teammate.name)
   return (
     <div data-testid="teammate-page" data-teammate-id={teammate.id}>
       <p className="breadcrumb">
@@ -46,6 +63,19 @@ function TeammateView({ teammate, tab, runId }: TeammateViewProps) {
       </p>
       <div className="page-head">
         <PageHeading title={teammate.name} testId="teammate-title" />
+        {demo && <DemoBadge />}
+        {!renaming && (
+          <button
+            type="button"
+            ref={renameButton}
+            className="button small"
+            onClick={() => setRenaming(true)}
+            aria-label={`Rename ${teammate.name}`}
+            data-testid="teammate-rename"
+          >
+            Rename
+          </button>
+        )}
         <span
           className="generation"
           title="Memory generation (shared:own:expired). It changes whenever memory this teammate sees changes."
@@ -55,6 +85,13 @@ function TeammateView({ teammate, tab, runId }: TeammateViewProps) {
           generation <code>{generation.value ?? teammate.generation}</code>
         </span>
       </div>
+      {renaming && <RenameForm teammate={teammate} onDone={closeRename} />}
+      {demo && (
+        <p className="message info demo-notice" role="note" data-testid="demo-notice">
+          <strong>Demo teammate.</strong> {teammate.name} and what is marked <DemoBadge /> below are example data, loaded when
+          this server started with an empty database. Change or forget them as you like.
+        </p>
+      )}
 
       {/* A toast, not a banner: it arrives after the user's own saves too, and must not move what
           they are about to click. */}
@@ -97,8 +134,86 @@ function TeammateView({ teammate, tab, runId }: TeammateViewProps) {
           <RecallPreview teammateId={teammate.id} teammateName={teammate.name} />
         </div>
       )}
-      {tab === 'conversations' && <ConversationsTab teammate={teammate} changeSignal={generation.changes} focusRunId={runId} />}
+      {tab === 'conversations' && (
+        <ConversationsTab teammate={teammate} generation={generation.value} changeSignal={generation.changes} focusRunId={runId} />
+      )}
     </div>
+  )
+}
+
+/**
+ * The form that renames a teammate, under its name. What is wrong with a name is said in plain words
+ * before anything is sent (and the server's own answer, should it refuse, too). Escape or Cancel
+ * closes it unchanged.
+ */
+function RenameForm({ teammate, onDone }: { teammate: { id: string; name: string }; onDone(): void }) {
+  const [name, setName] = useState(teammate.name)
+  const [tried, setTried] = useState(false)
+  const [{ fetching, error }, renameTeammate] = useMutation(RenameTeammateMutation)
+  const input = useRef<HTMLInputElement>(null)
+  const id = useId()
+  const problem = teammateNameProblem(name)
+  const shownProblem = problem && (tried || name.trim() !== '') ? problem : null
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault()
+    setTried(true)
+    if (problem) {
+      input.current?.focus()
+      return
+    }
+    if (name.trim() === teammate.name) {
+      onDone()
+      return
+    }
+    const result = await renameTeammate({ input: { id: teammate.id, name: name.trim() } })
+    if (result.data) onDone()
+  }
+  const escape = (e: KeyboardEvent) => {
+    if (e.key === 'Escape' && !fetching) {
+      e.preventDefault()
+      onDone()
+    }
+  }
+
+  return (
+    <form className="card rename-form" onSubmit={submit} onKeyDown={escape} aria-label={`Rename ${teammate.name}`} noValidate data-testid="rename-form">
+      <label htmlFor={id} className="field-label">
+        New name
+      </label>
+      <div className="inline-form-row">
+        <input
+          id={id}
+          ref={input}
+          type="text"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          onFocus={(e) => e.target.select()}
+          autoFocus
+          aria-invalid={shownProblem ? true : undefined}
+          aria-describedby={shownProblem ? `${id}-problem` : undefined}
+          data-testid="rename-input"
+        />
+        <div className="inline">
+          <button type="submit" className="button primary" disabled={fetching} data-testid="rename-save">
+            {fetching ? 'Saving…' : 'Save name'}
+          </button>
+          <button type="button" className="button" onClick={onDone} disabled={fetching} data-testid="rename-cancel">
+            Cancel
+          </button>
+        </div>
+      </div>
+      {shownProblem && (
+        <p className="message error" id={`${id}-problem`} role="alert" data-testid="rename-problem">
+          {shownProblem}
+        </p>
+      )}
+      {error && !shownProblem && (
+        <p className="message error" role="alert" data-testid="rename-error">
+          {describeError(error)}
+        </p>
+      )}
+    </form>
   )
 }
 

@@ -1,30 +1,41 @@
-import { useId, useState, type FormEvent } from 'react'
+import { useId, useRef, useState, type FormEvent } from 'react'
 import { useMutation, useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
 import { CreateTeammateMutation, TeammatesQuery } from '../api/operations.ts'
 import { formatTime } from '../memory/model.ts'
 import { Link, paths } from '../router.tsx'
+import { DemoBadge, isDemo } from '../ui/demo.tsx'
 import { PageHeading } from '../ui/PageHeading.tsx'
-
-/** Teammate names: 1–120 characters (the API's limit). */
-const maxNameLength = 120
+import { teammateNameProblem } from './name.ts'
 
 /** The teammates, oldest first, and the form that adds one. */
 export function TeammatesPage() {
   const [{ data, error }, reexecute] = useQuery({ query: TeammatesQuery })
   const [name, setName] = useState('')
+  const [tried, setTried] = useState(false)
   const [created, setCreated] = useState<string | null>(null)
   const [{ fetching, error: createError }, createTeammate] = useMutation(CreateTeammateMutation)
+  const input = useRef<HTMLInputElement>(null)
   const id = useId()
   const teammates = data?.teammates ?? []
+  const demoTeammates = teammates.filter((t) => isDemo(t.name))
+
+  // Said once the user tried to add, or at once when the name is already too long.
+  const problem = teammateNameProblem(name)
+  const shownProblem = problem && (tried || name.trim() !== '') ? problem : null
 
   const submit = async (e: FormEvent) => {
     e.preventDefault()
-    const trimmed = name.trim()
-    if (!trimmed) return
-    const result = await createTeammate({ input: { name: trimmed } })
+    setTried(true)
+    setCreated(null)
+    if (problem) {
+      input.current?.focus()
+      return
+    }
+    const result = await createTeammate({ input: { name: name.trim() } })
     if (result.data) {
       setName('')
+      setTried(false)
       setCreated(result.data.createTeammate.teammate.name)
       reexecute({ requestPolicy: 'network-only' })
     }
@@ -38,30 +49,51 @@ export function TeammatesPage() {
         which all of them share.
       </p>
 
-      <form className="card inline-form add-teammate" onSubmit={submit} aria-label="Add a teammate">
+      {demoTeammates.length > 0 && (
+        <div className="message info demo-notice" role="note" data-testid="demo-notice">
+          <p>
+            <strong>This is a demo.</strong> {demoTeammates.map((t) => t.name).join(' and ')}{' '}
+            {demoTeammates.length === 1 ? 'is an example' : 'are examples'}, loaded when this server started with an
+            empty database, so that every screen has something to show. Everything marked <DemoBadge /> is example data:
+            change it, rename it or forget it as you like.
+          </p>
+        </div>
+      )}
+
+      <form className="card inline-form add-teammate" onSubmit={submit} aria-label="Add a teammate" noValidate>
         <label htmlFor={id} className="field-label">
           New teammate
         </label>
         <div className="inline-form-row">
           <input
             id={id}
+            ref={input}
             type="text"
             placeholder="Name, e.g. Research assistant"
-            maxLength={maxNameLength}
             value={name}
-            onChange={(e) => setName(e.target.value)}
+            onChange={(e) => {
+              setName(e.target.value)
+              setCreated(null)
+            }}
+            aria-invalid={shownProblem ? true : undefined}
+            aria-describedby={shownProblem ? `${id}-problem` : undefined}
             data-testid="teammate-name-input"
           />
-          <button type="submit" className="button primary" disabled={fetching || !name.trim()} data-testid="teammate-create">
+          <button type="submit" className="button primary" disabled={fetching} data-testid="teammate-create">
             {fetching ? 'Adding…' : 'Add teammate'}
           </button>
         </div>
-        {createError && (
+        {shownProblem && (
+          <p className="message error" id={`${id}-problem`} role="alert" data-testid="teammate-name-problem">
+            {shownProblem}
+          </p>
+        )}
+        {createError && !shownProblem && (
           <p className="message error" role="alert" data-testid="teammate-create-error">
             {describeError(createError)}
           </p>
         )}
-        {created && !createError && (
+        {created && (
           <p className="message ok" role="status">
             Added {created}.
           </p>
@@ -80,10 +112,13 @@ export function TeammatesPage() {
       ) : (
         <ul className="teammate-list" data-testid="teammate-list">
           {teammates.map((t) => (
-            <li key={t.id} className="teammate-row" data-testid="teammate-row" data-teammate-id={t.id}>
+            <li key={t.id} className="teammate-row" data-testid="teammate-row" data-teammate-id={t.id} data-demo={isDemo(t.name)}>
               <Link to={paths.teammate(t.id)} className="teammate-link" data-testid="teammate-link">
                 <span className="teammate-text">
-                  <span className="teammate-name">{t.name}</span>
+                  <span className="teammate-name-line">
+                    <span className="teammate-name">{t.name}</span>
+                    {isDemo(t.name) && <DemoBadge />}
+                  </span>
                   <span className="muted small">since {formatTime(t.createdAt)}</span>
                 </span>
                 <span className="chevron" aria-hidden="true">

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react'
+import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react'
 
 interface DialogProps {
   /** The dialog's heading; it also names the dialog for assistive technology. */
@@ -9,10 +9,14 @@ interface DialogProps {
   testId?: string
 }
 
+// What can take the keyboard focus inside the dialog.
+const focusable = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
+
 /**
- * Dialog is a modal <dialog>: the browser keeps the focus inside it, makes the page behind inert,
- * and closes it with Escape (reported through onClose). It opens when mounted; the caller unmounts
- * it to close it.
+ * Dialog is a modal <dialog>: the page behind it is inert, Escape closes it (reported through
+ * onClose), and Tab and Shift+Tab go round its own controls instead of leaving it for the browser's
+ * toolbar. When it closes the focus goes back to where it was when it opened (the button that
+ * opened it). It opens when mounted; the caller unmounts it to close it.
  */
 export function Dialog({ title, titleId, onClose, children, testId }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null)
@@ -30,15 +34,37 @@ export function Dialog({ title, titleId, onClose, children, testId }: DialogProp
       e.preventDefault()
       onCloseRef.current()
     }
+    // The browser may close the dialog itself (Escape pressed twice without a click in between skips
+    // the cancel event): that is a close too.
+    const closed = () => onCloseRef.current()
     dialog.addEventListener('cancel', cancel)
+    dialog.addEventListener('close', closed)
     return () => {
       dialog.removeEventListener('cancel', cancel)
+      dialog.removeEventListener('close', closed)
       if (dialog.open) dialog.close()
       opener?.focus({ preventScroll: true })
     }
   }, [])
+
+  const keepFocusInside = (e: KeyboardEvent<HTMLDialogElement>) => {
+    if (e.key !== 'Tab' || !ref.current) return
+    const controls = [...ref.current.querySelectorAll<HTMLElement>(focusable)].filter((el) => el.getClientRects().length > 0)
+    if (controls.length === 0) return
+    const first = controls[0]
+    const last = controls[controls.length - 1]
+    const active = document.activeElement
+    if (e.shiftKey && (active === first || !ref.current.contains(active))) {
+      e.preventDefault()
+      last.focus()
+    } else if (!e.shiftKey && (active === last || !ref.current.contains(active))) {
+      e.preventDefault()
+      first.focus()
+    }
+  }
+
   return (
-    <dialog ref={ref} className="dialog" aria-labelledby={titleId} data-testid={testId}>
+    <dialog ref={ref} className="dialog" aria-labelledby={titleId} aria-modal="true" onKeyDown={keepFocusInside} data-testid={testId}>
       <h2 className="dialog-title" id={titleId}>
         {title}
       </h2>
