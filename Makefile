@@ -41,9 +41,10 @@ run: bootstrap frontend ## serve on http://127.0.0.1:8080 with the embedded data
 	$(GO) run ./cmd/api
 
 .PHONY: test
-test: bootstrap frontend ## everything CI runs: vet, unit and integration tests with -race, e2e
+test: bootstrap frontend ## everything CI runs: vet, unit and integration tests with -race, short fuzzing, e2e
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+	FUZZTIME=5s scripts/fuzz-short.sh
 	$(MAKE) --no-print-directory e2e
 
 .PHONY: e2e

@@ -70,6 +70,8 @@ func checkText(field, s string, max int, required bool) error {
 // checkContent validates memory content (1–MaxContentLength characters).
 func checkContent(s string) error { return checkText("content", s, MaxContentLength, true) }
 
+const keyControlReason = "must be one line, without control characters"
+
 // normalizeKey validates an optional key and returns it trimmed; a blank key means no key.
 func normalizeKey(key *string) (*string, error) {
 	if key == nil {
@@ -81,6 +83,10 @@ func normalizeKey(key *string) (*string, error) {
 	}
 	if err := checkText("key", k, MaxKeyLength, false); err != nil {
 		return nil, err
+	}
+	// A key is a one-line label: a line break in it could fake an entry header in a packet (P5).
+	if strings.IndexFunc(k, unicode.IsControl) >= 0 {
+		return nil, invalid("key", keyControlReason)
 	}
 	return &k, nil
 }

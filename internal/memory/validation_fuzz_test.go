@@ -80,6 +80,9 @@ func FuzzValidation(f *testing.F) {
 			}
 		default:
 			requireCleanText(t, "key", *key, MaxKeyLength)
+			if strings.IndexFunc(*key, unicode.IsControl) >= 0 {
+				t.Fatalf("key: accepted %q, which holds a control character", *key)
+			}
 			if *key == "" || *key != strings.TrimSpace(s) {
 				t.Fatalf("key: accepted as %q, not trimmed from %q", *key, s)
 			}
@@ -192,6 +195,7 @@ var validationReasons = map[string]bool{
 	"must not be empty":                                                 true,
 	"must be valid UTF-8 without NUL characters":                        true,
 	"is not a valid id":                                                 true,
+	keyControlReason:                                                    true,
 	"must be in the future":                                             true,
 	fmt.Sprintf("must be between 1 and %d", MaxPageSize):                true,
 	fmt.Sprintf("must be at most %d characters", MaxContentLength):      true,
