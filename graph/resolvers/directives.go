@@ -16,12 +16,18 @@ var credentialKinds = map[memory.CredentialKind]model.Credential{
 	memory.CredentialRun:    model.CredentialRun,
 }
 
-// authDirective enforces @auth(accept:): no credential is UNAUTHENTICATED, another kind is FORBIDDEN.
-// Scope checks (which teammate a run may touch) are the memory service's.
-func authDirective(ctx context.Context, _ any, next graphql.Resolver, accept []model.Credential) (any, error) {
+// authDirective enforces @auth(accept:): no credential, or a run credential whose run has ended since
+// it was presented (a websocket keeps the credential of its connection_init), is UNAUTHENTICATED;
+// another kind is FORBIDDEN. Scope checks (which teammate a run may touch) are the memory service's.
+func (r *Resolver) authDirective(ctx context.Context, _ any, next graphql.Resolver, accept []model.Credential) (any, error) {
 	c := memory.CredentialFrom(ctx)
 	if c.Kind == memory.CredentialNone {
 		return nil, memory.ErrUnauthenticated
+	}
+	if c.Kind == memory.CredentialRun {
+		if err := r.Memory.CheckRunCredential(ctx); err != nil {
+			return nil, err
+		}
 	}
 	if !slices.Contains(accept, credentialKinds[c.Kind]) {
 		return nil, memory.ErrForbidden

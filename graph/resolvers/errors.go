@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/open-bot/memory/internal/memory"
@@ -62,10 +64,24 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 		}
 		var gq *gqlerror.Error
 		if errors.As(err, &gq) && gq.Err == nil {
-			// gqlgen's own error about the request: safe to show.
+			// gqlgen's own error about the request: safe to show, but it may quote the request.
 			if _, ok := gerr.Extensions["code"]; !ok {
 				set(CodeBadUserInput, gerr.Message)
 			}
+			gerr.Message = requestErrorMessage(gerr.Message)
+			return gerr
+		}
+		if gq != nil && argumentsUndecodable(ctx) {
+			// A value the argument's scalar refused (an expiresAt that is no RFC 3339 time): the
+			// request's fault, and nothing ran.
+			field := "input"
+			for _, el := range gq.Path {
+				if name, ok := el.(ast.PathName); ok {
+					field = string(name)
+				}
+			}
+			set(CodeBadUserInput, field+": "+requestErrorMessage(gq.Err.Error()))
+			gerr.Extensions["field"] = field
 			return gerr
 		}
 		if errors.Is(err, context.Canceled) {
@@ -77,6 +93,28 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 		gerr.Extensions = nil
 		return set(CodeInternal, "internal error")
 	}
+}
+
+// maxRequestErrorMessage bounds the message of an error about the request, which may quote it.
+const maxRequestErrorMessage = 300
+
+// requestErrorMessage is a message about the request without the request body gqlgen appends to
+// a JSON decoding error (it may hold memory text), cut to maxRequestErrorMessage characters.
+func requestErrorMessage(m string) string {
+	if strings.HasPrefix(m, "json request body could not be decoded:") {
+		m, _, _ = strings.Cut(m, " body:")
+	}
+	if r := []rune(m); len(r) > maxRequestErrorMessage {
+		m = string(r[:maxRequestErrorMessage]) + "…"
+	}
+	return m
+}
+
+// argumentsUndecodable reports whether the field being resolved has arguments that gqlgen could
+// not decode: it leaves the field context's Args unset then, and the resolver never runs.
+func argumentsUndecodable(ctx context.Context) bool {
+	fc := graphql.GetFieldContext(ctx)
+	return fc != nil && fc.Field.Field != nil && len(fc.Field.Arguments) > 0 && fc.Args == nil
 }
 
 // Recover logs a resolver panic with its stack and answers INTERNAL.

@@ -26,7 +26,7 @@ type Resolver struct {
 func (r *Resolver) Config() generated.Config {
 	c := generated.Config{
 		Resolvers:  r,
-		Directives: generated.DirectiveRoot{Auth: authDirective},
+		Directives: generated.DirectiveRoot{Auth: r.authDirective},
 	}
 	// Lists cost what they may return, so FixedComplexityLimit bounds the rows a request can fetch.
 	q := &c.Complexity.Query

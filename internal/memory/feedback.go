@@ -173,6 +173,9 @@ func (s *Service) Lessons(ctx context.Context, teammateID string) ([]Lesson, err
 	if !c.canReadTeammate(teammateID) {
 		return nil, ErrForbidden
 	}
+	if err := s.checkTeammateExists(ctx, teammateID); err != nil {
+		return nil, err
+	}
 	rows, err := s.pool.Query(ctx, qLessons, teammateID)
 	if err != nil {
 		return nil, fmt.Errorf("lessons: %w", err)

@@ -50,6 +50,9 @@ func (s *Service) MemoryImported(ctx context.Context, teammateID string) (bool, 
 	if err != nil {
 		return false, err
 	}
+	if err := s.checkTeammateExists(ctx, teammateID); err != nil {
+		return false, err
+	}
 	var yes bool
 	err = s.pool.QueryRow(ctx, qImportExists, teammateID).Scan(&yes)
 	return yes, err

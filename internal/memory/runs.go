@@ -88,6 +88,7 @@ const (
 	qRunGet       = `SELECT ` + runColumns + ` FROM runs WHERE id = $1`
 	qRunForUpdate = `SELECT ` + runColumns + ` FROM runs WHERE id = $1 FOR UPDATE`
 	qRunByToken   = `SELECT id::text, teammate_id::text FROM runs WHERE token_hash = $1 AND status = 'running'`
+	qRunRunning   = `SELECT status = 'running' FROM runs WHERE id = $1`
 	qRunEnd       = `UPDATE runs SET status = $2, ended_at = now(), token_hash = NULL,
 		cancelled_at = CASE WHEN $2 = 'cancelled' THEN now() END
 		WHERE id = $1 AND status = 'running' RETURNING ` + runColumns
@@ -255,6 +256,25 @@ func (s *Service) AuthenticateRun(ctx context.Context, token string) (Credential
 	return c, nil
 }
 
+// CheckRunCredential returns ErrUnauthenticated when ctx carries a run credential whose run has ended
+// since the credential was authenticated: a websocket keeps the credential of its connection_init,
+// and a run's credential ends with the run (SPEC §4). Other credentials pass.
+func (s *Service) CheckRunCredential(ctx context.Context) error {
+	c := CredentialFrom(ctx)
+	if c.Kind != CredentialRun {
+		return nil
+	}
+	var running bool
+	err := s.pool.QueryRow(ctx, qRunRunning, c.RunID).Scan(&running)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows) || (err == nil && !running):
+		return ErrUnauthenticated
+	case err != nil:
+		return fmt.Errorf("check run credential: %w", err)
+	}
+	return nil
+}
+
 // GenerationCheck is the answer to CheckRunGeneration.
 type GenerationCheck struct {
 	// Current is the teammate's generation now; Adopted the run's.
@@ -409,6 +429,9 @@ func (s *Service) Runs(ctx context.Context, teammateID string, first *int, befor
 	}
 	teammateID, err := parseID("teammateId", teammateID)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.checkTeammateExists(ctx, teammateID); err != nil {
 		return nil, err
 	}
 	limit, err := pageSize(first)

@@ -212,6 +212,19 @@ func teammateName(name string) (string, error) {
 	return name, nil
 }
 
+// checkTeammateExists returns ErrNotFound when no teammate has id (already parsed): an unknown id
+// is NOT_FOUND, not an empty answer.
+func (s *Service) checkTeammateExists(ctx context.Context, id string) error {
+	var exists bool
+	if err := s.pool.QueryRow(ctx, qTeammateExists, id).Scan(&exists); err != nil {
+		return fmt.Errorf("check teammate: %w", err)
+	}
+	if !exists {
+		return ErrNotFound
+	}
+	return nil
+}
+
 // HasTeammates reports whether any teammate exists (worker or user): a brand-new database has none.
 func (s *Service) HasTeammates(ctx context.Context) (bool, error) {
 	if _, err := require(ctx, CredentialUser, CredentialWorker); err != nil {

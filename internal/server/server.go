@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
@@ -91,6 +92,7 @@ func (s *server) graphql() http.Handler {
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.Use(extension.Introspection{})
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](1000)})
+	srv.Use(selectionLimit{max: MaxSelections})
 	srv.Use(extension.FixedComplexityLimit(MaxComplexity))
 	srv.Use(depthLimit{max: MaxDepth})
 	srv.AroundOperations(root.WithLoaders)
@@ -112,9 +114,10 @@ func (s *server) graphqlGuard(next http.Handler) http.Handler {
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
-		if r.ContentLength < 0 {
-			// A body of unknown length (chunked) is read here: gqlgen would answer one that is too
-			// long with status 200.
+		if r.Method == http.MethodPost {
+			// The body is read here: gqlgen would answer a chunked one that is too long with status
+			// 200, and its JSON decoder silently turns invalid UTF-8 into U+FFFD, which would then
+			// pass every text check as valid.
 			body, err := io.ReadAll(r.Body)
 			if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 				writeGraphQLError(w, http.StatusRequestEntityTooLarge, "BAD_USER_INPUT", "request body too large")
@@ -123,7 +126,19 @@ func (s *server) graphqlGuard(next http.Handler) http.Handler {
 				writeGraphQLError(w, http.StatusBadRequest, "BAD_USER_INPUT", "could not read the request body")
 				return
 			}
+			if !utf8.Valid(body) {
+				writeGraphQLError(w, http.StatusBadRequest, "BAD_USER_INPUT", "the request body is not valid UTF-8")
+				return
+			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		for _, values := range r.URL.Query() {
+			for _, v := range values {
+				if !utf8.ValidString(v) {
+					writeGraphQLError(w, http.StatusBadRequest, "BAD_USER_INPUT", "the query string is not valid UTF-8")
+					return
+				}
+			}
 		}
 		next.ServeHTTP(w, r)
 	})

@@ -1,0 +1,724 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/open-bot/memory/graph/generated"
+	"github.com/open-bot/memory/internal/auth"
+	"github.com/open-bot/memory/internal/dbtest"
+)
+
+// credential is a column of the access matrix: who calls (SPEC §4).
+type credential int
+
+const (
+	credNone credential = iota
+	credBadToken
+	credUser
+	credWorker
+	// credOwnRun is a running run of the teammate whose data the operation names.
+	credOwnRun
+	// credOtherRun is a running run of another teammate.
+	credOtherRun
+	// credCompletedRun and credCancelledRun are runs that have ended: their tokens no longer act.
+	credCompletedRun
+	credCancelledRun
+	numCredentials
+)
+
+var credentialNames = [numCredentials]string{
+	"none", "bad token", "user", "worker", "run of the owner", "run of another teammate", "completed run", "cancelled run",
+}
+
+func (c credential) String() string { return credentialNames[c] }
+
+// access is what a cell of the matrix expects: the call succeeds, or fails with this extensions.code.
+type access string
+
+const (
+	allowed access = "allowed"
+	unauth  access = "UNAUTHENTICATED"
+	forbid  access = "FORBIDDEN"
+)
+
+// accessRow is one operation's expectations, in credential order:
+// none, bad token, user, worker, run of the owner, run of another teammate, completed run, cancelled run.
+type accessRow [numCredentials]access
+
+// matrixOp is one root field of the schema, called with valid arguments against real data.
+type matrixOp struct {
+	query string
+	// vars returns the variables for one cell, creating what the call needs (a fresh item to forget,
+	// say) so that an allowed call really succeeds.
+	vars func(f *matrixFixture, c *matrixCell) map[string]any
+	want accessRow
+	// check looks further at the data of an allowed call, when set.
+	check func(t *testing.T, f *matrixFixture, c *matrixCell, data json.RawMessage)
+	// event, for a subscription that sends nothing until something happens, prepares an action that
+	// makes it send something; the action is repeated until the subscriber sees it.
+	event func(f *matrixFixture) func(ctx context.Context, n int) error
+}
+
+// matrixFixture is the data every cell works against: the owner's teammate with an item and ended
+// runs, and another teammate.
+type matrixFixture struct {
+	t            *testing.T
+	s            *apiServer
+	db           *snapshots
+	owner, other string
+	item         string // an active item of the owner's scope
+	completedRun startedRun
+	cancelledRun startedRun
+	texts        int
+}
+
+// startedRun is what startRun returns that the matrix uses.
+type startedRun struct {
+	ID, Token, TeammateID string
+}
+
+// matrixCell is one (operation, credential) call.
+type matrixCell struct {
+	cred  credential
+	token string // "" sends no credential
+	// run is the cell's own run for the run credentials.
+	run startedRun
+	// ownersRun is a run of the owner: the cell's run for credOwnRun, else the completed run.
+	ownersRun string
+}
+
+// runMessage is every run's user message: it asks to remember and to forget, so that a run's
+// tools really act when they are allowed to (A1, A5).
+const runMessage = "Please remember that I like green tea, and forget the note about coffee."
+
+func newMatrixFixture(t *testing.T) *matrixFixture {
+	t.Helper()
+	databaseURL := dbtest.URL(t)
+	s := startServer(t, databaseURL)
+	s.awaitListener(t)
+	f := &matrixFixture{t: t, s: s, db: newSnapshots(t, databaseURL)}
+	f.owner = s.createTeammate(t, "Ada")
+	f.other = s.createTeammate(t, "Bob")
+	f.item = f.createItem("The note about coffee")
+	f.completedRun = f.startRun(f.owner, runMessage)
+	f.mutate(f.completedRun.Token, `mutation { completeRun(input: {reply: "Noted."}) { id } }`, nil)
+	f.cancelledRun = f.startRun(f.owner, runMessage)
+	f.mutate(userToken, `mutation($id: ID!) { cancelRun(input: {runId: $id}) { id } }`, map[string]any{"id": f.cancelledRun.ID})
+	return f
+}
+
+// mutate runs an operation that must succeed and returns its data.
+func (f *matrixFixture) mutate(token, query string, vars map[string]any) json.RawMessage {
+	f.t.Helper()
+	res := f.s.post(f.t, bearer(token), query, vars)
+	require.Empty(f.t, res.Errors, "%s", query)
+	require.Equal(f.t, http.StatusOK, res.Status)
+	return res.Data
+}
+
+// text returns a text no earlier call used.
+func (f *matrixFixture) text(prefix string) string {
+	f.texts++
+	return fmt.Sprintf("%s %d", prefix, f.texts)
+}
+
+func (f *matrixFixture) startRun(teammateID, message string) startedRun {
+	f.t.Helper()
+	var out struct {
+		StartRun struct {
+			Run      struct{ ID string }
+			RunToken string
+		}
+	}
+	data := f.mutate(workerToken, `mutation($tm: ID!, $m: String!) { startRun(input: {teammateId: $tm, message: $m}) { run { id } runToken } }`,
+		map[string]any{"tm": teammateID, "m": message})
+	require.NoError(f.t, json.Unmarshal(data, &out))
+	require.NotEmpty(f.t, out.StartRun.RunToken)
+	return startedRun{ID: out.StartRun.Run.ID, Token: out.StartRun.RunToken, TeammateID: teammateID}
+}
+
+// createItem adds an active item to the owner's scope as the user.
+func (f *matrixFixture) createItem(content string) string {
+	f.t.Helper()
+	var out struct {
+		CreateMemory struct{ Item struct{ ID string } }
+	}
+	data := f.mutate(userToken, `mutation($tm: ID, $c: String!) { createMemory(input: {scope: {teammateId: $tm}, content: $c}) { item { id } } }`,
+		map[string]any{"tm": f.owner, "c": content})
+	require.NoError(f.t, json.Unmarshal(data, &out))
+	return out.CreateMemory.Item.ID
+}
+
+// editedItem is a new item of the owner's scope edited once: it is at revision 2.
+func (f *matrixFixture) editedItem() string {
+	f.t.Helper()
+	id := f.createItem(f.text("Drinks coffee"))
+	f.mutate(userToken, `mutation($id: ID!, $c: String!) { editMemory(input: {id: $id, baseRevision: 1, content: $c}) { item { id } } }`,
+		map[string]any{"id": id, "c": f.text("Drinks tea")})
+	return id
+}
+
+// candidate is a new suggestion in the owner's scope: a run's save the user didn't ask for (A2).
+func (f *matrixFixture) candidate() string {
+	f.t.Helper()
+	run := f.startRun(f.owner, "Hello.")
+	var out struct {
+		ToolRemember struct {
+			Outcome string
+			Item    struct{ ID string }
+		}
+	}
+	data := f.mutate(run.Token, `mutation($c: String!) { toolRemember(input: {content: $c}) { outcome item { id } } }`,
+		map[string]any{"c": f.text("Plays chess")})
+	require.NoError(f.t, json.Unmarshal(data, &out))
+	require.Equal(f.t, "SUGGESTED", out.ToolRemember.Outcome)
+	return out.ToolRemember.Item.ID
+}
+
+// cell returns the credential of one cell; run credentials are fresh runs, so that an operation that
+// ends its run (completeRun, a stale checkRunGeneration) can't affect another cell.
+func (f *matrixFixture) cell(cred credential) *matrixCell {
+	f.t.Helper()
+	c := &matrixCell{cred: cred, ownersRun: f.completedRun.ID}
+	switch cred {
+	case credNone:
+	case credBadToken:
+		c.token = "mr_not-a-run-token-0123456789abcdefghijklmnopq"
+	case credUser:
+		c.token = userToken
+	case credWorker:
+		c.token = workerToken
+	case credOwnRun:
+		c.run = f.startRun(f.owner, runMessage)
+		c.token, c.ownersRun = c.run.Token, c.run.ID
+	case credOtherRun:
+		c.run = f.startRun(f.other, runMessage)
+		c.token = c.run.Token
+	case credCompletedRun:
+		c.run, c.token = f.completedRun, f.completedRun.Token
+	case credCancelledRun:
+		c.run, c.token = f.cancelledRun, f.cancelledRun.Token
+	}
+	return c
+}
+
+func (c *matrixCell) header() http.Header {
+	if c.token == "" {
+		return nil
+	}
+	return bearer(c.token)
+}
+
+// initPayload is the connection_init payload carrying the cell's credential.
+func (c *matrixCell) initPayload() map[string]any {
+	if c.token == "" {
+		return map[string]any{}
+	}
+	return map[string]any{"authorization": "Bearer " + c.token}
+}
+
+func noVars(*matrixFixture, *matrixCell) map[string]any { return nil }
+
+func ownerVars(f *matrixFixture, _ *matrixCell) map[string]any { return map[string]any{"tm": f.owner} }
+
+// Rows used by many operations; each operation still names its own.
+var (
+	userOnly   = accessRow{unauth, unauth, allowed, forbid, forbid, forbid, unauth, unauth}
+	workerOnly = accessRow{unauth, unauth, forbid, allowed, forbid, forbid, unauth, unauth}
+	// anyRun: tools that act on the run's own teammate, which no argument names (S2).
+	anyRun = accessRow{unauth, unauth, forbid, forbid, allowed, allowed, unauth, unauth}
+	// ownerRun: tools given an item of the owner's scope; another teammate's run is refused by the
+	// scope check (S1), not by @auth.
+	ownerRun = accessRow{unauth, unauth, forbid, forbid, allowed, forbid, unauth, unauth}
+	// readers: the user, the worker and the owner's run read the owner's scope; another teammate's
+	// run is refused by the scope check.
+	readers = accessRow{unauth, unauth, allowed, allowed, allowed, forbid, unauth, unauth}
+	// everyone: every valid credential, the run reading what it may (its own teammate, shared).
+	everyone = accessRow{unauth, unauth, allowed, allowed, allowed, allowed, unauth, unauth}
+	// userAndWorker: the web app and the worker, never a run.
+	userAndWorker = accessRow{unauth, unauth, allowed, allowed, forbid, forbid, unauth, unauth}
+)
+
+// matrixOps is the hand-written expectation of every root field of the schema (SPEC §4, §5): who may
+// call it, with arguments that name the owner's data.
+var matrixOps = map[string]matrixOp{
+	// Queries.
+	"teammates": {
+		query: `query { teammates { id } }`, vars: noVars, want: everyone,
+		check: func(t *testing.T, f *matrixFixture, c *matrixCell, data json.RawMessage) {
+			var out struct{ Teammates []struct{ ID string } }
+			require.NoError(t, json.Unmarshal(data, &out))
+			ids := []string{}
+			for _, tm := range out.Teammates {
+				ids = append(ids, tm.ID)
+			}
+			if c.run.TeammateID != "" {
+				require.Equal(t, []string{c.run.TeammateID}, ids, "a run sees its own teammate only")
+			} else {
+				require.Subset(t, ids, []string{f.owner, f.other})
+			}
+		},
+	},
+	"teammate": {
+		query: `query($tm: ID!) { teammate(id: $tm) { id } }`, vars: ownerVars, want: readers,
+	},
+	"memoryItems": {
+		query: `query($tm: ID) { memoryItems(scope: {teammateId: $tm}) { totalCount edges { node { id } } } }`,
+		vars:  ownerVars, want: readers,
+		check: func(t *testing.T, _ *matrixFixture, _ *matrixCell, data json.RawMessage) {
+			var out struct{ MemoryItems struct{ TotalCount int } }
+			require.NoError(t, json.Unmarshal(data, &out))
+			require.Positive(t, out.MemoryItems.TotalCount)
+		},
+	},
+	"memoryItem": {
+		query: `query($id: ID!) { memoryItem(id: $id) { id } }`,
+		vars:  func(f *matrixFixture, _ *matrixCell) map[string]any { return map[string]any{"id": f.item} },
+		want:  readers,
+	},
+	"candidates": {
+		query: `query($tm: ID) { candidates(scope: {teammateId: $tm}) { id } }`, vars: ownerVars, want: userOnly,
+	},
+	"forgottenBefore": {
+		query: `query($tm: ID) { forgottenBefore(scope: {teammateId: $tm}, content: "coffee") }`, vars: ownerVars,
+		want: userOnly,
+	},
+	"aboutMe":        {query: `query { aboutMe }`, vars: noVars, want: everyone},
+	"lessons":        {query: `query($tm: ID!) { lessons(teammateId: $tm) { item { id } } }`, vars: ownerVars, want: readers},
+	"pendingRetries": {query: `query { pendingRetries { messageId } }`, vars: noVars, want: workerOnly},
+	"memoryImported": {query: `query($tm: ID!) { memoryImported(teammateId: $tm) }`, vars: ownerVars, want: workerOnly},
+	"recallPreview": {
+		query: `query($tm: ID!) { recallPreview(teammateId: $tm, query: "coffee") { text } }`, vars: ownerVars,
+		want: readers,
+	},
+	"aiStatus": {query: `query { aiStatus { embeddings } }`, vars: noVars, want: userAndWorker},
+	"run": {
+		// A run credential reads its own run only: the owner's run here is the cell's own.
+		query: `query($id: ID!) { run(id: $id) { id } }`,
+		vars:  func(_ *matrixFixture, c *matrixCell) map[string]any { return map[string]any{"id": c.ownersRun} },
+		want:  readers,
+	},
+	"runs":              {query: `query($tm: ID!) { runs(teammateId: $tm) { id } }`, vars: ownerVars, want: userAndWorker},
+	"toolSearchMemory":  {query: `query { toolSearchMemory(query: "coffee") { id } }`, vars: noVars, want: anyRun},
+	"toolSearchHistory": {query: `query { toolSearchHistory(query: "coffee") { id } }`, vars: noVars, want: anyRun},
+
+	// Mutations.
+	"createTeammate": {
+		query: `mutation($n: String!) { createTeammate(input: {name: $n}) { teammate { id } } }`,
+		vars:  func(f *matrixFixture, _ *matrixCell) map[string]any { return map[string]any{"n": f.text("Cleo")} },
+		want:  userOnly,
+	},
+	"renameTeammate": {
+		query: `mutation($tm: ID!) { renameTeammate(input: {id: $tm, name: "Ada"}) { teammate { id } } }`,
+		vars:  ownerVars, want: userOnly,
+	},
+	"createMemory": {
+		query: `mutation($tm: ID, $c: String!) { createMemory(input: {scope: {teammateId: $tm}, content: $c}) { item { id } } }`,
+		vars: func(f *matrixFixture, _ *matrixCell) map[string]any {
+			return map[string]any{"tm": f.owner, "c": f.text("Likes jazz")}
+		},
+		want: userOnly,
+	},
+	"editMemory": {
+		query: `mutation($id: ID!, $c: String!) { editMemory(input: {id: $id, baseRevision: 1, content: $c}) { item { revision } } }`,
+		vars: func(f *matrixFixture, _ *matrixCell) map[string]any {
+			return map[string]any{"id": f.createItem(f.text("Likes jazz")), "c": f.text("Likes loud jazz")}
+		},
+		want: userOnly,
+	},
+	"restoreMemoryRevision": {
+		query: `mutation($id: ID!) { restoreMemoryRevision(input: {id: $id, revision: 1, baseRevision: 2}) { item { revision } } }`,
+		vars:  func(f *matrixFixture, _ *matrixCell) map[string]any { return map[string]any{"id": f.editedItem()} },
+		want:  userOnly,
+	},
+	"undoMemoryEdit": {
+		query: `mutation($id: ID!) { undoMemoryEdit(input: {id: $id, revision: 2}) { item { revision } } }`,
+		vars:  func(f *matrixFixture, _ *matrixCell) map[string]any { return map[string]any{"id": f.editedItem()} },
+		want:  userOnly,
+	},
+	"forgetMemory": {
+		query: `mutation($id: ID!) { forgetMemory(input: {id: $id}) { item { status } } }`,
+		vars: func(f *matrixFixture, _ *matrixCell) map[string]any {
+			return map[string]any{"id": f.createItem(f.text("Likes opera"))}
+		},
+		want: userOnly,
+	},
+	"confirmCandidate": {
+		query: `mutation($id: ID!) { confirmCandidate(input: {id: $id}) { item { status } } }`,
+		vars:  func(f *matrixFixture, _ *matrixCell) map[string]any { return map[string]any{"id": f.candidate()} },
+		want:  userOnly,
+	},
+	"dismissCandidate": {
+		query: `mutation($id: ID!) { dismissCandidate(input: {id: $id}) { item { status } } }`,
+		vars:  func(f *matrixFixture, _ *matrixCell) map[string]any { return map[string]any{"id": f.candidate()} },
+		want:  userOnly,
+	},
+	"rateRun": {
+		query: `mutation($id: ID!) { rateRun(input: {runId: $id, rating: UP}) { rating } }`,
+		vars:  func(f *matrixFixture, _ *matrixCell) map[string]any { return map[string]any{"id": f.completedRun.ID} },
+		want:  userOnly,
+	},
+	"keepLesson": {
+		query: `mutation($id: ID!) { keepLesson(input: {runId: $id, note: "Answer in one line."}) { item { id } } }`,
+		vars:  func(f *matrixFixture, _ *matrixCell) map[string]any { return map[string]any{"id": f.completedRun.ID} },
+		want:  userOnly,
+	},
+	"retryRunWithNote": {
+		query: `mutation($id: ID!) { retryRunWithNote(input: {runId: $id, note: "Shorter, please."}) { messageId } }`,
+		vars:  func(f *matrixFixture, _ *matrixCell) map[string]any { return map[string]any{"id": f.completedRun.ID} },
+		want:  userOnly,
+	},
+	"importMemoryFile": {
+		query: `mutation($tm: ID!) { importMemoryFile(input: {teammateId: $tm, content: null}) { outcome } }`,
+		vars:  ownerVars, want: workerOnly,
+	},
+	"startRun": {
+		query: `mutation($tm: ID!) { startRun(input: {teammateId: $tm, message: "Hello."}) { runToken } }`,
+		vars:  ownerVars, want: workerOnly,
+	},
+	"checkRunGeneration": {query: `mutation { checkRunGeneration { current } }`, vars: noVars, want: anyRun},
+	"completeRun":        {query: `mutation { completeRun(input: {reply: "Done."}) { status } }`, vars: noVars, want: anyRun},
+	"cancelRun": {
+		query: `mutation($id: ID!) { cancelRun(input: {runId: $id}) { status } }`,
+		vars: func(f *matrixFixture, _ *matrixCell) map[string]any {
+			return map[string]any{"id": f.startRun(f.owner, "Hello.").ID}
+		},
+		want: userOnly,
+	},
+	"toolRemember": {
+		query: `mutation { toolRemember(input: {content: "I like green tea"}) { outcome } }`, vars: noVars, want: anyRun,
+	},
+	"toolRememberAboutUser": {
+		query: `mutation { toolRememberAboutUser(input: {content: "I like green tea"}) { outcome } }`, vars: noVars,
+		want: anyRun,
+	},
+	"toolUpdateMemory": {
+		query: `mutation($id: ID!) { toolUpdateMemory(input: {id: $id, baseRevision: 1, content: "I like green tea"}) { outcome } }`,
+		vars: func(f *matrixFixture, _ *matrixCell) map[string]any {
+			return map[string]any{"id": f.createItem(f.text("I like black tea"))}
+		},
+		want: ownerRun,
+	},
+	"toolForgetMemory": {
+		query: `mutation($id: ID!) { toolForgetMemory(input: {id: $id}) { outcome } }`,
+		vars: func(f *matrixFixture, _ *matrixCell) map[string]any {
+			return map[string]any{"id": f.createItem(f.text("The note about coffee"))}
+		},
+		want: ownerRun,
+		check: func(t *testing.T, _ *matrixFixture, _ *matrixCell, data json.RawMessage) {
+			require.JSONEq(t, `{"toolForgetMemory": {"outcome": "FORGOTTEN"}}`, string(data))
+		},
+	},
+
+	// Subscriptions, over the websocket.
+	"generationChanged": {
+		query: `subscription($tm: ID!) { generationChanged(teammateId: $tm) { teammateId generation } }`,
+		vars:  ownerVars, want: readers,
+	},
+	"memoryChanged": {
+		query: `subscription($tm: ID) { memoryChanged(scope: {teammateId: $tm}) { scope itemId } }`,
+		vars:  ownerVars, want: readers,
+		event: func(f *matrixFixture) func(context.Context, int) error {
+			return func(ctx context.Context, n int) error {
+				return f.sendOK(ctx, userToken, `mutation($tm: ID, $c: String!) { createMemory(input: {scope: {teammateId: $tm}, content: $c}) { item { id } } }`,
+					map[string]any{"tm": f.owner, "c": fmt.Sprintf("Changes %d", n)})
+			}
+		},
+	},
+	"candidateArrived": {
+		query: `subscription($tm: ID) { candidateArrived(scope: {teammateId: $tm}) { id scope } }`,
+		vars:  ownerVars, want: userOnly,
+		event: func(f *matrixFixture) func(context.Context, int) error {
+			run := f.startRun(f.owner, "Hello.")
+			return func(ctx context.Context, n int) error {
+				return f.sendOK(ctx, run.Token, `mutation($c: String!) { toolRemember(input: {content: $c}) { outcome } }`,
+					map[string]any{"c": fmt.Sprintf("Collects stamps %d", n)})
+			}
+		},
+	},
+}
+
+// sendOK posts an operation from a goroutine other than the test's and reports any failure.
+func (f *matrixFixture) sendOK(ctx context.Context, token, query string, vars map[string]any) error {
+	req, err := f.s.postRequest(ctx, bearer(token), query, vars)
+	if err != nil {
+		return err
+	}
+	res, err := f.s.send(req)
+	if err == nil && (res.Status != http.StatusOK || len(res.Errors) > 0) {
+		err = fmt.Errorf("status %d, errors %+v", res.Status, res.Errors)
+	}
+	return err
+}
+
+// rootFields lists the schema's root fields by operation type.
+func rootFields(t *testing.T) (*ast.Schema, map[string]ast.Operation) {
+	t.Helper()
+	schema := generated.NewExecutableSchema(generated.Config{}).Schema()
+	fields := map[string]ast.Operation{}
+	for op, def := range map[ast.Operation]*ast.Definition{ast.Query: schema.Query, ast.Mutation: schema.Mutation, ast.Subscription: schema.Subscription} {
+		require.NotNil(t, def, "the schema has no %s type", op)
+		for _, f := range def.Fields {
+			if !strings.HasPrefix(f.Name, "__") {
+				require.NotContains(t, fields, f.Name, "two root types have a field %s", f.Name)
+				fields[f.Name] = op
+			}
+		}
+	}
+	return schema, fields
+}
+
+// The access matrix: every root field of the schema, called by every credential, succeeds or fails
+// exactly as its row says (SPEC §4). A root field without a row, or a row without a field, fails the
+// test, so a new operation can't ship without saying who may call it.
+func TestAccessMatrix(t *testing.T) {
+	t.Parallel()
+	schema, fields := rootFields(t)
+	var missing, unknown []string
+	for name := range fields {
+		if _, ok := matrixOps[name]; !ok {
+			missing = append(missing, name)
+		}
+	}
+	for name := range matrixOps {
+		if _, ok := fields[name]; !ok {
+			unknown = append(unknown, name)
+		}
+	}
+	slices.Sort(missing)
+	slices.Sort(unknown)
+	require.Empty(t, missing, "root fields with no row in the access matrix")
+	require.Empty(t, unknown, "access matrix rows for fields the schema doesn't have")
+
+	names := make([]string, 0, len(matrixOps))
+	for name, op := range matrixOps {
+		doc, errs := gqlparser.LoadQuery(schema, op.query)
+		require.Empty(t, errs, "%s: the row's operation is invalid", name)
+		require.Len(t, doc.Operations, 1, name)
+		require.Equal(t, fields[name], doc.Operations[0].Operation, "%s: operation type", name)
+		require.Len(t, doc.Operations[0].SelectionSet, 1, name)
+		root, ok := doc.Operations[0].SelectionSet[0].(*ast.Field)
+		require.True(t, ok, name)
+		require.Equal(t, name, root.Name, "the row's operation calls another field")
+		names = append(names, name)
+	}
+	slices.Sort(names)
+
+	f := newMatrixFixture(t)
+	cells := 0
+	for _, name := range names {
+		op := matrixOps[name]
+		t.Run(name, func(t *testing.T) {
+			for cred := range numCredentials {
+				passed := t.Run(cred.String(), func(t *testing.T) {
+					f.t = t
+					defer func() { f.t = nil }()
+					c := f.cell(cred)
+					if fields[name] == ast.Subscription {
+						checkSubscriptionCell(t, f, op, c)
+					} else {
+						checkHTTPCell(t, f, name, op, c)
+					}
+				})
+				if passed {
+					cells++
+				}
+			}
+		})
+	}
+	t.Logf("access matrix: %d of %d cells passed (%d operations × %d credentials)", cells, len(names)*int(numCredentials), len(names), numCredentials)
+	require.Equal(t, len(fields)*int(numCredentials), cells, "cells that failed")
+}
+
+// checkHTTPCell posts the operation with the cell's credential. A refused call must also have
+// written nothing.
+func checkHTTPCell(t *testing.T, f *matrixFixture, name string, op matrixOp, c *matrixCell) {
+	vars := op.vars(f, c)
+	want := op.want[c.cred]
+	var before map[string]string
+	if want != allowed {
+		before = f.db.take(t)
+	}
+	res := f.s.post(t, c.header(), op.query, vars)
+	require.Equal(t, http.StatusOK, res.Status)
+	if want != allowed {
+		require.NotEmpty(t, res.Errors, "%s as %s: want %s", name, c.cred, want)
+		require.Equal(t, []string{string(want)}, codes(res.Errors), "%s as %s", name, c.cred)
+		if string(res.Data) != "null" { // a nullable root field is null
+			require.JSONEq(t, fmt.Sprintf(`{%q: null}`, name), string(res.Data), "a refused call returned data")
+		}
+		require.Equal(t, before, f.db.take(t), "%s as %s: a refused call changed the database", name, c.cred)
+		return
+	}
+	require.Empty(t, res.Errors, "%s as %s: want it allowed", name, c.cred)
+	var data map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(res.Data, &data))
+	require.NotEqual(t, "null", string(data[name]), "%s as %s returned null", name, c.cred)
+	if op.check != nil {
+		op.check(t, f, c, res.Data)
+	}
+}
+
+// checkSubscriptionCell subscribes over graphql-transport-ws with the credential in connection_init.
+// A connection without a valid credential is closed at connection_init with 4403 — the websocket's
+// UNAUTHENTICATED, before any operation; a valid one that may not subscribe gets the operation's
+// error; an allowed one receives a value.
+func checkSubscriptionCell(t *testing.T, f *matrixFixture, op matrixOp, c *matrixCell) {
+	ws := mustDialWS(t, f.s, nil)
+	want := op.want[c.cred]
+	if want == unauth {
+		ws.sendInit(c.initPayload())
+		ws.expectClose(auth.CloseForbidden)
+		return
+	}
+	ws.init(c.initPayload())
+	ws.subscribe("1", op.query, op.vars(f, c))
+	if want != allowed {
+		require.Equal(t, []string{string(want)}, ws.expectFailedNext("1"), "as %s", c.cred)
+		return
+	}
+	var stop func() error
+	if op.event != nil {
+		stop = repeatUntilStopped(t.Context(), op.event(f))
+	}
+	var data map[string]map[string]any
+	ws.next("1", &data)
+	if stop != nil {
+		require.NoError(t, stop())
+	}
+	require.Len(t, data, 1)
+	for _, value := range data {
+		require.NotEmpty(t, value, "as %s", c.cred)
+		for _, key := range []string{"teammateId", "scope"} {
+			if v, ok := value[key]; ok {
+				require.Equal(t, f.owner, v, "as %s: an event of another scope", c.cred)
+			}
+		}
+	}
+}
+
+// repeatUntilStopped runs action every 50 ms until stop is called. A subscription registers on a
+// goroutine of its own after the subscribe message and sends nothing first, so the client can't tell
+// when an event would reach it: the event is repeated until one does. stop returns action's error.
+func repeatUntilStopped(ctx context.Context, action func(ctx context.Context, n int) error) (stop func() error) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		for n := 0; ; n++ {
+			if err := action(ctx, n); err != nil && ctx.Err() == nil {
+				done <- err
+				return
+			}
+			select {
+			case <-ctx.Done():
+				done <- nil
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() error {
+		cancel()
+		return <-done
+	}
+}
+
+// A run's credential ends with the run (SPEC §4) on a websocket opened while it ran, too: a later
+// subscribe on that connection is refused.
+func TestRunCredentialEndsOnItsWebsocket(t *testing.T) {
+	t.Parallel()
+	f := newMatrixFixture(t)
+	f.t = t
+	for _, end := range []struct {
+		name string
+		do   func(run startedRun)
+	}{
+		{"completed", func(run startedRun) {
+			f.mutate(run.Token, `mutation { completeRun(input: {reply: "Done."}) { id } }`, nil)
+		}},
+		{"cancelled", func(run startedRun) {
+			f.mutate(userToken, `mutation($id: ID!) { cancelRun(input: {runId: $id}) { id } }`, map[string]any{"id": run.ID})
+		}},
+	} {
+		t.Run(end.name, func(t *testing.T) {
+			f.t = t
+			run := f.startRun(f.owner, runMessage)
+			ws := mustDialWS(t, f.s, nil)
+			ws.init(map[string]any{"authorization": "Bearer " + run.Token})
+			ws.subscribe("before", generationSubscription, map[string]any{"id": f.owner})
+			ws.nextGeneration("before", f.owner)
+
+			end.do(run)
+			ws.subscribe("after", generationSubscription, map[string]any{"id": f.owner})
+			require.Equal(t, []string{"UNAUTHENTICATED"}, ws.expectFailedNext("after"))
+		})
+	}
+}
+
+// A browser sends these content types cross-site without a preflight, with the session cookie when
+// SameSite allows it: the API refuses them before running anything. (A cross-site websocket upgrade
+// is refused by its Origin: TestWebsocketOrigin. A mutation over GET: TestMutationOverGETIsRefused.)
+func TestCrossSiteFormPostsAreRefused(t *testing.T) {
+	t.Parallel()
+	databaseURL := dbtest.URL(t)
+	s := startServer(t, databaseURL)
+	cookie := loginCookie(t, s)
+	teammate := s.createTeammate(t, "Ada")
+	var created struct {
+		CreateMemory struct{ Item struct{ ID string } }
+	}
+	s.post(t, http.Header{"Cookie": {cookie.String()}}, createMemoryMutation,
+		map[string]any{"tm": teammate, "content": "Likes tea"}).decode(t, &created)
+	db := newSnapshots(t, databaseURL)
+	before := db.take(t)
+
+	// Each would create a teammate and forget the item if it ran.
+	mutation := fmt.Sprintf(`mutation { createTeammate(input: {name: "Mallory"}) { teammate { id } } forgetMemory(input: {id: %q}) { item { id } } }`,
+		created.CreateMemory.Item.ID)
+	multipartBody := func() (string, string) {
+		var b bytes.Buffer
+		w := multipart.NewWriter(&b)
+		require.NoError(t, w.WriteField("operations", fmt.Sprintf(`{"query": %q}`, mutation)))
+		require.NoError(t, w.WriteField("map", `{}`))
+		require.NoError(t, w.Close())
+		return w.FormDataContentType(), b.String()
+	}
+	multipartType, multipartText := multipartBody()
+	for _, tc := range []struct {
+		contentType, body string
+	}{
+		{"application/x-www-form-urlencoded", url.Values{"query": {mutation}}.Encode()},
+		{multipartType, multipartText},
+		{"text/plain", fmt.Sprintf(`{"query": %q}`, mutation)},
+		{"text/plain;charset=UTF-8", fmt.Sprintf(`{"query": %q}`, mutation)},
+	} {
+		t.Run(tc.contentType, func(t *testing.T) {
+			req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, s.URL+"/graphql", strings.NewReader(tc.body))
+			require.NoError(t, err)
+			req.Header.Set("Content-Type", tc.contentType)
+			req.Header.Set("Origin", "http://evil.example")
+			req.AddCookie(cookie)
+			res := s.do(t, req)
+			require.Equal(t, http.StatusBadRequest, res.Status, "errors %+v", res.Errors)
+			require.NotEmpty(t, res.Errors)
+			require.Equal(t, before, db.take(t), "a form POST changed the database")
+		})
+	}
+	require.Equal(t, []string{"Ada"}, s.teammateNames(t))
+}
