@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -74,10 +75,14 @@ func (s *subscriber) read(item string) {
 				}
 			}
 		}
-		if err := s.conn.ReadJSON(&m); err != nil {
+		_, data, err := s.conn.ReadMessage()
+		if err != nil {
 			return
 		}
-		now := time.Now()
+		now := time.Now() // on arrival, before this client's own decoding
+		if json.Unmarshal(data, &m) != nil {
+			continue
+		}
 		switch m.Type {
 		case "ping":
 			_ = s.conn.WriteJSON(map[string]string{"type": "pong"})

@@ -16,6 +16,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -35,6 +37,7 @@ func main() {
 	flag.IntVar(&o.subscribers, "subscribers", 1_000, "websocket subscribers for the live-delivery row")
 	flag.StringVar(&o.dir, "dir", "", "cluster directory (default: a temporary one, removed at the end)")
 	flag.StringVar(&o.profile, "profile", "", "write a CPU profile of the API during each step into this directory")
+	flag.StringVar(&o.steps, "steps", "", "comma-separated steps to run after the seed (default: all), e.g. writes,jobs")
 	flag.Parse()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -51,7 +54,7 @@ type options struct {
 	big, small            int
 	phase                 time.Duration
 	requests, subscribers int
-	dir, profile          string
+	dir, profile, steps   string
 }
 
 func run(ctx context.Context, o options, log *slog.Logger) error {
@@ -113,6 +116,9 @@ func run(ctx context.Context, o options, log *slog.Logger) error {
 		{"live delivery", env.benchLive},
 		{"jobs", env.benchJobs},
 	} {
+		if o.steps != "" && step.name != "seed" && !slices.Contains(strings.Split(o.steps, ","), step.name) {
+			continue
+		}
 		t := time.Now()
 		log.Info("running", "step", step.name)
 		profiled := env.profile(ctx, step.name)

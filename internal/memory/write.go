@@ -268,13 +268,19 @@ func lockScopeTx(ctx context.Context, tx pgx.Tx, scope string) error {
 }
 
 // lockItemTx locks the item's scope, then the item, and returns the item as it is under the lock.
+// The two statements travel in one round trip and run in that order.
 func lockItemTx(ctx context.Context, tx pgx.Tx, id string) (Item, error) {
-	var scope string
-	if err := tx.QueryRow(ctx, qItemScopeLock, id).Scan(&scope); err != nil {
-		return Item{}, notFoundIfNoRows(err)
-	}
-	item, err := scanItem(tx.QueryRow(ctx, qItemForUpdate, id))
-	return item, notFoundIfNoRows(err)
+	var item Item
+	b := &pgx.Batch{}
+	b.Queue(qItemScopeLock, id).QueryRow(func(row pgx.Row) error {
+		var scope string
+		return row.Scan(&scope)
+	})
+	b.Queue(qItemForUpdate, id).QueryRow(func(row pgx.Row) (err error) {
+		item, err = scanItem(row)
+		return err
+	})
+	return item, notFoundIfNoRows(tx.SendBatch(ctx, b).Close())
 }
 
 // newItem is an item to insert with its first revision.
@@ -313,22 +319,28 @@ func (s *Service) insertItemTx(ctx context.Context, tx pgx.Tx, n newItem) (Item,
 
 // writeRevisionTx records st as the item's next revision and makes it current, under the scope's
 // lock (held by the caller). It bumps the generation when active memory changed, and notifies. The
-// two writes travel in one round trip, and so do the announcement's.
+// writes and the announcement travel in one round trip: what they need of the revised item is known
+// before it is written.
 func (s *Service) writeRevisionTx(ctx context.Context, tx pgx.Tx, cur Item, st state, status Status, action Action, actor string, runID *string) (Item, error) {
-	rev := cur.Revision + 1
+	next := cur
+	next.Revision, next.Status = cur.Revision+1, status
+	next.Content, next.Key, next.Kind, next.Pinned, next.ExpiresAt = st.content, st.key, st.kind, st.pinned, st.expiresAt
 	var item Item
 	b := &pgx.Batch{}
-	b.Queue(qRevisionInsert, cur.ID, rev, st.content, st.key, st.kind, st.pinned, st.expiresAt, action,
-		actor, cur.Revision, runID)
-	b.Queue(qItemRevise, cur.ID, rev, st.content, st.key, st.kind, st.pinned, st.expiresAt,
+	b.Queue(qRevisionInsert, cur.ID, next.Revision, st.content, st.key, st.kind, st.pinned, st.expiresAt,
+		action, actor, cur.Revision, runID)
+	b.Queue(qItemRevise, cur.ID, next.Revision, st.content, st.key, st.kind, st.pinned, st.expiresAt,
 		ContentHash(st.content), status).QueryRow(func(row pgx.Row) (err error) {
 		item, err = scanItem(row)
 		return err
 	})
+	if err := queueAnnouncement(b, next, action); err != nil {
+		return Item{}, err
+	}
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return Item{}, err
 	}
-	if err := announceTx(ctx, tx, item, action); err != nil {
+	if err := refreshAboutMeIfSharedTx(ctx, tx, item); err != nil {
 		return Item{}, err
 	}
 	return item, s.EnqueueEmbedTx(ctx, tx, item)
@@ -339,22 +351,27 @@ func (s *Service) writeRevisionTx(ctx context.Context, tx pgx.Tx, cur Item, st s
 // the bump and the event in one round trip.
 func announceTx(ctx context.Context, tx pgx.Tx, item Item, action Action) error {
 	b := &pgx.Batch{}
-	queueLessonProjection(b, item)
-	bump := item.Status == StatusActive
-	if bump {
-		b.Queue(qGenerationBump, item.Scope)
-	}
-	err := queueNotify(b, Event{
-		Scope: item.Scope, ItemID: item.ID, Revision: item.Revision, Action: string(action),
-		Status: string(item.Status), Generation: bump, Candidate: item.Status == StatusCandidate && action == ActionCreate,
-	})
-	if err != nil {
+	if err := queueAnnouncement(b, item, action); err != nil {
 		return err
 	}
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return err
 	}
 	return refreshAboutMeIfSharedTx(ctx, tx, item)
+}
+
+// queueAnnouncement queues announceTx's statements but the about_me refresh (which must read the
+// scope after the change).
+func queueAnnouncement(b *pgx.Batch, item Item, action Action) error {
+	queueLessonProjection(b, item)
+	bump := item.Status == StatusActive
+	if bump {
+		b.Queue(qGenerationBump, item.Scope)
+	}
+	return queueNotify(b, Event{
+		Scope: item.Scope, ItemID: item.ID, Revision: item.Revision, Action: string(action),
+		Status: string(item.Status), Generation: bump, Candidate: item.Status == StatusCandidate && action == ActionCreate,
+	})
 }
 
 // SweepExpiry announces a generation change for every scope in which items expired (or stopped
