@@ -126,10 +126,12 @@ func (a *Authenticator) WebsocketInit(ctx context.Context, payload transport.Ini
 		if err != nil {
 			return forbidden(ctx), nil, errors.New("forbidden: invalid credential")
 		}
+		cred.Connection = true
 		return memory.WithCredential(ctx, cred), nil, nil
 	}
-	if memory.CredentialFrom(ctx).Kind != memory.CredentialNone {
-		return ctx, nil, nil
+	if cred := memory.CredentialFrom(ctx); cred.Kind != memory.CredentialNone {
+		cred.Connection = true // the upgrade request's, kept for the connection's life
+		return memory.WithCredential(ctx, cred), nil, nil
 	}
 	return forbidden(ctx), nil, errors.New("forbidden: a credential is required")
 }

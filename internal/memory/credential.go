@@ -35,6 +35,10 @@ type Credential struct {
 	// RunID and TeammateID are set for CredentialRun only.
 	RunID      string
 	TeammateID string
+	// Connection is set when the credential was presented once for a long-lived connection (a
+	// websocket's connection_init or upgrade request) rather than with this very request: a run may
+	// have ended since, so CheckRunCredential looks again.
+	Connection bool
 }
 
 type credentialKey struct{}

@@ -258,10 +258,11 @@ func (s *Service) AuthenticateRun(ctx context.Context, token string) (Credential
 
 // CheckRunCredential returns ErrUnauthenticated when ctx carries a run credential whose run has ended
 // since the credential was authenticated: a websocket keeps the credential of its connection_init,
-// and a run's credential ends with the run (SPEC §4). Other credentials pass.
+// and a run's credential ends with the run (SPEC §4). Other credentials pass, and so does a run
+// credential authenticated with the request itself (an HTTP request: checked a moment ago).
 func (s *Service) CheckRunCredential(ctx context.Context) error {
 	c := CredentialFrom(ctx)
-	if c.Kind != CredentialRun {
+	if c.Kind != CredentialRun || !c.Connection {
 		return nil
 	}
 	var running bool
