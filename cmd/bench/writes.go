@@ -29,7 +29,9 @@ func (b *bench) benchWrites(ctx context.Context) ([]row, error) {
 	// load during the phase falls on both alike.
 	const rounds = 4
 	slice := b.o.phase / rounds
-	hotItem := func(int) []string { return b.hot[:1] }
+	// The hot item is a teammate's: a change in the shared scope also re-renders About you from all
+	// its items (the projection), which with this data's 2,000 shared items is its own cost.
+	hotItem := func(int) []string { return b.hot[1:2] }
 	spreadItems := func(c int) []string {
 		var mine []string
 		for i := c; i < len(b.hot); i += writeClients {
