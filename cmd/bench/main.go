@@ -33,7 +33,7 @@ func main() {
 	flag.IntVar(&o.big, "big", 100_000, "items visible to the large teammate")
 	flag.IntVar(&o.small, "small", 10_000, "items visible to the small teammate (and in the vector database)")
 	flag.DurationVar(&o.phase, "phase", 10*time.Second, "how long each throughput phase runs")
-	flag.IntVar(&o.requests, "requests", 600, "requests per latency row")
+	flag.IntVar(&o.requests, "requests", 400, "requests per latency row")
 	flag.IntVar(&o.subscribers, "subscribers", 1_000, "websocket subscribers for the live-delivery row")
 	flag.StringVar(&o.dir, "dir", "", "cluster directory (default: a temporary one, removed at the end)")
 	flag.StringVar(&o.profile, "profile", "", "write a CPU profile of the API during each step into this directory")
