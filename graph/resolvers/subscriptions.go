@@ -2,6 +2,8 @@ package resolvers
 
 import (
 	"context"
+	"errors"
+	"time"
 
 	"github.com/open-bot/memory/graph/model"
 	"github.com/open-bot/memory/internal/events"
@@ -38,7 +40,7 @@ func (r *Resolver) watchGeneration(ctx context.Context, teammateID string) (<-ch
 				if !drain(sub.C) {
 					return
 				}
-				g, err := r.Memory.Generation(ctx, teammateID)
+				g, err := r.generationRetrying(ctx, teammateID)
 				if err != nil {
 					if ctx.Err() == nil {
 						r.Log.WarnContext(ctx, "generation subscription ended", "teammate", teammateID, "err", err)
@@ -59,6 +61,30 @@ func (r *Resolver) watchGeneration(ctx context.Context, teammateID string) (<-ch
 	}()
 	return out, nil
 }
+
+// generationRetrying reads the teammate's generation, retrying a read that fails for a reason other
+// than the caller's (the database restarting) with backoff for up to generationRetryFor: a short
+// outage then leaves the subscription open, and the value it sends is read after the outage.
+func (r *Resolver) generationRetrying(ctx context.Context, teammateID string) (memory.Generation, error) {
+	delay := 50 * time.Millisecond
+	deadline := time.Now().Add(generationRetryFor)
+	for {
+		g, err := r.Memory.Generation(ctx, teammateID)
+		if err == nil || errors.Is(err, memory.ErrNotFound) || errors.Is(err, memory.ErrForbidden) ||
+			errors.Is(err, memory.ErrUnauthenticated) || time.Now().After(deadline) {
+			return g, err
+		}
+		select {
+		case <-ctx.Done():
+			return g, err
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, time.Second)
+	}
+}
+
+// generationRetryFor is how long generationRetrying keeps trying.
+const generationRetryFor = 30 * time.Second
 
 // drain empties c of what is queued now, without waiting; false means c was closed.
 func drain(c <-chan events.Message) bool {
