@@ -1,10 +1,13 @@
 package server
 
 import (
+	"bytes"
+	"errors"
 	"io"
 	"net/http"
 	"slices"
 	"time"
+	"unicode/utf8"
 
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/gorilla/websocket"
@@ -45,14 +48,29 @@ var (
 	_ transport.WebsocketReadDeadliner = gorillaConn{}
 )
 
-// NextReader reports a peer's normal close as transport.ErrWebsocketClosed, as gqlgen expects.
+// NextReader reports a peer's normal close as transport.ErrWebsocketClosed, as gqlgen expects. A
+// text message that is not valid UTF-8 closes the connection with 1007 (RFC 6455 §8.1), as the JSON
+// decoder would otherwise replace the bytes and the text saved would not be the text sent.
 func (c gorillaConn) NextReader() (int, io.Reader, error) {
 	mt, r, err := c.Conn.NextReader()
 	if websocket.IsCloseError(err, websocket.CloseNormalClosure, websocket.CloseGoingAway, websocket.CloseNoStatusReceived) {
 		return mt, nil, transport.ErrWebsocketClosed
 	}
-	return mt, r, err
+	if err != nil || mt != websocket.TextMessage {
+		return mt, r, err
+	}
+	data, err := io.ReadAll(r) // bounded by the read limit
+	if err != nil {
+		return mt, nil, err
+	}
+	if !utf8.Valid(data) {
+		_ = c.WriteClose(websocket.CloseInvalidFramePayloadData, "messages must be valid UTF-8")
+		return mt, nil, errInvalidUTF8
+	}
+	return mt, bytes.NewReader(data), nil
 }
+
+var errInvalidUTF8 = errors.New("websocket: a text message is not valid UTF-8")
 
 // WriteClose sends a close frame with code and reason; the caller closes the connection after it.
 func (c gorillaConn) WriteClose(code int, message string) error {

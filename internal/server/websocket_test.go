@@ -232,3 +232,19 @@ func TestWebsocketOversizedMessage(t *testing.T) {
 	c.expectClose(websocket.CloseMessageTooBig)
 	s.requireHealthy(t)
 }
+
+// TestWebsocketInvalidUTF8: a text message that is not valid UTF-8 closes the connection with 1007
+// instead of reaching the JSON decoder, which would replace the bytes; nothing is written.
+func TestWebsocketInvalidUTF8(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	c := mustDialWS(t, s, nil)
+	c.init(map[string]any{"authorization": "Bearer " + userToken})
+	msg := `{"id":"1","type":"subscribe","payload":{"query":"mutation { createTeammate(input: {name: \"Ann` + "\xff" + `\"}) { teammate { id } } }"}}`
+	require.NoError(t, c.conn.WriteMessage(websocket.TextMessage, []byte(msg)))
+	c.expectClose(websocket.CloseInvalidFramePayloadData)
+	s.requireHealthy(t)
+	res := s.post(t, bearer(userToken), `{ teammates { name } }`, nil)
+	require.Empty(t, res.Errors)
+	require.JSONEq(t, `{"teammates": []}`, string(res.Data), "nothing was created")
+}
