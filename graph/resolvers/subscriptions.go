@@ -37,7 +37,7 @@ func (r *Resolver) watchGeneration(ctx context.Context, teammateID string) (<-ch
 				}
 				// One read covers every message already queued: reading once per message fell 64
 				// behind, and was completed, whenever its scopes changed faster than a read takes.
-				if !drain(sub.C) {
+				if !drain(sub.C) || r.runStillRunning(ctx) != nil {
 					return
 				}
 				g, err := r.generationRetrying(ctx, teammateID)
@@ -60,6 +60,12 @@ func (r *Resolver) watchGeneration(ctx context.Context, teammateID string) (<-ch
 		}
 	}()
 	return out, nil
+}
+
+// runStillRunning is nil unless the subscriber is a run that has ended since it subscribed: a run's
+// credential ends with the run (SPEC §4), and so do the subscriptions it opened, at their next event.
+func (r *Resolver) runStillRunning(ctx context.Context) error {
+	return r.Memory.CheckRunCredential(ctx)
 }
 
 // generationRetrying reads the teammate's generation, retrying a read that fails for a reason other
@@ -115,7 +121,7 @@ func (r *Resolver) watchMemory(ctx context.Context, scope memory.Scope) (<-chan 
 		// A run never learns of suggestions (A2), not even their ids.
 		return !runOnly || e.Status == string(memory.StatusActive) || e.Status == string(memory.StatusForgotten)
 	})
-	return forward(ctx, sub, func(e memory.Event) (*model.MemoryChange, bool) {
+	return forward(ctx, sub, r.runStillRunning, func(e memory.Event) (*model.MemoryChange, bool) {
 		change := &model.MemoryChange{
 			Scope: e.Scope, ItemID: e.ItemID, Revision: e.Revision, Status: memory.Status(e.Status),
 		}
@@ -138,7 +144,7 @@ func (r *Resolver) watchCandidates(ctx context.Context, scope memory.Scope) (<-c
 	}
 	name := scope.String()
 	sub := r.Events.Subscribe(func(e memory.Event) bool { return e.Candidate && e.Scope == name })
-	return forward(ctx, sub, func(e memory.Event) (*memory.Item, bool) {
+	return forward(ctx, sub, r.runStillRunning, func(e memory.Event) (*memory.Item, bool) {
 		item, err := r.Memory.Item(ctx, e.ItemID)
 		// Confirmed, dismissed or forgotten since: nothing to announce.
 		return &item, err == nil && item.Status == memory.StatusCandidate
@@ -146,10 +152,10 @@ func (r *Resolver) watchCandidates(ctx context.Context, scope memory.Scope) (<-c
 }
 
 // forward sends convert's value for each event of sub until the client leaves, the broker drops the
-// subscriber, or the listener resyncs — events may have been lost while it was away, so completing
-// makes the client resubscribe and re-read rather than silently miss a change. Events for which
-// convert reports false are skipped.
-func forward[T any](ctx context.Context, sub *events.Subscription, convert func(memory.Event) (T, bool)) <-chan T {
+// subscriber, the listener resyncs — events may have been lost while it was away, so completing
+// makes the client resubscribe and re-read rather than silently miss a change — or allowed says the
+// subscriber may no longer have it. Events for which convert reports false are skipped.
+func forward[T any](ctx context.Context, sub *events.Subscription, allowed func(context.Context) error, convert func(memory.Event) (T, bool)) <-chan T {
 	out := make(chan T)
 	go func() {
 		defer close(out)
@@ -159,7 +165,7 @@ func forward[T any](ctx context.Context, sub *events.Subscription, convert func(
 			case <-ctx.Done():
 				return
 			case m, ok := <-sub.C:
-				if !ok || m.Resync {
+				if !ok || m.Resync || allowed(ctx) != nil {
 					return
 				}
 				v, send := convert(m.Event)

@@ -665,6 +665,10 @@ func TestRunCredentialEndsOnItsWebsocket(t *testing.T) {
 			ws.nextGeneration("before", f.owner)
 
 			end.do(run)
+			// The subscription the run opened ends at its next event rather than deliver it.
+			f.mutate(userToken, `mutation($tm: ID!) { createMemory(input: {scope: {teammateId: $tm}, content: "Changed after the run"}) { item { id } } }`,
+				map[string]any{"tm": f.owner})
+			ws.expectComplete("before")
 			ws.subscribe("after", generationSubscription, map[string]any{"id": f.owner})
 			require.Equal(t, []string{"UNAUTHENTICATED"}, ws.expectFailedNext("after"))
 		})
