@@ -31,7 +31,7 @@ const (
 // projectTx brings both projections in line with item's new state.
 func projectTx(ctx context.Context, tx pgx.Tx, item Item) error {
 	b := &pgx.Batch{}
-	queueLessonProjection(b, item)
+	queueLessonProjection(b, item, true)
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return err
 	}
@@ -39,13 +39,15 @@ func projectTx(ctx context.Context, tx pgx.Tx, item Item) error {
 }
 
 // queueLessonProjection queues the lessons row's update for item's new state: written while it is
-// an active lesson, deleted otherwise.
-func queueLessonProjection(b *pgx.Batch, item Item) {
-	if item.Kind == KindLesson && item.Status == StatusActive {
+// an active lesson, deleted otherwise — unless the item was no lesson before either (mayHaveRow
+// false), as only lessons have a row.
+func queueLessonProjection(b *pgx.Batch, item Item, mayHaveRow bool) {
+	switch {
+	case item.Kind == KindLesson && item.Status == StatusActive:
 		b.Queue(qLessonUpsert, item.ID, item.TeammateID, item.SourceRunID, item.Content)
-		return
+	case mayHaveRow || item.Kind == KindLesson:
+		b.Queue(qLessonDelete, item.ID)
 	}
-	b.Queue(qLessonDelete, item.ID)
 }
 
 // refreshAboutMeIfSharedTx re-renders about_me when item is in the shared scope.

@@ -334,7 +334,7 @@ func (s *Service) writeRevisionTx(ctx context.Context, tx pgx.Tx, cur Item, st s
 		item, err = scanItem(row)
 		return err
 	})
-	if err := queueAnnouncement(b, next, action); err != nil {
+	if err := queueAnnouncement(b, next, action, cur.Kind == KindLesson); err != nil {
 		return Item{}, err
 	}
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
@@ -351,7 +351,7 @@ func (s *Service) writeRevisionTx(ctx context.Context, tx pgx.Tx, cur Item, st s
 // the bump and the event in one round trip.
 func announceTx(ctx context.Context, tx pgx.Tx, item Item, action Action) error {
 	b := &pgx.Batch{}
-	if err := queueAnnouncement(b, item, action); err != nil {
+	if err := queueAnnouncement(b, item, action, item.Kind == KindLesson); err != nil {
 		return err
 	}
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
@@ -361,9 +361,9 @@ func announceTx(ctx context.Context, tx pgx.Tx, item Item, action Action) error 
 }
 
 // queueAnnouncement queues announceTx's statements but the about_me refresh (which must read the
-// scope after the change).
-func queueAnnouncement(b *pgx.Batch, item Item, action Action) error {
-	queueLessonProjection(b, item)
+// scope after the change). wasLesson says whether the item was a lesson before the change.
+func queueAnnouncement(b *pgx.Batch, item Item, action Action, wasLesson bool) error {
+	queueLessonProjection(b, item, wasLesson)
 	bump := item.Status == StatusActive
 	if bump {
 		b.Queue(qGenerationBump, item.Scope)
