@@ -98,7 +98,7 @@ type writer struct {
 	failed    map[string]bool // items with an attempt that was not acknowledged
 }
 
-func (w *writer) run(t *testing.T, gql *gqlClient, l *ledger, stop <-chan struct{}) {
+func (w *writer) run(t *testing.T, gql *apitest.Client, l *ledger, stop <-chan struct{}) {
 	ctx := context.Background() // requests are bounded by the client's timeout
 	tick := time.NewTicker(25 * time.Millisecond)
 	defer tick.Stop()
@@ -112,15 +112,15 @@ func (w *writer) run(t *testing.T, gql *gqlClient, l *ledger, stop <-chan struct
 		create := len(w.ids) == 0 || n%5 == 0
 		var id string
 		var base int
-		var res gqlResult
+		var res apitest.Result
 		var err error
 		sent := time.Now()
 		if create {
-			res, err = gql.do(ctx, apitest.UserToken, qCreateMemory, map[string]any{"scope": w.scopeVars, "content": content})
+			res, err = gql.Do(ctx, apitest.UserToken, qCreateMemory, map[string]any{"scope": w.scopeVars, "content": content})
 		} else {
 			id = w.ids[n%len(w.ids)]
 			base = w.revs[id]
-			res, err = gql.do(ctx, apitest.UserToken, qEditMemory, map[string]any{"id": id, "base": base, "content": content})
+			res, err = gql.Do(ctx, apitest.UserToken, qEditMemory, map[string]any{"id": id, "base": base, "content": content})
 		}
 		switch {
 		case err == nil && len(res.Errors) == 0:
@@ -153,8 +153,8 @@ func (w *writer) run(t *testing.T, gql *gqlClient, l *ledger, stop <-chan struct
 			l.acks = append(l.acks, ack{scope: w.scope, item: payload.Item.ID, rev: payload.Item.Revision,
 				content: content, sent: sent, acked: time.Now()})
 			l.mu.Unlock()
-		case err == nil && res.code() == "CONFLICT" && !create:
-			current := res.currentRevision()
+		case err == nil && res.Code() == "CONFLICT" && !create:
+			current := res.CurrentRevision()
 			if !w.failed[id] || current <= base {
 				t.Errorf("%s: CONFLICT on an item only it writes (current %d, base %d, an attempt failed before: %v)",
 					w.name, current, base, w.failed[id])
@@ -165,7 +165,7 @@ func (w *writer) run(t *testing.T, gql *gqlClient, l *ledger, stop <-chan struct
 			l.unacked++
 			l.mu.Unlock()
 		default:
-			why := res.code()
+			why := res.Code()
 			if err != nil {
 				why = "transport: " + err.Error()
 			}
@@ -248,19 +248,19 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 			t.Logf("API log:\n%s", logs.String())
 		}
 	})
-	gql := newGQLClient(api.URL)
+	gql := apitest.NewClient(api.URL, 16)
 	var tm struct {
 		CreateTeammate struct{ Teammate struct{ ID string } }
 	}
-	require.NoError(t, gql.must(ctx, apitest.UserToken, qCreateTeammate, map[string]any{"name": "Ada"}, &tm))
+	require.NoError(t, gql.Must(ctx, apitest.UserToken, qCreateTeammate, map[string]any{"name": "Ada"}, &tm))
 	teammate := tm.CreateTeammate.Teammate.ID
 	scopes := map[string]map[string]any{teammate: {"teammateId": teammate}, "shared": {"teammateId": nil}}
 
 	// Subscribers, each on its own connection.
-	dial := func(name string) *wsClient {
-		c, err := dialWS(ctx, api.URL, apitest.UserToken)
+	dial := func(name string) *apitest.WS {
+		c, err := apitest.DialWS(ctx, api.URL, apitest.UserToken)
 		require.NoError(t, err, name)
-		t.Cleanup(c.close)
+		t.Cleanup(c.Close)
 		return c
 	}
 	gen := newSubscriber("generationChanged", dial("generation"), subGeneration, map[string]any{"id": teammate}, true)
@@ -290,7 +290,7 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 				CreateMemory struct{ Item struct{ ID string } }
 			}
 			sent := time.Now()
-			require.NoError(t, gql.must(ctx, apitest.UserToken, qCreateMemory, map[string]any{"scope": scopes[scope], "content": content}, &out))
+			require.NoError(t, gql.Must(ctx, apitest.UserToken, qCreateMemory, map[string]any{"scope": scopes[scope], "content": content}, &out))
 			id := out.CreateMemory.Item.ID
 			l.mu.Lock()
 			l.acks = append(l.acks, ack{scope: scope, item: id, rev: 1, content: content, sent: sent, acked: time.Now()})
@@ -457,7 +457,7 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 	// The generation subscriber converges on the current generation, whether it stayed open through
 	// the re-sync or was completed and resubscribed, and never goes backwards.
 	var current struct{ Teammate struct{ Generation string } }
-	require.NoError(t, gql.must(ctx, apitest.UserToken, qGeneration, map[string]any{"id": teammate}, &current))
+	require.NoError(t, gql.Must(ctx, apitest.UserToken, qGeneration, map[string]any{"id": teammate}, &current))
 	require.True(t, waitUntil(15*time.Second, func() bool {
 		_, nexts, _, _ := gen.snapshot()
 		values := generations(nexts)

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/open-bot/memory/internal/apitest"
 )
 
 // received is one message of a subscription operation.
@@ -20,7 +22,7 @@ type received struct {
 // (re)subscription is a new operation, numbered from 1.
 type subscriber struct {
 	name  string
-	c     *wsClient
+	c     *apitest.WS
 	query string
 	vars  map[string]any
 	// resubscribe makes the subscriber start a new operation by itself when the server completes one,
@@ -35,7 +37,7 @@ type subscriber struct {
 	done      chan struct{}
 }
 
-func newSubscriber(name string, c *wsClient, query string, vars map[string]any, resubscribe bool) *subscriber {
+func newSubscriber(name string, c *apitest.WS, query string, vars map[string]any, resubscribe bool) *subscriber {
 	s := &subscriber{name: name, c: c, query: query, vars: vars, resubscribe: resubscribe, done: make(chan struct{})}
 	go s.consume()
 	return s
@@ -47,18 +49,18 @@ func (s *subscriber) start() (int, error) {
 	s.op++
 	op := s.op
 	s.mu.Unlock()
-	return op, s.c.subscribe(strconv.Itoa(op), s.query, s.vars)
+	return op, s.c.Subscribe(strconv.Itoa(op), s.query, s.vars)
 }
 
 func (s *subscriber) consume() {
 	defer close(s.done)
-	for m := range s.c.msgs {
+	for m := range s.c.Messages() {
 		op, _ := strconv.Atoi(m.ID)
 		now := time.Now()
 		s.mu.Lock()
 		switch m.Type {
 		case "next":
-			var res gqlResult
+			var res apitest.Result
 			if err := json.Unmarshal(m.Payload, &res); err != nil || len(res.Errors) > 0 {
 				s.problems = append(s.problems, "next with errors: "+string(m.Payload))
 			} else {
@@ -81,8 +83,8 @@ func (s *subscriber) consume() {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.c.err != nil && !s.c.closedByUs() && !websocket.IsCloseError(s.c.err, websocket.CloseNormalClosure) {
-		s.problems = append(s.problems, "connection ended: "+s.c.err.Error())
+	if s.c.Err() != nil && !s.c.ClosedByUs() && !websocket.IsCloseError(s.c.Err(), websocket.CloseNormalClosure) {
+		s.problems = append(s.problems, "connection ended: "+s.c.Err().Error())
 	}
 }
 

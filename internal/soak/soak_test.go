@@ -161,7 +161,7 @@ func newStats() *stats {
 
 // result counts one operation and reports whether it succeeded; an error with one of the allowed
 // codes is counted as expected and its code returned.
-func (s *stats) result(op string, res gqlResult, err error, allowed ...string) (ok bool, code string) {
+func (s *stats) result(op string, res apitest.Result, err error, allowed ...string) (ok bool, code string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.ops[op]++
@@ -171,7 +171,7 @@ func (s *stats) result(op string, res gqlResult, err error, allowed ...string) (
 	case len(res.Errors) == 0:
 		return true, ""
 	default:
-		code = res.code()
+		code = res.Code()
 		if slices.Contains(allowed, code) {
 			s.codes[op+" "+code]++
 			return false, code
@@ -207,7 +207,7 @@ type longSub struct {
 	name     string
 	scope    string // memoryChanged: the scope's name; "" for generationChanged
 	teammate string // generationChanged: the teammate
-	c        *wsClient
+	c        *apitest.WS
 	done     chan struct{}
 
 	mu         sync.Mutex
@@ -224,7 +224,7 @@ type itemRev struct {
 
 func (s *longSub) consume() {
 	defer close(s.done)
-	for m := range s.c.msgs {
+	for m := range s.c.Messages() {
 		s.mu.Lock()
 		switch m.Type {
 		case "next":
@@ -236,7 +236,7 @@ func (s *longSub) consume() {
 					} `json:"memoryChanged"`
 					GenerationChanged *struct{ Generation string } `json:"generationChanged"`
 				} `json:"data"`
-				Errors []gqlError `json:"errors"`
+				Errors []apitest.Error `json:"errors"`
 			}
 			if err := json.Unmarshal(m.Payload, &res); err != nil || len(res.Errors) > 0 {
 				s.problems = append(s.problems, "next with errors: "+string(m.Payload))
@@ -260,8 +260,8 @@ func (s *longSub) consume() {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.c.closedByUs() {
-		s.problems = append(s.problems, fmt.Sprintf("connection ended: %v", s.c.err))
+	if !s.c.ClosedByUs() {
+		s.problems = append(s.problems, fmt.Sprintf("connection ended: %v", s.c.Err()))
 	}
 }
 
@@ -364,8 +364,8 @@ func TestSoak(t *testing.T) {
 	began := time.Now()
 	url := dbtest.URL(t)
 	api := apitest.StartWith(t, url, nil)
-	gql := newGQLClient(api.URL)
-	t.Cleanup(gql.http.CloseIdleConnections)
+	gql := apitest.NewClient(api.URL, 64)
+	t.Cleanup(gql.CloseIdleConnections)
 	bg := context.Background() // requests are bounded by the client's timeout, not by the soak's end
 	reg := newRegistry()
 	st := newStats()
@@ -375,7 +375,7 @@ func TestSoak(t *testing.T) {
 		var out struct {
 			CreateTeammate struct{ Teammate struct{ ID string } }
 		}
-		require.NoError(t, gql.must(bg, apitest.UserToken, qCreateTeammate, map[string]any{"name": name}, &out))
+		require.NoError(t, gql.Must(bg, apitest.UserToken, qCreateTeammate, map[string]any{"name": name}, &out))
 		teammates = append(teammates, out.CreateTeammate.Teammate.ID)
 	}
 	scopeVars := map[string]map[string]any{"shared": {"teammateId": nil}}
@@ -395,7 +395,7 @@ func TestSoak(t *testing.T) {
 		}
 		content := fmt.Sprintf("soak [%s.%d] created", who, n)
 		sent := time.Now()
-		res, err := gql.do(bg, apitest.UserToken, qCreateMemory, map[string]any{"scope": scopeVars[scope], "kind": kind, "key": key, "content": content})
+		res, err := gql.Do(bg, apitest.UserToken, qCreateMemory, map[string]any{"scope": scopeVars[scope], "kind": kind, "key": key, "content": content})
 		if ok, _ := st.result("createMemory", res, err); !ok {
 			return
 		}
@@ -422,16 +422,16 @@ func TestSoak(t *testing.T) {
 	// Long-lived subscribers: memoryChanged of every scope as the user, of one teammate's scope as
 	// the worker, and generationChanged of both teammates.
 	var longSubs []*longSub
-	dial := func(name, token string) *wsClient {
-		c, err := dialWS(bg, api.URL, token)
+	dial := func(name, token string) *apitest.WS {
+		c, err := apitest.DialWS(bg, api.URL, token)
 		require.NoError(t, err, name)
-		t.Cleanup(c.close)
+		t.Cleanup(c.Close)
 		return c
 	}
 	subscribe := func(name, scope, teammate, token, query string, vars map[string]any) *longSub {
 		s := &longSub{name: name, scope: scope, teammate: teammate, c: dial(name, token), done: make(chan struct{}), seen: map[itemRev]time.Time{}}
 		go s.consume()
-		require.NoError(t, s.c.subscribe("1", query, vars))
+		require.NoError(t, s.c.Subscribe("1", query, vars))
 		longSubs = append(longSubs, s)
 		return s
 	}
@@ -466,7 +466,7 @@ func TestSoak(t *testing.T) {
 	}
 
 	// The baseline for the goroutine check: subscribers connected, no requests in flight.
-	gql.http.CloseIdleConnections()
+	gql.CloseIdleConnections()
 	baseline := sampleMemory()
 	waitUntil(2*time.Second, func() bool {
 		next := sampleMemory()
@@ -520,7 +520,7 @@ func TestSoak(t *testing.T) {
 			}
 			content := fmt.Sprintf("soak [%s.%d] edited", who, n)
 			sent := time.Now()
-			res, err := gql.do(bg, apitest.UserToken, qEditMemory, map[string]any{"id": e.id, "base": base, "content": content})
+			res, err := gql.Do(bg, apitest.UserToken, qEditMemory, map[string]any{"id": e.id, "base": base, "content": content})
 			ok, code := st.result("editMemory", res, err, "CONFLICT")
 			switch {
 			case ok:
@@ -546,7 +546,7 @@ func TestSoak(t *testing.T) {
 					reg.record(write{item: e.id, scope: e.scope, action: "edit", rev: item.Revision, content: content, sent: sent})
 				}
 			case code == "CONFLICT":
-				if current := res.currentRevision(); current == base || current < latest {
+				if current := res.CurrentRevision(); current == base || current < latest {
 					st.problem("CONFLICT on %s based on %d names current revision %d (latest acknowledged %d)", e.id, base, current, latest)
 				}
 			}
@@ -573,7 +573,7 @@ func TestSoak(t *testing.T) {
 			if !e.forgotten {
 				latest, _ := reg.state(e.id)
 				sent := time.Now()
-				res, err := gql.do(bg, apitest.UserToken, qForgetMemory, map[string]any{"id": e.id})
+				res, err := gql.Do(bg, apitest.UserToken, qForgetMemory, map[string]any{"id": e.id})
 				if ok, _ := st.result("forgetMemory", res, err); ok {
 					var out struct {
 						ForgetMemory struct {
@@ -603,7 +603,7 @@ func TestSoak(t *testing.T) {
 		for n := 0; ctx.Err() == nil; n++ {
 			if n%3 == 0 {
 				scope := scopes[rng.IntN(len(scopes))]
-				res, err := gql.do(bg, apitest.UserToken, qMemoryItems, map[string]any{"scope": scopeVars[scope]})
+				res, err := gql.Do(bg, apitest.UserToken, qMemoryItems, map[string]any{"scope": scopeVars[scope]})
 				st.result("memoryItems", res, err)
 				continue
 			}
@@ -612,7 +612,7 @@ func TestSoak(t *testing.T) {
 				continue
 			}
 			latest, forgotten := reg.state(e.id)
-			res, err := gql.do(bg, apitest.UserToken, qMemoryItem, map[string]any{"id": e.id})
+			res, err := gql.Do(bg, apitest.UserToken, qMemoryItem, map[string]any{"id": e.id})
 			if ok, _ := st.result("memoryItem", res, err); !ok {
 				continue
 			}
@@ -639,7 +639,7 @@ func TestSoak(t *testing.T) {
 		for n := 0; ctx.Err() == nil; n++ {
 			teammate := teammates[rng.IntN(len(teammates))]
 			text := fmt.Sprintf("soak [%s.%d] from a run", who, n)
-			res, err := gql.do(bg, apitest.WorkerToken, qStartRun, map[string]any{"teammate": teammate, "message": "Please remember that " + text + "."})
+			res, err := gql.Do(bg, apitest.WorkerToken, qStartRun, map[string]any{"teammate": teammate, "message": "Please remember that " + text + "."})
 			if ok, _ := st.result("startRun", res, err, "MEMORY_CHANGED"); !ok {
 				continue
 			}
@@ -650,7 +650,7 @@ func TestSoak(t *testing.T) {
 			}
 			token := started.StartRun.RunToken
 			sent := time.Now()
-			res, err = gql.do(bg, token, qToolRemember, map[string]any{"content": text})
+			res, err = gql.Do(bg, token, qToolRemember, map[string]any{"content": text})
 			if ok, _ := st.result("toolRemember", res, err); ok {
 				var out struct {
 					ToolRemember struct {
@@ -669,9 +669,9 @@ func TestSoak(t *testing.T) {
 					reg.record(write{item: tr.Item.ID, scope: teammate, action: "create", rev: 1, content: text, sent: sent})
 				}
 			}
-			res, err = gql.do(bg, token, qToolSearch, map[string]any{"q": "soak run"})
+			res, err = gql.Do(bg, token, qToolSearch, map[string]any{"q": "soak run"})
 			st.result("toolSearchMemory", res, err)
-			res, err = gql.do(bg, token, qCompleteRun, map[string]any{"reply": "Noted."})
+			res, err = gql.Do(bg, token, qCompleteRun, map[string]any{"reply": "Noted."})
 			if ok, _ := st.result("completeRun", res, err); ok && !strings.Contains(string(res.Data), `"COMPLETED"`) {
 				st.problem("completeRun answered %s", res.Data)
 			}
@@ -684,20 +684,20 @@ func TestSoak(t *testing.T) {
 	var churnMu sync.Mutex
 	run("s", 2, func(who string, rng *rand.Rand) {
 		for n := 0; ctx.Err() == nil; n++ {
-			c, err := dialWS(bg, api.URL, apitest.UserToken)
-			if ok, _ := st.result("subscribe (short-lived)", gqlResult{}, err); !ok {
+			c, err := apitest.DialWS(bg, api.URL, apitest.UserToken)
+			if ok, _ := st.result("subscribe (short-lived)", apitest.Result{}, err); !ok {
 				continue
 			}
 			if n%2 == 0 {
-				err = c.subscribe("1", subMemoryWithItem, map[string]any{"scope": scopeVars[scopes[rng.IntN(len(scopes))]]})
+				err = c.Subscribe("1", subMemoryWithItem, map[string]any{"scope": scopeVars[scopes[rng.IntN(len(scopes))]]})
 			} else {
-				err = c.subscribe("1", subGeneration, map[string]any{"id": teammates[rng.IntN(len(teammates))]})
+				err = c.Subscribe("1", subGeneration, map[string]any{"id": teammates[rng.IntN(len(teammates))]})
 			}
 			if err != nil {
 				st.problem("%s: subscribe: %v", who, err)
 			}
 			select {
-			case m, ok := <-c.msgs:
+			case m, ok := <-c.Messages():
 				if ok && m.Type == "next" && !strings.Contains(string(m.Payload), `"errors"`) {
 					churnMu.Lock()
 					churnEvents++
@@ -708,9 +708,9 @@ func TestSoak(t *testing.T) {
 			case <-time.After(200 * time.Millisecond):
 			}
 			if n%3 == 0 {
-				_ = c.send(wsMessage{ID: "1", Type: "complete"})
+				_ = c.Send(apitest.WSMessage{ID: "1", Type: "complete"})
 			}
-			c.close()
+			c.Close()
 		}
 	})
 
@@ -728,7 +728,7 @@ func TestSoak(t *testing.T) {
 	end := sampleMemory()
 
 	// No goroutine is left behind by the short-lived clients and requests.
-	gql.http.CloseIdleConnections()
+	gql.CloseIdleConnections()
 	var settled memSample
 	waitUntil(10*time.Second, func() bool {
 		settled = sampleMemory()
@@ -750,7 +750,7 @@ func TestSoak(t *testing.T) {
 	for _, s := range longSubs {
 		if s.scope == "" {
 			var g struct{ Teammate struct{ Generation string } }
-			require.NoError(t, gql.must(bg, apitest.UserToken, qGeneration, map[string]any{"id": s.teammate}, &g))
+			require.NoError(t, gql.Must(bg, apitest.UserToken, qGeneration, map[string]any{"id": s.teammate}, &g))
 			converged := waitUntil(15*time.Second, func() bool { s.mu.Lock(); defer s.mu.Unlock(); return s.generation == g.Teammate.Generation })
 			s.mu.Lock()
 			last, values, problems := s.generation, s.events, slices.Clone(s.problems)

@@ -1,4 +1,4 @@
-package faults_test
+package apitest
 
 import (
 	"bytes"
@@ -15,29 +15,8 @@ import (
 	"github.com/gorilla/websocket"
 )
 
-// gqlError is one GraphQL error.
-type gqlError struct {
-	Message    string         `json:"message"`
-	Extensions map[string]any `json:"extensions"`
-}
-
-// gqlResult is a GraphQL response.
-type gqlResult struct {
-	Data   json.RawMessage `json:"data"`
-	Errors []gqlError      `json:"errors"`
-}
-
-// code is the first error's extensions.code, "" when there is none.
-func (r gqlResult) code() string {
-	if len(r.Errors) == 0 {
-		return ""
-	}
-	c, _ := r.Errors[0].Extensions["code"].(string)
-	return c
-}
-
-// currentRevision is a CONFLICT's extensions.currentRevision, 0 when absent.
-func (r gqlResult) currentRevision() int {
+// CurrentRevision is a CONFLICT's extensions.currentRevision, 0 when absent.
+func (r Result) CurrentRevision() int {
 	if len(r.Errors) == 0 {
 		return 0
 	}
@@ -45,51 +24,56 @@ func (r gqlResult) currentRevision() int {
 	return int(n)
 }
 
-// gqlClient posts GraphQL operations. Unlike apitest.API it returns errors instead of failing the
-// test, so writers can keep going while the database is down.
-type gqlClient struct {
+// Client posts GraphQL operations over HTTP. Unlike API it returns errors instead of failing the
+// test, so clients can go on while the database is down (internal/faults) or count every error by
+// its code (internal/soak).
+type Client struct {
 	url  string
 	http *http.Client
 }
 
-func newGQLClient(baseURL string) *gqlClient {
-	return &gqlClient{url: baseURL + "/graphql", http: &http.Client{
+// NewClient is a Client of the API at baseURL keeping up to idle connections open.
+func NewClient(baseURL string, idle int) *Client {
+	return &Client{url: baseURL + "/graphql", http: &http.Client{
 		Timeout:   10 * time.Second, // a hang becomes an error the test reports
-		Transport: &http.Transport{MaxIdleConnsPerHost: 16},
+		Transport: &http.Transport{MaxIdleConnsPerHost: idle},
 	}}
 }
 
-// do posts one operation with token as the bearer; decoding into data is the caller's.
-func (c *gqlClient) do(ctx context.Context, token, query string, vars map[string]any) (gqlResult, error) {
+// CloseIdleConnections closes the client's idle keep-alive connections.
+func (c *Client) CloseIdleConnections() { c.http.CloseIdleConnections() }
+
+// Do posts one operation with token as the bearer; decoding into data is the caller's.
+func (c *Client) Do(ctx context.Context, token, query string, vars map[string]any) (Result, error) {
 	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
 	if err != nil {
-		return gqlResult{}, err
+		return Result{}, err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(body))
 	if err != nil {
-		return gqlResult{}, err
+		return Result{}, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+token)
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return gqlResult{}, err
+		return Result{}, err
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return gqlResult{}, err
+		return Result{}, err
 	}
-	var out gqlResult
+	var out Result
 	if err := json.Unmarshal(raw, &out); err != nil {
-		return gqlResult{}, fmt.Errorf("HTTP %d, not a GraphQL response: %.200s", resp.StatusCode, raw)
+		return Result{}, fmt.Errorf("HTTP %d, not a GraphQL response: %.200s", resp.StatusCode, raw)
 	}
 	return out, nil
 }
 
-// must is do for operations that must succeed; it decodes data into v.
-func (c *gqlClient) must(ctx context.Context, token, query string, vars map[string]any, v any) error {
-	res, err := c.do(ctx, token, query, vars)
+// Must is Do for operations that must succeed; it decodes data into v.
+func (c *Client) Must(ctx context.Context, token, query string, vars map[string]any, v any) error {
+	res, err := c.Do(ctx, token, query, vars)
 	if err != nil {
 		return err
 	}
@@ -99,18 +83,18 @@ func (c *gqlClient) must(ctx context.Context, token, query string, vars map[stri
 	return json.Unmarshal(res.Data, v)
 }
 
-// wsMessage is one graphql-transport-ws message.
-type wsMessage struct {
+// WSMessage is one graphql-transport-ws message.
+type WSMessage struct {
 	ID      string          `json:"id,omitempty"`
 	Type    string          `json:"type"`
 	Payload json.RawMessage `json:"payload,omitempty"`
 }
 
-// wsClient speaks graphql-transport-ws. One goroutine reads: it answers the server's pings and
-// hands every other message to msgs, which is closed when the connection ends (err then says why).
-type wsClient struct {
+// WS speaks graphql-transport-ws. One goroutine reads: it answers the server's pings and
+// hands every other message to Messages, which is closed when the connection ends (Err then says why).
+type WS struct {
 	conn *websocket.Conn
-	msgs chan wsMessage
+	msgs chan WSMessage
 	quit chan struct{}
 	done chan struct{}
 	err  error // why reading ended; read it after done is closed
@@ -119,8 +103,8 @@ type wsClient struct {
 	closeOnce sync.Once
 }
 
-// dialWS opens a connection to the API at baseURL and authenticates with token.
-func dialWS(ctx context.Context, baseURL, token string) (*wsClient, error) {
+// DialWS opens a connection to the API at baseURL and authenticates with token.
+func DialWS(ctx context.Context, baseURL, token string) (*WS, error) {
 	dialer := websocket.Dialer{Subprotocols: []string{"graphql-transport-ws"}, HandshakeTimeout: 10 * time.Second}
 	conn, resp, err := dialer.DialContext(ctx, "ws"+strings.TrimPrefix(baseURL, "http")+"/graphql", nil)
 	if resp != nil && resp.Body != nil {
@@ -129,37 +113,37 @@ func dialWS(ctx context.Context, baseURL, token string) (*wsClient, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &wsClient{conn: conn, msgs: make(chan wsMessage, 1024), quit: make(chan struct{}), done: make(chan struct{})}
+	c := &WS{conn: conn, msgs: make(chan WSMessage, 1024), quit: make(chan struct{}), done: make(chan struct{})}
 	go c.read()
 	payload, _ := json.Marshal(map[string]string{"authorization": "Bearer " + token})
-	if err := c.send(wsMessage{Type: "connection_init", Payload: payload}); err != nil {
-		c.close()
+	if err := c.Send(WSMessage{Type: "connection_init", Payload: payload}); err != nil {
+		c.Close()
 		return nil, err
 	}
 	select {
 	case m, ok := <-c.msgs:
 		if !ok || m.Type != "connection_ack" {
-			c.close()
+			c.Close()
 			return nil, fmt.Errorf("no connection_ack: %+v (%v)", m, c.err)
 		}
 	case <-time.After(10 * time.Second):
-		c.close()
+		c.Close()
 		return nil, errors.New("no connection_ack within 10s")
 	}
 	return c, nil
 }
 
-func (c *wsClient) read() {
+func (c *WS) read() {
 	defer close(c.done)
 	defer close(c.msgs)
 	for {
-		var m wsMessage
+		var m WSMessage
 		if err := c.conn.ReadJSON(&m); err != nil {
 			c.err = err
 			return
 		}
 		if m.Type == "ping" {
-			_ = c.send(wsMessage{Type: "pong"})
+			_ = c.Send(WSMessage{Type: "pong"})
 			continue
 		}
 		select {
@@ -170,7 +154,8 @@ func (c *wsClient) read() {
 	}
 }
 
-func (c *wsClient) send(m wsMessage) error {
+// Send sends one message.
+func (c *WS) Send(m WSMessage) error {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
 	if err := c.conn.SetWriteDeadline(time.Now().Add(10 * time.Second)); err != nil {
@@ -179,17 +164,17 @@ func (c *wsClient) send(m wsMessage) error {
 	return c.conn.WriteJSON(m)
 }
 
-// subscribe starts operation id.
-func (c *wsClient) subscribe(id, query string, vars map[string]any) error {
+// Subscribe starts operation id.
+func (c *WS) Subscribe(id, query string, vars map[string]any) error {
 	payload, err := json.Marshal(map[string]any{"query": query, "variables": vars})
 	if err != nil {
 		return err
 	}
-	return c.send(wsMessage{ID: id, Type: "subscribe", Payload: payload})
+	return c.Send(WSMessage{ID: id, Type: "subscribe", Payload: payload})
 }
 
-// close ends the connection with a normal closure and waits for the reader.
-func (c *wsClient) close() {
+// Close ends the connection with a normal closure and waits for the reader.
+func (c *WS) Close() {
 	c.closeOnce.Do(func() {
 		c.writeMu.Lock()
 		_ = c.conn.WriteControl(websocket.CloseMessage,
@@ -201,8 +186,8 @@ func (c *wsClient) close() {
 	})
 }
 
-// closedByUs reports whether close was called, so a read error afterwards is ours.
-func (c *wsClient) closedByUs() bool {
+// ClosedByUs reports whether Close was called, so a read error afterwards is ours.
+func (c *WS) ClosedByUs() bool {
 	select {
 	case <-c.quit:
 		return true
@@ -210,3 +195,9 @@ func (c *wsClient) closedByUs() bool {
 		return false
 	}
 }
+
+// Messages delivers every message but pings, in order; it is closed when the connection ends.
+func (c *WS) Messages() <-chan WSMessage { return c.msgs }
+
+// Err says why the connection ended; read it once Messages is closed.
+func (c *WS) Err() error { return c.err }
