@@ -201,3 +201,20 @@ func (c *WS) Messages() <-chan WSMessage { return c.msgs }
 
 // Err says why the connection ended; read it once Messages is closed.
 func (c *WS) Err() error { return c.err }
+
+// WaitUntil polls cond every 10 ms until it holds or timeout passes, and reports whether it held.
+func WaitUntil(timeout time.Duration, cond func() bool) bool {
+	deadline := time.After(timeout)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if cond() {
+			return true
+		}
+		select {
+		case <-deadline:
+			return cond()
+		case <-tick.C:
+		}
+	}
+}

@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
+	"testing"
 	"time"
 
 	"github.com/open-bot/memory/internal/pgcluster"
@@ -76,4 +78,27 @@ func watch(dir string) int {
 		return 1
 	}
 	return 0
+}
+
+// Watchdog guards a cluster directory that a test runs itself (to stop and start PostgreSQL, say):
+// should the test binary die before the test cleans up, a watchdog process stops the server in dir
+// and removes it. It needs Main in the package's TestMain (the watchdog is a copy of the test
+// binary, and Main is what makes that copy a watchdog). The returned func releases it and waits.
+func Watchdog(t testing.TB, dir string) (release func()) {
+	t.Helper()
+	if !harness.mainCalled {
+		t.Fatal("dbtest.Watchdog needs dbtest.Main in the package's TestMain")
+	}
+	wd, err := startWatchdog(dir)
+	if err != nil {
+		t.Fatalf("start the cluster watchdog: %v", err)
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			if err := wd.release(); err != nil {
+				t.Errorf("cluster watchdog: %v", err)
+			}
+		})
+	}
 }

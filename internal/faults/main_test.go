@@ -2,15 +2,10 @@ package faults_test
 
 import (
 	"context"
-	"errors"
-	"io"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -21,16 +16,7 @@ import (
 	"github.com/open-bot/memory/internal/pgcluster"
 )
 
-// watchdogEnv tells a copy of this test binary that it is the watchdog of the cluster directory it
-// names (see startWatchdog).
-const watchdogEnv = "FAULTS_PG_WATCHDOG_DIR"
-
-func TestMain(m *testing.M) {
-	if dir := os.Getenv(watchdogEnv); dir != "" {
-		os.Exit(watch(dir))
-	}
-	os.Exit(dbtest.Main(m))
-}
+func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
 
 // ownCluster is a PostgreSQL cluster of one test, which it may stop and start again on the same port.
 type ownCluster struct {
@@ -52,7 +38,7 @@ func startOwnCluster(t *testing.T) *ownCluster {
 		require.NoError(t, os.Chmod(filepath.Dir(parent), 0o711))
 	}
 	dir := filepath.Join(parent, "cluster")
-	release := startWatchdog(t, dir)
+	release := dbtest.Watchdog(t, dir)
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	c, err := pgcluster.Start(ctx, pgcluster.Options{Dir: dir, Fast: true, Logger: slog.New(slog.DiscardHandler)})
@@ -101,54 +87,4 @@ func (oc *ownCluster) start(ctx context.Context) error {
 	}
 	oc.c = c
 	return nil
-}
-
-// startWatchdog starts a copy of the test binary that waits for this one to end (its stdin closes)
-// and then stops the cluster in dir and removes it. The returned func releases it and waits: after a
-// clean stop it finds nothing to do.
-func startWatchdog(t *testing.T, dir string) (release func()) {
-	t.Helper()
-	exe, err := os.Executable()
-	require.NoError(t, err)
-	r, w, err := os.Pipe()
-	require.NoError(t, err)
-	cmd := exec.Command(exe, "-test.run=^$")
-	// Under -race the runtime sleeps a second before exiting, which release would wait out.
-	race := strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")
-	cmd.Env = append(os.Environ(), watchdogEnv+"="+dir, "GORACE="+race)
-	cmd.Stdin = r
-	// Its own session, so the Ctrl-C that kills the tests does not kill it too.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	err = cmd.Start()
-	r.Close()
-	if err != nil {
-		w.Close()
-		t.Fatalf("start the cluster watchdog: %v", err)
-	}
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			w.Close()
-			if err := cmd.Wait(); err != nil {
-				t.Errorf("cluster watchdog: %v", err)
-			}
-		})
-	}
-}
-
-// watch is the watchdog's whole life: block until the test binary is gone, then clean up.
-func watch(dir string) int {
-	_, _ = io.Copy(io.Discard, os.Stdin)
-	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
-		return 0
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	if err := pgcluster.StopDir(ctx, dir, slog.New(slog.DiscardHandler)); err != nil {
-		return 1
-	}
-	if err := os.RemoveAll(dir); err != nil {
-		return 1
-	}
-	return 0
 }

@@ -266,7 +266,7 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 	gen := newSubscriber("generationChanged", dial("generation"), subGeneration, map[string]any{"id": teammate}, true)
 	_, err := gen.start()
 	require.NoError(t, err)
-	require.True(t, waitUntil(10*time.Second, func() bool { _, nexts, _, _ := gen.snapshot(); return len(nexts) > 0 }),
+	require.True(t, apitest.WaitUntil(10*time.Second, func() bool { _, nexts, _, _ := gen.snapshot(); return len(nexts) > 0 }),
 		"generationChanged sends the current generation at once")
 	mem := map[string]*subscriber{}
 	for scope, vars := range scopes {
@@ -296,7 +296,7 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 			l.acks = append(l.acks, ack{scope: scope, item: id, rev: 1, content: content, sent: sent, acked: time.Now()})
 			l.mu.Unlock()
 			var at time.Time
-			if waitUntil(time.Second, func() bool {
+			if apitest.WaitUntil(time.Second, func() bool {
 				_, nexts, _, _ := s.snapshot()
 				at = memoryChanges(nexts, op)[itemRev{id, 1}]
 				return !at.IsZero()
@@ -361,12 +361,12 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 			return true
 		}
 	}
-	require.True(t, waitUntil(20*time.Second, ackedBy(began, 3)), "every writer gets writes acknowledged")
+	require.True(t, apitest.WaitUntil(20*time.Second, ackedBy(began, 3)), "every writer gets writes acknowledged")
 
 	// Before the outage every event arrives: whatever was acknowledged so far reaches the subscribers.
 	cut := time.Now()
 	for scope := range scopes {
-		require.True(t, waitUntil(10*time.Second, func() bool { return len(missing(scope, 1, since[scope], cut)) == 0 }),
+		require.True(t, apitest.WaitUntil(10*time.Second, func() bool { return len(missing(scope, 1, since[scope], cut)) == 0 }),
 			"memoryChanged %s before the outage: missing %s", scope, describe(missing(scope, 1, since[scope], cut)))
 	}
 	for scope, s := range mem {
@@ -382,7 +382,7 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 	require.NoError(t, pg.stop(stopCtx))
 	t.Logf("PostgreSQL stopped in %v", time.Since(stopped).Round(time.Millisecond))
 	var notReady map[string]string
-	require.True(t, waitUntil(10*time.Second, func() bool {
+	require.True(t, apitest.WaitUntil(10*time.Second, func() bool {
 		code, checks, err := readyz(api.URL)
 		notReady = checks
 		return err == nil && code == http.StatusServiceUnavailable
@@ -390,7 +390,7 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 	assert.Equal(t, "unreachable", notReady["database"], "readyz checks %v", notReady)
 	// Every writer keeps trying during the outage (and is refused); the outage lasts at least a
 	// second so the listener's reconnect backoff grows.
-	require.True(t, waitUntil(20*time.Second, func() bool {
+	require.True(t, apitest.WaitUntil(20*time.Second, func() bool {
 		for _, w := range writers {
 			if l.failuresSince(w.name, stopped) < 2 {
 				return false
@@ -411,19 +411,19 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 	t.Logf("PostgreSQL back on port %d after an outage of %v", pg.port, outage.Round(time.Millisecond))
 
 	// The API recovers by itself: ready again, and every writer's writes are acknowledged again.
-	require.True(t, waitUntil(30*time.Second, func() bool {
+	require.True(t, apitest.WaitUntil(30*time.Second, func() bool {
 		code, _, err := readyz(api.URL)
 		return err == nil && code == http.StatusOK
 	}), "/readyz must report ready again after the restart")
 	readyAfter := time.Since(restarted)
-	require.True(t, waitUntil(30*time.Second, ackedBy(restarted, 3)), "every writer gets writes acknowledged again")
+	require.True(t, apitest.WaitUntil(30*time.Second, ackedBy(restarted, 3)), "every writer gets writes acknowledged again")
 
 	// The memoryChanged subscribers were completed cleanly by the listener's re-sync; a subscriber
 	// left open would have to receive every event committed after the restart instead.
 	for scope, s := range mem {
-		completed := waitUntil(15*time.Second, func() bool { _, _, completes, _ := s.snapshot(); return len(completes) > 0 })
+		completed := apitest.WaitUntil(15*time.Second, func() bool { _, _, completes, _ := s.snapshot(); return len(completes) > 0 })
 		if !completed {
-			require.True(t, waitUntil(15*time.Second, func() bool { return len(missing(scope, 1, restarted, time.Time{})) == 0 }),
+			require.True(t, apitest.WaitUntil(15*time.Second, func() bool { return len(missing(scope, 1, restarted, time.Time{})) == 0 }),
 				"memoryChanged %s was neither completed nor given every event after the restart: missing %s",
 				scope, describe(missing(scope, 1, restarted, time.Time{})))
 			t.Logf("memoryChanged %s stayed open and received every event after the restart", scope)
@@ -441,13 +441,13 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 
 	// Let the writers go on a little after the resubscription, then stop them.
 	resynced := time.Now()
-	require.True(t, waitUntil(20*time.Second, ackedBy(resynced, 3)), "writers keep being acknowledged")
+	require.True(t, apitest.WaitUntil(20*time.Second, ackedBy(resynced, 3)), "writers keep being acknowledged")
 	stopAll()
 
 	// Every write sent after the resubscription reaches the resubscribed memoryChanged subscribers.
 	for scope, s := range mem {
 		op, _, _, _ := s.snapshot()
-		require.True(t, waitUntil(15*time.Second, func() bool { return len(missing(scope, op, since[scope], time.Time{})) == 0 }),
+		require.True(t, apitest.WaitUntil(15*time.Second, func() bool { return len(missing(scope, op, since[scope], time.Time{})) == 0 }),
 			"memoryChanged %s operation %d: missing %s", scope, op, describe(missing(scope, op, since[scope], time.Time{})))
 		_, _, completes, problems := s.snapshot()
 		require.LessOrEqual(t, len(completes), 1, "memoryChanged %s completed again after the resubscription", scope)
@@ -458,7 +458,7 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 	// the re-sync or was completed and resubscribed, and never goes backwards.
 	var current struct{ Teammate struct{ Generation string } }
 	require.NoError(t, gql.Must(ctx, apitest.UserToken, qGeneration, map[string]any{"id": teammate}, &current))
-	require.True(t, waitUntil(15*time.Second, func() bool {
+	require.True(t, apitest.WaitUntil(15*time.Second, func() bool {
 		_, nexts, _, _ := gen.snapshot()
 		values := generations(nexts)
 		return len(values) > 0 && unquote(values[len(values)-1].data) == current.Teammate.Generation

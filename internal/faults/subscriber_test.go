@@ -135,20 +135,3 @@ func generations(nexts []received) []received {
 	}
 	return out
 }
-
-// waitUntil polls cond every 10 ms until it holds or timeout passes, and reports whether it held.
-func waitUntil(timeout time.Duration, cond func() bool) bool {
-	deadline := time.After(timeout)
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		if cond() {
-			return true
-		}
-		select {
-		case <-deadline:
-			return cond()
-		case <-tick.C:
-		}
-	}
-}

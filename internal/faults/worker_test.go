@@ -23,6 +23,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/open-bot/memory/internal/apitest"
 	"github.com/open-bot/memory/internal/dbtest"
 	"github.com/open-bot/memory/internal/memory"
 )
@@ -73,7 +74,7 @@ func startWorker(t *testing.T, bin string, env []string) *process {
 			t.Logf("worker %d log:\n%s", p.cmd.Process.Pid, p.log.String())
 		}
 	})
-	require.True(t, waitUntil(time.Minute, func() bool { return strings.Contains(p.log.String(), "worker starting") }),
+	require.True(t, apitest.WaitUntil(time.Minute, func() bool { return strings.Contains(p.log.String(), "worker starting") }),
 		"the worker did not start; log:\n%s", p.log.String())
 	return p
 }
@@ -189,7 +190,7 @@ func TestWorkerKilledMidJob(t *testing.T) {
 	require.True(t, ownedBy(claimed, first), "locked by the first worker: %v", claimed.LockedBy)
 
 	second := startWorker(t, bin, env)
-	require.True(t, waitUntil(time.Minute, func() bool { return readJob().Status == "done" }),
+	require.True(t, apitest.WaitUntil(time.Minute, func() bool { return readJob().Status == "done" }),
 		"the second worker must finish the job; job %+v", readJob())
 	finished := time.Since(killed)
 	// The job was claimed after it was created, and could be taken back only once the lease ran out.

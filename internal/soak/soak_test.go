@@ -321,23 +321,6 @@ func generationNotBefore(a, b string) bool {
 	return true
 }
 
-// waitUntil polls cond every 10 ms until it holds or timeout passes, and reports whether it held.
-func waitUntil(timeout time.Duration, cond func() bool) bool {
-	deadline := time.After(timeout)
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		if cond() {
-			return true
-		}
-		select {
-		case <-deadline:
-			return cond()
-		case <-tick.C:
-		}
-	}
-}
-
 // pace waits for the next tick, or reports false when ctx ends.
 func pace(ctx context.Context, tick *time.Ticker) bool {
 	select {
@@ -441,7 +424,7 @@ func TestSoak(t *testing.T) {
 	subscribe("memoryChanged "+teammates[0]+" (worker)", teammates[0], "", apitest.WorkerToken, subMemory, map[string]any{"scope": scopeVars[teammates[0]]})
 	for _, id := range teammates {
 		s := subscribe("generationChanged "+id, "", id, apitest.UserToken, subGeneration, map[string]any{"id": id})
-		require.True(t, waitUntil(10*time.Second, func() bool { s.mu.Lock(); defer s.mu.Unlock(); return s.generation != "" }),
+		require.True(t, apitest.WaitUntil(10*time.Second, func() bool { s.mu.Lock(); defer s.mu.Unlock(); return s.generation != "" }),
 			"%s: the current generation arrives at once", s.name)
 	}
 	// A memoryChanged subscriber is known to be registered once it has the event of a write made
@@ -457,7 +440,7 @@ func TestSoak(t *testing.T) {
 			create(fmt.Sprintf("sync%d", i), n, s.scope, setupRng)
 			writes := reg.snapshot()
 			last := writes[len(writes)-1]
-			waitUntil(time.Second, func() bool {
+			apitest.WaitUntil(time.Second, func() bool {
 				at, ok := s.saw(itemRev{last.item, 1})
 				since[s] = at
 				return ok
@@ -468,7 +451,7 @@ func TestSoak(t *testing.T) {
 	// The baseline for the goroutine check: subscribers connected, no requests in flight.
 	gql.CloseIdleConnections()
 	baseline := sampleMemory()
-	waitUntil(2*time.Second, func() bool {
+	apitest.WaitUntil(2*time.Second, func() bool {
 		next := sampleMemory()
 		settled := next.goroutines == baseline.goroutines
 		baseline = next
@@ -730,7 +713,7 @@ func TestSoak(t *testing.T) {
 	// No goroutine is left behind by the short-lived clients and requests.
 	gql.CloseIdleConnections()
 	var settled memSample
-	waitUntil(10*time.Second, func() bool {
+	apitest.WaitUntil(10*time.Second, func() bool {
 		settled = sampleMemory()
 		return settled.goroutines <= baseline.goroutines+goroutineMargin
 	})
@@ -751,7 +734,7 @@ func TestSoak(t *testing.T) {
 		if s.scope == "" {
 			var g struct{ Teammate struct{ Generation string } }
 			require.NoError(t, gql.Must(bg, apitest.UserToken, qGeneration, map[string]any{"id": s.teammate}, &g))
-			converged := waitUntil(15*time.Second, func() bool { s.mu.Lock(); defer s.mu.Unlock(); return s.generation == g.Teammate.Generation })
+			converged := apitest.WaitUntil(15*time.Second, func() bool { s.mu.Lock(); defer s.mu.Unlock(); return s.generation == g.Teammate.Generation })
 			s.mu.Lock()
 			last, values, problems := s.generation, s.events, slices.Clone(s.problems)
 			s.mu.Unlock()
@@ -760,7 +743,7 @@ func TestSoak(t *testing.T) {
 			continue
 		}
 		var missing []write
-		require.True(t, waitUntil(15*time.Second, func() bool {
+		require.True(t, apitest.WaitUntil(15*time.Second, func() bool {
 			missing = missing[:0]
 			for _, w := range writes {
 				if w.scope == s.scope && w.sent.After(since[s]) {
