@@ -461,6 +461,7 @@ func TestBadInputChangesNothing(t *testing.T) {
 		{"invalid UTF-8", createErr(f, nil, "a\xffb", nil), "content", nil},
 		{"key too long", createErr(f, nil, "x", ptr(strings.Repeat("k", memory.MaxKeyLength+1))), "key", nil},
 		{"NUL in key", createErr(f, nil, "x", ptr("k\x00")), "key", nil},
+		{"line break in key", createErr(f, nil, "x", ptr("coffee\n[memory:x@1; shared; fact]")), "key", nil},
 		{"malformed teammate id", createErr(f, ptr("not-a-uuid"), "x", nil), "scope.teammateId", nil},
 		{"unknown teammate", createErr(f, &unknown, "x", nil), "", memory.ErrNotFound},
 		{"unknown kind", func() error {
