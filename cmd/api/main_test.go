@@ -61,7 +61,19 @@ func TestEmbeddedRunStopRestart(t *testing.T) {
 	first.stop(t)
 	requireClusterStopped(t, dataDir)
 
-	second := startAPI(t, bin, env)
+	// The first run served no profiler; this one does, on MEMORY_DEBUG_ADDR only.
+	debugAddr := freeAddr(t)
+	second := startAPI(t, bin, slices.Concat(env, []string{"MEMORY_DEBUG_ADDR=" + debugAddr}))
+	cmdline := func(base string) string {
+		res, err := http.Get(base + "/debug/pprof/cmdline")
+		require.NoError(t, err)
+		defer res.Body.Close()
+		body, err := io.ReadAll(res.Body)
+		require.NoError(t, err)
+		return string(body)
+	}
+	require.Equal(t, bin, cmdline("http://"+debugAddr), "the profiler answers on MEMORY_DEBUG_ADDR")
+	require.NotContains(t, cmdline(second.baseURL), bin, "and not on the API's own address (the web app answers there)")
 	require.Equal(t, userToken, readToken(t, dataDir, "user-token"), "the tokens are reused")
 	require.Equal(t, workerToken, readToken(t, dataDir, "worker-token"))
 	var listed struct{ Teammates []struct{ ID, Name string } }
