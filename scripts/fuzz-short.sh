@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
-# Runs each fuzz target of internal/memory for a short while (FUZZTIME, default 5s), one after
+# Runs each fuzz target (package:target) for a short while (FUZZTIME, default 5s), one after
 # another, and prints one line per target with the number of inputs it tried. Fails when any target
-# fails; the Go fuzzer then saves the failing input under internal/memory/testdata/fuzz/<target>/,
+# fails; the Go fuzzer then saves the failing input under <package>/testdata/fuzz/<target>/,
 # which is meant to be committed as a regression seed. Inputs that merely add coverage stay in the
 # Go build cache, so a passing run leaves the tree as it was.
 set -euo pipefail
 
-TARGETS=(FuzzActor FuzzTSQuery FuzzValidation FuzzPacketCutter)
-PKG=./internal/memory/
+TARGETS=(
+	internal/memory/intent:FuzzNegatorNeverConfirms
+	internal/memory/intent:FuzzChangedTokenNeverConfirms
+	internal/memory/intent:FuzzCanonical
+	internal/memory:FuzzTSQuery
+	internal/memory:FuzzValidation
+	internal/memory:FuzzPacketCutter
+)
 FUZZTIME=${FUZZTIME:-5s}
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -18,10 +24,11 @@ trap 'rm -f "$log"' EXIT
 say() { echo "fuzz-short: $*"; }
 
 failed=()
-for target in "${TARGETS[@]}"; do
-	corpus=internal/memory/testdata/fuzz/$target
+for entry in "${TARGETS[@]}"; do
+	pkg=${entry%%:*} target=${entry#*:}
+	corpus=$pkg/testdata/fuzz/$target
 	before=$(find "$corpus" -type f 2>/dev/null | sort || true)
-	if go test -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" "$PKG" >"$log" 2>&1; then
+	if go test -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" "./$pkg/" >"$log" 2>&1; then
 		status=ok
 	else
 		status=FAIL
@@ -29,7 +36,7 @@ for target in "${TARGETS[@]}"; do
 	# go reports "fuzz: elapsed: 3s, execs: 12345 (4115/sec), …" every few seconds and once at the
 	# end; the last one counts.
 	execs=$(grep -oE 'elapsed: [^,]*, execs: [0-9]+' "$log" | tail -n 1 | sed -E 's/.*execs: //' || true)
-	printf 'fuzz-short: %-17s %-4s  %s execs in %s\n' "$target" "$status" "${execs:-?}" "$FUZZTIME"
+	printf 'fuzz-short: %-30s %-4s  %s execs in %s\n' "$target" "$status" "${execs:-?}" "$FUZZTIME"
 	if [[ $status == FAIL ]]; then
 		failed+=("$target")
 		sed 's/^/    /' "$log"

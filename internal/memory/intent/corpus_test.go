@@ -1,0 +1,78 @@
+package intent
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// corpusCase is one labelled message of testdata/corpus.jsonl.
+type corpusCase struct {
+	Want          string `json:"want"` // confirmed or suggested
+	Kind          string `json:"kind"`
+	Msg           string `json:"msg"`
+	Content       string `json:"content"`
+	Key           string `json:"key"`
+	Shared        bool   `json:"shared"`
+	TargetKey     string `json:"target_key"`
+	TargetContent string `json:"target_content"`
+	Note          string `json:"note"`
+}
+
+func (c corpusCase) write() Write {
+	kinds := map[string]Kind{"save": Save, "update": Update, "forget": Forget}
+	return Write{Kind: kinds[c.Kind], Content: c.Content, Key: c.Key, Shared: c.Shared,
+		Target: Item{Key: c.TargetKey, Content: c.TargetContent}}
+}
+
+func loadCorpus(t testing.TB) []corpusCase {
+	f, err := os.Open("testdata/corpus.jsonl")
+	require.NoError(t, err)
+	defer f.Close()
+	var out []corpusCase
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var c corpusCase
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &c), "line %d", len(out)+1)
+		require.Contains(t, []string{"confirmed", "suggested"}, c.Want, "line %d", len(out)+1)
+		require.Contains(t, []string{"save", "update", "forget"}, c.Kind, "line %d", len(out)+1)
+		out = append(out, c)
+	}
+	require.NoError(t, sc.Err())
+	return out
+}
+
+// TestCorpus runs the labelled corpus (A1–A5): no message labelled "suggested" may be confirmed
+// (fail closed), and the share of "confirmed" messages that are confirmed is reported — a miss there
+// only costs the user a click on a suggestion. The README quotes the figure.
+func TestCorpus(t *testing.T) {
+	cases := loadCorpus(t)
+	require.GreaterOrEqual(t, len(cases), 300)
+	var positives, confirmed, negatives int
+	for i, c := range cases {
+		d := Judge(c.Msg, c.write())
+		require.Contains(t, Reasons, d.Reason)
+		switch c.Want {
+		case "suggested":
+			negatives++
+			if d.Verdict != Suggested {
+				t.Errorf("line %d: false confirm (%s) of %s %q in %q (%s)", i+1, d.Reason, c.Kind, c.Content, c.Msg, c.Note)
+			}
+		case "confirmed":
+			positives++
+			if d.Verdict == Confirmed {
+				confirmed++
+			} else {
+				t.Logf("line %d: missed confirm of %s %q in %q: %s", i+1, c.Kind, c.Content, c.Msg, d.Reason)
+			}
+		}
+	}
+	rate := float64(confirmed) / float64(positives)
+	t.Logf("corpus: %d messages; negative half %d, 0 false confirms allowed; positive half %d, %d confirmed (%.1f%%)",
+		len(cases), negatives, positives, confirmed, 100*rate)
+	// The positive rate may only fall with a deliberate change of this floor.
+	require.GreaterOrEqual(t, rate, 0.95, "the positive half's confirm rate fell")
+}

@@ -1,0 +1,230 @@
+package intent
+
+import (
+	"crypto/sha256"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
+)
+
+// The text model: one tokenizer for every comparison of memory text (A1 containment, dedup,
+// tombstones, forgottenBefore, same-text suggestions, extraction evidence).
+//
+//  1. Normalise: Unicode NFKC (so full-width "ＰＩＮ" is "PIN" and "ﬁ" is "fi"), full case folding
+//     ("STRASSE" and "straße" are both "strasse"), default-ignorable characters removed (zero-width
+//     space and joiners, soft hyphen, bidi controls, variation selectors), and the apostrophe's
+//     look-alikes (’ ‘ ʼ ′ ´ `) made one "'".
+//  2. Cut into tokens. A token is a run of word characters (letters, digits, marks) and symbols
+//     (+ # % & @ * / \ = < > ^ ~ | $ € ° and every other symbol, emoji included), so "c++", "a+",
+//     "#3", "50%" and "€5" are tokens of their own and differ from "c", "a", "3", "50" and "5".
+//     Some punctuation belongs to a token only inside it:
+//     - "." and "_" between two word characters ("2.5", "node.js", "snake_case");
+//     - "," and ":" between two digits ("1,000", "10:00");
+//     - "'" between two letters ("don't", "ann's");
+//     - "-" between two word characters ("well-known", "2024-05-01"), and as a sign before a digit
+//     at the start of a token ("-18").
+//     Everything else — white space and punctuation between tokens — only separates, so "I like
+//     tea." and "i like  TEA" have the same tokens, while "-18 C" and "18 C", or "2.5" and "2 5", do
+//     not.
+
+// Token is one token of a text: its canonical form and where it came from in the original.
+type Token struct {
+	// Text is the token after normalisation.
+	Text string
+	// Start and End are byte offsets of the token in the original text.
+	Start, End int
+}
+
+// normRune is one character of the normalised text with the offset of the original character it
+// came from, so tokens can be placed in the original (sentences are cut there).
+type normRune struct {
+	r   rune
+	pos int
+}
+
+// normalise returns the normalised characters of s (step 1 above). Invalid UTF-8 bytes become
+// U+FFFD, which is a symbol and so a token of its own: nothing is silently dropped.
+func normalise(s string) []normRune {
+	out := make([]normRune, 0, len(s))
+	var buf []byte
+	folder := cases.Fold() // a Caser keeps state: one per call
+	// NFKC and case folding may change the length of a character; they are applied per character
+	// boundary segment so every output character keeps the offset of its source segment.
+	var it norm.Iter
+	it.InitString(norm.NFKC, s)
+	for !it.Done() {
+		pos := it.Pos()
+		seg := it.Next()
+		buf = folder.Bytes(seg)
+		// Case folding may leave text that is no longer NFKC (rare); normalise again.
+		buf = norm.NFKC.Bytes(buf)
+		for len(buf) > 0 {
+			r, size := utf8.DecodeRune(buf)
+			buf = buf[size:]
+			if ignorable(r) {
+				continue
+			}
+			if isApostrophe(r) {
+				r = '\''
+			}
+			out = append(out, normRune{r, pos})
+		}
+	}
+	return out
+}
+
+// ignorable reports the Unicode default-ignorable code points (format characters, variation
+// selectors and the other reserved ignorables), except the prepended concatenation marks of Arabic
+// and Syriac, which are visible.
+func ignorable(r rune) bool {
+	switch {
+	case r >= 0x0600 && r <= 0x0605, r == 0x06DD, r == 0x070F, r == 0x0890, r == 0x0891, r == 0x08E2,
+		r == 0x110BD, r == 0x110CD:
+		return false
+	}
+	return unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Variation_Selector, r) ||
+		unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r)
+}
+
+func isApostrophe(r rune) bool {
+	switch r {
+	case '\'', '\u2019', '\u2018', '\u02bc', '\u2032', '\u00b4', '`', '\uff07':
+		return true
+	}
+	return false
+}
+
+func isWord(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || unicode.IsNumber(r)
+}
+
+// isSymbol: characters that are tokens (or parts of one) although they are not letters or digits.
+func isSymbol(r rune) bool {
+	if unicode.IsSymbol(r) || r == utf8.RuneError {
+		return true
+	}
+	switch r {
+	case '#', '%', '&', '@', '*', '/', '\\', '§', '¶', '†', '‡', '‰', '′', '″':
+		return true
+	}
+	return false
+}
+
+func isTokenRune(r rune) bool { return isWord(r) || isSymbol(r) }
+
+// joins reports whether the punctuation at n[i] belongs to the token around it (the rules above).
+func joins(n []normRune, i int, inToken bool) bool {
+	r := n[i]
+	var prev, next rune = -1, -1
+	if i > 0 {
+		prev = n[i-1].r
+	}
+	if i+1 < len(n) {
+		next = n[i+1].r
+	}
+	switch r.r {
+	case '.', '_':
+		return inToken && isWord(prev) && isWord(next)
+	case ',', ':':
+		return inToken && unicode.IsDigit(prev) && unicode.IsDigit(next)
+	case '\'':
+		return inToken && unicode.IsLetter(prev) && unicode.IsLetter(next)
+	case '-', '\u2212', '\u2010', '\u2011':
+		if inToken {
+			return isWord(prev) && isWord(next)
+		}
+		return unicode.IsDigit(next) // a sign: "-18"
+	}
+	return false
+}
+
+// Tokens cuts s into its tokens (see the text model above).
+func Tokens(s string) []Token {
+	n := normalise(s)
+	var out []Token
+	var b strings.Builder
+	start := -1
+	flush := func(end int) {
+		if start >= 0 {
+			out = append(out, Token{Text: b.String(), Start: start, End: end})
+			b.Reset()
+			start = -1
+		}
+	}
+	for i, c := range n {
+		inToken := start >= 0
+		switch {
+		case isTokenRune(c.r):
+		case joins(n, i, inToken):
+		default:
+			flush(c.pos)
+			continue
+		}
+		if r := c.r; r == '\u2212' || r == '\u2010' || r == '\u2011' {
+			c.r = '-'
+		}
+		if start < 0 {
+			start = c.pos
+		}
+		b.WriteRune(c.r)
+	}
+	flush(len(s))
+	return out
+}
+
+// Canonical is the comparison form of a text: its tokens joined by single spaces. Two texts are the
+// same memory text when their canonical forms are equal.
+func Canonical(s string) string {
+	toks := Tokens(s)
+	var b strings.Builder
+	for i, t := range toks {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t.Text)
+	}
+	return b.String()
+}
+
+// Hash is the SHA-256 of Canonical(s): what items keep to find the same text without comparing
+// texts.
+func Hash(s string) []byte {
+	h := sha256.Sum256([]byte(Canonical(s)))
+	return h[:]
+}
+
+// Contains reports whether the tokens of needle occur contiguously in the tokens of hay (anywhere,
+// across sentences). Extraction's evidence quotes are checked this way; A1 uses the stricter
+// sentence-bound containment of Judge.
+func Contains(hay, needle string) bool {
+	n := texts(Tokens(needle))
+	return len(n) > 0 && indexSeq(texts(Tokens(hay)), n, 0) >= 0
+}
+
+func texts(toks []Token) []string {
+	out := make([]string, len(toks))
+	for i, t := range toks {
+		out[i] = t.Text
+	}
+	return out
+}
+
+// indexSeq returns the first index ≥ from where needle occurs in hay as a contiguous sequence, or -1.
+func indexSeq(hay, needle []string, from int) int {
+	if len(needle) == 0 {
+		return -1
+	}
+outer:
+	for i := from; i+len(needle) <= len(hay); i++ {
+		for j, w := range needle {
+			if hay[i+j] != w {
+				continue outer
+			}
+		}
+		return i
+	}
+	return -1
+}
