@@ -120,6 +120,7 @@ type ComplexityRoot struct {
 		Key            func(childComplexity int) int
 		Kind           func(childComplexity int) int
 		Pinned         func(childComplexity int) int
+		ProposesForget func(childComplexity int) int
 		Revision       func(childComplexity int) int
 		Revisions      func(childComplexity int, first *int, after *string) int
 		Scope          func(childComplexity int) int
@@ -699,6 +700,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MemoryItem.Pinned(childComplexity), true
+	case "MemoryItem.proposesForget":
+		if e.ComplexityRoot.MemoryItem.ProposesForget == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItem.ProposesForget(childComplexity), true
 	case "MemoryItem.revision":
 		if e.ComplexityRoot.MemoryItem.Revision == nil {
 			break
@@ -1797,7 +1804,11 @@ extend type Mutation {
   erased (F6).
   """
   forgetMemory(input: ForgetMemoryInput!): MemoryItemPayload! @auth(accept: [USER])
-  "Confirm a suggestion, optionally with edited text; a proposed change is applied with the conflict check of R2."
+  """
+  Confirm a suggestion, optionally with edited text; a proposed change is applied with the conflict
+  check of R2. Confirming a proposal to forget (proposesForget) forgets its target for real, with the
+  same check; content must then be omitted.
+  """
   confirmCandidate(input: ConfirmCandidateInput!): MemoryItemPayload! @auth(accept: [USER])
   dismissCandidate(input: DismissCandidateInput!): MemoryItemPayload! @auth(accept: [USER])
 }
@@ -2243,9 +2254,15 @@ type MemoryItem {
   createdAt: Time!
   updatedAt: Time!
   forgottenAt: Time
-  "For a candidate that proposes a change to an existing item: that item and the revision it saw."
+  "For a candidate that proposes a change to an existing item, or to forget it: that item and the revision it saw."
   targetItemId: ID
   targetRevision: Int
+  """
+  A teammate's proposal to forget targetItemId (A5): the user's message didn't clearly ask to forget
+  that item, so nothing was erased. It has no content of its own; confirming it forgets the item
+  (with the conflict check of R2), dismissing it keeps the item.
+  """
+  proposesForget: Boolean!
   "Every revision, newest first. after is a cursor from this connection."
   revisions(first: Int = 20, after: String): MemoryRevisionConnection!
 }
@@ -2576,6 +2593,8 @@ func (ec *executionContext) childFields_MemoryItem(ctx context.Context, field gr
 		return ec.fieldContext_MemoryItem_targetItemId(ctx, field)
 	case "targetRevision":
 		return ec.fieldContext_MemoryItem_targetRevision(ctx, field)
+	case "proposesForget":
+		return ec.fieldContext_MemoryItem_proposesForget(ctx, field)
 	case "revisions":
 		return ec.fieldContext_MemoryItem_revisions(ctx, field)
 	}
@@ -4956,6 +4975,29 @@ func (ec *executionContext) _MemoryItem_targetRevision(ctx context.Context, fiel
 }
 func (ec *executionContext) fieldContext_MemoryItem_targetRevision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "Int")
+}
+
+func (ec *executionContext) _MemoryItem_proposesForget(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItem_proposesForget(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProposesForget, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItem_proposesForget(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _MemoryItem_revisions(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
@@ -12063,6 +12105,11 @@ func (ec *executionContext) _MemoryItem(ctx context.Context, sel ast.SelectionSe
 		case "targetRevision":
 			out.Values[i] = ec._MemoryItem_targetRevision(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "proposesForget":
+			out.Values[i] = ec._MemoryItem_proposesForget(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "revisions":

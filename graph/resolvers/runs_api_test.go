@@ -46,9 +46,25 @@ type item struct {
 	Source         string
 	TargetItemID   *string
 	TargetRevision *int
+	ProposesForget bool
 }
 
-const itemFields = `id scope content status revision source targetItemId targetRevision`
+const itemFields = `id scope content status revision source targetItemId targetRevision proposesForget`
+
+// candidates lists the suggestions waiting in a teammate's scope (nil: shared).
+func (w world) candidates(teammateID *string) []item {
+	var out struct{ Candidates []item }
+	w.api.Must(w.t, user, `query($s: ScopeInput!) { candidates(scope: $s) { `+itemFields+` } }`,
+		map[string]any{"s": map[string]any{"teammateId": teammateID}}, &out)
+	return out.Candidates
+}
+
+// item reads one item as the user.
+func (w world) item(id string) item {
+	var out struct{ MemoryItem item }
+	w.api.Must(w.t, user, `query($id: ID!) { memoryItem(id: $id) { `+itemFields+` } }`, map[string]any{"id": id}, &out)
+	return out.MemoryItem
+}
 
 func (w world) createMemory(teammateID *string, content string) item {
 	var out struct{ CreateMemory struct{ Item item } }
@@ -181,7 +197,7 @@ func TestTeammateEditOfConfirmedFactIsAProposal(t *testing.T) {
 	assert.EqualValues(t, 3, res.Errors[0].Extensions["currentRevision"])
 
 	// Explicitly asked: the teammate's correction is applied directly, as a CORRECT revision.
-	run3 := w.startRun(tm, "", "Please update my job: Works at Hooli")
+	run3 := w.startRun(tm, "", "Please update Works at Umbrella to Works at Hooli")
 	w.api.Must(t, run3.RunToken, `mutation($id: ID!) { toolUpdateMemory(input: {id: $id, baseRevision: 3, content: "Works at Hooli"}) {
 		outcome item { `+itemFields+` } } }`, map[string]any{"id": fact.ID}, &out)
 	assert.Equal(t, "SAVED", out.ToolUpdateMemory.Outcome)
@@ -307,23 +323,94 @@ func TestThreadsAndGenerationsMidTurn(t *testing.T) {
 	assert.Equal(t, "FORBIDDEN", w.api.Do(t, worker, `mutation($id: ID!) { cancelRun(input: {runId: $id}) { status } }`, map[string]any{"id": first.Run.ID}).Code())
 }
 
+// TestForgetProposalConfirmAndDismiss: a proposal to forget erases nothing until the user confirms
+// it; dismissing keeps the item; confirming a stale one is a CONFLICT (A5, R2).
+func TestForgetProposalConfirmAndDismiss(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	tm := w.teammate("Fay")
+	keep := w.createMemory(&tm, "Allergic to penicillin")
+	drop := w.createMemory(&tm, "Works at Initech")
+	propose := func(id string) item {
+		run := w.startRun(tm, "", "Please remove the typo in my essay")
+		var out struct{ ToolForgetMemory toolResult }
+		w.api.Must(t, run.RunToken, `mutation($id: ID!) { toolForgetMemory(input: {id: $id}) { outcome message item { `+itemFields+` } } }`,
+			map[string]any{"id": id}, &out)
+		require.Equal(t, "SUGGESTED", out.ToolForgetMemory.Outcome)
+		require.True(t, out.ToolForgetMemory.Item.ProposesForget)
+		return *out.ToolForgetMemory.Item
+	}
+	p1, p2 := propose(keep.ID), propose(drop.ID)
+	assert.Len(t, w.candidates(&tm), 2)
+
+	// Dismissed: the item stays as it was.
+	w.api.Must(t, user, `mutation($id: ID!) { dismissCandidate(input: {id: $id}) { item { id } } }`, map[string]any{"id": p1.ID}, &struct{}{})
+	assert.Equal(t, "ACTIVE", w.item(keep.ID).Status)
+	assert.Equal(t, "Allergic to penicillin", w.item(keep.ID).Content)
+
+	// Confirmed with text: refused, nothing changes.
+	assert.Equal(t, "BAD_USER_INPUT", w.api.Do(t, user, `mutation($id: ID!) { confirmCandidate(input: {id: $id, content: "x"}) { item { id } } }`,
+		map[string]any{"id": p2.ID}).Code())
+	assert.Equal(t, "ACTIVE", w.item(drop.ID).Status)
+
+	// Confirmed: the item is forgotten for real, and the proposal goes with it.
+	var confirmed struct{ ConfirmCandidate struct{ Item item } }
+	w.api.Must(t, user, `mutation($id: ID!) { confirmCandidate(input: {id: $id}) { item { `+itemFields+` } } }`, map[string]any{"id": p2.ID}, &confirmed)
+	assert.Equal(t, drop.ID, confirmed.ConfirmCandidate.Item.ID)
+	assert.Equal(t, "FORGOTTEN", confirmed.ConfirmCandidate.Item.Status)
+	assert.Empty(t, w.item(drop.ID).Content)
+	assert.Empty(t, w.candidates(&tm))
+
+	// A proposal made for a version the user has since edited can't erase the newer version.
+	p3 := propose(keep.ID)
+	w.api.Must(t, user, `mutation($id: ID!) { editMemory(input: {id: $id, baseRevision: 1, content: "Allergic to penicillin and latex"}) { item { revision } } }`,
+		map[string]any{"id": keep.ID}, &struct{}{})
+	assert.Equal(t, "CONFLICT", w.api.Do(t, user, `mutation($id: ID!) { confirmCandidate(input: {id: $id}) { item { id } } }`,
+		map[string]any{"id": p3.ID}).Code())
+	assert.Equal(t, "ACTIVE", w.item(keep.ID).Status)
+}
+
 func TestToolForgetNeedsTheUsersRequest(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	tm := w.teammate("Dee")
 	fact := w.createMemory(&tm, "Has a cat named Miso")
+	const forget = `mutation($id: ID!) { toolForgetMemory(input: {id: $id}) { outcome message adopted item { id status content targetItemId targetRevision proposesForget } } }`
+	var out struct {
+		ToolForgetMemory struct {
+			Outcome, Message string
+			Adopted          bool
+			Item             *struct {
+				ID, Status, Content string
+				TargetItemID        *string
+				TargetRevision      *int
+				ProposesForget      bool
+			}
+		}
+	}
 
-	run := w.startRun(tm, "", "What's my cat's name?")
-	var out struct{ ToolForgetMemory toolResult }
-	w.api.Must(t, run.RunToken, `mutation($id: ID!) { toolForgetMemory(input: {id: $id}) { outcome message } }`, map[string]any{"id": fact.ID}, &out)
-	assert.Equal(t, "REFUSED", out.ToolForgetMemory.Outcome, "A5")
+	// A5: a message that doesn't ask, or asks about something else ("the cat" alone is a third of
+	// the item's words), erases nothing: the forget waits for the user as a proposal.
+	for _, msg := range []string{"What's my cat's name?", "Please forget about my cat.", "Delete all the blank lines from the CSV."} {
+		run := w.startRun(tm, "", msg)
+		w.api.Must(t, run.RunToken, forget, map[string]any{"id": fact.ID}, &out)
+		require.NotEqual(t, "FORGOTTEN", out.ToolForgetMemory.Outcome, msg)
+		assert.NotContains(t, out.ToolForgetMemory.Message, "Miso", "F5: the answer never quotes memory")
+	}
+	proposals := w.candidates(&tm)
+	require.Len(t, proposals, 1, "one pending proposal per item, however often a teammate asks")
+	assert.True(t, proposals[0].ProposesForget)
+	assert.Equal(t, fact.ID, *proposals[0].TargetItemID)
+	assert.Empty(t, proposals[0].Content, "a proposal to forget carries no text of its own")
+	assert.Equal(t, "ACTIVE", w.item(fact.ID).Status, "nothing erased")
 
-	run2 := w.startRun(tm, "", "Please forget about my cat.")
-	w.api.Must(t, run2.RunToken, `mutation($id: ID!) { toolForgetMemory(input: {id: $id}) { outcome adopted item { status content } } }`, map[string]any{"id": fact.ID}, &out)
+	run2 := w.startRun(tm, "", "Please forget that I have a cat named Miso.")
+	w.api.Must(t, run2.RunToken, forget, map[string]any{"id": fact.ID}, &out)
 	assert.Equal(t, "FORGOTTEN", out.ToolForgetMemory.Outcome)
 	assert.True(t, out.ToolForgetMemory.Adopted)
 	assert.Equal(t, "FORGOTTEN", out.ToolForgetMemory.Item.Status)
 	assert.Empty(t, out.ToolForgetMemory.Item.Content)
+	assert.Empty(t, w.candidates(&tm), "the waiting proposal went with the item")
 
 	// F3: the teammate's inference of the same text is dropped, not suggested again.
 	run3 := w.startRun(tm, "", "Miso is sleeping.")

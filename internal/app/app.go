@@ -82,6 +82,10 @@ func New(ctx context.Context, o Options) (*App, error) {
 	}
 
 	svc := memory.NewService(pool, o.Log)
+	if err := svc.RehashTexts(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
 	var runner *jobs.Runner
 	if o.AI.JobsInAPI {
 		runner = jobs.NewRunner(pool, jobs.Options{Log: o.Log, Lease: o.AI.JobLease})

@@ -13,7 +13,9 @@ const qCandidateDelete = `DELETE FROM memory_items WHERE id = $1`
 // ConfirmCandidate makes a suggestion memory (user only), optionally with the user's edited content.
 // A plain suggestion becomes active as a "confirm" revision. A proposal to change an item (A4) is
 // applied to that item as a "confirm" revision — failing with a conflict if the item changed since
-// the proposal was made (R2) — and the proposal itself is removed. Both bump the generation.
+// the proposal was made (R2) — and the proposal itself is removed. A proposal to forget an item (A5)
+// forgets it (F1–F4), with the same conflict check, so the user never erases a version they
+// haven't seen. All of them bump the generation.
 func (s *Service) ConfirmCandidate(ctx context.Context, id string, content *string) (Item, error) {
 	if _, err := require(ctx, CredentialUser); err != nil {
 		return Item{}, err
@@ -36,6 +38,9 @@ func (s *Service) ConfirmCandidate(ctx context.Context, id string, content *stri
 		if cand.Status != StatusCandidate {
 			return invalid("id", "is not a suggestion waiting for confirmation")
 		}
+		if cand.ProposesForget && content != nil {
+			return invalid("content", "must be omitted when confirming a proposal to forget")
+		}
 		st := itemState(cand)
 		if content != nil {
 			st.content = *content
@@ -53,6 +58,11 @@ func (s *Service) ConfirmCandidate(ctx context.Context, id string, content *stri
 		}
 		if target.Revision != *cand.TargetRevision {
 			return &ConflictError{Current: target.Revision}
+		}
+		if cand.ProposesForget {
+			// The proposal goes with its target (forgetItemTx forgets proposals to change it).
+			out, err = forgetItemTx(ctx, tx, target, ActorUser, cand.SourceRunID)
+			return err
 		}
 		next := itemState(target)
 		next.content = st.content

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/open-bot/memory/internal/jobs"
+	"github.com/open-bot/memory/internal/memory/intent"
 )
 
 // Extraction (SPEC I2, F3, F4): after a run the user started completes, an extract job sends the run's
@@ -236,6 +237,5 @@ func extractedItem(p ExtractedCandidate, message string) (newItem, bool) {
 
 // quotes reports whether evidence appears in message, both normalised, on word boundaries.
 func quotes(message, evidence string) bool {
-	e := Normalize(evidence)
-	return e != "" && strings.Contains(" "+Normalize(message)+" ", " "+e+" ")
+	return intent.Contains(message, evidence)
 }

@@ -14,7 +14,8 @@ const (
 		INSERT INTO memory_tombstones (scope, content_hash, item_id) VALUES ($1, $2, $3)
 		ON CONFLICT (scope, content_hash) DO UPDATE SET item_id = EXCLUDED.item_id, forgotten_at = now()`
 
-	qTombstoneExists = `SELECT EXISTS (SELECT 1 FROM memory_tombstones WHERE scope = $1 AND content_hash = $2)`
+	// $2 is the text's hash and its legacy hash (see legacyContentHash).
+	qTombstoneExists = `SELECT EXISTS (SELECT 1 FROM memory_tombstones WHERE scope = $1 AND content_hash = ANY($2::bytea[]))`
 
 	qRevisionsBlank = `UPDATE memory_revisions SET content = '', key = NULL WHERE item_id = $1`
 
@@ -158,8 +159,14 @@ func forgetItemTx(ctx context.Context, tx pgx.Tx, cur Item, actor string, runID 
 // tombstonedTx reports whether text was forgotten before in scope (F3).
 func tombstonedTx(ctx context.Context, tx pgx.Tx, scope, text string) (bool, error) {
 	var yes bool
-	err := tx.QueryRow(ctx, qTombstoneExists, scope, ContentHash(text)).Scan(&yes)
+	err := tx.QueryRow(ctx, qTombstoneExists, scope, tombstoneHashes(text)).Scan(&yes)
 	return yes, err
+}
+
+// tombstoneHashes are the hashes a tombstone of text may have: the current model's, and the legacy
+// one of tombstones written before it.
+func tombstoneHashes(text string) [][]byte {
+	return [][]byte{ContentHash(text), legacyContentHash(text)}
 }
 
 // wrapUnlessDomain adds context to infrastructure errors and leaves domain errors (which the
@@ -185,6 +192,6 @@ func (s *Service) ForgottenBefore(ctx context.Context, scope Scope, text string)
 		return false, err
 	}
 	var yes bool
-	err = s.pool.QueryRow(ctx, qTombstoneExists, sc.String(), ContentHash(text)).Scan(&yes)
+	err = s.pool.QueryRow(ctx, qTombstoneExists, sc.String(), tombstoneHashes(text)).Scan(&yes)
 	return yes, err
 }

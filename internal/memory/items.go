@@ -102,6 +102,9 @@ type Item struct {
 	SourceRunID    *string
 	TargetItemID   *string
 	TargetRevision *int
+	// ProposesForget marks a suggestion that proposes forgetting TargetItemID (A5). It has no
+	// content of its own; the user sees the target's.
+	ProposesForget bool
 	ExpiresAt      *time.Time
 	CreatedAt      time.Time
 	UpdatedAt      time.Time

@@ -3,8 +3,8 @@ package memory
 // SQL of the memory package, in one place. Every value is a parameter; nothing is interpolated.
 
 const itemColumns = `id::text, teammate_id::text, scope, kind, key, content, status, pinned, revision,
-	source, evidence, source_run_id::text, target_item_id::text, target_revision, expires_at,
-	created_at, updated_at, forgotten_at`
+	source, evidence, source_run_id::text, target_item_id::text, target_revision, proposes_forget,
+	expires_at, created_at, updated_at, forgotten_at`
 
 const revisionColumns = `item_id::text, revision, content, key, kind, pinned, expires_at, action, actor,
 	based_on, run_id::text, created_at`
@@ -28,8 +28,8 @@ const (
 	qItemInsert = `
 		INSERT INTO memory_items (teammate_id, kind, key, content, status, pinned, source, evidence,
 		                          source_run_id, source_message_id, target_item_id, target_revision,
-		                          expires_at, content_hash)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+		                          expires_at, content_hash, proposes_forget)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
 		RETURNING ` + itemColumns
 
 	qItemRevise = `

@@ -7,6 +7,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/open-bot/memory/internal/memory/intent"
 )
 
 // Limits of SPEC-level input, in characters (runes). The README lists them.
@@ -23,12 +25,18 @@ const (
 	MaxSearchLength = 500
 )
 
-// Normalize is the comparison form of memory text: lower case, every run of characters that are not
-// letters or digits turned into one space, trimmed. Content containment (A1) and tombstone hashes
-// (F3) both compare normalised text, so "I like tea." and "i like  TEA" are the same.
-func Normalize(s string) string {
+// ContentHash is what items keep to find the same text without comparing texts: the SHA-256 of the
+// text's canonical form (intent.Canonical: NFKC, case folding, ignorables removed, tokens with their
+// signs, decimals and symbols). Dedup, tombstones (F3), forgottenBefore and same-text suggestions
+// all compare it, so one text model serves them all (A1).
+func ContentHash(s string) []byte { return intent.Hash(s) }
+
+// legacyContentHash is the hash of the first text model (letters and digits only, lower case), kept
+// only to match tombstones written before the current model: their texts are gone, so they can't be
+// rehashed. It merges texts the current model keeps apart ("-18" and "18"), so it is used only where
+// a false match drops a suggestion — the safe direction for something the user forgot.
+func legacyContentHash(s string) []byte {
 	var b strings.Builder
-	b.Grow(len(s))
 	space := false
 	for _, r := range s {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
@@ -41,13 +49,7 @@ func Normalize(s string) string {
 			space = true
 		}
 	}
-	return b.String()
-}
-
-// ContentHash is the sha256 of Normalize(s): what items and tombstones keep to compare texts without
-// keeping the text.
-func ContentHash(s string) []byte {
-	h := sha256.Sum256([]byte(Normalize(s)))
+	h := sha256.Sum256([]byte(b.String()))
 	return h[:]
 }
 

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/open-bot/memory/internal/memory/intent"
 )
 
 // ToolOutcome says plainly what a teammate's memory tool did.
@@ -47,6 +49,10 @@ type RememberInput struct {
 }
 
 const (
+	// A forget proposal (A5) for the item, waiting for the user.
+	qForgetProposalPending = `SELECT id::text FROM memory_items
+		 WHERE target_item_id = $1 AND proposes_forget AND status = 'candidate' LIMIT 1`
+
 	qActiveSameText = `SELECT id::text FROM memory_items WHERE scope = $1 AND status = 'active' AND content_hash = $2 LIMIT 1`
 
 	// The teammate's visible active, unexpired items matching words or a substring, best first.
@@ -157,12 +163,12 @@ func (s *Service) ToolRemember(ctx context.Context, in RememberInput) (ToolResul
 		} else if !errors.Is(err, pgx.ErrNoRows) {
 			return ToolResult{}, err
 		}
-		d := Actor(message, ProposedWrite{Kind: WriteSave, Content: in.Content, Shared: in.ForEveryone})
+		d := intent.Judge(message, intent.Write{Kind: intent.Save, Content: in.Content, Key: deref(key), Shared: in.ForEveryone})
 		n := newItem{
 			scope: sc, state: state{content: in.Content, key: key, kind: in.Kind}, source: SourceTeammate,
 			actor: actorOf(run), sourceRunID: &run.ID, sourceMessageID: &messageID,
 		}
-		if d.Verdict == VerdictConfirmed {
+		if d.Verdict == intent.Confirmed {
 			n.status = StatusActive
 			item, err := s.insertItemTx(ctx, tx, n)
 			if err != nil {
@@ -179,7 +185,7 @@ func (s *Service) ToolRemember(ctx context.Context, in RememberInput) (ToolResul
 			return ToolResult{}, err
 		}
 		return ToolResult{Outcome: OutcomeSuggested, Item: &item,
-			Message: "Saved as a suggestion for the user to confirm: " + d.Reason}, nil
+			Message: "Saved as a suggestion for the user to confirm, because " + d.Reason}, nil
 	})
 }
 
@@ -220,8 +226,9 @@ func (s *Service) ToolUpdateMemory(ctx context.Context, id string, baseRevision 
 		if next.equal(itemState(cur)) {
 			return ToolResult{Outcome: OutcomeUnchanged, Message: "The memory already says this; nothing changed."}, nil
 		}
-		d := Actor(message, ProposedWrite{Kind: WriteEdit, Content: content, Shared: cur.Scope == ScopeShared})
-		if d.Verdict == VerdictConfirmed {
+		d := intent.Judge(message, intent.Write{Kind: intent.Update, Content: content, Shared: cur.Scope == ScopeShared,
+			Target: intent.Item{Key: deref(cur.Key), Content: cur.Content}})
+		if d.Verdict == intent.Confirmed {
 			item, err := s.writeRevisionTx(ctx, tx, cur, next, StatusActive, ActionCorrect, actorOf(run), &run.ID)
 			if err != nil {
 				return ToolResult{}, err
@@ -241,12 +248,13 @@ func (s *Service) ToolUpdateMemory(ctx context.Context, id string, baseRevision 
 			return ToolResult{}, err
 		}
 		return ToolResult{Outcome: OutcomeSuggested, Item: &item,
-			Message: "The user confirmed this memory, so your change was saved as a suggestion for them to confirm: " + d.Reason}, nil
+			Message: "Not changed yet: the change waits for the user to confirm, because " + d.Reason}, nil
 	})
 }
 
-// ToolForgetMemory erases a visible item for a teammate, only when the user's message asks for it
-// (A5); otherwise it refuses and changes nothing.
+// ToolForgetMemory erases a visible item for a teammate when the user's message asks to forget that
+// item (A5). Otherwise nothing is erased: the forget waits as a proposal the user confirms or
+// dismisses in Suggestions.
 func (s *Service) ToolForgetMemory(ctx context.Context, id string) (ToolResult, error) {
 	c, err := require(ctx, CredentialRun)
 	if err != nil {
@@ -259,7 +267,7 @@ func (s *Service) ToolForgetMemory(ctx context.Context, id string) (ToolResult, 
 	if err != nil {
 		return ToolResult{}, err
 	}
-	return s.runWriteTx(ctx, scope, func(tx pgx.Tx, run Run, message, _ string) (ToolResult, error) {
+	return s.runWriteTx(ctx, scope, func(tx pgx.Tx, run Run, message, messageID string) (ToolResult, error) {
 		cur, err := scanItem(tx.QueryRow(ctx, qItemForUpdate, id))
 		if err != nil {
 			return ToolResult{}, notFoundIfNoRows(err)
@@ -267,16 +275,41 @@ func (s *Service) ToolForgetMemory(ctx context.Context, id string) (ToolResult, 
 		if cur.Status != StatusActive {
 			return ToolResult{}, ErrNotFound
 		}
-		d := Actor(message, ProposedWrite{Kind: WriteForget, Shared: cur.Scope == ScopeShared})
-		if d.Verdict != VerdictConfirmed {
-			return ToolResult{Outcome: OutcomeRefused, Message: "Not forgotten: " + d.Reason}, nil
+		d := intent.Judge(message, intent.Write{Kind: intent.Forget, Shared: cur.Scope == ScopeShared,
+			Target: intent.Item{Key: deref(cur.Key), Content: cur.Content}})
+		if d.Verdict == intent.Confirmed {
+			item, err := forgetItemTx(ctx, tx, cur, actorOf(run), &run.ID)
+			if err != nil {
+				return ToolResult{}, err
+			}
+			return ToolResult{Outcome: OutcomeForgotten, Item: &item, Message: "Forgotten, as the user asked."}, nil
 		}
-		item, err := forgetItemTx(ctx, tx, cur, actorOf(run), &run.ID)
+		var pending string
+		err = tx.QueryRow(ctx, qForgetProposalPending, cur.ID).Scan(&pending)
+		if err == nil {
+			return ToolResult{Outcome: OutcomeUnchanged,
+				Message: "Not forgotten: the user is already asked whether to forget this memory."}, nil
+		} else if !errors.Is(err, pgx.ErrNoRows) {
+			return ToolResult{}, err
+		}
+		item, err := s.insertItemTx(ctx, tx, newItem{
+			scope: Scope{TeammateID: cur.TeammateID}, state: state{kind: cur.Kind}, status: StatusCandidate,
+			source: SourceTeammate, actor: actorOf(run), sourceRunID: &run.ID, sourceMessageID: &messageID,
+			targetItemID: &cur.ID, targetRevision: &cur.Revision, proposesForget: true,
+		})
 		if err != nil {
 			return ToolResult{}, err
 		}
-		return ToolResult{Outcome: OutcomeForgotten, Item: &item, Message: "Forgotten, as the user asked."}, nil
+		return ToolResult{Outcome: OutcomeSuggested, Item: &item,
+			Message: "Not forgotten yet: the user is asked to confirm forgetting this memory, because " + d.Reason}, nil
 	})
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 // visibleScope returns the scope of item id if a run of c's teammate may see it (shared or its own):

@@ -295,6 +295,8 @@ type newItem struct {
 	sourceMessageID *string
 	targetItemID    *string
 	targetRevision  *int
+	// proposesForget: a suggestion to forget targetItemID (A5); it has no text of its own.
+	proposesForget bool
 }
 
 // insertItemTx inserts an item and its revision 1 under the scope's lock (held by the caller); an
@@ -303,7 +305,7 @@ func (s *Service) insertItemTx(ctx context.Context, tx pgx.Tx, n newItem) (Item,
 	st := n.state
 	item, err := scanItem(tx.QueryRow(ctx, qItemInsert, n.scope.TeammateID, st.kind, st.key, st.content,
 		n.status, st.pinned, n.source, n.evidence, n.sourceRunID, n.sourceMessageID, n.targetItemID,
-		n.targetRevision, st.expiresAt, ContentHash(st.content)))
+		n.targetRevision, st.expiresAt, contentHashOrNil(st.content), n.proposesForget))
 	if err != nil {
 		return Item{}, err
 	}
@@ -315,6 +317,14 @@ func (s *Service) insertItemTx(ctx context.Context, tx pgx.Tx, n newItem) (Item,
 		return Item{}, err
 	}
 	return item, s.EnqueueEmbedTx(ctx, tx, item) // I1: a no-op unless active and embeddings are on
+}
+
+// contentHashOrNil is the hash items keep of their text; a forget proposal has none.
+func contentHashOrNil(content string) []byte {
+	if content == "" {
+		return nil
+	}
+	return ContentHash(content)
 }
 
 // writeRevisionTx records st as the item's next revision and makes it current, under the scope's
@@ -330,7 +340,7 @@ func (s *Service) writeRevisionTx(ctx context.Context, tx pgx.Tx, cur Item, st s
 	b.Queue(qRevisionInsert, cur.ID, next.Revision, st.content, st.key, st.kind, st.pinned, st.expiresAt,
 		action, actor, cur.Revision, runID)
 	b.Queue(qItemRevise, cur.ID, next.Revision, st.content, st.key, st.kind, st.pinned, st.expiresAt,
-		ContentHash(st.content), status).QueryRow(func(row pgx.Row) (err error) {
+		contentHashOrNil(st.content), status).QueryRow(func(row pgx.Row) (err error) {
 		item, err = scanItem(row)
 		return err
 	})

@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -75,4 +76,40 @@ func TestCorpus(t *testing.T) {
 		len(cases), negatives, positives, confirmed, 100*rate)
 	// The positive rate may only fall with a deliberate change of this floor.
 	require.GreaterOrEqual(t, rate, 0.95, "the positive half's confirm rate fell")
+}
+
+// TestCorpusCoversEveryWord: every entry of the judgement's word lists appears in some corpus
+// message, so a new entry comes with its labelled cases.
+func TestCorpusCoversEveryWord(t *testing.T) {
+	var msgs [][]string
+	for _, c := range loadCorpus(t) {
+		for _, s := range Sentences(c.Msg) {
+			msgs = append(msgs, s.Tokens)
+		}
+	}
+	covered := func(p []string) bool {
+		for _, m := range msgs {
+			if indexSeq(m, p, 0) >= 0 {
+				return true
+			}
+		}
+		return false
+	}
+	lists := map[string][][]string{
+		"audiences": audiences, "leadIns": leadIns, "keepObjects": keepObjects, "revocations": revocations,
+		"topicShifts": topicShifts,
+	}
+	for name, words := range map[string]map[string]bool{"negators": negators, "questionStarts": questionStarts} {
+		for w := range words {
+			lists[name] = append(lists[name], []string{w})
+		}
+	}
+	for name, ps := range lists {
+		for _, p := range ps {
+			if p[0] == "n't" {
+				continue // only ever a part of a token
+			}
+			assert.True(t, covered(p), "%s entry %q appears in no corpus message", name, p)
+		}
+	}
 }

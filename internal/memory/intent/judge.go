@@ -146,7 +146,7 @@ func Judge(message string, w Write) Decision {
 	}
 	sentences := Sentences(message)
 	for _, s := range sentences {
-		if s.revokes() {
+		if s.revokes(w.Kind) {
 			return suggest(ReasonRevoked)
 		}
 	}
@@ -266,11 +266,16 @@ func splitTopicShifts(in []Sentence) []Sentence {
 	var out []Sentence
 	for _, s := range in {
 		from := 0
-		for i := 1; i < len(s.Tokens); i++ {
-			if matchAny(s.Tokens, i, topicShifts) > 0 {
+		for i := 0; i < len(s.Tokens); i++ {
+			n := matchAny(s.Tokens, i, topicShifts)
+			if n == 0 {
+				continue
+			}
+			if i > from {
 				out = append(out, s.slice(from, i))
 				from = i
 			}
+			i += n - 1 // "on an unrelated note" is one shift, not two
 		}
 		out = append(out, s.slice(from, len(s.Tokens)))
 	}
@@ -332,11 +337,16 @@ func skip(toks []string, i, end int, ps ...[][]string) int {
 }
 
 // revokes: the sentence takes the request back — after fillers it opens with a revocation ("never
-// mind", "scratch that", "on second thought") or a negator ("please don't", "no wait", "not now").
-// Opening words only, so that no added word can turn a revocation back into a request.
-func (s Sentence) revokes() bool {
+// mind", "scratch that", "on second thought") or a negator ("please don't", "no wait", "not now"),
+// or, against a save, with a forget verb ("forget it", "forget that"). Opening words only, so that
+// no added word can turn a revocation back into a request.
+func (s Sentence) revokes(kind Kind) bool {
 	i := skip(s.Tokens, 0, len(s.Tokens), fillers)
-	return i < len(s.Tokens) && (negators[s.Tokens[i]] || matchAny(s.Tokens, i, revocations) > 0)
+	if i == len(s.Tokens) {
+		return false
+	}
+	t := s.Tokens[i]
+	return negators[t] || matchAny(s.Tokens, i, revocations) > 0 || (kind != Forget && forgetVerbs[t])
 }
 
 // span is a half-open range of token indexes.

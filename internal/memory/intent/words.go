@@ -123,8 +123,7 @@ var audiences = phrases(
 // revocations, as a whole short sentence, take back what the message asked ("Remember my PIN 5000.
 // Actually, never mind.").
 var revocations = phrases(
-	"never mind", "nevermind", "scratch that", "forget that", "forget it", "forget about it",
-	"ignore that", "ignore it", "disregard that", "cancel that", "on second thought",
+	"never mind", "nevermind", "scratch that", "ignore that", "ignore it", "disregard that", "cancel that", "on second thought",
 	"don't", "do not", "no", "nope", "wait", "don't do that", "don't do it", "don't save it",
 	"don't save that", "don't remember it", "don't remember that", "actually no", "actually don't",
 	"no don't", "not that", "changed my mind", "i changed my mind", "i've changed my mind", "nah",
