@@ -190,3 +190,44 @@ func TestAboutYouSuggestion(t *testing.T) {
 		p.assertNoHorizontalScroll()
 	})
 }
+
+// A5: a teammate's forget that the user's message didn't ask for erases nothing; the user sees the
+// memory it would forget, keeps one and forgets the other from Suggestions.
+func TestForgetProposalKeepAndForget(t *testing.T) {
+	eachViewport(t, func(t *testing.T, vp viewport) {
+		ctx := setup(t)
+		teammate := mustTeammate(t, ctx)
+		kept := mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Allergic to penicillin", Key: "health"})
+		gone := mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Works at Initech"})
+		r := startRun(t, ctx, teammate, "Please remove the typo in my essay")
+		k, g := r.forget(t, ctx, kept.ID), r.forget(t, ctx, gone.ID)
+		if k.Outcome != "SUGGESTED" || g.Outcome != "SUGGESTED" || k.Item == nil || g.Item == nil {
+			t.Fatalf("toolForgetMemory: outcomes %s and %s, want SUGGESTED proposals", k.Outcome, g.Outcome)
+		}
+		r.complete(t, ctx, "Fixed the typo.")
+
+		p := openPage(t, vp, "/teammates/"+teammate)
+		p.waitText(suggestionSel(k.Item.ID, tid("suggestion-forget-content")), "Allergic to penicillin")
+		p.waitText(suggestionSel(k.Item.ID, tid("suggestion-type")), "Forget a memory")
+		p.waitVisible(suggestionSel(k.Item.ID, tid("suggestion-forget-explained")))
+		p.waitVisible(itemSel(kept.ID)) // still memory
+		p.assertNoHorizontalScroll()
+		p.shot("forget-proposal")
+
+		p.click(suggestionSel(k.Item.ID, tid("suggestion-dismiss")))
+		p.waitGone(suggestionSel(k.Item.ID))
+		if status, content, err := user.itemStatus(ctx, kept.ID); err != nil || status != "ACTIVE" || content != "Allergic to penicillin" {
+			t.Errorf("the kept memory is %s %q (%v), want it ACTIVE and unchanged", status, content, err)
+		}
+
+		p.click(suggestionSel(g.Item.ID, tid("suggestion-confirm")))
+		p.waitGone(suggestionSel(g.Item.ID))
+		p.waitGone(itemSel(gone.ID))
+		if status, content, err := user.itemStatus(ctx, gone.ID); err != nil || status != "FORGOTTEN" || content != "" {
+			t.Errorf("the forgotten memory is %s %q (%v), want FORGOTTEN with no text", status, content, err)
+		}
+		if n, err := user.candidateCount(ctx, teammate); err != nil || n != 0 {
+			t.Errorf("%d suggestions still wait (%v), want none", n, err)
+		}
+	})
+}

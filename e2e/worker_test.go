@@ -67,6 +67,18 @@ func (r run) update(t *testing.T, ctx context.Context, id string, baseRevision i
 	return out.ToolUpdateMemory
 }
 
+// forget is the teammate's toolForgetMemory.
+func (r run) forget(t *testing.T, ctx context.Context, id string) toolResult {
+	t.Helper()
+	var out struct{ ToolForgetMemory toolResult }
+	err := r.api.do(ctx, `mutation($input: ToolForgetMemoryInput!) { toolForgetMemory(input: $input) { outcome item { `+itemFields+` } } }`,
+		map[string]any{"input": map[string]any{"id": id}}, &out)
+	if err != nil {
+		t.Fatalf("toolForgetMemory %s: %v", id, err)
+	}
+	return out.ToolForgetMemory
+}
+
 // complete ends the run with reply.
 func (r run) complete(t *testing.T, ctx context.Context, reply string) {
 	t.Helper()

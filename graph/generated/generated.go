@@ -2078,7 +2078,7 @@ input CancelRunInput {
 enum ToolOutcome {
   "Saved as confirmed memory: the user asked for it (A1)."
   SAVED
-  "Saved as a suggestion the user confirms or dismisses (A2, A4)."
+  "Waits for the user: a suggestion (A2), a proposed change (A4) or a proposal to forget (A5)."
   SUGGESTED
   "Already remembered; nothing written."
   UNCHANGED
@@ -2087,7 +2087,7 @@ enum ToolOutcome {
   "Erased, as the user asked (A5)."
   FORGOTTEN
   "Nothing changed; message says why."
-  REFUSED
+  REFUSED @deprecated(reason: "No longer returned: a forget the user's message didn't ask for is a proposal to forget (SUGGESTED).")
 }
 
 "What a teammate's memory tool did, in words the teammate can pass on."

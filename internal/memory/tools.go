@@ -18,7 +18,8 @@ type ToolOutcome string
 const (
 	// OutcomeSaved: saved as confirmed memory (A1).
 	OutcomeSaved ToolOutcome = "saved"
-	// OutcomeSuggested: saved as a suggestion the user confirms or dismisses (A2, A4).
+	// OutcomeSuggested: waits for the user: a suggestion, a proposed change or a proposal to
+	// forget (A2, A4, A5).
 	OutcomeSuggested ToolOutcome = "suggested"
 	// OutcomeUnchanged: the same text is already remembered; nothing written.
 	OutcomeUnchanged ToolOutcome = "unchanged"
@@ -26,7 +27,8 @@ const (
 	OutcomeDropped ToolOutcome = "dropped"
 	// OutcomeForgotten: erased (A5).
 	OutcomeForgotten ToolOutcome = "forgotten"
-	// OutcomeRefused: nothing changed; Message says why (A5).
+	// OutcomeRefused: nothing changed; Message says why. No tool returns it any more (a forget the
+	// user didn't ask for is a proposal); the API keeps the value, deprecated, for old clients.
 	OutcomeRefused ToolOutcome = "refused"
 )
 

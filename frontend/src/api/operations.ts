@@ -224,6 +224,7 @@ export const CandidateFieldsFragment = graphql(`
     evidence
     targetItemId
     targetRevision
+    proposesForget
   }
 `)
 

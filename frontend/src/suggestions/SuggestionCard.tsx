@@ -54,6 +54,8 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
   const busy = confirmState.fetching || dismissState.fetching || applyState.fetching || guard.checking
   const id = useId()
   const targetId = candidate.targetItemId ?? null
+  // A proposal to forget the target (A5): nothing was erased; it has no text of its own.
+  const forget = candidate.proposesForget
 
   const readTarget = useSerialRead(async () => {
     if (!targetId) return
@@ -85,7 +87,10 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
     }
     const result = await confirmCandidate({ input: { id: candidate.id, content: edited ? draft : null } })
     if (result.data) {
-      onDone(candidate.id, targetId ? 'Change applied to the memory.' : 'Confirmed: it is memory now.')
+      onDone(
+        candidate.id,
+        forget ? 'Forgotten, as the teammate proposed.' : targetId ? 'Change applied to the memory.' : 'Confirmed: it is memory now.',
+      )
     } else if (hasErrorCode(result.error, 'CONFLICT')) {
       // The page hadn't heard of the change yet: read the item as it is now, and compare.
       setConflict(true)
@@ -101,7 +106,7 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
   const dismiss = async () => {
     setError(null)
     const result = await dismissCandidate({ input: { id: candidate.id } })
-    if (result.data) onDone(candidate.id, 'Dismissed: it won’t be remembered.')
+    if (result.data) onDone(candidate.id, forget ? 'Kept: the memory stays as it is.' : 'Dismissed: it won’t be remembered.')
     else setError(describeError(result.error))
   }
 
@@ -133,12 +138,29 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
 
   const origin = candidate.source === 'EXTRACTION' ? 'Found by automatic extraction' : `Suggested by ${sourceLabel(candidate.source)}`
 
+  if (forget) {
+    return (
+      <ForgetProposal
+        candidate={candidate}
+        id={id}
+        origin={origin}
+        target={target}
+        stale={current !== null && (conflict || changedSince)}
+        busy={busy}
+        error={error}
+        confirmLabel={confirmState.fetching ? 'Forgetting…' : 'Forget it'}
+        onConfirm={() => void confirm()}
+        onDismiss={() => void dismiss()}
+      />
+    )
+  }
+
   return (
     <li
       className="card suggestion"
       data-testid="suggestion"
       data-candidate-id={candidate.id}
-      data-proposal={targetId ? 'true' : 'false'}
+      data-proposal={targetId ? 'change' : 'false'}
       aria-labelledby={`${id}-what`}
     >
       <div className="item-meta">
@@ -322,6 +344,85 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
           </button>
         </div>
       )}
+    </li>
+  )
+}
+
+interface ForgetProposalProps {
+  candidate: Candidate
+  id: string
+  origin: string
+  target: Target
+  /** The item changed after the proposal was made: confirming would answer CONFLICT. */
+  stale: boolean
+  busy: boolean
+  error: string | null
+  confirmLabel: string
+  onConfirm(): void
+  onDismiss(): void
+}
+
+/**
+ * A teammate's proposal to forget a memory (A5): the user's message didn't clearly ask to forget
+ * that item, so nothing was erased. The card shows the memory as it is now, says what forgetting
+ * erases and keeps (F1, F6), and offers Forget it or Keep it. Keep it is first in the tab order after
+ * the text and is the safe choice; a proposal made for an older version can only be kept.
+ */
+function ForgetProposal({ candidate, id, origin, target, stale, busy, error, confirmLabel, onConfirm, onDismiss }: ForgetProposalProps) {
+  const current = target.state === 'read' ? target.item : null
+  return (
+    <li className="card suggestion" data-testid="suggestion" data-candidate-id={candidate.id} data-proposal="forget" aria-labelledby={`${id}-what`}>
+      <div className="item-meta">
+        <span className={`badge kind-${candidate.kind.toLowerCase()}`}>{kindLabel(candidate.kind)}</span>
+        <span className="badge subtle warn" data-testid="suggestion-type">
+          Forget a memory
+        </span>
+        <span className="muted small" data-testid="suggestion-source">
+          {origin} · {formatTime(candidate.createdAt)}
+        </span>
+      </div>
+      <div id={`${id}-what`}>
+        {target.state === 'loading' && <p className="muted small">Loading the memory it would forget…</p>}
+        {target.state === 'gone' && (
+          <p className="message warn" data-testid="suggestion-target-gone">
+            This memory is already gone. Dismiss the suggestion.
+          </p>
+        )}
+        {current && (
+          <>
+            <p className="muted small">A teammate proposed forgetting this memory. Your message didn’t clearly ask for it, so nothing was erased:</p>
+            {current.key && <h3 className="item-key">{current.key}</h3>}
+            <p className="item-content" data-testid="suggestion-forget-content">
+              {current.content}
+            </p>
+            <p className="muted small" data-testid="suggestion-forget-explained">
+              Forgetting erases it from memory, from every saved version and every embedding. Your conversations and earlier replies are
+              kept.
+            </p>
+          </>
+        )}
+        {current && stale && (
+          <p className="message warn" role="alert" data-testid="suggestion-conflict" data-current-revision={current.revision}>
+            This memory changed after the teammate proposed forgetting it (revision {candidate.targetRevision}, now {current.revision}).
+            Keep it, or forget it from its own card if you still want to.
+          </p>
+        )}
+      </div>
+      {error && (
+        <p className="message error" role="alert" data-testid="suggestion-error">
+          {error}
+        </p>
+      )}
+      <div className="actions compact">
+        <button type="button" className="button small" onClick={onDismiss} disabled={busy} data-testid="suggestion-dismiss">
+          Keep it
+        </button>
+        {current && !stale && (
+          <button type="button" className="button danger small" onClick={onConfirm} disabled={busy} data-testid="suggestion-confirm">
+            {confirmLabel}
+          </button>
+        )}
+      </div>
     </li>
   )
 }
