@@ -127,6 +127,16 @@ func TestToolSavesAreConfirmedOnlyWhenTheUserAskedForThem(t *testing.T) {
 		{"text not in the message", "Remember my birthday please.", "birthday is on 3 May", false, "SUGGESTED"},
 		{"shared without an everyone-word", "Remember that I live in Oslo.", "I live in Oslo", true, "SUGGESTED"},
 		{"shared with an everyone-word", "Remember for everyone that I live in Bergen.", "I live in Bergen", true, "SAVED"},
+		// The messages that broke the first judgement (A1, A3), through the real API.
+		{"negated far from the verb", "Please don't, under any circumstances whatsoever at all, remember my PIN 5000.", "my PIN 5000", true, "SUGGESTED"},
+		{"forbidden", "It is forbidden to remember my PIN 5012", "my PIN 5012", false, "SUGGESTED"},
+		{"remember nothing", "Remember nothing; my PIN 5014", "my PIN 5014", false, "SUGGESTED"},
+		{"a memory, not a request", "I remember when my PIN 5008 got stolen", "my PIN 5008", false, "SUGGESTED"},
+		{"a question", "Did you save the file? My password is hunter9.", "My password is hunter9", false, "SUGGESTED"},
+		{"a topic shift", "Can you update me on the project status? By the way I am vegetarian.", "I am vegetarian", false, "SUGGESTED"},
+		{"a quantifier is no audience", "Remember that I go running every morning", "I go running every morning", true, "SUGGESTED"},
+		{"a different number", "Remember it's -18 C in the freezer", "18 C", false, "SUGGESTED"},
+		{"a negation inside the fact", "I don't eat pork, remember that.", "I don't eat pork", false, "SAVED"},
 	}
 	for _, c := range cases {
 		run := w.startRun(tm, "", c.message)
@@ -152,9 +162,19 @@ func TestToolSavesAreConfirmedOnlyWhenTheUserAskedForThem(t *testing.T) {
 	// Suggestions reach the user, never a run's packet (A2).
 	var cands struct{ Candidates []item }
 	w.api.Must(t, user, `query($t: ID) { candidates(scope: {teammateId: $t}) { `+itemFields+` } }`, map[string]any{"t": tm}, &cands)
-	assert.Len(t, cands.Candidates, 3)
-	run := w.startRun(tm, "", "What is my favourite colour, and which tea?")
+	wantCands := 0
+	for _, c := range cases {
+		if c.want == "SUGGESTED" && !c.everyone {
+			wantCands++
+		}
+	}
+	assert.Len(t, cands.Candidates, wantCands)
+	run := w.startRun(tm, "", "What is my favourite colour, and which tea? And my PIN?")
 	assert.NotContains(t, run.Packet, "oolong")
+	assert.NotContains(t, run.Packet, "PIN", "no forbidden save reaches a packet")
+	var about struct{ AboutMe string }
+	w.api.Must(t, user, `query { aboutMe }`, nil, &about)
+	assert.NotContains(t, about.AboutMe, "PIN", "nor the shared profile")
 	assert.Contains(t, run.Packet, "teal", "the confirmed fact is recalled")
 }
 
