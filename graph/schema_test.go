@@ -29,7 +29,7 @@ func loadSchema(t *testing.T) *ast.Schema {
 	return schema
 }
 
-// credentials are the values @auth(accept:) may list (SPEC §4).
+// credentials are the values @auth(accept:) may list (RULES §4).
 var credentials = []string{"USER", "WORKER", "RUN"}
 
 // Every operation must say which credentials may call it: a root field without @auth would be open to
@@ -69,7 +69,7 @@ func TestEveryOperationDeclaresAuth(t *testing.T) {
 	require.Positive(t, checked)
 }
 
-// The user's mutations (SPEC §5) accept the user only: the worker and runs have their own operations.
+// The user's mutations (RULES §5) accept the user only: the worker and runs have their own operations.
 func TestUserMutationsAcceptOnlyTheUser(t *testing.T) {
 	t.Parallel()
 	schema := loadSchema(t)

@@ -1,4 +1,4 @@
--- The whole model of SPEC §2. Memory text lives only in memory_items, memory_revisions, lessons and
+-- The whole model of RULES §2. Memory text lives only in memory_items, memory_revisions, lessons and
 -- settings.about_me (the projections), and the conversation tables; everything else holds ids, hashes
 -- and counters (F5).
 

@@ -1,4 +1,4 @@
--- Vector recall (SPEC P3) at 1,536 dimensions (OpenAI's text-embedding-3-small and ada-002): an HNSW
+-- Vector recall (RULES P3) at 1,536 dimensions (OpenAI's text-embedding-3-small and ada-002): an HNSW
 -- index on cosine distance. HNSW needs a fixed size, so the index covers 1,536-dimension embeddings
 -- only (an expression on the cast, with the matching predicate); other sizes are searched exactly.
 --

@@ -1,4 +1,4 @@
--- Full-text recall (SPEC P2) searches one teammate's scope and the shared one, never the whole
+-- Full-text recall (RULES P2) searches one teammate's scope and the shared one, never the whole
 -- table. With the search vector alone in the GIN index, a request of common words made the index
 -- return every matching item of every teammate (243,000 of 1,000,000 for "What does grandma like for
 -- breakfast on weekends?") to be filtered by scope afterwards. btree_gin lets the scope be a key of

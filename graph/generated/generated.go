@@ -1774,7 +1774,7 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
-	{Name: "../candidates.graphqls", Input: `# Forgetting and suggestions (SPEC F1–F6, A2, A4, A6).
+	{Name: "../candidates.graphqls", Input: `# Forgetting and suggestions (RULES F1–F6, A2, A4, A6).
 
 input ForgetMemoryInput {
   id: ID!
@@ -1818,7 +1818,7 @@ extend type Subscription {
   candidateArrived(scope: ScopeInput!): MemoryItem! @auth(accept: [USER])
 }
 `, BuiltIn: false},
-	{Name: "../feedback.graphqls", Input: `# Feedback and lessons, the compatibility projections and the one-time MEMORY.md import (SPEC L1–L4,
+	{Name: "../feedback.graphqls", Input: `# Feedback and lessons, the compatibility projections and the one-time MEMORY.md import (RULES L1–L4,
 # M1–M3, §2 projections).
 
 "Thumbs up or down on a reply (L1)."
@@ -1904,7 +1904,7 @@ extend type Mutation {
   importMemoryFile(input: ImportMemoryFileInput!): ImportMemoryFilePayload! @auth(accept: [WORKER])
 }
 `, BuiltIn: false},
-	{Name: "../recall.graphqls", Input: `# Recall: what a run sees and why (SPEC P1–P7), and the optional AI's status (I1–I5).
+	{Name: "../recall.graphqls", Input: `# Recall: what a run sees and why (RULES P1–P7), and the optional AI's status (I1–I5).
 
 "What became of an item given to a run (P7)."
 enum ContextState {
@@ -1997,7 +1997,7 @@ extend type Query {
   aiStatus: AIStatus! @auth(accept: [USER, WORKER])
 }
 `, BuiltIn: false},
-	{Name: "../runs.graphqls", Input: `# Runs, threads, teammates' memory tools and suggestions (SPEC S2, S3, A1–A6, G3–G6, P8).
+	{Name: "../runs.graphqls", Input: `# Runs, threads, teammates' memory tools and suggestions (RULES S2, S3, A1–A6, G3–G6, P8).
 
 "A conversation of one teammate, made with one generation (G3)."
 type Thread {
@@ -2158,13 +2158,13 @@ extend type Mutation {
   toolForgetMemory(input: ToolForgetMemoryInput!): ToolResult! @auth(accept: [RUN])
 }
 `, BuiltIn: false},
-	{Name: "../schema.graphqls", Input: `# The GraphQL API of the memory service (SPEC §5). Every root field declares, with @auth, which
+	{Name: "../schema.graphqls", Input: `# The GraphQL API of the memory service (RULES §5). Every root field declares, with @auth, which
 # credentials may call it; a root field without @auth fails the schema test.
 
-"Which credentials may call an operation (SPEC §4). Others get UNAUTHENTICATED or FORBIDDEN."
+"Which credentials may call an operation (RULES §4). Others get UNAUTHENTICATED or FORBIDDEN."
 directive @auth(accept: [Credential!]!) on FIELD_DEFINITION
 
-"The three credentials of SPEC §4."
+"The three credentials of RULES §4."
 enum Credential {
   "The user: the web app's cookie or MEMORY_USER_TOKEN."
   USER

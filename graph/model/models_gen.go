@@ -242,7 +242,7 @@ type UndoMemoryEditInput struct {
 	Revision int    `json:"revision"`
 }
 
-// The three credentials of SPEC §4.
+// The three credentials of RULES §4.
 type Credential string
 
 const (

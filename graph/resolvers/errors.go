@@ -15,7 +15,7 @@ import (
 	"github.com/open-bot/memory/internal/memory"
 )
 
-// Error codes of SPEC §5, in extensions.code.
+// Error codes of RULES §5, in extensions.code.
 const (
 	CodeUnauthenticated = "UNAUTHENTICATED"
 	CodeForbidden       = "FORBIDDEN"

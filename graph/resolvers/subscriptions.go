@@ -63,7 +63,7 @@ func (r *Resolver) watchGeneration(ctx context.Context, teammateID string) (<-ch
 }
 
 // runStillRunning is nil unless the subscriber is a run that has ended since it subscribed: a run's
-// credential ends with the run (SPEC §4), and so do the subscriptions it opened, at their next event.
+// credential ends with the run (RULES §4), and so do the subscriptions it opened, at their next event.
 func (r *Resolver) runStillRunning(ctx context.Context) error {
 	return r.Memory.CheckRunCredential(ctx)
 }

@@ -1,4 +1,4 @@
-// Package ai talks to OpenAI-compatible endpoints for the optional AI of SPEC I1–I5: embeddings
+// Package ai talks to OpenAI-compatible endpoints for the optional AI of RULES I1–I5: embeddings
 // (POST {base}/embeddings) and structured chat completions (POST {base}/chat/completions with a
 // strict json_schema response format), and it owns the daily request budget (memory_ai_usage, I4).
 // Install wires a configuration into a process: the memory service's embedding model and recall

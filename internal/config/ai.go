@@ -11,7 +11,7 @@ import (
 	"unicode"
 )
 
-// AI is the optional AI configuration (SPEC I1–I5). With no URL set, memory works without AI.
+// AI is the optional AI configuration (RULES I1–I5). With no URL set, memory works without AI.
 type AI struct {
 	// EmbeddingURL is MEMORY_EMBEDDING_URL: an OpenAI-compatible base URL (like
 	// https://api.openai.com/v1, no trailing slash kept); empty means no embeddings (I1).

@@ -66,7 +66,7 @@ func tables(t *testing.T, databaseURL string) []string {
 	return names
 }
 
-// model is every table of SPEC §2 that the migrations create, and golang-migrate's own.
+// model is every table of RULES §2 that the migrations create, and golang-migrate's own.
 var model = []string{
 	"bot_threads", "lessons", "memory_ai_usage", "memory_contexts", "memory_embeddings", "memory_generations",
 	"memory_imports", "memory_items", "memory_jobs", "memory_revisions", "memory_suppressions",

@@ -227,7 +227,7 @@ func (b *syncBuffer) String() string {
 
 // TestPostgresRestartUnderLoad restarts PostgreSQL (pg_ctl stop -m fast, then start on the same
 // port) under a running API with websocket subscribers connected and writers writing, and checks
-// SPEC §6: /readyz says not ready during the outage and ready after it; the API recovers by itself;
+// RULES §6: /readyz says not ready during the outage and ready after it; the API recovers by itself;
 // every acknowledged write is there afterwards with its revision, and no revision is skipped; the
 // memoryChanged subscribers are completed cleanly after the listener's re-sync (or, if a future
 // design keeps them open, receive every event committed after the restart), and once resubscribed

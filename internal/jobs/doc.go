@@ -1,4 +1,4 @@
-// Package jobs owns the background-job queue over the memory_jobs table (SPEC I3): enqueueing in the
+// Package jobs owns the background-job queue over the memory_jobs table (RULES I3): enqueueing in the
 // caller's transaction (EnqueueTx, EnqueueUniqueTx), claiming batches with leases and FOR UPDATE
 // SKIP LOCKED, retrying failures after attempt⁴ seconds (±10%) up to MaxAttempts before marking them
 // failed, postponing without counting an attempt (RetryAt: the AI budget is spent until tomorrow),

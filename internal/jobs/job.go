@@ -15,7 +15,7 @@ import (
 // Channel is the NOTIFY channel an enqueue wakes runners on. The payload is the job's kind.
 const Channel = "memory_jobs"
 
-// MaxAttempts is how often a job is tried before it is marked failed (SPEC I3).
+// MaxAttempts is how often a job is tried before it is marked failed (RULES I3).
 const MaxAttempts = 5
 
 // Kind is what a job does; memory_jobs accepts these only.

@@ -2,7 +2,7 @@ package memory
 
 import "context"
 
-// CredentialKind says who is calling (SPEC §4).
+// CredentialKind says who is calling (RULES §4).
 type CredentialKind int
 
 // The three credentials; CredentialNone is the zero value for a caller that presented nothing.
@@ -68,7 +68,7 @@ func (c Credential) canReadTeammate(id string) bool {
 }
 
 // CanReadScope reports whether c may read scope (ScopeShared or a teammate id); used by subscriptions
-// to filter events (SPEC §4).
+// to filter events (RULES §4).
 func (c Credential) CanReadScope(scope string) bool {
 	if scope == ScopeShared {
 		return c.Kind != CredentialNone

@@ -1,7 +1,7 @@
 // Package memory owns the domain of the memory service: teammates and their scopes, memory items and
-// their revisions, generations, credentials' reach, validation and every rule of SPEC §3. It runs the
+// their revisions, generations, credentials' reach, validation and all the rules of RULES §3. It runs the
 // transactions that change memory and emits id-only NOTIFY events from inside them.
 //
 // It must not know about GraphQL or HTTP, and it must never put memory text into an error, a log line,
-// a NOTIFY payload or a job row (SPEC F5).
+// a NOTIFY payload or a job row (RULES F5).
 package memory

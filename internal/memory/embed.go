@@ -10,7 +10,7 @@ import (
 	"github.com/open-bot/memory/internal/jobs"
 )
 
-// Embeddings of items (SPEC I1, F2). Every active create, edit, restore, undo, pin and confirm
+// Embeddings of items (RULES I1, F2). Every active create, edit, restore, undo, pin and confirm
 // enqueues an embed job for the revision it wrote, in the same transaction (EnqueueEmbedTx). The job
 // (EmbedJob) reads that revision's text, embeds it outside any transaction, then stores the vector
 // only if — under the scope's and the item's locks — the item is still active, the revision still

@@ -7,7 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// Sentinel errors. The GraphQL error presenter maps each to an extensions.code (SPEC §5); none of them
+// Sentinel errors. The GraphQL error presenter maps each to an extensions.code (RULES §5); none of them
 // carries memory text.
 var (
 	// ErrNotFound: the id names nothing the caller may see.

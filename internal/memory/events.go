@@ -9,7 +9,7 @@ import (
 )
 
 // EventChannel is the PostgreSQL NOTIFY channel every memory change is announced on. Every API
-// process LISTENs on it, so each one delivers every event to its own subscribers (SPEC §5).
+// process LISTENs on it, so each one delivers every event to its own subscribers (RULES §5).
 const EventChannel = "memory_events"
 
 // Event is the payload of one notification: ids, numbers and enum words only, never memory text (F5).

@@ -13,7 +13,7 @@ import (
 	"github.com/open-bot/memory/internal/memory/intent"
 )
 
-// Extraction (SPEC I2, F3, F4): after a run the user started completes, an extract job sends the run's
+// Extraction (RULES I2, F3, F4): after a run the user started completes, an extract job sends the run's
 // user message to the extraction model, which proposes up to MaxExtractedCandidates candidates, each
 // with an evidence quote. A proposal whose evidence is not in the message, whose text was forgotten
 // before in the scope (a tombstone), that repeats an item the scope has, or whose message has been

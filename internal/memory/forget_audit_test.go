@@ -27,7 +27,7 @@ import (
 	"github.com/open-bot/memory/internal/memory"
 )
 
-// The forget audit (issue 7, SPEC F1–F6): memory text is written everywhere it can go — several
+// The forget audit (issue 7, RULES F1–F6): memory text is written everywhere it can go — several
 // revisions and keys, embeddings, a teammate's suggestion, proposals to change an item (one of them
 // dismissed), an extraction candidate with its evidence, the lessons and about_me projections, a
 // run's memory context, a pending and an in-flight job — then everything is forgotten, and a

@@ -14,7 +14,7 @@ import (
 	"github.com/open-bot/memory/internal/memory"
 )
 
-// The rules around a forget (SPEC F2–F4, P7), each through the paths production uses: teammates'
+// The rules around a forget (RULES F2–F4, P7), each through the paths production uses: teammates'
 // tools, extraction and embedding jobs run by a jobs.Runner, and the memory context of a run.
 
 const lockerCode = "My locker code is 7391"

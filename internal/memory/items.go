@@ -7,7 +7,7 @@ import (
 // Kind is what a memory item is about.
 type Kind string
 
-// The kinds of SPEC §2.
+// The kinds of RULES §2.
 const (
 	KindFact       Kind = "fact"
 	KindPreference Kind = "preference"
@@ -26,7 +26,7 @@ func (k Kind) valid() bool {
 // Status is where an item is in its life.
 type Status string
 
-// The statuses of SPEC §2.
+// The statuses of RULES §2.
 const (
 	StatusActive    Status = "active"
 	StatusCandidate Status = "candidate"
@@ -45,7 +45,7 @@ func (s Status) valid() bool {
 // Action is what produced a revision.
 type Action string
 
-// The revision actions of SPEC §2.
+// The revision actions of RULES §2.
 const (
 	ActionCreate  Action = "create"
 	ActionEdit    Action = "edit"
@@ -60,7 +60,7 @@ const (
 // Source is where an item came from.
 type Source string
 
-// The sources of SPEC §2.
+// The sources of RULES §2.
 const (
 	SourceUser       Source = "user"
 	SourceTeammate   Source = "teammate"

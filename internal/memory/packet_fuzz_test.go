@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 )
 
-// FuzzPacketCutter checks the fusion and the cutting of a recall packet (fuse, renderPacket; SPEC
+// FuzzPacketCutter checks the fusion and the cutting of a recall packet (fuse, renderPacket; RULES
 // P4–P6 and the Packet doc comment) on entries decoded from the fuzz input (see packetEntries):
 // pinned entries come first, then by fused score, ties by id, at most PacketMaxEntries; the text
 // is valid UTF-8 of at most PacketMaxCharacters characters; it lays out a prefix of the ranking,
@@ -74,7 +74,7 @@ func FuzzPacketCutter(f *testing.F) {
 	})
 }
 
-// requireRanking checks fuse against SPEC P4: the top PacketMaxEntries of the candidates, pinned
+// requireRanking checks fuse against RULES P4: the top PacketMaxEntries of the candidates, pinned
 // first, then by reciprocal-rank score (exact), ties by smaller id.
 func requireRanking(t *testing.T, entries, fused []PacketEntry) {
 	t.Helper()

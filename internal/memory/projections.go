@@ -7,7 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// The compatibility projections (SPEC §2) are kept current here, in the transaction of the change
+// The compatibility projections (RULES §2) are kept current here, in the transaction of the change
 // they mirror: lessons holds one row per active lesson item; settings.about_me renders the active,
 // unexpired shared facts and preferences.
 

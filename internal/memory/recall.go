@@ -14,7 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// Recall's limits (SPEC P2–P5).
+// Recall's limits (RULES P2–P5).
 const (
 	// RecallListLength is how many items each of the two lists (full text, vector) keeps.
 	RecallListLength = 30
@@ -154,7 +154,7 @@ type Packet struct {
 // embedder only turns the vector half off (P3). When an embedder is set, it is called while tx is
 // open.
 //
-// What it does (SPEC P1–P6):
+// What it does (RULES P1–P6):
 //   - Visible items: active (confirmed), unexpired, in the shared scope or the teammate's.
 //   - Full-text list: the request's words (see requestWords), normalised by PostgreSQL like the
 //     items, OR-ed, matched against the stored search vector and ranked by ts_rank_cd. Pinned items

@@ -1,6 +1,6 @@
 package memory
 
-// SQL of recall (SPEC P1–P7). Every value is a parameter; the statements are assembled from constant
+// SQL of recall (RULES P1–P7). Every value is a parameter; the statements are assembled from constant
 // fragments only. The recall statements share their parameters:
 //
 //	$1 the teammate id (its scope and the shared scope are visible, P1)

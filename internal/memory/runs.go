@@ -258,7 +258,7 @@ func (s *Service) AuthenticateRun(ctx context.Context, token string) (Credential
 
 // CheckRunCredential returns ErrUnauthenticated when ctx carries a run credential whose run has ended
 // since the credential was authenticated: a websocket keeps the credential of its connection_init,
-// and a run's credential ends with the run (SPEC §4). Other credentials pass, and so does a run
+// and a run's credential ends with the run (RULES §4). Other credentials pass, and so does a run
 // credential authenticated with the request itself (an HTTP request: checked a moment ago).
 func (s *Service) CheckRunCredential(ctx context.Context) error {
 	c := CredentialFrom(ctx)

@@ -129,7 +129,7 @@ func FuzzValidation(f *testing.F) {
 			t.Fatalf("scope: the shared scope gives %q, %v", sc.String(), err)
 		}
 
-		// Enumerations: exactly the names of SPEC §2, case-sensitive.
+		// Enumerations: exactly the names of RULES §2, case-sensitive.
 		if got, want := Kind(s).valid(), s == "fact" || s == "preference" || s == "lesson" || s == "note"; got != want {
 			t.Fatalf("kind %q: valid() = %v", s, got)
 		}

@@ -22,7 +22,7 @@ import (
 	"github.com/open-bot/memory/internal/dbtest"
 )
 
-// credential is a column of the access matrix: who calls (SPEC §4).
+// credential is a column of the access matrix: who calls (RULES §4).
 type credential int
 
 const (
@@ -253,7 +253,7 @@ var (
 	userAndWorker = accessRow{unauth, unauth, allowed, allowed, forbid, forbid, unauth, unauth}
 )
 
-// matrixOps is the hand-written expectation of every root field of the schema (SPEC §4, §5): who may
+// matrixOps is the hand-written expectation of every root field of the schema (RULES §4, §5): who may
 // call it, with arguments that name the owner's data.
 var matrixOps = map[string]matrixOp{
 	// Queries.
@@ -483,7 +483,7 @@ func rootFields(t *testing.T) (*ast.Schema, map[string]ast.Operation) {
 }
 
 // The access matrix: every root field of the schema, called by every credential, succeeds or fails
-// exactly as its row says (SPEC §4). A root field without a row, or a row without a field, fails the
+// exactly as its row says (RULES §4). A root field without a row, or a row without a field, fails the
 // test, so a new operation can't ship without saying who may call it.
 func TestAccessMatrix(t *testing.T) {
 	t.Parallel()
@@ -639,7 +639,7 @@ func repeatUntilStopped(ctx context.Context, action func(ctx context.Context, n 
 	}
 }
 
-// A run's credential ends with the run (SPEC §4) on a websocket opened while it ran, too: a later
+// A run's credential ends with the run (RULES §4) on a websocket opened while it ran, too: a later
 // subscribe on that connection is refused.
 func TestRunCredentialEndsOnItsWebsocket(t *testing.T) {
 	t.Parallel()

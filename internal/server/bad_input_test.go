@@ -131,7 +131,7 @@ type badInput struct {
 	field string
 }
 
-// TestBadInput sends hostile and malformed requests through HTTP (SPEC §6): each gets its HTTP
+// TestBadInput sends hostile and malformed requests through HTTP (RULES §6): each gets its HTTP
 // status and exact extensions.code, writes nothing to the database, and the server stays healthy.
 func TestBadInput(t *testing.T) {
 	t.Parallel()

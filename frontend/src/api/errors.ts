@@ -1,6 +1,6 @@
 import type { CombinedError } from 'urql'
 
-/** The extensions.code values of SPEC §5 that the web app tells apart. */
+/** The extensions.code values of RULES §5 that the web app tells apart. */
 export type ErrorCode =
   | 'UNAUTHENTICATED'
   | 'FORBIDDEN'
