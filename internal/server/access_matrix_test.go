@@ -103,7 +103,7 @@ type matrixCell struct {
 
 // runMessage is every run's user message: it asks to remember and to forget, so that a run's
 // tools really act when they are allowed to (A1, A5).
-const runMessage = "Please remember that I like green tea, and forget the note about coffee."
+const runMessage = "Please remember that I like green tea. Forget the note about coffee."
 
 func newMatrixFixture(t *testing.T) *matrixFixture {
 	t.Helper()

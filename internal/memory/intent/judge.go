@@ -337,16 +337,32 @@ func skip(toks []string, i, end int, ps ...[][]string) int {
 }
 
 // revokes: the sentence takes the request back — after fillers it opens with a revocation ("never
-// mind", "scratch that", "on second thought") or a negator ("please don't", "no wait", "not now"),
-// or, against a save, with a forget verb ("forget it", "forget that"). Opening words only, so that
-// no added word can turn a revocation back into a request.
+// mind", "scratch that", "on second thought") or a negator ("please don't", "no wait", "not now");
+// or, against a save, it is "forget it" ("forget that", "forget about this") or opens with a forget
+// verb and holds a negator. Which words open it and whether it holds a negator only: no word added
+// to a revoking sentence can turn it back into a request, and "Forget the old one" after "Remember
+// my new address …" takes nothing back.
 func (s Sentence) revokes(kind Kind) bool {
 	i := skip(s.Tokens, 0, len(s.Tokens), fillers)
 	if i == len(s.Tokens) {
 		return false
 	}
 	t := s.Tokens[i]
-	return negators[t] || matchAny(s.Tokens, i, revocations) > 0 || (kind != Forget && forgetVerbs[t])
+	if negators[t] || matchAny(s.Tokens, i, revocations) > 0 {
+		return true
+	}
+	if kind == Forget || !forgetVerbs[t] {
+		return false
+	}
+	if s.negatedOutside(false) {
+		return true
+	}
+	for _, w := range s.Tokens[i+1:] {
+		if !vagueObjects[w] && !trailers[w] {
+			return false
+		}
+	}
+	return true
 }
 
 // span is a half-open range of token indexes.

@@ -129,6 +129,9 @@ var revocations = phrases(
 	"no don't", "not that", "changed my mind", "i changed my mind", "i've changed my mind", "nah",
 )
 
+// vagueObjects after a forget verb make "forget it" — a revocation, not a forget of anything named.
+var vagueObjects = set("it", "that", "this", "about", "everything", "all", "of", "what", "i", "said")
+
 // abbreviations end with a full stop that doesn't end the sentence ("my dentist is Dr. Ruiz").
 var abbreviations = set(
 	"dr", "mr", "mrs", "ms", "mx", "st", "prof", "jr", "sr", "vs", "etc", "e.g", "i.e", "approx", "ca",
