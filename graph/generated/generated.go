@@ -121,14 +121,17 @@ type ComplexityRoot struct {
 		Kind           func(childComplexity int) int
 		Pinned         func(childComplexity int) int
 		ProposesForget func(childComplexity int) int
+		Resolution     func(childComplexity int) int
 		Revision       func(childComplexity int) int
 		Revisions      func(childComplexity int, first *int, after *string) int
 		Scope          func(childComplexity int) int
 		Source         func(childComplexity int) int
+		SourceRunID    func(childComplexity int) int
 		Status         func(childComplexity int) int
 		TargetItemID   func(childComplexity int) int
 		TargetRevision func(childComplexity int) int
 		Teammate       func(childComplexity int) int
+		TimesSuggested func(childComplexity int) int
 		UpdatedAt      func(childComplexity int) int
 	}
 
@@ -706,6 +709,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MemoryItem.ProposesForget(childComplexity), true
+	case "MemoryItem.resolution":
+		if e.ComplexityRoot.MemoryItem.Resolution == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItem.Resolution(childComplexity), true
 	case "MemoryItem.revision":
 		if e.ComplexityRoot.MemoryItem.Revision == nil {
 			break
@@ -735,6 +744,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MemoryItem.Source(childComplexity), true
+	case "MemoryItem.sourceRunId":
+		if e.ComplexityRoot.MemoryItem.SourceRunID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItem.SourceRunID(childComplexity), true
 	case "MemoryItem.status":
 		if e.ComplexityRoot.MemoryItem.Status == nil {
 			break
@@ -759,6 +774,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MemoryItem.Teammate(childComplexity), true
+	case "MemoryItem.timesSuggested":
+		if e.ComplexityRoot.MemoryItem.TimesSuggested == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItem.TimesSuggested(childComplexity), true
 	case "MemoryItem.updatedAt":
 		if e.ComplexityRoot.MemoryItem.UpdatedAt == nil {
 			break
@@ -2086,8 +2107,8 @@ enum ToolOutcome {
   DROPPED
   "Erased, as the user asked (A5)."
   FORGOTTEN
-  "Nothing changed; message says why."
-  REFUSED @deprecated(reason: "No longer returned: a forget the user's message didn't ask for is a proposal to forget (SUGGESTED).")
+  "Nothing changed; message says why (the turn made as many suggestions as one turn may)."
+  REFUSED
 }
 
 "What a teammate's memory tool did, in words the teammate can pass on."
@@ -2221,6 +2242,20 @@ enum RevisionAction {
   CONFIRM
   PIN
   FORGET
+  "The user dismissed a suggestion; its text is unchanged."
+  DISMISS
+  "A proposal settled itself: its item came to hold the proposed text."
+  RESOLVE
+}
+
+"How a suggestion that no longer waits was settled."
+enum SuggestionResolution {
+  "The user confirmed a proposal; it was applied to its item."
+  CONFIRMED
+  "The user dismissed it."
+  DISMISSED
+  "Its item came to hold the proposed text anyway; nothing was left to decide."
+  APPLIED
 }
 
 "A scope: one teammate's, or the shared scope when teammateId is null."
@@ -2246,8 +2281,17 @@ type MemoryItem {
   "The current revision; send it back as baseRevision when editing (R2)."
   revision: Int!
   source: MemorySource!
-  "For candidates: the quote from the user's message that suggested it."
+  """
+  For suggestions: where it came from in the user's words — the sentence of the run's user message
+  a teammate's suggestion most likely came from, or the quote extraction found.
+  """
   evidence: String
+  "For suggestions: the run (conversation turn) that made it."
+  sourceRunId: ID
+  "For suggestions: how often the same suggestion was made while it waited (merged into one)."
+  timesSuggested: Int!
+  "For settled suggestions: how they were settled; null while waiting."
+  resolution: SuggestionResolution
   expiresAt: Time
   "The expiry has passed: the item stays visible here but is no longer given to runs."
   expired: Boolean!
@@ -2404,7 +2448,7 @@ type MemoryChange {
   scope: String!
   itemId: ID!
   revision: Int!
-  "The revision's action; null for a status change without a revision (a dismissed suggestion)."
+  "The revision's action; null for a change without a revision (a suggestion made again, merged)."
   action: RevisionAction
   status: MemoryStatus!
   item: MemoryItem
@@ -2579,6 +2623,12 @@ func (ec *executionContext) childFields_MemoryItem(ctx context.Context, field gr
 		return ec.fieldContext_MemoryItem_source(ctx, field)
 	case "evidence":
 		return ec.fieldContext_MemoryItem_evidence(ctx, field)
+	case "sourceRunId":
+		return ec.fieldContext_MemoryItem_sourceRunId(ctx, field)
+	case "timesSuggested":
+		return ec.fieldContext_MemoryItem_timesSuggested(ctx, field)
+	case "resolution":
+		return ec.fieldContext_MemoryItem_resolution(ctx, field)
 	case "expiresAt":
 		return ec.fieldContext_MemoryItem_expiresAt(ctx, field)
 	case "expired":
@@ -4814,6 +4864,75 @@ func (ec *executionContext) _MemoryItem_evidence(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_MemoryItem_evidence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "String")
+}
+
+func (ec *executionContext) _MemoryItem_sourceRunId(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItem_sourceRunId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SourceRunID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItem_sourceRunId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "ID")
+}
+
+func (ec *executionContext) _MemoryItem_timesSuggested(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItem_timesSuggested(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TimesSuggested, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItem_timesSuggested(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "Int")
+}
+
+func (ec *executionContext) _MemoryItem_resolution(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItem_resolution(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Resolution, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *memory.Resolution) graphql.Marshaler {
+			return ec.marshalOSuggestionResolution2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐResolution(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItem_resolution(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "SuggestionResolution")
 }
 
 func (ec *executionContext) _MemoryItem_expiresAt(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
@@ -12071,6 +12190,21 @@ func (ec *executionContext) _MemoryItem(ctx context.Context, sel ast.SelectionSe
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "sourceRunId":
+			out.Values[i] = ec._MemoryItem_sourceRunId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "timesSuggested":
+			out.Values[i] = ec._MemoryItem_timesSuggested(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "resolution":
+			out.Values[i] = ec._MemoryItem_resolution(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "expiresAt":
 			out.Values[i] = ec._MemoryItem_expiresAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -14281,6 +14415,8 @@ var (
 		"CONFIRM": memory.ActionConfirm,
 		"PIN":     memory.ActionPin,
 		"FORGET":  memory.ActionForget,
+		"DISMISS": memory.ActionDismiss,
+		"RESOLVE": memory.ActionResolve,
 	}
 	marshalNRevisionAction2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐAction = map[memory.Action]string{
 		memory.ActionCreate:  "CREATE",
@@ -14291,6 +14427,8 @@ var (
 		memory.ActionConfirm: "CONFIRM",
 		memory.ActionPin:     "PIN",
 		memory.ActionForget:  "FORGET",
+		memory.ActionDismiss: "DISMISS",
+		memory.ActionResolve: "RESOLVE",
 	}
 )
 
@@ -14904,6 +15042,8 @@ var (
 		"CONFIRM": memory.ActionConfirm,
 		"PIN":     memory.ActionPin,
 		"FORGET":  memory.ActionForget,
+		"DISMISS": memory.ActionDismiss,
+		"RESOLVE": memory.ActionResolve,
 	}
 	marshalORevisionAction2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐAction = map[memory.Action]string{
 		memory.ActionCreate:  "CREATE",
@@ -14914,6 +15054,8 @@ var (
 		memory.ActionConfirm: "CONFIRM",
 		memory.ActionPin:     "PIN",
 		memory.ActionForget:  "FORGET",
+		memory.ActionDismiss: "DISMISS",
+		memory.ActionResolve: "RESOLVE",
 	}
 )
 
@@ -14941,6 +15083,38 @@ func (ec *executionContext) marshalOString2ᚖstring(ctx context.Context, sel as
 	res := graphql.MarshalString(*v)
 	return res
 }
+
+func (ec *executionContext) unmarshalOSuggestionResolution2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐResolution(ctx context.Context, v any) (*memory.Resolution, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOSuggestionResolution2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐResolution[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSuggestionResolution2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐResolution(ctx context.Context, sel ast.SelectionSet, v *memory.Resolution) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOSuggestionResolution2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐResolution[*v])
+	return res
+}
+
+var (
+	unmarshalOSuggestionResolution2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐResolution = map[string]memory.Resolution{
+		"CONFIRMED": memory.ResolutionConfirmed,
+		"DISMISSED": memory.ResolutionDismissed,
+		"APPLIED":   memory.ResolutionApplied,
+	}
+	marshalOSuggestionResolution2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐResolution = map[memory.Resolution]string{
+		memory.ResolutionConfirmed: "CONFIRMED",
+		memory.ResolutionDismissed: "DISMISSED",
+		memory.ResolutionApplied:   "APPLIED",
+	}
+)
 
 func (ec *executionContext) marshalOTeammate2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐTeammate(ctx context.Context, sel ast.SelectionSet, v *model.Teammate) graphql.Marshaler {
 	if v == nil {

@@ -112,7 +112,7 @@ type MemoryChange struct {
 	Scope    string `json:"scope"`
 	ItemID   string `json:"itemId"`
 	Revision int    `json:"revision"`
-	// The revision's action; null for a status change without a revision (a dismissed suggestion).
+	// The revision's action; null for a change without a revision (a suggestion made again, merged).
 	Action *memory.Action `json:"action,omitempty"`
 	Status memory.Status  `json:"status"`
 	Item   *memory.Item   `json:"item,omitempty"`

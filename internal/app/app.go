@@ -48,6 +48,9 @@ type Options struct {
 	AI config.AI
 	// Demo loads the labelled demo when the database has no teammates yet (internal/demo).
 	Demo bool
+	// RunSuggestionLimit is how many suggestions one run may make; zero means
+	// memory.DefaultRunSuggestionLimit.
+	RunSuggestionLimit int
 }
 
 // App is one running API process: its pool, listener, sweeper and HTTP handler.
@@ -81,7 +84,7 @@ func New(ctx context.Context, o Options) (*App, error) {
 		return nil, err
 	}
 
-	svc := memory.NewService(pool, o.Log)
+	svc := memory.NewService(pool, o.Log, memory.WithRunSuggestionLimit(o.RunSuggestionLimit))
 	if err := svc.RehashTexts(ctx); err != nil {
 		pool.Close()
 		return nil, err

@@ -39,6 +39,9 @@ type Config struct {
 	// profiling a live process, as make bench can; empty (the default) serves nothing. It must be a
 	// loopback address: profiles show the process's internals to whoever can read them.
 	DebugAddr string
+	// RunSuggestionLimit is MEMORY_RUN_SUGGESTION_LIMIT (default 20, 1–1000): how many suggestions
+	// one run may leave for the user.
+	RunSuggestionLimit int
 }
 
 // MinTokenLength is the shortest MEMORY_USER_TOKEN / MEMORY_WORKER_TOKEN accepted.
@@ -79,6 +82,11 @@ func Load(getenv func(string) string) (Config, error) {
 		return c, fmt.Errorf("MEMORY_PG_PORT: want a port number (0 = any free port)")
 	}
 	c.PGPort = port
+	limit, err := strconv.Atoi(get("MEMORY_RUN_SUGGESTION_LIMIT", "20"))
+	if err != nil || limit < 1 || limit > 1000 {
+		return c, fmt.Errorf("MEMORY_RUN_SUGGESTION_LIMIT: want a number from 1 to 1000 (default 20)")
+	}
+	c.RunSuggestionLimit = limit
 	switch v := strings.ToLower(get("MEMORY_SKIP_MIGRATIONS", "false")); v {
 	case "true", "1", "yes":
 		c.SkipMigrations = true

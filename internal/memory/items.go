@@ -55,6 +55,23 @@ const (
 	ActionConfirm Action = "confirm"
 	ActionPin     Action = "pin"
 	ActionForget  Action = "forget"
+	// ActionDismiss: the user dismissed a suggestion (its text is unchanged).
+	ActionDismiss Action = "dismiss"
+	// ActionResolve: a proposal settled itself, because the item came to hold its text.
+	ActionResolve Action = "resolve"
+)
+
+// Resolution says how a suggestion that no longer waits was settled.
+type Resolution string
+
+// The resolutions of a settled suggestion.
+const (
+	// ResolutionConfirmed: the user confirmed a proposal; it was applied to its item.
+	ResolutionConfirmed Resolution = "confirmed"
+	// ResolutionDismissed: the user dismissed it.
+	ResolutionDismissed Resolution = "dismissed"
+	// ResolutionApplied: its item came to hold the proposed text anyway.
+	ResolutionApplied Resolution = "applied"
 )
 
 // Source is where an item came from.
@@ -105,10 +122,15 @@ type Item struct {
 	// ProposesForget marks a suggestion that proposes forgetting TargetItemID (A5). It has no
 	// content of its own; the user sees the target's.
 	ProposesForget bool
-	ExpiresAt      *time.Time
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
-	ForgottenAt    *time.Time
+	// TimesSuggested counts identical suggestions merged into this one while it waited.
+	TimesSuggested int
+	// Resolution says how a suggestion that no longer waits was settled; nil while it waits and for
+	// everything that was never a suggestion.
+	Resolution  *Resolution
+	ExpiresAt   *time.Time
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	ForgottenAt *time.Time
 }
 
 // Expired reports whether the item's expiry has passed at now. Expired items stay visible in the

@@ -4,7 +4,7 @@ package memory
 
 const itemColumns = `id::text, teammate_id::text, scope, kind, key, content, status, pinned, revision,
 	source, evidence, source_run_id::text, target_item_id::text, target_revision, proposes_forget,
-	expires_at, created_at, updated_at, forgotten_at`
+	times_suggested, resolution, expires_at, created_at, updated_at, forgotten_at`
 
 const revisionColumns = `item_id::text, revision, content, key, kind, pinned, expires_at, action, actor,
 	based_on, run_id::text, created_at`

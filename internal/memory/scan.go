@@ -6,7 +6,7 @@ func scanItem(row pgx.Row) (Item, error) {
 	var i Item
 	err := row.Scan(&i.ID, &i.TeammateID, &i.Scope, &i.Kind, &i.Key, &i.Content, &i.Status, &i.Pinned,
 		&i.Revision, &i.Source, &i.Evidence, &i.SourceRunID, &i.TargetItemID, &i.TargetRevision,
-		&i.ProposesForget, &i.ExpiresAt, &i.CreatedAt, &i.UpdatedAt, &i.ForgottenAt)
+		&i.ProposesForget, &i.TimesSuggested, &i.Resolution, &i.ExpiresAt, &i.CreatedAt, &i.UpdatedAt, &i.ForgottenAt)
 	return i, err
 }
 

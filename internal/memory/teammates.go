@@ -28,14 +28,37 @@ type Service struct {
 	embedder QueryEmbedder
 	// ai is the optional AI in use (embed.go, extract.go); zero when off.
 	ai aiConfig
+	// runSuggestionLimit is how many suggestions one run may make.
+	runSuggestionLimit int
+}
+
+// DefaultRunSuggestionLimit is how many suggestions one run may make unless configured otherwise:
+// enough for a long turn, few enough that one turn can't bury the user's list.
+const DefaultRunSuggestionLimit = 20
+
+// Option configures a Service at construction.
+type Option func(*Service)
+
+// WithRunSuggestionLimit sets how many suggestions (saves, changes and forgets waiting for the user)
+// one run may make; n < 1 means the default.
+func WithRunSuggestionLimit(n int) Option {
+	return func(s *Service) {
+		if n >= 1 {
+			s.runSuggestionLimit = n
+		}
+	}
 }
 
 // NewService returns a Service on pool. A nil logger means slog.Default().
-func NewService(pool *pgxpool.Pool, log *slog.Logger) *Service {
+func NewService(pool *pgxpool.Pool, log *slog.Logger, opts ...Option) *Service {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Service{pool: pool, log: log}
+	s := &Service{pool: pool, log: log, runSuggestionLimit: DefaultRunSuggestionLimit}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
 }
 
 // Teammate is an AI agent that works for the user and has its own memory scope.

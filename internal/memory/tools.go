@@ -27,8 +27,7 @@ const (
 	OutcomeDropped ToolOutcome = "dropped"
 	// OutcomeForgotten: erased (A5).
 	OutcomeForgotten ToolOutcome = "forgotten"
-	// OutcomeRefused: nothing changed; Message says why. No tool returns it any more (a forget the
-	// user didn't ask for is a proposal); the API keeps the value, deprecated, for old clients.
+	// OutcomeRefused: nothing changed; Message says why (a run past its suggestion budget).
 	OutcomeRefused ToolOutcome = "refused"
 )
 
@@ -51,6 +50,19 @@ type RememberInput struct {
 }
 
 const (
+	// qSuggestionMerge counts a suggestion again: the one waiting in scope $1 with text hash $2 and
+	// target $3 (NULL for a new memory).
+	qSuggestionMerge = `UPDATE memory_items SET times_suggested = times_suggested + 1, updated_at = now()
+		 WHERE id = (SELECT id FROM memory_items
+		              WHERE scope = $1 AND status = 'candidate' AND content_hash = $2
+		                AND target_item_id IS NOT DISTINCT FROM $3::uuid AND NOT proposes_forget
+		              LIMIT 1)
+		RETURNING ` + itemColumns
+
+	// qRunSuggestions counts the suggestions a run made, settled or not (its budget).
+	qRunSuggestions = `SELECT count(*) FROM memory_items
+		 WHERE source_run_id = $1 AND source = 'teammate' AND status IN ('candidate', 'dismissed')`
+
 	// A forget proposal (A5) for the item, waiting for the user.
 	qForgetProposalPending = `SELECT id::text FROM memory_items
 		 WHERE target_item_id = $1 AND proposes_forget AND status = 'candidate' LIMIT 1`
@@ -181,13 +193,8 @@ func (s *Service) ToolRemember(ctx context.Context, in RememberInput) (ToolResul
 		if gone, err := tombstonedTx(ctx, tx, sc.String(), in.Content); err != nil || gone {
 			return ToolResult{Outcome: OutcomeDropped, Message: "Not saved: the user asked to forget this before."}, err
 		}
-		n.status = StatusCandidate
-		item, err := s.insertItemTx(ctx, tx, n)
-		if err != nil {
-			return ToolResult{}, err
-		}
-		return ToolResult{Outcome: OutcomeSuggested, Item: &item,
-			Message: "Saved as a suggestion for the user to confirm, because " + d.Reason}, nil
+		return s.suggestTx(ctx, tx, run, n, message, in.Content,
+			"Saved as a suggestion for the user to confirm, because "+d.Reason)
 	})
 }
 
@@ -240,17 +247,11 @@ func (s *Service) ToolUpdateMemory(ctx context.Context, id string, baseRevision 
 		if gone, err := tombstonedTx(ctx, tx, cur.Scope, content); err != nil || gone {
 			return ToolResult{Outcome: OutcomeDropped, Message: "Not saved: the user asked to forget this before."}, err
 		}
-		sc := Scope{TeammateID: cur.TeammateID}
-		item, err := s.insertItemTx(ctx, tx, newItem{
-			scope: sc, state: state{content: content, key: cur.Key, kind: cur.Kind, pinned: cur.Pinned, expiresAt: cur.ExpiresAt},
-			status: StatusCandidate, source: SourceTeammate, actor: actorOf(run), sourceRunID: &run.ID,
-			sourceMessageID: &messageID, targetItemID: &cur.ID, targetRevision: &cur.Revision,
-		})
-		if err != nil {
-			return ToolResult{}, err
-		}
-		return ToolResult{Outcome: OutcomeSuggested, Item: &item,
-			Message: "Not changed yet: the change waits for the user to confirm, because " + d.Reason}, nil
+		return s.suggestTx(ctx, tx, run, newItem{
+			scope: Scope{TeammateID: cur.TeammateID}, source: SourceTeammate, actor: actorOf(run),
+			state:       state{content: content, key: cur.Key, kind: cur.Kind, pinned: cur.Pinned, expiresAt: cur.ExpiresAt},
+			sourceRunID: &run.ID, sourceMessageID: &messageID, targetItemID: &cur.ID, targetRevision: &cur.Revision,
+		}, message, content, "Not changed yet: the change waits for the user to confirm, because "+d.Reason)
 	})
 }
 
@@ -294,17 +295,48 @@ func (s *Service) ToolForgetMemory(ctx context.Context, id string) (ToolResult, 
 		} else if !errors.Is(err, pgx.ErrNoRows) {
 			return ToolResult{}, err
 		}
-		item, err := s.insertItemTx(ctx, tx, newItem{
-			scope: Scope{TeammateID: cur.TeammateID}, state: state{kind: cur.Kind}, status: StatusCandidate,
-			source: SourceTeammate, actor: actorOf(run), sourceRunID: &run.ID, sourceMessageID: &messageID,
+		return s.suggestTx(ctx, tx, run, newItem{
+			scope: Scope{TeammateID: cur.TeammateID}, state: state{kind: cur.Kind}, source: SourceTeammate,
+			actor: actorOf(run), sourceRunID: &run.ID, sourceMessageID: &messageID,
 			targetItemID: &cur.ID, targetRevision: &cur.Revision, proposesForget: true,
-		})
-		if err != nil {
+		}, message, cur.Content, "Not forgotten yet: the user is asked to confirm forgetting this memory, because "+d.Reason)
+	})
+}
+
+// suggestTx saves n as a suggestion of run (A2, A4, A5) with its source: the sentence of the user's
+// message it most likely came from (the one sharing most words with about) is kept as its evidence,
+// so the user sees where the idea came from. An identical suggestion already waiting in the scope
+// (same text, same target) is counted again instead of stored twice, and a run that has made
+// runSuggestionLimit suggestions makes no more, so one turn can't bury the user's list. Both are
+// decided under the scope's lock, so concurrent identical suggestions merge too.
+func (s *Service) suggestTx(ctx context.Context, tx pgx.Tx, run Run, n newItem, message, about, saved string) (ToolResult, error) {
+	n.status = StatusCandidate
+	if !n.proposesForget {
+		merged, err := scanItem(tx.QueryRow(ctx, qSuggestionMerge, n.scope.String(), ContentHash(n.state.content), n.targetItemID))
+		switch {
+		case err == nil:
+			return ToolResult{Outcome: OutcomeSuggested, Item: &merged,
+				Message: "The same suggestion is already waiting for the user; it was counted again."}, announceTx(ctx, tx, merged, "")
+		case !errors.Is(err, pgx.ErrNoRows):
 			return ToolResult{}, err
 		}
-		return ToolResult{Outcome: OutcomeSuggested, Item: &item,
-			Message: "Not forgotten yet: the user is asked to confirm forgetting this memory, because " + d.Reason}, nil
-	})
+	}
+	var made int
+	if err := tx.QueryRow(ctx, qRunSuggestions, run.ID).Scan(&made); err != nil {
+		return ToolResult{}, err
+	}
+	if made >= s.runSuggestionLimit {
+		return ToolResult{Outcome: OutcomeRefused, Message: fmt.Sprintf("Not saved: this turn already made %d suggestions "+
+			"for the user to review, the most one turn may make. Mention anything else in your reply.", made)}, nil
+	}
+	if sentence := intent.SourceSentence(message, about); sentence != "" {
+		n.evidence = &sentence
+	}
+	item, err := s.insertItemTx(ctx, tx, n)
+	if err != nil {
+		return ToolResult{}, err
+	}
+	return ToolResult{Outcome: OutcomeSuggested, Item: &item, Message: saved}, nil
 }
 
 func deref(s *string) string {

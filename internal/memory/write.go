@@ -353,6 +353,11 @@ func (s *Service) writeRevisionTx(ctx context.Context, tx pgx.Tx, cur Item, st s
 	if err := refreshAboutMeIfSharedTx(ctx, tx, item); err != nil {
 		return Item{}, err
 	}
+	if item.Status == StatusActive {
+		if err := resolveAppliedProposalsTx(ctx, tx, item, actor, runID); err != nil {
+			return Item{}, err
+		}
+	}
 	return item, s.EnqueueEmbedTx(ctx, tx, item)
 }
 

@@ -130,12 +130,20 @@ func (s *server) graphqlGuard(next http.Handler) http.Handler {
 				writeGraphQLError(w, http.StatusBadRequest, "BAD_USER_INPUT", "the request body is not valid UTF-8")
 				return
 			}
+			if err := checkSurrogates(body); err != nil {
+				writeGraphQLError(w, http.StatusBadRequest, "BAD_USER_INPUT", err.Error())
+				return
+			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
 		for _, values := range r.URL.Query() {
 			for _, v := range values {
 				if !utf8.ValidString(v) {
 					writeGraphQLError(w, http.StatusBadRequest, "BAD_USER_INPUT", "the query string is not valid UTF-8")
+					return
+				}
+				if loneSurrogate(v) {
+					writeGraphQLError(w, http.StatusBadRequest, "BAD_USER_INPUT", errLoneSurrogate.Error())
 					return
 				}
 			}

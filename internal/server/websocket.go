@@ -67,6 +67,10 @@ func (c gorillaConn) NextReader() (int, io.Reader, error) {
 		_ = c.WriteClose(websocket.CloseInvalidFramePayloadData, "messages must be valid UTF-8")
 		return mt, nil, errInvalidUTF8
 	}
+	if err := checkSurrogates(data); err != nil {
+		_ = c.WriteClose(websocket.CloseInvalidFramePayloadData, "messages must not escape lone surrogates")
+		return mt, nil, err
+	}
 	return mt, bytes.NewReader(data), nil
 }
 

@@ -113,3 +113,11 @@ func TestCorpusCoversEveryWord(t *testing.T) {
 		}
 	}
 }
+
+func TestSourceSentence(t *testing.T) {
+	msg := "Can you book the usual table? By the way, I moved to Lyon last spring! Thanks."
+	assert.Equal(t, "By the way, I moved to Lyon last spring", SourceSentence(msg, "Lives in Lyon"))
+	assert.Equal(t, "Can you book the usual table", SourceSentence(msg, "Prefers the usual table"))
+	assert.Empty(t, SourceSentence(msg, "Has a cat"))
+	assert.Empty(t, SourceSentence("", "Has a cat"))
+}

@@ -182,10 +182,13 @@ func Judge(message string, w Write) Decision {
 // Sentence is one sentence of a message: its tokens, and the gaps between them.
 type Sentence struct {
 	Tokens []string
+	// Start and End are the byte offsets of its first and last token in the message.
+	Start, End int
 	// Question: the sentence ends with a question mark or opens like a question.
 	Question bool
 	// breakAfter[i]: punctuation (a comma, colon, dash, bracket…) separates token i from token i+1.
 	breakAfter []bool
+	offsets    [][2]int // each token's byte offsets in the message
 }
 
 // sentenceEnds end a sentence (after NFKC, so full-width forms are included).
@@ -246,6 +249,11 @@ func Sentences(message string) []Sentence {
 		if strings.ContainsRune(gap, '¿') {
 			openQuestion = true
 		}
+		if len(cur.Tokens) == 0 {
+			cur.Start = t.Start
+		}
+		cur.End = t.End
+		cur.offsets = append(cur.offsets, [2]int{t.Start, t.End})
 		cur.Tokens = append(cur.Tokens, t.Text)
 		cur.breakAfter = append(cur.breakAfter, false)
 	}
@@ -283,7 +291,8 @@ func splitTopicShifts(in []Sentence) []Sentence {
 }
 
 func (s Sentence) slice(from, to int) Sentence {
-	part := Sentence{Tokens: s.Tokens[from:to], breakAfter: s.breakAfter[from:to]}
+	part := Sentence{Tokens: s.Tokens[from:to], breakAfter: s.breakAfter[from:to], offsets: s.offsets[from:to],
+		Start: s.offsets[from][0], End: s.offsets[to-1][1]}
 	// Only the last part carries the question mark; each part may open like a question.
 	part.Question = (to == len(s.Tokens) && s.Question) || questionStarts[part.firstWord()]
 	return part
@@ -583,4 +592,29 @@ func (s Sentence) refersTo(it Item, c, v span) bool {
 		}
 	}
 	return found >= 1 && 2*found >= len(words)
+}
+
+// SourceSentence returns the sentence of message that a text most likely came from — the one that
+// holds the most of the text's distinct words (stop words aside) — as written in the message, or ""
+// when no sentence holds any. Suggestions show it so the user sees where a teammate got the idea.
+func SourceSentence(message, text string) string {
+	words := map[string]bool{}
+	for _, t := range Tokens(text) {
+		if !stopWords[t.Text] {
+			words[t.Text] = true
+		}
+	}
+	best, bestN := "", 0
+	for _, s := range Sentences(message) {
+		seen := map[string]bool{}
+		for _, t := range s.Tokens {
+			if words[t] {
+				seen[t] = true
+			}
+		}
+		if len(seen) > bestN {
+			best, bestN = message[s.Start:s.End], len(seen)
+		}
+	}
+	return best
 }
