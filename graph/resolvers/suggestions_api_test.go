@@ -105,7 +105,11 @@ func TestProposalsSettleAndLeaveHistory(t *testing.T) {
 		var h struct {
 			MemoryItem struct {
 				Resolution *string
-				Revisions  struct{ Edges []struct{ Node struct{ Action, Actor string } } }
+				Revisions  struct {
+					Edges []struct {
+						Node struct{ Action, Actor string }
+					}
+				}
 			}
 		}
 		w.api.Must(t, user, `query($id: ID!) { memoryItem(id: $id) { resolution revisions { edges { node { action actor } } } } }`,
