@@ -231,3 +231,31 @@ func TestForgetProposalKeepAndForget(t *testing.T) {
 		}
 	})
 }
+
+// A suggestion says where it came from — the sentence of the user's message, with a link to that
+// conversation — and the same suggestion made twice is one card that says so (issue #23).
+func TestSuggestionSourceAndMergedCard(t *testing.T) {
+	eachViewport(t, func(t *testing.T, vp viewport) {
+		ctx := setup(t)
+		teammate := mustTeammate(t, ctx)
+		r := startRun(t, ctx, teammate, "Can you find a dentist for me? I moved to Lyon last spring. Thanks!")
+		first, again := r.remember(t, ctx, "Lives in Lyon", false), r.remember(t, ctx, "Lives in Lyon", false)
+		if first.Outcome != "SUGGESTED" || again.Outcome != "SUGGESTED" || first.Item == nil || again.Item == nil || first.Item.ID != again.Item.ID {
+			t.Fatalf("two identical suggestions: %+v and %+v, want one SUGGESTED item", first, again)
+		}
+		r.complete(t, ctx, "Here are three dentists in Lyon.")
+
+		p := openPage(t, vp, "/teammates/"+teammate)
+		id := first.Item.ID
+		p.waitText(suggestionSel(id, tid("suggestion-evidence-text")), "“I moved to Lyon last spring”")
+		p.waitText(suggestionSel(id, tid("suggestion-times")), "Suggested 2 times")
+		if n := eval[int](p, `document.querySelectorAll('[data-testid="suggestion"]').length`); n != 1 {
+			t.Errorf("%d suggestion cards, want one for the merged suggestion", n)
+		}
+		p.assertNoHorizontalScroll()
+		p.shot("suggestion-source")
+
+		p.click(suggestionSel(id, tid("suggestion-run-link")))
+		p.waitVisible(fmt.Sprintf(`[data-run-id=%q] [data-testid="run-user-message"]`, r.ID))
+	})
+}

@@ -127,6 +127,7 @@ type ComplexityRoot struct {
 		Scope          func(childComplexity int) int
 		Source         func(childComplexity int) int
 		SourceRunID    func(childComplexity int) int
+		SourceTeammate func(childComplexity int) int
 		Status         func(childComplexity int) int
 		TargetItemID   func(childComplexity int) int
 		TargetRevision func(childComplexity int) int
@@ -320,6 +321,8 @@ type MemoryChangeResolver interface {
 }
 type MemoryItemResolver interface {
 	Teammate(ctx context.Context, obj *memory.Item) (*model.Teammate, error)
+
+	SourceTeammate(ctx context.Context, obj *memory.Item) (*model.Teammate, error)
 
 	Expired(ctx context.Context, obj *memory.Item) (bool, error)
 
@@ -750,6 +753,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MemoryItem.SourceRunID(childComplexity), true
+	case "MemoryItem.sourceTeammate":
+		if e.ComplexityRoot.MemoryItem.SourceTeammate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItem.SourceTeammate(childComplexity), true
 	case "MemoryItem.status":
 		if e.ComplexityRoot.MemoryItem.Status == nil {
 			break
@@ -2288,6 +2297,8 @@ type MemoryItem {
   evidence: String
   "For suggestions: the run (conversation turn) that made it."
   sourceRunId: ID
+  "For suggestions a teammate's run made: that teammate, so the app can link to the conversation (user only)."
+  sourceTeammate: Teammate
   "For suggestions: how often the same suggestion was made while it waited (merged into one)."
   timesSuggested: Int!
   "For settled suggestions: how they were settled; null while waiting."
@@ -2625,6 +2636,8 @@ func (ec *executionContext) childFields_MemoryItem(ctx context.Context, field gr
 		return ec.fieldContext_MemoryItem_evidence(ctx, field)
 	case "sourceRunId":
 		return ec.fieldContext_MemoryItem_sourceRunId(ctx, field)
+	case "sourceTeammate":
+		return ec.fieldContext_MemoryItem_sourceTeammate(ctx, field)
 	case "timesSuggested":
 		return ec.fieldContext_MemoryItem_timesSuggested(ctx, field)
 	case "resolution":
@@ -4887,6 +4900,38 @@ func (ec *executionContext) _MemoryItem_sourceRunId(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_MemoryItem_sourceRunId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "ID")
+}
+
+func (ec *executionContext) _MemoryItem_sourceTeammate(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItem_sourceTeammate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MemoryItem().SourceTeammate(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Teammate) graphql.Marshaler {
+			return ec.marshalOTeammate2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐTeammate(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItem_sourceTeammate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MemoryItem",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Teammate(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _MemoryItem_timesSuggested(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
@@ -12195,6 +12240,12 @@ func (ec *executionContext) _MemoryItem(ctx context.Context, sel ast.SelectionSe
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "sourceTeammate":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._MemoryItem_sourceTeammate(ctx, field, obj)
+				})
 		case "timesSuggested":
 			out.Values[i] = ec._MemoryItem_timesSuggested(ctx, field, obj)
 			if out.Values[i] == graphql.Null {

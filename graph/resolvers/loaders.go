@@ -14,6 +14,8 @@ import (
 // for one operation, so nothing is cached across requests or subscription events.
 type loaders struct {
 	teammate *dataloadgen.Loader[string, memory.Teammate]
+	// runTeammate maps a run id to its teammate's id.
+	runTeammate *dataloadgen.Loader[string, string]
 }
 
 type loadersKey struct{}
@@ -21,7 +23,8 @@ type loadersKey struct{}
 // WithLoaders is a gqlgen operation middleware that gives each operation fresh loaders.
 func (r *Resolver) WithLoaders(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
 	l := &loaders{
-		teammate: dataloadgen.NewLoader(r.Memory.TeammatesByID, dataloadgen.WithWait(time.Millisecond)),
+		teammate:    dataloadgen.NewLoader(r.Memory.TeammatesByID, dataloadgen.WithWait(time.Millisecond)),
+		runTeammate: dataloadgen.NewLoader(r.Memory.RunTeammatesByID, dataloadgen.WithWait(time.Millisecond)),
 	}
 	return next(context.WithValue(ctx, loadersKey{}, l))
 }

@@ -37,6 +37,23 @@ func (r *memoryItemResolver) Teammate(ctx context.Context, obj *memory.Item) (*m
 	return &m, nil
 }
 
+// SourceTeammate is the resolver for the sourceTeammate field.
+func (r *memoryItemResolver) SourceTeammate(ctx context.Context, obj *memory.Item) (*model.Teammate, error) {
+	if obj.SourceRunID == nil || obj.Source != memory.SourceTeammate {
+		return nil, nil
+	}
+	id, err := loadersFrom(ctx).runTeammate.Load(ctx, *obj.SourceRunID)
+	if err != nil {
+		return nil, nilIfNotFound(err)
+	}
+	t, err := loadersFrom(ctx).teammate.Load(ctx, id)
+	if err != nil {
+		return nil, nilIfNotFound(err)
+	}
+	m := teammateModel(t)
+	return &m, nil
+}
+
 // Expired is the resolver for the expired field.
 func (r *memoryItemResolver) Expired(ctx context.Context, obj *memory.Item) (bool, error) {
 	return obj.Expired(time.Now()), nil

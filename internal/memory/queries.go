@@ -69,6 +69,8 @@ const (
 
 	qScopeExists = `SELECT EXISTS (SELECT 1 FROM memory_generations WHERE scope = $1)`
 
+	qRunTeammates = `SELECT id::text, teammate_id::text FROM runs WHERE id = ANY($1::uuid[])`
+
 	qTeammatesByID = `SELECT id::text, name, created_at FROM teammates WHERE id = ANY($1::uuid[])`
 
 	// qExpirySweep records, per scope, how many active items have expired, and announces every scope

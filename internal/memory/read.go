@@ -240,6 +240,39 @@ func (s *Service) TeammatesByID(ctx context.Context, ids []string) ([]Teammate, 
 	return out, errs
 }
 
+// RunTeammatesByID returns, for each run id, the id of the teammate it belongs to (user only): a
+// suggestion links to the conversation that made it. It serves a dataloader (one query per list).
+func (s *Service) RunTeammatesByID(ctx context.Context, runIDs []string) ([]string, []error) {
+	out := make([]string, len(runIDs))
+	errs := make([]error, len(runIDs))
+	byID := map[string]string{}
+	_, err := require(ctx, CredentialUser)
+	if err == nil {
+		var rows pgx.Rows
+		if rows, err = s.pool.Query(ctx, qRunTeammates, runIDs); err == nil {
+			var run, teammate string
+			_, err = pgx.ForEachRow(rows, []any{&run, &teammate}, func() error {
+				byID[run] = teammate
+				return nil
+			})
+		}
+		if err != nil && !isDomain(err) {
+			err = fmt.Errorf("load runs' teammates: %w", err)
+		}
+	}
+	for i, id := range runIDs {
+		switch t, ok := byID[id]; {
+		case err != nil:
+			errs[i] = err
+		case !ok:
+			errs[i] = ErrNotFound
+		default:
+			out[i] = t
+		}
+	}
+	return out, errs
+}
+
 // CheckScopeReadable validates scope, checks that it exists and that the caller may read it, and
 // returns it in canonical form.
 func (s *Service) CheckScopeReadable(ctx context.Context, scope Scope) (Scope, error) {

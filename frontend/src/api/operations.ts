@@ -225,6 +225,12 @@ export const CandidateFieldsFragment = graphql(`
     targetItemId
     targetRevision
     proposesForget
+    sourceRunId
+    timesSuggested
+    sourceTeammate {
+      id
+      name
+    }
   }
 `)
 

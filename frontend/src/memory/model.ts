@@ -23,6 +23,8 @@ const actionLabels: Record<RevisionAction, string> = {
   CONFIRM: 'Confirmed',
   PIN: 'Pin changed',
   FORGET: 'Forgotten',
+  DISMISS: 'Dismissed',
+  RESOLVE: 'Settled (already applied)',
 }
 
 export function actionLabel(action: RevisionAction): string {

@@ -85,7 +85,7 @@ export function AISection() {
                 </dd>
                 <dt>Embedded</dt>
                 <dd data-testid="ai-progress">
-                  {status.embedded} of {status.embeddable} memories
+                  {status.embedded} of {status.embeddable} {status.embeddable === 1 ? 'memory' : 'memories'}
                   {reembedding ? ' — re-embedding is under way' : ''}
                   <progress max={Math.max(1, status.embeddable)} value={status.embedded} aria-label="Memories embedded" />
                 </dd>

@@ -12,6 +12,7 @@ import { useSerialRead } from '../api/serial.ts'
 import { maxContentLength } from '../memory/CreateMemoryForm.tsx'
 import { ForgottenWarning, useForgottenGuard } from '../memory/ForgottenWarning.tsx'
 import { formatTime, kindLabel, scopeInputOf, sourceLabel, type MemoryItem } from '../memory/model.ts'
+import { Link, paths } from '../router.tsx'
 import { DemoBadge, isDemo } from '../ui/demo.tsx'
 import type { Candidate } from './SuggestionsPanel.tsx'
 import { wordDiff } from './wordDiff.ts'
@@ -171,6 +172,7 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
           {targetId ? 'Change to a memory' : 'New memory'}
         </span>
         {isDemo(candidate.content) && <DemoBadge />}
+        <TimesSuggested n={candidate.timesSuggested} />
         <span className="muted small" data-testid="suggestion-source">
           {origin} · {formatTime(candidate.createdAt)}
         </span>
@@ -241,11 +243,7 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
         )
       )}
 
-      {candidate.evidence && (
-        <blockquote className="evidence" data-testid="suggestion-evidence">
-          <span className="muted small">From your message:</span> “{candidate.evidence}”
-        </blockquote>
-      )}
+      <SuggestionSource candidate={candidate} />
 
       {editing && (
         <div className="field suggestion-editor">
@@ -348,6 +346,61 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
   )
 }
 
+/** "Suggested 3 times": identical suggestions merged into one card while it waited. */
+function TimesSuggested({ n }: { n: number }) {
+  if (n < 2) return null
+  return (
+    <span className="badge subtle" data-testid="suggestion-times" title="The same suggestion was made again while it waited; it is shown once.">
+      Suggested {n} times
+    </span>
+  )
+}
+
+/**
+ * Where a suggestion came from: the sentence of your message a teammate got it from (or the quote
+ * extraction found), when you wrote it, and a link to that conversation.
+ */
+function SuggestionSource({ candidate }: { candidate: Candidate }) {
+  const runId = candidate.sourceRunId ?? null
+  const teammate = candidate.sourceTeammate ?? null
+  if (!candidate.evidence && !(runId && teammate)) return null
+  return (
+    <blockquote className="evidence" data-testid="suggestion-evidence">
+      {candidate.evidence ? (
+        <>
+          <span className="muted small">From your message {formatDay(candidate.createdAt)}:</span>{' '}
+          <span data-testid="suggestion-evidence-text">“{candidate.evidence}”</span>
+        </>
+      ) : (
+        <span className="muted small">From your conversation {formatDay(candidate.createdAt)}.</span>
+      )}
+      {runId && teammate && (
+        <>
+          {' '}
+          <Link to={paths.run(teammate.id, runId)} className="small" data-testid="suggestion-run-link">
+            See the conversation with {teammate.name}
+          </Link>
+        </>
+      )}
+    </blockquote>
+  )
+}
+
+/** "today", "yesterday", "on Tuesday" within a week, else "on 3 March". */
+function formatDay(iso: string): string {
+  const then = new Date(iso)
+  const now = new Date()
+  const days = Math.round((startOfDay(now) - startOfDay(then)) / 86_400_000)
+  if (days <= 0) return 'today'
+  if (days === 1) return 'yesterday'
+  if (days < 7) return `on ${then.toLocaleDateString(undefined, { weekday: 'long' })}`
+  return `on ${then.toLocaleDateString(undefined, { day: 'numeric', month: 'long' })}`
+}
+
+function startOfDay(d: Date): number {
+  return new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime()
+}
+
 interface ForgetProposalProps {
   candidate: Candidate
   id: string
@@ -401,6 +454,7 @@ function ForgetProposal({ candidate, id, origin, target, stale, busy, error, con
             </p>
           </>
         )}
+        <SuggestionSource candidate={candidate} />
         {current && stale && (
           <p className="message warn" role="alert" data-testid="suggestion-conflict" data-current-revision={current.revision}>
             This memory changed after the teammate proposed forgetting it (revision {candidate.targetRevision}, now {current.revision}).
