@@ -135,6 +135,7 @@ func serve(ctx context.Context, cfg config.Config, aiCfg config.AI, databaseURL 
 	a, err := app.New(ctx, app.Options{
 		DatabaseURL: databaseURL, UserToken: cfg.UserToken, WorkerToken: cfg.WorkerToken,
 		AllowedOrigins: cfg.AllowedOrigins, Log: log, AI: aiCfg, Demo: cfg.Demo,
+		DBMaxConns: cfg.DBMaxConns, DBStatementTimeout: cfg.DBStatementTimeout,
 	})
 	if err != nil {
 		return err

@@ -36,6 +36,9 @@ import (
 
 // Options are what the HTTP surface needs from the process.
 type Options struct {
+	// Pool answers /readyz. It should be a small pool of its own (db.OpenHealthPool): a health check
+	// that waits behind requests for the last connection of the request pool would report the
+	// database unreachable while it is merely busy.
 	Pool     *pgxpool.Pool
 	Memory   *memory.Service
 	Broker   *events.Broker
