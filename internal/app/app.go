@@ -155,6 +155,7 @@ func New(ctx context.Context, o Options) (*App, error) {
 		AllowedOrigins:   o.AllowedOrigins,
 		PingPongInterval: o.PingPongInterval,
 		Log:              o.Log,
+		DBMaxConns:       o.DBMaxConns,
 	})
 	return a, nil
 }
