@@ -136,6 +136,7 @@ func serve(ctx context.Context, cfg config.Config, aiCfg config.AI, databaseURL 
 		DatabaseURL: databaseURL, UserToken: cfg.UserToken, WorkerToken: cfg.WorkerToken,
 		AllowedOrigins: cfg.AllowedOrigins, Log: log, AI: aiCfg, Demo: cfg.Demo,
 		RunSuggestionLimit: cfg.RunSuggestionLimit,
+		DBMaxConns:         cfg.DBMaxConns, DBStatementTimeout: cfg.DBStatementTimeout,
 	})
 	if err != nil {
 		return err

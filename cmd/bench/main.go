@@ -112,6 +112,7 @@ func run(ctx context.Context, o options, log *slog.Logger) error {
 		{"recall", env.benchRecall},
 		{"recall with vectors", env.benchVectorRecall},
 		{"startRun", env.benchStartRun},
+		{"heavy request", env.benchHeavy},
 		{"writes", env.benchWrites},
 		{"live delivery", env.benchLive},
 		{"jobs", env.benchJobs},

@@ -87,6 +87,9 @@ func render(ctx context.Context, b *bench, rows []row, took time.Duration) strin
 	sb.WriteString("  pgvector HNSW query; writes — a transaction of one INSERT and one NOTIFY per edit, same clients;\n")
 	sb.WriteString("  live delivery — a bare LISTEN/NOTIFY round trip; jobs — one SKIP LOCKED claim statement and one\n")
 	sb.WriteString("  completing statement per batch.\n")
+	fmt.Fprintf(&sb, "- Heavy request: the most aliased recallPreview the API's limits accept in one document, over the\n")
+	fmt.Fprintf(&sb, "  large teammate's items, sent back to back by %d clients while one client probes /readyz and a\n", heavyClients)
+	sb.WriteString("  teammate by id, 5 ms apart; its floor is the same probes with nothing else running.\n")
 	fmt.Fprintf(&sb, "- The whole run took %s.\n", took.Round(time.Second))
 	return sb.String()
 }

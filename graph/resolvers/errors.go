@@ -24,7 +24,13 @@ const (
 	CodeConflict        = "CONFLICT"
 	CodeMemoryChanged   = "MEMORY_CHANGED"
 	CodeInternal        = "INTERNAL"
+	// CodeUnavailable: the database can't serve the request now (memory.IsUnavailable); retrying
+	// later may succeed, and nothing about the request is wrong.
+	CodeUnavailable = "UNAVAILABLE"
 )
+
+// unavailableMessage is UNAVAILABLE's message.
+const unavailableMessage = "the database is unavailable right now; try again shortly"
 
 // ErrorPresenter maps domain errors to client-safe messages and codes. Errors gqlgen produced itself
 // (parse, validation, argument coercion, limits) keep their message and code (BAD_USER_INPUT when they
@@ -87,6 +93,12 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 		if errors.Is(err, context.Canceled) {
 			// The client went away mid-request: nothing failed on our side.
 			log.DebugContext(ctx, "request cancelled", "path", gerr.Path.String())
+		} else if memory.IsUnavailable(err) {
+			// An outage or overload, not a defect: warned about (connection errors quote no memory
+			// text), and answered with a code the client may retry on.
+			log.WarnContext(ctx, "database unavailable", "err", err, "path", gerr.Path.String())
+			gerr.Extensions = nil
+			return set(CodeUnavailable, unavailableMessage)
 		} else {
 			log.ErrorContext(ctx, "internal error", "err", err, "path", gerr.Path.String())
 		}

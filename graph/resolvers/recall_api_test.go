@@ -93,8 +93,19 @@ func TestMemoryContextStates(t *testing.T) {
 // adds 1 to a dimension chosen by its hash, so texts sharing words are close.
 func fakeEmbeddings(t *testing.T, requests *atomic.Int64) *httptest.Server {
 	t.Helper()
+	return fakeEmbeddingsAfter(t, requests, 0)
+}
+
+// fakeEmbeddingsAfter is fakeEmbeddings answering each request after delay, like a distant endpoint.
+func fakeEmbeddingsAfter(t *testing.T, requests *atomic.Int64, delay time.Duration) *httptest.Server {
+	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		requests.Add(1)
+		select {
+		case <-time.After(delay):
+		case <-r.Context().Done():
+			return
+		}
 		if r.URL.Path != "/v1/embeddings" || r.Header.Get("Authorization") != "Bearer test-key" {
 			http.Error(w, `{"error":{"code":"bad_request"}}`, http.StatusBadRequest)
 			return

@@ -22,26 +22,75 @@ type Resolver struct {
 	AIStatus func(ctx context.Context) (model.AIStatus, error)
 }
 
+// Complexity of the fields that make the database work, in the units of the server's complexity
+// limit (5,000; internal/server.MaxComplexity), where a plain field costs 1 and a list its children
+// times the rows it may return. Without them an alias of recallPreview cost 2, and one document of
+// 120 of them held every connection of the pool for half a minute (#17). The costs make the limit a
+// limit on work.
+const (
+	// RecallComplexity is a packet built from a ranked search over every visible item
+	// (recallPreview, startRun): ts_rank_cd over each full-text match (about 6 µs a row, thousands of
+	// rows at the benchmark's sizes) and maybe a vector search. Fewer than ten fit in an operation.
+	RecallComplexity = 500
+	// SearchComplexity is a text search over a scope or a teammate's conversations (memoryItems with
+	// search, toolSearchMemory, toolSearchHistory), or a count over every active item (aiStatus's
+	// re-embedding progress). Fewer than twenty fit in an operation. (totalCount counts a scope too, but it sits
+	// inside a page whose cost is multiplied by the page size, so it is limited by HeavyField.)
+	SearchComplexity = 250
+	// QueryComplexity is one indexed statement more than the field's parent made: a page of runs or
+	// revisions, a run's memory context, messages or thread, a teammate's generation.
+	QueryComplexity = 10
+)
+
 // Config returns the gqlgen executable-schema config with the resolvers and the @auth directive.
 func (r *Resolver) Config() generated.Config {
 	c := generated.Config{
 		Resolvers:  r,
 		Directives: generated.DirectiveRoot{Auth: r.authDirective},
 	}
-	// Lists cost what they may return, so FixedComplexityLimit bounds the rows a request can fetch.
+	// Lists cost what they may return, so FixedComplexityLimit bounds the rows a request can fetch;
+	// fields that make the database search, rank or count cost that work on top (see above).
 	q := &c.Complexity.Query
-	q.MemoryItems = func(child int, _ model.ScopeInput, _ *memory.Status, _ *memory.Kind, _ *string, first *int, _ *string) int {
+	q.MemoryItems = func(child int, _ model.ScopeInput, _ *memory.Status, _ *memory.Kind, search *string, first *int, _ *string) int {
+		if search != nil && *search != "" {
+			return SearchComplexity + listCost(child, first, memory.DefaultPageSize)
+		}
 		return listCost(child, first, memory.DefaultPageSize)
 	}
 	q.Candidates = func(child int, _ model.ScopeInput) int { return listCost(child, nil, memory.MaxPageSize) }
-	q.Lessons = func(child int, _ string) int { return listCost(child, nil, memory.MaxPageSize) }
+	q.Lessons = func(child int, _ string) int { return QueryComplexity + listCost(child, nil, memory.MaxPageSize) }
 	q.Teammates = func(child int) int { return listCost(child, nil, memory.MaxPageSize) }
 	q.PendingRetries = func(child int) int { return listCost(child, nil, memory.MaxPageSize) }
-	q.Runs = func(child int, _ string, first *int, _ *string) int { return listCost(child, first, 20) }
-	q.ToolSearchMemory = func(child int, _ string) int { return listCost(child, nil, memory.MaxToolResults) }
-	q.ToolSearchHistory = func(child int, _ string) int { return listCost(child, nil, memory.MaxToolResults) }
-	c.Complexity.MemoryItem.Revisions = func(child int, first *int, _ *string) int { return listCost(child, first, 20) }
+	q.Runs = func(child int, _ string, first *int, _ *string) int {
+		return QueryComplexity + listCost(child, first, 20)
+	}
+	q.ToolSearchMemory = func(child int, _ string) int { return SearchComplexity + listCost(child, nil, memory.MaxToolResults) }
+	q.ToolSearchHistory = func(child int, _ string) int { return SearchComplexity + listCost(child, nil, memory.MaxToolResults) }
+	q.RecallPreview = func(child int, _, _ string) int { return RecallComplexity + child }
+	q.AiStatus = func(child int) int { return SearchComplexity + child }
+	c.Complexity.Mutation.StartRun = func(child int, _ model.StartRunInput) int { return RecallComplexity + child }
+	c.Complexity.MemoryItem.Revisions = func(child int, first *int, _ *string) int {
+		return QueryComplexity + listCost(child, first, 20)
+	}
+	c.Complexity.Run.MemoryContext = func(child int) int { return QueryComplexity + listCost(child, nil, memory.PacketMaxEntries) }
+	c.Complexity.Run.UserMessage = func(child int) int { return QueryComplexity + child }
+	c.Complexity.Run.Reply = func(child int) int { return QueryComplexity + child }
+	c.Complexity.Run.Thread = func(child int) int { return QueryComplexity + child }
+	c.Complexity.Teammate.Generation = func(child int) int { return QueryComplexity + child }
+	c.Complexity.Lesson.Run = func(child int) int { return QueryComplexity + child }
 	return c
+}
+
+// HeavyField reports whether field of object (as the schema names them: "Query", "recallPreview")
+// makes the database rank, search or count over a whole scope. The server allows only a few of them
+// per operation, wherever they sit in it (internal/server.MaxHeavyFields), on top of their cost.
+func HeavyField(object, field string) bool {
+	switch object + "." + field {
+	case "Query.recallPreview", "Mutation.startRun", "Query.toolSearchMemory", "Query.toolSearchHistory",
+		"Query.aiStatus", "MemoryItemConnection.totalCount":
+		return true
+	}
+	return false
 }
 
 // listCost is the complexity of a list field: its children's cost for every row it may return.

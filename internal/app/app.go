@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -51,12 +52,19 @@ type Options struct {
 	// RunSuggestionLimit is how many suggestions one run may make; zero means
 	// memory.DefaultRunSuggestionLimit.
 	RunSuggestionLimit int
+	// DBMaxConns is the request pool's size (MEMORY_DB_MAX_CONNS); 0 means
+	// config.DefaultDBMaxConns(). The health checks and the event listener connect on their own.
+	DBMaxConns int
+	// DBStatementTimeout is the pool's statement_timeout (MEMORY_DB_STATEMENT_TIMEOUT); 0 means
+	// none.
+	DBStatementTimeout time.Duration
 }
 
 // App is one running API process: its pool, listener, sweeper and HTTP handler.
 type App struct {
 	ai       ai.Installed
 	pool     *pgxpool.Pool
+	health   *pgxpool.Pool
 	listener *events.Listener
 	handler  http.Handler
 
@@ -79,9 +87,31 @@ func New(ctx context.Context, o Options) (*App, error) {
 	if o.ExpirySweepInterval == 0 {
 		o.ExpirySweepInterval = DefaultExpirySweepInterval
 	}
-	pool, err := db.Open(ctx, o.DatabaseURL)
+	if o.DBMaxConns == 0 {
+		o.DBMaxConns = config.DefaultDBMaxConns()
+	}
+	// The listener exists only once the pool does (it copies the pool's connection settings), but
+	// the pool's connections must be able to wake it: wake reads it when it is set.
+	var woken atomic.Pointer[events.Listener]
+	wake := func() {
+		if l := woken.Load(); l != nil {
+			l.Wake()
+		}
+	}
+	pool, err := db.OpenPool(ctx, o.DatabaseURL, db.PoolOptions{
+		MaxConns: o.DBMaxConns, StatementTimeout: o.DBStatementTimeout, ApplicationName: "memory-api", AfterConnect: wake,
+	})
 	if err != nil {
 		return nil, err
+	}
+	health, err := db.OpenHealthPool(ctx, o.DatabaseURL, wake)
+	if err != nil {
+		pool.Close()
+		return nil, err
+	}
+	closePools := func() {
+		pool.Close()
+		health.Close()
 	}
 
 	svc := memory.NewService(pool, o.Log, memory.WithRunSuggestionLimit(o.RunSuggestionLimit))
@@ -95,12 +125,12 @@ func New(ctx context.Context, o Options) (*App, error) {
 	}
 	installed, err := ai.Install(ctx, pool, svc, runner, o.AI, o.Log)
 	if err != nil {
-		pool.Close()
+		closePools()
 		return nil, err
 	}
 	if o.Demo {
 		if seeded, err := demo.Seed(ctx, svc); err != nil {
-			pool.Close()
+			closePools()
 			return nil, err
 		} else if seeded {
 			o.Log.Info("loaded the demo: two teammates with memories, a suggestion, a lesson and runs (MEMORY_DEMO=false skips it)")
@@ -111,8 +141,9 @@ func New(ctx context.Context, o Options) (*App, error) {
 	}
 	broker := events.NewBroker()
 	listener := events.NewListener(pool.Config().ConnConfig, broker, o.Log)
+	woken.Store(listener)
 	life, stop := context.WithCancel(context.Background())
-	a := &App{pool: pool, listener: listener, life: life, stop: stop}
+	a := &App{pool: pool, health: health, listener: listener, life: life, stop: stop}
 	a.running.Go(func() { _ = listener.Run(life) })
 	a.running.Go(func() { svc.RunExpirySweeper(life, o.ExpirySweepInterval) })
 	if runner != nil && len(runner.Kinds()) > 0 {
@@ -121,12 +152,13 @@ func New(ctx context.Context, o Options) (*App, error) {
 	a.ai = installed
 
 	a.handler = server.New(server.Options{
-		Pool: pool, Memory: svc, Broker: broker, Listener: listener,
+		Pool: health, Memory: svc, Broker: broker, Listener: listener,
 		Auth:             auth.New(o.UserToken, o.WorkerToken, svc),
 		AIStatus:         aiStatus(svc, installed, o.AI),
 		AllowedOrigins:   o.AllowedOrigins,
 		PingPongInterval: o.PingPongInterval,
 		Log:              o.Log,
+		DBMaxConns:       o.DBMaxConns,
 	})
 	return a, nil
 }
@@ -147,12 +179,13 @@ func (a *App) Handler() http.Handler {
 func (a *App) Listener() *events.Listener { return a.listener }
 
 // Close cancels running requests, stops the listener and the sweeper, waits for them, and closes the
-// pool (which waits for connections still in use). It is safe to call more than once.
+// pools (which wait for connections still in use). It is safe to call more than once.
 func (a *App) Close() {
 	a.closeOnce.Do(func() {
 		a.stop()
 		a.running.Wait()
 		a.pool.Close()
+		a.health.Close()
 	})
 }
 

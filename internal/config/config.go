@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Config is the validated configuration of cmd/api and cmd/worker.
@@ -42,6 +44,30 @@ type Config struct {
 	// RunSuggestionLimit is MEMORY_RUN_SUGGESTION_LIMIT (default 20, 1–1000): how many suggestions
 	// one run may leave for the user.
 	RunSuggestionLimit int
+	// DBMaxConns is MEMORY_DB_MAX_CONNS: the size of the API's request pool (DefaultDBMaxConns). The
+	// health checks and the event listener have connections of their own on top of it.
+	DBMaxConns int
+	// DBStatementTimeout is MEMORY_DB_STATEMENT_TIMEOUT, a Go duration (default 30s; 0 turns it
+	// off): PostgreSQL's statement_timeout on the pool's connections, so that no statement holds a
+	// connection longer.
+	DBStatementTimeout time.Duration
+}
+
+// DefaultDBStatementTimeout is MEMORY_DB_STATEMENT_TIMEOUT's default: far above any statement a
+// request makes at the benchmark's sizes (recall over 100,000 items takes tens of milliseconds),
+// so it only ends statements that have gone wrong.
+const DefaultDBStatementTimeout = 30 * time.Second
+
+// maxDBMaxConns bounds MEMORY_DB_MAX_CONNS: PostgreSQL's default max_connections is 100, shared by
+// every process on the database.
+const maxDBMaxConns = 1000
+
+// DefaultDBMaxConns is MEMORY_DB_MAX_CONNS's default on this machine: four connections per CPU, at
+// least 8 and at most 32. PostgreSQL's throughput stops growing at a few active sessions per core,
+// and one operation uses at most a few connections at once (see internal/server), so 8 on a small
+// machine leaves room for several slow operations while others are served.
+func DefaultDBMaxConns() int {
+	return min(max(8, 4*runtime.GOMAXPROCS(0)), 32)
 }
 
 // MinTokenLength is the shortest MEMORY_USER_TOKEN / MEMORY_WORKER_TOKEN accepted.
@@ -67,6 +93,14 @@ func Load(getenv func(string) string) (Config, error) {
 		LogLevel:    strings.ToLower(get("MEMORY_LOG_LEVEL", "info")),
 		LogFormat:   strings.ToLower(get("MEMORY_LOG_FORMAT", "text")),
 		DebugAddr:   get("MEMORY_DEBUG_ADDR", ""),
+	}
+	var err error
+	if c.DBMaxConns, err = strconv.Atoi(get("MEMORY_DB_MAX_CONNS", strconv.Itoa(DefaultDBMaxConns()))); err != nil || c.DBMaxConns < 1 || c.DBMaxConns > maxDBMaxConns {
+		return c, fmt.Errorf("MEMORY_DB_MAX_CONNS: want a number of connections from 1 to %d", maxDBMaxConns)
+	}
+	if c.DBStatementTimeout, err = time.ParseDuration(get("MEMORY_DB_STATEMENT_TIMEOUT", DefaultDBStatementTimeout.String())); err != nil ||
+		c.DBStatementTimeout < 0 || (c.DBStatementTimeout > 0 && c.DBStatementTimeout < time.Millisecond) {
+		return c, fmt.Errorf("MEMORY_DB_STATEMENT_TIMEOUT: want a Go duration like 30s (at least 1ms), or 0 for none")
 	}
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		return c, fmt.Errorf("MEMORY_ADDR: want host:port, like 127.0.0.1:8080: %v", err)

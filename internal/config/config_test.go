@@ -3,6 +3,7 @@ package config_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -41,12 +42,14 @@ func TestLoadGood(t *testing.T) {
 				"MEMORY_PG_PORT": "5433", "MEMORY_USER_TOKEN": userToken, "MEMORY_WORKER_TOKEN": workerToken,
 				"MEMORY_SKIP_MIGRATIONS": "true", "MEMORY_ALLOWED_ORIGINS": " https://app.example/ , http://localhost:5173,,",
 				"MEMORY_LOG_LEVEL": "DEBUG", "MEMORY_LOG_FORMAT": "JSON", "MEMORY_DEBUG_ADDR": "127.0.0.1:6060",
+				"MEMORY_DB_MAX_CONNS": "4", "MEMORY_DB_STATEMENT_TIMEOUT": "1500ms",
 			},
 			want: config.Config{
 				DatabaseURL: databaseURL, Addr: "0.0.0.0:9000", DataDir: "/var/lib/memory", PGPort: 5433,
 				UserToken: userToken, WorkerToken: workerToken, SkipMigrations: true,
 				AllowedOrigins: []string{"https://app.example", "http://localhost:5173"},
 				LogLevel:       "debug", LogFormat: "json", DebugAddr: "127.0.0.1:6060",
+				DBMaxConns: 4, DBStatementTimeout: 1500 * time.Millisecond,
 			},
 		},
 		{
@@ -65,6 +68,12 @@ func TestLoadGood(t *testing.T) {
 			want: config.Config{Addr: "127.0.0.1:8080", DataDir: ".data", LogLevel: "info", LogFormat: "text", UserToken: userToken, Demo: true},
 		},
 		{
+			name: "no statement timeout",
+			env:  map[string]string{"MEMORY_DB_STATEMENT_TIMEOUT": "0", "MEMORY_DB_MAX_CONNS": "1"},
+			want: config.Config{Addr: "127.0.0.1:8080", DataDir: ".data", LogLevel: "info", LogFormat: "text", Demo: true,
+				DBMaxConns: 1, DBStatementTimeout: -1},
+		},
+		{
 			name: "demo off",
 			env:  map[string]string{"MEMORY_DEMO": "false"},
 			want: config.Config{Addr: "127.0.0.1:8080", DataDir: ".data", LogLevel: "info", LogFormat: "text"},
@@ -72,6 +81,16 @@ func TestLoadGood(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
+			// The pool's defaults unless the case sets them (-1 stands for an explicit 0).
+			if tc.want.DBMaxConns == 0 {
+				tc.want.DBMaxConns = config.DefaultDBMaxConns()
+			}
+			switch tc.want.DBStatementTimeout {
+			case 0:
+				tc.want.DBStatementTimeout = config.DefaultDBStatementTimeout
+			case -1:
+				tc.want.DBStatementTimeout = 0
+			}
 			got, err := config.Load(env(tc.env))
 			require.NoError(t, err)
 			require.Equal(t, tc.want, got)
@@ -107,6 +126,12 @@ func TestLoadBad(t *testing.T) {
 		{"log format", withTokens(map[string]string{"MEMORY_LOG_FORMAT": "xml"}), []string{"MEMORY_LOG_FORMAT"}},
 		{"profiler on every interface", withTokens(map[string]string{"MEMORY_DEBUG_ADDR": "0.0.0.0:6060"}), []string{"MEMORY_DEBUG_ADDR"}},
 		{"profiler on a named host", withTokens(map[string]string{"MEMORY_DEBUG_ADDR": "example.com:6060"}), []string{"MEMORY_DEBUG_ADDR"}},
+		{"pool size not a number", withTokens(map[string]string{"MEMORY_DB_MAX_CONNS": "many"}), []string{"MEMORY_DB_MAX_CONNS"}},
+		{"pool size zero", withTokens(map[string]string{"MEMORY_DB_MAX_CONNS": "0"}), []string{"MEMORY_DB_MAX_CONNS"}},
+		{"pool size too large", withTokens(map[string]string{"MEMORY_DB_MAX_CONNS": "100000"}), []string{"MEMORY_DB_MAX_CONNS"}},
+		{"statement timeout without unit", withTokens(map[string]string{"MEMORY_DB_STATEMENT_TIMEOUT": "30"}), []string{"MEMORY_DB_STATEMENT_TIMEOUT"}},
+		{"statement timeout negative", withTokens(map[string]string{"MEMORY_DB_STATEMENT_TIMEOUT": "-1s"}), []string{"MEMORY_DB_STATEMENT_TIMEOUT"}},
+		{"statement timeout under a millisecond", withTokens(map[string]string{"MEMORY_DB_STATEMENT_TIMEOUT": "10us"}), []string{"MEMORY_DB_STATEMENT_TIMEOUT"}},
 		{"profiler without port", withTokens(map[string]string{"MEMORY_DEBUG_ADDR": "127.0.0.1"}), []string{"MEMORY_DEBUG_ADDR"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

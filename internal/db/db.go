@@ -4,22 +4,65 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/golang-migrate/migrate/v4"
 	_ "github.com/golang-migrate/migrate/v4/database/pgx/v5" // registers the pgx5:// driver
 	"github.com/golang-migrate/migrate/v4/source/iofs"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/open-bot/memory/migrations"
 )
 
-// Open connects a pool to databaseURL and checks that the server answers.
+// Open connects a pool to databaseURL with pgx's defaults and checks that the server answers
+// (cmd/worker, tests). The API opens its pools with OpenPool.
 func Open(ctx context.Context, databaseURL string) (*pgxpool.Pool, error) {
+	return OpenPool(ctx, databaseURL, PoolOptions{})
+}
+
+// PoolOptions shape a pool; the zero value keeps pgx's defaults and whatever the URL says.
+type PoolOptions struct {
+	// MaxConns is the pool's size (MEMORY_DB_MAX_CONNS); 0 keeps the URL's pool_max_conns or pgx's
+	// default.
+	MaxConns int
+	// StatementTimeout is PostgreSQL's statement_timeout on every connection of the pool
+	// (MEMORY_DB_STATEMENT_TIMEOUT), so that no statement can hold a connection longer; 0 keeps
+	// the server's setting.
+	StatementTimeout time.Duration
+	// ApplicationName names the pool's sessions in pg_stat_activity, unless the URL names them.
+	ApplicationName string
+	// AfterConnect runs after each new connection is set up. The API uses it to tell the event
+	// listener that the database is reachable again, so it reconnects at once instead of finishing
+	// its backoff.
+	AfterConnect func()
+}
+
+// OpenPool connects a pool to databaseURL shaped by o and checks that the server answers.
+func OpenPool(ctx context.Context, databaseURL string, o PoolOptions) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(databaseURL)
 	if err != nil {
 		return nil, fmt.Errorf("parse database URL: %w", err)
+	}
+	if o.MaxConns > 0 {
+		cfg.MaxConns = int32(min(o.MaxConns, math.MaxInt32))
+	}
+	params := cfg.ConnConfig.RuntimeParams
+	if o.StatementTimeout > 0 {
+		params["statement_timeout"] = strconv.FormatInt(max(o.StatementTimeout.Milliseconds(), 1), 10)
+	}
+	if _, named := params["application_name"]; !named && o.ApplicationName != "" {
+		params["application_name"] = o.ApplicationName
+	}
+	if o.AfterConnect != nil {
+		cfg.AfterConnect = func(context.Context, *pgx.Conn) error {
+			o.AfterConnect()
+			return nil
+		}
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
@@ -30,6 +73,19 @@ func Open(ctx context.Context, databaseURL string) (*pgxpool.Pool, error) {
 		return nil, fmt.Errorf("ping database: %w", err)
 	}
 	return pool, nil
+}
+
+// HealthPoolConns is the size of the pool that answers /readyz: its own connections, so that a
+// health check never queues behind requests for the last connection of the request pool.
+const HealthPoolConns = 2
+
+// OpenHealthPool opens the small pool /readyz uses (HealthPoolConns connections, with a short
+// statement timeout: a health check that takes seconds has already failed).
+func OpenHealthPool(ctx context.Context, databaseURL string, afterConnect func()) (*pgxpool.Pool, error) {
+	return OpenPool(ctx, databaseURL, PoolOptions{
+		MaxConns: HealthPoolConns, StatementTimeout: 2 * time.Second,
+		ApplicationName: "memory-health", AfterConnect: afterConnect,
+	})
 }
 
 // newMigrate builds a golang-migrate instance over the embedded files for databaseURL

@@ -24,11 +24,24 @@ type Listener struct {
 	// ready is closed the first time the listener is connected and listening.
 	ready     chan struct{}
 	readyOnce atomic.Bool
+	// wake cuts a reconnect backoff short (Wake).
+	wake chan struct{}
 }
 
 // NewListener returns a listener that connects with connConfig (a copy is kept) and publishes to broker.
 func NewListener(connConfig *pgx.ConnConfig, broker *Broker, log *slog.Logger) *Listener {
-	return &Listener{connConfig: connConfig.Copy(), broker: broker, log: log, ready: make(chan struct{})}
+	return &Listener{connConfig: connConfig.Copy(), broker: broker, log: log, ready: make(chan struct{}), wake: make(chan struct{}, 1)}
+}
+
+// Wake tells a listener waiting to reconnect that the database answers again (a pool has just
+// connected), so it tries at once instead of finishing its backoff: subscribers are re-synchronised
+// as soon as requests are served again, not up to the backoff's 5 s later. It never blocks, and does
+// nothing to a connected listener.
+func (l *Listener) Wake() {
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
 }
 
 // Connected reports whether the listener is connected and listening right now (for /readyz).
@@ -38,7 +51,7 @@ func (l *Listener) Connected() bool { return l.connected.Load() }
 func (l *Listener) Ready() <-chan struct{} { return l.ready }
 
 // Run listens until ctx is done, reconnecting with exponential backoff (100 ms doubling to 5 s, with
-// jitter) whenever the connection drops.
+// jitter) whenever the connection drops; Wake cuts a wait short.
 func (l *Listener) Run(ctx context.Context) error {
 	pl := &pgxlisten.Listener{
 		Connect:        l.connect,
@@ -62,10 +75,19 @@ func (l *Listener) connect(ctx context.Context) (*pgx.Conn, error) {
 	if l.failures > 0 {
 		delay := min(100*time.Millisecond<<min(l.failures-1, 6), 5*time.Second)
 		delay += time.Duration(rand.Int64N(int64(delay) / 5))
+		// A wake from before this wait (a pool connecting while the database was still up) says
+		// nothing about now.
+		select {
+		case <-l.wake:
+		default:
+		}
+		timer := time.NewTimer(delay)
+		defer timer.Stop()
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
-		case <-time.After(delay):
+		case <-timer.C:
+		case <-l.wake:
 		}
 	}
 	conn, err := pgx.ConnectConfig(ctx, l.connConfig)

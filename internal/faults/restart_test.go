@@ -388,15 +388,16 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 		return err == nil && code == http.StatusServiceUnavailable
 	}), "/readyz must report not ready while the database is down")
 	assert.Equal(t, "unreachable", notReady["database"], "readyz checks %v", notReady)
-	// Every writer keeps trying during the outage (and is refused); the outage lasts at least a
-	// second so the listener's reconnect backoff grows.
+	// Every writer keeps trying during the outage (and is refused); the outage lasts at least four
+	// seconds so the listener's reconnect backoff grows past three (its sixth wait), which it must
+	// cut short once the database is back (#17).
 	require.True(t, apitest.WaitUntil(20*time.Second, func() bool {
 		for _, w := range writers {
 			if l.failuresSince(w.name, stopped) < 2 {
 				return false
 			}
 		}
-		return time.Since(stopped) > time.Second
+		return time.Since(stopped) > 4*time.Second
 	}), "the writers keep writing during the outage")
 	code, checks, err := readyz(api.URL)
 	require.NoError(t, err)
@@ -415,8 +416,21 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 		code, _, err := readyz(api.URL)
 		return err == nil && code == http.StatusOK
 	}), "/readyz must report ready again after the restart")
-	readyAfter := time.Since(restarted)
+	readyAt := time.Now()
+	readyAfter := readyAt.Sub(restarted)
 	require.True(t, apitest.WaitUntil(30*time.Second, ackedBy(restarted, 3)), "every writer gets writes acknowledged again")
+	// The listener reconnected as soon as the pool could connect again, not at the end of its backoff:
+	// /readyz (which needs it) was ready at most moments after the first write was acknowledged.
+	var firstAck time.Time
+	for _, a := range l.snapshot() {
+		if a.sent.After(restarted) && (firstAck.IsZero() || a.acked.Before(firstAck)) {
+			firstAck = a.acked
+		}
+	}
+	require.False(t, firstAck.IsZero())
+	assert.Less(t, readyAt.Sub(firstAck), 500*time.Millisecond,
+		"the listener reconnects when the pool connects again (first write acknowledged %v after the restart, ready %v after it)",
+		firstAck.Sub(restarted).Round(time.Millisecond), readyAfter.Round(time.Millisecond))
 
 	// The memoryChanged subscribers were completed cleanly by the listener's re-sync; a subscriber
 	// left open would have to receive every event committed after the restart instead.
@@ -508,6 +522,9 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 	}
 	unacked := l.unacked
 	l.mu.Unlock()
+	for code, n := range failureCodes {
+		assert.Equal(t, "UNAVAILABLE", code, "%d write(s) refused during the outage: the retryable code, not a defect's (#17)", n)
+	}
 	received := 0
 	for _, s := range mem {
 		_, nexts, _, _ := s.snapshot()

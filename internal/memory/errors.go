@@ -1,10 +1,17 @@
 package memory
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
+	"strings"
+	"syscall"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/puddle/v2"
 )
 
 // Sentinel errors. The GraphQL error presenter maps each to an extensions.code (RULES §5); none of them
@@ -39,6 +46,45 @@ type ValidationError struct {
 func (e *ValidationError) Error() string { return e.Field + ": " + e.Reason }
 
 func invalid(field, reason string) error { return &ValidationError{Field: field, Reason: reason} }
+
+// IsUnavailable reports whether err means the database could not serve the request now — it is
+// unreachable, shutting down or starting up, out of connections, or the statement ran out of its
+// statement_timeout (MEMORY_DB_STATEMENT_TIMEOUT) or of the request's deadline — rather than that
+// the request or the code is wrong. The API answers these with the retryable code UNAVAILABLE
+// instead of INTERNAL, so a client can tell an outage it should wait out from a defect.
+func IsUnavailable(err error) bool {
+	if err == nil {
+		return false
+	}
+	if pgErr, ok := errors.AsType[*pgconn.PgError](err); ok {
+		switch code := pgErr.Code; {
+		case strings.HasPrefix(code, "08"): // connection exception
+			return true
+		case code == "57P01", code == "57P02", code == "57P03": // admin or crash shutdown; starting up
+			return true
+		case code == "53300": // too many connections
+			return true
+		case code == "57014": // query_canceled: the statement timeout (a client's own cancel is context.Canceled)
+			return true
+		}
+		return false
+	}
+	if _, ok := errors.AsType[*pgconn.ConnectError](err); ok {
+		return true
+	}
+	if _, ok := errors.AsType[net.Error](err); ok {
+		return true
+	}
+	for _, target := range []error{
+		puddle.ErrClosedPool, pgconn.ErrConnClosed, io.EOF, io.ErrUnexpectedEOF, context.DeadlineExceeded,
+		syscall.ECONNREFUSED, syscall.ECONNRESET, syscall.EPIPE,
+	} {
+		if errors.Is(err, target) {
+			return true
+		}
+	}
+	return pgconn.Timeout(err)
+}
 
 // notFoundIfNoRows translates the driver's "no rows" into ErrNotFound, leaving other errors as they are.
 func notFoundIfNoRows(err error) error {

@@ -147,12 +147,94 @@ type Packet struct {
 	Vector  VectorStatus
 }
 
-// BuildPacketTx builds the packet a run of teammateID gets for request, reading inside tx (so that
-// StartRun builds it and records it with WriteContextsTx in the transaction that checks the
-// generation, G4). The caller has checked that its credential reaches the teammate. An unknown
-// teammate is ErrNotFound. No request can make it fail: the words are sanitised, and a failing
-// embedder only turns the vector half off (P3). When an embedder is set, it is called while tx is
-// open.
+// RecallQuery is a recall request made ready for BuildPacketTx by PrepareRecall, outside any
+// transaction: its sanitised words and, when vector search takes part, its vector.
+type RecallQuery struct {
+	request string
+	words   string
+	vector  VectorStatus
+	// text is the vector in pgvector's text form, model the model that made it, dims its size;
+	// set when vector.State is VectorUsed.
+	text  string
+	model string
+	dims  int
+}
+
+// PrepareRecall readies request for a packet of teammateID (see BuildPacketTx): with an embedder
+// set and searchable words in the request, it embeds the request (P3). It must be called before
+// the transaction that builds the packet opens: the embedding endpoint may take seconds, and
+// reserving the AI budget needs a connection of its own, so a caller holding a connection while it
+// embeds could wait for the very connections its peers hold (with a pool of N, N such callers wait
+// forever). Here the words are counted in one short statement on a connection of its own, released
+// before the endpoint is called. An unknown teammate is ErrNotFound (checked only when it would
+// spend a request of the budget). No request makes it fail otherwise: a failing embedder only turns
+// the vector half off, and says why.
+func (s *Service) PrepareRecall(ctx context.Context, teammateID, request string) (RecallQuery, error) {
+	teammateID, err := parseID("teammateId", teammateID)
+	if err != nil {
+		return RecallQuery{}, err
+	}
+	q := RecallQuery{request: request, words: requestWords(request), vector: VectorStatus{State: VectorNotConfigured}}
+	semantic, hasEmbedder := s.embedder.(semanticRecall)
+	if !hasEmbedder {
+		return q, nil
+	}
+	var (
+		exists  bool
+		lexemes int
+	)
+	if err := s.pool.QueryRow(ctx, qRecallWords, teammateID, q.words).Scan(&exists, &lexemes); err != nil {
+		return RecallQuery{}, fmt.Errorf("prepare recall: %w", err)
+	}
+	if !exists {
+		return RecallQuery{}, ErrNotFound
+	}
+	if lexemes == 0 {
+		q.vector = VectorStatus{State: VectorSkipped, Reason: VectorReasonNoWords}
+		return q, nil
+	}
+	vector, model, err := semantic.EmbedQuery(ctx, request)
+	if err != nil && ctx.Err() != nil {
+		return RecallQuery{}, fmt.Errorf("prepare recall: %w", ctx.Err())
+	}
+	text, ok := vectorText(vector)
+	switch {
+	case errors.Is(err, ErrAIBudgetSpent):
+		q.vector = VectorStatus{State: VectorFailed, Reason: VectorReasonBudgetSpent}
+	case err != nil:
+		q.vector = VectorStatus{State: VectorFailed, Reason: VectorReasonEndpointFailed}
+	case !ok || model == "" || utf8.RuneCountInString(model) > 200 || !utf8.ValidString(model) || strings.ContainsRune(model, 0):
+		q.vector = VectorStatus{State: VectorFailed, Reason: VectorReasonUnusable}
+	default:
+		q.vector = VectorStatus{State: VectorUsed}
+		q.text, q.model, q.dims = text, model, len(vector)
+	}
+	if q.vector.State == VectorFailed {
+		s.log.WarnContext(ctx, "recall falls back to full-text search", "teammate", teammateID, "reason", q.vector.Reason)
+	}
+	return q, nil
+}
+
+// forRequest is q if it was prepared for request, and otherwise request's full-text query with the
+// vector half off: a caller that learns its request only inside its transaction (a retry's stored
+// message, read under lock) may not embed it there.
+func (q RecallQuery) forRequest(request string) RecallQuery {
+	if request == q.request {
+		return q
+	}
+	out := RecallQuery{request: request, words: requestWords(request), vector: q.vector}
+	if q.vector.State == VectorUsed {
+		out.vector = VectorStatus{State: VectorFailed, Reason: VectorReasonEndpointFailed}
+	}
+	return out
+}
+
+// BuildPacketTx builds the packet a run of teammateID gets for the request q was prepared for
+// (PrepareRecall, before tx opened), reading inside tx (so that StartRun builds it and records it
+// with WriteContextsTx in the transaction that checks the generation, G4). The caller has checked
+// that its credential reaches the teammate. An unknown teammate is ErrNotFound. No request can make
+// it fail: the words are sanitised, and the vector half was settled by PrepareRecall (P3). It never
+// waits on the network.
 //
 // What it does (RULES P1–P6):
 //   - Visible items: active (confirmed), unexpired, in the shared scope or the teammate's.
@@ -166,54 +248,34 @@ type Packet struct {
 //   - Fusion: each list adds 1/(RecallFusionK+position); pinned items first, then by score (compared
 //     exactly, as fractions), ties by item id. Top PacketMaxEntries, then cut to PacketMaxCharacters
 //     (see Packet).
-func (s *Service) BuildPacketTx(ctx context.Context, tx pgx.Tx, teammateID, request string) (Packet, error) {
+func (s *Service) BuildPacketTx(ctx context.Context, tx pgx.Tx, teammateID string, q RecallQuery) (Packet, error) {
 	teammateID, err := parseID("teammateId", teammateID)
 	if err != nil {
 		return Packet{}, err
 	}
-	words := requestWords(request)
-	semantic, hasEmbedder := s.embedder.(semanticRecall)
-
+	useVector := q.vector.State == VectorUsed
 	var (
 		exists   bool
-		lexemes  int
 		iterScan bool
 	)
-	if err := tx.QueryRow(ctx, qRecallPrepare, teammateID, words, hasEmbedder).Scan(&exists, &lexemes, &iterScan); err != nil {
+	if err := tx.QueryRow(ctx, qRecallPrepare, teammateID, useVector).Scan(&exists, &iterScan); err != nil {
 		return Packet{}, fmt.Errorf("build memory packet: %w", err)
 	}
 	if !exists {
 		return Packet{}, ErrNotFound
 	}
 
-	p := Packet{Vector: VectorStatus{State: VectorNotConfigured}}
-	query, args := qRecallFullText, []any{teammateID, words}
-	switch {
-	case !hasEmbedder:
-	case lexemes == 0:
-		p.Vector = VectorStatus{State: VectorSkipped, Reason: VectorReasonNoWords}
-	default:
-		vector, model, err := semantic.EmbedQuery(ctx, request)
-		if err != nil && ctx.Err() != nil {
-			return Packet{}, fmt.Errorf("build memory packet: %w", ctx.Err())
+	p := Packet{Vector: q.vector}
+	query, args := qRecallFullText, []any{teammateID, q.words}
+	if useVector {
+		maxDistance := DefaultSemanticMaxDistance
+		if semantic, ok := s.embedder.(semanticRecall); ok {
+			maxDistance = semantic.maxDistance
 		}
-		text, ok := vectorText(vector)
-		switch {
-		case errors.Is(err, ErrAIBudgetSpent):
-			p.Vector = VectorStatus{State: VectorFailed, Reason: VectorReasonBudgetSpent}
-		case err != nil:
-			p.Vector = VectorStatus{State: VectorFailed, Reason: VectorReasonEndpointFailed}
-		case !ok || model == "" || utf8.RuneCountInString(model) > 200 || !utf8.ValidString(model) || strings.ContainsRune(model, 0):
-			p.Vector = VectorStatus{State: VectorFailed, Reason: VectorReasonUnusable}
-		case len(vector) == hnswDimensions:
-			p.Vector = VectorStatus{State: VectorUsed}
-			query, args = qRecallHybrid1536, append(args, text, model, semantic.maxDistance)
-		default:
-			p.Vector = VectorStatus{State: VectorUsed}
-			query, args = qRecallHybridExact, append(args, text, model, semantic.maxDistance, len(vector))
-		}
-		if p.Vector.State == VectorFailed {
-			s.log.WarnContext(ctx, "recall falls back to full-text search", "teammate", teammateID, "reason", p.Vector.Reason)
+		if q.dims == hnswDimensions {
+			query, args = qRecallHybrid1536, append(args, q.text, q.model, maxDistance)
+		} else {
+			query, args = qRecallHybridExact, append(args, q.text, q.model, maxDistance, q.dims)
 		}
 	}
 
@@ -465,11 +527,15 @@ func (s *Service) RecallPreview(ctx context.Context, teammateID, query string) (
 	if !c.canReadTeammate(teammateID) {
 		return Packet{}, ErrForbidden
 	}
+	// Embedded before the transaction opens: see PrepareRecall.
+	q, err := s.PrepareRecall(ctx, teammateID, query)
 	var p Packet
-	err = pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		p, err = s.BuildPacketTx(ctx, tx, teammateID, query)
-		return err
-	})
+	if err == nil {
+		err = pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+			p, err = s.BuildPacketTx(ctx, tx, teammateID, q)
+			return err
+		})
+	}
 	switch {
 	case errors.Is(err, ErrNotFound):
 		return Packet{}, ErrNotFound

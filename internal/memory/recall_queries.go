@@ -104,16 +104,20 @@ const (
 			  JOIN memory_items i ON i.id = coalesce(f.id, v.id)
 		) AS memory_items`
 
-	// qRecallPrepare checks that the teammate's scope exists and counts the request's lexemes (no
-	// lexeme: no vector search, P6). When $3 is true it also turns on pgvector's iterative index scans
-	// for the rest of the transaction (pgvector 0.8 and later; older versions don't know the setting),
-	// so that filtering by scope can't leave the HNSW scan short of results.
+	// qRecallWords checks, before recall embeds a request (PrepareRecall), that the teammate's scope
+	// exists and counts the request's lexemes (no lexeme: no vector search, P6), so that neither
+	// spends a request of the AI budget.
+	qRecallWords = `SELECT EXISTS (SELECT 1 FROM memory_generations WHERE scope = $1), length(to_tsvector('english', $2::text))`
+
+	// qRecallPrepare checks that the teammate's scope exists. When $2 is true (the vector list takes
+	// part) it also turns on pgvector's iterative index scans for the rest of the transaction
+	// (pgvector 0.8 and later; older versions don't know the setting), so that filtering by scope
+	// can't leave the HNSW scan short of results.
 	qRecallPrepare = `
 		SELECT EXISTS (SELECT 1 FROM memory_generations WHERE scope = $1),
-		       length(to_tsvector('english', $2::text)),
 		       (SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)
 		          FROM pg_extension
-		         WHERE $3::boolean AND extname = 'vector' AND extversion !~ '^0\.[0-7]\.') IS NOT NULL`
+		         WHERE $2::boolean AND extname = 'vector' AND extversion !~ '^0\.[0-7]\.') IS NOT NULL`
 
 	// qContextsInsert records the entries given to a run, in packet order (P7).
 	qContextsInsert = `

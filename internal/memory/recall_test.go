@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -118,13 +119,22 @@ func (e *fakeEmbedder) EmbedQuery(_ context.Context, text string) ([]float32, st
 	return e.def, e.model, nil
 }
 
-// buildPacket builds a packet the way StartRun does: BuildPacketTx inside a transaction.
+// buildPacket builds a packet the way StartRun does: PrepareRecall, then BuildPacketTx inside a
+// transaction.
 func buildPacket(t testing.TB, f fixture, teammateID, request string) memory.Packet {
 	t.Helper()
+	return buildPacketWith(t, f.svc, f.pool, teammateID, request)
+}
+
+// buildPacketWith is buildPacket with a service of the test's own (another embedder).
+func buildPacketWith(t testing.TB, svc *memory.Service, pool *pgxpool.Pool, teammateID, request string) memory.Packet {
+	t.Helper()
+	q, err := svc.PrepareRecall(context.Background(), teammateID, request)
+	require.NoError(t, err)
 	var p memory.Packet
-	err := pgx.BeginFunc(context.Background(), f.pool, func(tx pgx.Tx) error {
+	err = pgx.BeginFunc(context.Background(), pool, func(tx pgx.Tx) error {
 		var err error
-		p, err = f.svc.BuildPacketTx(context.Background(), tx, teammateID, request)
+		p, err = svc.BuildPacketTx(context.Background(), tx, teammateID, q)
 		return err
 	})
 	require.NoError(t, err)
@@ -551,12 +561,7 @@ func TestRecallEmbeddingRules(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			svc := memory.NewService(f.pool, slog.New(slog.DiscardHandler))
 			require.NoError(t, svc.SetQueryEmbedder(&fakeEmbedder{model: "current-model", def: tc.vector, err: tc.err}, 0.4))
-			var p memory.Packet
-			require.NoError(t, pgx.BeginFunc(context.Background(), f.pool, func(tx pgx.Tx) error {
-				var err error
-				p, err = svc.BuildPacketTx(context.Background(), tx, tm, "galoshes please")
-				return err
-			}))
+			p := buildPacketWith(t, svc, f.pool, tm, "galoshes please")
 			assert.Equal(t, tc.want, p.Vector)
 			assert.Equal(t, []string{current.ID}, packetIDs(p), "full text still finds the item")
 			assert.Nil(t, p.Entries[0].VectorPos)
@@ -613,9 +618,11 @@ func TestMemoryContextStates(t *testing.T) {
 
 	runID := insertRun(t, f, tm)
 	var given memory.Packet
+	bakery, err := f.svc.PrepareRecall(ctx, tm, "bakery")
+	require.NoError(t, err)
 	require.NoError(t, pgx.BeginFunc(ctx, f.pool, func(tx pgx.Tx) error {
 		var err error
-		if given, err = f.svc.BuildPacketTx(ctx, tx, tm, "bakery"); err != nil {
+		if given, err = f.svc.BuildPacketTx(ctx, tx, tm, bakery); err != nil {
 			return err
 		}
 		return memory.WriteContextsTx(ctx, tx, runID, given)
@@ -623,7 +630,7 @@ func TestMemoryContextStates(t *testing.T) {
 	require.Len(t, given.Entries, 6)
 	require.Equal(t, unchanged.ID, given.Entries[0].Item.ID, "pinned first")
 
-	_, err := f.svc.EditMemory(user, memory.EditInput{ID: changed.ID, BaseRevision: 1, Content: ptr("Bakery sells rye on Wednesdays")})
+	_, err = f.svc.EditMemory(user, memory.EditInput{ID: changed.ID, BaseRevision: 1, Content: ptr("Bakery sells rye on Wednesdays")})
 	require.NoError(t, err)
 	_, err = f.pool.Exec(ctx, `
 		UPDATE memory_items SET status = 'forgotten', content = '', key = NULL, content_hash = NULL,

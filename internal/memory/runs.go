@@ -97,6 +97,9 @@ const (
 	qRunReply        = `SELECT content FROM messages WHERE run_id = $1 AND role = 'assistant' ORDER BY created_at DESC LIMIT 1`
 	qTeammateExists  = `SELECT EXISTS (SELECT 1 FROM teammates WHERE id = $1)`
 	qRunContextsDrop = `DELETE FROM memory_contexts WHERE run_id = $1`
+	// qRetryMessageText reads a retry's stored message without claiming it, to embed it before
+	// StartRun's transaction (qRetryMessageForUpdate claims it inside).
+	qRetryMessageText = `SELECT content FROM messages WHERE id = $1`
 )
 
 func scanRun(row pgx.Row) (Run, error) {
@@ -145,6 +148,18 @@ func (s *Service) StartRun(ctx context.Context, in StartRunInput) (StartedRun, e
 		}
 	} else if err := checkText("message", in.Message, MaxMessageLength, true); err != nil {
 		return StartedRun{}, err
+	}
+	// The request is embedded before the transaction opens, never while it holds a connection
+	// (PrepareRecall). A retry's stored message is read for it here and again under lock below.
+	request := in.Message
+	if in.RetryMessageID != "" {
+		if err := s.pool.QueryRow(ctx, qRetryMessageText, in.RetryMessageID).Scan(&request); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return StartedRun{}, fmt.Errorf("start run: %w", err)
+		}
+	}
+	recall, err := s.PrepareRecall(ctx, teammateID, request)
+	if err != nil {
+		return StartedRun{}, wrapUnlessDomain("start run", err)
 	}
 	var out StartedRun
 	changed := false
@@ -206,7 +221,7 @@ func (s *Service) StartRun(ctx context.Context, in StartRunInput) (StartedRun, e
 		} else if _, err := tx.Exec(ctx, qMessageInsert, out.Thread.ID, out.Run.ID, "user", in.Message, nil); err != nil {
 			return err
 		}
-		if out.Packet, err = s.BuildPacketTx(ctx, tx, teammateID, in.Message); err != nil {
+		if out.Packet, err = s.BuildPacketTx(ctx, tx, teammateID, recall.forRequest(in.Message)); err != nil {
 			return err
 		}
 		if err := WriteContextsTx(ctx, tx, out.Run.ID, out.Packet); err != nil {

@@ -36,6 +36,9 @@ import (
 
 // Options are what the HTTP surface needs from the process.
 type Options struct {
+	// Pool answers /readyz. It should be a small pool of its own (db.OpenHealthPool): a health check
+	// that waits behind requests for the last connection of the request pool would report the
+	// database unreachable while it is merely busy.
 	Pool     *pgxpool.Pool
 	Memory   *memory.Service
 	Broker   *events.Broker
@@ -49,6 +52,9 @@ type Options struct {
 	// answer a ping within twice this is disconnected.
 	PingPongInterval time.Duration
 	Log              *slog.Logger
+	// DBMaxConns is the size of the pool Memory uses; at most half of it serves recalls, searches
+	// and counts at once (see operations.go). 0 means no such limit.
+	DBMaxConns int
 }
 
 // New returns the whole HTTP handler of the API.
@@ -95,6 +101,7 @@ func (s *server) graphql() http.Handler {
 	srv.Use(selectionLimit{max: MaxSelections})
 	srv.Use(extension.FixedComplexityLimit(MaxComplexity))
 	srv.Use(depthLimit{max: MaxDepth})
+	srv.Use(newOperationBudget(s.DBMaxConns))
 	srv.AroundOperations(root.WithLoaders)
 	srv.SetErrorPresenter(resolvers.ErrorPresenter(s.Log))
 	srv.SetRecoverFunc(resolvers.Recover(s.Log))

@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'CONFLICT'
   | 'MEMORY_CHANGED'
   | 'INTERNAL'
+  | 'UNAVAILABLE'
 
 /** The first GraphQL error of err, with its extensions. */
 function firstGraphQLError(err: CombinedError | undefined) {
@@ -49,6 +50,9 @@ export function describeError(err: CombinedError | undefined): string {
       return validationSentence(first.message, first.extensions?.field)
     case 'INTERNAL':
       return 'Something went wrong on the server. Try again in a moment.'
+    case 'UNAVAILABLE':
+      // The database is down or overloaded: nothing is wrong with what the user did.
+      return 'The memory database is unavailable right now. Try again in a moment.'
     default:
       return first ? capitalize(first.message) : 'Something went wrong. Try again.'
   }

@@ -1,0 +1,96 @@
+package resolvers_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/99designs/gqlgen/complexity"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/open-bot/memory/graph/generated"
+	"github.com/open-bot/memory/graph/resolvers"
+	"github.com/open-bot/memory/internal/memory"
+	"github.com/open-bot/memory/internal/server"
+)
+
+// webAppDocument is every operation and fragment the web app sends (frontend/src/api/operations.ts).
+func webAppDocument(t *testing.T) string {
+	t.Helper()
+	src, err := os.ReadFile("../../frontend/src/api/operations.ts")
+	require.NoError(t, err)
+	blocks := regexp.MustCompile("(?s)graphql\\(`(.*?)`\\)").FindAllStringSubmatch(string(src), -1)
+	require.NotEmpty(t, blocks)
+	parts := make([]string, len(blocks))
+	for i, b := range blocks {
+		parts[i] = b[1]
+	}
+	return strings.Join(parts, "\n")
+}
+
+// complexityOf is the complexity gqlgen's limit computes for op with vars.
+func complexityOf(es *struct{ generated.Config }, op *ast.OperationDefinition, vars map[string]any) int {
+	return complexity.Calculate(context.Background(), generated.NewExecutableSchema(es.Config), op, vars)
+}
+
+// TestCostsReflectDatabaseWork (#17 point 3): the fields that make the database rank, search or
+// count cost that work, so the complexity limit bounds how much of it one operation can ask for —
+// and every operation the web app sends still fits, at the largest page it may ask for.
+func TestCostsReflectDatabaseWork(t *testing.T) {
+	t.Parallel()
+	cfg := &struct{ generated.Config }{(&resolvers.Resolver{}).Config()}
+	schema := generated.NewExecutableSchema(cfg.Config).Schema()
+
+	doc, gerr := gqlparser.LoadQuery(schema, webAppDocument(t))
+	require.Nil(t, gerr)
+	require.NotEmpty(t, doc.Operations)
+	for _, op := range doc.Operations {
+		vars := map[string]any{}
+		for _, v := range op.VariableDefinitions {
+			switch v.Type.Name() {
+			case "ID":
+				vars[v.Variable] = "00000000-0000-0000-0000-000000000001"
+			case "String":
+				vars[v.Variable] = "green tea"
+			case "Int":
+				vars[v.Variable] = memory.MaxPageSize
+			case "ScopeInput":
+				vars[v.Variable] = map[string]any{"teammateId": nil}
+			}
+		}
+		c := complexityOf(cfg, op, vars)
+		assert.LessOrEqual(t, c, server.MaxComplexity, "the web app's %s", op.Name)
+	}
+
+	heavy := func(field string, n int) *ast.OperationDefinition {
+		var b strings.Builder
+		b.WriteString("query {")
+		for i := range n {
+			fmt.Fprintf(&b, " a%d: %s", i, field)
+		}
+		b.WriteString(" }")
+		d, gerr := gqlparser.LoadQuery(schema, b.String())
+		require.Nil(t, gerr, b.String())
+		return d.Operations[0]
+	}
+	const tm = `"00000000-0000-0000-0000-000000000001"`
+	recall := `recallPreview(teammateId: ` + tm + `, query: "green tea") { text }`
+	assert.Greater(t, complexityOf(cfg, heavy(recall, 120), nil), server.MaxComplexity, "120 aliased recallPreview (issue #17's document)")
+	assert.LessOrEqual(t, complexityOf(cfg, heavy(recall, 9), nil), server.MaxComplexity)
+	assert.Greater(t, complexityOf(cfg, heavy(recall, 11), nil), server.MaxComplexity, "at most 10 recalls an operation")
+	search := `toolSearchMemory(query: "tea") { id }`
+	assert.Greater(t, complexityOf(cfg, heavy(search, 21), nil), server.MaxComplexity, "at most 20 searches an operation")
+	assert.Greater(t, complexityOf(cfg, heavy(`aiStatus { embedded }`, 21), nil), server.MaxComplexity, "aiStatus counts every active item")
+	search = `memoryItems(scope: {teammateId: null}, search: "tea", first: 1) { edges { cursor } }`
+	assert.Greater(t, complexityOf(cfg, heavy(search, 21), nil), server.MaxComplexity, "memoryItems with a search")
+	assert.LessOrEqual(t, complexityOf(cfg, heavy(`memoryItems(scope: {teammateId: null}, first: 1) { edges { cursor } }`, 21), nil),
+		server.MaxComplexity, "a page without a search is no search")
+	history := `toolSearchHistory(query: "tea") { id }`
+	assert.Greater(t, complexityOf(cfg, heavy(history, 21), nil), server.MaxComplexity)
+}

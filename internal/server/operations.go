@@ -1,0 +1,145 @@
+package server
+
+import (
+	"context"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/open-bot/memory/graph/resolvers"
+)
+
+// What one operation may ask of the database at once (#17: one document of 120 aliased
+// recallPreview held every connection of the pool for half a minute, and health checks and every
+// other request waited behind it).
+const (
+	// OperationConcurrency is how many resolvers of one operation run at once. gqlgen resolves the
+	// fields of a query concurrently, each on a connection of its own; with this budget one document
+	// holds at most this many connections however many fields it asks for, and the rest of the pool
+	// stays free for other requests.
+	OperationConcurrency = 2
+	// MaxHeavyFields is how many fields that rank, search or count over a whole scope
+	// (resolvers.HeavyField) one operation may ask for, fragments counted where they are spread.
+	// The complexity limit bounds the root ones too; this also bounds totalCount, whose cost would
+	// otherwise be multiplied by its page's size.
+	MaxHeavyFields = 10
+)
+
+// heavySlots is how many heavy fields (resolvers.HeavyField) the whole process resolves at once for
+// a request pool of poolSize connections: half of it, at least one. However many clients ask for
+// recalls, searches and counts together, the other half of the pool stays free for everything
+// else, so a light query never queues behind them for a connection. 0 means no limit.
+func heavySlots(poolSize int) int {
+	if poolSize <= 0 {
+		return 0
+	}
+	return max(1, poolSize/2)
+}
+
+// operationBudget applies OperationConcurrency and MaxHeavyFields to each operation, and heavySlots
+// to all of them together.
+type operationBudget struct {
+	// heavy is the process's semaphore of heavy fields; nil means no limit.
+	heavy chan struct{}
+}
+
+// newOperationBudget is the budget of a process whose request pool has poolSize connections.
+func newOperationBudget(poolSize int) operationBudget {
+	if n := heavySlots(poolSize); n > 0 {
+		return operationBudget{heavy: make(chan struct{}, n)}
+	}
+	return operationBudget{}
+}
+
+var (
+	_ graphql.HandlerExtension        = operationBudget{}
+	_ graphql.OperationContextMutator = operationBudget{}
+	_ graphql.OperationInterceptor    = operationBudget{}
+	_ graphql.FieldInterceptor        = operationBudget{}
+)
+
+func (operationBudget) ExtensionName() string                   { return "OperationBudget" }
+func (operationBudget) Validate(graphql.ExecutableSchema) error { return nil }
+
+// MutateOperationContext refuses an operation with more than MaxHeavyFields heavy fields before
+// anything runs.
+func (operationBudget) MutateOperationContext(_ context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+	if oc.Operation == nil {
+		return nil
+	}
+	if n := heavyFields(oc.Operation.SelectionSet, MaxHeavyFields); n > MaxHeavyFields {
+		err := gqlerror.Errorf("the operation asks for more than %d searches, counts or recalls; split it", MaxHeavyFields)
+		err.Extensions = map[string]any{"code": "COMPLEXITY_LIMIT_EXCEEDED"}
+		return err
+	}
+	return nil
+}
+
+// heavyFields counts the heavy fields under set, fragments expanded, stopping past limit. The
+// selection limit (MaxSelections) has bounded the expansion already.
+func heavyFields(set ast.SelectionSet, limit int) int {
+	n := 0
+	for _, sel := range set {
+		switch s := sel.(type) {
+		case *ast.Field:
+			if s.ObjectDefinition != nil && resolvers.HeavyField(s.ObjectDefinition.Name, s.Name) {
+				n++
+			}
+			n += heavyFields(s.SelectionSet, limit-n)
+		case *ast.InlineFragment:
+			n += heavyFields(s.SelectionSet, limit-n)
+		case *ast.FragmentSpread:
+			if s.Definition != nil {
+				n += heavyFields(s.Definition.SelectionSet, limit-n)
+			}
+		}
+		if n > limit {
+			return n
+		}
+	}
+	return n
+}
+
+// slotsKey carries an operation's budget: a semaphore of OperationConcurrency slots.
+type slotsKey struct{}
+
+// InterceptOperation gives each operation (each subscription too) its own budget.
+func (operationBudget) InterceptOperation(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+	return next(context.WithValue(ctx, slotsKey{}, make(chan struct{}, OperationConcurrency)))
+}
+
+// InterceptField runs each resolver of the operation in a slot of its budget, and a heavy field in
+// a slot of the process's heavy semaphore too (always taken in that order). A slot covers the
+// resolver call only — the fields under it are resolved after it returns, in slots of their own —
+// so slots never nest and an operation can't wait on itself. Fields resolved through a loader
+// (resolvers.Batched) and fields without a resolver don't take one. Waiting for a slot holds no
+// connection.
+func (b operationBudget) InterceptField(ctx context.Context, next graphql.Resolver) (any, error) {
+	fc := graphql.GetFieldContext(ctx)
+	slots, _ := ctx.Value(slotsKey{}).(chan struct{})
+	if fc == nil || !fc.IsResolver || slots == nil || resolvers.Batched(fc.Object, fc.Field.Name) {
+		return next(ctx)
+	}
+	if err := take(ctx, slots); err != nil {
+		return nil, err
+	}
+	defer func() { <-slots }()
+	if b.heavy != nil && resolvers.HeavyField(fc.Object, fc.Field.Name) {
+		if err := take(ctx, b.heavy); err != nil {
+			return nil, err
+		}
+		defer func() { <-b.heavy }()
+	}
+	return next(ctx)
+}
+
+// take waits for a slot of sem, or for ctx to end.
+func take(ctx context.Context, sem chan struct{}) error {
+	select {
+	case sem <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
