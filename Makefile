@@ -38,7 +38,9 @@ frontend: frontend/dist/index.html ## build the web app and GraphiQL (when sourc
 
 .PHONY: run
 run: bootstrap frontend ## serve on http://127.0.0.1:8080 with the embedded database in ./.data
-	$(GO) run ./cmd/api
+	@$(GO) build -o bin/api ./cmd/api
+	@# The server itself, not `go run`, so that Ctrl-C ends it with its own clean exit (status 0).
+	@exec bin/api
 
 .PHONY: test
 test: bootstrap frontend ## everything CI runs: vet, unit and integration tests with -race, short fuzzing, e2e
@@ -53,7 +55,7 @@ e2e: bootstrap frontend ## browser tests: the real binary driven by headless Chr
 	MEMORY_E2E=1 $(GO) test -count=1 ./e2e/...
 
 .PHONY: bench
-bench: bootstrap frontend ## the benchmark table (real API and database, floors side by side) into docs/BENCHMARKS.md, then the Go benchmarks; ~12 min
+bench: bootstrap frontend ## the benchmark table (real API and database, floors side by side) into docs/BENCHMARKS.md, then the Go benchmarks; about 6 min on 2 cores
 	$(GO) run ./cmd/bench -out docs/BENCHMARKS.md $(if $(PROFILE),-profile $(PROFILE))
 	$(GO) test -run '^$$' -bench . -benchtime 1s -count 1 ./internal/memory/ ./internal/jobs/
 

@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -72,6 +73,29 @@ func TestLoginRequiredWithoutSession(t *testing.T) {
 		p.fill(tid("login-token"), srv.userToken)
 		p.click(tid("login-submit"))
 		p.waitVisible(tid("teammates-page"))
+	})
+}
+
+// A login link with a wrong token answers 401 with the app's own sign-in page, which says so, shows
+// this server's address in its example, and drops the token from the address bar (issue #23).
+func TestBadLoginLink(t *testing.T) {
+	resp, err := http.Get(srv.base + "/login?token=mu_wrong")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+		t.Errorf("a bad login link answers %d %s, want 401 with the app's HTML page", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	eachViewport(t, func(t *testing.T, vp viewport) {
+		p := openPageIn(t, browser, vp, "/login?token=mu_wrong", chromedp.WithNewBrowserContext())
+		p.expectConsole("status of 401 (Unauthorized) (" + srv.base + "/login?token=mu_wrong")
+		p.waitVisible(tid("login-link-invalid"))
+		p.waitText(tid("login-example"), srv.base+"/login?token=mu_…")
+		if got := eval[string](p, `location.pathname + location.search`); got != "/" {
+			t.Errorf("the address bar still reads %q after a bad login link, want /", got)
+		}
+		p.assertNoHorizontalScroll()
 	})
 }
 

@@ -29,13 +29,22 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:]); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:])
+	stop()
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		// -h: the usage was printed; asking for it is not a failure.
+	case err != nil && ctx.Err() != nil:
+		// Ctrl-C or SIGTERM while starting: whatever was interrupted, stopping is what was asked.
+		fmt.Fprintln(os.Stderr, "api: stopped")
+	case err != nil:
 		fmt.Fprintln(os.Stderr, "api:", err)
 		os.Exit(1)
 	}
 }
 
-func run(args []string) error {
+func run(ctx context.Context, args []string) error {
 	flags := flag.NewFlagSet("api", flag.ContinueOnError)
 	skipMigrations := flags.Bool("skip-migrations", false, "don't apply migrations at start (also MEMORY_SKIP_MIGRATIONS=true)")
 	if err := flags.Parse(args); err != nil {
@@ -50,8 +59,6 @@ func run(args []string) error {
 		return err
 	}
 	log := newLogger(cfg)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 
 	databaseURL := cfg.DatabaseURL
 	if databaseURL == "" {

@@ -94,6 +94,29 @@ func TestEmbeddedRunStopRestart(t *testing.T) {
 	requireClusterStopped(t, dataDir)
 }
 
+// TestInterruptExitsCleanly: Ctrl-C (SIGINT) ends the server with status 0 — while it is still
+// starting its database as well as once it serves — so `make run` ends without an error.
+func TestInterruptExitsCleanly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and starts PostgreSQL")
+	}
+	t.Parallel()
+	bin := buildAPI(t)
+	dataDir := dataDir(t)
+	for _, when := range []string{"PostgreSQL started", "memory service ready"} {
+		p := spawnAPI(t, bin, apiEnv(dataDir))
+		p.awaitOutput(t, when)
+		require.NoError(t, p.cmd.Process.Signal(os.Interrupt))
+		select {
+		case <-p.exited:
+		case <-time.After(30 * time.Second):
+			require.FailNow(t, "the process did not exit within 30 s of SIGINT")
+		}
+		require.NoError(t, p.exitErr, "exit status after SIGINT once %q:\n%s", when, p.text())
+		requireClusterStopped(t, dataDir)
+	}
+}
+
 // buildAPI builds this command into a temporary directory.
 func buildAPI(t *testing.T) string {
 	t.Helper()
@@ -184,6 +207,14 @@ func freeAddr(t *testing.T) string {
 // startAPI runs bin on a free port and waits until /readyz answers 200.
 func startAPI(t *testing.T, bin string, env []string) *apiProcess {
 	t.Helper()
+	p := spawnAPI(t, bin, env)
+	p.awaitReady(t)
+	return p
+}
+
+// spawnAPI starts the binary and returns at once.
+func spawnAPI(t *testing.T, bin string, env []string) *apiProcess {
+	t.Helper()
 	addr := freeAddr(t)
 	p := &apiProcess{baseURL: "http://" + addr, exited: make(chan struct{}), grew: make(chan struct{}, 1)}
 	p.cmd = exec.Command(bin)
@@ -214,7 +245,6 @@ func startAPI(t *testing.T, bin string, env []string) *apiProcess {
 			t.Logf("output of %s:\n%s", bin, p.text())
 		}
 	})
-	p.awaitReady(t)
 	return p
 }
 

@@ -46,14 +46,30 @@ func main() {
 		err = prepareCommand(os.Args[2:])
 	case "play":
 		err = playCommand(os.Args[2:], os.Stdin, os.Stdout)
+	case "-h", "-help", "--help", "help":
+		fmt.Print(usage)
 	default:
-		err = fmt.Errorf("unknown command %q; want jobs, prepare or play", cmd)
+		err = fmt.Errorf("unknown command %q; want jobs, prepare or play (worker -h explains them)", cmd)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "worker:", err)
 		os.Exit(1)
 	}
 }
+
+// usage is what worker -h prints.
+const usage = `worker: the reference worker of the memory service.
+
+Usage:
+  worker [jobs]          run the background jobs (embeddings, extraction) until Ctrl-C
+  worker prepare ...     import a teammate's MEMORY.md once (worker prepare -h for its flags)
+  worker play ...        run one turn of a teammate from the terminal (worker play -h)
+
+"prepare" and "play" talk to the API at MEMORY_API_URL (default http://127.0.0.1:8080) with
+MEMORY_WORKER_TOKEN, or the worker-token file in MEMORY_DATA_DIR (default ./.data). "jobs" needs
+DATABASE_URL: the worker never starts a database of its own. The README's "How a worker
+integrates" walks through a turn.
+`
 
 func firstArg() string {
 	if len(os.Args) < 2 {

@@ -143,3 +143,21 @@ func TestCompiledWorker(t *testing.T) {
 	require.NoError(t, pool.QueryRow(t.Context(), `SELECT status FROM memory_jobs WHERE item_id = $1`, item.ID).Scan(&status))
 	assert.Equal(t, "done", status)
 }
+
+// TestHelp: worker -h explains the commands and succeeds; an unknown command points at it.
+func TestHelp(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "worker")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	for _, arg := range []string{"-h", "--help", "help"} {
+		out, err := exec.Command(bin, arg).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "worker play") {
+			t.Errorf("worker %s: %v\n%s", arg, err, out)
+		}
+	}
+	out, err := exec.Command(bin, "bogus").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "worker -h") {
+		t.Errorf("worker bogus: %v\n%s", err, out)
+	}
+}

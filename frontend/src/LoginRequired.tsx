@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react'
+import { useEffect, useId, useState, type FormEvent } from 'react'
 import { useClient } from 'urql'
 import { describeError, hasErrorCode } from './api/errors.ts'
 import { UserTokenProbeQuery } from './api/operations.ts'
@@ -14,7 +14,13 @@ export function LoginRequired() {
   const [token, setToken] = useState('')
   const [problem, setProblem] = useState<string | null>(null)
   const [checking, setChecking] = useState(false)
+  // The server answers a login link with a wrong token with this page (status 401) at /login.
+  const [badLink] = useState(() => window.location.pathname === '/login')
   const id = useId()
+  useEffect(() => {
+    // The wrong token stays out of the address bar and the history.
+    if (badLink) window.history.replaceState(null, '', '/')
+  }, [badLink])
 
   const submit = async (e: FormEvent) => {
     e.preventDefault()
@@ -44,9 +50,14 @@ export function LoginRequired() {
     <main className="splash" data-testid="app-root">
       <div className="card narrow" data-testid="login-required">
         <h1 className="page-title">Sign in to Memory</h1>
+        {badLink && (
+          <p className="message error" role="alert" data-testid="login-link-invalid">
+            That login link isn’t valid on this server: its token is wrong or from another installation.
+          </p>
+        )}
         <p>
           <strong>Open the login link the server printed at start.</strong> It looks like{' '}
-          <code>http://127.0.0.1:8080/login?token=mu_…</code> and signs this browser in.
+          <code data-testid="login-example">{window.location.origin}/login?token=mu_…</code> and signs this browser in.
         </p>
         <p className="muted" id={`${id}-hint`}>
           Lost it? The token is in the server’s data directory (<code>.data/user-token</code> by default, or{' '}

@@ -42,14 +42,14 @@ func TestLoadGood(t *testing.T) {
 				"MEMORY_PG_PORT": "5433", "MEMORY_USER_TOKEN": userToken, "MEMORY_WORKER_TOKEN": workerToken,
 				"MEMORY_SKIP_MIGRATIONS": "true", "MEMORY_ALLOWED_ORIGINS": " https://app.example/ , http://localhost:5173,,",
 				"MEMORY_LOG_LEVEL": "DEBUG", "MEMORY_LOG_FORMAT": "JSON", "MEMORY_DEBUG_ADDR": "127.0.0.1:6060",
-				"MEMORY_DB_MAX_CONNS": "4", "MEMORY_DB_STATEMENT_TIMEOUT": "1500ms",
+				"MEMORY_DB_MAX_CONNS": "4", "MEMORY_DB_STATEMENT_TIMEOUT": "1500ms", "MEMORY_RUN_SUGGESTION_LIMIT": "5",
 			},
 			want: config.Config{
 				DatabaseURL: databaseURL, Addr: "0.0.0.0:9000", DataDir: "/var/lib/memory", PGPort: 5433,
 				UserToken: userToken, WorkerToken: workerToken, SkipMigrations: true,
 				AllowedOrigins: []string{"https://app.example", "http://localhost:5173"},
 				LogLevel:       "debug", LogFormat: "json", DebugAddr: "127.0.0.1:6060",
-				DBMaxConns: 4, DBStatementTimeout: 1500 * time.Millisecond,
+				DBMaxConns: 4, DBStatementTimeout: 1500 * time.Millisecond, RunSuggestionLimit: 5,
 			},
 		},
 		{
@@ -81,7 +81,10 @@ func TestLoadGood(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			// The pool's defaults unless the case sets them (-1 stands for an explicit 0).
+			// The defaults unless the case sets them (-1 stands for an explicit 0).
+			if tc.want.RunSuggestionLimit == 0 {
+				tc.want.RunSuggestionLimit = 20
+			}
 			if tc.want.DBMaxConns == 0 {
 				tc.want.DBMaxConns = config.DefaultDBMaxConns()
 			}
@@ -115,6 +118,8 @@ func TestLoadBad(t *testing.T) {
 		{"port not a number", map[string]string{"MEMORY_PG_PORT": "five"}, []string{"MEMORY_PG_PORT"}},
 		{"port too large", map[string]string{"MEMORY_PG_PORT": "70000"}, []string{"MEMORY_PG_PORT"}},
 		{"port negative", map[string]string{"MEMORY_PG_PORT": "-1"}, []string{"MEMORY_PG_PORT"}},
+		{"suggestion limit zero", map[string]string{"MEMORY_RUN_SUGGESTION_LIMIT": "0"}, []string{"MEMORY_RUN_SUGGESTION_LIMIT"}},
+		{"suggestion limit not a number", map[string]string{"MEMORY_RUN_SUGGESTION_LIMIT": "lots"}, []string{"MEMORY_RUN_SUGGESTION_LIMIT"}},
 		{"skip migrations not a boolean", map[string]string{"MEMORY_SKIP_MIGRATIONS": "maybe"}, []string{"MEMORY_SKIP_MIGRATIONS"}},
 		{"origin without scheme", map[string]string{"MEMORY_ALLOWED_ORIGINS": "https://ok.example,evil.example"}, []string{"MEMORY_ALLOWED_ORIGINS"}},
 		{"short user token", map[string]string{"MEMORY_USER_TOKEN": "short-secret"}, []string{"MEMORY_USER_TOKEN"}},

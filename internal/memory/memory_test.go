@@ -153,6 +153,13 @@ func TestConflictOneWinnerNothingWrittenByLoser(t *testing.T) {
 	assert.NotContains(t, err.Error(), "Faro", "F5: no memory text in errors")
 	assert.NotContains(t, err.Error(), "Porto")
 
+	// A base ahead of the item was never read from it: bad input that names the current revision.
+	_, err = f.svc.EditMemory(user, memory.EditInput{ID: item.ID, BaseRevision: 3, Content: ptr("Lives in Faro")})
+	var bad *memory.ValidationError
+	require.ErrorAs(t, err, &bad)
+	assert.Equal(t, "baseRevision", bad.Field)
+	assert.Contains(t, bad.Reason, "ahead of the item's current revision 2")
+
 	i2, r2, g2 := f.counts(t)
 	assert.Equal(t, []any{items, revisions, gens}, []any{i2, r2, g2}, "the loser wrote nothing")
 	got, err := f.svc.Item(user, item.ID)

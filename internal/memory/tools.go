@@ -227,8 +227,8 @@ func (s *Service) ToolUpdateMemory(ctx context.Context, id string, baseRevision 
 		if cur.Status != StatusActive {
 			return ToolResult{}, ErrNotFound
 		}
-		if cur.Revision != baseRevision {
-			return ToolResult{}, &ConflictError{Current: cur.Revision}
+		if err := checkBase(cur, baseRevision); err != nil {
+			return ToolResult{}, err
 		}
 		next := itemState(cur)
 		next.content = content

@@ -234,8 +234,8 @@ func (s *Service) revise(ctx context.Context, id string, base int, next reviseFu
 		if cur.Status == StatusForgotten {
 			return ErrNotFound
 		}
-		if cur.Revision != base {
-			return &ConflictError{Current: cur.Revision}
+		if err := checkBase(cur, base); err != nil {
+			return err
 		}
 		if cur.Status != StatusActive {
 			return invalid("id", "only active memories can be changed; confirm or dismiss a suggestion instead")
@@ -281,6 +281,18 @@ func lockItemTx(ctx context.Context, tx pgx.Tx, id string) (Item, error) {
 		return err
 	})
 	return item, notFoundIfNoRows(tx.SendBatch(ctx, b).Close())
+}
+
+// checkBase is R2: a write based on an older revision than cur's conflicts, naming the current
+// one. A base *ahead* of it was never read from this item, so it is bad input, not a conflict.
+func checkBase(cur Item, base int) error {
+	switch {
+	case base > cur.Revision:
+		return invalid("baseRevision", fmt.Sprintf("is ahead of the item's current revision %d", cur.Revision))
+	case base < cur.Revision:
+		return &ConflictError{Current: cur.Revision}
+	}
+	return nil
 }
 
 // newItem is an item to insert with its first revision.

@@ -62,19 +62,21 @@ func New(o Options) http.Handler {
 	if o.PingPongInterval == 0 {
 		o.PingPongInterval = 20 * time.Second
 	}
-	s := &server{Options: o}
+	s := &server{Options: o, app: frontend.Handler()}
 	mux := http.NewServeMux()
 	mux.Handle("/graphql", o.Auth.Middleware(s.graphqlGuard(s.graphql())))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, map[string]string{"status": "ok"}) })
 	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.HandleFunc("GET /login", s.login)
 	mux.HandleFunc("POST /logout", s.logout)
-	mux.Handle("/", frontend.Handler())
+	mux.Handle("/", s.app)
 	return s.logRequests(securityHeaders(mux))
 }
 
 type server struct {
 	Options
+	// app serves the web app (frontend.Handler, built once: it hashes every file).
+	app http.Handler
 }
 
 func (s *server) graphql() http.Handler {
@@ -204,11 +206,38 @@ func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
 // login sets the web app's session cookie when ?token= is the user's token, then opens the app.
 func (s *server) login(w http.ResponseWriter, r *http.Request) {
 	if !s.Auth.IsUserToken(r.URL.Query().Get("token")) {
-		http.Error(w, "This login link is not valid. Use the one the server printed at start.", http.StatusUnauthorized)
+		// The web app's own sign-in page says the link is wrong, styled like the rest; the status
+		// stays 401 for scripts. The page is fetched afresh, never answered 304, so that status holds.
+		page := r.Clone(r.Context())
+		page.URL.Path, page.URL.RawQuery = "/", ""
+		page.Header.Del("If-None-Match")
+		page.Header.Del("If-Modified-Since")
+		s.app.ServeHTTP(&unauthorizedPage{ResponseWriter: w}, page)
 		return
 	}
 	http.SetCookie(w, s.Auth.SessionCookie(r.TLS != nil))
 	http.Redirect(w, r, "/", http.StatusSeeOther)
+}
+
+// unauthorizedPage answers a page with 401 instead of 200.
+type unauthorizedPage struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (u *unauthorizedPage) WriteHeader(code int) {
+	if code == http.StatusOK {
+		code = http.StatusUnauthorized
+	}
+	u.wrote = true
+	u.ResponseWriter.WriteHeader(code)
+}
+
+func (u *unauthorizedPage) Write(b []byte) (int, error) {
+	if !u.wrote {
+		u.WriteHeader(http.StatusOK) // an implicit 200 becomes the 401
+	}
+	return u.ResponseWriter.Write(b)
 }
 
 func (s *server) logout(w http.ResponseWriter, r *http.Request) {
