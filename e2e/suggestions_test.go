@@ -259,3 +259,31 @@ func TestSuggestionSourceAndMergedCard(t *testing.T) {
 		p.waitVisible(fmt.Sprintf(`[data-run-id=%q] [data-testid="run-user-message"]`, r.ID))
 	})
 }
+
+// A long list of suggestions is paged, never cut off: the count says how many wait, and "Show more"
+// brings the rest (issue #23).
+func TestManySuggestionsArePaged(t *testing.T) {
+	eachViewport(t, func(t *testing.T, vp viewport) {
+		ctx := setup(t)
+		teammate := mustTeammate(t, ctx)
+		for runs := range 3 { // a run may make 20
+			r := startRun(t, ctx, teammate, "Here is a long list of things about me.")
+			for i := range 20 {
+				if got := r.remember(t, ctx, fmt.Sprintf("Fact %d of run %d", i, runs), false); got.Outcome != "SUGGESTED" {
+					t.Fatalf("suggestion %d of run %d: %s", i, runs, got.Outcome)
+				}
+			}
+			r.complete(t, ctx, "Noted.")
+		}
+		p := openPage(t, vp, "/teammates/"+teammate)
+		p.waitVisible(`[data-testid="suggestions-panel"][data-count="60"]`)
+		p.waitText(tid("suggestions-more"), "Show 10 more (10 not shown)")
+		if n := eval[int](p, `document.querySelectorAll('[data-testid="suggestion"]').length`); n != 50 {
+			t.Errorf("%d suggestion cards before Show more, want a page of 50", n)
+		}
+		p.click(tid("suggestions-more"))
+		p.waitFor("all 60 suggestions", `document.querySelectorAll('[data-testid="suggestion"]').length === 60`)
+		p.waitGone(tid("suggestions-more"))
+		p.assertNoHorizontalScroll()
+	})
+}

@@ -235,9 +235,18 @@ export const CandidateFieldsFragment = graphql(`
 `)
 
 export const CandidatesQuery = graphql(`
-  query Candidates($scope: ScopeInput!) {
-    candidates(scope: $scope) {
-      ...CandidateFields
+  query Candidates($scope: ScopeInput!, $first: Int, $after: String) {
+    memoryItems(scope: $scope, status: CANDIDATE, first: $first, after: $after) {
+      totalCount
+      edges {
+        node {
+          ...CandidateFields
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
     }
   }
 `)

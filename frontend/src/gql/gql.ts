@@ -32,7 +32,7 @@ type Documents = {
     "\n  mutation ForgetMemory($input: ForgetMemoryInput!) {\n    forgetMemory(input: $input) {\n      item {\n        id\n        status\n        revision\n      }\n    }\n  }\n": typeof types.ForgetMemoryDocument,
     "\n  query ForgottenBefore($scope: ScopeInput!, $content: String!) {\n    forgottenBefore(scope: $scope, content: $content)\n  }\n": typeof types.ForgottenBeforeDocument,
     "\n  fragment CandidateFields on MemoryItem {\n    ...MemoryItemFields\n    evidence\n    targetItemId\n    targetRevision\n    proposesForget\n    sourceRunId\n    timesSuggested\n    sourceTeammate {\n      id\n      name\n    }\n  }\n": typeof types.CandidateFieldsFragmentDoc,
-    "\n  query Candidates($scope: ScopeInput!) {\n    candidates(scope: $scope) {\n      ...CandidateFields\n    }\n  }\n": typeof types.CandidatesDocument,
+    "\n  query Candidates($scope: ScopeInput!, $first: Int, $after: String) {\n    memoryItems(scope: $scope, status: CANDIDATE, first: $first, after: $after) {\n      totalCount\n      edges {\n        node {\n          ...CandidateFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.CandidatesDocument,
     "\n  subscription CandidateArrived($scope: ScopeInput!) {\n    candidateArrived(scope: $scope) {\n      ...CandidateFields\n    }\n  }\n": typeof types.CandidateArrivedDocument,
     "\n  mutation ConfirmCandidate($input: ConfirmCandidateInput!) {\n    confirmCandidate(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": typeof types.ConfirmCandidateDocument,
     "\n  mutation DismissCandidate($input: DismissCandidateInput!) {\n    dismissCandidate(input: $input) {\n      item {\n        id\n        status\n      }\n    }\n  }\n": typeof types.DismissCandidateDocument,
@@ -67,7 +67,7 @@ const documents: Documents = {
     "\n  mutation ForgetMemory($input: ForgetMemoryInput!) {\n    forgetMemory(input: $input) {\n      item {\n        id\n        status\n        revision\n      }\n    }\n  }\n": types.ForgetMemoryDocument,
     "\n  query ForgottenBefore($scope: ScopeInput!, $content: String!) {\n    forgottenBefore(scope: $scope, content: $content)\n  }\n": types.ForgottenBeforeDocument,
     "\n  fragment CandidateFields on MemoryItem {\n    ...MemoryItemFields\n    evidence\n    targetItemId\n    targetRevision\n    proposesForget\n    sourceRunId\n    timesSuggested\n    sourceTeammate {\n      id\n      name\n    }\n  }\n": types.CandidateFieldsFragmentDoc,
-    "\n  query Candidates($scope: ScopeInput!) {\n    candidates(scope: $scope) {\n      ...CandidateFields\n    }\n  }\n": types.CandidatesDocument,
+    "\n  query Candidates($scope: ScopeInput!, $first: Int, $after: String) {\n    memoryItems(scope: $scope, status: CANDIDATE, first: $first, after: $after) {\n      totalCount\n      edges {\n        node {\n          ...CandidateFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.CandidatesDocument,
     "\n  subscription CandidateArrived($scope: ScopeInput!) {\n    candidateArrived(scope: $scope) {\n      ...CandidateFields\n    }\n  }\n": types.CandidateArrivedDocument,
     "\n  mutation ConfirmCandidate($input: ConfirmCandidateInput!) {\n    confirmCandidate(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": types.ConfirmCandidateDocument,
     "\n  mutation DismissCandidate($input: DismissCandidateInput!) {\n    dismissCandidate(input: $input) {\n      item {\n        id\n        status\n      }\n    }\n  }\n": types.DismissCandidateDocument,
@@ -173,7 +173,7 @@ export function graphql(source: "\n  fragment CandidateFields on MemoryItem {\n 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Candidates($scope: ScopeInput!) {\n    candidates(scope: $scope) {\n      ...CandidateFields\n    }\n  }\n"): (typeof documents)["\n  query Candidates($scope: ScopeInput!) {\n    candidates(scope: $scope) {\n      ...CandidateFields\n    }\n  }\n"];
+export function graphql(source: "\n  query Candidates($scope: ScopeInput!, $first: Int, $after: String) {\n    memoryItems(scope: $scope, status: CANDIDATE, first: $first, after: $after) {\n      totalCount\n      edges {\n        node {\n          ...CandidateFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n"): (typeof documents)["\n  query Candidates($scope: ScopeInput!, $first: Int, $after: String) {\n    memoryItems(scope: $scope, status: CANDIDATE, first: $first, after: $after) {\n      totalCount\n      edges {\n        node {\n          ...CandidateFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useClient, type CombinedError } from 'urql'
 import { describeError } from '../api/errors.ts'
 import { useLiveSubscription } from '../api/live.ts'
@@ -15,8 +15,20 @@ interface SuggestionsPanelProps {
   audience: string
 }
 
+/** One page of the waiting suggestions, as CandidatesQuery reads it. */
+interface CandidatePage {
+  totalCount: number
+  edges: { node: Candidate }[]
+  pageInfo: { hasNextPage: boolean; endCursor?: string | null }
+}
+
+/** Suggestions read at a time; "Show more" adds as many. */
+const suggestionsPage = 50
+
 interface State {
   items: Candidate[]
+  /** How many wait in the scope, shown or not. */
+  total: number
   loaded: boolean
   error: CombinedError | undefined
 }
@@ -31,22 +43,41 @@ interface State {
 export function SuggestionsPanel({ scope, audience }: SuggestionsPanelProps) {
   const client = useClient()
   const teammateId = scope.teammateId ?? null
-  const [state, setState] = useState<State>({ items: [], loaded: false, error: undefined })
+  const [state, setState] = useState<State>({ items: [], total: 0, loaded: false, error: undefined })
   const [notice, setNotice] = useState<string | null>(null)
   // Bumped on every re-read, so that cards re-read the items their proposals would change.
   const [tick, setTick] = useState(0)
 
+  // How many suggestions the list shows: a page, and a page more each time the user asks, so that
+  // a long list is never cut off silently.
+  const [wanted, setWanted] = useState(suggestionsPage)
+  const wantedRef = useRef(wanted)
+  wantedRef.current = wanted
+
   const refresh = useSerialRead(async () => {
-    const result = await client.query(CandidatesQuery, { scope: { teammateId } }, { requestPolicy: 'network-only' }).toPromise()
-    setTick((t) => t + 1)
-    if (!result.data) {
-      setState((s) => ({ ...s, loaded: true, error: result.error }))
-      return
+    const items: Candidate[] = []
+    let after: string | null = null
+    let total = 0
+    for (;;) {
+      const result = await client
+        .query(CandidatesQuery, { scope: { teammateId }, first: suggestionsPage, after }, { requestPolicy: 'network-only' })
+        .toPromise()
+      if (!result.data) {
+        setTick((t) => t + 1)
+        setState((s) => ({ ...s, loaded: true, error: result.error }))
+        return
+      }
+      const page: CandidatePage = result.data.memoryItems
+      total = page.totalCount
+      items.push(...page.edges.map((e) => e.node))
+      if (!page.pageInfo.hasNextPage || items.length >= wantedRef.current || !page.pageInfo.endCursor) break
+      after = page.pageInfo.endCursor
     }
-    setState({ items: result.data.candidates, loaded: true, error: undefined })
+    setTick((t) => t + 1)
+    setState({ items, total, loaded: true, error: undefined })
   })
 
-  useEffect(() => refresh(), [refresh])
+  useEffect(() => refresh(), [refresh, wanted])
 
   useLiveSubscription(
     CandidateArrivedSubscription,
@@ -55,7 +86,7 @@ export function SuggestionsPanel({ scope, audience }: SuggestionsPanelProps) {
       onData(data) {
         const arrived = data.candidateArrived
         setNotice(null)
-        setState((s) => (s.items.some((i) => i.id === arrived.id) ? s : { ...s, items: [arrived, ...s.items] }))
+        setState((s) => (s.items.some((i) => i.id === arrived.id) ? s : { ...s, items: [arrived, ...s.items], total: s.total + 1 }))
       },
       onResync: refresh,
     },
@@ -67,12 +98,13 @@ export function SuggestionsPanel({ scope, audience }: SuggestionsPanelProps) {
   )
 
   const done = (id: string, what: string) => {
-    setState((s) => ({ ...s, items: s.items.filter((i) => i.id !== id) }))
+    setState((s) => ({ ...s, items: s.items.filter((i) => i.id !== id), total: Math.max(0, s.total - 1) }))
     setNotice(what)
     refresh()
   }
 
-  const count = state.items.length
+  const count = Math.max(state.total, state.items.length)
+  const more = state.total - state.items.length
   return (
     <section
       className="suggestions"
@@ -107,6 +139,13 @@ export function SuggestionsPanel({ scope, audience }: SuggestionsPanelProps) {
           <SuggestionCard key={c.id} candidate={c} tick={tick} onDone={done} onStale={refresh} />
         ))}
       </ul>
+      {more > 0 && (
+        <p className="load-more">
+          <button type="button" className="button small" onClick={() => setWanted(state.items.length + suggestionsPage)} data-testid="suggestions-more">
+            Show {Math.min(more, suggestionsPage)} more ({more} not shown)
+          </button>
+        </p>
+      )}
       {notice && (
         <p className="message ok" role="status" data-testid="suggestions-notice">
           {notice}{' '}
