@@ -85,15 +85,7 @@ func TestProposalsSettleAndLeaveHistory(t *testing.T) {
 	w := newWorld(t)
 	tm := w.teammate("Ivy")
 	fact := w.createMemory(&tm, "Works at Acme")
-	run := w.startRun(tm, "", "What do you know about my job?")
-	var out struct{ ToolUpdateMemory toolResult }
-	propose := func(content string) string {
-		w.api.Must(t, run.RunToken, `mutation($id: ID!, $c: String!) { toolUpdateMemory(input: {id: $id, baseRevision: 1, content: $c}) { outcome item { id } } }`,
-			map[string]any{"id": fact.ID, "c": content}, &out)
-		require.Equal(t, "SUGGESTED", out.ToolUpdateMemory.Outcome)
-		return out.ToolUpdateMemory.Item.ID
-	}
-	applied, dismissed := propose("Works at Globex"), propose("Works at Initech")
+	applied, dismissed := propose(t, w, tm, fact.ID, 1, "Works at Globex"), propose(t, w, tm, fact.ID, 1, "Works at Initech")
 
 	// The user edits the item to the proposed text on their own: the proposal settles as APPLIED.
 	w.api.Must(t, user, `mutation($id: ID!) { editMemory(input: {id: $id, baseRevision: 1, content: "works at GLOBEX"}) { item { revision } } }`,
@@ -128,13 +120,13 @@ func TestProposalsSettleAndLeaveHistory(t *testing.T) {
 	w.api.Must(t, user, `mutation($id: ID!) { dismissCandidate(input: {id: $id}) { item { id } } }`, map[string]any{"id": dismissed}, &struct{}{})
 	assert.Equal(t, []string{"DISMISSED", "DISMISS by user", "CREATE by teammate:" + tm}, history(dismissed))
 
-	confirmed := propose2(t, w, tm, fact.ID, 2, "Works at Hooli")
+	confirmed := propose(t, w, tm, fact.ID, 2, "Works at Hooli")
 	w.api.Must(t, user, `mutation($id: ID!) { confirmCandidate(input: {id: $id}) { item { id } } }`, map[string]any{"id": confirmed}, &struct{}{})
 	assert.Equal(t, []string{"CONFIRMED", "CONFIRM by user", "CREATE by teammate:" + tm}, history(confirmed))
 	assert.Equal(t, "Works at Hooli", w.item(fact.ID).Content)
 
 	// Confirming a proposal whose text the item already holds settles it without a new revision.
-	same := propose2(t, w, tm, fact.ID, 3, "Works at Hooli and likes it")
+	same := propose(t, w, tm, fact.ID, 3, "Works at Hooli and likes it")
 	w.api.Must(t, user, `mutation($id: ID!) { editMemory(input: {id: $id, baseRevision: 3, content: "Works at Hooli and likes it"}) { item { revision } } }`,
 		map[string]any{"id": fact.ID}, &struct{}{})
 	assert.Empty(t, w.suggestions(&tm), "settled the moment the item held its text")
@@ -142,7 +134,8 @@ func TestProposalsSettleAndLeaveHistory(t *testing.T) {
 	assert.Equal(t, 4, w.item(fact.ID).Revision)
 }
 
-func propose2(t *testing.T, w world, tm, id string, base int, content string) string {
+// propose has a run of tm propose content for item id, based on revision base (A4).
+func propose(t *testing.T, w world, tm, id string, base int, content string) string {
 	run := w.startRun(tm, "", "What do you know about my job?")
 	var out struct{ ToolUpdateMemory toolResult }
 	w.api.Must(t, run.RunToken, `mutation($id: ID!, $b: Int!, $c: String!) { toolUpdateMemory(input: {id: $id, baseRevision: $b, content: $c}) { outcome item { id } } }`,
