@@ -275,7 +275,7 @@ func TestBadInput(t *testing.T) {
 		{name: "revision literal past 64 bits", body: gqlBody(`mutation($id: ID!) { editMemory(input: {id: $id, baseRevision: 99999999999999999999999, content: "x"}) { item { id } } }`, map[string]any{"id": item}),
 			status: invalid, code: "GRAPHQL_VALIDATION_FAILED"},
 		{name: "revision 0", body: gqlBody(editMemory, map[string]any{"id": item, "b": 0}), status: ok, code: "BAD_USER_INPUT", field: "baseRevision"},
-		{name: "revision not current", body: gqlBody(editMemory, map[string]any{"id": item, "b": 7}), status: ok, code: "CONFLICT"},
+		{name: "revision ahead of the item", body: gqlBody(editMemory, map[string]any{"id": item, "b": 7}), status: ok, code: "BAD_USER_INPUT", field: "baseRevision"},
 		{name: "id given as an object", body: gqlBodyRaw(editMemory, `{"id": {"id": "`+item+`"}, "b": 1}`), status: invalid, code: "GRAPHQL_VALIDATION_FAILED"},
 		{name: "id given as 100,000 numbers", body: gqlBody(editMemory, map[string]any{"id": make([]int, 100_000), "b": 1}), status: invalid, code: "GRAPHQL_VALIDATION_FAILED"},
 		{name: "null for a required variable", body: gqlBody(editMemory, map[string]any{"id": nil, "b": 1}), status: invalid, code: "GRAPHQL_VALIDATION_FAILED"},
