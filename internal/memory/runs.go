@@ -299,8 +299,9 @@ type GenerationCheck struct {
 	Interrupted bool
 }
 
-// CheckRunGeneration is called by the worker before every tool call (run credential). If memory the
+// CheckRunGeneration lets a worker check between model steps (run credential): if memory the
 // teammate sees changed since the run adopted its generation, the run is marked interrupted (G5).
+// Every tool call and completeRun make the same check themselves (runWriteTx, runReadTx).
 func (s *Service) CheckRunGeneration(ctx context.Context) (GenerationCheck, error) {
 	c, err := require(ctx, CredentialRun)
 	if err != nil {
@@ -308,22 +309,12 @@ func (s *Service) CheckRunGeneration(ctx context.Context) (GenerationCheck, erro
 	}
 	var out GenerationCheck
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		run, err := scanRun(tx.QueryRow(ctx, qRunForUpdate, c.RunID))
-		if err != nil {
-			return notFoundIfNoRows(err)
-		}
-		if run.Status != RunRunning {
-			return ErrUnauthenticated
-		}
-		g, err := generationQ(ctx, tx, run.TeammateID)
+		run, err := runOpen(ctx, tx, c)
 		if err != nil {
 			return err
 		}
-		out = GenerationCheck{Current: g.String(), Adopted: run.Generation}
-		if out.Current != out.Adopted {
-			out.Interrupted = true
-			_, err = tx.Exec(ctx, qRunEnd, run.ID, RunInterrupted)
-		}
+		g, ok, err := checkGenerationTx(ctx, tx, run)
+		out = GenerationCheck{Current: g.String(), Adopted: run.Generation, Interrupted: !ok}
 		return err
 	})
 	if err != nil {
@@ -335,7 +326,9 @@ func (s *Service) CheckRunGeneration(ctx context.Context) (GenerationCheck, erro
 	return out, nil
 }
 
-// CompleteRun stores the reply and ends the run (run credential).
+// CompleteRun stores the reply and ends the run (run credential). Like every run-credential
+// operation it checks the run's generation first (G5): a reply written from memory the user has
+// changed since is not stored; the run is interrupted and the answer is ErrMemoryChangedMidTurn.
 func (s *Service) CompleteRun(ctx context.Context, reply string) (Run, error) {
 	c, err := require(ctx, CredentialRun)
 	if err != nil {
@@ -345,13 +338,16 @@ func (s *Service) CompleteRun(ctx context.Context, reply string) (Run, error) {
 		return Run{}, err
 	}
 	var out Run
+	changed := false
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		run, err := scanRun(tx.QueryRow(ctx, qRunForUpdate, c.RunID))
+		run, err := runOpen(ctx, tx, c)
 		if err != nil {
-			return notFoundIfNoRows(err)
+			return err
 		}
-		if run.Status != RunRunning {
-			return ErrUnauthenticated
+		_, ok, err := checkGenerationTx(ctx, tx, run)
+		if err != nil || !ok {
+			changed = !ok
+			return err
 		}
 		var id string
 		if err := tx.QueryRow(ctx, qMessageInsert, run.ThreadID, run.ID, "assistant", reply, nil).Scan(&id); err != nil {
@@ -364,6 +360,10 @@ func (s *Service) CompleteRun(ctx context.Context, reply string) (Run, error) {
 	})
 	if err != nil {
 		return Run{}, wrapUnlessDomain("complete run", err)
+	}
+	if changed {
+		s.log.InfoContext(ctx, "run interrupted: memory changed mid-turn", "run", c.RunID)
+		return Run{}, ErrMemoryChangedMidTurn
 	}
 	s.log.InfoContext(ctx, "run completed", "run", out.ID)
 	return out, nil

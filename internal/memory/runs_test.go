@@ -79,9 +79,9 @@ func TestToolWriteAfterConcurrentCancel(t *testing.T) {
 	assert.Equal(t, run.Generation.String(), got.Generation, "not adopted")
 }
 
-// G6: if something else changed memory before the teammate's own write, the run doesn't adopt the
-// new generation, so its next check interrupts it.
-func TestToolWriteAfterAnotherChangeIsNotAdopted(t *testing.T) {
+// G5, G6: if something else changed memory before the teammate's own write, the write itself
+// refuses with MEMORY_CHANGED (nothing written, the run interrupted) rather than adopting.
+func TestToolWriteAfterAnotherChangeIsRefused(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	tm := f.teammate(t, "Racer")
@@ -91,21 +91,22 @@ func TestToolWriteAfterAnotherChangeIsNotAdopted(t *testing.T) {
 		f.svc.SetBeforeToolWrite(nil)
 		f.create(t, &tm, "The user added this meanwhile")
 	})
-	res, err := f.svc.ToolRemember(ctx, memory.RememberInput{Content: "I like figs"})
+	items, _, _ := f.counts(t)
+	_, err := f.svc.ToolRemember(ctx, memory.RememberInput{Content: "I like figs"})
+	require.ErrorIs(t, err, memory.ErrMemoryChangedMidTurn)
+	i2, _, _ := f.counts(t)
+	assert.Equal(t, items+1, i2, "only the user's item was written")
+	got, err := f.svc.GetRun(user, run.Run.ID)
 	require.NoError(t, err)
-	assert.Equal(t, memory.OutcomeSaved, res.Outcome)
-	assert.False(t, res.Adopted)
-	check, err := f.svc.CheckRunGeneration(ctx)
-	require.NoError(t, err)
-	assert.True(t, check.Interrupted, "the next check interrupts the run (G5)")
+	assert.Equal(t, memory.RunInterrupted, got.Status)
 
 	// Its own write alone is adopted: no interruption.
 	run2 := f.startRun(t, tm, "Please remember that I like dates")
 	ctx2 := asRun(t, f, run2.Token)
-	res, err = f.svc.ToolRemember(ctx2, memory.RememberInput{Content: "I like dates"})
+	res, err := f.svc.ToolRemember(ctx2, memory.RememberInput{Content: "I like dates"})
 	require.NoError(t, err)
 	assert.True(t, res.Adopted)
-	check, err = f.svc.CheckRunGeneration(ctx2)
+	check, err := f.svc.CheckRunGeneration(ctx2)
 	require.NoError(t, err)
 	assert.False(t, check.Interrupted)
 	assert.Equal(t, check.Current, check.Adopted)
@@ -150,7 +151,9 @@ func TestCandidatesNeverCountAndArriveAsEvents(t *testing.T) {
 	assert.Equal(t, memory.ActionConfirm, page.Revisions[0].Action)
 	assert.Equal(t, memory.ActorUser, page.Revisions[0].Actor)
 
-	// The same text twice is not saved twice.
+	// The same text twice is not saved twice (in a new turn: the confirmation changed memory, so
+	// this run's next call would be refused, G5).
+	ctx = asRun(t, f, f.startRun(t, tm, "I drink my coffee black.").Token)
 	res, err = f.svc.ToolRemember(ctx, memory.RememberInput{Content: "takes coffee black, no sugar!"})
 	require.NoError(t, err)
 	assert.Equal(t, memory.OutcomeUnchanged, res.Outcome)
