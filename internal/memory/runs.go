@@ -110,13 +110,13 @@ const (
 	qRunEnd       = `UPDATE runs SET status = $2, ended_at = now(), token_hash = NULL,
 		cancelled_at = CASE WHEN $2 = 'cancelled' THEN now() END
 		WHERE id = $1 AND status = 'running' RETURNING ` + runColumns
-	qRunAdopt        = `UPDATE runs SET generation = $2 WHERE id = $1`
-	qRunUserMessage  = `SELECT id::text, content FROM messages WHERE run_id = $1 AND role = 'user' ORDER BY created_at LIMIT 1`
-	qRunReply        = `SELECT content FROM messages WHERE run_id = $1 AND role = 'assistant' ORDER BY created_at DESC LIMIT 1`
+	qRunAdopt       = `UPDATE runs SET generation = $2 WHERE id = $1`
+	qRunUserMessage = `SELECT id::text, content FROM messages WHERE run_id = $1 AND role = 'user' ORDER BY created_at LIMIT 1`
+	qRunReply       = `SELECT content FROM messages WHERE run_id = $1 AND role = 'assistant' ORDER BY created_at DESC LIMIT 1`
 	// qRunRequest is a run's user message and, when the run is a retry, the run it redoes.
 	qRunRequest = `SELECT content, redo_of_run_id::text FROM messages WHERE run_id = $1 AND role = 'user' ORDER BY created_at LIMIT 1`
 	// qMessageDetach puts a retry's message back to waiting, in its thread, when its run failed to start.
-	qMessageDetach = `UPDATE messages SET run_id = NULL, thread_id = $2 WHERE id = $1`
+	qMessageDetach   = `UPDATE messages SET run_id = NULL, thread_id = $2 WHERE id = $1`
 	qTeammateExists  = `SELECT EXISTS (SELECT 1 FROM teammates WHERE id = $1)`
 	qRunContextsDrop = `DELETE FROM memory_contexts WHERE run_id = $1`
 	// qRetryMessageText reads a retry's stored message and the run it redoes without claiming it, to embed it before
