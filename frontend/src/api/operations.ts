@@ -291,6 +291,11 @@ export const RunFieldsFragment = graphql(`
     endedAt
     cancelledAt
     userMessage
+    retryNote
+    retryOf {
+      id
+      createdAt
+    }
     reply
     rating
     thread {
@@ -374,6 +379,7 @@ export const RetryRunWithNoteMutation = graphql(`
       threadId
       retryOfRunId
       prompt
+      note
       createdAt
     }
   }
