@@ -57,9 +57,10 @@ func checkGenerationTx(ctx context.Context, tx pgx.Tx, run Run) (Generation, boo
 // rows in that order for the rest of the transaction, and checks the run's generation (G5): if memory
 // changed since the run adopted its generation, the run is interrupted, nothing is written and the
 // answer is ErrMemoryChangedMidTurn. Otherwise write runs with the run's user message, and the run
-// and its thread adopt the generation after only if it is exactly the run's generation plus the
-// write's own bumps of scope (G6) — which, with both rows held, it must be; anything else is not
-// adopted (fail closed), so the next check interrupts the run.
+// and its thread adopt the generation after only if it is the run's generation plus the write's own
+// bumps (G6) — which, with both rows held, it must be; anything else is not adopted (fail closed),
+// so the next check interrupts the run. scope is the scope the write is about; a run may write only
+// shared memory and its own.
 func (s *Service) runWriteTx(ctx context.Context, scope string, write func(tx pgx.Tx, run Run, message, messageID string) (ToolResult, error)) (ToolResult, error) {
 	c, err := require(ctx, CredentialRun)
 	if err != nil {
