@@ -147,16 +147,16 @@ func TestPlayRetry(t *testing.T) {
 	assert.Empty(t, pending.PendingRetries)
 	var got struct {
 		Run struct {
-			Status    string
-			RetryNote *string
-			RetryOf   *struct{ ID string }
-			Reply     string
+			Status       string
+			RetryNote    *string
+			RetryOfRunID *string
+			Reply        string
 		}
 	}
-	c.api.Must(t, apitest.UserToken, `query($id: ID!) { run(id: $id) { status retryNote retryOf { id } reply } }`, map[string]any{"id": redo}, &got)
+	c.api.Must(t, apitest.UserToken, `query($id: ID!) { run(id: $id) { status retryNote retryOfRunId reply } }`, map[string]any{"id": redo}, &got)
 	assert.Equal(t, "COMPLETED", got.Run.Status)
 	require.NotNil(t, got.Run.RetryNote)
 	assert.Equal(t, "Make it polite and formal", *got.Run.RetryNote)
-	require.NotNil(t, got.Run.RetryOf)
-	assert.Equal(t, first, got.Run.RetryOf.ID)
+	require.NotNil(t, got.Run.RetryOfRunID)
+	assert.Equal(t, first, *got.Run.RetryOfRunID)
 }

@@ -269,7 +269,7 @@ type ComplexityRoot struct {
 		Rating        func(childComplexity int) int
 		Reply         func(childComplexity int) int
 		RetryNote     func(childComplexity int) int
-		RetryOf       func(childComplexity int) int
+		RetryOfRunID  func(childComplexity int) int
 		StartedByUser func(childComplexity int) int
 		Status        func(childComplexity int) int
 		Teammate      func(childComplexity int) int
@@ -402,7 +402,7 @@ type RunResolver interface {
 	UserMessage(ctx context.Context, obj *memory.Run) (string, error)
 	Reply(ctx context.Context, obj *memory.Run) (*string, error)
 
-	RetryOf(ctx context.Context, obj *memory.Run) (*memory.Run, error)
+	RetryOfRunID(ctx context.Context, obj *memory.Run) (*string, error)
 	RetryNote(ctx context.Context, obj *memory.Run) (*string, error)
 	MemoryContext(ctx context.Context, obj *memory.Run) ([]memory.ContextEntry, error)
 }
@@ -1539,12 +1539,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Run.RetryNote(childComplexity), true
-	case "Run.retryOf":
-		if e.ComplexityRoot.Run.RetryOf == nil {
+	case "Run.retryOfRunId":
+		if e.ComplexityRoot.Run.RetryOfRunID == nil {
 			break
 		}
 
-		return e.ComplexityRoot.Run.RetryOf(childComplexity), true
+		return e.ComplexityRoot.Run.RetryOfRunID(childComplexity), true
 	case "Run.startedByUser":
 		if e.ComplexityRoot.Run.StartedByUser == nil {
 			break
@@ -2132,8 +2132,8 @@ type Run {
   reply: String
   "The user's thumbs up or down on the reply (L1)."
   rating: Rating
-  "For a retry (L3): the run whose reply this run redoes; null for other runs, or when the credential may not read it."
-  retryOf: Run
+  "For a retry (L3): the id of the run whose reply this run redoes; null for other runs. (An id, not a Run, so the schema doesn't nest without end.)"
+  retryOfRunId: ID
   "For a retry (L3): the user's note — what to do differently — as the user wrote it; userMessage holds it inside the retry template."
   retryNote: String
 }
@@ -2934,8 +2934,8 @@ func (ec *executionContext) childFields_Run(ctx context.Context, field graphql.C
 		return ec.fieldContext_Run_reply(ctx, field)
 	case "rating":
 		return ec.fieldContext_Run_rating(ctx, field)
-	case "retryOf":
-		return ec.fieldContext_Run_retryOf(ctx, field)
+	case "retryOfRunId":
+		return ec.fieldContext_Run_retryOfRunId(ctx, field)
 	case "retryNote":
 		return ec.fieldContext_Run_retryNote(ctx, field)
 	case "memoryContext":
@@ -9050,36 +9050,27 @@ func (ec *executionContext) fieldContext_Run_rating(_ context.Context, field gra
 	return graphql.NewScalarFieldContext("Run", field, false, false, "Rating")
 }
 
-func (ec *executionContext) _Run_retryOf(ctx context.Context, field graphql.CollectedField, obj *memory.Run) (ret graphql.Marshaler) {
+func (ec *executionContext) _Run_retryOfRunId(ctx context.Context, field graphql.CollectedField, obj *memory.Run) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Run_retryOf(ctx, field)
+			return ec.fieldContext_Run_retryOfRunId(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Run().RetryOf(ctx, obj)
+			return ec.Resolvers.Run().RetryOfRunID(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *memory.Run) graphql.Marshaler {
-			return ec.marshalORun2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRun(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
-func (ec *executionContext) fieldContext_Run_retryOf(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Run",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Run(ctx, field)
-		},
-	}
-	return fc, nil
+func (ec *executionContext) fieldContext_Run_retryOfRunId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Run", field, true, true, "ID")
 }
 
 func (ec *executionContext) _Run_retryNote(ctx context.Context, field graphql.CollectedField, obj *memory.Run) (ret graphql.Marshaler) {
@@ -13578,11 +13569,11 @@ func (ec *executionContext) _Run(ctx context.Context, sel ast.SelectionSet, obj 
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
-		case "retryOf":
+		case "retryOfRunId":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
-					return ec._Run_retryOf(ctx, field, obj)
+					return ec._Run_retryOfRunId(ctx, field, obj)
 				})
 		case "retryNote":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,

@@ -7,7 +7,6 @@ package resolvers
 
 import (
 	"context"
-	"errors"
 
 	"github.com/open-bot/memory/graph/generated"
 	"github.com/open-bot/memory/graph/model"
@@ -157,20 +156,13 @@ func (r *runResolver) Reply(ctx context.Context, obj *memory.Run) (*string, erro
 	return &reply, nil
 }
 
-// RetryOf is the resolver for the retryOf field.
-func (r *runResolver) RetryOf(ctx context.Context, obj *memory.Run) (*memory.Run, error) {
+// RetryOfRunID is the resolver for the retryOfRunId field.
+func (r *runResolver) RetryOfRunID(ctx context.Context, obj *memory.Run) (*string, error) {
 	redoOf, _, err := r.Memory.RunRetry(ctx, obj.ID)
 	if err != nil || redoOf == "" {
 		return nil, err
 	}
-	run, err := r.Memory.GetRun(ctx, redoOf)
-	if errors.Is(err, memory.ErrForbidden) || errors.Is(err, memory.ErrNotFound) {
-		return nil, nil // a run credential reads its own run only
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &run, nil
+	return &redoOf, nil
 }
 
 // RetryNote is the resolver for the retryNote field.

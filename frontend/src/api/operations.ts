@@ -292,10 +292,7 @@ export const RunFieldsFragment = graphql(`
     cancelledAt
     userMessage
     retryNote
-    retryOf {
-      id
-      createdAt
-    }
+    retryOfRunId
     reply
     rating
     thread {

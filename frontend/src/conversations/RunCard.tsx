@@ -167,9 +167,8 @@ export function RunCard({ run, teammate, startsThread, focused, waitingRetry, ch
           {isRetry ? retryText : run.userMessage}
         </p>
         {isRetry && (
-          <p className="muted small" data-testid="run-retry-of">
-            Try again with this note
-            {run.retryOf ? ` — redoes the reply of ${formatTime(run.retryOf.createdAt)}` : ''}.
+          <p className="muted small" data-testid="run-retry-of" data-retry-of={run.retryOfRunId ?? undefined}>
+            Your note for another try at an earlier reply.
           </p>
         )}
         <p className="exchange-label">{teammate.name}</p>
