@@ -119,8 +119,8 @@ const (
 	qMessageDetach   = `UPDATE messages SET run_id = NULL, thread_id = $2 WHERE id = $1`
 	qTeammateExists  = `SELECT EXISTS (SELECT 1 FROM teammates WHERE id = $1)`
 	qRunContextsDrop = `DELETE FROM memory_contexts WHERE run_id = $1`
-	// qRetryMessageText reads a retry's stored message and the run it redoes without claiming it, to embed it before
-	// StartRun's transaction (qRetryMessageForUpdate claims it inside).
+	// qRetryMessageText reads a retry's stored message and the run it redoes without claiming it,
+	// to embed its request before StartRun's transaction (qRetryMessageForUpdate claims it inside).
 	qRetryMessageText = `SELECT content, redo_of_run_id::text FROM messages WHERE id = $1`
 )
 
