@@ -18,6 +18,12 @@
 //	worker play -teammate ID -message TEXT [-thread ID] [-workspace DIR]
 //	                                                play one run from the terminal: prepare, start,
 //	                                                tool calls read from stdin, complete
+//	worker play -teammate ID -retry [-workspace DIR]
+//	                                                the same for the teammate's oldest retry waiting
+//	                                                for a run ("Try again with this", L3)
+//
+// play exits non-zero when the run was interrupted (memory changed mid-turn, G5) or a tool call
+// failed.
 package main
 
 import (

@@ -24,27 +24,41 @@ func playCommand(args []string, in io.Reader, out io.Writer) error {
 	flags := flag.NewFlagSet("play", flag.ContinueOnError)
 	teammate := flags.String("teammate", "", "teammate id")
 	message := flags.String("message", "", "the user's message that starts the run")
+	retry := flags.Bool("retry", false, "start the teammate's oldest retry waiting for a run (\"Try again with this\") instead of a new message")
 	thread := flags.String("thread", "", "continue this thread if its generation is current")
 	workspace := flags.String("workspace", "", "prepare this workspace first (the one-time MEMORY.md import)")
 	if err := flags.Parse(args); err != nil {
 		return err
 	}
-	if *teammate == "" || *message == "" {
-		return errors.New("play: -teammate and -message are required\n" + playHelp)
+	if *teammate == "" || (*message == "") == !*retry {
+		return errors.New("play: -teammate and one of -message or -retry are required\n" + playHelp)
 	}
 	c, err := newAPIClient()
 	if err != nil {
 		return err
 	}
-	return play(context.Background(), c, *teammate, *thread, *message, *workspace, in, out)
+	return play(context.Background(), c, playInput{teammateID: *teammate, threadID: *thread, message: *message,
+		retry: *retry, workspace: *workspace}, in, out)
 }
 
-// play is one run as a worker drives it: prepare, startRun (G3, G4), then for each tool call first
-// checkRunGeneration (G5) and stop if memory changed, and completeRun at the end. The run credential
-// is used for everything after startRun.
-func play(ctx context.Context, c *apiClient, teammateID, threadID, message, workspace string, in io.Reader, out io.Writer) error {
-	if workspace != "" {
-		outcome, err := prepare(ctx, c, teammateID, workspace)
+// playInput is what `worker play` was asked to do.
+type playInput struct {
+	teammateID, threadID, message, workspace string
+	// retry starts the teammate's oldest pending retry (L3) instead of message.
+	retry bool
+}
+
+// errRunInterrupted: memory changed mid-turn (G5), so the run ended without a reply.
+var errRunInterrupted = errors.New("the run was interrupted: memory changed mid-turn; the next message starts a fresh thread")
+
+// play is one run as a worker drives it: prepare, startRun (G3, G4) — of a new message, or of a
+// retry the user asked for (L3) —, then for each tool call first checkRunGeneration (G5) and stop if
+// memory changed, and completeRun at the end. The run credential is used for everything after
+// startRun. It returns an error (so the command exits non-zero) when the run was interrupted or any
+// tool call failed.
+func play(ctx context.Context, c *apiClient, p playInput, in io.Reader, out io.Writer) error {
+	if p.workspace != "" {
+		outcome, err := prepare(ctx, c, p.teammateID, p.workspace)
 		if err != nil {
 			return err
 		}
@@ -57,18 +71,41 @@ func play(ctx context.Context, c *apiClient, teammateID, threadID, message, work
 			Thread             struct{ ID string }
 			Fresh              bool
 			Packet, Generation string
+			RetryOf            *struct {
+				RunID, UserMessage, Note string
+				Reply                    *string
+			}
 		}
 	}
-	vars := map[string]any{"t": teammateID, "m": message, "th": nil}
-	if threadID != "" {
-		vars["th"] = threadID
+	input := map[string]any{"teammateId": p.teammateID}
+	if p.threadID != "" {
+		input["threadId"] = p.threadID
 	}
-	if err := c.do(ctx, c.token, `mutation($t: ID!, $th: ID, $m: String) { startRun(input: {teammateId: $t, threadId: $th, message: $m}) {
-		run { id } runToken thread { id } fresh packet generation } }`, vars, &started); err != nil {
+	if p.retry {
+		id, err := oldestRetry(ctx, c, p.teammateID)
+		if err != nil {
+			return err
+		}
+		input["retryMessageId"] = id
+	} else {
+		input["message"] = p.message
+	}
+	if err := c.do(ctx, c.token, `mutation($in: StartRunInput!) { startRun(input: $in) {
+		run { id } runToken thread { id } fresh packet generation retryOf { runId userMessage reply note } } }`,
+		map[string]any{"in": input}, &started); err != nil {
 		return err
 	}
 	s := started.StartRun
 	fmt.Fprintf(out, "run %s in thread %s (fresh: %t), generation %s\n", s.Run.ID, s.Thread.ID, s.Fresh, s.Generation)
+	if r := s.RetryOf; r != nil {
+		// What a model would be given for a retry: the request, the reply being redone (a fresh
+		// thread doesn't have it) and the user's note as the user's words.
+		fmt.Fprintf(out, "retry of run %s\noriginal request: %s\n", r.RunID, r.UserMessage)
+		if r.Reply != nil {
+			fmt.Fprintf(out, "reply being redone: %s\n", *r.Reply)
+		}
+		fmt.Fprintf(out, "the user's note: %s\n", r.Note)
+	}
 	if s.Packet == "" {
 		fmt.Fprintln(out, "memory packet: (empty)")
 	} else {
@@ -76,6 +113,7 @@ func play(ctx context.Context, c *apiClient, teammateID, threadID, message, work
 	}
 	run := s.RunToken
 
+	failed := 0
 	lines := bufio.NewScanner(in)
 	lines.Buffer(make([]byte, 64<<10), 1<<20)
 	for lines.Scan() {
@@ -87,10 +125,15 @@ func play(ctx context.Context, c *apiClient, teammateID, threadID, message, work
 		if verb == "complete" {
 			var done struct{ CompleteRun struct{ Status string } }
 			if err := c.do(ctx, run, `mutation($r: String!) { completeRun(input: {reply: $r}) { status } }`, map[string]any{"r": rest}, &done); err != nil {
+				var gql *gqlError
+				if errors.As(err, &gql) && gql.Code == "MEMORY_CHANGED" {
+					fmt.Fprintln(out, "memory changed mid-turn: the reply was not stored and the run was interrupted")
+					return errRunInterrupted
+				}
 				return err
 			}
 			fmt.Fprintln(out, "run", strings.ToLower(done.CompleteRun.Status))
-			return nil
+			return toolFailures(failed)
 		}
 		var check struct {
 			CheckRunGeneration struct {
@@ -103,7 +146,7 @@ func play(ctx context.Context, c *apiClient, teammateID, threadID, message, work
 		}
 		if check.CheckRunGeneration.Interrupted {
 			fmt.Fprintf(out, "memory changed mid-turn (now %s): the run was interrupted; the next message starts a fresh thread\n", check.CheckRunGeneration.Current)
-			return nil
+			return errRunInterrupted
 		}
 		if err := playTool(ctx, c, run, verb, rest, out); err != nil {
 			var gql *gqlError
@@ -111,13 +154,44 @@ func play(ctx context.Context, c *apiClient, teammateID, threadID, message, work
 				return err
 			}
 			fmt.Fprintln(out, "error:", gql.Error())
+			if gql.Code == "MEMORY_CHANGED" {
+				// The tool checked the generation itself (G5): the run has ended.
+				fmt.Fprintln(out, "memory changed mid-turn: the run was interrupted; the next message starts a fresh thread")
+				return errRunInterrupted
+			}
+			failed++
 		}
 	}
 	if err := lines.Err(); err != nil {
 		return err
 	}
 	fmt.Fprintln(out, "input ended before `complete`: the run is still running until the user cancels it")
-	return nil
+	return toolFailures(failed)
+}
+
+// toolFailures is play's answer when the run went on after failed tool calls: an error when there
+// were any, so that the command exits non-zero.
+func toolFailures(n int) error {
+	if n == 0 {
+		return nil
+	}
+	return fmt.Errorf("%d tool call(s) failed", n)
+}
+
+// oldestRetry returns the message id of the teammate's oldest retry waiting for a run (L3).
+func oldestRetry(ctx context.Context, c *apiClient, teammateID string) (string, error) {
+	var pending struct {
+		PendingRetries []struct{ MessageID, TeammateID string }
+	}
+	if err := c.do(ctx, c.token, `{ pendingRetries { messageId teammateId } }`, nil, &pending); err != nil {
+		return "", err
+	}
+	for _, r := range pending.PendingRetries {
+		if r.TeammateID == teammateID {
+			return r.MessageID, nil
+		}
+	}
+	return "", errors.New("play -retry: no retry of this teammate is waiting")
 }
 
 const toolFields = `outcome message adopted item { id revision status }`

@@ -207,14 +207,24 @@ func TestPlayOneRun(t *testing.T) {
 	cmd.Env = c.env()
 	cmd.Stdin = strings.NewReader("remember I like green tea\nsearch green tea\nhistory green tea\nforget 5b0f3a4e-8f1c-4c1e-9d7a-000000000000\ncomplete Noted: green tea.\n")
 	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, string(out))
 	text := string(out)
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "a failed tool call makes play exit non-zero: %s", text)
+	assert.Equal(t, 1, exit.ExitCode())
 	assert.Contains(t, text, "(fresh: true)")
 	assert.Contains(t, text, "saved: Saved to memory, as the user asked.")
 	assert.Contains(t, text, "1 memories")
 	assert.Contains(t, text, "1 messages")
 	assert.Contains(t, text, "error: NOT_FOUND")
 	assert.Contains(t, text, "run completed")
+	assert.Contains(t, text, "1 tool call(s) failed")
+
+	// Without a failing call, play exits 0.
+	cmd = exec.Command(workerBinary(t), "play", "-teammate", tm, "-message", "What do I drink?")
+	cmd.Env = c.env()
+	cmd.Stdin = strings.NewReader("search tea\ncomplete Green tea.\n")
+	out, err = cmd.CombinedOutput()
+	require.NoError(t, err, string(out))
 }
 
 // G5 from the terminal: a user edit while the run is going interrupts it at the next tool call.
@@ -245,7 +255,9 @@ func TestPlayInterruptedWhenMemoryChanges(t *testing.T) {
 	go func() { done <- cmd.Wait() }()
 	select {
 	case err := <-done:
-		require.NoError(t, err)
+		var exit *exec.ExitError
+		require.ErrorAs(t, err, &exit, "an interrupted run makes play exit non-zero")
+		assert.Equal(t, 1, exit.ExitCode())
 	case <-time.After(30 * time.Second):
 		_ = cmd.Process.Kill()
 		t.Fatal("worker play did not exit")

@@ -38,6 +38,7 @@ type ResolverRoot interface {
 	Query() QueryResolver
 	RecallEntry() RecallEntryResolver
 	RecallPreview() RecallPreviewResolver
+	RetryOrigin() RetryOriginResolver
 	Run() RunResolver
 	Subscription() SubscriptionResolver
 	Teammate() TeammateResolver
@@ -241,9 +242,17 @@ type ComplexityRoot struct {
 		VectorSearch func(childComplexity int) int
 	}
 
+	RetryOrigin struct {
+		Note        func(childComplexity int) int
+		Reply       func(childComplexity int) int
+		RunID       func(childComplexity int) int
+		UserMessage func(childComplexity int) int
+	}
+
 	RetryRequest struct {
 		CreatedAt  func(childComplexity int) int
 		MessageID  func(childComplexity int) int
+		Note       func(childComplexity int) int
 		Prompt     func(childComplexity int) int
 		RetryOfRun func(childComplexity int) int
 		TeammateID func(childComplexity int) int
@@ -259,6 +268,8 @@ type ComplexityRoot struct {
 		MemoryContext func(childComplexity int) int
 		Rating        func(childComplexity int) int
 		Reply         func(childComplexity int) int
+		RetryNote     func(childComplexity int) int
+		RetryOfRunID  func(childComplexity int) int
 		StartedByUser func(childComplexity int) int
 		Status        func(childComplexity int) int
 		Teammate      func(childComplexity int) int
@@ -276,6 +287,7 @@ type ComplexityRoot struct {
 		Fresh      func(childComplexity int) int
 		Generation func(childComplexity int) int
 		Packet     func(childComplexity int) int
+		RetryOf    func(childComplexity int) int
 		Run        func(childComplexity int) int
 		RunToken   func(childComplexity int) int
 		Thread     func(childComplexity int) int
@@ -380,6 +392,9 @@ type RecallPreviewResolver interface {
 	VectorSearch(ctx context.Context, obj *memory.Packet) (memory.VectorState, error)
 	VectorReason(ctx context.Context, obj *memory.Packet) (*string, error)
 }
+type RetryOriginResolver interface {
+	Reply(ctx context.Context, obj *memory.RetryOrigin) (*string, error)
+}
 type RunResolver interface {
 	Teammate(ctx context.Context, obj *memory.Run) (*model.Teammate, error)
 	Thread(ctx context.Context, obj *memory.Run) (*memory.Thread, error)
@@ -387,6 +402,8 @@ type RunResolver interface {
 	UserMessage(ctx context.Context, obj *memory.Run) (string, error)
 	Reply(ctx context.Context, obj *memory.Run) (*string, error)
 
+	RetryOfRunID(ctx context.Context, obj *memory.Run) (*string, error)
+	RetryNote(ctx context.Context, obj *memory.Run) (*string, error)
 	MemoryContext(ctx context.Context, obj *memory.Run) ([]memory.ContextEntry, error)
 }
 type SubscriptionResolver interface {
@@ -1400,6 +1417,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RecallPreview.VectorSearch(childComplexity), true
 
+	case "RetryOrigin.note":
+		if e.ComplexityRoot.RetryOrigin.Note == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RetryOrigin.Note(childComplexity), true
+	case "RetryOrigin.reply":
+		if e.ComplexityRoot.RetryOrigin.Reply == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RetryOrigin.Reply(childComplexity), true
+	case "RetryOrigin.runId":
+		if e.ComplexityRoot.RetryOrigin.RunID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RetryOrigin.RunID(childComplexity), true
+	case "RetryOrigin.userMessage":
+		if e.ComplexityRoot.RetryOrigin.UserMessage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RetryOrigin.UserMessage(childComplexity), true
+
 	case "RetryRequest.createdAt":
 		if e.ComplexityRoot.RetryRequest.CreatedAt == nil {
 			break
@@ -1412,6 +1454,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RetryRequest.MessageID(childComplexity), true
+	case "RetryRequest.note":
+		if e.ComplexityRoot.RetryRequest.Note == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RetryRequest.Note(childComplexity), true
 	case "RetryRequest.prompt":
 		if e.ComplexityRoot.RetryRequest.Prompt == nil {
 			break
@@ -1485,6 +1533,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Run.Reply(childComplexity), true
+	case "Run.retryNote":
+		if e.ComplexityRoot.Run.RetryNote == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Run.RetryNote(childComplexity), true
+	case "Run.retryOfRunId":
+		if e.ComplexityRoot.Run.RetryOfRunID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Run.RetryOfRunID(childComplexity), true
 	case "Run.startedByUser":
 		if e.ComplexityRoot.Run.StartedByUser == nil {
 			break
@@ -1553,6 +1613,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.StartRunPayload.Packet(childComplexity), true
+	case "StartRunPayload.retryOf":
+		if e.ComplexityRoot.StartRunPayload.RetryOf == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StartRunPayload.RetryOf(childComplexity), true
 	case "StartRunPayload.run":
 		if e.ComplexityRoot.StartRunPayload.Run == nil {
 			break
@@ -1883,6 +1949,8 @@ type RetryRequest {
   retryOfRunId: ID!
   "The message the run will get: the note inside the template the README states."
   prompt: String!
+  "The user's note as the user wrote it."
+  note: String!
   createdAt: Time!
 }
 
@@ -2064,6 +2132,22 @@ type Run {
   reply: String
   "The user's thumbs up or down on the reply (L1)."
   rating: Rating
+  "For a retry (L3): the id of the run whose reply this run redoes; null for other runs. (An id, not a Run, so the schema doesn't nest without end.)"
+  retryOfRunId: ID
+  "For a retry (L3): the user's note — what to do differently — as the user wrote it; userMessage holds it inside the retry template."
+  retryNote: String
+}
+
+"What a retry's run needs besides its own message (L3): the request being redone and, in a fresh thread, the reply."
+type RetryOrigin {
+  "The run whose reply is redone."
+  runId: ID!
+  "The user's request that started it (for a retry of a retry: the first request)."
+  userMessage: String!
+  "The reply being redone; null when the thread continues (the thread has it)."
+  reply: String
+  "What the user asked to be done differently."
+  note: String!
 }
 
 input StartRunInput {
@@ -2087,6 +2171,8 @@ type StartRunPayload {
   "The memory packet for this turn (P5); empty when nothing is relevant (P6)."
   packet: String!
   generation: String!
+  "Set when the run is a retry (retryMessageId): give the teammate the original request (and, in a fresh thread, the reply) with the note."
+  retryOf: RetryOrigin
 }
 
 "The answer to checkRunGeneration (G5)."
@@ -2788,6 +2874,20 @@ func (ec *executionContext) childFields_RecallPreview(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type RecallPreview", field.Name)
 }
 
+func (ec *executionContext) childFields_RetryOrigin(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "runId":
+		return ec.fieldContext_RetryOrigin_runId(ctx, field)
+	case "userMessage":
+		return ec.fieldContext_RetryOrigin_userMessage(ctx, field)
+	case "reply":
+		return ec.fieldContext_RetryOrigin_reply(ctx, field)
+	case "note":
+		return ec.fieldContext_RetryOrigin_note(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RetryOrigin", field.Name)
+}
+
 func (ec *executionContext) childFields_RetryRequest(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "messageId":
@@ -2800,6 +2900,8 @@ func (ec *executionContext) childFields_RetryRequest(ctx context.Context, field 
 		return ec.fieldContext_RetryRequest_retryOfRunId(ctx, field)
 	case "prompt":
 		return ec.fieldContext_RetryRequest_prompt(ctx, field)
+	case "note":
+		return ec.fieldContext_RetryRequest_note(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_RetryRequest_createdAt(ctx, field)
 	}
@@ -2832,6 +2934,10 @@ func (ec *executionContext) childFields_Run(ctx context.Context, field graphql.C
 		return ec.fieldContext_Run_reply(ctx, field)
 	case "rating":
 		return ec.fieldContext_Run_rating(ctx, field)
+	case "retryOfRunId":
+		return ec.fieldContext_Run_retryOfRunId(ctx, field)
+	case "retryNote":
+		return ec.fieldContext_Run_retryNote(ctx, field)
 	case "memoryContext":
 		return ec.fieldContext_Run_memoryContext(ctx, field)
 	}
@@ -2864,6 +2970,8 @@ func (ec *executionContext) childFields_StartRunPayload(ctx context.Context, fie
 		return ec.fieldContext_StartRunPayload_packet(ctx, field)
 	case "generation":
 		return ec.fieldContext_StartRunPayload_generation(ctx, field)
+	case "retryOf":
+		return ec.fieldContext_StartRunPayload_retryOf(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type StartRunPayload", field.Name)
 }
@@ -8395,6 +8503,98 @@ func (ec *executionContext) fieldContext_RecallPreview_vectorReason(_ context.Co
 	return graphql.NewScalarFieldContext("RecallPreview", field, true, true, "String")
 }
 
+func (ec *executionContext) _RetryOrigin_runId(ctx context.Context, field graphql.CollectedField, obj *memory.RetryOrigin) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RetryOrigin_runId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RunID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RetryOrigin_runId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RetryOrigin", field, false, false, "ID")
+}
+
+func (ec *executionContext) _RetryOrigin_userMessage(ctx context.Context, field graphql.CollectedField, obj *memory.RetryOrigin) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RetryOrigin_userMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RetryOrigin_userMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RetryOrigin", field, false, false, "String")
+}
+
+func (ec *executionContext) _RetryOrigin_reply(ctx context.Context, field graphql.CollectedField, obj *memory.RetryOrigin) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RetryOrigin_reply(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RetryOrigin().Reply(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RetryOrigin_reply(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RetryOrigin", field, true, true, "String")
+}
+
+func (ec *executionContext) _RetryOrigin_note(ctx context.Context, field graphql.CollectedField, obj *memory.RetryOrigin) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RetryOrigin_note(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Note, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RetryOrigin_note(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RetryOrigin", field, false, false, "String")
+}
+
 func (ec *executionContext) _RetryRequest_messageId(ctx context.Context, field graphql.CollectedField, obj *memory.Retry) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8507,6 +8707,29 @@ func (ec *executionContext) _RetryRequest_prompt(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_RetryRequest_prompt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RetryRequest", field, false, false, "String")
+}
+
+func (ec *executionContext) _RetryRequest_note(ctx context.Context, field graphql.CollectedField, obj *memory.Retry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RetryRequest_note(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Note, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RetryRequest_note(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RetryRequest", field, false, false, "String")
 }
 
@@ -8827,6 +9050,52 @@ func (ec *executionContext) fieldContext_Run_rating(_ context.Context, field gra
 	return graphql.NewScalarFieldContext("Run", field, false, false, "Rating")
 }
 
+func (ec *executionContext) _Run_retryOfRunId(ctx context.Context, field graphql.CollectedField, obj *memory.Run) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Run_retryOfRunId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Run().RetryOfRunID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Run_retryOfRunId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Run", field, true, true, "ID")
+}
+
+func (ec *executionContext) _Run_retryNote(ctx context.Context, field graphql.CollectedField, obj *memory.Run) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Run_retryNote(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Run().RetryNote(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Run_retryNote(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Run", field, true, true, "String")
+}
+
 func (ec *executionContext) _Run_memoryContext(ctx context.Context, field graphql.CollectedField, obj *memory.Run) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9082,6 +9351,38 @@ func (ec *executionContext) _StartRunPayload_generation(ctx context.Context, fie
 }
 func (ec *executionContext) fieldContext_StartRunPayload_generation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("StartRunPayload", field, false, false, "String")
+}
+
+func (ec *executionContext) _StartRunPayload_retryOf(ctx context.Context, field graphql.CollectedField, obj *model.StartRunPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StartRunPayload_retryOf(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RetryOf, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *memory.RetryOrigin) graphql.Marshaler {
+			return ec.marshalORetryOrigin2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRetryOrigin(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_StartRunPayload_retryOf(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "StartRunPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RetryOrigin(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Subscription_generationChanged(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
@@ -13081,6 +13382,55 @@ func (ec *executionContext) _RecallPreview(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var retryOriginImplementors = []string{"RetryOrigin"}
+
+func (ec *executionContext) _RetryOrigin(ctx context.Context, sel ast.SelectionSet, obj *memory.RetryOrigin) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, retryOriginImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RetryOrigin")
+		case "runId":
+			out.Values[i] = ec._RetryOrigin_runId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "userMessage":
+			out.Values[i] = ec._RetryOrigin_userMessage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "reply":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RetryOrigin_reply(ctx, field, obj)
+				})
+		case "note":
+			out.Values[i] = ec._RetryOrigin_note(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var retryRequestImplementors = []string{"RetryRequest"}
 
 func (ec *executionContext) _RetryRequest(ctx context.Context, sel ast.SelectionSet, obj *memory.Retry) graphql.Marshaler {
@@ -13114,6 +13464,11 @@ func (ec *executionContext) _RetryRequest(ctx context.Context, sel ast.Selection
 			}
 		case "prompt":
 			out.Values[i] = ec._RetryRequest_prompt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "note":
+			out.Values[i] = ec._RetryRequest_note(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -13214,6 +13569,18 @@ func (ec *executionContext) _Run(ctx context.Context, sel ast.SelectionSet, obj 
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "retryOfRunId":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Run_retryOfRunId(ctx, field, obj)
+				})
+		case "retryNote":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Run_retryNote(ctx, field, obj)
+				})
 		case "memoryContext":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -13319,6 +13686,11 @@ func (ec *executionContext) _StartRunPayload(ctx context.Context, sel ast.Select
 		case "generation":
 			out.Values[i] = ec._StartRunPayload_generation(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "retryOf":
+			out.Values[i] = ec._StartRunPayload_retryOf(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -15063,6 +15435,13 @@ var (
 		memory.RatingDown: "DOWN",
 	}
 )
+
+func (ec *executionContext) marshalORetryOrigin2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRetryOrigin(ctx context.Context, sel ast.SelectionSet, v *memory.RetryOrigin) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RetryOrigin(ctx, sel, v)
+}
 
 func (ec *executionContext) unmarshalORevisionAction2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐAction(ctx context.Context, v any) (*memory.Action, error) {
 	if v == nil {

@@ -199,6 +199,8 @@ type StartRunPayload struct {
 	// The memory packet for this turn (P5); empty when nothing is relevant (P6).
 	Packet     string `json:"packet"`
 	Generation string `json:"generation"`
+	// Set when the run is a retry (retryMessageId): give the teammate the original request (and, in a fresh thread, the reply) with the note.
+	RetryOf *memory.RetryOrigin `json:"retryOf,omitempty"`
 }
 
 type Subscription struct {

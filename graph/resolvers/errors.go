@@ -67,6 +67,8 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 			return set(CodeNotFound, memory.ErrNotFound.Error())
 		case errors.Is(err, memory.ErrMemoryChanged):
 			return set(CodeMemoryChanged, memory.ErrMemoryChanged.Error())
+		case errors.Is(err, memory.ErrMemoryChangedMidTurn):
+			return set(CodeMemoryChanged, memory.ErrMemoryChangedMidTurn.Error())
 		}
 		var gq *gqlerror.Error
 		if errors.As(err, &gq) && gq.Err == nil {

@@ -191,7 +191,7 @@ func TestMemoryFileImportHappensOnce(t *testing.T) {
 		}
 	}
 	w.api.Must(t, user, `query($t: ID) { memoryItems(scope: {teammateId: $t}) { edges { node { kind source content pinned } } } }`, map[string]any{"t": tm}, &items)
-	require.Len(t, items.MemoryItems.Edges, 3, "split at the paragraph boundary, then the 4,800-character paragraph in two")
+	require.Len(t, items.MemoryItems.Edges, 5, "split at the paragraph boundary, then the 4,800-character paragraph at spaces into four notes of at most 1,200 characters")
 	var joined []string
 	for _, e := range items.MemoryItems.Edges {
 		assert.Equal(t, []any{"NOTE", "IMPORT", true}, []any{e.Node.Kind, e.Node.Source, e.Node.Pinned})

@@ -34,7 +34,7 @@ func (r *mutationResolver) StartRun(ctx context.Context, input model.StartRunInp
 	}
 	return &model.StartRunPayload{
 		Run: out.Run, RunToken: out.Token, Thread: out.Thread, Fresh: out.Fresh,
-		Packet: out.Packet.Text, Generation: out.Generation.String(),
+		Packet: out.Packet.Text, Generation: out.Generation.String(), RetryOf: out.RetryOf,
 	}, nil
 }
 
@@ -118,6 +118,14 @@ func (r *queryResolver) ToolSearchHistory(ctx context.Context, query string) ([]
 	return r.Memory.ToolSearchHistory(ctx, query)
 }
 
+// Reply is the resolver for the reply field.
+func (r *retryOriginResolver) Reply(ctx context.Context, obj *memory.RetryOrigin) (*string, error) {
+	if obj.Reply == "" {
+		return nil, nil
+	}
+	return &obj.Reply, nil
+}
+
 // Teammate is the resolver for the teammate field.
 func (r *runResolver) Teammate(ctx context.Context, obj *memory.Run) (*model.Teammate, error) {
 	t, err := loadersFrom(ctx).teammate.Load(ctx, obj.TeammateID)
@@ -148,7 +156,31 @@ func (r *runResolver) Reply(ctx context.Context, obj *memory.Run) (*string, erro
 	return &reply, nil
 }
 
+// RetryOfRunID is the resolver for the retryOfRunId field.
+func (r *runResolver) RetryOfRunID(ctx context.Context, obj *memory.Run) (*string, error) {
+	redoOf, _, err := r.Memory.RunRetry(ctx, obj.ID)
+	if err != nil || redoOf == "" {
+		return nil, err
+	}
+	return &redoOf, nil
+}
+
+// RetryNote is the resolver for the retryNote field.
+func (r *runResolver) RetryNote(ctx context.Context, obj *memory.Run) (*string, error) {
+	redoOf, note, err := r.Memory.RunRetry(ctx, obj.ID)
+	if err != nil || redoOf == "" {
+		return nil, err
+	}
+	return &note, nil
+}
+
+// RetryOrigin returns generated.RetryOriginResolver implementation.
+func (r *Resolver) RetryOrigin() generated.RetryOriginResolver { return &retryOriginResolver{r} }
+
 // Run returns generated.RunResolver implementation.
 func (r *Resolver) Run() generated.RunResolver { return &runResolver{r} }
 
-type runResolver struct{ *Resolver }
+type (
+	retryOriginResolver struct{ *Resolver }
+	runResolver         struct{ *Resolver }
+)

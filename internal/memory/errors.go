@@ -25,6 +25,9 @@ var (
 	ErrForbidden = errors.New("this credential may not do that")
 	// ErrMemoryChanged: the generation moved while a run was starting (G4).
 	ErrMemoryChanged = errors.New("Memory changed while this task was starting.")
+	// ErrMemoryChangedMidTurn: memory the run's teammate sees changed since the run adopted its
+	// generation; the run has been interrupted and the operation did nothing (G5).
+	ErrMemoryChangedMidTurn = errors.New("Memory changed during this task; it was interrupted. Start a new turn with the current memory.")
 )
 
 // ConflictError is returned when a write was based on a revision that is no longer current (R2).
@@ -99,5 +102,6 @@ func isDomain(err error) bool {
 	var conflict *ConflictError
 	var bad *ValidationError
 	return errors.As(err, &conflict) || errors.As(err, &bad) || errors.Is(err, ErrNotFound) ||
-		errors.Is(err, ErrForbidden) || errors.Is(err, ErrUnauthenticated) || errors.Is(err, ErrMemoryChanged)
+		errors.Is(err, ErrForbidden) || errors.Is(err, ErrUnauthenticated) || errors.Is(err, ErrMemoryChanged) ||
+		errors.Is(err, ErrMemoryChangedMidTurn)
 }

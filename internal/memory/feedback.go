@@ -36,7 +36,7 @@ const (
 		 ORDER BY m.created_at LIMIT 100`
 
 	qRetryMessageForUpdate = `
-		SELECT m.content, t.teammate_id::text, m.thread_id::text FROM messages m JOIN bot_threads t ON t.id = m.thread_id
+		SELECT m.content, t.teammate_id::text, m.thread_id::text, m.redo_of_run_id::text FROM messages m JOIN bot_threads t ON t.id = m.thread_id
 		 WHERE m.id = $1 AND m.redo_of_run_id IS NOT NULL AND m.run_id IS NULL FOR UPDATE OF m`
 
 	qMessageAttach = `UPDATE messages SET run_id = $2, thread_id = $3 WHERE id = $1`
@@ -103,6 +103,16 @@ func (s *Service) KeepLesson(ctx context.Context, runID, note string) (Item, err
 	return item, nil
 }
 
+// RetryNote returns the user's note in a retry's message (RetryPromptTemplate), or the whole
+// message when it isn't worded by the template.
+func RetryNote(prompt string) string {
+	prefix, _, _ := strings.Cut(RetryPromptTemplate, "%s")
+	if note, ok := strings.CutPrefix(prompt, prefix); ok {
+		return note
+	}
+	return prompt
+}
+
 // Retry is a redo the user asked for (L3): a user message waiting for the worker to start its run.
 type Retry struct {
 	MessageID  string
@@ -110,7 +120,9 @@ type Retry struct {
 	ThreadID   string
 	RetryOfRun string
 	Prompt     string
-	CreatedAt  time.Time
+	// Note is the user's note in Prompt.
+	Note      string
+	CreatedAt time.Time
 }
 
 // RetryRunWithNote stores the user's note as a new message of the run's thread that redoes the run
@@ -132,7 +144,7 @@ func (s *Service) RetryRunWithNote(ctx context.Context, runID, note string) (Ret
 		return Retry{}, notFoundIfNoRows(err)
 	}
 	r := Retry{TeammateID: run.TeammateID, ThreadID: run.ThreadID, RetryOfRun: run.ID,
-		Prompt: fmt.Sprintf(RetryPromptTemplate, strings.TrimSpace(note)), CreatedAt: time.Now()}
+		Prompt: fmt.Sprintf(RetryPromptTemplate, strings.TrimSpace(note)), Note: strings.TrimSpace(note), CreatedAt: time.Now()}
 	if err := s.pool.QueryRow(ctx, qMessageInsert, run.ThreadID, nil, "user", r.Prompt, run.ID).Scan(&r.MessageID); err != nil {
 		return Retry{}, fmt.Errorf("retry run: %w", err)
 	}
@@ -151,7 +163,9 @@ func (s *Service) PendingRetries(ctx context.Context) ([]Retry, error) {
 	}
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (Retry, error) {
 		var x Retry
-		return x, r.Scan(&x.MessageID, &x.TeammateID, &x.ThreadID, &x.RetryOfRun, &x.Prompt, &x.CreatedAt)
+		err := r.Scan(&x.MessageID, &x.TeammateID, &x.ThreadID, &x.RetryOfRun, &x.Prompt, &x.CreatedAt)
+		x.Note = RetryNote(x.Prompt)
+		return x, err
 	})
 }
 

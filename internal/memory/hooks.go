@@ -5,4 +5,7 @@ package memory
 type hooks struct {
 	beforeGenerationRecheck func()
 	beforeToolWrite         func()
+	// inToolWriteWindow runs inside a teammate's write transaction, after the generation rows are
+	// locked and checked and before the write: the window G6's exactness is about.
+	inToolWriteWindow func()
 }

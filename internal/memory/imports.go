@@ -59,8 +59,8 @@ func (s *Service) MemoryImported(ctx context.Context, teammateID string) (bool, 
 }
 
 // ImportMemoryFile stores a workspace's MEMORY.md once per teammate (M1, worker only): content nil
-// records that there is no file; otherwise the file becomes pinned notes (source import), split at
-// paragraph boundaries into pieces of at most MaxContentLength characters. The import record's
+// records that there is no file; otherwise the file becomes pinned notes (source import), one per
+// section and of at most ImportNoteMaxCharacters each (see splitNotes). The import record's
 // primary key makes concurrent preparations import exactly once: the loser gets ImportAlready.
 func (s *Service) ImportMemoryFile(ctx context.Context, teammateID string, content *string) (ImportResult, error) {
 	if _, err := require(ctx, CredentialWorker); err != nil {
@@ -84,7 +84,7 @@ func (s *Service) ImportMemoryFile(ctx context.Context, teammateID string, conte
 			return ImportResult{}, invalid("content", "MEMORY.md must not contain NUL characters")
 		}
 		h := sha256.Sum256([]byte(text))
-		hash, outcome, pieces = h[:], ImportImported, splitNotes(text, MaxContentLength)
+		hash, outcome, pieces = h[:], ImportImported, splitNotes(text, ImportNoteMaxCharacters)
 	}
 	res := ImportResult{Outcome: outcome}
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
@@ -122,48 +122,111 @@ func (s *Service) ImportMemoryFile(ctx context.Context, teammateID string, conte
 	return res, nil
 }
 
-// splitNotes cuts text into pieces of at most max characters: at blank lines when it can, then at
-// line ends, then anywhere. Blank pieces are dropped; a blank file gives none.
+// ImportNoteMaxCharacters is the size the MEMORY.md import aims its notes at: a section of the
+// file per note, cut at paragraphs (then lines, then words) when it is longer, so that each note is
+// something the user can read, correct or forget on its own and recall can pick — rather than one
+// pinned blob that fills a packet by itself.
+const ImportNoteMaxCharacters = 1200
+
+// splitNotes cuts a MEMORY.md into notes of at most max characters (M1): a new note starts at every
+// Markdown heading (a line of 1–6 '#' and a space, outside fenced code blocks); a section longer
+// than max is cut at blank lines, a paragraph longer than that at line ends, a line at spaces, and a
+// word anywhere (never inside a character). Blank notes are dropped; a blank file gives none. Line
+// endings become "\n" and notes are trimmed; nothing else of the text changes, so the notes hold
+// the whole file in order.
 func splitNotes(text string, max int) []string {
 	var out []string
-	var cur strings.Builder
-	flush := func() {
-		if s := strings.TrimSpace(cur.String()); s != "" {
-			out = append(out, s)
-		}
-		cur.Reset()
-	}
-	add := func(part, sep string) bool {
-		if utf8.RuneCountInString(cur.String())+utf8.RuneCountInString(sep+part) <= max {
-			if cur.Len() > 0 {
-				cur.WriteString(sep)
+	for _, sec := range markdownSections(strings.ReplaceAll(text, "\r\n", "\n")) {
+		var cur strings.Builder
+		flush := func() {
+			if s := strings.TrimSpace(cur.String()); s != "" {
+				out = append(out, s)
 			}
-			cur.WriteString(part)
+			cur.Reset()
+		}
+		// add appends part after sep if the note has room for it; a part is never split here.
+		add := func(part, sep string) bool {
+			if cur.Len() == 0 {
+				sep = ""
+			}
+			if utf8.RuneCountInString(cur.String())+utf8.RuneCountInString(sep+part) > max {
+				return false
+			}
+			cur.WriteString(sep + part)
 			return true
 		}
-		return false
-	}
-	for _, para := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n\n") {
-		if add(para, "\n\n") {
-			continue
-		}
-		flush()
-		if add(para, "") {
-			continue
-		}
-		for _, line := range strings.Split(para, "\n") {
-			if add(line, "\n") {
+		for _, para := range strings.Split(sec, "\n\n") {
+			if para = strings.Trim(para, "\n"); strings.TrimSpace(para) == "" || add(para, "\n\n") {
 				continue
 			}
 			flush()
-			for r := []rune(line); len(r) > 0; {
-				n := min(max, len(r))
-				cur.WriteString(string(r[:n]))
+			if add(para, "") {
+				continue
+			}
+			for _, line := range strings.Split(para, "\n") {
+				if add(line, "\n") {
+					continue
+				}
 				flush()
-				r = r[n:]
+				if add(line, "") {
+					continue
+				}
+				for _, word := range strings.SplitAfter(line, " ") {
+					if add(word, "") {
+						continue
+					}
+					flush()
+					for r := []rune(word); len(r) > 0; { // cur is empty here
+						n := min(max, len(r))
+						cur.WriteString(string(r[:n]))
+						if r = r[n:]; len(r) > 0 {
+							flush()
+						}
+					}
+				}
 			}
 		}
+		flush()
 	}
-	flush()
 	return out
+}
+
+// markdownSections cuts text before every heading line outside fenced code blocks.
+func markdownSections(text string) []string {
+	var (
+		out   []string
+		cur   strings.Builder
+		fence bool
+	)
+	for _, line := range strings.SplitAfter(text, "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence = !fence
+		}
+		if !fence && isHeading(line) && cur.Len() > 0 {
+			out = append(out, cur.String())
+			cur.Reset()
+		}
+		cur.WriteString(line)
+	}
+	if cur.Len() > 0 {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// isHeading reports whether line is an ATX Markdown heading: up to three spaces, 1–6 '#', then a
+// space or the end of the line.
+func isHeading(line string) bool {
+	line = strings.TrimRight(line, "\n")
+	trimmed := strings.TrimLeft(line, " ")
+	if len(line)-len(trimmed) > 3 {
+		return false
+	}
+	hashes := len(trimmed) - len(strings.TrimLeft(trimmed, "#"))
+	if hashes < 1 || hashes > 6 {
+		return false
+	}
+	rest := trimmed[hashes:]
+	return rest == "" || rest[0] == ' ' || rest[0] == '\t'
 }

@@ -102,11 +102,14 @@ func requireRanking(t *testing.T, entries, fused []PacketEntry) {
 	}
 }
 
-// rankBefore is the order of P4, computed independently of fuse: pinned first, then the higher
-// exact score, then the smaller id.
+// rankBefore is the order of P4, computed independently of fuse: pinned first, pinned lessons
+// before the other pinned items (L2), then the higher exact score, then the smaller id.
 func rankBefore(a, b PacketEntry) bool {
 	if a.Item.Pinned != b.Item.Pinned {
 		return a.Item.Pinned
+	}
+	if al, bl := a.Item.Pinned && a.Item.Kind == KindLesson, b.Item.Pinned && b.Item.Kind == KindLesson; al != bl {
+		return al
 	}
 	if c := exactScore(a).Cmp(exactScore(b)); c != 0 {
 		return c > 0

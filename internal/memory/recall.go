@@ -248,6 +248,14 @@ func (q RecallQuery) forRequest(request string) RecallQuery {
 //   - Fusion: each list adds 1/(RecallFusionK+position); pinned items first, then by score (compared
 //     exactly, as fractions), ties by item id. Top PacketMaxEntries, then cut to PacketMaxCharacters
 //     (see Packet).
+//   - Lessons (L2): pinned lessons come first of all, before the other pinned items, in the full-text
+//     list and in the fusion, so they are laid out first and the other pinned items and the ranked
+//     ones fill what remains; a pinned note that doesn't fit is the one cut, never a lesson ahead of
+//     it. When the lessons alone exceed PacketMaxCharacters (or PacketMaxEntries), the packet holds
+//     lessons only: the most relevant to the request first (by score, then id), whole while they
+//     fit, the first that doesn't cut with PacketTruncationMarker, and the rest left out of that
+//     packet. A teammate's lessons are not otherwise limited; the user sees them all on the Memory
+//     tab and can merge or forget them.
 func (s *Service) BuildPacketTx(ctx context.Context, tx pgx.Tx, teammateID string, q RecallQuery) (Packet, error) {
 	teammateID, err := parseID("teammateId", teammateID)
 	if err != nil {
@@ -340,8 +348,9 @@ func rrf(e PacketEntry) (num, den int64) {
 	return num, den
 }
 
-// fuse orders the candidates of both lists (P4): pinned first, then by fused score, highest first,
-// compared exactly so that equal sums are equal; ties by item id. It keeps PacketMaxEntries.
+// fuse orders the candidates of both lists (P4): pinned first — pinned lessons before the other
+// pinned items (L2) — then by fused score, highest first, compared exactly so that equal sums are
+// equal; ties by item id. It keeps PacketMaxEntries.
 func fuse(candidates []PacketEntry) []PacketEntry {
 	for i := range candidates {
 		num, den := rrf(candidates[i])
@@ -350,6 +359,12 @@ func fuse(candidates []PacketEntry) []PacketEntry {
 	slices.SortFunc(candidates, func(a, b PacketEntry) int {
 		if a.Item.Pinned != b.Item.Pinned {
 			if a.Item.Pinned {
+				return -1
+			}
+			return 1
+		}
+		if al, bl := pinnedLesson(a.Item), pinnedLesson(b.Item); al != bl {
+			if al {
 				return -1
 			}
 			return 1
@@ -366,6 +381,10 @@ func fuse(candidates []PacketEntry) []PacketEntry {
 	}
 	return candidates
 }
+
+// pinnedLesson reports whether i is a pinned lesson: what keepLesson saves, and what every packet
+// gives before anything else (L2).
+func pinnedLesson(i Item) bool { return i.Pinned && i.Kind == KindLesson }
 
 func cmpInt64(a, b int64) int {
 	switch {

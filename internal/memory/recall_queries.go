@@ -25,22 +25,24 @@ const (
 
 	// recallFullText is the full-text list (P2): items whose stored search vector matches, ranked by
 	// ts_rank_cd, and every pinned item, matching or not (rank 0 when no word matches). Pinned items
-	// lead the list, ordered among themselves by rank; ties fall to the item id. Top 30.
+	// lead the list, pinned lessons first (L2: a lesson reaches every packet, so pinned notes can't
+	// push it out of the 30), each group ordered by rank; ties fall to the item id. Top 30.
 	//
 	// The pinned items are a second arm rather than "OR pinned", so the first arm stays a bitmap scan
 	// of the GIN index memory_items_recall_search (scope and search vector) and the second an index
 	// scan of memory_items_list.
 	recallFullText = `fts AS (
-		SELECT m.id, m.rank, row_number() OVER (ORDER BY m.pinned DESC, m.rank DESC, m.id) AS pos
-		  FROM (SELECT i.id, i.pinned, ts_rank_cd(i.search, (SELECT tsq FROM q)) AS rank
+		SELECT m.id, m.rank, row_number() OVER (ORDER BY m.pinned DESC, m.lesson DESC, m.rank DESC, m.id) AS pos
+		  FROM (SELECT i.id, i.pinned, i.pinned AND i.kind = 'lesson' AS lesson,
+		               ts_rank_cd(i.search, (SELECT tsq FROM q)) AS rank
 		          FROM memory_items i
 		         WHERE i.search @@ (SELECT tsq FROM q) AND ` + recallVisible + `
 		        UNION ALL
-		        SELECT i.id, true, 0::real
+		        SELECT i.id, true, i.kind = 'lesson', 0::real
 		          FROM memory_items i
 		         WHERE i.pinned AND ` + recallVisible + `
 		           AND NOT coalesce(i.search @@ (SELECT tsq FROM q), false)
-		         ORDER BY pinned DESC, rank DESC, id
+		         ORDER BY pinned DESC, lesson DESC, rank DESC, id
 		         LIMIT 30) AS m
 	)`
 

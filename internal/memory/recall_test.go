@@ -193,8 +193,8 @@ func TestPacketGolden(t *testing.T) {
 	t.Run("order and layout", func(t *testing.T) {
 		p := buildPacket(t, f, tm, "Which green tea should I make?")
 		golden(t, "order-and-layout", p.Text)
-		assert.Equal(t, []string{itemID(7), itemID(2), itemID(1), itemID(3), itemID(4)}, packetIDs(p),
-			"pinned first (the matching one before the other), then the matches, all of rank 0.2: by id")
+		assert.Equal(t, []string{itemID(2), itemID(7), itemID(1), itemID(3), itemID(4)}, packetIDs(p),
+			"pinned first, the lesson before the other (L2) even though only the other matches, then the matches, all of rank 0.2: by id")
 		for _, e := range p.Entries {
 			assert.False(t, e.Truncated)
 		}

@@ -72,6 +72,24 @@ type StartedRun struct {
 	Fresh      bool
 	Packet     Packet
 	Generation Generation
+	// RetryOf is set when the run is a retry (RetryMessageID): what the teammate needs to redo the
+	// reply, as the run's own user message holds only the user's note.
+	RetryOf *RetryOrigin
+}
+
+// RetryOrigin is the context of a retry's run (L3): the request the user first made and, when the
+// retry runs in a fresh thread (memory changed since, G3), the reply being redone — a continued
+// thread has both already.
+type RetryOrigin struct {
+	// RunID is the run whose reply is redone.
+	RunID string
+	// UserMessage is the request that started the conversation being redone: the redone run's user
+	// message, or, when that run was itself a retry, the request of the first run of the chain.
+	UserMessage string
+	// Reply is the redone run's reply; empty when the thread continues (it is in the thread).
+	Reply string
+	// Note is what the user asked to be done differently.
+	Note string
 }
 
 const runColumns = `id::text, teammate_id::text, thread_id::text, status, started_by_user, generation, rating,
@@ -92,14 +110,18 @@ const (
 	qRunEnd       = `UPDATE runs SET status = $2, ended_at = now(), token_hash = NULL,
 		cancelled_at = CASE WHEN $2 = 'cancelled' THEN now() END
 		WHERE id = $1 AND status = 'running' RETURNING ` + runColumns
-	qRunAdopt        = `UPDATE runs SET generation = $2 WHERE id = $1`
-	qRunUserMessage  = `SELECT id::text, content FROM messages WHERE run_id = $1 AND role = 'user' ORDER BY created_at LIMIT 1`
-	qRunReply        = `SELECT content FROM messages WHERE run_id = $1 AND role = 'assistant' ORDER BY created_at DESC LIMIT 1`
+	qRunAdopt       = `UPDATE runs SET generation = $2 WHERE id = $1`
+	qRunUserMessage = `SELECT id::text, content FROM messages WHERE run_id = $1 AND role = 'user' ORDER BY created_at LIMIT 1`
+	qRunReply       = `SELECT content FROM messages WHERE run_id = $1 AND role = 'assistant' ORDER BY created_at DESC LIMIT 1`
+	// qRunRequest is a run's user message and, when the run is a retry, the run it redoes.
+	qRunRequest = `SELECT content, redo_of_run_id::text FROM messages WHERE run_id = $1 AND role = 'user' ORDER BY created_at LIMIT 1`
+	// qMessageDetach puts a retry's message back to waiting, in its thread, when its run failed to start.
+	qMessageDetach   = `UPDATE messages SET run_id = NULL, thread_id = $2 WHERE id = $1`
 	qTeammateExists  = `SELECT EXISTS (SELECT 1 FROM teammates WHERE id = $1)`
 	qRunContextsDrop = `DELETE FROM memory_contexts WHERE run_id = $1`
-	// qRetryMessageText reads a retry's stored message without claiming it, to embed it before
-	// StartRun's transaction (qRetryMessageForUpdate claims it inside).
-	qRetryMessageText = `SELECT content FROM messages WHERE id = $1`
+	// qRetryMessageText reads a retry's stored message and the run it redoes without claiming it,
+	// to embed its request before StartRun's transaction (qRetryMessageForUpdate claims it inside).
+	qRetryMessageText = `SELECT content, redo_of_run_id::text FROM messages WHERE id = $1`
 )
 
 func scanRun(row pgx.Row) (Run, error) {
@@ -150,10 +172,22 @@ func (s *Service) StartRun(ctx context.Context, in StartRunInput) (StartedRun, e
 		return StartedRun{}, err
 	}
 	// The request is embedded before the transaction opens, never while it holds a connection
-	// (PrepareRecall). A retry's stored message is read for it here and again under lock below.
+	// (PrepareRecall). A retry's stored message and its origin are read for it here and again under
+	// lock below; a retry is recalled for what the user asked in the first place and the note (the
+	// note alone — "make it shorter" — says little about which memory matters).
 	request := in.Message
 	if in.RetryMessageID != "" {
-		if err := s.pool.QueryRow(ctx, qRetryMessageText, in.RetryMessageID).Scan(&request); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		var prompt string
+		var redoOf *string
+		err := s.pool.QueryRow(ctx, qRetryMessageText, in.RetryMessageID).Scan(&prompt, &redoOf)
+		switch {
+		case err == nil && redoOf != nil:
+			origin, err := retryOriginTx(ctx, s.pool, *redoOf, prompt)
+			if err != nil {
+				return StartedRun{}, fmt.Errorf("start run: %w", err)
+			}
+			request = origin.request()
+		case err != nil && !errors.Is(err, pgx.ErrNoRows):
 			return StartedRun{}, fmt.Errorf("start run: %w", err)
 		}
 	}
@@ -171,17 +205,25 @@ func (s *Service) StartRun(ctx context.Context, in StartRunInput) (StartedRun, e
 		if !exists {
 			return ErrNotFound
 		}
+		request := in.Message
+		var retryThread string
 		if in.RetryMessageID != "" {
-			var owner, thread string
-			if err := tx.QueryRow(ctx, qRetryMessageForUpdate, in.RetryMessageID).Scan(&in.Message, &owner, &thread); err != nil {
+			var owner, redoOf string
+			if err := tx.QueryRow(ctx, qRetryMessageForUpdate, in.RetryMessageID).Scan(&in.Message, &owner, &retryThread, &redoOf); err != nil {
 				return notFoundIfNoRows(err) // unknown, or already picked up by another start
 			}
 			if owner != teammateID {
 				return ErrNotFound
 			}
 			if in.ThreadID == "" {
-				in.ThreadID = thread
+				in.ThreadID = retryThread
 			}
+			origin, err := retryOriginTx(ctx, tx, redoOf, in.Message)
+			if err != nil {
+				return err
+			}
+			out.RetryOf = &origin
+			request = origin.request()
 		}
 		g1, err := generationQ(ctx, tx, teammateID)
 		if err != nil {
@@ -221,7 +263,10 @@ func (s *Service) StartRun(ctx context.Context, in StartRunInput) (StartedRun, e
 		} else if _, err := tx.Exec(ctx, qMessageInsert, out.Thread.ID, out.Run.ID, "user", in.Message, nil); err != nil {
 			return err
 		}
-		if out.Packet, err = s.BuildPacketTx(ctx, tx, teammateID, recall.forRequest(in.Message)); err != nil {
+		if out.RetryOf != nil && !out.Fresh {
+			out.RetryOf.Reply = "" // the continued thread holds it
+		}
+		if out.Packet, err = s.BuildPacketTx(ctx, tx, teammateID, recall.forRequest(request)); err != nil {
 			return err
 		}
 		if err := WriteContextsTx(ctx, tx, out.Run.ID, out.Packet); err != nil {
@@ -240,6 +285,12 @@ func (s *Service) StartRun(ctx context.Context, in StartRunInput) (StartedRun, e
 			if _, err := tx.Exec(ctx, qRunContextsDrop, out.Run.ID); err != nil {
 				return err
 			}
+			if in.RetryMessageID != "" {
+				// The retry isn't lost with the failed start: it waits for the worker again.
+				if _, err := tx.Exec(ctx, qMessageDetach, in.RetryMessageID, retryThread); err != nil {
+					return err
+				}
+			}
 			_, err := tx.Exec(ctx, qRunEnd, out.Run.ID, RunFailed)
 			return err
 		}
@@ -255,6 +306,37 @@ func (s *Service) StartRun(ctx context.Context, in StartRunInput) (StartedRun, e
 	s.log.InfoContext(ctx, "run started", "run", out.Run.ID, "teammate", teammateID, "thread", out.Thread.ID,
 		"fresh", out.Fresh, "entries", len(out.Packet.Entries))
 	return out, nil
+}
+
+// maxRetryChain bounds how far retryOriginTx follows retries of retries back to the first request.
+const maxRetryChain = 20
+
+// request is what a retry's packet is recalled for: the first request and the note.
+func (o RetryOrigin) request() string { return o.UserMessage + "\n\n" + o.Note }
+
+// retryOriginTx reads what a retry of run redoOf needs (L3): the first request of the chain of
+// retries that ends at redoOf, redoOf's reply, and the user's note in prompt. tx is the start's
+// transaction, or the pool before it opens.
+func retryOriginTx(ctx context.Context, tx querier, redoOf, prompt string) (RetryOrigin, error) {
+	o := RetryOrigin{RunID: redoOf, Note: RetryNote(prompt)}
+	if err := tx.QueryRow(ctx, qRunReply, redoOf).Scan(&o.Reply); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return RetryOrigin{}, err
+	}
+	run := redoOf
+	for range maxRetryChain {
+		var earlier *string
+		if err := tx.QueryRow(ctx, qRunRequest, run).Scan(&o.UserMessage, &earlier); err != nil {
+			if errors.Is(err, pgx.ErrNoRows) {
+				break // a run with no user message: nothing to carry
+			}
+			return RetryOrigin{}, err
+		}
+		if earlier == nil {
+			break
+		}
+		run = *earlier
+	}
+	return o, nil
 }
 
 // AuthenticateRun maps a run token to its credential while the run is running.
@@ -299,8 +381,9 @@ type GenerationCheck struct {
 	Interrupted bool
 }
 
-// CheckRunGeneration is called by the worker before every tool call (run credential). If memory the
+// CheckRunGeneration lets a worker check between model steps (run credential): if memory the
 // teammate sees changed since the run adopted its generation, the run is marked interrupted (G5).
+// Every tool call and completeRun make the same check themselves (runWriteTx, runReadTx).
 func (s *Service) CheckRunGeneration(ctx context.Context) (GenerationCheck, error) {
 	c, err := require(ctx, CredentialRun)
 	if err != nil {
@@ -308,22 +391,12 @@ func (s *Service) CheckRunGeneration(ctx context.Context) (GenerationCheck, erro
 	}
 	var out GenerationCheck
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		run, err := scanRun(tx.QueryRow(ctx, qRunForUpdate, c.RunID))
-		if err != nil {
-			return notFoundIfNoRows(err)
-		}
-		if run.Status != RunRunning {
-			return ErrUnauthenticated
-		}
-		g, err := generationQ(ctx, tx, run.TeammateID)
+		run, err := runOpen(ctx, tx, c)
 		if err != nil {
 			return err
 		}
-		out = GenerationCheck{Current: g.String(), Adopted: run.Generation}
-		if out.Current != out.Adopted {
-			out.Interrupted = true
-			_, err = tx.Exec(ctx, qRunEnd, run.ID, RunInterrupted)
-		}
+		g, ok, err := checkGenerationTx(ctx, tx, run)
+		out = GenerationCheck{Current: g.String(), Adopted: run.Generation, Interrupted: !ok}
 		return err
 	})
 	if err != nil {
@@ -335,7 +408,9 @@ func (s *Service) CheckRunGeneration(ctx context.Context) (GenerationCheck, erro
 	return out, nil
 }
 
-// CompleteRun stores the reply and ends the run (run credential).
+// CompleteRun stores the reply and ends the run (run credential). Like every run-credential
+// operation it checks the run's generation first (G5): a reply written from memory the user has
+// changed since is not stored; the run is interrupted and the answer is ErrMemoryChangedMidTurn.
 func (s *Service) CompleteRun(ctx context.Context, reply string) (Run, error) {
 	c, err := require(ctx, CredentialRun)
 	if err != nil {
@@ -345,13 +420,16 @@ func (s *Service) CompleteRun(ctx context.Context, reply string) (Run, error) {
 		return Run{}, err
 	}
 	var out Run
+	changed := false
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		run, err := scanRun(tx.QueryRow(ctx, qRunForUpdate, c.RunID))
+		run, err := runOpen(ctx, tx, c)
 		if err != nil {
-			return notFoundIfNoRows(err)
+			return err
 		}
-		if run.Status != RunRunning {
-			return ErrUnauthenticated
+		_, ok, err := checkGenerationTx(ctx, tx, run)
+		if err != nil || !ok {
+			changed = !ok
+			return err
 		}
 		var id string
 		if err := tx.QueryRow(ctx, qMessageInsert, run.ThreadID, run.ID, "assistant", reply, nil).Scan(&id); err != nil {
@@ -364,6 +442,10 @@ func (s *Service) CompleteRun(ctx context.Context, reply string) (Run, error) {
 	})
 	if err != nil {
 		return Run{}, wrapUnlessDomain("complete run", err)
+	}
+	if changed {
+		s.log.InfoContext(ctx, "run interrupted: memory changed mid-turn", "run", c.RunID)
+		return Run{}, ErrMemoryChangedMidTurn
 	}
 	s.log.InfoContext(ctx, "run completed", "run", out.ID)
 	return out, nil
@@ -424,6 +506,21 @@ func (s *Service) RunMessages(ctx context.Context, runID string) (message, reply
 		return "", "", err
 	}
 	return message, reply, nil
+}
+
+// RunRetry returns, for a retry's run (L3), the id of the run it redoes and the user's note; both
+// "" for any other run. For a caller that has read the run with GetRun.
+func (s *Service) RunRetry(ctx context.Context, runID string) (redoOf, note string, err error) {
+	var message string
+	var earlier *string
+	err = s.pool.QueryRow(ctx, qRunRequest, runID).Scan(&message, &earlier)
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && earlier == nil) {
+		return "", "", nil
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("run retry: %w", err)
+	}
+	return *earlier, RetryNote(message), nil
 }
 
 // ThreadOf returns the thread of a run the caller has read with GetRun or StartRun.

@@ -79,9 +79,9 @@ func TestToolWriteAfterConcurrentCancel(t *testing.T) {
 	assert.Equal(t, run.Generation.String(), got.Generation, "not adopted")
 }
 
-// G6: if something else changed memory before the teammate's own write, the run doesn't adopt the
-// new generation, so its next check interrupts it.
-func TestToolWriteAfterAnotherChangeIsNotAdopted(t *testing.T) {
+// G5, G6: if something else changed memory before the teammate's own write, the write itself
+// refuses with MEMORY_CHANGED (nothing written, the run interrupted) rather than adopting.
+func TestToolWriteAfterAnotherChangeIsRefused(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	tm := f.teammate(t, "Racer")
@@ -91,21 +91,22 @@ func TestToolWriteAfterAnotherChangeIsNotAdopted(t *testing.T) {
 		f.svc.SetBeforeToolWrite(nil)
 		f.create(t, &tm, "The user added this meanwhile")
 	})
-	res, err := f.svc.ToolRemember(ctx, memory.RememberInput{Content: "I like figs"})
+	items, _, _ := f.counts(t)
+	_, err := f.svc.ToolRemember(ctx, memory.RememberInput{Content: "I like figs"})
+	require.ErrorIs(t, err, memory.ErrMemoryChangedMidTurn)
+	i2, _, _ := f.counts(t)
+	assert.Equal(t, items+1, i2, "only the user's item was written")
+	got, err := f.svc.GetRun(user, run.Run.ID)
 	require.NoError(t, err)
-	assert.Equal(t, memory.OutcomeSaved, res.Outcome)
-	assert.False(t, res.Adopted)
-	check, err := f.svc.CheckRunGeneration(ctx)
-	require.NoError(t, err)
-	assert.True(t, check.Interrupted, "the next check interrupts the run (G5)")
+	assert.Equal(t, memory.RunInterrupted, got.Status)
 
 	// Its own write alone is adopted: no interruption.
 	run2 := f.startRun(t, tm, "Please remember that I like dates")
 	ctx2 := asRun(t, f, run2.Token)
-	res, err = f.svc.ToolRemember(ctx2, memory.RememberInput{Content: "I like dates"})
+	res, err := f.svc.ToolRemember(ctx2, memory.RememberInput{Content: "I like dates"})
 	require.NoError(t, err)
 	assert.True(t, res.Adopted)
-	check, err = f.svc.CheckRunGeneration(ctx2)
+	check, err := f.svc.CheckRunGeneration(ctx2)
 	require.NoError(t, err)
 	assert.False(t, check.Interrupted)
 	assert.Equal(t, check.Current, check.Adopted)
@@ -150,8 +151,87 @@ func TestCandidatesNeverCountAndArriveAsEvents(t *testing.T) {
 	assert.Equal(t, memory.ActionConfirm, page.Revisions[0].Action)
 	assert.Equal(t, memory.ActorUser, page.Revisions[0].Actor)
 
-	// The same text twice is not saved twice.
+	// The same text twice is not saved twice (in a new turn: the confirmation changed memory, so
+	// this run's next call would be refused, G5).
+	ctx = asRun(t, f, f.startRun(t, tm, "I drink my coffee black.").Token)
 	res, err = f.svc.ToolRemember(ctx, memory.RememberInput{Content: "takes coffee black, no sugar!"})
 	require.NoError(t, err)
 	assert.Equal(t, memory.OutcomeUnchanged, res.Outcome)
+}
+
+// L3: a retry asked for after memory changed (keeping a lesson from the same form does that) runs in
+// a fresh thread, and still carries what the teammate needs: the original request, the reply being
+// redone and the note; its packet is recalled for the request and the note, not the note alone.
+func TestRetryAfterMemoryChangeCarriesTheOriginalRequest(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	tm := f.teammate(t, "Writer")
+	f.create(t, &tm, "The landlord is Ms Smith")
+	const request = "Draft a reply to the landlord about the heating"
+	first := f.startRun(t, tm, request)
+	_, err := f.svc.CompleteRun(asRun(t, f, first.Token), "Hey, fix the heating pls")
+	require.NoError(t, err)
+
+	retry, err := f.svc.RetryRunWithNote(user, first.Run.ID, "  Make it polite and formal ")
+	require.NoError(t, err)
+	assert.Equal(t, "Make it polite and formal", retry.Note)
+	_, err = f.svc.KeepLesson(user, first.Run.ID, "Write to officials politely")
+	require.NoError(t, err)
+
+	pending, err := f.svc.PendingRetries(worker)
+	require.NoError(t, err)
+	require.Len(t, pending, 1)
+	assert.Equal(t, "Make it polite and formal", pending[0].Note)
+	redo, err := f.svc.StartRun(worker, memory.StartRunInput{TeammateID: tm, RetryMessageID: pending[0].MessageID})
+	require.NoError(t, err)
+	assert.True(t, redo.Fresh, "memory changed since the thread was made (G3)")
+	require.NotNil(t, redo.RetryOf)
+	assert.Equal(t, memory.RetryOrigin{RunID: first.Run.ID, UserMessage: request, Reply: "Hey, fix the heating pls",
+		Note: "Make it polite and formal"}, *redo.RetryOf)
+	assert.Contains(t, redo.Packet.Text, "Ms Smith", "recalled for the original request (the note says nothing of landlords)")
+	assert.Contains(t, redo.Packet.Text, "Write to officials politely", "the lesson too (L2)")
+	redoOf, note, err := f.svc.RunRetry(user, redo.Run.ID)
+	require.NoError(t, err)
+	assert.Equal(t, [2]string{first.Run.ID, "Make it polite and formal"}, [2]string{redoOf, note})
+	_, err = f.svc.CompleteRun(asRun(t, f, redo.Token), "Dear Ms Smith, could the heating be repaired?")
+	require.NoError(t, err)
+
+	// A retry of the retry, in the same (unchanged) thread: the first request still, no reply (the
+	// thread has it).
+	_, err = f.svc.RetryRunWithNote(user, redo.Run.ID, "Shorter")
+	require.NoError(t, err)
+	pending, err = f.svc.PendingRetries(worker)
+	require.NoError(t, err)
+	require.Len(t, pending, 1)
+	again, err := f.svc.StartRun(worker, memory.StartRunInput{TeammateID: tm, RetryMessageID: pending[0].MessageID})
+	require.NoError(t, err)
+	assert.False(t, again.Fresh)
+	assert.Equal(t, memory.RetryOrigin{RunID: redo.Run.ID, UserMessage: request, Note: "Shorter"}, *again.RetryOf)
+}
+
+// G4, L3: a retry whose start fails because memory changed meanwhile is not lost: it waits for the
+// worker again, and the next start carries it.
+func TestRetryWaitsAgainWhenItsStartFails(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	tm := f.teammate(t, "Retrier")
+	first := f.startRun(t, tm, "Plan my week")
+	_, err := f.svc.CompleteRun(asRun(t, f, first.Token), "Monday: rest.")
+	require.NoError(t, err)
+	retry, err := f.svc.RetryRunWithNote(user, first.Run.ID, "Add the gym on Tuesday")
+	require.NoError(t, err)
+	f.svc.SetBeforeGenerationRecheck(func() {
+		f.svc.SetBeforeGenerationRecheck(nil)
+		f.create(t, &tm, "Goes to the gym")
+	})
+	_, err = f.svc.StartRun(worker, memory.StartRunInput{TeammateID: tm, RetryMessageID: retry.MessageID})
+	require.ErrorIs(t, err, memory.ErrMemoryChanged)
+	pending, err := f.svc.PendingRetries(worker)
+	require.NoError(t, err)
+	require.Len(t, pending, 1, "the retry waits again")
+	assert.Equal(t, retry.MessageID, pending[0].MessageID)
+	assert.Equal(t, first.Thread.ID, pending[0].ThreadID)
+	redo, err := f.svc.StartRun(worker, memory.StartRunInput{TeammateID: tm, RetryMessageID: retry.MessageID})
+	require.NoError(t, err)
+	assert.Equal(t, "Plan my week", redo.RetryOf.UserMessage)
 }

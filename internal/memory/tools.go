@@ -89,61 +89,6 @@ const (
 // MaxToolResults bounds what toolSearchMemory and toolSearchHistory return.
 const MaxToolResults = 20
 
-// runWriteTx runs a teammate's write: it locks the run (refusing if the user cancelled it or it
-// ended), reads the run's user message, locks the scope, and after write, adopts the new generation
-// only if the generation before the write was the run's own (G6). write returns the result.
-func (s *Service) runWriteTx(ctx context.Context, scope string, write func(tx pgx.Tx, run Run, message, messageID string) (ToolResult, error)) (ToolResult, error) {
-	c, err := require(ctx, CredentialRun)
-	if err != nil {
-		return ToolResult{}, err
-	}
-	if s.hooks.beforeToolWrite != nil {
-		s.hooks.beforeToolWrite()
-	}
-	var out ToolResult
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		run, err := scanRun(tx.QueryRow(ctx, qRunForUpdate, c.RunID))
-		if err != nil {
-			return notFoundIfNoRows(err)
-		}
-		if run.Status != RunRunning {
-			return ErrUnauthenticated // cancelled or ended: its credential no longer acts
-		}
-		var messageID, message string
-		if err := tx.QueryRow(ctx, qRunUserMessage, run.ID).Scan(&messageID, &message); err != nil {
-			return err
-		}
-		if err := lockScopeTx(ctx, tx, scope); err != nil {
-			return err
-		}
-		before, err := generationQ(ctx, tx, run.TeammateID)
-		if err != nil {
-			return err
-		}
-		if out, err = write(tx, run, message, messageID); err != nil {
-			return err
-		}
-		if before.String() != run.Generation {
-			return nil // something else changed first: the next check interrupts the run (G6)
-		}
-		after, err := generationQ(ctx, tx, run.TeammateID)
-		if err != nil {
-			return err
-		}
-		if after != before {
-			if _, err := tx.Exec(ctx, qRunAdopt, run.ID, after.String()); err != nil {
-				return err
-			}
-			out.Adopted = true
-		}
-		return nil
-	})
-	if err != nil {
-		return ToolResult{}, wrapUnlessDomain("teammate tool", err)
-	}
-	return out, nil
-}
-
 func actorOf(run Run) string { return "teammate:" + run.TeammateID }
 
 // ToolRemember saves what a teammate learned (run credential). Actor decides: confirmed memory when
@@ -359,7 +304,8 @@ func (s *Service) visibleScope(ctx context.Context, c Credential, id string) (st
 	return scope, nil
 }
 
-// ToolSearchMemory searches the teammate's visible active, unexpired items (run credential).
+// ToolSearchMemory searches the teammate's visible active, unexpired items (run credential), after
+// the run's generation check (G5, runReadTx).
 func (s *Service) ToolSearchMemory(ctx context.Context, query string) ([]Item, error) {
 	c, err := require(ctx, CredentialRun)
 	if err != nil {
@@ -368,11 +314,16 @@ func (s *Service) ToolSearchMemory(ctx context.Context, query string) ([]Item, e
 	if err := checkText("query", query, MaxSearchLength, true); err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, qToolSearch, c.TeammateID, query, "%"+escapeLike(query)+"%", MaxToolResults)
-	if err != nil {
-		return nil, fmt.Errorf("search memory: %w", err)
-	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (Item, error) { return scanItem(r) })
+	var out []Item
+	err = s.runReadTx(ctx, func(tx pgx.Tx, _ Run) error {
+		rows, err := tx.Query(ctx, qToolSearch, c.TeammateID, query, "%"+escapeLike(query)+"%", MaxToolResults)
+		if err != nil {
+			return fmt.Errorf("search memory: %w", err)
+		}
+		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Item, error) { return scanItem(r) })
+		return err
+	})
+	return out, err
 }
 
 // HistoryMessage is one message of a teammate's own conversations (P8).
@@ -386,7 +337,8 @@ type HistoryMessage struct {
 }
 
 // ToolSearchHistory searches the teammate's own conversations (run credential, P8): original
-// conversations are not memory, but a teammate may look back at them.
+// conversations are not memory, but a teammate may look back at them. The run's generation is
+// checked first (G5, runReadTx).
 func (s *Service) ToolSearchHistory(ctx context.Context, query string) ([]HistoryMessage, error) {
 	c, err := require(ctx, CredentialRun)
 	if err != nil {
@@ -395,12 +347,17 @@ func (s *Service) ToolSearchHistory(ctx context.Context, query string) ([]Histor
 	if err := checkText("query", query, MaxSearchLength, true); err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, qHistorySearch, c.TeammateID, query, "%"+escapeLike(query)+"%", MaxToolResults)
-	if err != nil {
-		return nil, fmt.Errorf("search history: %w", err)
-	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (HistoryMessage, error) {
-		var m HistoryMessage
-		return m, r.Scan(&m.ID, &m.ThreadID, &m.RunID, &m.Role, &m.Content, &m.CreatedAt)
+	var out []HistoryMessage
+	err = s.runReadTx(ctx, func(tx pgx.Tx, _ Run) error {
+		rows, err := tx.Query(ctx, qHistorySearch, c.TeammateID, query, "%"+escapeLike(query)+"%", MaxToolResults)
+		if err != nil {
+			return fmt.Errorf("search history: %w", err)
+		}
+		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (HistoryMessage, error) {
+			var m HistoryMessage
+			return m, r.Scan(&m.ID, &m.ThreadID, &m.RunID, &m.Role, &m.Content, &m.CreatedAt)
+		})
+		return err
 	})
+	return out, err
 }

@@ -163,6 +163,19 @@ func (f *matrixFixture) createItem(content string) string {
 	return out.CreateMemory.Item.ID
 }
 
+// itemForRun creates an item of the owner's scope for a run's tool to act on. Creating it changes
+// the owner's memory, so the owner's run of the cell is started again afterwards: a run started
+// before would be refused with MEMORY_CHANGED (G5), which is not what the cell tests.
+func (f *matrixFixture) itemForRun(c *matrixCell, content string) string {
+	f.t.Helper()
+	id := f.createItem(content)
+	if c.cred == credOwnRun {
+		c.run = f.startRun(f.owner, runMessage)
+		c.token, c.ownersRun = c.run.Token, c.run.ID
+	}
+	return id
+}
+
 // editedItem is a new item of the owner's scope edited once: it is at revision 2.
 func (f *matrixFixture) editedItem() string {
 	f.t.Helper()
@@ -408,15 +421,15 @@ var matrixOps = map[string]matrixOp{
 	},
 	"toolUpdateMemory": {
 		query: `mutation($id: ID!) { toolUpdateMemory(input: {id: $id, baseRevision: 1, content: "I like green tea"}) { outcome } }`,
-		vars: func(f *matrixFixture, _ *matrixCell) map[string]any {
-			return map[string]any{"id": f.createItem(f.text("I like black tea"))}
+		vars: func(f *matrixFixture, c *matrixCell) map[string]any {
+			return map[string]any{"id": f.itemForRun(c, f.text("I like black tea"))}
 		},
 		want: ownerRun,
 	},
 	"toolForgetMemory": {
 		query: `mutation($id: ID!) { toolForgetMemory(input: {id: $id}) { outcome } }`,
-		vars: func(f *matrixFixture, _ *matrixCell) map[string]any {
-			return map[string]any{"id": f.createItem(f.text("The note about coffee"))}
+		vars: func(f *matrixFixture, c *matrixCell) map[string]any {
+			return map[string]any{"id": f.itemForRun(c, f.text("The note about coffee"))}
 		},
 		want: ownerRun,
 		check: func(t *testing.T, _ *matrixFixture, _ *matrixCell, data json.RawMessage) {

@@ -291,6 +291,8 @@ export const RunFieldsFragment = graphql(`
     endedAt
     cancelledAt
     userMessage
+    retryNote
+    retryOfRunId
     reply
     rating
     thread {
@@ -374,6 +376,7 @@ export const RetryRunWithNoteMutation = graphql(`
       threadId
       retryOfRunId
       prompt
+      note
       createdAt
     }
   }

@@ -234,7 +234,7 @@ function PendingRetry({ retry, teammateName, original }: { retry: WaitingRetry; 
       <div className="exchange">
         <p className="exchange-label">You</p>
         <p className="exchange-text" data-testid="retry-pending-note">
-          {retryNote(retry.prompt) ?? retry.prompt}
+          {retry.note ?? retryNote(retry.prompt) ?? retry.prompt}
         </p>
         <p className="exchange-label">{teammateName}</p>
         <p className="exchange-text muted">

@@ -66,6 +66,10 @@ export function RunCard({ run, teammate, startsThread, focused, waitingRetry, ch
   const [retryState, retryRun] = useMutation(RetryRunWithNoteMutation)
   const id = useId()
   const busy = rateState.fetching || lessonState.fetching || retryState.fetching
+  // The API says which runs are retries and what the note was (Run.retryNote); the template
+  // prefix is only a fallback for an older server.
+  const retryText = run.retryNote ?? retryNote(run.userMessage)
+  const isRetry = retryText !== null
 
   const rate = async (rating: Rating) => {
     setError(null)
@@ -111,7 +115,7 @@ export function RunCard({ run, teammate, startsThread, focused, waitingRetry, ch
       return
     }
     const r = result.data.retryRunWithNote
-    onRetryRequested({ messageId: r.messageId, runId: run.id, prompt: r.prompt, createdAt: r.createdAt })
+    onRetryRequested({ messageId: r.messageId, runId: run.id, prompt: r.prompt, note: r.note, createdAt: r.createdAt })
     setAsking(false)
     setNote('')
   }
@@ -130,7 +134,7 @@ export function RunCard({ run, teammate, startsThread, focused, waitingRetry, ch
         <span className={`badge status-${run.status.toLowerCase()}`} data-testid="run-status">
           {statusLabels[run.status]}
         </span>
-        {retryNote(run.userMessage) !== null && (
+        {isRetry && (
           <span className="badge subtle" title="You asked for this reply again, with a note." data-testid="run-retry">
             Try again
           </span>
@@ -158,9 +162,15 @@ export function RunCard({ run, teammate, startsThread, focused, waitingRetry, ch
 
       <div className="exchange">
         <p className="exchange-label">You</p>
-        <p className="exchange-text" data-testid="run-user-message">
-          {run.userMessage}
+        {/* L3: a retry's message is the user's note inside a template; the note is what the user said. */}
+        <p className="exchange-text" data-testid="run-user-message" data-retry-note={isRetry ? 'true' : undefined}>
+          {isRetry ? retryText : run.userMessage}
         </p>
+        {isRetry && (
+          <p className="muted small" data-testid="run-retry-of" data-retry-of={run.retryOfRunId ?? undefined}>
+            Your note for another try at an earlier reply.
+          </p>
+        )}
         <p className="exchange-label">{teammate.name}</p>
         {run.reply ? (
           <p className="exchange-text reply" data-testid="run-reply">

@@ -19,6 +19,8 @@ export interface WaitingRetry {
   runId: string
   /** The message the new run will get: a run whose user message is this picked the retry up. */
   prompt: string
+  /** The user's note as the user wrote it (RetryRequest.note); absent in entries saved by older versions. */
+  note?: string
   createdAt: string
 }
 

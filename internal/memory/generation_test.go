@@ -1,0 +1,222 @@
+package memory_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/open-bot/memory/internal/apitest"
+	"github.com/open-bot/memory/internal/memory"
+)
+
+// runStatus reads a run's status as the user sees it.
+func (f fixture) runStatus(t *testing.T, runID string) memory.RunStatus {
+	t.Helper()
+	run, err := f.svc.GetRun(user, runID)
+	require.NoError(t, err)
+	return run.Status
+}
+
+// G5: every run-credential operation checks the run's generation itself. After a user's change
+// to shared or to the teammate's own memory, each tool — and completeRun — is refused with
+// MEMORY_CHANGED without the worker calling checkRunGeneration, the run is interrupted, and nothing
+// the call would have written exists; the credential is then spent.
+func TestEveryRunOperationRefusedAfterUserChange(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	type op struct {
+		name string
+		call func(ctx context.Context, own memory.Item) error
+	}
+	ops := []op{
+		{"toolRemember", func(ctx context.Context, _ memory.Item) error {
+			_, err := f.svc.ToolRemember(ctx, memory.RememberInput{Content: "I like plums"})
+			return err
+		}},
+		{"toolRememberAboutUser", func(ctx context.Context, _ memory.Item) error {
+			_, err := f.svc.ToolRemember(ctx, memory.RememberInput{Content: "I like plums", ForEveryone: true})
+			return err
+		}},
+		{"toolUpdateMemory", func(ctx context.Context, own memory.Item) error {
+			_, err := f.svc.ToolUpdateMemory(ctx, own.ID, own.Revision, "I like plums")
+			return err
+		}},
+		{"toolForgetMemory", func(ctx context.Context, own memory.Item) error {
+			_, err := f.svc.ToolForgetMemory(ctx, own.ID)
+			return err
+		}},
+		{"toolSearchMemory", func(ctx context.Context, _ memory.Item) error {
+			_, err := f.svc.ToolSearchMemory(ctx, "plums")
+			return err
+		}},
+		{"toolSearchHistory", func(ctx context.Context, _ memory.Item) error {
+			_, err := f.svc.ToolSearchHistory(ctx, "plums")
+			return err
+		}},
+		{"completeRun", func(ctx context.Context, _ memory.Item) error {
+			_, err := f.svc.CompleteRun(ctx, "Noted: you like plums.")
+			return err
+		}},
+	}
+	for _, where := range []string{"shared", "own"} {
+		for _, o := range ops {
+			t.Run(o.name+"/"+where, func(t *testing.T) {
+				tm := f.teammate(t, "G5 "+o.name)
+				own := f.create(t, &tm, "I like pears")
+				run := f.startRun(t, tm, "Please remember for all teammates that I like plums, and forget that I like pears.")
+				ctx := asRun(t, f, run.Token)
+
+				// The user corrects memory the run sees; the worker doesn't check in between.
+				scope := (*string)(nil)
+				if where == "own" {
+					scope = &tm
+				}
+				f.create(t, scope, "The user's correction "+o.name)
+				items, revisions, gens := f.counts(t)
+				var replies int
+				require.NoError(t, f.pool.QueryRow(context.Background(), `SELECT count(*) FROM messages WHERE role = 'assistant'`).Scan(&replies))
+
+				err := o.call(ctx, own)
+				require.ErrorIs(t, err, memory.ErrMemoryChangedMidTurn, "G5: the call itself checks the generation")
+				assert.Equal(t, memory.RunInterrupted, f.runStatus(t, run.Run.ID), "the turn is interrupted")
+				i2, r2, g2 := f.counts(t)
+				assert.Equal(t, []any{items, revisions, gens}, []any{i2, r2, g2}, "nothing written")
+				var replies2 int
+				require.NoError(t, f.pool.QueryRow(context.Background(), `SELECT count(*) FROM messages WHERE role = 'assistant'`).Scan(&replies2))
+				assert.Equal(t, replies, replies2, "no reply stored")
+				got, err := f.svc.Item(user, own.ID)
+				require.NoError(t, err)
+				assert.Equal(t, memory.StatusActive, got.Status)
+				assert.Equal(t, own.Revision, got.Revision, "the user's item is untouched")
+
+				err = o.call(ctx, own)
+				assert.ErrorIs(t, err, memory.ErrUnauthenticated, "an interrupted run's credential no longer acts")
+			})
+		}
+	}
+}
+
+// lockWaiters counts the sessions of this test's database that wait for a lock.
+func lockWaiters(t *testing.T, pool *pgxpool.Pool) int {
+	t.Helper()
+	var n int
+	require.NoError(t, pool.QueryRow(context.Background(), `
+		SELECT count(*) FROM pg_stat_activity
+		 WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`).Scan(&n))
+	return n
+}
+
+// G6: the user's edit of shared memory is injected inside the teammate's write transaction, between
+// taking the generation rows and the write, 200 times; another 100 times it commits just before the
+// transaction. Adoption must be exact every time: the in-window edit waits for the write (the write
+// adopts its own bump only, and the next check interrupts the run), and the earlier edit makes the
+// write answer MEMORY_CHANGED without writing. Any other outcome is a wrong adoption.
+func TestAdoptionIsExactWhenTheUserEditsInsideTheWriteWindow(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	tm := f.teammate(t, "Racer")
+	shared := f.create(t, nil, "Lives in Lisbon")
+	const inWindow, before = 200, 100
+
+	userEdit := func(i int) error {
+		cur, err := f.svc.Item(user, shared.ID)
+		if err != nil {
+			return err
+		}
+		_, err = f.svc.EditMemory(user, memory.EditInput{ID: shared.ID, BaseRevision: cur.Revision, Content: ptr(fmt.Sprintf("Lives in Lisbon (%d)", i))})
+		return err
+	}
+
+	wrong, blocked := 0, 0
+	for i := range inWindow + before {
+		content := fmt.Sprintf("I like fig number %d", i)
+		run := f.startRun(t, tm, "Please remember that "+content)
+		ctx := asRun(t, f, run.Token)
+		start := run.Generation
+
+		if i%3 == 2 { // before the transaction: the write must see the change and refuse
+			f.svc.SetBeforeToolWrite(func() { require.NoError(t, userEdit(i)) })
+			res, err := f.svc.ToolRemember(ctx, memory.RememberInput{Content: content})
+			f.svc.SetBeforeToolWrite(nil)
+			if !assert.ErrorIs(t, err, memory.ErrMemoryChangedMidTurn, "iteration %d: %+v", i, res) {
+				wrong++
+			}
+			continue
+		}
+
+		done := make(chan error, 1)
+		f.svc.SetInToolWriteWindow(func() {
+			go func() { done <- userEdit(i) }()
+			// Wait for a signal that the edit has run into the write's locks (or, if the write
+			// didn't hold them, that it has committed inside the window).
+			require.True(t, apitest.WaitUntil(10*time.Second, func() bool {
+				select {
+				case err := <-done:
+					done <- err
+					return true
+				default:
+					return lockWaiters(t, f.pool) > 0
+				}
+			}), "iteration %d: the user's edit neither waited nor finished", i)
+		})
+		res, err := f.svc.ToolRemember(ctx, memory.RememberInput{Content: content})
+		f.svc.SetInToolWriteWindow(nil)
+		require.NoError(t, <-done, "iteration %d: the user's edit", i)
+		require.NoError(t, err, "iteration %d", i)
+		require.Equal(t, memory.OutcomeSaved, res.Outcome, "iteration %d: %s", i, res.Message)
+
+		got, err := f.svc.GetRun(user, run.Run.ID)
+		require.NoError(t, err)
+		thread, err := f.svc.ThreadOf(user, got)
+		require.NoError(t, err)
+		want := memory.Generation{Shared: start.Shared, Own: start.Own + 1, Expired: start.Expired}.String()
+		check, err := f.svc.CheckRunGeneration(ctx)
+		require.NoError(t, err)
+		if !res.Adopted || got.Generation != want || thread.Generation != want || !check.Interrupted {
+			wrong++
+			t.Errorf("iteration %d: adopted %t, run at %s, thread at %s, want %s; interrupted by the later edit: %t",
+				i, res.Adopted, got.Generation, thread.Generation, want, check.Interrupted)
+		} else {
+			blocked++
+		}
+	}
+	assert.Zero(t, wrong, "wrong adoptions")
+	assert.Equal(t, inWindow, blocked)
+	t.Logf("%d in-window edits waited for the write, %d earlier edits refused the write, %d wrong adoptions", blocked, before, wrong)
+}
+
+// G6: the user's own "remember X" doesn't cost the conversation: the run adopts its save and its
+// thread moves with it, so the next message continues the thread.
+func TestOwnSaveKeepsTheThread(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	tm := f.teammate(t, "Cyclist")
+	run := f.startRun(t, tm, "Please remember that my bike is green")
+	ctx := asRun(t, f, run.Token)
+	res, err := f.svc.ToolRemember(ctx, memory.RememberInput{Content: "my bike is green"})
+	require.NoError(t, err)
+	require.Equal(t, memory.OutcomeSaved, res.Outcome)
+	assert.True(t, res.Adopted)
+	// Reads and the reply after the adopted save go through: the only change was the run's own.
+	_, err = f.svc.ToolSearchMemory(ctx, "bike")
+	require.NoError(t, err)
+	_, err = f.svc.CompleteRun(ctx, "Noted: your bike is green.")
+	require.NoError(t, err)
+
+	next, err := f.svc.StartRun(worker, memory.StartRunInput{TeammateID: tm, ThreadID: run.Thread.ID, Message: "What colour is my bike?"})
+	require.NoError(t, err)
+	assert.False(t, next.Fresh, "the thread continues after the user's own save")
+	assert.Equal(t, run.Thread.ID, next.Thread.ID)
+	assert.Contains(t, next.Packet.Text, "my bike is green")
+
+	// A change by someone else still starts a fresh thread (G3).
+	f.create(t, &tm, "Rides to work on Mondays")
+	after, err := f.svc.StartRun(worker, memory.StartRunInput{TeammateID: tm, ThreadID: run.Thread.ID, Message: "And on Mondays?"})
+	require.NoError(t, err)
+	assert.True(t, after.Fresh)
+}

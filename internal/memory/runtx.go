@@ -1,0 +1,171 @@
+package memory
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// The run-credential prologue (G5) and the adoption epilogue (G6), in one place: every operation a
+// run credential makes on memory — the teammate's tools and completeRun — goes through runWriteTx or
+// runReadTx, so no tool can forget the check and a worker that skips checkRunGeneration (or calls
+// tools in parallel) still can't act on memory the user just corrected.
+
+const (
+	// qLockShared and qLockOwn take a teammate write's two generation rows, always shared first and
+	// in two statements, so that the order is fixed (no deadlock with another teammate's write, and
+	// user writes take one row only). They are held until commit: a concurrent user change of either
+	// scope has either committed before (and the check answers MEMORY_CHANGED) or waits until after.
+	qLockShared = `SELECT generation FROM memory_generations WHERE scope = 'shared' FOR UPDATE`
+	qLockOwn    = `SELECT generation FROM memory_generations WHERE scope = $1 FOR UPDATE`
+
+	// qThreadAdopt moves the run's thread along with it (G6), only from the generation the run had:
+	// a thread something else has moved is not dragged back or forth.
+	qThreadAdopt = `UPDATE bot_threads SET generation = $2 WHERE id = $1 AND generation = $3`
+)
+
+// runOpen locks the caller's run and returns it while it is running; a cancelled or ended run's
+// credential no longer acts (ErrUnauthenticated).
+func runOpen(ctx context.Context, tx pgx.Tx, c Credential) (Run, error) {
+	run, err := scanRun(tx.QueryRow(ctx, qRunForUpdate, c.RunID))
+	if err != nil {
+		return Run{}, notFoundIfNoRows(err)
+	}
+	if run.Status != RunRunning {
+		return Run{}, ErrUnauthenticated
+	}
+	return run, nil
+}
+
+// checkGenerationTx is G5's check inside the caller's transaction: it reads the teammate's
+// generation and, when it is no longer the run's, ends the run as interrupted and reports false.
+// The caller commits (so the interruption sticks) and answers ErrMemoryChangedMidTurn.
+func checkGenerationTx(ctx context.Context, tx pgx.Tx, run Run) (Generation, bool, error) {
+	g, err := generationQ(ctx, tx, run.TeammateID)
+	if err != nil {
+		return Generation{}, false, err
+	}
+	if g.String() == run.Generation {
+		return g, true, nil
+	}
+	_, err = tx.Exec(ctx, qRunEnd, run.ID, RunInterrupted)
+	return g, false, err
+}
+
+// runWriteTx runs a teammate's write (run credential). In one transaction it locks the run
+// (refusing if the user cancelled it or it ended), takes the shared and the teammate's generation
+// rows in that order for the rest of the transaction, and checks the run's generation (G5): if memory
+// changed since the run adopted its generation, the run is interrupted, nothing is written and the
+// answer is ErrMemoryChangedMidTurn. Otherwise write runs with the run's user message, and the run
+// and its thread adopt the generation after only if it is the run's generation plus the write's own
+// bumps (G6) — which, with both rows held, it must be; anything else is not adopted (fail closed),
+// so the next check interrupts the run. scope is the scope the write is about; a run may write only
+// shared memory and its own.
+func (s *Service) runWriteTx(ctx context.Context, scope string, write func(tx pgx.Tx, run Run, message, messageID string) (ToolResult, error)) (ToolResult, error) {
+	c, err := require(ctx, CredentialRun)
+	if err != nil {
+		return ToolResult{}, err
+	}
+	if s.hooks.beforeToolWrite != nil {
+		s.hooks.beforeToolWrite()
+	}
+	var (
+		out     ToolResult
+		changed bool
+	)
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		run, err := runOpen(ctx, tx, c)
+		if err != nil {
+			return err
+		}
+		if scope != ScopeShared && scope != run.TeammateID {
+			return ErrForbidden // S1: never reached through the tools, which derive scope from the run
+		}
+		b := &pgx.Batch{}
+		b.Queue(qLockShared)
+		b.Queue(qLockOwn, run.TeammateID)
+		if err := notFoundIfNoRows(tx.SendBatch(ctx, b).Close()); err != nil {
+			return err
+		}
+		before, ok, err := checkGenerationTx(ctx, tx, run)
+		if err != nil || !ok {
+			changed = !ok
+			return err
+		}
+		var messageID, message string
+		if err := tx.QueryRow(ctx, qRunUserMessage, run.ID).Scan(&messageID, &message); err != nil {
+			return err
+		}
+		if s.hooks.inToolWriteWindow != nil {
+			s.hooks.inToolWriteWindow()
+		}
+		if out, err = write(tx, run, message, messageID); err != nil {
+			return err
+		}
+		after, err := generationQ(ctx, tx, run.TeammateID)
+		if err != nil {
+			return err
+		}
+		if after == before || !ownBumpOnly(before, after) {
+			return nil
+		}
+		if _, err := tx.Exec(ctx, qRunAdopt, run.ID, after.String()); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, qThreadAdopt, run.ThreadID, after.String(), run.Generation); err != nil {
+			return err
+		}
+		out.Adopted = true
+		return nil
+	})
+	if err != nil {
+		return ToolResult{}, wrapUnlessDomain("teammate tool", err)
+	}
+	if changed {
+		s.log.InfoContext(ctx, "run interrupted: memory changed mid-turn", "run", c.RunID)
+		return ToolResult{}, ErrMemoryChangedMidTurn
+	}
+	return out, nil
+}
+
+// ownBumpOnly reports whether after can only be before plus this transaction's own changes: with
+// both generation rows held since before was read, no one else can bump them, so anything but
+// counters that moved up (a bump) means something is wrong, and the run doesn't adopt (fail closed).
+// The expired count may differ: now() is fixed within a transaction, so only the write itself can
+// change it (forgetting or editing an expired item).
+func ownBumpOnly(before, after Generation) bool {
+	return after.Shared >= before.Shared && after.Own >= before.Own
+}
+
+// runReadTx runs a teammate's read (run credential) in one repeatable-read transaction: it locks
+// the run, checks the run's generation (G5; a change interrupts the run and answers
+// ErrMemoryChangedMidTurn), then reads. The check and the read see one snapshot, so what the read
+// returns is the memory whose generation was checked; a change committed meanwhile is caught by the
+// next call.
+func (s *Service) runReadTx(ctx context.Context, read func(tx pgx.Tx, run Run) error) error {
+	c, err := require(ctx, CredentialRun)
+	if err != nil {
+		return err
+	}
+	changed := false
+	err = pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead}, func(tx pgx.Tx) error {
+		run, err := runOpen(ctx, tx, c)
+		if err != nil {
+			return err
+		}
+		_, ok, err := checkGenerationTx(ctx, tx, run)
+		if err != nil || !ok {
+			changed = !ok
+			return err
+		}
+		return read(tx, run)
+	})
+	if err != nil {
+		return wrapUnlessDomain("teammate tool", err)
+	}
+	if changed {
+		s.log.InfoContext(ctx, "run interrupted: memory changed mid-turn", "run", c.RunID)
+		return ErrMemoryChangedMidTurn
+	}
+	return nil
+}
