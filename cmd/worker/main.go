@@ -29,6 +29,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"log/slog"
 	"os"
@@ -57,7 +58,10 @@ func main() {
 	default:
 		err = fmt.Errorf("unknown command %q; want jobs, prepare or play (worker -h explains them)", cmd)
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		// "worker play -h": the flags were printed; asking for them is not a failure.
+	case err != nil:
 		fmt.Fprintln(os.Stderr, "worker:", err)
 		os.Exit(1)
 	}

@@ -156,6 +156,11 @@ func TestHelp(t *testing.T) {
 			t.Errorf("worker %s: %v\n%s", arg, err, out)
 		}
 	}
+	for _, cmd := range []string{"play", "prepare"} {
+		if out, err := exec.Command(bin, cmd, "-h").CombinedOutput(); err != nil {
+			t.Errorf("worker %s -h: %v\n%s", cmd, err, out)
+		}
+	}
 	out, err := exec.Command(bin, "bogus").CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "worker -h") {
 		t.Errorf("worker bogus: %v\n%s", err, out)
