@@ -134,7 +134,9 @@ type PacketEntry struct {
 //	[memory:<id>@<revision>; <scope>; <kind>]
 //	<key>: <content>
 //
-// or just <content> on the second line when the item has no key. Scope is "shared" or the
+// or just <content> on the second line when the item has no key. The body is encoded so that only
+// headers start a line with "[" (see indentBody): every line break in it becomes "\n" followed by
+// two spaces, and a first line starting with "[" is indented the same way. Scope is "shared" or the
 // teammate's id. The text is at most PacketMaxCharacters characters. Entries are added whole in
 // order while they fit; the first one that doesn't is cut: its header is kept whole, its key and
 // content are cut to the room left (trailing spaces removed) and end with PacketTruncationMarker, and
@@ -401,12 +403,44 @@ func PacketEntryHeader(i Item) string {
 	return "[memory:" + i.ID + "@" + strconv.Itoa(i.Revision) + "; " + i.Scope + "; " + string(i.Kind) + "]"
 }
 
-// packetEntryBody is the line (or lines) under the header: "key: content", or the content alone.
+// packetEntryBody is the line (or lines) under the header: "key: content", or the content alone,
+// encoded so that no line of it can pass for a header (see Packet).
 func packetEntryBody(i Item) string {
 	if i.Key != nil {
-		return *i.Key + ": " + i.Content
+		return indentBody(*i.Key + ": " + i.Content)
 	}
-	return i.Content
+	return indentBody(i.Content)
+}
+
+// packetIndent starts every continuation line of an entry's body.
+const packetIndent = "  "
+
+// indentBody is the packet's encoding of an entry body (P5, issue 18): every line break a reader
+// might honour — CR LF, LF, CR, VT, FF, NEL, LS, PS — becomes "\n" followed by packetIndent, and a
+// first line that starts with "[" is indented too. So only headers start a line with "[": content
+// (an imported MEMORY.md above all, which is pinned into every run) can't fake an entry.
+func indentBody(body string) string {
+	var b strings.Builder
+	b.Grow(len(body) + 8)
+	if strings.HasPrefix(body, "[") {
+		b.WriteString(packetIndent)
+	}
+	for i := 0; i < len(body); {
+		r, size := utf8.DecodeRuneInString(body[i:])
+		switch r {
+		case '\r':
+			if strings.HasPrefix(body[i+size:], "\n") {
+				size++
+			}
+			fallthrough
+		case '\n', '\v', '\f', '\u0085', '\u2028', '\u2029':
+			b.WriteString("\n" + packetIndent)
+		default:
+			b.WriteString(body[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
 }
 
 // renderPacket lays the fused entries out and cuts them to PacketMaxCharacters, as Packet
@@ -541,6 +575,10 @@ func (s *Service) RecallPreview(ctx context.Context, teammateID, query string) (
 		return Packet{}, err
 	}
 	if teammateID, err = parseID("teammateId", teammateID); err != nil {
+		return Packet{}, err
+	}
+	// The query is a request like startRun's message: the same rules (no NUL, valid UTF-8).
+	if err := checkText("query", query, MaxMessageLength, false); err != nil {
 		return Packet{}, err
 	}
 	if !c.canReadTeammate(teammateID) {

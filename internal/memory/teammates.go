@@ -231,6 +231,8 @@ func teammateName(name string) (string, error) {
 		return "", invalid("name", "must not be empty")
 	case utf8.RuneCountInString(name) > MaxTeammateNameLength:
 		return "", invalid("name", fmt.Sprintf("must be at most %d characters", MaxTeammateNameLength))
+	case strings.IndexFunc(name, refusedInLabel) >= 0:
+		return "", invalid("name", labelCharactersReason)
 	}
 	return name, nil
 }

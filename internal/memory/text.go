@@ -72,7 +72,16 @@ func checkText(field, s string, max int, required bool) error {
 // checkContent validates memory content (1–MaxContentLength characters).
 func checkContent(s string) error { return checkText("content", s, MaxContentLength, true) }
 
-const keyControlReason = "must be one line, without control characters"
+const labelCharactersReason = "must be one line, without control, invisible formatting or bidi characters"
+
+// refusedInLabel reports the characters a one-line label (a key, a teammate's name) refuses:
+// control characters (Cc: line breaks, tabs, escapes, NEL), format characters (Cf: zero-width
+// characters, the byte order mark and every bidi control — LRM, RLM, ALM, embeddings, overrides,
+// isolates) and the line and paragraph separators (Zl, Zp). A label sits in a packet's body line and
+// in the web app; any of these could break the line, hide text or reorder what is shown (P5).
+func refusedInLabel(r rune) bool {
+	return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
+}
 
 // normalizeKey validates an optional key and returns it trimmed; a blank key means no key.
 func normalizeKey(key *string) (*string, error) {
@@ -87,8 +96,8 @@ func normalizeKey(key *string) (*string, error) {
 		return nil, err
 	}
 	// A key is a one-line label: a line break in it could fake an entry header in a packet (P5).
-	if strings.IndexFunc(k, unicode.IsControl) >= 0 {
-		return nil, invalid("key", keyControlReason)
+	if strings.IndexFunc(k, refusedInLabel) >= 0 {
+		return nil, invalid("key", labelCharactersReason)
 	}
 	return &k, nil
 }

@@ -80,8 +80,8 @@ func FuzzValidation(f *testing.F) {
 			}
 		default:
 			requireCleanText(t, "key", *key, MaxKeyLength)
-			if strings.IndexFunc(*key, unicode.IsControl) >= 0 {
-				t.Fatalf("key: accepted %q, which holds a control character", *key)
+			if strings.IndexFunc(*key, refusedInLabel) >= 0 {
+				t.Fatalf("key: accepted %q, which holds a character labels refuse", *key)
 			}
 			if *key == "" || *key != strings.TrimSpace(s) {
 				t.Fatalf("key: accepted as %q, not trimmed from %q", *key, s)
@@ -186,7 +186,7 @@ var validationReasons = map[string]bool{
 	"must not be empty":                                                 true,
 	"must be valid UTF-8 without NUL characters":                        true,
 	"is not a valid id":                                                 true,
-	keyControlReason:                                                    true,
+	labelCharactersReason:                                               true,
 	"must be in the future":                                             true,
 	fmt.Sprintf("must be between 1 and %d", MaxPageSize):                true,
 	fmt.Sprintf("must be at most %d characters", MaxContentLength):      true,
