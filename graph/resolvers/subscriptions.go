@@ -113,13 +113,16 @@ func (r *Resolver) watchMemory(ctx context.Context, scope memory.Scope) (<-chan 
 		return nil, err
 	}
 	name := scope.String()
-	runOnly := memory.CredentialFrom(ctx).Kind == memory.CredentialRun
+	suggestions := memory.CredentialFrom(ctx).CanReadSuggestions()
 	sub := r.Events.Subscribe(func(e memory.Event) bool {
 		if e.Scope != name || e.ItemID == "" {
 			return false
 		}
-		// A run never learns of suggestions (A2), not even their ids.
-		return !runOnly || e.Status == string(memory.StatusActive) || e.Status == string(memory.StatusForgotten)
+		// Only the user learns of suggestions (A2, issue 18), not even their ids: the others hear of
+		// active items and of forgets that changed the generation (an active item's, not a
+		// suggestion's).
+		return suggestions || e.Status == string(memory.StatusActive) ||
+			(e.Status == string(memory.StatusForgotten) && e.Generation)
 	})
 	return forward(ctx, sub, r.runStillRunning, func(e memory.Event) (*model.MemoryChange, bool) {
 		change := &model.MemoryChange{

@@ -76,6 +76,12 @@ func (c Credential) CanReadScope(scope string) bool {
 	return c.canReadTeammate(scope)
 }
 
+// CanReadSuggestions reports whether c may see suggestions — candidate and dismissed items — at all
+// (issue 18: one rule everywhere). Only the user may: suggestions are the user's to confirm or
+// dismiss, never memory (A2), so neither a run nor the worker reads them by any path (candidates,
+// candidateArrived, memoryItems, memoryItem, memoryChanged). To the others they don't exist.
+func (c Credential) CanReadSuggestions() bool { return c.Kind == CredentialUser }
+
 // require returns ErrUnauthenticated for no credential and ErrForbidden for a kind not in kinds.
 func require(ctx context.Context, kinds ...CredentialKind) (Credential, error) {
 	c := CredentialFrom(ctx)

@@ -42,6 +42,9 @@ func (s Status) valid() bool {
 	return false
 }
 
+// isSuggestion reports the statuses of suggestions: waiting for the user, or dismissed by them.
+func (s Status) isSuggestion() bool { return s == StatusCandidate || s == StatusDismissed }
+
 // Action is what produced a revision.
 type Action string
 

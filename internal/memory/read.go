@@ -68,7 +68,8 @@ func readScope(ctx context.Context, scope string) (Credential, error) {
 }
 
 // ListItems returns a page of one scope's items. Runs read shared and their own scope, active items
-// only (A2: candidates are never given to a run).
+// only (A2: candidates are never given to a run); only the user lists suggestions (candidate and
+// dismissed items, see CanReadSuggestions).
 func (s *Service) ListItems(ctx context.Context, f ListFilter) (ItemPage, error) {
 	sc, err := s.CheckScopeReadable(ctx, f.Scope)
 	if err != nil {
@@ -82,6 +83,9 @@ func (s *Service) ListItems(ctx context.Context, f ListFilter) (ItemPage, error)
 		return ItemPage{}, invalid("status", "must be active, candidate, dismissed or forgotten")
 	}
 	if c.Kind == CredentialRun && f.Status != StatusActive {
+		return ItemPage{}, ErrForbidden
+	}
+	if f.Status.isSuggestion() && !c.CanReadSuggestions() {
 		return ItemPage{}, ErrForbidden
 	}
 	if f.Kind != nil && !f.Kind.valid() {
@@ -148,7 +152,7 @@ func escapeLike(s string) string {
 }
 
 // Item returns one item (a forgotten one keeps no content). Runs may read active items of shared and
-// their own scope only.
+// their own scope only; a suggestion is NOT_FOUND to anyone but the user (CanReadSuggestions).
 func (s *Service) Item(ctx context.Context, id string) (Item, error) {
 	c, err := require(ctx, CredentialUser, CredentialWorker, CredentialRun)
 	if err != nil {
@@ -165,6 +169,9 @@ func (s *Service) Item(ctx context.Context, id string) (Item, error) {
 		return Item{}, ErrForbidden
 	}
 	if c.Kind == CredentialRun && item.Status != StatusActive {
+		return Item{}, ErrNotFound
+	}
+	if item.Status.isSuggestion() && !c.CanReadSuggestions() {
 		return Item{}, ErrNotFound
 	}
 	return item, nil

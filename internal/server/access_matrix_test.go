@@ -739,3 +739,105 @@ func TestCrossSiteFormPostsAreRefused(t *testing.T) {
 	}
 	require.Equal(t, []string{"Ada"}, s.teammateNames(t))
 }
+
+// One rule for suggestions (issue 18 item 6): only the user reads candidate and dismissed items.
+// For the worker and every run they don't exist, by any path: listing them is FORBIDDEN (as
+// candidates and candidateArrived are, in the matrix above), one of them by id is NOT_FOUND (null),
+// and memoryChanged never carries their ids.
+func TestAccessMatrixSuggestionsAreTheUsersOnly(t *testing.T) {
+	t.Parallel()
+	f := newMatrixFixture(t)
+	f.t = t
+	waiting := f.candidate()
+	dismissed := f.candidate()
+	f.mutate(userToken, `mutation($id: ID!) { dismissCandidate(input: {id: $id}) { item { id } } }`, map[string]any{"id": dismissed})
+
+	// suggestionReads are the ways in, each with what the user, the worker and the owner's run get.
+	type read struct {
+		query string
+		vars  map[string]any
+		// user, worker, run: allowed, or the code; an allowed non-user call must return null data.
+		want [3]access
+	}
+	const listSuggestions = `query($tm: ID, $s: MemoryStatus) { memoryItems(scope: {teammateId: $tm}, status: $s) { totalCount edges { node { id } } } }`
+	reads := map[string]read{
+		"memoryItems(status: CANDIDATE)": {listSuggestions, map[string]any{"tm": f.owner, "s": "CANDIDATE"}, [3]access{allowed, forbid, forbid}},
+		"memoryItems(status: DISMISSED)": {listSuggestions, map[string]any{"tm": f.owner, "s": "DISMISSED"}, [3]access{allowed, forbid, forbid}},
+		"memoryItem(waiting)":            {`query($id: ID!) { memoryItem(id: $id) { id content } }`, map[string]any{"id": waiting}, [3]access{allowed, allowed, allowed}},
+		"memoryItem(dismissed)":          {`query($id: ID!) { memoryItem(id: $id) { id content } }`, map[string]any{"id": dismissed}, [3]access{allowed, allowed, allowed}},
+		"candidates":                     {`query($tm: ID) { candidates(scope: {teammateId: $tm}) { id } }`, map[string]any{"tm": f.owner}, [3]access{allowed, forbid, forbid}},
+	}
+	for name, r := range reads {
+		t.Run(name, func(t *testing.T) {
+			f.t = t
+			for i, cred := range []credential{credUser, credWorker, credOwnRun} {
+				c := f.cell(cred)
+				res := f.s.post(t, c.header(), r.query, r.vars)
+				require.Equal(t, http.StatusOK, res.Status)
+				if r.want[i] != allowed {
+					require.Equal(t, []string{string(r.want[i])}, codes(res.Errors), "%s as %s", name, cred)
+					continue
+				}
+				require.Empty(t, res.Errors, "%s as %s", name, cred)
+				if cred == credUser {
+					require.NotContains(t, string(res.Data), `"totalCount":0`, "%s: the user sees the suggestion", name)
+					require.NotContains(t, string(res.Data), `null`, "%s: the user sees the suggestion", name)
+				} else {
+					require.JSONEq(t, `{"memoryItem": null}`, string(res.Data), "%s as %s: a suggestion doesn't exist", name, cred)
+				}
+			}
+		})
+	}
+
+	// memoryChanged: a suggestion arrives, is dismissed and forgotten, then an active item is made.
+	// The user hears of all of it; the worker and the run hear of the active item first.
+	t.Run("memoryChanged", func(t *testing.T) {
+		f.t = t
+		type sub struct {
+			cred credential
+			ws   *wsClient
+		}
+		var subs []sub
+		for _, cred := range []credential{credUser, credWorker, credOwnRun} {
+			c := f.cell(cred)
+			ws := mustDialWS(t, f.s, nil)
+			ws.init(c.initPayload())
+			ws.subscribe("1", `subscription($tm: ID) { memoryChanged(scope: {teammateId: $tm}) { itemId status } }`, map[string]any{"tm": f.owner})
+			subs = append(subs, sub{cred, ws})
+		}
+		// A subscription registers asynchronously: repeat an active-item change until each
+		// subscriber has seen one, so all of them are listening before the suggestions arrive.
+		for _, s := range subs {
+			stop := repeatUntilStopped(t.Context(), func(ctx context.Context, n int) error {
+				return f.sendOK(ctx, userToken, `mutation($tm: ID, $c: String!) { createMemory(input: {scope: {teammateId: $tm}, content: $c}) { item { id } } }`,
+					map[string]any{"tm": f.owner, "c": fmt.Sprintf("Warm-up %d %s", n, s.cred)})
+			})
+			var first map[string]map[string]any
+			s.ws.next("1", &first)
+			require.NoError(t, stop())
+		}
+		// Drain the warm-up events: read until a marker item arrives on every connection.
+		suggestion := f.candidate()
+		f.mutate(userToken, `mutation($id: ID!) { dismissCandidate(input: {id: $id}) { item { id } } }`, map[string]any{"id": suggestion})
+		f.mutate(userToken, `mutation($id: ID!) { forgetMemory(input: {id: $id}) { item { id } } }`, map[string]any{"id": suggestion})
+		marker := f.createItem(f.text("Marker"))
+		for _, s := range subs {
+			var seen []string
+			for {
+				var ev struct {
+					MemoryChanged struct{ ItemID, Status string }
+				}
+				s.ws.next("1", &ev)
+				if ev.MemoryChanged.ItemID == marker {
+					break
+				}
+				seen = append(seen, ev.MemoryChanged.ItemID)
+			}
+			if s.cred == credUser {
+				require.Contains(t, seen, suggestion, "the user hears of the suggestion")
+			} else {
+				require.NotContains(t, seen, suggestion, "as %s: a suggestion's id never arrives", s.cred)
+			}
+		}
+	})
+}
