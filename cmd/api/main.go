@@ -100,6 +100,12 @@ func run(ctx context.Context, args []string) error {
 				return err
 			}
 		}
+		// The tombstone key lives beside the cluster, not in it: a dump alone can't be brute-forced.
+		if cfg.TombstoneKey == "" {
+			if cfg.TombstoneKey, err = auth.LoadOrCreateToken(filepath.Join(cfg.DataDir, TombstoneKeyFile), "mk_"); err != nil {
+				return err
+			}
+		}
 	}
 
 	if rest := flags.Args(); len(rest) > 0 {
@@ -115,6 +121,9 @@ func run(ctx context.Context, args []string) error {
 	}
 	return serve(ctx, cfg, aiCfg, databaseURL, log)
 }
+
+// TombstoneKeyFile is the generated tombstone key's file in MEMORY_DATA_DIR (mode 0600).
+const TombstoneKeyFile = "tombstone-key"
 
 func migrate(databaseURL, cmd string) error {
 	switch cmd {
@@ -141,6 +150,7 @@ func migrate(databaseURL, cmd string) error {
 func serve(ctx context.Context, cfg config.Config, aiCfg config.AI, databaseURL string, log *slog.Logger) error {
 	a, err := app.New(ctx, app.Options{
 		DatabaseURL: databaseURL, UserToken: cfg.UserToken, WorkerToken: cfg.WorkerToken,
+		TombstoneKey:   []byte(cfg.TombstoneKey),
 		AllowedOrigins: cfg.AllowedOrigins, Log: log, AI: aiCfg, Demo: cfg.Demo,
 		RunSuggestionLimit: cfg.RunSuggestionLimit,
 		DBMaxConns:         cfg.DBMaxConns, DBStatementTimeout: cfg.DBStatementTimeout,

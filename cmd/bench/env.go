@@ -125,6 +125,7 @@ func (b *bench) startAPI(ctx context.Context, databaseURL string, extra ...strin
 		"MEMORY_ADDR=127.0.0.1:"+strconv.Itoa(port),
 		"MEMORY_USER_TOKEN="+userToken,
 		"MEMORY_WORKER_TOKEN="+workerToken,
+		"MEMORY_TOMBSTONE_KEY=mk_bench-tombstone-key-0123456789abcdef",
 		"MEMORY_LOG_LEVEL=warn",
 		"GOMAXPROCS=2",
 	)

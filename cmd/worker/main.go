@@ -34,6 +34,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -124,6 +125,14 @@ func runJobs() error {
 	}
 
 	svc := memory.NewService(pool, log)
+	key, err := tombstoneKey(cfg)
+	if err != nil {
+		return err
+	}
+	// Extraction drops suggestions of forgotten texts: it must match the API's tombstones (F3).
+	if err := svc.UseTombstoneKey(ctx, key); err != nil {
+		return err
+	}
 	runner := jobs.NewRunner(pool, jobs.Options{Log: log, Lease: aiCfg.JobLease})
 	installed, err := ai.Install(ctx, pool, svc, runner, aiCfg, log)
 	if err != nil {
@@ -143,6 +152,19 @@ func runJobs() error {
 	}
 	log.Info("worker stopped")
 	return nil
+}
+
+// tombstoneKey is MEMORY_TOMBSTONE_KEY, or the key cmd/api generated in MEMORY_DATA_DIR when the
+// worker runs beside an embedded database; never a new one, which would match no tombstone.
+func tombstoneKey(cfg config.Config) ([]byte, error) {
+	if cfg.TombstoneKey != "" {
+		return []byte(cfg.TombstoneKey), nil
+	}
+	b, err := os.ReadFile(filepath.Join(cfg.DataDir, "tombstone-key"))
+	if k := strings.TrimSpace(string(b)); err == nil && k != "" {
+		return []byte(k), nil
+	}
+	return nil, errors.New("MEMORY_TOMBSTONE_KEY is required: the same secret the API uses to key the hashes of forgotten texts (or run beside the API's MEMORY_DATA_DIR, which holds it)")
 }
 
 func newLogger(cfg config.Config) *slog.Logger {

@@ -101,7 +101,8 @@ func TestCompiledWorker(t *testing.T) {
 	cmd := exec.Command(bin)
 	cmd.Env = append(os.Environ(), "DATABASE_URL="+url, "MEMORY_EMBEDDING_URL="+fake.URL+"/v1",
 		"MEMORY_EMBEDDING_MODEL=fake", "MEMORY_EMBEDDING_DIMENSIONS=3", "MEMORY_AI_API_KEY=sk-smoke",
-		"MEMORY_AI_DAILY_REQUEST_LIMIT=10", "MEMORY_LOG_LEVEL=debug")
+		"MEMORY_AI_DAILY_REQUEST_LIMIT=10", "MEMORY_LOG_LEVEL=debug",
+		"MEMORY_TOMBSTONE_KEY=mk_worker-test-tombstone-key-0123456789")
 	cmd.Stderr = stderr
 	require.NoError(t, cmd.Start())
 	exited := make(chan error, 1)

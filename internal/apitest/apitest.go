@@ -23,6 +23,8 @@ import (
 const (
 	UserToken   = "mu_test-user-token-0123456789abcdef"
 	WorkerToken = "mw_test-worker-token-0123456789abcdef"
+	// TombstoneKey keys every test API's tombstones (F3).
+	TombstoneKey = "mk_test-tombstone-key-0123456789abcdef"
 )
 
 // API is one running API process over httptest.
@@ -40,7 +42,7 @@ func Start(t testing.TB, databaseURL string) *API {
 func StartWith(t testing.TB, databaseURL string, configure func(*app.Options)) *API {
 	t.Helper()
 	o := app.Options{
-		DatabaseURL: databaseURL, UserToken: UserToken, WorkerToken: WorkerToken,
+		DatabaseURL: databaseURL, UserToken: UserToken, WorkerToken: WorkerToken, TombstoneKey: []byte(TombstoneKey),
 		Log: slog.New(slog.DiscardHandler),
 	}
 	if configure != nil {

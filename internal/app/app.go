@@ -35,6 +35,9 @@ type Options struct {
 	// UserToken and WorkerToken are the user's and the worker's credentials.
 	UserToken   string
 	WorkerToken string
+	// TombstoneKey keys the hashes of forgotten texts (F3): the installation's secret, the same for
+	// every process on the database. Required.
+	TombstoneKey []byte
 	// AllowedOrigins may open websockets besides the server's own origin.
 	AllowedOrigins []string
 	// Log receives the process's logs; nil means slog.Default().
@@ -81,6 +84,9 @@ func New(ctx context.Context, o Options) (*App, error) {
 	if o.DatabaseURL == "" {
 		return nil, errors.New("app: no database URL")
 	}
+	if len(o.TombstoneKey) == 0 {
+		return nil, errors.New("app: no tombstone key (MEMORY_TOMBSTONE_KEY)")
+	}
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
@@ -116,6 +122,10 @@ func New(ctx context.Context, o Options) (*App, error) {
 
 	svc := memory.NewService(pool, o.Log, memory.WithRunSuggestionLimit(o.RunSuggestionLimit))
 	if err := svc.RehashTexts(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	if err := svc.UseTombstoneKey(ctx, o.TombstoneKey); err != nil {
 		pool.Close()
 		return nil, err
 	}

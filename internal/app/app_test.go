@@ -23,7 +23,7 @@ func TestNewFails(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			a, err := app.New(t.Context(), app.Options{DatabaseURL: url})
+			a, err := app.New(t.Context(), app.Options{DatabaseURL: url, TombstoneKey: []byte("mk_app-test-tombstone-key-0123456789abc")})
 			require.Error(t, err)
 			require.Nil(t, a)
 		})

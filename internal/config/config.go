@@ -24,6 +24,10 @@ type Config struct {
 	// into DataDir (embedded database only).
 	UserToken   string
 	WorkerToken string
+	// TombstoneKey is MEMORY_TOMBSTONE_KEY: the secret that keys tombstone hashes (F3), kept out of
+	// the database so that a dump can't be brute-forced. Required with DATABASE_URL; empty means
+	// generated into DataDir (embedded database only).
+	TombstoneKey string
 	// SkipMigrations is MEMORY_SKIP_MIGRATIONS=true: don't migrate at start (the API then refuses to be
 	// ready until the schema is current).
 	SkipMigrations bool
@@ -73,6 +77,10 @@ func DefaultDBMaxConns() int {
 // MinTokenLength is the shortest MEMORY_USER_TOKEN / MEMORY_WORKER_TOKEN accepted.
 const MinTokenLength = 24
 
+// MinTombstoneKeyLength is the shortest MEMORY_TOMBSTONE_KEY accepted, in bytes (as
+// memory.MinTombstoneKeyLength; config doesn't import memory).
+const MinTombstoneKeyLength = 32
+
 // Load reads the environment through getenv (os.Getenv when nil).
 func Load(getenv func(string) string) (Config, error) {
 	if getenv == nil {
@@ -90,9 +98,11 @@ func Load(getenv func(string) string) (Config, error) {
 		DataDir:     get("MEMORY_DATA_DIR", ".data"),
 		UserToken:   get("MEMORY_USER_TOKEN", ""),
 		WorkerToken: get("MEMORY_WORKER_TOKEN", ""),
-		LogLevel:    strings.ToLower(get("MEMORY_LOG_LEVEL", "info")),
-		LogFormat:   strings.ToLower(get("MEMORY_LOG_FORMAT", "text")),
-		DebugAddr:   get("MEMORY_DEBUG_ADDR", ""),
+		// Not trimmed: every byte of a secret counts.
+		TombstoneKey: getenv("MEMORY_TOMBSTONE_KEY"),
+		LogLevel:     strings.ToLower(get("MEMORY_LOG_LEVEL", "info")),
+		LogFormat:    strings.ToLower(get("MEMORY_LOG_FORMAT", "text")),
+		DebugAddr:    get("MEMORY_DEBUG_ADDR", ""),
 	}
 	var err error
 	if c.DBMaxConns, err = strconv.Atoi(get("MEMORY_DB_MAX_CONNS", strconv.Itoa(DefaultDBMaxConns()))); err != nil || c.DBMaxConns < 1 || c.DBMaxConns > maxDBMaxConns {
@@ -147,6 +157,12 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if c.DatabaseURL != "" && (c.UserToken == "" || c.WorkerToken == "") {
 		return c, fmt.Errorf("MEMORY_USER_TOKEN and MEMORY_WORKER_TOKEN are required with DATABASE_URL (they are generated only for the embedded database)")
+	}
+	if c.TombstoneKey != "" && len(c.TombstoneKey) < MinTombstoneKeyLength {
+		return c, fmt.Errorf("MEMORY_TOMBSTONE_KEY: must be at least %d bytes (try: openssl rand -hex 32)", MinTombstoneKeyLength)
+	}
+	if c.DatabaseURL != "" && c.TombstoneKey == "" {
+		return c, fmt.Errorf("MEMORY_TOMBSTONE_KEY is required with DATABASE_URL: the secret that keys the hashes of forgotten texts, kept outside the database (at least %d bytes, e.g. openssl rand -hex 32; every process on the database needs the same one)", MinTombstoneKeyLength)
 	}
 	switch v := strings.ToLower(get("MEMORY_DEMO", "true")); v {
 	case "true", "1", "yes":

@@ -12,10 +12,11 @@ import (
 
 // Token-looking values: an error must never repeat them.
 const (
-	userToken   = "mu_config-test-user-token-0123456789"
-	workerToken = "mw_config-test-worker-token-0123456789"
-	dbPassword  = "hunter2-db-password"
-	databaseURL = "postgres://memory:" + dbPassword + "@db.example:5432/memory"
+	userToken    = "mu_config-test-user-token-0123456789"
+	workerToken  = "mw_config-test-worker-token-0123456789"
+	tombstoneKey = "mk_config-test-tombstone-key-0123456789"
+	dbPassword   = "hunter2-db-password"
+	databaseURL  = "postgres://memory:" + dbPassword + "@db.example:5432/memory"
 )
 
 // env turns a map into a getenv function.
@@ -43,13 +44,14 @@ func TestLoadGood(t *testing.T) {
 				"MEMORY_SKIP_MIGRATIONS": "true", "MEMORY_ALLOWED_ORIGINS": " https://app.example/ , http://localhost:5173,,",
 				"MEMORY_LOG_LEVEL": "DEBUG", "MEMORY_LOG_FORMAT": "JSON", "MEMORY_DEBUG_ADDR": "127.0.0.1:6060",
 				"MEMORY_DB_MAX_CONNS": "4", "MEMORY_DB_STATEMENT_TIMEOUT": "1500ms", "MEMORY_RUN_SUGGESTION_LIMIT": "5",
+				"MEMORY_TOMBSTONE_KEY": tombstoneKey,
 			},
 			want: config.Config{
 				DatabaseURL: databaseURL, Addr: "0.0.0.0:9000", DataDir: "/var/lib/memory", PGPort: 5433,
 				UserToken: userToken, WorkerToken: workerToken, SkipMigrations: true,
 				AllowedOrigins: []string{"https://app.example", "http://localhost:5173"},
 				LogLevel:       "debug", LogFormat: "json", DebugAddr: "127.0.0.1:6060",
-				DBMaxConns: 4, DBStatementTimeout: 1500 * time.Millisecond, RunSuggestionLimit: 5,
+				DBMaxConns: 4, DBStatementTimeout: 1500 * time.Millisecond, RunSuggestionLimit: 5, TombstoneKey: tombstoneKey,
 			},
 		},
 		{
@@ -105,6 +107,9 @@ func TestLoadBad(t *testing.T) {
 	t.Parallel()
 	withTokens := func(vars map[string]string) map[string]string {
 		vars["MEMORY_USER_TOKEN"], vars["MEMORY_WORKER_TOKEN"] = userToken, workerToken
+		if vars["DATABASE_URL"] != "" {
+			vars["MEMORY_TOMBSTONE_KEY"] = tombstoneKey
+		}
 		return vars
 	}
 	for _, tc := range []struct {
@@ -127,6 +132,9 @@ func TestLoadBad(t *testing.T) {
 		{"same tokens", map[string]string{"MEMORY_USER_TOKEN": userToken, "MEMORY_WORKER_TOKEN": userToken}, []string{"MEMORY_USER_TOKEN", "MEMORY_WORKER_TOKEN"}},
 		{"database without tokens", map[string]string{"DATABASE_URL": databaseURL}, []string{"MEMORY_USER_TOKEN", "MEMORY_WORKER_TOKEN", "DATABASE_URL"}},
 		{"database without worker token", map[string]string{"DATABASE_URL": databaseURL, "MEMORY_USER_TOKEN": userToken}, []string{"MEMORY_WORKER_TOKEN"}},
+		// The tombstone key (F3): required with a database the service doesn't own, and long enough.
+		{"database without tombstone key", map[string]string{"DATABASE_URL": databaseURL, "MEMORY_USER_TOKEN": userToken, "MEMORY_WORKER_TOKEN": workerToken}, []string{"MEMORY_TOMBSTONE_KEY", "DATABASE_URL"}},
+		{"short tombstone key", map[string]string{"MEMORY_TOMBSTONE_KEY": "short-secret"}, []string{"MEMORY_TOMBSTONE_KEY"}},
 		{"log level", withTokens(map[string]string{"MEMORY_LOG_LEVEL": "loud"}), []string{"MEMORY_LOG_LEVEL"}},
 		{"log format", withTokens(map[string]string{"MEMORY_LOG_FORMAT": "xml"}), []string{"MEMORY_LOG_FORMAT"}},
 		{"profiler on every interface", withTokens(map[string]string{"MEMORY_DEBUG_ADDR": "0.0.0.0:6060"}), []string{"MEMORY_DEBUG_ADDR"}},
@@ -146,7 +154,7 @@ func TestLoadBad(t *testing.T) {
 			for _, name := range tc.names {
 				require.Contains(t, err.Error(), name)
 			}
-			for _, secret := range []string{userToken, workerToken, dbPassword, "short-secret"} {
+			for _, secret := range []string{userToken, workerToken, dbPassword, "short-secret", tombstoneKey} {
 				require.NotContains(t, err.Error(), secret, "the error repeats a secret")
 			}
 		})

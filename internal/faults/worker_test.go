@@ -136,7 +136,8 @@ func TestWorkerKilledMidJob(t *testing.T) {
 
 	env := []string{"DATABASE_URL=" + url, "MEMORY_EMBEDDING_URL=" + fake.URL + "/v1",
 		"MEMORY_EMBEDDING_MODEL=fake", "MEMORY_EMBEDDING_DIMENSIONS=3", "MEMORY_AI_API_KEY=sk-faults",
-		"MEMORY_AI_DAILY_REQUEST_LIMIT=10", "MEMORY_JOB_LEASE=" + jobLease.String(), "MEMORY_LOG_LEVEL=debug"}
+		"MEMORY_AI_DAILY_REQUEST_LIMIT=10", "MEMORY_JOB_LEASE=" + jobLease.String(), "MEMORY_LOG_LEVEL=debug",
+		"MEMORY_TOMBSTONE_KEY=mk_faults-tombstone-key-0123456789abcdef"}
 	first := startWorker(t, bin, env)
 
 	svc := memory.NewService(pool, slog.New(slog.DiscardHandler))

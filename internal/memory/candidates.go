@@ -104,7 +104,7 @@ func (s *Service) ConfirmCandidate(ctx context.Context, id string, content *stri
 		}
 		if cand.ProposesForget {
 			// The proposal goes with its target (forgetItemTx forgets proposals to change it).
-			out, err = forgetItemTx(ctx, tx, target, ActorUser, cand.SourceRunID)
+			out, err = s.forgetItemTx(ctx, tx, target, ActorUser, cand.SourceRunID)
 			return err
 		}
 		next := itemState(target)

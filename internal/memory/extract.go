@@ -177,7 +177,7 @@ func (s *Service) ExtractJob(ctx context.Context, runID string, extract func(ctx
 			return err
 		}
 		for _, n := range kept {
-			dead, err := tombstonedTx(ctx, tx, teammateID, n.state.content)
+			dead, err := s.tombstonedTx(ctx, tx, teammateID, n.state.content)
 			if err != nil {
 				return err
 			}

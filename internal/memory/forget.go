@@ -11,10 +11,10 @@ const (
 	qRevisionTexts = `SELECT content FROM memory_revisions WHERE item_id = $1 AND content <> ''`
 
 	qTombstoneInsert = `
-		INSERT INTO memory_tombstones (scope, content_hash, item_id) VALUES ($1, $2, $3)
+		INSERT INTO memory_tombstones (scope, content_hash, item_id, keyed) VALUES ($1, $2, $3, true)
 		ON CONFLICT (scope, content_hash) DO UPDATE SET item_id = EXCLUDED.item_id, forgotten_at = now()`
 
-	// $2 is the text's hash and its legacy hash (see legacyContentHash).
+	// $2 is every value a tombstone of the text may have (Service.tombstoneHashes).
 	qTombstoneExists = `SELECT EXISTS (SELECT 1 FROM memory_tombstones WHERE scope = $1 AND content_hash = ANY($2::bytea[]))`
 
 	qRevisionsBlank = `UPDATE memory_revisions SET content = '', key = NULL WHERE item_id = $1`
@@ -64,7 +64,7 @@ func (s *Service) ForgetMemory(ctx context.Context, id string) (Item, error) {
 		if cur.Status == StatusForgotten {
 			return ErrNotFound
 		}
-		out, err = forgetItemTx(ctx, tx, cur, ActorUser, nil)
+		out, err = s.forgetItemTx(ctx, tx, cur, ActorUser, nil)
 		return err
 	})
 	if err != nil {
@@ -80,7 +80,7 @@ func (s *Service) ForgetMemory(ctx context.Context, id string) (Item, error) {
 // source message, forget proposals to change it and suggestions of its scope with any of its texts
 // (waiting or dismissed), drop its lesson projection, write a content-free
 // "forget" revision, bump the generation if it was active, and notify with ids only.
-func forgetItemTx(ctx context.Context, tx pgx.Tx, cur Item, actor string, runID *string) (Item, error) {
+func (s *Service) forgetItemTx(ctx context.Context, tx pgx.Tx, cur Item, actor string, runID *string) (Item, error) {
 	rows, err := tx.Query(ctx, qRevisionTexts, cur.ID)
 	if err != nil {
 		return Item{}, err
@@ -101,7 +101,8 @@ func forgetItemTx(ctx context.Context, tx pgx.Tx, cur Item, actor string, runID 
 		}
 		seen[string(h)] = true
 		hashes = append(hashes, h)
-		if _, err := tx.Exec(ctx, qTombstoneInsert, cur.Scope, h, cur.ID); err != nil {
+		// The tombstone is keyed (F3); items keep the plain hash to find same-text suggestions.
+		if _, err := tx.Exec(ctx, qTombstoneInsert, cur.Scope, s.tombstoneHash(t), cur.ID); err != nil {
 			return Item{}, err
 		}
 	}
@@ -149,7 +150,7 @@ func forgetItemTx(ctx context.Context, tx pgx.Tx, cur Item, actor string, runID 
 		if p.Status == StatusForgotten {
 			continue // a suggestion of the same text, forgotten by an earlier one of this loop
 		}
-		if _, err := forgetItemTx(ctx, tx, p, actor, runID); err != nil {
+		if _, err := s.forgetItemTx(ctx, tx, p, actor, runID); err != nil {
 			return Item{}, err
 		}
 	}
@@ -157,16 +158,10 @@ func forgetItemTx(ctx context.Context, tx pgx.Tx, cur Item, actor string, runID 
 }
 
 // tombstonedTx reports whether text was forgotten before in scope (F3).
-func tombstonedTx(ctx context.Context, tx pgx.Tx, scope, text string) (bool, error) {
+func (s *Service) tombstonedTx(ctx context.Context, tx pgx.Tx, scope, text string) (bool, error) {
 	var yes bool
-	err := tx.QueryRow(ctx, qTombstoneExists, scope, tombstoneHashes(text)).Scan(&yes)
+	err := tx.QueryRow(ctx, qTombstoneExists, scope, s.tombstoneHashes(text)).Scan(&yes)
 	return yes, err
-}
-
-// tombstoneHashes are the hashes a tombstone of text may have: the current model's, and the legacy
-// one of tombstones written before it.
-func tombstoneHashes(text string) [][]byte {
-	return [][]byte{ContentHash(text), legacyContentHash(text)}
 }
 
 // wrapUnlessDomain adds context to infrastructure errors and leaves domain errors (which the
@@ -192,6 +187,6 @@ func (s *Service) ForgottenBefore(ctx context.Context, scope Scope, text string)
 		return false, err
 	}
 	var yes bool
-	err = s.pool.QueryRow(ctx, qTombstoneExists, sc.String(), tombstoneHashes(text)).Scan(&yes)
+	err = s.pool.QueryRow(ctx, qTombstoneExists, sc.String(), s.tombstoneHashes(text)).Scan(&yes)
 	return yes, err
 }

@@ -2,7 +2,6 @@ package memory
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"strings"
@@ -35,7 +34,7 @@ type ImportResult struct {
 }
 
 const (
-	qImportInsert = `INSERT INTO memory_imports (teammate_id, outcome, content_hash) VALUES ($1, $2, $3)
+	qImportInsert = `INSERT INTO memory_imports (teammate_id, outcome, content_hash, keyed) VALUES ($1, $2, $3, true)
 		ON CONFLICT (teammate_id) DO NOTHING RETURNING teammate_id::text`
 	qImportLinkItem = `UPDATE memory_imports SET item_id = $2 WHERE teammate_id = $1`
 	qImportExists   = `SELECT EXISTS (SELECT 1 FROM memory_imports WHERE teammate_id = $1)`
@@ -83,8 +82,8 @@ func (s *Service) ImportMemoryFile(ctx context.Context, teammateID string, conte
 		case strings.ContainsRune(text, 0):
 			return ImportResult{}, invalid("content", "MEMORY.md must not contain NUL characters")
 		}
-		h := sha256.Sum256([]byte(text))
-		hash, outcome, pieces = h[:], ImportImported, splitNotes(text, ImportNoteMaxCharacters)
+		// Keyed: the file's notes may be forgotten, and a plain hash of a short file is reversible.
+		hash, outcome, pieces = s.importHash(text), ImportImported, splitNotes(text, ImportNoteMaxCharacters)
 	}
 	res := ImportResult{Outcome: outcome}
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {

@@ -30,6 +30,8 @@ type Service struct {
 	ai aiConfig
 	// runSuggestionLimit is how many suggestions one run may make.
 	runSuggestionLimit int
+	// tombstoneKey keys tombstone hashes (tombstone.go): the installation's, or a random one.
+	tombstoneKey []byte
 }
 
 // DefaultRunSuggestionLimit is how many suggestions one run may make unless configured otherwise:
@@ -54,7 +56,7 @@ func NewService(pool *pgxpool.Pool, log *slog.Logger, opts ...Option) *Service {
 	if log == nil {
 		log = slog.Default()
 	}
-	s := &Service{pool: pool, log: log, runSuggestionLimit: DefaultRunSuggestionLimit}
+	s := &Service{pool: pool, log: log, runSuggestionLimit: DefaultRunSuggestionLimit, tombstoneKey: newEphemeralKey()}
 	for _, o := range opts {
 		o(s)
 	}

@@ -135,7 +135,7 @@ func (s *Service) ToolRemember(ctx context.Context, in RememberInput) (ToolResul
 			}
 			return ToolResult{Outcome: OutcomeSaved, Item: &item, Message: "Saved to memory, as the user asked."}, nil
 		}
-		if gone, err := tombstonedTx(ctx, tx, sc.String(), in.Content); err != nil || gone {
+		if gone, err := s.tombstonedTx(ctx, tx, sc.String(), in.Content); err != nil || gone {
 			return ToolResult{Outcome: OutcomeDropped, Message: "Not saved: the user asked to forget this before."}, err
 		}
 		return s.suggestTx(ctx, tx, run, n, message, in.Content,
@@ -189,7 +189,7 @@ func (s *Service) ToolUpdateMemory(ctx context.Context, id string, baseRevision 
 			}
 			return ToolResult{Outcome: OutcomeSaved, Item: &item, Message: "Memory corrected, as the user asked."}, nil
 		}
-		if gone, err := tombstonedTx(ctx, tx, cur.Scope, content); err != nil || gone {
+		if gone, err := s.tombstonedTx(ctx, tx, cur.Scope, content); err != nil || gone {
 			return ToolResult{Outcome: OutcomeDropped, Message: "Not saved: the user asked to forget this before."}, err
 		}
 		return s.suggestTx(ctx, tx, run, newItem{
@@ -226,7 +226,7 @@ func (s *Service) ToolForgetMemory(ctx context.Context, id string) (ToolResult, 
 		d := intent.Judge(message, intent.Write{Kind: intent.Forget, Shared: cur.Scope == ScopeShared,
 			Target: intent.Item{Key: deref(cur.Key), Content: cur.Content}})
 		if d.Verdict == intent.Confirmed {
-			item, err := forgetItemTx(ctx, tx, cur, actorOf(run), &run.ID)
+			item, err := s.forgetItemTx(ctx, tx, cur, actorOf(run), &run.ID)
 			if err != nil {
 				return ToolResult{}, err
 			}

@@ -62,6 +62,7 @@ func startServer(t *testing.T, databaseURL string, opts ...func(*app.Options)) *
 	t.Helper()
 	o := app.Options{
 		DatabaseURL: databaseURL, UserToken: userToken, WorkerToken: workerToken, Log: testLog(),
+		TombstoneKey:     []byte("mk_server-test-tombstone-key-0123456789"),
 		PingPongInterval: time.Minute, ExpirySweepInterval: time.Hour,
 	}
 	for _, opt := range opts {
