@@ -32,6 +32,8 @@ type Service struct {
 	runSuggestionLimit int
 	// tombstoneKey keys tombstone hashes (tombstone.go): the installation's, or a random one.
 	tombstoneKey []byte
+	// purgeDelay is set when this Service owns its cluster and purges after forgets (purge.go).
+	purgeDelay time.Duration
 }
 
 // DefaultRunSuggestionLimit is how many suggestions one run may make unless configured otherwise:

@@ -1,0 +1,124 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Physical erasure (F5, issue 18 item 5). A forget blanks the text in one transaction, but
+// PostgreSQL keeps the old row versions in the tables' files until their space is reused — plain
+// VACUUM marks the space free without overwriting it — and every change in the write-ahead log
+// until the segment is removed. Where the service owns the cluster (the embedded default), a purge
+// after forgets rewrites what held text and retires the WAL that recorded it:
+//
+//  1. VACUUM FULL of the tables that held memory text (memory_items with its TOAST table and the
+//     GIN index of its search vectors, memory_revisions, memory_embeddings, lessons, settings): each
+//     is copied to new files without the dead rows, and the old files are truncated at commit;
+//  2. ANALYZE of the same tables, then VACUUM FULL of pg_statistic: the planner's samples of a
+//     column (most common values, histogram bounds, frequent lexemes) may hold forgotten text;
+//  3. pg_switch_wal() and CHECKPOINT: the redo point moves past every segment written before, and
+//     the checkpoint removes them (the embedded cluster runs with wal_recycle=off, so they are
+//     unlinked rather than renamed for reuse with their old contents).
+//
+// It takes each table's ACCESS EXCLUSIVE lock in turn, so reads and writes of that table wait for
+// its rewrite (README: Forgetting, for the measured cost). It never runs against a database the
+// service doesn't own: a DATABASE_URL server's WAL, archives, backups and replicas are the
+// operator's.
+
+// DefaultPurgeDelay is how long after a forget the purge starts, so that a burst of forgets is
+// purged once.
+const DefaultPurgeDelay = 2 * time.Second
+
+// purgeLockTimeout bounds the wait for a table lock: a long transaction then postpones the purge
+// rather than block every request queued behind the purge's lock request.
+const purgeLockTimeout = "5s"
+
+// purgedTables held memory text; each is rewritten by the purge.
+var purgedTables = []string{"memory_items", "memory_revisions", "memory_embeddings", "lessons", "settings"}
+
+const (
+	qPurgeDue = `SELECT EXISTS (SELECT 1 FROM memory_items
+		WHERE forgotten_at > coalesce((SELECT purged_upto FROM memory_purges), '-infinity'))`
+	qPurgeRecord = `INSERT INTO memory_purges (purged_upto) VALUES ($1)
+		ON CONFLICT (singleton) DO UPDATE SET purged_upto = greatest(memory_purges.purged_upto, EXCLUDED.purged_upto)`
+)
+
+// EnablePurge tells the Service that it owns its database's cluster and purges after forgets,
+// delay after the last one (PurgeDelay reports it to the web app). The caller runs Purge.
+func (s *Service) EnablePurge(delay time.Duration) { s.purgeDelay = delay }
+
+// PurgeDelay is the delay set by EnablePurge; false when this Service doesn't purge (DATABASE_URL).
+func (s *Service) PurgeDelay() (time.Duration, bool) { return s.purgeDelay, s.purgeDelay > 0 }
+
+// PurgeDue reports whether an item was forgotten after the last purge.
+func (s *Service) PurgeDue(ctx context.Context) (bool, error) {
+	var due bool
+	err := s.pool.QueryRow(ctx, qPurgeDue).Scan(&due)
+	return due, err
+}
+
+// PurgeReport is what one purge did, for the log and the benchmark.
+type PurgeReport struct {
+	// Tables is the time spent rewriting the tables (step 1), Statistics step 2, WAL step 3.
+	Tables, Statistics, WAL time.Duration
+}
+
+// Total is the purge's whole duration.
+func (r PurgeReport) Total() time.Duration { return r.Tables + r.Statistics + r.WAL }
+
+// Purge rewrites the data files so that no forgotten text is left in them (see above). It needs a
+// superuser connection (CHECKPOINT, pg_switch_wal, pg_statistic), which the embedded cluster's is.
+// Everything forgotten before it started is covered; a forget committed while it runs is left for
+// the next purge (PurgeDue).
+func (s *Service) Purge(ctx context.Context) (PurgeReport, error) {
+	var r PurgeReport
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return r, err
+	}
+	// The session's lock_timeout must not outlive this purge in the pool.
+	defer conn.Release()
+	defer func() { _, _ = conn.Exec(context.WithoutCancel(ctx), `RESET lock_timeout`) }()
+	var started time.Time
+	if err := conn.QueryRow(ctx, `SELECT clock_timestamp()`).Scan(&started); err != nil {
+		return r, err
+	}
+	if _, err := conn.Exec(ctx, `SET lock_timeout = '`+purgeLockTimeout+`'`); err != nil {
+		return r, err
+	}
+	tables := ""
+	for i, t := range purgedTables {
+		if i > 0 {
+			tables += ", "
+		}
+		tables += pgx.Identifier{t}.Sanitize()
+	}
+	step := func(d *time.Duration, stmts ...string) error {
+		t0 := time.Now()
+		for _, q := range stmts {
+			if _, err := conn.Exec(ctx, q); err != nil {
+				return fmt.Errorf("purge: %s: %w", q, err)
+			}
+		}
+		*d = time.Since(t0)
+		return nil
+	}
+	if err := step(&r.Tables, `VACUUM (FULL) `+tables); err != nil {
+		return r, err
+	}
+	if err := step(&r.Statistics, `ANALYZE `+tables, `VACUUM (FULL) pg_catalog.pg_statistic`); err != nil {
+		return r, err
+	}
+	if err := step(&r.WAL, `SELECT pg_switch_wal()`, `CHECKPOINT`); err != nil {
+		return r, err
+	}
+	if _, err := conn.Exec(ctx, qPurgeRecord, started); err != nil {
+		return r, err
+	}
+	s.log.InfoContext(ctx, "forgotten text purged from the data files", "tables", r.Tables.Round(time.Millisecond),
+		"statistics", r.Statistics.Round(time.Millisecond), "wal", r.WAL.Round(time.Millisecond))
+	return r, nil
+}

@@ -1,0 +1,125 @@
+package memory_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/open-bot/memory/internal/db"
+	"github.com/open-bot/memory/internal/memory"
+	"github.com/open-bot/memory/internal/pgcluster"
+)
+
+// privateCluster starts an embedded cluster of its own, configured as cmd/api's (not the test
+// harness's fast one), and returns it with a pool on a migrated database.
+func privateCluster(t *testing.T) (*pgcluster.Cluster, string, *pgxpool.Pool) {
+	t.Helper()
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "memory-purge-")
+	require.NoError(t, err)
+	if os.Geteuid() == 0 {
+		require.NoError(t, os.Chmod(dir, 0o711)) // the server runs as postgres
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	cluster, err := pgcluster.Start(ctx, pgcluster.Options{Dir: dir, Logger: slog.New(slog.DiscardHandler)})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = cluster.Stop(context.Background()) })
+	require.NoError(t, cluster.EnsureDatabase(ctx, "memory"))
+	require.NoError(t, db.MigrateUp(cluster.URL("memory")))
+	pool, err := db.Open(ctx, cluster.URL("memory"))
+	require.NoError(t, err)
+	t.Cleanup(pool.Close)
+	return cluster, filepath.Join(dir, "pg"), pool
+}
+
+// filesWith returns the files under dir that contain marker, as paths relative to dir.
+func filesWith(t *testing.T, dir string, marker []byte) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) { // removed by the server while we walk
+				return nil
+			}
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		require.NoError(t, err)
+		if bytes.Contains(bytes.ToLower(b), bytes.ToLower(marker)) {
+			rel, _ := filepath.Rel(dir, path)
+			out = append(out, rel)
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	sort.Strings(out)
+	return out
+}
+
+// F5 where the service owns the cluster: after forgets and a purge, no file of the data directory —
+// tables, indexes, TOAST, statistics, WAL, server log — holds the text (issue 18 item 5). Before the
+// purge it does: the forget alone only blanks the rows.
+func TestPurgeLeavesNoTraceInTheDataDirectory(t *testing.T) {
+	t.Parallel()
+	_, dataDir, pool := privateCluster(t)
+	f := fixture{svc: memory.NewService(pool, slog.New(slog.DiscardHandler)), pool: pool}
+	require.NoError(t, f.svc.UseTombstoneKey(context.Background(), []byte(testTombstoneKey)))
+	marker := markerPrefix(t)
+	tm := f.teammate(t, "Purged")
+
+	// Text in every table that holds memory: content and key, revisions, a long content (TOAST),
+	// the lessons and about_me projections, a suggestion.
+	fact, err := f.svc.CreateMemory(user, memory.CreateInput{Scope: memory.Scope{TeammateID: &tm}, Key: ptr("locker " + marker), Content: "Locker code " + marker})
+	require.NoError(t, err)
+	_, err = f.svc.EditMemory(user, memory.EditInput{ID: fact.ID, BaseRevision: 1, Content: ptr("Locker code " + marker + " (new)")})
+	require.NoError(t, err)
+	long, err := f.svc.CreateMemory(user, memory.CreateInput{Scope: memory.Scope{TeammateID: &tm}, Content: marker + " " + string(bytes.Repeat([]byte("long text with entropy 7f3a9 "), 130))})
+	require.NoError(t, err)
+	pref, err := f.svc.CreateMemory(user, memory.CreateInput{Kind: memory.KindPreference, Content: "Prefers " + marker + " tea"})
+	require.NoError(t, err)
+	run := f.startRun(t, tm, "Hello there.")
+	lesson, err := f.svc.KeepLesson(user, run.Run.ID, "Mention "+marker+" first")
+	require.NoError(t, err)
+	res, err := f.svc.ToolRemember(asRun(t, f, run.Token), memory.RememberInput{Content: "Has a " + marker + " badge"})
+	require.NoError(t, err)
+	require.Equal(t, memory.OutcomeSuggested, res.Outcome)
+
+	for _, id := range []string{fact.ID, long.ID, pref.ID, lesson.ID, res.Item.ID} {
+		_, err := f.svc.ForgetMemory(user, id)
+		require.NoError(t, err)
+	}
+	due, err := f.svc.PurgeDue(context.Background())
+	require.NoError(t, err)
+	require.True(t, due)
+	for _, q := range []string{`VACUUM`, `CHECKPOINT`} {
+		_, err = pool.Exec(context.Background(), q)
+		require.NoError(t, err)
+	}
+	before := filesWith(t, dataDir, []byte(marker))
+	require.NotEmpty(t, before, "before the purge, VACUUM and CHECKPOINT leave the text in the files")
+	t.Logf("before the purge the text is in %v", before)
+
+	report, err := f.svc.Purge(context.Background())
+	require.NoError(t, err)
+	t.Logf("purge: tables %v, statistics %v, WAL %v", report.Tables, report.Statistics, report.WAL)
+	assert.Empty(t, filesWith(t, dataDir, []byte(marker)), "files of the data directory that still hold forgotten text")
+	due, err = f.svc.PurgeDue(context.Background())
+	require.NoError(t, err)
+	assert.False(t, due)
+}
