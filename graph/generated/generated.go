@@ -67,6 +67,16 @@ type ComplexityRoot struct {
 		Teammate func(childComplexity int) int
 	}
 
+	Erasure struct {
+		PurgeDelaySeconds func(childComplexity int) int
+		Purged            func(childComplexity int) int
+	}
+
+	ForgetMemoryPayload struct {
+		AlsoForgotten func(childComplexity int) int
+		Item          func(childComplexity int) int
+	}
+
 	GenerationChange struct {
 		Generation func(childComplexity int) int
 		TeammateID func(childComplexity int) int
@@ -209,6 +219,8 @@ type ComplexityRoot struct {
 		AboutMe           func(childComplexity int) int
 		AiStatus          func(childComplexity int) int
 		Candidates        func(childComplexity int, scope model.ScopeInput) int
+		Copies            func(childComplexity int, id string) int
+		Erasure           func(childComplexity int) int
 		ForgottenBefore   func(childComplexity int, scope model.ScopeInput, content string) int
 		Lessons           func(childComplexity int, teammateID string) int
 		MemoryImported    func(childComplexity int, teammateID string) int
@@ -350,7 +362,7 @@ type MutationResolver interface {
 	EditMemory(ctx context.Context, input model.EditMemoryInput) (*model.MemoryItemPayload, error)
 	RestoreMemoryRevision(ctx context.Context, input model.RestoreMemoryRevisionInput) (*model.MemoryItemPayload, error)
 	UndoMemoryEdit(ctx context.Context, input model.UndoMemoryEditInput) (*model.MemoryItemPayload, error)
-	ForgetMemory(ctx context.Context, input model.ForgetMemoryInput) (*model.MemoryItemPayload, error)
+	ForgetMemory(ctx context.Context, input model.ForgetMemoryInput) (*model.ForgetMemoryPayload, error)
 	ConfirmCandidate(ctx context.Context, input model.ConfirmCandidateInput) (*model.MemoryItemPayload, error)
 	DismissCandidate(ctx context.Context, input model.DismissCandidateInput) (*model.MemoryItemPayload, error)
 	RateRun(ctx context.Context, input model.RateRunInput) (*memory.Run, error)
@@ -373,6 +385,8 @@ type QueryResolver interface {
 	MemoryItem(ctx context.Context, id string) (*memory.Item, error)
 	Candidates(ctx context.Context, scope model.ScopeInput) ([]memory.Item, error)
 	ForgottenBefore(ctx context.Context, scope model.ScopeInput, content string) (bool, error)
+	Copies(ctx context.Context, id string) ([]memory.Item, error)
+	Erasure(ctx context.Context) (*model.Erasure, error)
 	AboutMe(ctx context.Context) (string, error)
 	Lessons(ctx context.Context, teammateID string) ([]memory.Lesson, error)
 	PendingRetries(ctx context.Context) ([]memory.Retry, error)
@@ -506,6 +520,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CreateTeammatePayload.Teammate(childComplexity), true
+
+	case "Erasure.purgeDelaySeconds":
+		if e.ComplexityRoot.Erasure.PurgeDelaySeconds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Erasure.PurgeDelaySeconds(childComplexity), true
+	case "Erasure.purged":
+		if e.ComplexityRoot.Erasure.Purged == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Erasure.Purged(childComplexity), true
+
+	case "ForgetMemoryPayload.alsoForgotten":
+		if e.ComplexityRoot.ForgetMemoryPayload.AlsoForgotten == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ForgetMemoryPayload.AlsoForgotten(childComplexity), true
+	case "ForgetMemoryPayload.item":
+		if e.ComplexityRoot.ForgetMemoryPayload.Item == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ForgetMemoryPayload.Item(childComplexity), true
 
 	case "GenerationChange.generation":
 		if e.ComplexityRoot.GenerationChange.Generation == nil {
@@ -1208,6 +1248,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Candidates(childComplexity, args["scope"].(model.ScopeInput)), true
+	case "Query.copies":
+		if e.ComplexityRoot.Query.Copies == nil {
+			break
+		}
+
+		args, err := ec.field_Query_copies_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Copies(childComplexity, args["id"].(string)), true
+	case "Query.erasure":
+		if e.ComplexityRoot.Query.Erasure == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Erasure(childComplexity), true
 	case "Query.forgottenBefore":
 		if e.ComplexityRoot.Query.ForgottenBefore == nil {
 			break
@@ -1874,6 +1931,30 @@ var sources = []*ast.Source{
 
 input ForgetMemoryInput {
   id: ID!
+  """
+  Other items to forget in the same transaction, typically the copies of id (the copies query), up
+  to 100; each gets a tombstone in its own scope. Items already forgotten are skipped.
+  """
+  alsoForget: [ID!]
+}
+
+type ForgetMemoryPayload {
+  item: MemoryItem!
+  "The items of alsoForget that this forget forgot."
+  alsoForgotten: [MemoryItem!]!
+}
+
+"What a forget leaves in this installation's storage besides the conversation (F5, F6)."
+type Erasure {
+  """
+  True when the service runs its own PostgreSQL cluster: after forgets it purges the data files
+  (tables rewritten, WAL switched and recycled), so the text is gone from the data directory within
+  purgeDelaySeconds. False with DATABASE_URL: the text stays in that server's WAL, backups and
+  replicas until they roll over; the README says what the operator can run.
+  """
+  purged: Boolean!
+  "Seconds after a forget by which the data files hold no trace of it; null when not purged."
+  purgeDelaySeconds: Int
 }
 
 input ConfirmCandidateInput {
@@ -1891,6 +1972,14 @@ extend type Query {
   candidates(scope: ScopeInput!): [MemoryItem!]! @auth(accept: [USER])
   "Whether this text was forgotten in the scope before (F3): the web app warns before saving it again."
   forgottenBefore(scope: ScopeInput!, content: String!): Boolean! @auth(accept: [USER])
+  """
+  Items with the same normalised text as item id (now or in any revision), in every scope: active
+  items first, then suggestions waiting or dismissed (up to 100). Forgetting id leaves them unless
+  they are named in forgetMemory's alsoForget.
+  """
+  copies(id: ID!): [MemoryItem!]! @auth(accept: [USER])
+  "What forgetting erases from this installation's storage, and what it can't (F5, F6)."
+  erasure: Erasure! @auth(accept: [USER])
 }
 
 extend type Mutation {
@@ -1899,7 +1988,7 @@ extend type Mutation {
   every embedding, in one transaction. Conversations, earlier model outputs and backups are not
   erased (F6).
   """
-  forgetMemory(input: ForgetMemoryInput!): MemoryItemPayload! @auth(accept: [USER])
+  forgetMemory(input: ForgetMemoryInput!): ForgetMemoryPayload! @auth(accept: [USER])
   """
   Confirm a suggestion, optionally with edited text; a proposed change is applied with the conflict
   check of R2. Confirming a proposal to forget (proposesForget) forgets its target for real, with the
@@ -2608,6 +2697,26 @@ func (ec *executionContext) childFields_CreateTeammatePayload(ctx context.Contex
 		return ec.fieldContext_CreateTeammatePayload_teammate(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CreateTeammatePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_Erasure(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "purged":
+		return ec.fieldContext_Erasure_purged(ctx, field)
+	case "purgeDelaySeconds":
+		return ec.fieldContext_Erasure_purgeDelaySeconds(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Erasure", field.Name)
+}
+
+func (ec *executionContext) childFields_ForgetMemoryPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "item":
+		return ec.fieldContext_ForgetMemoryPayload_item(ctx, field)
+	case "alsoForgotten":
+		return ec.fieldContext_ForgetMemoryPayload_alsoForgotten(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ForgetMemoryPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_GenerationChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3478,6 +3587,20 @@ func (ec *executionContext) field_Query_candidates_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_copies_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_forgottenBefore_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -4100,6 +4223,116 @@ func (ec *executionContext) fieldContext_CreateTeammatePayload_teammate(_ contex
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Teammate(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Erasure_purged(ctx context.Context, field graphql.CollectedField, obj *model.Erasure) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Erasure_purged(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Purged, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Erasure_purged(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Erasure", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _Erasure_purgeDelaySeconds(ctx context.Context, field graphql.CollectedField, obj *model.Erasure) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Erasure_purgeDelaySeconds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PurgeDelaySeconds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Erasure_purgeDelaySeconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Erasure", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ForgetMemoryPayload_item(ctx context.Context, field graphql.CollectedField, obj *model.ForgetMemoryPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ForgetMemoryPayload_item(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Item, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v memory.Item) graphql.Marshaler {
+			return ec.marshalNMemoryItem2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItem(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ForgetMemoryPayload_item(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ForgetMemoryPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ForgetMemoryPayload_alsoForgotten(ctx context.Context, field graphql.CollectedField, obj *model.ForgetMemoryPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ForgetMemoryPayload_alsoForgotten(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AlsoForgotten, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []memory.Item) graphql.Marshaler {
+			return ec.marshalNMemoryItem2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItemᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ForgetMemoryPayload_alsoForgotten(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ForgetMemoryPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItem(ctx, field)
 		},
 	}
 	return fc, nil
@@ -6252,11 +6485,11 @@ func (ec *executionContext) _Mutation_forgetMemory(ctx context.Context, field gr
 			directive1 := func(ctx context.Context) (any, error) {
 				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
 				if err != nil {
-					var zeroVal *model.MemoryItemPayload
+					var zeroVal *model.ForgetMemoryPayload
 					return zeroVal, err
 				}
 				if ec.Directives.Auth == nil {
-					var zeroVal *model.MemoryItemPayload
+					var zeroVal *model.ForgetMemoryPayload
 					return zeroVal, errors.New("directive auth is not implemented")
 				}
 				return ec.Directives.Auth(ctx, nil, directive0, accept)
@@ -6265,8 +6498,8 @@ func (ec *executionContext) _Mutation_forgetMemory(ctx context.Context, field gr
 			next = directive1
 			return next
 		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryItemPayload) graphql.Marshaler {
-			return ec.marshalNMemoryItemPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemPayload(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ForgetMemoryPayload) graphql.Marshaler {
+			return ec.marshalNForgetMemoryPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐForgetMemoryPayload(ctx, selections, v)
 		},
 		true,
 		true,
@@ -6279,7 +6512,7 @@ func (ec *executionContext) fieldContext_Mutation_forgetMemory(ctx context.Conte
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_MemoryItemPayload(ctx, field)
+			return ec.childFields_ForgetMemoryPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -7554,6 +7787,118 @@ func (ec *executionContext) fieldContext_Query_forgottenBefore(ctx context.Conte
 	if fc.Args, err = ec.field_Query_forgottenBefore_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_copies(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_copies(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Copies(ctx, fc.Args["id"].(string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal []memory.Item
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal []memory.Item
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []memory.Item) graphql.Marshaler {
+			return ec.marshalNMemoryItem2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItemᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_copies(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItem(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_copies_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_erasure(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_erasure(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Erasure(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.Erasure
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.Erasure
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Erasure) graphql.Marshaler {
+			return ec.marshalNErasure2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐErasure(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_erasure(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Erasure(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -11336,7 +11681,7 @@ func (ec *executionContext) unmarshalInputForgetMemoryInput(ctx context.Context,
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"id"}
+	fieldsInOrder := [...]string{"id", "alsoForget"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -11350,6 +11695,13 @@ func (ec *executionContext) unmarshalInputForgetMemoryInput(ctx context.Context,
 				return it, err
 			}
 			it.ID = data
+		case "alsoForget":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("alsoForget"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AlsoForget = data
 		}
 	}
 	return it, nil
@@ -12154,6 +12506,82 @@ func (ec *executionContext) _CreateTeammatePayload(ctx context.Context, sel ast.
 			out.Values[i] = graphql.MarshalString("CreateTeammatePayload")
 		case "teammate":
 			out.Values[i] = ec._CreateTeammatePayload_teammate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var erasureImplementors = []string{"Erasure"}
+
+func (ec *executionContext) _Erasure(ctx context.Context, sel ast.SelectionSet, obj *model.Erasure) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, erasureImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Erasure")
+		case "purged":
+			out.Values[i] = ec._Erasure_purged(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "purgeDelaySeconds":
+			out.Values[i] = ec._Erasure_purgeDelaySeconds(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var forgetMemoryPayloadImplementors = []string{"ForgetMemoryPayload"}
+
+func (ec *executionContext) _ForgetMemoryPayload(ctx context.Context, sel ast.SelectionSet, obj *model.ForgetMemoryPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, forgetMemoryPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ForgetMemoryPayload")
+		case "item":
+			out.Values[i] = ec._ForgetMemoryPayload_item(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "alsoForgotten":
+			out.Values[i] = ec._ForgetMemoryPayload_alsoForgotten(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -13170,6 +13598,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_forgottenBefore(ctx, field)
+				})
+		case "copies":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_copies(ctx, field)
+				})
+		case "erasure":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_erasure(ctx, field)
 				})
 		case "aboutMe":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -14376,6 +14816,14 @@ func (ec *executionContext) unmarshalNEditMemoryInput2githubᚗcomᚋopenᚑbot�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNErasure2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐErasure(ctx context.Context, sel ast.SelectionSet, v *model.Erasure) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Erasure!")
+		return graphql.Null
+	}
+	return ec._Erasure(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
 	res, err := graphql.UnmarshalFloatContext(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -14393,6 +14841,14 @@ func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.S
 func (ec *executionContext) unmarshalNForgetMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐForgetMemoryInput(ctx context.Context, v any) (model.ForgetMemoryInput, error) {
 	res, err := ec.unmarshalInputForgetMemoryInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNForgetMemoryPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐForgetMemoryPayload(ctx context.Context, sel ast.SelectionSet, v *model.ForgetMemoryPayload) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ForgetMemoryPayload!")
+		return graphql.Null
+	}
+	return ec._ForgetMemoryPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNGenerationChange2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐGenerationChange(ctx context.Context, sel ast.SelectionSet, v *model.GenerationChange) graphql.Marshaler {
@@ -15293,6 +15749,41 @@ func (ec *executionContext) marshalOFloat2ᚖfloat64(ctx context.Context, sel as
 	_ = sel
 	res := graphql.MarshalFloatContext(*v)
 	return graphql.WrapContextMarshaler(ctx, res)
+}
+
+func (ec *executionContext) unmarshalOID2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNID2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOID2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNID2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalOID2ᚖstring(ctx context.Context, v any) (*string, error) {

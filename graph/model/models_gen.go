@@ -85,8 +85,28 @@ type EditMemoryInput struct {
 	ClearExpiresAt *bool      `json:"clearExpiresAt,omitempty"`
 }
 
+// What a forget leaves in this installation's storage besides the conversation (F5, F6).
+type Erasure struct {
+	// True when the service runs its own PostgreSQL cluster: after forgets it purges the data files
+	// (tables rewritten, WAL switched and recycled), so the text is gone from the data directory within
+	// purgeDelaySeconds. False with DATABASE_URL: the text stays in that server's WAL, backups and
+	// replicas until they roll over; the README says what the operator can run.
+	Purged bool `json:"purged"`
+	// Seconds after a forget by which the data files hold no trace of it; null when not purged.
+	PurgeDelaySeconds *int `json:"purgeDelaySeconds,omitempty"`
+}
+
 type ForgetMemoryInput struct {
 	ID string `json:"id"`
+	// Other items to forget in the same transaction, typically the copies of id (the copies query), up
+	// to 100; each gets a tombstone in its own scope. Items already forgotten are skipped.
+	AlsoForget []string `json:"alsoForget,omitempty"`
+}
+
+type ForgetMemoryPayload struct {
+	Item memory.Item `json:"item"`
+	// The items of alsoForget that this forget forgot.
+	AlsoForgotten []memory.Item `json:"alsoForgotten"`
 }
 
 // A teammate's generation moved (G7).

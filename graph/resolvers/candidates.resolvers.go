@@ -13,8 +13,15 @@ import (
 )
 
 // ForgetMemory is the resolver for the forgetMemory field.
-func (r *mutationResolver) ForgetMemory(ctx context.Context, input model.ForgetMemoryInput) (*model.MemoryItemPayload, error) {
-	return itemPayload(r.Memory.ForgetMemory(ctx, input.ID))
+func (r *mutationResolver) ForgetMemory(ctx context.Context, input model.ForgetMemoryInput) (*model.ForgetMemoryPayload, error) {
+	item, others, err := r.Memory.ForgetMemories(ctx, input.ID, input.AlsoForget)
+	if err != nil {
+		return nil, err
+	}
+	if others == nil {
+		others = []memory.Item{}
+	}
+	return &model.ForgetMemoryPayload{Item: item, AlsoForgotten: others}, nil
 }
 
 // ConfirmCandidate is the resolver for the confirmCandidate field.
@@ -41,6 +48,21 @@ func (r *queryResolver) Candidates(ctx context.Context, scope model.ScopeInput) 
 // ForgottenBefore is the resolver for the forgottenBefore field.
 func (r *queryResolver) ForgottenBefore(ctx context.Context, scope model.ScopeInput, content string) (bool, error) {
 	return r.Memory.ForgottenBefore(ctx, memory.Scope{TeammateID: scope.TeammateID}, content)
+}
+
+// Copies is the resolver for the copies field.
+func (r *queryResolver) Copies(ctx context.Context, id string) ([]memory.Item, error) {
+	return r.Memory.Copies(ctx, id)
+}
+
+// Erasure is the resolver for the erasure field.
+func (r *queryResolver) Erasure(ctx context.Context) (*model.Erasure, error) {
+	out := &model.Erasure{}
+	if delay, ok := r.Memory.PurgeDelay(); ok {
+		seconds := int(delay.Seconds())
+		out.Purged, out.PurgeDelaySeconds = true, &seconds
+	}
+	return out, nil
 }
 
 // CandidateArrived is the resolver for the candidateArrived field.

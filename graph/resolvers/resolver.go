@@ -58,6 +58,8 @@ func (r *Resolver) Config() generated.Config {
 		return listCost(child, first, memory.DefaultPageSize)
 	}
 	q.Candidates = func(child int, _ model.ScopeInput) int { return listCost(child, nil, memory.MaxPageSize) }
+	// copies compares hashes across every scope: one statement more than a plain list.
+	q.Copies = func(child int, _ string) int { return QueryComplexity + listCost(child, nil, memory.MaxAlsoForget) }
 	q.Lessons = func(child int, _ string) int { return QueryComplexity + listCost(child, nil, memory.MaxPageSize) }
 	q.Teammates = func(child int) int { return listCost(child, nil, memory.MaxPageSize) }
 	q.PendingRetries = func(child int) int { return listCost(child, nil, memory.MaxPageSize) }

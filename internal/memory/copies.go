@@ -1,0 +1,170 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Copies (issue 18 item 3): forgetting one item doesn't forget another item of the same text, so
+// the user is shown the others — active items and suggestions, in every scope — and may forget them
+// in the same transaction.
+
+// MaxAlsoForget bounds how many other items one forget may take with it.
+const MaxAlsoForget = MaxPageSize
+
+const (
+	// Live items of any scope whose normalised text is one of $2 (content_hash is the one text
+	// model's hash, ContentHash). A forget proposal has no text of its own and is not a copy.
+	qCopies = `SELECT ` + itemColumns + ` FROM memory_items
+		 WHERE id <> $1 AND status IN ('active', 'candidate', 'dismissed') AND NOT proposes_forget
+		   AND content_hash = ANY($2::bytea[])
+		 ORDER BY status = 'active' DESC, scope, updated_at DESC, id
+		 LIMIT $3`
+
+	qScopesOf = `SELECT DISTINCT scope FROM memory_items WHERE id = ANY($1::uuid[])`
+
+	// Scopes are locked in one order (by name), so two forgets that span scopes can't deadlock;
+	// every other writer holds one scope at a time.
+	qScopesLock = `SELECT scope FROM memory_generations WHERE scope = ANY($1::text[]) ORDER BY scope FOR UPDATE`
+)
+
+// Copies lists the items with the same normalised text as item id — as it is now or was in any
+// revision — in every scope (user only: the user sees every scope): active items first, then
+// suggestions waiting or dismissed, at most MaxAlsoForget. Forgetting id forgets the suggestions of
+// its own scope anyway (F3); the rest stay unless the caller names them in ForgetMemories.
+func (s *Service) Copies(ctx context.Context, id string) ([]Item, error) {
+	if _, err := require(ctx, CredentialUser); err != nil {
+		return nil, err
+	}
+	id, err := parseID("id", id)
+	if err != nil {
+		return nil, err
+	}
+	item, err := scanItem(s.pool.QueryRow(ctx, qItemGet, id))
+	if err != nil {
+		return nil, notFoundIfNoRows(err)
+	}
+	if item.Status == StatusForgotten {
+		return []Item{}, nil
+	}
+	var out []Item
+	err = pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		hashes, err := itemHashesTx(ctx, tx, item)
+		if err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, qCopies, id, hashes, MaxAlsoForget)
+		if err != nil {
+			return err
+		}
+		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Item, error) { return scanItem(r) })
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("copies: %w", err)
+	}
+	if out == nil {
+		out = []Item{}
+	}
+	return out, nil
+}
+
+// itemHashesTx is the ContentHash of every text item has had.
+func itemHashesTx(ctx context.Context, tx pgx.Tx, item Item) ([][]byte, error) {
+	rows, err := tx.Query(ctx, qRevisionTexts, item.ID)
+	if err != nil {
+		return nil, err
+	}
+	texts, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, err
+	}
+	if item.Content != "" {
+		texts = append(texts, item.Content)
+	}
+	var hashes [][]byte
+	for _, t := range texts {
+		h := ContentHash(t)
+		if !slices.ContainsFunc(hashes, func(x []byte) bool { return string(x) == string(h) }) {
+			hashes = append(hashes, h)
+		}
+	}
+	return hashes, nil
+}
+
+// ForgetMemories forgets item id and, in the same transaction, every item of also (user only; at
+// most MaxAlsoForget, typically what Copies listed): each is forgotten exactly as ForgetMemory
+// forgets one (F1–F4), with a tombstone in its own scope, so a later suggestion of the text is
+// dropped in every scope it was forgotten from. An item of also that is already forgotten — by this
+// very forget, as a suggestion of id's text in id's scope, or before — is skipped; an unknown one
+// fails the whole forget (NOT_FOUND) and nothing is forgotten. It returns id's item and the others
+// it forgot.
+func (s *Service) ForgetMemories(ctx context.Context, id string, also []string) (Item, []Item, error) {
+	if _, err := require(ctx, CredentialUser); err != nil {
+		return Item{}, nil, err
+	}
+	id, err := parseID("id", id)
+	if err != nil {
+		return Item{}, nil, err
+	}
+	if len(also) > MaxAlsoForget {
+		return Item{}, nil, invalid("alsoForget", fmt.Sprintf("must name at most %d items", MaxAlsoForget))
+	}
+	ids := []string{id}
+	for _, a := range also {
+		a, err := parseID("alsoForget", a)
+		if err != nil {
+			return Item{}, nil, err
+		}
+		if !slices.Contains(ids, a) {
+			ids = append(ids, a)
+		}
+	}
+	var (
+		out    Item
+		others []Item
+	)
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, qScopesOf, ids)
+		if err != nil {
+			return err
+		}
+		scopes, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, qScopesLock, scopes); err != nil {
+			return err
+		}
+		for i, x := range ids {
+			cur, err := scanItem(tx.QueryRow(ctx, qItemForUpdate, x))
+			if err != nil {
+				return notFoundIfNoRows(err)
+			}
+			if cur.Status == StatusForgotten {
+				if i == 0 {
+					return ErrNotFound
+				}
+				continue
+			}
+			forgotten, err := s.forgetItemTx(ctx, tx, cur, ActorUser, nil)
+			if err != nil {
+				return err
+			}
+			if i == 0 {
+				out = forgotten
+			} else {
+				others = append(others, forgotten)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return Item{}, nil, wrapUnlessDomain("forget memory", err)
+	}
+	s.log.InfoContext(ctx, "memory forgotten", "item", out.ID, "scope", out.Scope, "copies", len(others))
+	return out, others, nil
+}
