@@ -310,6 +310,12 @@ var matrixOps = map[string]matrixOp{
 		query: `query($tm: ID) { forgottenBefore(scope: {teammateId: $tm}, content: "coffee") }`, vars: ownerVars,
 		want: userOnly,
 	},
+	"copies": {
+		query: `query($id: ID!) { copies(id: $id) { id } }`,
+		vars:  func(f *matrixFixture, _ *matrixCell) map[string]any { return map[string]any{"id": f.item} },
+		want:  userOnly,
+	},
+	"erasure":        {query: `query { erasure { purged purgeDelaySeconds } }`, vars: noVars, want: userOnly},
 	"aboutMe":        {query: `query { aboutMe }`, vars: noVars, want: everyone},
 	"lessons":        {query: `query($tm: ID!) { lessons(teammateId: $tm) { item { id } } }`, vars: ownerVars, want: readers},
 	"pendingRetries": {query: `query { pendingRetries { messageId } }`, vars: noVars, want: workerOnly},
