@@ -25,6 +25,7 @@ import (
 	"github.com/open-bot/memory/internal/auth"
 	"github.com/open-bot/memory/internal/config"
 	"github.com/open-bot/memory/internal/db"
+	"github.com/open-bot/memory/internal/memory"
 	"github.com/open-bot/memory/internal/pgcluster"
 )
 
@@ -122,6 +123,14 @@ func run(ctx context.Context, args []string) error {
 	return serve(ctx, cfg, aiCfg, databaseURL, log)
 }
 
+// purgeDelay is how soon after forgets the embedded cluster is purged; 0 with DATABASE_URL.
+func purgeDelay(cfg config.Config) time.Duration {
+	if cfg.DatabaseURL != "" {
+		return 0
+	}
+	return memory.DefaultPurgeDelay
+}
+
 // TombstoneKeyFile is the generated tombstone key's file in MEMORY_DATA_DIR (mode 0600).
 const TombstoneKeyFile = "tombstone-key"
 
@@ -150,7 +159,9 @@ func migrate(databaseURL, cmd string) error {
 func serve(ctx context.Context, cfg config.Config, aiCfg config.AI, databaseURL string, log *slog.Logger) error {
 	a, err := app.New(ctx, app.Options{
 		DatabaseURL: databaseURL, UserToken: cfg.UserToken, WorkerToken: cfg.WorkerToken,
-		TombstoneKey:   []byte(cfg.TombstoneKey),
+		TombstoneKey: []byte(cfg.TombstoneKey),
+		// Only the embedded cluster is the service's own to rewrite (F5).
+		PurgeDelay:     purgeDelay(cfg),
 		AllowedOrigins: cfg.AllowedOrigins, Log: log, AI: aiCfg, Demo: cfg.Demo,
 		RunSuggestionLimit: cfg.RunSuggestionLimit,
 		DBMaxConns:         cfg.DBMaxConns, DBStatementTimeout: cfg.DBStatementTimeout,

@@ -61,6 +61,10 @@ type Options struct {
 	// DBStatementTimeout is the pool's statement_timeout (MEMORY_DB_STATEMENT_TIMEOUT); 0 means
 	// none.
 	DBStatementTimeout time.Duration
+	// PurgeDelay, when positive, says the process owns its database's cluster (the embedded default):
+	// forgotten text is then purged from the data files this long after a burst of forgets (F5,
+	// memory.Service.Purge). Zero: a database the service doesn't own, never purged.
+	PurgeDelay time.Duration
 }
 
 // App is one running API process: its pool, listener, sweeper and HTTP handler.
@@ -156,6 +160,10 @@ func New(ctx context.Context, o Options) (*App, error) {
 	a := &App{pool: pool, health: health, listener: listener, life: life, stop: stop}
 	a.running.Go(func() { _ = listener.Run(life) })
 	a.running.Go(func() { svc.RunExpirySweeper(life, o.ExpirySweepInterval) })
+	if o.PurgeDelay > 0 {
+		svc.EnablePurge(o.PurgeDelay)
+		a.running.Go(func() { runPurger(life, svc, broker, o.PurgeDelay, o.Log) })
+	}
 	if runner != nil && len(runner.Kinds()) > 0 {
 		a.running.Go(func() { _ = runner.Run(life) })
 	}

@@ -28,6 +28,9 @@ import (
 // service doesn't own: a DATABASE_URL server's WAL, archives, backups and replicas are the
 // operator's.
 
+// PurgeChannel is NOTIFYed (empty payload) after each purge, for whoever waits on one.
+const PurgeChannel = "memory_purges"
+
 // DefaultPurgeDelay is how long after a forget the purge starts, so that a burst of forgets is
 // purged once.
 const DefaultPurgeDelay = 2 * time.Second
@@ -41,7 +44,9 @@ var purgedTables = []string{"memory_items", "memory_revisions", "memory_embeddin
 
 const (
 	qPurgeDue = `SELECT EXISTS (SELECT 1 FROM memory_items
-		WHERE forgotten_at > coalesce((SELECT purged_upto FROM memory_purges), '-infinity'))`
+		WHERE forgotten_at >= coalesce((SELECT purged_upto FROM memory_purges), '-infinity'))`
+	qPurgeHorizon = `SELECT least(clock_timestamp(), (SELECT min(xact_start) FROM pg_stat_activity
+		WHERE xact_start IS NOT NULL AND pid <> pg_backend_pid()))`
 	qPurgeRecord = `INSERT INTO memory_purges (purged_upto) VALUES ($1)
 		ON CONFLICT (singleton) DO UPDATE SET purged_upto = greatest(memory_purges.purged_upto, EXCLUDED.purged_upto)`
 )
@@ -79,14 +84,23 @@ func (s *Service) Purge(ctx context.Context) (PurgeReport, error) {
 	if err != nil {
 		return r, err
 	}
-	// The session's lock_timeout must not outlive this purge in the pool.
+	// The session's settings must not outlive this purge in the pool: RESET returns them to the
+	// connection's defaults (the pool's statement_timeout among them).
 	defer conn.Release()
-	defer func() { _, _ = conn.Exec(context.WithoutCancel(ctx), `RESET lock_timeout`) }()
+	defer func() { _, _ = conn.Exec(context.WithoutCancel(ctx), `RESET lock_timeout; RESET statement_timeout`) }()
+	// What this purge covers: forgets whose transaction started before the oldest transaction still
+	// running now. A forget's forgotten_at is its transaction's start; one running now may write its
+	// dead row versions after the rewrite of its table, so it is left for the next purge.
 	var started time.Time
-	if err := conn.QueryRow(ctx, `SELECT clock_timestamp()`).Scan(&started); err != nil {
+	if err := conn.QueryRow(ctx, qPurgeHorizon).Scan(&started); err != nil {
 		return r, err
 	}
+	// A rewrite takes as long as the table's size needs (seconds at 100,000 items): the pool's
+	// statement_timeout, meant for requests, would cut it off and waste the work.
 	if _, err := conn.Exec(ctx, `SET lock_timeout = '`+purgeLockTimeout+`'`); err != nil {
+		return r, err
+	}
+	if _, err := conn.Exec(ctx, `SET statement_timeout = 0`); err != nil {
 		return r, err
 	}
 	tables := ""
@@ -116,6 +130,9 @@ func (s *Service) Purge(ctx context.Context) (PurgeReport, error) {
 		return r, err
 	}
 	if _, err := conn.Exec(ctx, qPurgeRecord, started); err != nil {
+		return r, err
+	}
+	if _, err := conn.Exec(ctx, `SELECT pg_notify($1, '')`, PurgeChannel); err != nil {
 		return r, err
 	}
 	s.log.InfoContext(ctx, "forgotten text purged from the data files", "tables", r.Tables.Round(time.Millisecond),
