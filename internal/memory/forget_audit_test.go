@@ -25,6 +25,7 @@ import (
 	"github.com/open-bot/memory/internal/dbtest"
 	"github.com/open-bot/memory/internal/jobs"
 	"github.com/open-bot/memory/internal/memory"
+	"github.com/open-bot/memory/internal/memory/intent"
 )
 
 // The forget audit (issue 7, RULES F1–F6): memory text is written everywhere it can go — several
@@ -203,6 +204,16 @@ func TestForgetAuditLeavesNoTrace(t *testing.T) {
 	require.NoError(t, err)
 	born, err := f.svc.CreateMemory(user, memory.CreateInput{Kind: memory.KindFact, Content: "Born in " + m(9)})
 	require.NoError(t, err)
+	// Copies of a text in other scopes (issue 18): an item with a key of its own in another
+	// teammate's scope, and a teammate's suggestion of it in a third; forgotten with alsoForget.
+	tm2, tm3 := f.teammate(t, "Auditor two"), f.teammate(t, "Auditor three")
+	bornCopy, err := f.svc.CreateMemory(user, memory.CreateInput{Scope: memory.Scope{TeammateID: &tm2}, Key: ptr("birth " + m(21)), Content: "born in " + m(9) + "!"})
+	require.NoError(t, err)
+	run3 := f.startRun(t, tm3, "Hello.")
+	res, err := f.svc.ToolRemember(asRun(t, f, run3.Token), memory.RememberInput{Content: "BORN IN " + m(9)})
+	require.NoError(t, err)
+	require.Equal(t, memory.OutcomeSuggested, res.Outcome)
+	bornSuggestion := *res.Item
 	// Forgotten by the teammate, at the user's request.
 	badge, err := f.svc.CreateMemory(user, memory.CreateInput{Scope: memory.Scope{TeammateID: &tm}, Content: "Gym badge " + m(10), Pinned: true})
 	require.NoError(t, err)
@@ -213,7 +224,7 @@ func TestForgetAuditLeavesNoTrace(t *testing.T) {
 	require.NotEmpty(t, run1.Packet.Entries)
 	rc1 := asRun(t, f, run1.Token)
 	// A suggestion (no request to save: A2).
-	res, err := f.svc.ToolRemember(rc1, memory.RememberInput{Content: "Has a cat called " + m(12)})
+	res, err = f.svc.ToolRemember(rc1, memory.RememberInput{Content: "Has a cat called " + m(12)})
 	require.NoError(t, err)
 	require.Equal(t, memory.OutcomeSuggested, res.Outcome)
 	cat := *res.Item
@@ -345,7 +356,13 @@ func TestForgetAuditLeavesNoTrace(t *testing.T) {
 	res, err = f.svc.ToolForgetMemory(rc2, badge.ID)
 	require.NoError(t, err)
 	require.Equal(t, memory.OutcomeForgotten, res.Outcome)
-	for _, id := range []string{fact.ID, car.ID, drink.ID, born.ID, cat.ID, fromExtraction.ID, lesson.ID, inflight.ID, pending.ID} {
+	copies, err := f.svc.Copies(user, born.ID)
+	require.NoError(t, err)
+	require.ElementsMatch(t, []string{bornCopy.ID, bornSuggestion.ID}, []string{copies[0].ID, copies[1].ID})
+	_, also, err := f.svc.ForgetMemories(user, born.ID, []string{copies[0].ID, copies[1].ID})
+	require.NoError(t, err)
+	require.Len(t, also, 2)
+	for _, id := range []string{fact.ID, car.ID, drink.ID, cat.ID, fromExtraction.ID, lesson.ID, inflight.ID, pending.ID} {
 		_, err := f.svc.ForgetMemory(user, id)
 		require.NoError(t, err)
 	}
@@ -391,7 +408,7 @@ func TestForgetAuditLeavesNoTrace(t *testing.T) {
 	// P7: the run's context keeps ids and shows every entry as forgotten, without text.
 	entries, err := f.svc.MemoryContext(user, run1.Run.ID)
 	require.NoError(t, err)
-	require.Len(t, entries, contextsBefore-countContexts(t, pool, run2.Run.ID))
+	require.Len(t, entries, contextsBefore-countContexts(t, pool, run2.Run.ID)-countContexts(t, pool, run3.Run.ID))
 	for _, e := range entries {
 		assert.Equal(t, memory.ContextForgotten, e.State)
 		assert.Empty(t, e.Item.Content)
@@ -407,7 +424,24 @@ func TestForgetAuditLeavesNoTrace(t *testing.T) {
 	}
 	var tombstones int
 	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM memory_tombstones`).Scan(&tombstones))
-	assert.GreaterOrEqual(t, tombstones, 14, "one content-free hash per forgotten text (F3)")
+	assert.GreaterOrEqual(t, tombstones, 16, "one content-free hash per forgotten text and scope (F3)")
+	// Keyed (F3): no tombstone is the plain hash of a text that was forgotten, so the dump can't be
+	// brute-forced.
+	var plain int
+	var hashes [][]byte
+	for n := 1; n <= 21; n++ {
+		for _, text := range []string{m(n), "Born in " + m(9), "Locker combination " + m(2), "Locker combination " + m(3),
+			"Locker combination " + m(5), "Prefers " + m(8) + " tea", "Gym badge " + m(10), "Bank PIN " + m(20)} {
+			hashes = append(hashes, intent.Hash(text), memory.ContentHash(text))
+		}
+	}
+	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM memory_tombstones WHERE content_hash = ANY($1) OR NOT keyed`, hashes).Scan(&plain))
+	assert.Zero(t, plain, "a tombstone is a plain hash")
+	for _, scope := range []*string{nil, &tm2, &tm3} {
+		gone, err := f.svc.ForgottenBefore(user, memory.Scope{TeammateID: scope}, "Born in "+m(9))
+		require.NoError(t, err)
+		assert.True(t, gone, "the copy's scope has its tombstone")
+	}
 
 	// F5: no log line and no notification carried the text.
 	out := logs.String()
