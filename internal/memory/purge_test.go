@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -122,4 +124,39 @@ func TestPurgeLeavesNoTraceInTheDataDirectory(t *testing.T) {
 	due, err = f.svc.PurgeDue(context.Background())
 	require.NoError(t, err)
 	assert.False(t, due)
+}
+
+// TestPurgeCost measures a purge at a size (MEMORY_PURGE_COST_ITEMS items, each with two revisions,
+// in 100 teammates' scopes); skipped unless the variable is set. README, Forgetting, reports it.
+func TestPurgeCost(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("MEMORY_PURGE_COST_ITEMS"))
+	if n <= 0 {
+		t.Skip("set MEMORY_PURGE_COST_ITEMS to measure a purge")
+	}
+	ctx := context.Background()
+	_, _, pool := privateCluster(t)
+	f := fixture{svc: memory.NewService(pool, slog.New(slog.DiscardHandler)), pool: pool}
+	for i := range 100 {
+		f.teammate(t, fmt.Sprintf("T%d", i))
+	}
+	_, err := pool.Exec(ctx, `
+		INSERT INTO memory_items (teammate_id, kind, content, status, source, content_hash, revision)
+		SELECT (SELECT id FROM teammates ORDER BY id OFFSET g % 100 LIMIT 1), 'fact',
+		       'Item ' || g || ' remembers ' || md5(g::text) || ' about the user and their week', 'active', 'user',
+		       sha256(g::text::bytea), 2
+		  FROM generate_series(1, $1) g`, n)
+	require.NoError(t, err)
+	_, err = pool.Exec(ctx, `
+		INSERT INTO memory_revisions (item_id, revision, content, kind, pinned, action, actor)
+		SELECT id, r, content, kind, false, CASE r WHEN 1 THEN 'create' ELSE 'edit' END, 'user'
+		  FROM memory_items, generate_series(1, 2) r`)
+	require.NoError(t, err)
+	var size string
+	require.NoError(t, pool.QueryRow(ctx, `SELECT pg_size_pretty(pg_database_size(current_database()))`).Scan(&size))
+	item := f.create(t, nil, "Forget me "+markerPrefix(t))
+	_, err = f.svc.ForgetMemory(user, item.ID)
+	require.NoError(t, err)
+	r, err := f.svc.Purge(ctx)
+	require.NoError(t, err)
+	t.Logf("purge of %d items (%s): total %v — tables %v, statistics %v, WAL %v", n, size, r.Total(), r.Tables, r.Statistics, r.WAL)
 }
