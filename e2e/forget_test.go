@@ -6,8 +6,9 @@ import (
 )
 
 // F1, F6: Forget asks first, saying what is erased (the text and key, from every version and
-// embedding, and suggestions to change it) and what is not (conversations, replies, backups); the
-// item then leaves the list at once. F3: saving the same text again — by an edit or a new item —
+// embedding, and suggestions to change it; the data files, after the purge) and what is not
+// (conversations, replies, backups), and offers to forget the same text elsewhere too; the item
+// then leaves the list at once. F3: saving the same text again — by an edit or a new item —
 // warns first, and saves only after a second confirmation.
 func TestForgetAndTombstoneWarning(t *testing.T) {
 	eachViewport(t, func(t *testing.T, vp viewport) {
@@ -15,14 +16,19 @@ func TestForgetAndTombstoneWarning(t *testing.T) {
 		teammate := mustTeammate(t, ctx)
 		allergy := mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Allergic to peanuts", Key: "allergy"})
 		train := mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Takes the train to work"})
+		// A copy of the text in shared memory (issue 18): listed, and forgotten with it.
+		copied := mustMemory(t, ctx, newMemory{Content: "ALLERGIC to peanuts!"})
 		p := openPage(t, vp, "/teammates/"+teammate)
 		p.waitVisible(itemSel(allergy.ID))
 
 		p.click(itemSel(allergy.ID, tid("item-forget")))
 		p.waitVisible(tid("forget-dialog"))
+		p.waitVisible(tid("forget-copies"))
+		p.waitVisible(tid("forget-storage"))
 		said := p.text(tid("forget-dialog"))
 		for _, want := range []string{
-			"Allergic to peanuts", "allergy",
+			"Allergic to peanuts", "allergy", "forget these too", "ALLERGIC to peanuts!", "shared memory",
+			"database files are rewritten",
 			"every saved version", "Every embedding", "Suggestions to change it", "leaves memory immediately",
 			"original conversations", "Replies teammates already gave", "Backups",
 		} {
@@ -36,8 +42,10 @@ func TestForgetAndTombstoneWarning(t *testing.T) {
 		p.waitGone(tid("forget-dialog"))
 		p.waitGone(itemSel(allergy.ID))
 		p.waitItemCount(1)
-		if status, content, err := user.itemStatus(ctx, allergy.ID); err != nil || status != "FORGOTTEN" || content != "" {
-			t.Errorf("the forgotten item is %s %q (%v), want FORGOTTEN with no content", status, content, err)
+		for _, id := range []string{allergy.ID, copied.ID} {
+			if status, content, err := user.itemStatus(ctx, id); err != nil || status != "FORGOTTEN" || content != "" {
+				t.Errorf("the forgotten item is %s %q (%v), want FORGOTTEN with no content", status, content, err)
+			}
 		}
 
 		// Editing another item to the forgotten text warns; "Don't save" leaves it as it was.

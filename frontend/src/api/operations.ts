@@ -206,6 +206,32 @@ export const ForgetMemoryMutation = graphql(`
         status
         revision
       }
+      alsoForgotten {
+        id
+        status
+        revision
+      }
+    }
+  }
+`)
+
+// What the forget dialog shows besides the item: the same text elsewhere, and what the storage keeps.
+export const ForgetInfoQuery = graphql(`
+  query ForgetInfo($id: ID!) {
+    copies(id: $id) {
+      id
+      scope
+      status
+      key
+      content
+      teammate {
+        id
+        name
+      }
+    }
+    erasure {
+      purged
+      purgeDelaySeconds
     }
   }
 `)

@@ -1,7 +1,7 @@
-import { useId } from 'react'
-import { useMutation } from 'urql'
+import { useId, useState } from 'react'
+import { useMutation, useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
-import { ForgetMemoryMutation } from '../api/operations.ts'
+import { ForgetInfoQuery, ForgetMemoryMutation } from '../api/operations.ts'
 import { Dialog } from '../ui/Dialog.tsx'
 import type { MemoryItem } from './model.ts'
 
@@ -14,16 +14,32 @@ interface ForgetDialogProps {
 /**
  * The confirmation before forgetting an item (F1, F6): it says exactly what is erased — the text and
  * key from every saved version and every embedding, and suggestions to change it, at once — and what
- * is not: the original conversations, replies already given, and backups.
+ * is not: the original conversations, replies already given, and backups. It lists the same text
+ * elsewhere (copies in other scopes, suggestions) and forgets the ticked ones in the same transaction,
+ * and says what the database's files keep: nothing after the purge when the service runs its own
+ * database, the WAL, backups and replicas of a server given by DATABASE_URL.
  */
 export function ForgetDialog({ item, onForgotten, onClose }: ForgetDialogProps) {
   const [{ fetching, error }, forgetMemory] = useMutation(ForgetMemoryMutation)
+  const [{ data: info }] = useQuery({ query: ForgetInfoQuery, variables: { id: item.id }, requestPolicy: 'network-only' })
+  // Copies the user unticked; every other copy is forgotten too.
+  const [kept, setKept] = useState<ReadonlySet<string>>(new Set())
   const titleId = useId()
+  const copies = info?.copies ?? []
+  const erasure = info?.erasure
 
   const forget = async () => {
-    const result = await forgetMemory({ input: { id: item.id } })
+    const alsoForget = copies.filter((c) => !kept.has(c.id)).map((c) => c.id)
+    const result = await forgetMemory({ input: { id: item.id, alsoForget } })
     if (result.data) onForgotten(item.id)
   }
+  const toggle = (id: string, forgetIt: boolean) =>
+    setKept((prev) => {
+      const next = new Set(prev)
+      if (forgetIt) next.delete(id)
+      else next.add(id)
+      return next
+    })
 
   return (
     <Dialog title="Forget this memory?" titleId={titleId} onClose={onClose} testId="forget-dialog">
@@ -31,6 +47,34 @@ export function ForgetDialog({ item, onForgotten, onClose }: ForgetDialogProps) 
         {item.key && <strong className="forget-key">{item.key}</strong>}
         <span>{item.content}</span>
       </blockquote>
+
+      {copies.length > 0 && (
+        <section className="forget-copies" data-testid="forget-copies">
+          <h3 className="forget-heading">The same text elsewhere — forget these too</h3>
+          <ul>
+            {copies.map((c) => (
+              <li key={c.id}>
+                <label className="check">
+                  <input
+                    type="checkbox"
+                    checked={!kept.has(c.id)}
+                    onChange={(e) => toggle(c.id, e.target.checked)}
+                    data-testid="forget-copy"
+                  />
+                  <span>
+                    {c.key && <strong>{c.key}: </strong>}
+                    {c.content}{' '}
+                    <span className="muted">
+                      — {c.teammate ? c.teammate.name : 'shared memory'}
+                      {c.status === 'CANDIDATE' ? ', a suggestion' : c.status === 'DISMISSED' ? ', a dismissed suggestion' : ''}
+                    </span>
+                  </span>
+                </label>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
 
       <div className="forget-facts" data-testid="forget-explanation">
         <section>
@@ -51,6 +95,13 @@ export function ForgetDialog({ item, onForgotten, onClose }: ForgetDialogProps) 
           </ul>
         </section>
       </div>
+      {erasure && (
+        <p className="muted small" data-testid="forget-storage">
+          {erasure.purged
+            ? `Within ${erasure.purgeDelaySeconds ?? 0} seconds, plus the time the rewrite takes, this service's own database files are rewritten so they keep no trace of it (old row versions, statistics and the write-ahead log).`
+            : 'This service uses a database server it does not run (DATABASE_URL): the text stays in that server\'s free space, write-ahead log and archives until they are rewritten or roll over, and in its backups and replicas. The README says what its operator can run.'}
+        </p>
+      )}
       <p className="muted small">If you save the same text again later, you will be asked to confirm first.</p>
 
       {error && (
