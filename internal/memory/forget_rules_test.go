@@ -91,7 +91,7 @@ func TestTombstoneAllowsAnExplicitSave(t *testing.T) {
 	_, err := f.svc.ForgetMemory(user, item.ID)
 	require.NoError(t, err)
 
-	assert.True(t, before(scopeA, "my locker-code IS 7391!"), "compared like the tombstone: normalised")
+	assert.True(t, before(scopeA, "my locker-code IS 7391!"), "compared like the tombstone: normalised, hyphens as spaces")
 	assert.False(t, before(scopeA, "My locker code is 7392"), "other text")
 	assert.False(t, before(memory.Scope{TeammateID: &b}, lockerCode), "another teammate's scope")
 	assert.False(t, before(memory.Scope{}, lockerCode), "the shared scope")

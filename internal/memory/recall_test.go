@@ -446,8 +446,9 @@ func longWords(n int) string {
 }
 
 // TestRecallHostileRequests: no request can produce a tsquery syntax error or any other failure,
-// with and without embeddings, through BuildPacketTx and RecallPreview; and sanitising keeps the
-// words (a hostile request that contains "tea" still finds tea).
+// with and without embeddings, through BuildPacketTx and RecallPreview (which refuses only NUL and
+// invalid UTF-8, as bad input); and sanitising keeps the words (a hostile request that contains
+// "tea" still finds tea).
 func TestRecallHostileRequests(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
@@ -468,7 +469,14 @@ func TestRecallHostileRequests(t *testing.T) {
 			if slices.Contains(strings.Fields(memory.RequestWords(request)), "tea") {
 				assert.Contains(t, packetIDs(p), tea.ID, "request %q keeps its words", label)
 			}
+			// recallPreview's query is an input like any other: NUL and invalid UTF-8 are refused
+			// as bad input (issue 18), everything else previews.
 			_, err := f.svc.RecallPreview(user, tm, request)
+			if strings.ContainsRune(request, 0) || !utf8.ValidString(request) {
+				var bad *memory.ValidationError
+				assert.ErrorAs(t, err, &bad, "preview of %q", label)
+				continue
+			}
 			assert.NoError(t, err, "preview of %q", label)
 		}
 	}

@@ -152,11 +152,17 @@ func (s *Service) UseTombstoneKey(ctx context.Context, key []byte) error {
 
 // tombstoneForm is the text a tombstone compares: the one text model's canonical form
 // (intent.Canonical: NFKC, full case folding, ignorables removed) with the common Latin look-alikes
-// of other scripts folded to Latin (skeleton). Folding is for tombstones only — a false match there
-// only drops a suggestion, the safe direction for a text the user forgot — and not for dedup or the
-// A1 judgement, where "Сasa" in Russian and "casa" are different words.
+// of other scripts folded to Latin (skeleton) and hyphens inside tokens taken as spaces ("locker-code"
+// is "locker code", "-18" is "18"). Both folds are for tombstones only — a false match there only
+// drops a suggestion, the safe direction for a text the user forgot — and not for dedup or the A1
+// judgement, where "Сasa" in Russian and "casa", or "-18" and "18", are different.
 func tombstoneForm(text string) string {
-	return strings.Map(skeleton, intent.Canonical(text))
+	return strings.Join(strings.Fields(strings.Map(func(r rune) rune {
+		if r == '-' {
+			return ' '
+		}
+		return skeleton(r)
+	}, intent.Canonical(text))), " ")
 }
 
 // skeleton maps a case-folded character to the Latin letter it looks like, when it is one of the

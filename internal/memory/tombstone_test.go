@@ -172,10 +172,10 @@ func TestForgottenTextMatchesEveryUnicodeSpelling(t *testing.T) {
 		"Cyrillic а and е":     "My cаfé PIN is 4321 strаße",
 		"Greek ο, Cyrillic р":  "My café PΙN is 4321 straße", // Greek capital iota
 		"punctuation, spacing": "  my café — PIN is: 4321, straße!  ",
+		"hyphen":               "My café-PIN is 4321 straße",
 	}
 	differ := map[string]string{
 		"another PIN":   "My café PIN is 4322 straße",
-		"signed number": "My café PIN is -4321 straße",
 		"a word more":   "My café PIN is 4321 straße 2",
 	}
 	run := f.startRun(t, tm, "Just chatting about my day.")
