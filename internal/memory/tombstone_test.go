@@ -175,8 +175,8 @@ func TestForgottenTextMatchesEveryUnicodeSpelling(t *testing.T) {
 		"hyphen":               "My café-PIN is 4321 straße",
 	}
 	differ := map[string]string{
-		"another PIN":   "My café PIN is 4322 straße",
-		"a word more":   "My café PIN is 4321 straße 2",
+		"another PIN": "My café PIN is 4322 straße",
+		"a word more": "My café PIN is 4321 straße 2",
 	}
 	run := f.startRun(t, tm, "Just chatting about my day.")
 	rc := asRun(t, f, run.Token)
