@@ -67,6 +67,14 @@ type ComplexityRoot struct {
 		Teammate func(childComplexity int) int
 	}
 
+	DeleteTeammatePayload struct {
+		DeletedMessages func(childComplexity int) int
+		DeletedRuns     func(childComplexity int) int
+		DeletedThreads  func(childComplexity int) int
+		ForgottenItems  func(childComplexity int) int
+		TeammateID      func(childComplexity int) int
+	}
+
 	GenerationChange struct {
 		Generation func(childComplexity int) int
 		TeammateID func(childComplexity int) int
@@ -84,6 +92,11 @@ type ComplexityRoot struct {
 	ImportMemoryFilePayload struct {
 		Items   func(childComplexity int) int
 		Outcome func(childComplexity int) int
+	}
+
+	ImportMemoryPayload struct {
+		Items     func(childComplexity int) int
+		Unchanged func(childComplexity int) int
 	}
 
 	Lesson struct {
@@ -152,6 +165,10 @@ type ComplexityRoot struct {
 		Item func(childComplexity int) int
 	}
 
+	MemoryItemsPayload struct {
+		Items func(childComplexity int) int
+	}
+
 	MemoryRevision struct {
 		Action    func(childComplexity int) int
 		Actor     func(childComplexity int) int
@@ -181,13 +198,19 @@ type ComplexityRoot struct {
 		CheckRunGeneration    func(childComplexity int) int
 		CompleteRun           func(childComplexity int, input model.CompleteRunInput) int
 		ConfirmCandidate      func(childComplexity int, input model.ConfirmCandidateInput) int
+		ConfirmCandidates     func(childComplexity int, input model.CandidatesInput) int
 		CreateMemory          func(childComplexity int, input model.CreateMemoryInput) int
 		CreateTeammate        func(childComplexity int, input model.CreateTeammateInput) int
+		DeleteTeammate        func(childComplexity int, input model.DeleteTeammateInput) int
 		DismissCandidate      func(childComplexity int, input model.DismissCandidateInput) int
+		DismissCandidates     func(childComplexity int, input model.CandidatesInput) int
 		EditMemory            func(childComplexity int, input model.EditMemoryInput) int
+		ForgetMemories        func(childComplexity int, input model.ForgetMemoriesInput) int
 		ForgetMemory          func(childComplexity int, input model.ForgetMemoryInput) int
+		ImportMemory          func(childComplexity int, input model.ImportMemoryInput) int
 		ImportMemoryFile      func(childComplexity int, input model.ImportMemoryFileInput) int
 		KeepLesson            func(childComplexity int, input model.KeepLessonInput) int
+		PinMemories           func(childComplexity int, input model.PinMemoriesInput) int
 		RateRun               func(childComplexity int, input model.RateRunInput) int
 		RenameTeammate        func(childComplexity int, input model.RenameTeammateInput) int
 		RestoreMemoryRevision func(childComplexity int, input model.RestoreMemoryRevisionInput) int
@@ -197,6 +220,7 @@ type ComplexityRoot struct {
 		ToolRemember          func(childComplexity int, input model.ToolRememberInput) int
 		ToolRememberAboutUser func(childComplexity int, input model.ToolRememberAboutUserInput) int
 		ToolUpdateMemory      func(childComplexity int, input model.ToolUpdateMemoryInput) int
+		UndoDismissCandidate  func(childComplexity int, input model.UndoDismissCandidateInput) int
 		UndoMemoryEdit        func(childComplexity int, input model.UndoMemoryEditInput) int
 	}
 
@@ -209,6 +233,7 @@ type ComplexityRoot struct {
 		AboutMe           func(childComplexity int) int
 		AiStatus          func(childComplexity int) int
 		Candidates        func(childComplexity int, scope model.ScopeInput) int
+		ExportMemory      func(childComplexity int, scope model.ScopeInput, format model.ExportFormat, includeRevisions *bool) int
 		ForgottenBefore   func(childComplexity int, scope model.ScopeInput, content string) int
 		Lessons           func(childComplexity int, teammateID string) int
 		MemoryImported    func(childComplexity int, teammateID string) int
@@ -297,6 +322,7 @@ type ComplexityRoot struct {
 		CandidateArrived  func(childComplexity int, scope model.ScopeInput) int
 		GenerationChanged func(childComplexity int, teammateID string) int
 		MemoryChanged     func(childComplexity int, scope model.ScopeInput) int
+		TeammatesChanged  func(childComplexity int) int
 	}
 
 	Teammate struct {
@@ -304,6 +330,12 @@ type ComplexityRoot struct {
 		Generation func(childComplexity int) int
 		ID         func(childComplexity int) int
 		Name       func(childComplexity int) int
+	}
+
+	TeammateChange struct {
+		Change     func(childComplexity int) int
+		Teammate   func(childComplexity int) int
+		TeammateID func(childComplexity int) int
 	}
 
 	Thread struct {
@@ -357,6 +389,13 @@ type MutationResolver interface {
 	KeepLesson(ctx context.Context, input model.KeepLessonInput) (*model.MemoryItemPayload, error)
 	RetryRunWithNote(ctx context.Context, input model.RetryRunWithNoteInput) (*memory.Retry, error)
 	ImportMemoryFile(ctx context.Context, input model.ImportMemoryFileInput) (*memory.ImportResult, error)
+	DeleteTeammate(ctx context.Context, input model.DeleteTeammateInput) (*model.DeleteTeammatePayload, error)
+	ImportMemory(ctx context.Context, input model.ImportMemoryInput) (*model.ImportMemoryPayload, error)
+	ForgetMemories(ctx context.Context, input model.ForgetMemoriesInput) (*model.MemoryItemsPayload, error)
+	PinMemories(ctx context.Context, input model.PinMemoriesInput) (*model.MemoryItemsPayload, error)
+	ConfirmCandidates(ctx context.Context, input model.CandidatesInput) (*model.MemoryItemsPayload, error)
+	DismissCandidates(ctx context.Context, input model.CandidatesInput) (*model.MemoryItemsPayload, error)
+	UndoDismissCandidate(ctx context.Context, input model.UndoDismissCandidateInput) (*model.MemoryItemPayload, error)
 	StartRun(ctx context.Context, input model.StartRunInput) (*model.StartRunPayload, error)
 	CheckRunGeneration(ctx context.Context) (*memory.GenerationCheck, error)
 	CompleteRun(ctx context.Context, input model.CompleteRunInput) (*memory.Run, error)
@@ -377,6 +416,7 @@ type QueryResolver interface {
 	Lessons(ctx context.Context, teammateID string) ([]memory.Lesson, error)
 	PendingRetries(ctx context.Context) ([]memory.Retry, error)
 	MemoryImported(ctx context.Context, teammateID string) (bool, error)
+	ExportMemory(ctx context.Context, scope model.ScopeInput, format model.ExportFormat, includeRevisions *bool) (string, error)
 	RecallPreview(ctx context.Context, teammateID string, query string) (*memory.Packet, error)
 	AiStatus(ctx context.Context) (*model.AIStatus, error)
 	Run(ctx context.Context, id string) (*memory.Run, error)
@@ -410,6 +450,7 @@ type SubscriptionResolver interface {
 	GenerationChanged(ctx context.Context, teammateID string) (<-chan *model.GenerationChange, error)
 	MemoryChanged(ctx context.Context, scope model.ScopeInput) (<-chan *model.MemoryChange, error)
 	CandidateArrived(ctx context.Context, scope model.ScopeInput) (<-chan *memory.Item, error)
+	TeammatesChanged(ctx context.Context) (<-chan *model.TeammateChange, error)
 }
 type TeammateResolver interface {
 	Generation(ctx context.Context, obj *model.Teammate) (string, error)
@@ -507,6 +548,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CreateTeammatePayload.Teammate(childComplexity), true
 
+	case "DeleteTeammatePayload.deletedMessages":
+		if e.ComplexityRoot.DeleteTeammatePayload.DeletedMessages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteTeammatePayload.DeletedMessages(childComplexity), true
+	case "DeleteTeammatePayload.deletedRuns":
+		if e.ComplexityRoot.DeleteTeammatePayload.DeletedRuns == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteTeammatePayload.DeletedRuns(childComplexity), true
+	case "DeleteTeammatePayload.deletedThreads":
+		if e.ComplexityRoot.DeleteTeammatePayload.DeletedThreads == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteTeammatePayload.DeletedThreads(childComplexity), true
+	case "DeleteTeammatePayload.forgottenItems":
+		if e.ComplexityRoot.DeleteTeammatePayload.ForgottenItems == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteTeammatePayload.ForgottenItems(childComplexity), true
+	case "DeleteTeammatePayload.teammateId":
+		if e.ComplexityRoot.DeleteTeammatePayload.TeammateID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteTeammatePayload.TeammateID(childComplexity), true
+
 	case "GenerationChange.generation":
 		if e.ComplexityRoot.GenerationChange.Generation == nil {
 			break
@@ -569,6 +641,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ImportMemoryFilePayload.Outcome(childComplexity), true
+
+	case "ImportMemoryPayload.items":
+		if e.ComplexityRoot.ImportMemoryPayload.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImportMemoryPayload.Items(childComplexity), true
+	case "ImportMemoryPayload.unchanged":
+		if e.ComplexityRoot.ImportMemoryPayload.Unchanged == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImportMemoryPayload.Unchanged(childComplexity), true
 
 	case "Lesson.item":
 		if e.ComplexityRoot.Lesson.Item == nil {
@@ -852,6 +937,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MemoryItemPayload.Item(childComplexity), true
 
+	case "MemoryItemsPayload.items":
+		if e.ComplexityRoot.MemoryItemsPayload.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItemsPayload.Items(childComplexity), true
+
 	case "MemoryRevision.action":
 		if e.ComplexityRoot.MemoryRevision.Action == nil {
 			break
@@ -984,6 +1076,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ConfirmCandidate(childComplexity, args["input"].(model.ConfirmCandidateInput)), true
+	case "Mutation.confirmCandidates":
+		if e.ComplexityRoot.Mutation.ConfirmCandidates == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_confirmCandidates_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ConfirmCandidates(childComplexity, args["input"].(model.CandidatesInput)), true
 	case "Mutation.createMemory":
 		if e.ComplexityRoot.Mutation.CreateMemory == nil {
 			break
@@ -1006,6 +1109,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateTeammate(childComplexity, args["input"].(model.CreateTeammateInput)), true
+	case "Mutation.deleteTeammate":
+		if e.ComplexityRoot.Mutation.DeleteTeammate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteTeammate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteTeammate(childComplexity, args["input"].(model.DeleteTeammateInput)), true
 	case "Mutation.dismissCandidate":
 		if e.ComplexityRoot.Mutation.DismissCandidate == nil {
 			break
@@ -1017,6 +1131,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DismissCandidate(childComplexity, args["input"].(model.DismissCandidateInput)), true
+	case "Mutation.dismissCandidates":
+		if e.ComplexityRoot.Mutation.DismissCandidates == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_dismissCandidates_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DismissCandidates(childComplexity, args["input"].(model.CandidatesInput)), true
 	case "Mutation.editMemory":
 		if e.ComplexityRoot.Mutation.EditMemory == nil {
 			break
@@ -1028,6 +1153,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.EditMemory(childComplexity, args["input"].(model.EditMemoryInput)), true
+	case "Mutation.forgetMemories":
+		if e.ComplexityRoot.Mutation.ForgetMemories == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_forgetMemories_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ForgetMemories(childComplexity, args["input"].(model.ForgetMemoriesInput)), true
 	case "Mutation.forgetMemory":
 		if e.ComplexityRoot.Mutation.ForgetMemory == nil {
 			break
@@ -1039,6 +1175,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ForgetMemory(childComplexity, args["input"].(model.ForgetMemoryInput)), true
+	case "Mutation.importMemory":
+		if e.ComplexityRoot.Mutation.ImportMemory == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_importMemory_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ImportMemory(childComplexity, args["input"].(model.ImportMemoryInput)), true
 	case "Mutation.importMemoryFile":
 		if e.ComplexityRoot.Mutation.ImportMemoryFile == nil {
 			break
@@ -1061,6 +1208,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.KeepLesson(childComplexity, args["input"].(model.KeepLessonInput)), true
+	case "Mutation.pinMemories":
+		if e.ComplexityRoot.Mutation.PinMemories == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_pinMemories_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PinMemories(childComplexity, args["input"].(model.PinMemoriesInput)), true
 	case "Mutation.rateRun":
 		if e.ComplexityRoot.Mutation.RateRun == nil {
 			break
@@ -1160,6 +1318,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ToolUpdateMemory(childComplexity, args["input"].(model.ToolUpdateMemoryInput)), true
+	case "Mutation.undoDismissCandidate":
+		if e.ComplexityRoot.Mutation.UndoDismissCandidate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_undoDismissCandidate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UndoDismissCandidate(childComplexity, args["input"].(model.UndoDismissCandidateInput)), true
 	case "Mutation.undoMemoryEdit":
 		if e.ComplexityRoot.Mutation.UndoMemoryEdit == nil {
 			break
@@ -1208,6 +1377,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Candidates(childComplexity, args["scope"].(model.ScopeInput)), true
+	case "Query.exportMemory":
+		if e.ComplexityRoot.Query.ExportMemory == nil {
+			break
+		}
+
+		args, err := ec.field_Query_exportMemory_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ExportMemory(childComplexity, args["scope"].(model.ScopeInput), args["format"].(model.ExportFormat), args["includeRevisions"].(*bool)), true
 	case "Query.forgottenBefore":
 		if e.ComplexityRoot.Query.ForgottenBefore == nil {
 			break
@@ -1671,6 +1851,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Subscription.MemoryChanged(childComplexity, args["scope"].(model.ScopeInput)), true
+	case "Subscription.teammatesChanged":
+		if e.ComplexityRoot.Subscription.TeammatesChanged == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Subscription.TeammatesChanged(childComplexity), true
 
 	case "Teammate.createdAt":
 		if e.ComplexityRoot.Teammate.CreatedAt == nil {
@@ -1696,6 +1882,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Teammate.Name(childComplexity), true
+
+	case "TeammateChange.change":
+		if e.ComplexityRoot.TeammateChange.Change == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeammateChange.Change(childComplexity), true
+	case "TeammateChange.teammate":
+		if e.ComplexityRoot.TeammateChange.Teammate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeammateChange.Teammate(childComplexity), true
+	case "TeammateChange.teammateId":
+		if e.ComplexityRoot.TeammateChange.TeammateID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeammateChange.TeammateID(childComplexity), true
 
 	case "Thread.createdAt":
 		if e.ComplexityRoot.Thread.CreatedAt == nil {
@@ -1757,15 +1962,21 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	inputUnmarshalers := func() *graphql.InputUnmarshalerIndex {
 		return graphql.NewInputUnmarshalerIndex(
 			graphql.NewInputUnmarshaler("CancelRunInput", ec.unmarshalInputCancelRunInput),
+			graphql.NewInputUnmarshaler("CandidatesInput", ec.unmarshalInputCandidatesInput),
 			graphql.NewInputUnmarshaler("CompleteRunInput", ec.unmarshalInputCompleteRunInput),
 			graphql.NewInputUnmarshaler("ConfirmCandidateInput", ec.unmarshalInputConfirmCandidateInput),
 			graphql.NewInputUnmarshaler("CreateMemoryInput", ec.unmarshalInputCreateMemoryInput),
 			graphql.NewInputUnmarshaler("CreateTeammateInput", ec.unmarshalInputCreateTeammateInput),
+			graphql.NewInputUnmarshaler("DeleteTeammateInput", ec.unmarshalInputDeleteTeammateInput),
 			graphql.NewInputUnmarshaler("DismissCandidateInput", ec.unmarshalInputDismissCandidateInput),
 			graphql.NewInputUnmarshaler("EditMemoryInput", ec.unmarshalInputEditMemoryInput),
+			graphql.NewInputUnmarshaler("ForgetMemoriesInput", ec.unmarshalInputForgetMemoriesInput),
 			graphql.NewInputUnmarshaler("ForgetMemoryInput", ec.unmarshalInputForgetMemoryInput),
 			graphql.NewInputUnmarshaler("ImportMemoryFileInput", ec.unmarshalInputImportMemoryFileInput),
+			graphql.NewInputUnmarshaler("ImportMemoryInput", ec.unmarshalInputImportMemoryInput),
 			graphql.NewInputUnmarshaler("KeepLessonInput", ec.unmarshalInputKeepLessonInput),
+			graphql.NewInputUnmarshaler("MemoryItemRevisionInput", ec.unmarshalInputMemoryItemRevisionInput),
+			graphql.NewInputUnmarshaler("PinMemoriesInput", ec.unmarshalInputPinMemoriesInput),
 			graphql.NewInputUnmarshaler("RateRunInput", ec.unmarshalInputRateRunInput),
 			graphql.NewInputUnmarshaler("RenameTeammateInput", ec.unmarshalInputRenameTeammateInput),
 			graphql.NewInputUnmarshaler("RestoreMemoryRevisionInput", ec.unmarshalInputRestoreMemoryRevisionInput),
@@ -1776,6 +1987,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("ToolRememberAboutUserInput", ec.unmarshalInputToolRememberAboutUserInput),
 			graphql.NewInputUnmarshaler("ToolRememberInput", ec.unmarshalInputToolRememberInput),
 			graphql.NewInputUnmarshaler("ToolUpdateMemoryInput", ec.unmarshalInputToolUpdateMemoryInput),
+			graphql.NewInputUnmarshaler("UndoDismissCandidateInput", ec.unmarshalInputUndoDismissCandidateInput),
 			graphql.NewInputUnmarshaler("UndoMemoryEditInput", ec.unmarshalInputUndoMemoryEditInput),
 		)
 	}
@@ -1880,6 +2092,13 @@ input ConfirmCandidateInput {
   id: ID!
   "The user's edited text; omitted: confirm as suggested."
   content: String
+  "The kind to confirm it as; omitted: the suggestion's (for a proposed change, the target's)."
+  kind: MemoryKind
+  """
+  The key to confirm it with (up to 120 characters, one line; blank removes it); omitted: the
+  suggestion's (for a proposed change, the target's).
+  """
+  key: String
 }
 
 input DismissCandidateInput {
@@ -1903,7 +2122,7 @@ extend type Mutation {
   """
   Confirm a suggestion, optionally with edited text; a proposed change is applied with the conflict
   check of R2. Confirming a proposal to forget (proposesForget) forgets its target for real, with the
-  same check; content must then be omitted.
+  same check; content, kind and key must then be omitted.
   """
   confirmCandidate(input: ConfirmCandidateInput!): MemoryItemPayload! @auth(accept: [USER])
   dismissCandidate(input: DismissCandidateInput!): MemoryItemPayload! @auth(accept: [USER])
@@ -2000,6 +2219,193 @@ extend type Mutation {
   retryRunWithNote(input: RetryRunWithNoteInput!): RetryRequest! @auth(accept: [USER])
   "The one-time MEMORY.md import (M1); safe to call from concurrent preparations."
   importMemoryFile(input: ImportMemoryFileInput!): ImportMemoryFilePayload! @auth(accept: [WORKER])
+}
+`, BuiltIn: false},
+	{Name: "../manage.graphqls", Input: `# Everyday memory management: deleting a teammate, export and import, bulk actions on items and
+# suggestions (issue 19). Every operation here is the user's (RULES §4).
+
+"The teammate to delete."
+input DeleteTeammateInput {
+  "The teammate's id."
+  id: ID!
+}
+
+"What deleteTeammate removed, counted in the transaction that removed it."
+type DeleteTeammatePayload {
+  "The deleted teammate's id; from now on it names nothing (NOT_FOUND)."
+  teammateId: ID!
+  """
+  Items of its scope that were forgotten as forgetMemory forgets (F1–F4) — memories, waiting and
+  dismissed suggestions — before the scope itself was removed with its tombstones.
+  """
+  forgottenItems: Int!
+  "Runs removed, with their memory contexts (P7), jobs and credentials."
+  deletedRuns: Int!
+  "Conversation threads removed."
+  deletedThreads: Int!
+  "Messages removed: the user's and the teammate's."
+  deletedMessages: Int!
+}
+
+"How a teammate changed."
+enum TeammateChangeKind {
+  "The teammate was added."
+  CREATED
+  "The teammate's name changed."
+  RENAMED
+  "The teammate was deleted with its memory and conversations."
+  DELETED
+}
+
+"A teammate was created, renamed or deleted."
+type TeammateChange {
+  "The teammate that changed."
+  teammateId: ID!
+  "What happened to it."
+  change: TeammateChangeKind!
+  "The teammate as it is now; null once it is deleted."
+  teammate: Teammate
+}
+
+"The formats memory is exported in."
+enum ExportFormat {
+  """
+  Lossless, and what importMemory reads: {"format": "memory-export", "version": 1, "scope",
+  "teammate" (its name; absent for shared), "exportedAt", "items": [{"id", "kind", "key", "content",
+  "pinned", "expiresAt", "source", "revision", "createdAt", "updatedAt", "revisions"?: [{"revision",
+  "content", "key", "kind", "pinned", "expiresAt", "action", "actor", "createdAt"}]}]}, with kinds,
+  sources and actions in lower case as in RULES §2.
+  """
+  JSON
+  "For people: the items by kind, pinned first, with key, pin and expiry; not importable."
+  MARKDOWN
+}
+
+"A file of memory to add to a scope."
+input ImportMemoryInput {
+  "Where the items go; the file's own scope is not used."
+  scope: ScopeInput!
+  "Only JSON (an exportMemory file) can be imported; MARKDOWN is refused."
+  format: ExportFormat! = JSON
+  "The file's text, at most the 1 MiB request limit."
+  data: String!
+}
+
+"What importMemory wrote."
+type ImportMemoryPayload {
+  "The items written, in the file's order, each with source IMPORT."
+  items: [MemoryItem!]!
+  "Items of the file left out because the scope already holds an active item with the same text."
+  unchanged: Int!
+}
+
+"An item and the revision the caller last saw of it: a later revision fails with CONFLICT (R2)."
+input MemoryItemRevisionInput {
+  "The item's id."
+  id: ID!
+  "The revision the caller saw (MemoryItem.revision)."
+  baseRevision: Int!
+}
+
+"Several items to forget at once."
+input ForgetMemoriesInput {
+  "1–100 active items, each with the revision the user saw; no id twice."
+  items: [MemoryItemRevisionInput!]!
+}
+
+"Several items to pin or unpin at once."
+input PinMemoriesInput {
+  "1–100 active items, each with the revision the user saw; no id twice."
+  items: [MemoryItemRevisionInput!]!
+  "true pins, false unpins. An item already so is left as it is (no revision)."
+  pinned: Boolean!
+}
+
+"The items a bulk operation changed."
+type MemoryItemsPayload {
+  "Each item as it is after the operation, in the order asked."
+  items: [MemoryItem!]!
+}
+
+"Suggestions of a scope to confirm or dismiss at once."
+input CandidatesInput {
+  "The scope whose suggestions these are."
+  scope: ScopeInput!
+  """
+  The suggestions the user saw (1–100, each waiting in scope); omitted: every suggestion waiting in
+  the scope now (up to 100).
+  """
+  ids: [ID!]
+}
+
+"A dismissed suggestion to bring back."
+input UndoDismissCandidateInput {
+  "The dismissed suggestion's id."
+  id: ID!
+}
+
+extend type Query {
+  """
+  The scope's memory as a file (user only): active items only — forgotten items, suggestions and
+  dismissed suggestions are never exported. Expired items are included, marked. includeRevisions adds
+  each item's revision history (JSON: revisions; Markdown: earlier versions). The web app downloads the
+  same file from GET /export?scope=shared|<teammate id>&format=json|markdown[&revisions=true].
+  At most 10,000 items.
+  """
+  exportMemory(
+    "The scope to export."
+    scope: ScopeInput!
+    "JSON (lossless, importable) or MARKDOWN (for people)."
+    format: ExportFormat! = JSON
+    "Whether to include each item's earlier revisions."
+    includeRevisions: Boolean = false
+  ): String! @auth(accept: [USER])
+}
+
+extend type Mutation {
+  """
+  Delete a teammate (user only), in one transaction: every item of its scope is forgotten exactly as
+  forgetMemory forgets (content, keys, revisions, embeddings, jobs, projections), then the teammate,
+  its scope, runs, threads, messages and memory contexts are removed. Its shared suggestions stay in
+  Suggestions. Every open page hears of it through teammatesChanged (DELETED).
+  """
+  deleteTeammate(input: DeleteTeammateInput!): DeleteTeammatePayload! @auth(accept: [USER])
+  """
+  Import an exportMemory JSON file into a scope (user only). Everything is validated first; then all
+  items are written or none, in one transaction with one generation bump (G1), as active items with
+  source IMPORT and actor import. A file's revision history is written as the items' revisions. An
+  item whose text the scope already holds, active, is left out (unchanged). Expiries may be past: such
+  items arrive expired. At most 1,000 items.
+  """
+  importMemory(input: ImportMemoryInput!): ImportMemoryPayload! @auth(accept: [USER])
+  """
+  Forget several items (user only), each as forgetMemory does, in one transaction: all or none. An item
+  changed since its baseRevision fails the whole call with CONFLICT (extensions.itemId,
+  currentRevision).
+  """
+  forgetMemories(input: ForgetMemoriesInput!): MemoryItemsPayload! @auth(accept: [USER])
+  """
+  Pin or unpin several items (user only), each as a PIN revision (R1) in one transaction: all or none.
+  A stale baseRevision fails the whole call with CONFLICT (extensions.itemId, currentRevision).
+  """
+  pinMemories(input: PinMemoriesInput!): MemoryItemsPayload! @auth(accept: [USER])
+  """
+  Confirm several suggestions as they are (user only), each as confirmCandidate does, in one
+  transaction: all or none — a proposal whose target changed fails the whole call with CONFLICT.
+  """
+  confirmCandidates(input: CandidatesInput!): MemoryItemsPayload! @auth(accept: [USER])
+  "Dismiss several suggestions (user only), in one transaction; no generation changes (G1)."
+  dismissCandidates(input: CandidatesInput!): MemoryItemsPayload! @auth(accept: [USER])
+  """
+  Undo a dismissal (user only): the dismissed suggestion waits again, and candidateArrived announces
+  it. A proposal is still checked against its target's revision when confirmed (R2).
+  """
+  undoDismissCandidate(input: UndoDismissCandidateInput!): MemoryItemPayload! @auth(accept: [USER])
+}
+
+extend type Subscription {
+  "Every teammate created, renamed or deleted, as it happens (the user and the worker)."
+  teammatesChanged: TeammateChange! @auth(accept: [USER, WORKER])
 }
 `, BuiltIn: false},
 	{Name: "../recall.graphqls", Input: `# Recall: what a run sees and why (RULES P1–P7), and the optional AI's status (I1–I5).
@@ -2610,6 +3016,22 @@ func (ec *executionContext) childFields_CreateTeammatePayload(ctx context.Contex
 	return nil, fmt.Errorf("no field named %q was found under type CreateTeammatePayload", field.Name)
 }
 
+func (ec *executionContext) childFields_DeleteTeammatePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "teammateId":
+		return ec.fieldContext_DeleteTeammatePayload_teammateId(ctx, field)
+	case "forgottenItems":
+		return ec.fieldContext_DeleteTeammatePayload_forgottenItems(ctx, field)
+	case "deletedRuns":
+		return ec.fieldContext_DeleteTeammatePayload_deletedRuns(ctx, field)
+	case "deletedThreads":
+		return ec.fieldContext_DeleteTeammatePayload_deletedThreads(ctx, field)
+	case "deletedMessages":
+		return ec.fieldContext_DeleteTeammatePayload_deletedMessages(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteTeammatePayload", field.Name)
+}
+
 func (ec *executionContext) childFields_GenerationChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "teammateId":
@@ -2646,6 +3068,16 @@ func (ec *executionContext) childFields_ImportMemoryFilePayload(ctx context.Cont
 		return ec.fieldContext_ImportMemoryFilePayload_items(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ImportMemoryFilePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_ImportMemoryPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_ImportMemoryPayload_items(ctx, field)
+	case "unchanged":
+		return ec.fieldContext_ImportMemoryPayload_unchanged(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ImportMemoryPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_Lesson(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2778,6 +3210,14 @@ func (ec *executionContext) childFields_MemoryItemPayload(ctx context.Context, f
 		return ec.fieldContext_MemoryItemPayload_item(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MemoryItemPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_MemoryItemsPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_MemoryItemsPayload_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MemoryItemsPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_MemoryRevision(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2988,6 +3428,18 @@ func (ec *executionContext) childFields_Teammate(ctx context.Context, field grap
 		return ec.fieldContext_Teammate_generation(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Teammate", field.Name)
+}
+
+func (ec *executionContext) childFields_TeammateChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "teammateId":
+		return ec.fieldContext_TeammateChange_teammateId(ctx, field)
+	case "change":
+		return ec.fieldContext_TeammateChange_change(ctx, field)
+	case "teammate":
+		return ec.fieldContext_TeammateChange_teammate(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeammateChange", field.Name)
 }
 
 func (ec *executionContext) childFields_Thread(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3212,6 +3664,20 @@ func (ec *executionContext) field_Mutation_confirmCandidate_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_confirmCandidates_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CandidatesInput, error) {
+			return ec.unmarshalNCandidatesInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCandidatesInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createMemory_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3240,6 +3706,20 @@ func (ec *executionContext) field_Mutation_createTeammate_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteTeammate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DeleteTeammateInput, error) {
+			return ec.unmarshalNDeleteTeammateInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐDeleteTeammateInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_dismissCandidate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3254,12 +3734,40 @@ func (ec *executionContext) field_Mutation_dismissCandidate_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_dismissCandidates_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CandidatesInput, error) {
+			return ec.unmarshalNCandidatesInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCandidatesInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_editMemory_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.EditMemoryInput, error) {
 			return ec.unmarshalNEditMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐEditMemoryInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_forgetMemories_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ForgetMemoriesInput, error) {
+			return ec.unmarshalNForgetMemoriesInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐForgetMemoriesInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -3296,12 +3804,40 @@ func (ec *executionContext) field_Mutation_importMemoryFile_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_importMemory_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ImportMemoryInput, error) {
+			return ec.unmarshalNImportMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐImportMemoryInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_keepLesson_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.KeepLessonInput, error) {
 			return ec.unmarshalNKeepLessonInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐKeepLessonInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_pinMemories_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.PinMemoriesInput, error) {
+			return ec.unmarshalNPinMemoriesInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐPinMemoriesInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -3436,6 +3972,20 @@ func (ec *executionContext) field_Mutation_toolUpdateMemory_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_undoDismissCandidate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UndoDismissCandidateInput, error) {
+			return ec.unmarshalNUndoDismissCandidateInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐUndoDismissCandidateInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_undoMemoryEdit_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3475,6 +4025,36 @@ func (ec *executionContext) field_Query_candidates_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["scope"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_exportMemory_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "scope",
+		func(ctx context.Context, v any) (model.ScopeInput, error) {
+			return ec.unmarshalNScopeInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐScopeInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["scope"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "format",
+		func(ctx context.Context, v any) (model.ExportFormat, error) {
+			return ec.unmarshalNExportFormat2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐExportFormat(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["format"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "includeRevisions",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["includeRevisions"] = arg2
 	return args, nil
 }
 
@@ -4105,6 +4685,121 @@ func (ec *executionContext) fieldContext_CreateTeammatePayload_teammate(_ contex
 	return fc, nil
 }
 
+func (ec *executionContext) _DeleteTeammatePayload_teammateId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteTeammatePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteTeammatePayload_teammateId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TeammateID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteTeammatePayload_teammateId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteTeammatePayload", field, false, false, "ID")
+}
+
+func (ec *executionContext) _DeleteTeammatePayload_forgottenItems(ctx context.Context, field graphql.CollectedField, obj *model.DeleteTeammatePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteTeammatePayload_forgottenItems(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ForgottenItems, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteTeammatePayload_forgottenItems(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteTeammatePayload", field, false, false, "Int")
+}
+
+func (ec *executionContext) _DeleteTeammatePayload_deletedRuns(ctx context.Context, field graphql.CollectedField, obj *model.DeleteTeammatePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteTeammatePayload_deletedRuns(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedRuns, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteTeammatePayload_deletedRuns(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteTeammatePayload", field, false, false, "Int")
+}
+
+func (ec *executionContext) _DeleteTeammatePayload_deletedThreads(ctx context.Context, field graphql.CollectedField, obj *model.DeleteTeammatePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteTeammatePayload_deletedThreads(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedThreads, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteTeammatePayload_deletedThreads(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteTeammatePayload", field, false, false, "Int")
+}
+
+func (ec *executionContext) _DeleteTeammatePayload_deletedMessages(ctx context.Context, field graphql.CollectedField, obj *model.DeleteTeammatePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteTeammatePayload_deletedMessages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedMessages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteTeammatePayload_deletedMessages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteTeammatePayload", field, false, false, "Int")
+}
+
 func (ec *executionContext) _GenerationChange_teammateId(ctx context.Context, field graphql.CollectedField, obj *model.GenerationChange) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4342,6 +5037,61 @@ func (ec *executionContext) fieldContext_ImportMemoryFilePayload_items(_ context
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _ImportMemoryPayload_items(ctx context.Context, field graphql.CollectedField, obj *model.ImportMemoryPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ImportMemoryPayload_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []memory.Item) graphql.Marshaler {
+			return ec.marshalNMemoryItem2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItemᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ImportMemoryPayload_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ImportMemoryPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ImportMemoryPayload_unchanged(ctx context.Context, field graphql.CollectedField, obj *model.ImportMemoryPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ImportMemoryPayload_unchanged(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Unchanged, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ImportMemoryPayload_unchanged(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ImportMemoryPayload", field, false, false, "Int")
 }
 
 func (ec *executionContext) _Lesson_item(ctx context.Context, field graphql.CollectedField, obj *memory.Lesson) (ret graphql.Marshaler) {
@@ -5480,6 +6230,38 @@ func (ec *executionContext) _MemoryItemPayload_item(ctx context.Context, field g
 func (ec *executionContext) fieldContext_MemoryItemPayload_item(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "MemoryItemPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MemoryItemsPayload_items(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItemsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItemsPayload_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []memory.Item) graphql.Marshaler {
+			return ec.marshalNMemoryItem2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItemᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItemsPayload_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MemoryItemsPayload",
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
@@ -6668,6 +7450,440 @@ func (ec *executionContext) fieldContext_Mutation_importMemoryFile(ctx context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_deleteTeammate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteTeammate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteTeammate(ctx, fc.Args["input"].(model.DeleteTeammateInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.DeleteTeammatePayload
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.DeleteTeammatePayload
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeleteTeammatePayload) graphql.Marshaler {
+			return ec.marshalNDeleteTeammatePayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐDeleteTeammatePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteTeammate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeleteTeammatePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteTeammate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_importMemory(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_importMemory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ImportMemory(ctx, fc.Args["input"].(model.ImportMemoryInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.ImportMemoryPayload
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.ImportMemoryPayload
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ImportMemoryPayload) graphql.Marshaler {
+			return ec.marshalNImportMemoryPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐImportMemoryPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_importMemory(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ImportMemoryPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_importMemory_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_forgetMemories(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_forgetMemories(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ForgetMemories(ctx, fc.Args["input"].(model.ForgetMemoriesInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.MemoryItemsPayload
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.MemoryItemsPayload
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryItemsPayload) graphql.Marshaler {
+			return ec.marshalNMemoryItemsPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemsPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_forgetMemories(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItemsPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_forgetMemories_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_pinMemories(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_pinMemories(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PinMemories(ctx, fc.Args["input"].(model.PinMemoriesInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.MemoryItemsPayload
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.MemoryItemsPayload
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryItemsPayload) graphql.Marshaler {
+			return ec.marshalNMemoryItemsPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemsPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_pinMemories(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItemsPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_pinMemories_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_confirmCandidates(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_confirmCandidates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ConfirmCandidates(ctx, fc.Args["input"].(model.CandidatesInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.MemoryItemsPayload
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.MemoryItemsPayload
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryItemsPayload) graphql.Marshaler {
+			return ec.marshalNMemoryItemsPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemsPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_confirmCandidates(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItemsPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_confirmCandidates_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_dismissCandidates(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_dismissCandidates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DismissCandidates(ctx, fc.Args["input"].(model.CandidatesInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.MemoryItemsPayload
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.MemoryItemsPayload
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryItemsPayload) graphql.Marshaler {
+			return ec.marshalNMemoryItemsPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemsPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_dismissCandidates(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItemsPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_dismissCandidates_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_undoDismissCandidate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_undoDismissCandidate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UndoDismissCandidate(ctx, fc.Args["input"].(model.UndoDismissCandidateInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.MemoryItemPayload
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.MemoryItemPayload
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryItemPayload) graphql.Marshaler {
+			return ec.marshalNMemoryItemPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_undoDismissCandidate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItemPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_undoDismissCandidate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_startRun(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7767,6 +8983,68 @@ func (ec *executionContext) fieldContext_Query_memoryImported(ctx context.Contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_memoryImported_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_exportMemory(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_exportMemory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ExportMemory(ctx, fc.Args["scope"].(model.ScopeInput), fc.Args["format"].(model.ExportFormat), fc.Args["includeRevisions"].(*bool))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal string
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal string
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_exportMemory(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_exportMemory_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -9571,6 +10849,56 @@ func (ec *executionContext) fieldContext_Subscription_candidateArrived(ctx conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Subscription_teammatesChanged(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_teammatesChanged(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Subscription().TeammatesChanged(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER", "WORKER"})
+				if err != nil {
+					var zeroVal *model.TeammateChange
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.TeammateChange
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TeammateChange) graphql.Marshaler {
+			return ec.marshalNTeammateChange2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐTeammateChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_teammatesChanged(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TeammateChange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Teammate_id(ctx context.Context, field graphql.CollectedField, obj *model.Teammate) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9661,6 +10989,84 @@ func (ec *executionContext) _Teammate_generation(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_Teammate_generation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Teammate", field, true, true, "String")
+}
+
+func (ec *executionContext) _TeammateChange_teammateId(ctx context.Context, field graphql.CollectedField, obj *model.TeammateChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeammateChange_teammateId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TeammateID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeammateChange_teammateId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeammateChange", field, false, false, "ID")
+}
+
+func (ec *executionContext) _TeammateChange_change(ctx context.Context, field graphql.CollectedField, obj *model.TeammateChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeammateChange_change(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Change, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.TeammateChangeKind) graphql.Marshaler {
+			return ec.marshalNTeammateChangeKind2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐTeammateChangeKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeammateChange_change(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeammateChange", field, false, false, "TeammateChangeKind")
+}
+
+func (ec *executionContext) _TeammateChange_teammate(ctx context.Context, field graphql.CollectedField, obj *model.TeammateChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeammateChange_teammate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Teammate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Teammate) graphql.Marshaler {
+			return ec.marshalOTeammate2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐTeammate(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TeammateChange_teammate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TeammateChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Teammate(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Thread_id(ctx context.Context, field graphql.CollectedField, obj *memory.Thread) (ret graphql.Marshaler) {
@@ -10971,6 +12377,55 @@ func UnmarshalCancelRunInput(ctx context.Context, raw any) (model.CancelRunInput
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputCandidatesInput(ctx context.Context, obj any) (model.CandidatesInput, error) {
+	var it model.CandidatesInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"scope", "ids"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "scope":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scope"))
+			data, err := ec.unmarshalNScopeInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐScopeInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Scope = data
+		case "ids":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ids"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Ids = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCandidatesInput unmarshals raw into the CandidatesInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCandidatesInput(ctx context.Context, raw any) (model.CandidatesInput, error) {
+	var out model.CandidatesInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CandidatesInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputCompleteRunInput(ctx context.Context, obj any) (model.CompleteRunInput, error) {
 	var it model.CompleteRunInput
 	if obj == nil {
@@ -11024,7 +12479,7 @@ func (ec *executionContext) unmarshalInputConfirmCandidateInput(ctx context.Cont
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"id", "content"}
+	fieldsInOrder := [...]string{"id", "content", "kind", "key"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -11045,6 +12500,20 @@ func (ec *executionContext) unmarshalInputConfirmCandidateInput(ctx context.Cont
 				return it, err
 			}
 			it.Content = data
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalOMemoryKind2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKind(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "key":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("key"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Key = data
 		}
 	}
 	return it, nil
@@ -11188,6 +12657,48 @@ func UnmarshalCreateTeammateInput(ctx context.Context, raw any) (model.CreateTea
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputDeleteTeammateInput(ctx context.Context, obj any) (model.DeleteTeammateInput, error) {
+	var it model.DeleteTeammateInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalDeleteTeammateInput unmarshals raw into the DeleteTeammateInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalDeleteTeammateInput(ctx context.Context, raw any) (model.DeleteTeammateInput, error) {
+	var out model.DeleteTeammateInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "DeleteTeammateInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputDismissCandidateInput(ctx context.Context, obj any) (model.DismissCandidateInput, error) {
 	var it model.DismissCandidateInput
 	if obj == nil {
@@ -11325,6 +12836,48 @@ func UnmarshalEditMemoryInput(ctx context.Context, raw any) (model.EditMemoryInp
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputForgetMemoriesInput(ctx context.Context, obj any) (model.ForgetMemoriesInput, error) {
+	var it model.ForgetMemoriesInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"items"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "items":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("items"))
+			data, err := ec.unmarshalNMemoryItemRevisionInput2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemRevisionInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Items = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalForgetMemoriesInput unmarshals raw into the ForgetMemoriesInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalForgetMemoriesInput(ctx context.Context, raw any) (model.ForgetMemoriesInput, error) {
+	var out model.ForgetMemoriesInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ForgetMemoriesInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputForgetMemoryInput(ctx context.Context, obj any) (model.ForgetMemoryInput, error) {
 	var it model.ForgetMemoryInput
 	if obj == nil {
@@ -11416,6 +12969,66 @@ func UnmarshalImportMemoryFileInput(ctx context.Context, raw any) (model.ImportM
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputImportMemoryInput(ctx context.Context, obj any) (model.ImportMemoryInput, error) {
+	var it model.ImportMemoryInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["format"]; !present {
+		asMap["format"] = "JSON"
+	}
+
+	fieldsInOrder := [...]string{"scope", "format", "data"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "scope":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scope"))
+			data, err := ec.unmarshalNScopeInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐScopeInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Scope = data
+		case "format":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("format"))
+			data, err := ec.unmarshalNExportFormat2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐExportFormat(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Format = data
+		case "data":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("data"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Data = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalImportMemoryInput unmarshals raw into the ImportMemoryInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalImportMemoryInput(ctx context.Context, raw any) (model.ImportMemoryInput, error) {
+	var out model.ImportMemoryInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ImportMemoryInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputKeepLessonInput(ctx context.Context, obj any) (model.KeepLessonInput, error) {
 	var it model.KeepLessonInput
 	if obj == nil {
@@ -11462,6 +13075,104 @@ func (ec *executionContext) unmarshalInputKeepLessonInput(ctx context.Context, o
 func UnmarshalKeepLessonInput(ctx context.Context, raw any) (model.KeepLessonInput, error) {
 	var out model.KeepLessonInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "KeepLessonInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputMemoryItemRevisionInput(ctx context.Context, obj any) (model.MemoryItemRevisionInput, error) {
+	var it model.MemoryItemRevisionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "baseRevision"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "baseRevision":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("baseRevision"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BaseRevision = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalMemoryItemRevisionInput unmarshals raw into the MemoryItemRevisionInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalMemoryItemRevisionInput(ctx context.Context, raw any) (model.MemoryItemRevisionInput, error) {
+	var out model.MemoryItemRevisionInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "MemoryItemRevisionInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputPinMemoriesInput(ctx context.Context, obj any) (model.PinMemoriesInput, error) {
+	var it model.PinMemoriesInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"items", "pinned"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "items":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("items"))
+			data, err := ec.unmarshalNMemoryItemRevisionInput2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemRevisionInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Items = data
+		case "pinned":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pinned"))
+			data, err := ec.unmarshalNBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Pinned = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalPinMemoriesInput unmarshals raw into the PinMemoriesInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalPinMemoriesInput(ctx context.Context, raw any) (model.PinMemoriesInput, error) {
+	var out model.PinMemoriesInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "PinMemoriesInput", raw, &out)
 	return out, err
 }
 
@@ -12001,6 +13712,48 @@ func UnmarshalToolUpdateMemoryInput(ctx context.Context, raw any) (model.ToolUpd
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputUndoDismissCandidateInput(ctx context.Context, obj any) (model.UndoDismissCandidateInput, error) {
+	var it model.UndoDismissCandidateInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUndoDismissCandidateInput unmarshals raw into the UndoDismissCandidateInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUndoDismissCandidateInput(ctx context.Context, raw any) (model.UndoDismissCandidateInput, error) {
+	var out model.UndoDismissCandidateInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UndoDismissCandidateInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputUndoMemoryEditInput(ctx context.Context, obj any) (model.UndoMemoryEditInput, error) {
 	var it model.UndoMemoryEditInput
 	if obj == nil {
@@ -12174,6 +13927,59 @@ func (ec *executionContext) _CreateTeammatePayload(ctx context.Context, sel ast.
 	return out
 }
 
+var deleteTeammatePayloadImplementors = []string{"DeleteTeammatePayload"}
+
+func (ec *executionContext) _DeleteTeammatePayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteTeammatePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deleteTeammatePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeleteTeammatePayload")
+		case "teammateId":
+			out.Values[i] = ec._DeleteTeammatePayload_teammateId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "forgottenItems":
+			out.Values[i] = ec._DeleteTeammatePayload_forgottenItems(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deletedRuns":
+			out.Values[i] = ec._DeleteTeammatePayload_deletedRuns(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deletedThreads":
+			out.Values[i] = ec._DeleteTeammatePayload_deletedThreads(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deletedMessages":
+			out.Values[i] = ec._DeleteTeammatePayload_deletedMessages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var generationChangeImplementors = []string{"GenerationChange"}
 
 func (ec *executionContext) _GenerationChange(ctx context.Context, sel ast.SelectionSet, obj *model.GenerationChange) graphql.Marshaler {
@@ -12288,6 +14094,44 @@ func (ec *executionContext) _ImportMemoryFilePayload(ctx context.Context, sel as
 			}
 		case "items":
 			out.Values[i] = ec._ImportMemoryFilePayload_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var importMemoryPayloadImplementors = []string{"ImportMemoryPayload"}
+
+func (ec *executionContext) _ImportMemoryPayload(ctx context.Context, sel ast.SelectionSet, obj *model.ImportMemoryPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, importMemoryPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ImportMemoryPayload")
+		case "items":
+			out.Values[i] = ec._ImportMemoryPayload_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "unchanged":
+			out.Values[i] = ec._ImportMemoryPayload_unchanged(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -12736,6 +14580,39 @@ func (ec *executionContext) _MemoryItemPayload(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var memoryItemsPayloadImplementors = []string{"MemoryItemsPayload"}
+
+func (ec *executionContext) _MemoryItemsPayload(ctx context.Context, sel ast.SelectionSet, obj *model.MemoryItemsPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, memoryItemsPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MemoryItemsPayload")
+		case "items":
+			out.Values[i] = ec._MemoryItemsPayload_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var memoryRevisionImplementors = []string{"MemoryRevision"}
 
 func (ec *executionContext) _MemoryRevision(ctx context.Context, sel ast.SelectionSet, obj *memory.Revision) graphql.Marshaler {
@@ -13005,6 +14882,55 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "deleteTeammate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteTeammate(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "importMemory":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_importMemory(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "forgetMemories":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_forgetMemories(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pinMemories":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_pinMemories(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "confirmCandidates":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_confirmCandidates(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "dismissCandidates":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_dismissCandidates(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "undoDismissCandidate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_undoDismissCandidate(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "startRun":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_startRun(ctx, field)
@@ -13194,6 +15120,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_memoryImported(ctx, field)
+				})
+		case "exportMemory":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_exportMemory(ctx, field)
 				})
 		case "recallPreview":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -13729,6 +15661,8 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 		return ec._Subscription_memoryChanged(ctx, fields[0])
 	case "candidateArrived":
 		return ec._Subscription_candidateArrived(ctx, fields[0])
+	case "teammatesChanged":
+		return ec._Subscription_teammatesChanged(ctx, fields[0])
 	default:
 		panic("unknown field " + strconv.Quote(fields[0].Name))
 	}
@@ -13766,6 +15700,49 @@ func (ec *executionContext) _Teammate(ctx context.Context, sel ast.SelectionSet,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Teammate_generation(ctx, field, obj)
 				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var teammateChangeImplementors = []string{"TeammateChange"}
+
+func (ec *executionContext) _TeammateChange(ctx context.Context, sel ast.SelectionSet, obj *model.TeammateChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, teammateChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TeammateChange")
+		case "teammateId":
+			out.Values[i] = ec._TeammateChange_teammateId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "change":
+			out.Values[i] = ec._TeammateChange_change(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "teammate":
+			out.Values[i] = ec._TeammateChange_teammate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -14268,6 +16245,11 @@ func (ec *executionContext) unmarshalNCancelRunInput2githubᚗcomᚋopenᚑbot�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCandidatesInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCandidatesInput(ctx context.Context, v any) (model.CandidatesInput, error) {
+	res, err := ec.unmarshalInputCandidatesInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCompleteRunInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCompleteRunInput(ctx context.Context, v any) (model.CompleteRunInput, error) {
 	res, err := ec.unmarshalInputCompleteRunInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -14366,6 +16348,19 @@ func (ec *executionContext) marshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋme
 	return ret
 }
 
+func (ec *executionContext) unmarshalNDeleteTeammateInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐDeleteTeammateInput(ctx context.Context, v any) (model.DeleteTeammateInput, error) {
+	res, err := ec.unmarshalInputDeleteTeammateInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDeleteTeammatePayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐDeleteTeammatePayload(ctx context.Context, sel ast.SelectionSet, v *model.DeleteTeammatePayload) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "DeleteTeammatePayload!")
+		return graphql.Null
+	}
+	return ec._DeleteTeammatePayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNDismissCandidateInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐDismissCandidateInput(ctx context.Context, v any) (model.DismissCandidateInput, error) {
 	res, err := ec.unmarshalInputDismissCandidateInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -14374,6 +16369,16 @@ func (ec *executionContext) unmarshalNDismissCandidateInput2githubᚗcomᚋopen�
 func (ec *executionContext) unmarshalNEditMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐEditMemoryInput(ctx context.Context, v any) (model.EditMemoryInput, error) {
 	res, err := ec.unmarshalInputEditMemoryInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNExportFormat2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐExportFormat(ctx context.Context, v any) (model.ExportFormat, error) {
+	var res model.ExportFormat
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNExportFormat2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐExportFormat(ctx context.Context, sel ast.SelectionSet, v model.ExportFormat) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
@@ -14388,6 +16393,11 @@ func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.S
 		graphql.AddInvalidNullFromMarshaler(ctx, "Float!")
 	}
 	return graphql.WrapContextMarshaler(ctx, res)
+}
+
+func (ec *executionContext) unmarshalNForgetMemoriesInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐForgetMemoriesInput(ctx context.Context, v any) (model.ForgetMemoriesInput, error) {
+	res, err := ec.unmarshalInputForgetMemoriesInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNForgetMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐForgetMemoryInput(ctx context.Context, v any) (model.ForgetMemoryInput, error) {
@@ -14448,6 +16458,19 @@ func (ec *executionContext) marshalNImportMemoryFilePayload2ᚖgithubᚗcomᚋop
 		return graphql.Null
 	}
 	return ec._ImportMemoryFilePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNImportMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐImportMemoryInput(ctx context.Context, v any) (model.ImportMemoryInput, error) {
+	res, err := ec.unmarshalInputImportMemoryInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNImportMemoryPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐImportMemoryPayload(ctx context.Context, sel ast.SelectionSet, v *model.ImportMemoryPayload) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ImportMemoryPayload!")
+		return graphql.Null
+	}
+	return ec._ImportMemoryPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNImportOutcome2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐImportOutcome(ctx context.Context, v any) (memory.ImportOutcome, error) {
@@ -14609,6 +16632,33 @@ func (ec *executionContext) marshalNMemoryItemPayload2ᚖgithubᚗcomᚋopenᚑb
 	return ec._MemoryItemPayload(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNMemoryItemRevisionInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemRevisionInput(ctx context.Context, v any) (model.MemoryItemRevisionInput, error) {
+	res, err := ec.unmarshalInputMemoryItemRevisionInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNMemoryItemRevisionInput2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemRevisionInputᚄ(ctx context.Context, v any) ([]model.MemoryItemRevisionInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]model.MemoryItemRevisionInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNMemoryItemRevisionInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemRevisionInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNMemoryItemsPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemsPayload(ctx context.Context, sel ast.SelectionSet, v *model.MemoryItemsPayload) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "MemoryItemsPayload!")
+		return graphql.Null
+	}
+	return ec._MemoryItemsPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNMemoryKind2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKind(ctx context.Context, v any) (memory.Kind, error) {
 	tmp, err := graphql.UnmarshalString(v)
 	res := unmarshalNMemoryKind2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKind[tmp]
@@ -14735,6 +16785,11 @@ var (
 
 func (ec *executionContext) marshalNPageInfo2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v model.PageInfo) graphql.Marshaler {
 	return ec._PageInfo(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNPinMemoriesInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐPinMemoriesInput(ctx context.Context, v any) (model.PinMemoriesInput, error) {
+	res, err := ec.unmarshalInputPinMemoriesInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNRateRunInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRateRunInput(ctx context.Context, v any) (model.RateRunInput, error) {
@@ -14983,6 +17038,24 @@ func (ec *executionContext) marshalNTeammate2ᚖgithubᚗcomᚋopenᚑbotᚋmemo
 	return ec._Teammate(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNTeammateChange2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐTeammateChange(ctx context.Context, sel ast.SelectionSet, v *model.TeammateChange) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TeammateChange!")
+		return graphql.Null
+	}
+	return ec._TeammateChange(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNTeammateChangeKind2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐTeammateChangeKind(ctx context.Context, v any) (model.TeammateChangeKind, error) {
+	var res model.TeammateChangeKind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTeammateChangeKind2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐTeammateChangeKind(ctx context.Context, sel ast.SelectionSet, v model.TeammateChangeKind) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) marshalNThread2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐThread(ctx context.Context, sel ast.SelectionSet, v memory.Thread) graphql.Marshaler {
 	return ec._Thread(ctx, sel, &v)
 }
@@ -15068,6 +17141,11 @@ func (ec *executionContext) marshalNToolResult2ᚖgithubᚗcomᚋopenᚑbotᚋme
 
 func (ec *executionContext) unmarshalNToolUpdateMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐToolUpdateMemoryInput(ctx context.Context, v any) (model.ToolUpdateMemoryInput, error) {
 	res, err := ec.unmarshalInputToolUpdateMemoryInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUndoDismissCandidateInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐUndoDismissCandidateInput(ctx context.Context, v any) (model.UndoDismissCandidateInput, error) {
+	res, err := ec.unmarshalInputUndoDismissCandidateInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -15293,6 +17371,41 @@ func (ec *executionContext) marshalOFloat2ᚖfloat64(ctx context.Context, sel as
 	_ = sel
 	res := graphql.MarshalFloatContext(*v)
 	return graphql.WrapContextMarshaler(ctx, res)
+}
+
+func (ec *executionContext) unmarshalOID2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNID2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOID2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNID2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalOID2ᚖstring(ctx context.Context, v any) (*string, error) {

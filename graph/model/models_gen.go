@@ -36,6 +36,15 @@ type CancelRunInput struct {
 	RunID string `json:"runId"`
 }
 
+// Suggestions of a scope to confirm or dismiss at once.
+type CandidatesInput struct {
+	// The scope whose suggestions these are.
+	Scope ScopeInput `json:"scope"`
+	// The suggestions the user saw (1–100, each waiting in scope); omitted: every suggestion waiting in
+	// the scope now (up to 100).
+	Ids []string `json:"ids,omitempty"`
+}
+
 type CompleteRunInput struct {
 	Reply string `json:"reply"`
 }
@@ -44,6 +53,11 @@ type ConfirmCandidateInput struct {
 	ID string `json:"id"`
 	// The user's edited text; omitted: confirm as suggested.
 	Content *string `json:"content,omitempty"`
+	// The kind to confirm it as; omitted: the suggestion's (for a proposed change, the target's).
+	Kind *memory.Kind `json:"kind,omitempty"`
+	// The key to confirm it with (up to 120 characters, one line; blank removes it); omitted: the
+	// suggestion's (for a proposed change, the target's).
+	Key *string `json:"key,omitempty"`
 }
 
 type CreateMemoryInput struct {
@@ -67,6 +81,27 @@ type CreateTeammatePayload struct {
 	Teammate Teammate `json:"teammate"`
 }
 
+// The teammate to delete.
+type DeleteTeammateInput struct {
+	// The teammate's id.
+	ID string `json:"id"`
+}
+
+// What deleteTeammate removed, counted in the transaction that removed it.
+type DeleteTeammatePayload struct {
+	// The deleted teammate's id; from now on it names nothing (NOT_FOUND).
+	TeammateID string `json:"teammateId"`
+	// Items of its scope that were forgotten as forgetMemory forgets (F1–F4) — memories, waiting and
+	// dismissed suggestions — before the scope itself was removed with its tombstones.
+	ForgottenItems int `json:"forgottenItems"`
+	// Runs removed, with their memory contexts (P7), jobs and credentials.
+	DeletedRuns int `json:"deletedRuns"`
+	// Conversation threads removed.
+	DeletedThreads int `json:"deletedThreads"`
+	// Messages removed: the user's and the teammate's.
+	DeletedMessages int `json:"deletedMessages"`
+}
+
 type DismissCandidateInput struct {
 	ID string `json:"id"`
 }
@@ -85,6 +120,12 @@ type EditMemoryInput struct {
 	ClearExpiresAt *bool      `json:"clearExpiresAt,omitempty"`
 }
 
+// Several items to forget at once.
+type ForgetMemoriesInput struct {
+	// 1–100 active items, each with the revision the user saw; no id twice.
+	Items []MemoryItemRevisionInput `json:"items"`
+}
+
 type ForgetMemoryInput struct {
 	ID string `json:"id"`
 }
@@ -99,6 +140,24 @@ type ImportMemoryFileInput struct {
 	TeammateID string `json:"teammateId"`
 	// The file's text (at most 16 KiB of UTF-8); null when there is no MEMORY.md.
 	Content *string `json:"content,omitempty"`
+}
+
+// A file of memory to add to a scope.
+type ImportMemoryInput struct {
+	// Where the items go; the file's own scope is not used.
+	Scope ScopeInput `json:"scope"`
+	// Only JSON (an exportMemory file) can be imported; MARKDOWN is refused.
+	Format ExportFormat `json:"format"`
+	// The file's text, at most the 1 MiB request limit.
+	Data string `json:"data"`
+}
+
+// What importMemory wrote.
+type ImportMemoryPayload struct {
+	// The items written, in the file's order, each with source IMPORT.
+	Items []memory.Item `json:"items"`
+	// Items of the file left out because the scope already holds an active item with the same text.
+	Unchanged int `json:"unchanged"`
 }
 
 type KeepLessonInput struct {
@@ -127,6 +186,20 @@ type MemoryItemPayload struct {
 	Item memory.Item `json:"item"`
 }
 
+// An item and the revision the caller last saw of it: a later revision fails with CONFLICT (R2).
+type MemoryItemRevisionInput struct {
+	// The item's id.
+	ID string `json:"id"`
+	// The revision the caller saw (MemoryItem.revision).
+	BaseRevision int `json:"baseRevision"`
+}
+
+// The items a bulk operation changed.
+type MemoryItemsPayload struct {
+	// Each item as it is after the operation, in the order asked.
+	Items []memory.Item `json:"items"`
+}
+
 type MemoryRevisionConnection struct {
 	Edges    []MemoryRevisionEdge `json:"edges"`
 	PageInfo PageInfo             `json:"pageInfo"`
@@ -143,6 +216,14 @@ type Mutation struct {
 type PageInfo struct {
 	HasNextPage bool    `json:"hasNextPage"`
 	EndCursor   *string `json:"endCursor,omitempty"`
+}
+
+// Several items to pin or unpin at once.
+type PinMemoriesInput struct {
+	// 1–100 active items, each with the revision the user saw; no id twice.
+	Items []MemoryItemRevisionInput `json:"items"`
+	// true pins, false unpins. An item already so is left as it is (no revision).
+	Pinned bool `json:"pinned"`
 }
 
 type Query struct {
@@ -215,6 +296,16 @@ type Teammate struct {
 	Generation string `json:"generation"`
 }
 
+// A teammate was created, renamed or deleted.
+type TeammateChange struct {
+	// The teammate that changed.
+	TeammateID string `json:"teammateId"`
+	// What happened to it.
+	Change TeammateChangeKind `json:"change"`
+	// The teammate as it is now; null once it is deleted.
+	Teammate *Teammate `json:"teammate,omitempty"`
+}
+
 type ToolForgetMemoryInput struct {
 	ID string `json:"id"`
 }
@@ -236,6 +327,12 @@ type ToolUpdateMemoryInput struct {
 	ID           string `json:"id"`
 	BaseRevision int    `json:"baseRevision"`
 	Content      string `json:"content"`
+}
+
+// A dismissed suggestion to bring back.
+type UndoDismissCandidateInput struct {
+	// The dismissed suggestion's id.
+	ID string `json:"id"`
 }
 
 // Undo the save that produced revision (restores revision - 1); CONFLICT if the item changed since.
@@ -300,6 +397,129 @@ func (e *Credential) UnmarshalJSON(b []byte) error {
 }
 
 func (e Credential) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// The formats memory is exported in.
+type ExportFormat string
+
+const (
+	// Lossless, and what importMemory reads: {"format": "memory-export", "version": 1, "scope",
+	// "teammate" (its name; absent for shared), "exportedAt", "items": [{"id", "kind", "key", "content",
+	// "pinned", "expiresAt", "source", "revision", "createdAt", "updatedAt", "revisions"?: [{"revision",
+	// "content", "key", "kind", "pinned", "expiresAt", "action", "actor", "createdAt"}]}]}, with kinds,
+	// sources and actions in lower case as in RULES §2.
+	ExportFormatJSON ExportFormat = "JSON"
+	// For people: the items by kind, pinned first, with key, pin and expiry; not importable.
+	ExportFormatMarkdown ExportFormat = "MARKDOWN"
+)
+
+var AllExportFormat = []ExportFormat{
+	ExportFormatJSON,
+	ExportFormatMarkdown,
+}
+
+func (e ExportFormat) IsValid() bool {
+	switch e {
+	case ExportFormatJSON, ExportFormatMarkdown:
+		return true
+	}
+	return false
+}
+
+func (e ExportFormat) String() string {
+	return string(e)
+}
+
+func (e *ExportFormat) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = ExportFormat(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid ExportFormat", str)
+	}
+	return nil
+}
+
+func (e ExportFormat) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *ExportFormat) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e ExportFormat) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// How a teammate changed.
+type TeammateChangeKind string
+
+const (
+	// The teammate was added.
+	TeammateChangeKindCreated TeammateChangeKind = "CREATED"
+	// The teammate's name changed.
+	TeammateChangeKindRenamed TeammateChangeKind = "RENAMED"
+	// The teammate was deleted with its memory and conversations.
+	TeammateChangeKindDeleted TeammateChangeKind = "DELETED"
+)
+
+var AllTeammateChangeKind = []TeammateChangeKind{
+	TeammateChangeKindCreated,
+	TeammateChangeKindRenamed,
+	TeammateChangeKindDeleted,
+}
+
+func (e TeammateChangeKind) IsValid() bool {
+	switch e {
+	case TeammateChangeKindCreated, TeammateChangeKindRenamed, TeammateChangeKindDeleted:
+		return true
+	}
+	return false
+}
+
+func (e TeammateChangeKind) String() string {
+	return string(e)
+}
+
+func (e *TeammateChangeKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = TeammateChangeKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid TeammateChangeKind", str)
+	}
+	return nil
+}
+
+func (e TeammateChangeKind) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *TeammateChangeKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e TeammateChangeKind) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
