@@ -78,18 +78,20 @@ func (s *Service) DeleteTeammate(ctx context.Context, id string) (DeleteResult, 
 		if err != nil {
 			return err
 		}
+		// Each one is forgotten, directly or with an earlier one of the loop (a proposal with its
+		// target).
+		res.ForgottenItems = len(ids)
 		for _, itemID := range ids {
 			cur, err := scanItem(tx.QueryRow(ctx, qItemForUpdate, itemID))
 			if err != nil {
 				return err
 			}
 			if cur.Status == StatusForgotten {
-				continue // a suggestion forgotten with an item earlier in this loop
+				continue
 			}
 			if _, err := forgetItemTx(ctx, tx, cur, ActorUser, nil); err != nil {
 				return err
 			}
-			res.ForgottenItems++
 		}
 		if err := tx.QueryRow(ctx, qTeammateConversationCounts, id).Scan(&res.Threads, &res.Messages); err != nil {
 			return err
