@@ -66,6 +66,13 @@ func (s *server) export(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(out.Data)
 }
 
+// exportMethodNotAllowed answers every method but GET (and HEAD) on /export: without it they would
+// reach the web app's catch-all.
+func exportMethodNotAllowed(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Allow", "GET, HEAD")
+	writeGraphQLError(w, http.StatusMethodNotAllowed, "BAD_USER_INPUT", "only GET downloads an export")
+}
+
 // writeExportError answers a failed export with the status that fits and a GraphQL-style error body
 // (extensions.code, and extensions.field for bad input), never quoting memory text.
 func writeExportError(w http.ResponseWriter, err error) {

@@ -68,6 +68,7 @@ func New(o Options) http.Handler {
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, map[string]string{"status": "ok"}) })
 	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.Handle("GET /export", o.Auth.Middleware(http.HandlerFunc(s.export)))
+	mux.HandleFunc("/export", exportMethodNotAllowed)
 	mux.HandleFunc("GET /login", s.login)
 	mux.HandleFunc("POST /logout", s.logout)
 	mux.Handle("/", s.app)
