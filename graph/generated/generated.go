@@ -2394,11 +2394,17 @@ extend type Mutation {
   transaction: all or none — a proposal whose target changed fails the whole call with CONFLICT.
   """
   confirmCandidates(input: CandidatesInput!): MemoryItemsPayload! @auth(accept: [USER])
-  "Dismiss several suggestions (user only), in one transaction; no generation changes (G1)."
+  """
+  Dismiss several suggestions (user only), in one transaction, each with a DISMISS revision as
+  dismissCandidate gives it; no generation changes (G1).
+  """
   dismissCandidates(input: CandidatesInput!): MemoryItemsPayload! @auth(accept: [USER])
   """
-  Undo a dismissal (user only): the dismissed suggestion waits again, and candidateArrived announces
-  it. A proposal is still checked against its target's revision when confirmed (R2).
+  Undo a dismissal (user only): the suggestion the user dismissed waits again, with an UNDO revision,
+  and candidateArrived announces it; no generation changes (G1). A proposal that was confirmed or
+  settled itself can't come back, nor one whose text (or, for a proposal to forget, whose item)
+  another waiting suggestion has. A proposal is still checked against its target's revision when
+  confirmed (R2).
   """
   undoDismissCandidate(input: UndoDismissCandidateInput!): MemoryItemPayload! @auth(accept: [USER])
 }
