@@ -267,6 +267,10 @@ type ComplexityRoot struct {
 		VectorSearch func(childComplexity int) int
 	}
 
+	RenameTeammatePayload struct {
+		Teammate func(childComplexity int) int
+	}
+
 	RetryOrigin struct {
 		Note        func(childComplexity int) int
 		Reply       func(childComplexity int) int
@@ -377,7 +381,7 @@ type MemoryItemConnectionResolver interface {
 }
 type MutationResolver interface {
 	CreateTeammate(ctx context.Context, input model.CreateTeammateInput) (*model.CreateTeammatePayload, error)
-	RenameTeammate(ctx context.Context, input model.RenameTeammateInput) (*model.CreateTeammatePayload, error)
+	RenameTeammate(ctx context.Context, input model.RenameTeammateInput) (*model.RenameTeammatePayload, error)
 	CreateMemory(ctx context.Context, input model.CreateMemoryInput) (*model.MemoryItemPayload, error)
 	EditMemory(ctx context.Context, input model.EditMemoryInput) (*model.MemoryItemPayload, error)
 	RestoreMemoryRevision(ctx context.Context, input model.RestoreMemoryRevisionInput) (*model.MemoryItemPayload, error)
@@ -1597,6 +1601,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RecallPreview.VectorSearch(childComplexity), true
 
+	case "RenameTeammatePayload.teammate":
+		if e.ComplexityRoot.RenameTeammatePayload.Teammate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RenameTeammatePayload.Teammate(childComplexity), true
+
 	case "RetryOrigin.note":
 		if e.ComplexityRoot.RetryOrigin.Note == nil {
 			break
@@ -2084,11 +2095,15 @@ func newExecutionContext(
 var sources = []*ast.Source{
 	{Name: "../candidates.graphqls", Input: `# Forgetting and suggestions (RULES F1–F6, A2, A4, A6).
 
+"The item to forget."
 input ForgetMemoryInput {
+  "The item (active, or a suggestion)."
   id: ID!
 }
 
+"The user's confirmation of a suggestion, optionally edited."
 input ConfirmCandidateInput {
+  "The suggestion (waiting)."
   id: ID!
   "The user's edited text; omitted: confirm as suggested."
   content: String
@@ -2101,15 +2116,34 @@ input ConfirmCandidateInput {
   key: String
 }
 
+"The suggestion to dismiss."
 input DismissCandidateInput {
+  "The suggestion (waiting)."
   id: ID!
 }
 
 extend type Query {
-  "Suggestions waiting for the user in a scope, pinned first then newest (up to 100)."
-  candidates(scope: ScopeInput!): [MemoryItem!]! @auth(accept: [USER])
-  "Whether this text was forgotten in the scope before (F3): the web app warns before saving it again."
-  forgottenBefore(scope: ScopeInput!, content: String!): Boolean! @auth(accept: [USER])
+  """
+  Suggestions waiting for the user in a scope, pinned first then newest (up to 100).
+
+  Credentials: user.
+  """
+  candidates(
+    "The scope whose suggestions to list."
+    scope: ScopeInput!
+  ): [MemoryItem!]! @auth(accept: [USER])
+  """
+  Whether this text was forgotten in the scope before (F3): the web app warns before saving it
+  again.
+
+  Credentials: user.
+  """
+  forgottenBefore(
+    "The scope the text would be saved in."
+    scope: ScopeInput!
+    "The text about to be saved (1–4,000 characters)."
+    content: String!
+  ): Boolean! @auth(accept: [USER])
 }
 
 extend type Mutation {
@@ -2117,20 +2151,42 @@ extend type Mutation {
   Forget an item for real (F1): its content and key are erased from the item, every revision and
   every embedding, in one transaction. Conversations, earlier model outputs and backups are not
   erased (F6).
+
+  Credentials: user.
   """
-  forgetMemory(input: ForgetMemoryInput!): MemoryItemPayload! @auth(accept: [USER])
+  forgetMemory(
+    "The item."
+    input: ForgetMemoryInput!
+  ): MemoryItemPayload! @auth(accept: [USER])
   """
   Confirm a suggestion, optionally with edited text; a proposed change is applied with the conflict
-  check of R2. Confirming a proposal to forget (proposesForget) forgets its target for real, with the
-  same check; content, kind and key must then be omitted.
+  check of R2. Confirming a proposal to forget (proposesForget) forgets its target for real, with
+  the same check; content, kind and key must then be omitted.
+
+  Credentials: user.
   """
-  confirmCandidate(input: ConfirmCandidateInput!): MemoryItemPayload! @auth(accept: [USER])
-  dismissCandidate(input: DismissCandidateInput!): MemoryItemPayload! @auth(accept: [USER])
+  confirmCandidate(
+    "The suggestion and the user's edits."
+    input: ConfirmCandidateInput!
+  ): MemoryItemPayload! @auth(accept: [USER])
+  """
+  Dismiss a suggestion: it stops waiting, with a DISMISS revision; its text stays
+  (undoDismissCandidate brings it back). No generation changes (G1).
+
+  Credentials: user.
+  """
+  dismissCandidate(
+    "The suggestion."
+    input: DismissCandidateInput!
+  ): MemoryItemPayload! @auth(accept: [USER])
 }
 
 extend type Subscription {
-  "Each new suggestion in the scope, as it arrives (A6)."
-  candidateArrived(scope: ScopeInput!): MemoryItem! @auth(accept: [USER])
+  "Each new suggestion in the scope, as it arrives (A6). Credentials: user."
+  candidateArrived(
+    "The scope to follow."
+    scope: ScopeInput!
+  ): MemoryItem! @auth(accept: [USER])
 }
 `, BuiltIn: false},
 	{Name: "../feedback.graphqls", Input: `# Feedback and lessons, the compatibility projections and the one-time MEMORY.md import (RULES L1–L4,
@@ -2138,23 +2194,31 @@ extend type Subscription {
 
 "Thumbs up or down on a reply (L1)."
 enum Rating {
+  "Thumbs up."
   UP
+  "Thumbs down: the app asks what to do differently."
   DOWN
 }
 
+"A rating of a reply."
 input RateRunInput {
+  "The run whose reply is rated."
   runId: ID!
   "null clears the rating."
   rating: Rating
 }
 
+"A note to keep as a lesson."
 input KeepLessonInput {
+  "The run whose reply prompted it."
   runId: ID!
   "What to do differently (1–4,000 characters); becomes a pinned lesson of the run's teammate."
   note: String!
 }
 
+"A redo of a reply, with a note."
 input RetryRunWithNoteInput {
+  "The run to redo."
   runId: ID!
   "What to do differently (1–4,000 characters)."
   note: String!
@@ -2162,24 +2226,31 @@ input RetryRunWithNoteInput {
 
 "A redo the user asked for (L3): a message waiting for the worker to start its run."
 type RetryRequest {
+  "The stored user message; startRun takes it as retryMessageId."
   messageId: ID!
+  "Whose run it redoes."
   teammateId: ID!
+  "The conversation it continues."
   threadId: ID!
+  "The run it redoes."
   retryOfRunId: ID!
   "The message the run will get: the note inside the template the README states."
   prompt: String!
   "The user's note as the user wrote it."
   note: String!
+  "When the user asked."
   createdAt: Time!
 }
 
 "An active lesson with the reply that prompted it (L4)."
 type Lesson {
+  "The lesson item (kind LESSON, pinned)."
   item: MemoryItem!
   "The run whose reply prompted the lesson; null for lessons written elsewhere."
   run: Run
 }
 
+"What importMemoryFile did (M1)."
 enum ImportOutcome {
   "MEMORY.md was stored as pinned notes."
   IMPORTED
@@ -2189,36 +2260,68 @@ enum ImportOutcome {
   ALREADY
 }
 
+"A workspace's MEMORY.md, once per teammate."
 input ImportMemoryFileInput {
+  "The teammate whose workspace it is."
   teammateId: ID!
   "The file's text (at most 16 KiB of UTF-8); null when there is no MEMORY.md."
   content: String
 }
 
+"What importMemoryFile did."
 type ImportMemoryFilePayload {
+  "Imported, absent, or done before."
   outcome: ImportOutcome!
+  "The pinned notes written (empty unless IMPORTED)."
   items: [MemoryItem!]!
 }
 
 extend type Query {
-  "The user's active shared facts and preferences as text (settings.about_me)."
+  """
+  The user's active shared facts and preferences as text (settings.about_me).
+
+  Credentials: user, worker, run.
+  """
   aboutMe: String! @auth(accept: [USER, WORKER, RUN])
-  "A teammate's active lessons, most recently changed first."
-  lessons(teammateId: ID!): [Lesson!]! @auth(accept: [USER, WORKER, RUN])
-  "Retries waiting for a run, oldest first."
+  "A teammate's active lessons, most recently changed first. Credentials: user, worker, run."
+  lessons(
+    "The teammate (a run: its own)."
+    teammateId: ID!
+  ): [Lesson!]! @auth(accept: [USER, WORKER, RUN])
+  "Retries waiting for a run, oldest first. Credentials: worker."
   pendingRetries: [RetryRequest!]! @auth(accept: [WORKER])
-  "Whether the teammate's one-time MEMORY.md import has happened (M1)."
-  memoryImported(teammateId: ID!): Boolean! @auth(accept: [WORKER])
+  "Whether the teammate's one-time MEMORY.md import has happened (M1). Credentials: worker."
+  memoryImported(
+    "The teammate."
+    teammateId: ID!
+  ): Boolean! @auth(accept: [WORKER])
 }
 
 extend type Mutation {
-  rateRun(input: RateRunInput!): Run! @auth(accept: [USER])
-  "Keep the note as a pinned lesson of the run's teammate (L2)."
-  keepLesson(input: KeepLessonInput!): MemoryItemPayload! @auth(accept: [USER])
-  "Ask for the reply again with the note (L3)."
-  retryRunWithNote(input: RetryRunWithNoteInput!): RetryRequest! @auth(accept: [USER])
-  "The one-time MEMORY.md import (M1); safe to call from concurrent preparations."
-  importMemoryFile(input: ImportMemoryFileInput!): ImportMemoryFilePayload! @auth(accept: [WORKER])
+  "Rate a reply up or down, or clear the rating (L1). Credentials: user."
+  rateRun(
+    "The run and the rating."
+    input: RateRunInput!
+  ): Run! @auth(accept: [USER])
+  "Keep the note as a pinned lesson of the run's teammate (L2). Credentials: user."
+  keepLesson(
+    "The run and the note."
+    input: KeepLessonInput!
+  ): MemoryItemPayload! @auth(accept: [USER])
+  "Ask for the reply again with the note (L3). Credentials: user."
+  retryRunWithNote(
+    "The run and the note."
+    input: RetryRunWithNoteInput!
+  ): RetryRequest! @auth(accept: [USER])
+  """
+  The one-time MEMORY.md import (M1); safe to call from concurrent preparations.
+
+  Credentials: worker.
+  """
+  importMemoryFile(
+    "The teammate and the file."
+    input: ImportMemoryFileInput!
+  ): ImportMemoryFilePayload! @auth(accept: [WORKER])
 }
 `, BuiltIn: false},
 	{Name: "../manage.graphqls", Input: `# Everyday memory management: deleting a teammate, export and import, bulk actions on items and
@@ -2347,10 +2450,12 @@ input UndoDismissCandidateInput {
 extend type Query {
   """
   The scope's memory as a file (user only): active items only — forgotten items, suggestions and
-  dismissed suggestions are never exported. Expired items are included, marked. includeRevisions adds
-  each item's revision history (JSON: revisions; Markdown: earlier versions). The web app downloads the
-  same file from GET /export?scope=shared|<teammate id>&format=json|markdown[&revisions=true].
-  At most 10,000 items.
+  dismissed suggestions are never exported. Expired items are included, marked. includeRevisions
+  adds each item's revision history (JSON: revisions; Markdown: earlier versions). The web app
+  downloads the same file from GET /export?scope=shared|<teammate
+  id>&format=json|markdown[&revisions=true]. At most 10,000 items.
+
+  Credentials: user.
   """
   exportMemory(
     "The scope to export."
@@ -2368,49 +2473,89 @@ extend type Mutation {
   forgetMemory forgets (content, keys, revisions, embeddings, jobs, projections), then the teammate,
   its scope, runs, threads, messages and memory contexts are removed. Its shared suggestions stay in
   Suggestions. Every open page hears of it through teammatesChanged (DELETED).
+
+  Credentials: user.
   """
-  deleteTeammate(input: DeleteTeammateInput!): DeleteTeammatePayload! @auth(accept: [USER])
+  deleteTeammate(
+    "The teammate."
+    input: DeleteTeammateInput!
+  ): DeleteTeammatePayload! @auth(accept: [USER])
   """
   Import an exportMemory JSON file into a scope (user only). Everything is validated first; then all
   items are written or none, in one transaction with one generation bump (G1), as active items with
   source IMPORT and actor import. A file's revision history is written as the items' revisions. An
-  item whose text the scope already holds, active, is left out (unchanged). Expiries may be past: such
-  items arrive expired. At most 1,000 items.
+  item whose text the scope already holds, active, is left out (unchanged). Expiries may be past:
+  such items arrive expired. At most 1,000 items.
+
+  Credentials: user.
   """
-  importMemory(input: ImportMemoryInput!): ImportMemoryPayload! @auth(accept: [USER])
+  importMemory(
+    "The scope and the file."
+    input: ImportMemoryInput!
+  ): ImportMemoryPayload! @auth(accept: [USER])
   """
-  Forget several items (user only), each as forgetMemory does, in one transaction: all or none. An item
-  changed since its baseRevision fails the whole call with CONFLICT (extensions.itemId,
+  Forget several items (user only), each as forgetMemory does, in one transaction: all or none. An
+  item changed since its baseRevision fails the whole call with CONFLICT (extensions.itemId,
   currentRevision).
+
+  Credentials: user.
   """
-  forgetMemories(input: ForgetMemoriesInput!): MemoryItemsPayload! @auth(accept: [USER])
+  forgetMemories(
+    "The items and the revisions the user saw."
+    input: ForgetMemoriesInput!
+  ): MemoryItemsPayload! @auth(accept: [USER])
   """
-  Pin or unpin several items (user only), each as a PIN revision (R1) in one transaction: all or none.
-  A stale baseRevision fails the whole call with CONFLICT (extensions.itemId, currentRevision).
+  Pin or unpin several items (user only), each as a PIN revision (R1) in one transaction: all or
+  none. A stale baseRevision fails the whole call with CONFLICT (extensions.itemId,
+  currentRevision).
+
+  Credentials: user.
   """
-  pinMemories(input: PinMemoriesInput!): MemoryItemsPayload! @auth(accept: [USER])
+  pinMemories(
+    "The items, the revisions the user saw, and pin or unpin."
+    input: PinMemoriesInput!
+  ): MemoryItemsPayload! @auth(accept: [USER])
   """
   Confirm several suggestions as they are (user only), each as confirmCandidate does, in one
   transaction: all or none — a proposal whose target changed fails the whole call with CONFLICT.
+
+  Credentials: user.
   """
-  confirmCandidates(input: CandidatesInput!): MemoryItemsPayload! @auth(accept: [USER])
+  confirmCandidates(
+    "The scope and, optionally, the suggestions."
+    input: CandidatesInput!
+  ): MemoryItemsPayload! @auth(accept: [USER])
   """
   Dismiss several suggestions (user only), in one transaction, each with a DISMISS revision as
   dismissCandidate gives it; no generation changes (G1).
+
+  Credentials: user.
   """
-  dismissCandidates(input: CandidatesInput!): MemoryItemsPayload! @auth(accept: [USER])
+  dismissCandidates(
+    "The scope and, optionally, the suggestions."
+    input: CandidatesInput!
+  ): MemoryItemsPayload! @auth(accept: [USER])
   """
-  Undo a dismissal (user only): the suggestion the user dismissed waits again, with an UNDO revision,
-  and candidateArrived announces it; no generation changes (G1). A proposal that was confirmed or
-  settled itself can't come back, nor one whose text (or, for a proposal to forget, whose item)
-  another waiting suggestion has. A proposal is still checked against its target's revision when
-  confirmed (R2).
+  Undo a dismissal (user only): the suggestion the user dismissed waits again, with an UNDO
+  revision, and candidateArrived announces it; no generation changes (G1). A proposal that was
+  confirmed or settled itself can't come back, nor one whose text (or, for a proposal to forget,
+  whose item) another waiting suggestion has. A proposal is still checked against its target's
+  revision when confirmed (R2).
+
+  Credentials: user.
   """
-  undoDismissCandidate(input: UndoDismissCandidateInput!): MemoryItemPayload! @auth(accept: [USER])
+  undoDismissCandidate(
+    "The dismissed suggestion."
+    input: UndoDismissCandidateInput!
+  ): MemoryItemPayload! @auth(accept: [USER])
 }
 
 extend type Subscription {
-  "Every teammate created, renamed or deleted, as it happens (the user and the worker)."
+  """
+  Every teammate created, renamed or deleted, as it happens (the user and the worker).
+
+  Credentials: user, worker.
+  """
   teammatesChanged: TeammateChange! @auth(accept: [USER, WORKER])
 }
 `, BuiltIn: false},
@@ -2430,10 +2575,15 @@ enum ContextState {
 
 "One item a run was given: what was provided, not what the model relied on."
 type MemoryContextEntry {
+  "The entry's 1-based place in the packet."
   position: Int!
+  "The item given."
   itemId: ID!
+  "The revision the run was given."
   revisionGiven: Int!
+  "The item's revision now."
   currentRevision: Int!
+  "What became of it since."
   state: ContextState!
   "The entry's content was cut to fit the packet."
   truncated: Boolean!
@@ -2448,7 +2598,9 @@ extend type Run {
 
 "The part vector search played in a packet (P3)."
 enum VectorSearch {
+  "No embedding endpoint is configured: full text alone."
   NOT_CONFIGURED
+  "The request was embedded and the vector list fused in."
   USED
   "The request has no searchable words: nothing was embedded."
   SKIPPED
@@ -2458,24 +2610,31 @@ enum VectorSearch {
 
 "An entry of a packet, with why it was chosen."
 type RecallEntry {
+  "The item."
   item: MemoryItem!
   "The entry's header in the packet: [memory:<id>@<revision>; <scope>; <kind>]."
   header: String!
   "ts_rank_cd and 1-based place in the full-text list; null when not in it."
   fullTextRank: Float
+  "Its 1-based place in the full-text list; null when not in it."
   fullTextPosition: Int
   "Cosine distance and 1-based place in the vector list; null when not in it."
   vectorDistance: Float
+  "Its 1-based place in the vector list; null when not in it."
   vectorPosition: Int
   "The fused reciprocal-rank score (each list adds 1/(60 + place))."
   score: Float!
+  "The entry was cut (with …) to fit the packet's 6,000 characters (P5)."
   truncated: Boolean!
 }
 
 "The packet a run would get now."
 type RecallPreview {
+  "The packet as a run gets it (P5); empty when nothing matches (P6)."
   text: String!
+  "Its entries, in packet order, with why each was chosen."
   entries: [RecallEntry!]!
+  "What vector search did for this request (P3)."
   vectorSearch: VectorSearch!
   "Why vector search was skipped or failed; null otherwise."
   vectorReason: String
@@ -2483,7 +2642,9 @@ type RecallPreview {
 
 "Whether the optional AI is on, what it sends where, and today's use (I1–I5)."
 type AIStatus {
+  "Whether embeddings are configured (MEMORY_EMBEDDING_URL and _MODEL)."
   embeddings: Boolean!
+  "The embedding model; null when off."
   embeddingModel: String
   "0: the model's own size."
   embeddingDimensions: Int
@@ -2491,19 +2652,37 @@ type AIStatus {
   embeddingHost: String
   "Active items embedded for the current model, of all active items (re-embedding progress)."
   embedded: Int!
+  "Active items that can be embedded (the denominator of embedded)."
   embeddable: Int!
+  "Whether extraction is configured (MEMORY_EXTRACTION_URL and _MODEL)."
   extraction: Boolean!
+  "The extraction model; null when off."
   extractionModel: String
   "The host user messages are sent to for extraction; null when off."
   extractionHost: String
   "Memory AI requests reserved today (UTC), against the daily limit (0 = AI off)."
   requestsToday: Int!
+  "MEMORY_AI_DAILY_REQUEST_LIMIT (I4); 0 turns memory AI off."
   dailyRequestLimit: Int!
 }
 
 extend type Query {
-  "The packet a run of the teammate would get for query now, with each entry's ranks and score."
-  recallPreview(teammateId: ID!, query: String!): RecallPreview! @auth(accept: [USER, WORKER, RUN])
+  """
+  The packet a run of the teammate would get for query now, with each entry's ranks and score.
+
+  Credentials: user, worker, run.
+  """
+  recallPreview(
+    "The teammate (a run: its own)."
+    teammateId: ID!
+    "The request, as a run would send it (up to 32,000 characters)."
+    query: String!
+  ): RecallPreview! @auth(accept: [USER, WORKER, RUN])
+  """
+  What the optional AI is configured to do and how much of today's budget is used (I1–I5).
+
+  Credentials: user, worker.
+  """
   aiStatus: AIStatus! @auth(accept: [USER, WORKER])
 }
 `, BuiltIn: false},
@@ -2511,32 +2690,49 @@ extend type Query {
 
 "A conversation of one teammate, made with one generation (G3)."
 type Thread {
+  "The thread's id; startRun's threadId."
   id: ID!
+  "The teammate whose conversation it is."
   teammateId: ID!
   "The generation the thread was made with; a run with another generation starts a fresh thread."
   generation: String!
+  "When it started."
   createdAt: Time!
 }
 
+"Where a run is: RUNNING until it completes, fails, is interrupted or cancelled."
 enum RunStatus {
+  "Started and not ended: its credential works."
   RUNNING
+  "The teammate replied (completeRun)."
   COMPLETED
+  "It could not start: memory changed while it was starting (G4)."
   FAILED
+  "Memory changed mid-turn (G5): ended so the teammate doesn't act on stale facts."
   INTERRUPTED
+  "The user cancelled it (cancelRun)."
   CANCELLED
 }
 
 "One turn of a teammate."
 type Run {
+  "The run's id."
   id: ID!
+  "The teammate whose turn it is."
   teammate: Teammate!
+  "The conversation it belongs to."
   thread: Thread!
+  "Where the run is."
   status: RunStatus!
+  "Whether the user started it (only such runs are read by extraction, I2)."
   startedByUser: Boolean!
   "The generation the run adopted (G2)."
   generation: String!
+  "When it started."
   createdAt: Time!
+  "When it ended; null while running."
   endedAt: Time
+  "When the user cancelled it; null otherwise."
   cancelledAt: Time
   "The user's message that started the run."
   userMessage: String!
@@ -2562,26 +2758,36 @@ type RetryOrigin {
   note: String!
 }
 
+"A turn to start."
 input StartRunInput {
+  "Whose turn it is."
   teammateId: ID!
   "Continue this thread if its generation is still current; omitted or stale: a fresh thread."
   threadId: ID
   "The user's message (1–32,000 characters); omitted when starting a retry."
   message: String
+  """
+  Whether the user started it (false: automation); only user-started runs are read by extraction
+  (I2).
+  """
   startedByUser: Boolean = true
   "Start the run of a retry the user asked for (pendingRetries): its stored message is used."
   retryMessageId: ID
 }
 
+"What startRun gives the worker for one turn."
 type StartRunPayload {
+  "The new run, RUNNING."
   run: Run!
   "The run credential: send it as the bearer token of the teammate's tools until the run ends. Shown once."
   runToken: String!
+  "The thread the run continues or starts."
   thread: Thread!
   "True when a new thread was started (none given, or its generation changed)."
   fresh: Boolean!
   "The memory packet for this turn (P5); empty when nothing is relevant (P6)."
   packet: String!
+  "The teammate's generation the run adopted (G2); checkRunGeneration compares against it."
   generation: String!
   "Set when the run is a retry (retryMessageId): give the teammate the original request (and, in a fresh thread, the reply) with the note."
   retryOf: RetryOrigin
@@ -2589,20 +2795,27 @@ type StartRunPayload {
 
 "The answer to checkRunGeneration (G5)."
 type RunGenerationCheck {
+  "The teammate's generation now (G2)."
   current: String!
+  "The generation the run adopted."
   adopted: String!
   "Memory changed mid-turn: the run has been ended; stop and don't call tools."
   interrupted: Boolean!
 }
 
+"The run's reply."
 input CompleteRunInput {
+  "The teammate's reply (1–32,000 characters)."
   reply: String!
 }
 
+"The run to cancel."
 input CancelRunInput {
+  "The run (running)."
   runId: ID!
 }
 
+"What a memory tool did."
 enum ToolOutcome {
   "Saved as confirmed memory: the user asked for it (A1)."
   SAVED
@@ -2620,77 +2833,194 @@ enum ToolOutcome {
 
 "What a teammate's memory tool did, in words the teammate can pass on."
 type ToolResult {
+  "What happened."
   outcome: ToolOutcome!
+  "A plain sentence saying what happened and why, never quoting memory text."
   message: String!
+  "The item saved, suggested, changed or forgotten; null when nothing was written."
   item: MemoryItem
   "The run adopted the generation its own change produced (G6)."
   adopted: Boolean!
 }
 
+"What a teammate wants remembered; scope and teammate come from the run's credential (S2)."
 input ToolRememberInput {
+  "The text (1–4,000 characters); confirmed only if it appears in the user's message as asked (A1)."
   content: String!
+  """
+  An optional label (up to 120 characters, one line); it must be in the same sentence to be
+  confirmed.
+  """
   key: String
+  "What it is about; FACT when omitted."
   kind: MemoryKind = FACT
   "Save to the shared scope, for every teammate (only confirmed when the user says so, A3)."
   forEveryone: Boolean = false
 }
 
+"A fact about the user for every teammate (the shared scope)."
 input ToolRememberAboutUserInput {
+  "The text (1–4,000 characters)."
   content: String!
+  "An optional label (up to 120 characters, one line)."
   key: String
 }
 
+"A teammate's change of an item it can see."
 input ToolUpdateMemoryInput {
+  "The item (shared or the teammate's own, active)."
   id: ID!
+  "The revision the teammate saw (R2)."
   baseRevision: Int!
+  "The new text (1–4,000 characters)."
   content: String!
 }
 
+"The item a teammate wants forgotten."
 input ToolForgetMemoryInput {
+  "The item (shared or the teammate's own, active)."
   id: ID!
 }
 
 "A message of the teammate's own conversations (P8)."
 type HistoryMessage {
+  "The message's id."
   id: ID!
+  "Its conversation."
   threadId: ID!
+  "The run it belongs to; null for a retry waiting for its run."
   runId: ID
+  "user or assistant."
   role: String!
+  "What was said."
   content: String!
+  "When."
   createdAt: Time!
 }
 
 
 extend type Query {
-  "A run; a run credential may read its own run only."
-  run(id: ID!): Run @auth(accept: [USER, WORKER, RUN])
-  "A teammate's runs, newest first (first 1–100, default 50); before is the id of the last run of the previous page."
-  runs(teammateId: ID!, first: Int = 20, before: ID): [Run!]! @auth(accept: [USER, WORKER])
-  "The run's teammate's visible active items matching the words or text (up to 20)."
-  toolSearchMemory(query: String!): [MemoryItem!]! @auth(accept: [RUN])
-  "The run's teammate's own conversations matching the words or text (up to 20; P8)."
-  toolSearchHistory(query: String!): [HistoryMessage!]! @auth(accept: [RUN])
+  "A run; a run credential may read its own run only. Credentials: user, worker, run."
+  run(
+    "The run's id."
+    id: ID!
+  ): Run @auth(accept: [USER, WORKER, RUN])
+  """
+  A teammate's runs, newest first (first 1–100, default 20); before is the id of the last run of the
+  previous page.
+
+  Credentials: user, worker.
+  """
+  runs(
+    "The teammate."
+    teammateId: ID!
+    "Page size, 1–100."
+    first: Int = 20
+    "The id of the last run of the previous page; omitted: the newest."
+    before: ID
+  ): [Run!]! @auth(accept: [USER, WORKER])
+  """
+  The run's teammate's visible active items matching the words or text (up to 20).
+
+  Credentials: run.
+  """
+  toolSearchMemory(
+    "Words or text to look for (up to 500 characters)."
+    query: String!
+  ): [MemoryItem!]! @auth(accept: [RUN])
+  """
+  The run's teammate's own conversations matching the words or text (up to 20; P8).
+
+  Credentials: run.
+  """
+  toolSearchHistory(
+    "Words or text to look for (up to 500 characters)."
+    query: String!
+  ): [HistoryMessage!]! @auth(accept: [RUN])
 }
 
 extend type Mutation {
-  "Start a teammate's turn (G3, G4, P1–P7). Fails with MEMORY_CHANGED if memory changed while it started."
-  startRun(input: StartRunInput!): StartRunPayload! @auth(accept: [WORKER])
-  "Before every tool call (G5)."
+  """
+  Start a teammate's turn (G3, G4, P1–P7). Fails with MEMORY_CHANGED if memory changed while it
+  started.
+
+  Credentials: worker.
+  """
+  startRun(
+    "Whose turn, the message, and the thread to continue."
+    input: StartRunInput!
+  ): StartRunPayload! @auth(accept: [WORKER])
+  """
+  Check, before every tool call, that memory hasn't changed since the run adopted its generation
+  (G5); if it has, the run is ended as INTERRUPTED and interrupted is true.
+
+  Credentials: run.
+  """
   checkRunGeneration: RunGenerationCheck! @auth(accept: [RUN])
-  completeRun(input: CompleteRunInput!): Run! @auth(accept: [RUN])
-  cancelRun(input: CancelRunInput!): Run! @auth(accept: [USER])
-  toolRemember(input: ToolRememberInput!): ToolResult! @auth(accept: [RUN])
-  "Remember a fact about the user for every teammate (the shared scope; A3 applies)."
-  toolRememberAboutUser(input: ToolRememberAboutUserInput!): ToolResult! @auth(accept: [RUN])
-  toolUpdateMemory(input: ToolUpdateMemoryInput!): ToolResult! @auth(accept: [RUN])
-  toolForgetMemory(input: ToolForgetMemoryInput!): ToolResult! @auth(accept: [RUN])
+  "End the run with the teammate's reply; its credential stops working. Credentials: run."
+  completeRun(
+    "The reply."
+    input: CompleteRunInput!
+  ): Run! @auth(accept: [RUN])
+  """
+  Cancel a running run: its credential stops working at once, and none of its later writes happen.
+
+  Credentials: user.
+  """
+  cancelRun(
+    "The run."
+    input: CancelRunInput!
+  ): Run! @auth(accept: [USER])
+  """
+  Save what the teammate learned: confirmed memory when the user's message asks for it and contains
+  it (A1, A3 for shared), a suggestion otherwise (A2); dropped if the user forgot that text before
+  (F3).
+
+  Credentials: run.
+  """
+  toolRemember(
+    "The text, key and kind."
+    input: ToolRememberInput!
+  ): ToolResult! @auth(accept: [RUN])
+  """
+  Remember a fact about the user for every teammate (the shared scope; A3 applies).
+
+  Credentials: run.
+  """
+  toolRememberAboutUser(
+    "The text and key."
+    input: ToolRememberAboutUserInput!
+  ): ToolResult! @auth(accept: [RUN])
+  """
+  Change an item: applied as a CORRECT revision when the user's message asks for it and names the
+  item (A4), a proposed change otherwise.
+
+  Credentials: run.
+  """
+  toolUpdateMemory(
+    "The item, its revision and the new text."
+    input: ToolUpdateMemoryInput!
+  ): ToolResult! @auth(accept: [RUN])
+  """
+  Forget an item: erased when the user's message asks for it and names the item (A5), a proposal to
+  forget otherwise.
+
+  Credentials: run.
+  """
+  toolForgetMemory(
+    "The item."
+    input: ToolForgetMemoryInput!
+  ): ToolResult! @auth(accept: [RUN])
 }
 `, BuiltIn: false},
 	{Name: "../schema.graphqls", Input: `# The GraphQL API of the memory service (RULES §5). Every root field declares, with @auth, which
 # credentials may call it; a root field without @auth fails the schema test.
 
 "Which credentials may call an operation (RULES §4). Others get UNAUTHENTICATED or FORBIDDEN."
-directive @auth(accept: [Credential!]!) on FIELD_DEFINITION
+directive @auth(
+  "The credentials that may call it."
+  accept: [Credential!]!
+) on FIELD_DEFINITION
 
 "The three credentials of RULES §4."
 enum Credential {
@@ -2702,13 +3032,16 @@ enum Credential {
   RUN
 }
 
-"An RFC 3339 timestamp."
+"An RFC 3339 timestamp, like 2025-03-01T09:30:00Z."
 scalar Time
 
 "An AI agent that works for the user and has its own memory scope."
 type Teammate {
+  "The teammate's id; its memory scope has the same id."
   id: ID!
+  "What the user calls it (1–120 characters)."
   name: String!
+  "When it was added."
   createdAt: Time!
   "The teammate's generation, shared:own:expired (G2). It changes whenever memory it sees changes."
   generation: String!
@@ -2716,38 +3049,59 @@ type Teammate {
 
 "What a memory item is about."
 enum MemoryKind {
+  "Something true about the user or their world."
   FACT
+  "How the user likes things done."
   PREFERENCE
+  "What to do differently, from the user's feedback on a reply (L2)."
   LESSON
+  "Anything else: a MEMORY.md import, a reminder."
   NOTE
 }
 
 "Where an item is in its life: ACTIVE memory is given to runs; CANDIDATE waits for the user (A2)."
 enum MemoryStatus {
+  "Confirmed memory, given to runs (unless expired)."
   ACTIVE
+  "A suggestion waiting for the user; never given to a run (A2)."
   CANDIDATE
+  "A suggestion that no longer waits: dismissed, or a proposal that was settled (see resolution)."
   DISMISSED
+  "Forgotten for real (F1): no content, key or text in any revision."
   FORGOTTEN
 }
 
 "Where an item came from."
 enum MemorySource {
+  "The user wrote it."
   USER
+  "A teammate's memory tool (a run)."
   TEAMMATE
+  "The optional extraction of a user's message (I2)."
   EXTRACTION
+  "A MEMORY.md import (M1) or importMemory."
   IMPORT
+  "A lesson kept from feedback on a reply (L2)."
   FEEDBACK
 }
 
 "What produced a revision."
 enum RevisionAction {
+  "The first revision of an item."
   CREATE
+  "The user changed the item."
   EDIT
+  "A teammate changed the item at the user's explicit request (A4)."
   CORRECT
+  "An earlier revision brought back (R3)."
   RESTORE
+  "A save undone (R3), or a dismissed suggestion brought back to waiting."
   UNDO
+  "The user confirmed a suggestion or applied a proposed change."
   CONFIRM
+  "Only the pin changed."
   PIN
+  "The item was forgotten; the revision has no content (F1)."
   FORGET
   "The user dismissed a suggestion; its text is unchanged."
   DISMISS
@@ -2767,30 +3121,38 @@ enum SuggestionResolution {
 
 "A scope: one teammate's, or the shared scope when teammateId is null."
 input ScopeInput {
+  """
+  The teammate whose scope it is; null (or omitted) means the shared scope, which every teammate
+  reads.
+  """
   teammateId: ID
 }
 
 "A remembered fact, preference, lesson or note, with its full history."
 type MemoryItem {
+  "The item's id; it stays the same across revisions."
   id: ID!
   "shared, or the teammate's id."
   scope: String!
   "The teammate whose scope holds the item; null for shared memory."
   teammate: Teammate
+  "What the item is about."
   kind: MemoryKind!
   "A short optional label."
   key: String
   "Empty once the item is forgotten (F1)."
   content: String!
+  "Where the item is in its life."
   status: MemoryStatus!
   "Pinned items are always given to runs, first."
   pinned: Boolean!
   "The current revision; send it back as baseRevision when editing (R2)."
   revision: Int!
+  "Where the item came from."
   source: MemorySource!
   """
-  For suggestions: where it came from in the user's words — the sentence of the run's user message
-  a teammate's suggestion most likely came from, or the quote extraction found.
+  For suggestions: where it came from in the user's words — the sentence of the run's user message a
+  teammate's suggestion most likely came from, or the quote extraction found.
   """
   evidence: String
   "For suggestions: the run (conversation turn) that made it."
@@ -2801,14 +3163,22 @@ type MemoryItem {
   timesSuggested: Int!
   "For settled suggestions: how they were settled; null while waiting."
   resolution: SuggestionResolution
+  "When the item stops being given to runs; null: never."
   expiresAt: Time
   "The expiry has passed: the item stays visible here but is no longer given to runs."
   expired: Boolean!
+  "When the item was first written."
   createdAt: Time!
+  "When the item last changed (a revision or a status change)."
   updatedAt: Time!
+  "When the item was forgotten; null unless FORGOTTEN."
   forgottenAt: Time
   "For a candidate that proposes a change to an existing item, or to forget it: that item and the revision it saw."
   targetItemId: ID
+  """
+  The revision of targetItemId the proposal saw; confirming fails with CONFLICT if the item has
+  moved on (R2).
+  """
   targetRevision: Int
   """
   A teammate's proposal to forget targetItemId (A5): the user's message didn't clearly ask to forget
@@ -2817,96 +3187,157 @@ type MemoryItem {
   """
   proposesForget: Boolean!
   "Every revision, newest first. after is a cursor from this connection."
-  revisions(first: Int = 20, after: String): MemoryRevisionConnection!
+  revisions(
+    "How many revisions (1–100)."
+    first: Int = 20
+    "The endCursor of the previous page; omitted: from the newest."
+    after: String
+  ): MemoryRevisionConnection!
 }
 
 "One saved state of an item."
 type MemoryRevision {
+  "Its number: 1 for the first, one more for each change (never skipped or repeated)."
   revision: Int!
+  "The content it had; empty once the item is forgotten (F1)."
   content: String!
+  "The key it had; null when none or once forgotten."
   key: String
+  "The kind it had."
   kind: MemoryKind!
+  "Whether it was pinned."
   pinned: Boolean!
+  "The expiry it had."
   expiresAt: Time
+  "What produced it."
   action: RevisionAction!
   "user, teammate:<id>, extraction or import."
   actor: String!
   "The revision this one was based on."
   basedOn: Int
+  "The run whose tool wrote it (a teammate's change), if any."
   runId: ID
+  "When it was written."
   createdAt: Time!
 }
 
+"Where a page of a connection ends."
 type PageInfo {
+  "More follow: ask again with after = endCursor."
   hasNextPage: Boolean!
+  "The last edge's cursor; null on an empty page."
   endCursor: String
 }
 
+"One item of a page."
 type MemoryItemEdge {
+  "Where this item is in the list, for after."
   cursor: String!
+  "The item."
   node: MemoryItem!
 }
 
+"A page of items (a Relay connection)."
 type MemoryItemConnection {
+  "The page's items, in the list's order."
   edges: [MemoryItemEdge!]!
+  "Whether more follow, and from where."
   pageInfo: PageInfo!
   "All items matching the filter, across pages."
   totalCount: Int!
 }
 
+"One revision of a page."
 type MemoryRevisionEdge {
+  "Where this revision is in the list, for after."
   cursor: String!
+  "The revision."
   node: MemoryRevision!
 }
 
+"A page of an item's revisions, newest first."
 type MemoryRevisionConnection {
+  "The page's revisions."
   edges: [MemoryRevisionEdge!]!
+  "Whether more follow, and from where."
   pageInfo: PageInfo!
 }
 
 type Query {
-  "Every teammate, oldest first (a run sees its own teammate only)."
+  "Every teammate, oldest first (a run sees its own teammate only). Credentials: user, worker, run."
   teammates: [Teammate!]! @auth(accept: [USER, WORKER, RUN])
-  "One teammate; null when it doesn't exist."
-  teammate(id: ID!): Teammate @auth(accept: [USER, WORKER, RUN])
+  "One teammate; null when it doesn't exist. Credentials: user, worker, run."
+  teammate(
+    "The teammate's id."
+    id: ID!
+  ): Teammate @auth(accept: [USER, WORKER, RUN])
   """
   One scope's items, pinned first, then most recently changed. search matches words (English
   stemming) or any part of the content or key. first is 1–100.
+
+  Credentials: user, worker, run.
   """
   memoryItems(
+    "The scope to list (a run: shared or its own)."
     scope: ScopeInput!
+    """
+    Which items: ACTIVE (the default) or, for the user, CANDIDATE, DISMISSED or FORGOTTEN; a run
+    sees ACTIVE only.
+    """
     status: MemoryStatus = ACTIVE
+    "Only items of this kind; omitted: all."
     kind: MemoryKind
+    "Words or text to look for (up to 500 characters); omitted: everything."
     search: String
+    "Page size, 1–100."
     first: Int = 50
+    "The endCursor of the previous page; omitted: the first page."
     after: String
   ): MemoryItemConnection! @auth(accept: [USER, WORKER, RUN])
-  "One item; null when it doesn't exist."
-  memoryItem(id: ID!): MemoryItem @auth(accept: [USER, WORKER, RUN])
+  "One item; null when it doesn't exist. Credentials: user, worker, run."
+  memoryItem(
+    "The item's id."
+    id: ID!
+  ): MemoryItem @auth(accept: [USER, WORKER, RUN])
 }
 
+"A new teammate."
 input CreateTeammateInput {
   "1–120 characters."
   name: String!
 }
 
+"What createTeammate made."
 type CreateTeammatePayload {
+  "The new teammate, with a scope of its own."
   teammate: Teammate!
 }
 
+"What renameTeammate changed."
+type RenameTeammatePayload {
+  "The teammate with its new name."
+  teammate: Teammate!
+}
+
+"A teammate's new name."
 input RenameTeammateInput {
+  "The teammate to rename."
   id: ID!
   "1–120 characters."
   name: String!
 }
 
+"A new item the user writes: active and confirmed at once."
 input CreateMemoryInput {
+  "Where it goes: shared or one teammate's scope."
   scope: ScopeInput!
+  "What it is about; FACT when omitted."
   kind: MemoryKind = FACT
   "Up to 120 characters; blank means none."
   key: String
   "1–4,000 characters."
   content: String!
+  "Pinned items are given to every run of the scope, first."
   pinned: Boolean = false
   "Must be in the future."
   expiresAt: Time
@@ -2914,69 +3345,151 @@ input CreateMemoryInput {
 
 "Change an active item. Omitted fields keep their value. A baseRevision that is no longer current fails with CONFLICT (extensions.currentRevision) and changes nothing."
 input EditMemoryInput {
+  "The item to change (active)."
   id: ID!
+  "The revision the editor started from (MemoryItem.revision)."
   baseRevision: Int!
+  "The new content (1–4,000 characters); omitted: unchanged."
   content: String
   "A blank key removes it."
   key: String
+  "The new kind; omitted: unchanged."
   kind: MemoryKind
   "Pin or unpin; a change of the pin alone is recorded as a PIN revision."
   pinned: Boolean
+  "A new expiry, in the future; omitted: unchanged."
   expiresAt: Time
+  "true removes the expiry (not with expiresAt)."
   clearExpiresAt: Boolean = false
 }
 
 "Bring back an earlier revision as a new revision, based on baseRevision."
 input RestoreMemoryRevisionInput {
+  "The item (active)."
   id: ID!
+  "The earlier revision to bring back."
   revision: Int!
+  "The revision the user was looking at (the current one, or CONFLICT)."
   baseRevision: Int!
 }
 
 "Undo the save that produced revision (restores revision - 1); CONFLICT if the item changed since."
 input UndoMemoryEditInput {
+  "The item (active)."
   id: ID!
+  "The revision the save produced; it must still be the current one."
   revision: Int!
 }
 
+"The item a mutation wrote, as it is now."
 type MemoryItemPayload {
+  "The item after the change."
   item: MemoryItem!
 }
 
 type Mutation {
-  createTeammate(input: CreateTeammateInput!): CreateTeammatePayload! @auth(accept: [USER])
-  renameTeammate(input: RenameTeammateInput!): CreateTeammatePayload! @auth(accept: [USER])
-  createMemory(input: CreateMemoryInput!): MemoryItemPayload! @auth(accept: [USER])
-  editMemory(input: EditMemoryInput!): MemoryItemPayload! @auth(accept: [USER])
-  restoreMemoryRevision(input: RestoreMemoryRevisionInput!): MemoryItemPayload! @auth(accept: [USER])
-  undoMemoryEdit(input: UndoMemoryEditInput!): MemoryItemPayload! @auth(accept: [USER])
+  """
+  Add a teammate, with an empty scope of its own; teammatesChanged announces it (CREATED).
+
+  Credentials: user.
+  """
+  createTeammate(
+    "The new teammate."
+    input: CreateTeammateInput!
+  ): CreateTeammatePayload! @auth(accept: [USER])
+  """
+  Change a teammate's name; no memory changes, so no generation does. teammatesChanged announces it
+  (RENAMED).
+
+  Credentials: user.
+  """
+  renameTeammate(
+    "The teammate and its new name."
+    input: RenameTeammateInput!
+  ): RenameTeammatePayload! @auth(accept: [USER])
+  "Write a new active item in a scope (R1); bumps its generation (G1). Credentials: user."
+  createMemory(
+    "The item."
+    input: CreateMemoryInput!
+  ): MemoryItemPayload! @auth(accept: [USER])
+  """
+  Change an active item as a new revision (EDIT, or PIN when only the pin changes), based on the
+  revision the editor saw (R1, R2); bumps the scope's generation. A change that changes nothing is
+  BAD_USER_INPUT.
+
+  Credentials: user.
+  """
+  editMemory(
+    "The change."
+    input: EditMemoryInput!
+  ): MemoryItemPayload! @auth(accept: [USER])
+  """
+  Bring back an earlier revision as a new RESTORE revision (R3), with the conflict check of R2.
+
+  Credentials: user.
+  """
+  restoreMemoryRevision(
+    "Which revision, based on which."
+    input: RestoreMemoryRevisionInput!
+  ): MemoryItemPayload! @auth(accept: [USER])
+  """
+  Undo a save: restore the revision before it as a new UNDO revision, failing with CONFLICT if
+  anyone changed the item since (R3).
+
+  Credentials: user.
+  """
+  undoMemoryEdit(
+    "The save to undo."
+    input: UndoMemoryEditInput!
+  ): MemoryItemPayload! @auth(accept: [USER])
 }
 
 "An item changed; item is its state now (null if the subscriber can no longer see it)."
 type MemoryChange {
+  "shared, or the teammate's id."
   scope: String!
+  "The item that changed."
   itemId: ID!
+  "Its revision after the change."
   revision: Int!
   "The revision's action; null for a change without a revision (a suggestion made again, merged)."
   action: RevisionAction
+  "Its status after the change."
   status: MemoryStatus!
+  """
+  The item as it is now, re-read with the subscriber's credential; null if it can no longer see it.
+  """
   item: MemoryItem
 }
 
 "A teammate's generation moved (G7)."
 type GenerationChange {
+  "The teammate."
   teammateId: ID!
+  "Its generation now, shared:own:expired (G2)."
   generation: String!
 }
 
 type Subscription {
   """
-  The teammate's current generation once at subscription start, then every time it changes (including
-  after the server re-synchronises with the database, so no change is silently lost).
+  The teammate's current generation once at subscription start, then every time it changes
+  (including after the server re-synchronises with the database, so no change is silently lost).
+
+  Credentials: user, worker, run.
   """
-  generationChanged(teammateId: ID!): GenerationChange! @auth(accept: [USER, WORKER, RUN])
-  "Every change to an item of the scope (ids only travel through the database; the item is re-read)."
-  memoryChanged(scope: ScopeInput!): MemoryChange! @auth(accept: [USER, WORKER, RUN])
+  generationChanged(
+    "The teammate to follow (a run: its own)."
+    teammateId: ID!
+  ): GenerationChange! @auth(accept: [USER, WORKER, RUN])
+  """
+  Every change to an item of the scope (ids only travel through the database; the item is re-read).
+
+  Credentials: user, worker, run.
+  """
+  memoryChanged(
+    "The scope to follow (a run: shared or its own)."
+    scope: ScopeInput!
+  ): MemoryChange! @auth(accept: [USER, WORKER, RUN])
 }
 `, BuiltIn: false},
 }
@@ -3318,6 +3831,14 @@ func (ec *executionContext) childFields_RecallPreview(ctx context.Context, field
 		return ec.fieldContext_RecallPreview_vectorReason(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RecallPreview", field.Name)
+}
+
+func (ec *executionContext) childFields_RenameTeammatePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "teammate":
+		return ec.fieldContext_RenameTeammatePayload_teammate(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RenameTeammatePayload", field.Name)
 }
 
 func (ec *executionContext) childFields_RetryOrigin(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6730,11 +7251,11 @@ func (ec *executionContext) _Mutation_renameTeammate(ctx context.Context, field 
 			directive1 := func(ctx context.Context) (any, error) {
 				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
 				if err != nil {
-					var zeroVal *model.CreateTeammatePayload
+					var zeroVal *model.RenameTeammatePayload
 					return zeroVal, err
 				}
 				if ec.Directives.Auth == nil {
-					var zeroVal *model.CreateTeammatePayload
+					var zeroVal *model.RenameTeammatePayload
 					return zeroVal, errors.New("directive auth is not implemented")
 				}
 				return ec.Directives.Auth(ctx, nil, directive0, accept)
@@ -6743,8 +7264,8 @@ func (ec *executionContext) _Mutation_renameTeammate(ctx context.Context, field 
 			next = directive1
 			return next
 		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateTeammatePayload) graphql.Marshaler {
-			return ec.marshalNCreateTeammatePayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCreateTeammatePayload(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RenameTeammatePayload) graphql.Marshaler {
+			return ec.marshalNRenameTeammatePayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRenameTeammatePayload(ctx, selections, v)
 		},
 		true,
 		true,
@@ -6757,7 +7278,7 @@ func (ec *executionContext) fieldContext_Mutation_renameTeammate(ctx context.Con
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CreateTeammatePayload(ctx, field)
+			return ec.childFields_RenameTeammatePayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -9785,6 +10306,38 @@ func (ec *executionContext) _RecallPreview_vectorReason(ctx context.Context, fie
 }
 func (ec *executionContext) fieldContext_RecallPreview_vectorReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RecallPreview", field, true, true, "String")
+}
+
+func (ec *executionContext) _RenameTeammatePayload_teammate(ctx context.Context, field graphql.CollectedField, obj *model.RenameTeammatePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RenameTeammatePayload_teammate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Teammate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Teammate) graphql.Marshaler {
+			return ec.marshalNTeammate2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐTeammate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RenameTeammatePayload_teammate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RenameTeammatePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Teammate(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _RetryOrigin_runId(ctx context.Context, field graphql.CollectedField, obj *memory.RetryOrigin) (ret graphql.Marshaler) {
@@ -15320,6 +15873,39 @@ func (ec *executionContext) _RecallPreview(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var renameTeammatePayloadImplementors = []string{"RenameTeammatePayload"}
+
+func (ec *executionContext) _RenameTeammatePayload(ctx context.Context, sel ast.SelectionSet, obj *model.RenameTeammatePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, renameTeammatePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RenameTeammatePayload")
+		case "teammate":
+			out.Values[i] = ec._RenameTeammatePayload_teammate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var retryOriginImplementors = []string{"RetryOrigin"}
 
 func (ec *executionContext) _RetryOrigin(ctx context.Context, sel ast.SelectionSet, obj *memory.RetryOrigin) graphql.Marshaler {
@@ -16834,6 +17420,14 @@ func (ec *executionContext) marshalNRecallPreview2ᚖgithubᚗcomᚋopenᚑbot�
 func (ec *executionContext) unmarshalNRenameTeammateInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRenameTeammateInput(ctx context.Context, v any) (model.RenameTeammateInput, error) {
 	res, err := ec.unmarshalInputRenameTeammateInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRenameTeammatePayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRenameTeammatePayload(ctx context.Context, sel ast.SelectionSet, v *model.RenameTeammatePayload) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RenameTeammatePayload!")
+		return graphql.Null
+	}
+	return ec._RenameTeammatePayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNRestoreMemoryRevisionInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRestoreMemoryRevisionInput(ctx context.Context, v any) (model.RestoreMemoryRevisionInput, error) {
