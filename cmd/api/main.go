@@ -34,11 +34,14 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:])
+	// Read before stop, which cancels ctx too: after it every failure would look interrupted, exit 0
+	// and lose its message (a missing extension's CREATE EXTENSION, say).
+	interrupted := ctx.Err() != nil
 	stop()
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		// -h: the usage was printed; asking for it is not a failure.
-	case err != nil && ctx.Err() != nil:
+	case err != nil && interrupted:
 		// Ctrl-C or SIGTERM while starting: whatever was interrupted, stopping is what was asked.
 		fmt.Fprintln(os.Stderr, "api: stopped")
 	case err != nil:
