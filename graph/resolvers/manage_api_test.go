@@ -482,7 +482,9 @@ func TestConfirmAllDismissAllAndUndo(t *testing.T) {
 	assert.Len(t, w.candidates(&other), 1)
 	assert.Equal(t, bumpOwn(t, genBefore, 3), w.generation(tm))
 
-	// Dismiss all.
+	// Dismiss all. (The confirmations moved the generation: a run started before them would be
+	// interrupted at its next tool call, G5.)
+	run = w.startRun(tm, "", "Hello.")
 	w.remember(run.RunToken, "Plays squash", false)
 	w.remember(run.RunToken, "Plays polo", false)
 	items, code = bulk("dismissCandidates", nil)
@@ -492,6 +494,7 @@ func TestConfirmAllDismissAllAndUndo(t *testing.T) {
 
 	// A proposal whose target moved on fails confirm-all with CONFLICT, and nothing is confirmed.
 	fact := w.createMemory(&tm, "Works at Acme")
+	run = w.startRun(tm, "", "Hello.")
 	var upd struct{ ToolUpdateMemory toolResult }
 	w.api.Must(t, run.RunToken, `mutation($id: ID!) { toolUpdateMemory(input: {id: $id, baseRevision: 1, content: "Works at Globex"}) { outcome item { `+itemFields+` } } }`,
 		map[string]any{"id": fact.ID}, &upd)
@@ -531,7 +534,8 @@ func TestConfirmWithKindAndKey(t *testing.T) {
 	assert.Equal(t, map[string]any{"kind": "PREFERENCE", "key": "drink", "content": "Drinks green tea", "status": "ACTIVE"}, item)
 
 	// A proposed change takes the target's kind and key unless the user changes them; blank removes
-	// the key.
+	// the key. (A new run: the confirmation moved the generation, G5.)
+	run = w.startRun(tm, "", "Hello.")
 	var upd struct{ ToolUpdateMemory toolResult }
 	w.api.Must(t, run.RunToken, `mutation($id: ID!) { toolUpdateMemory(input: {id: $id, baseRevision: 2, content: "Drinks black tea"}) { outcome item { `+itemFields+` } } }`,
 		map[string]any{"id": s.ID}, &upd)
