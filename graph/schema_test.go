@@ -1,8 +1,10 @@
 package graph_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -89,5 +91,101 @@ func TestUserMutationsAcceptOnlyTheUser(t *testing.T) {
 			accepted = append(accepted, c.Value.Raw)
 		}
 		require.Equal(t, []string{"USER"}, accepted, "%s", field.Name)
+	}
+}
+
+// Every element a client sees — type, field, argument, input field, enum value, directive — says what
+// it is (issue 19 item 6): a description is the schema's documentation, and GraphiQL shows nothing
+// else. Root fields must also say which credentials may call them, in words as well as in @auth.
+func TestEverythingIsDescribed(t *testing.T) {
+	t.Parallel()
+	schema := loadSchema(t)
+	var missing []string
+	need := func(what, description string) {
+		if strings.TrimSpace(description) == "" {
+			missing = append(missing, what)
+		}
+	}
+	for name, def := range schema.Types {
+		if def.BuiltIn || strings.HasPrefix(name, "__") {
+			continue
+		}
+		if name != "Query" && name != "Mutation" && name != "Subscription" {
+			need("type "+name, def.Description)
+		}
+		for _, f := range def.Fields {
+			if strings.HasPrefix(f.Name, "__") {
+				continue
+			}
+			need(name+"."+f.Name, f.Description)
+			for _, a := range f.Arguments {
+				need(name+"."+f.Name+"("+a.Name+")", a.Description)
+			}
+		}
+		for _, v := range def.EnumValues {
+			need(name+"."+v.Name, v.Description)
+		}
+	}
+	for name, d := range schema.Directives {
+		if d.Position == nil || d.Position.Src.BuiltIn {
+			continue
+		}
+		need("@"+name, d.Description)
+		for _, a := range d.Arguments {
+			need("@"+name+"("+a.Name+")", a.Description)
+		}
+	}
+	slices.Sort(missing)
+	require.Empty(t, missing, "%d schema elements have no description", len(missing))
+}
+
+// credentialWords are how a root field's description names the credentials of RULES §4.
+var credentialWords = map[string]string{"USER": "user", "WORKER": "worker", "RUN": "run"}
+
+// credentialsLine is the sentence that ends every root field's description.
+var credentialsLine = regexp.MustCompile(`(?m)Credentials: ([a-z, ]+)\.$`)
+
+// Every root field's description says who may call it — "Credentials: user, worker." — and says
+// exactly what its @auth accepts, so the documentation can't drift from the access rule (RULES §4).
+func TestOperationsNameTheirCredentials(t *testing.T) {
+	t.Parallel()
+	schema := loadSchema(t)
+	var wrong []string
+	for _, root := range []*ast.Definition{schema.Query, schema.Mutation, schema.Subscription} {
+		for _, f := range root.Fields {
+			auth := f.Directives.ForName("auth")
+			if auth == nil || strings.HasPrefix(f.Name, "__") {
+				continue // TestEveryOperationDeclaresAuth fails on a missing @auth
+			}
+			var want []string
+			for _, c := range auth.Arguments.ForName("accept").Value.Children {
+				want = append(want, credentialWords[c.Value.Raw])
+			}
+			m := credentialsLine.FindAllStringSubmatch(f.Description, -1)
+			if len(m) != 1 || m[0][1] != strings.Join(want, ", ") {
+				wrong = append(wrong, fmt.Sprintf("%s.%s: want the line \"Credentials: %s.\"", root.Name, f.Name, strings.Join(want, ", ")))
+			}
+		}
+	}
+	slices.Sort(wrong)
+	require.Empty(t, wrong)
+}
+
+// Each mutation returns a payload of its own name (createTeammate → CreateTeammatePayload), or one
+// of the shared payloads named for what they hold, so that a field added for one mutation can't
+// appear on another's result.
+func TestMutationsReturnConsistentPayloads(t *testing.T) {
+	t.Parallel()
+	schema := loadSchema(t)
+	shared := []string{"MemoryItemPayload", "MemoryItemsPayload", "ToolResult", "Run"}
+	for _, f := range schema.Mutation.Fields {
+		typ := f.Type.Name()
+		if slices.Contains(shared, typ) {
+			continue
+		}
+		own := strings.ToUpper(f.Name[:1]) + f.Name[1:] + "Payload"
+		if typ != own && strings.HasSuffix(typ, "Payload") {
+			t.Errorf("%s returns %s: want %s or a shared payload", f.Name, typ, own)
+		}
 	}
 }

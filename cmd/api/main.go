@@ -4,6 +4,8 @@
 //
 //	api                          serve (migrating first unless -skip-migrations / MEMORY_SKIP_MIGRATIONS)
 //	api migrate up|down|version  manage the schema and exit
+//	api migrate force N          record migration N as applied and clean, running nothing (after a
+//	                             failed migration was repaired by hand; 0: none applied)
 package main
 
 import (
@@ -18,6 +20,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -32,11 +35,14 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:])
+	// Read before stop, which cancels ctx too: after it every failure would look interrupted, exit 0
+	// and lose its message (a missing extension's CREATE EXTENSION, say).
+	interrupted := ctx.Err() != nil
 	stop()
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		// -h: the usage was printed; asking for it is not a failure.
-	case err != nil && ctx.Err() != nil:
+	case err != nil && interrupted:
 		// Ctrl-C or SIGTERM while starting: whatever was interrupted, stopping is what was asked.
 		fmt.Fprintln(os.Stderr, "api: stopped")
 	case err != nil:
@@ -110,10 +116,10 @@ func run(ctx context.Context, args []string) error {
 	}
 
 	if rest := flags.Args(); len(rest) > 0 {
-		if rest[0] != "migrate" || len(rest) != 2 {
-			return fmt.Errorf("unknown command %q; want: migrate up|down|version", rest)
+		if rest[0] != "migrate" || len(rest) < 2 || (rest[1] == "force") != (len(rest) == 3) || len(rest) > 3 {
+			return fmt.Errorf("unknown command %q; want: migrate up|down|version|force N", rest)
 		}
-		return migrate(databaseURL, rest[1])
+		return migrate(databaseURL, rest[1:])
 	}
 	if !*skipMigrations && !cfg.SkipMigrations {
 		if err := db.MigrateUp(databaseURL); err != nil {
@@ -134,8 +140,8 @@ func purgeDelay(cfg config.Config) time.Duration {
 // TombstoneKeyFile is the generated tombstone key's file in MEMORY_DATA_DIR (mode 0600).
 const TombstoneKeyFile = "tombstone-key"
 
-func migrate(databaseURL, cmd string) error {
-	switch cmd {
+func migrate(databaseURL string, args []string) error {
+	switch cmd := args[0]; cmd {
 	case "up":
 		return db.MigrateUp(databaseURL)
 	case "down":
@@ -151,8 +157,18 @@ func migrate(databaseURL, cmd string) error {
 		}
 		fmt.Printf("version %d (latest %d, dirty %t)\n", v, latest, dirty)
 		return nil
+	case "force":
+		n, err := strconv.ParseUint(args[1], 10, 0)
+		if err != nil {
+			return fmt.Errorf("migrate force %q: want a migration number (0 for none)", args[1])
+		}
+		if err := db.Force(databaseURL, uint(n)); err != nil {
+			return err
+		}
+		fmt.Printf("version %d recorded as applied, clean; nothing was run\n", n)
+		return nil
 	default:
-		return fmt.Errorf("unknown migrate command %q; want up, down or version", cmd)
+		return fmt.Errorf("unknown migrate command %q; want up, down, version or force N", cmd)
 	}
 }
 
@@ -200,6 +216,10 @@ func serve(ctx context.Context, cfg config.Config, aiCfg config.AI, databaseURL 
 		// The login URL carries the user token: print it to the terminal, never into the log stream.
 		fmt.Fprintf(os.Stderr, "\n  Memory is running: open %s/login?token=%s\n  (tokens are in %s)\n\n",
 			base, cfg.UserToken, cfg.DataDir)
+	} else {
+		// The token is the operator's (MEMORY_USER_TOKEN), and the terminal may be a shared log: the
+		// path only.
+		fmt.Fprintf(os.Stderr, "\n  Memory is running: open %s/login?token=<MEMORY_USER_TOKEN>\n\n", base)
 	}
 
 	select {

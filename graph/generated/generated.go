@@ -67,6 +67,14 @@ type ComplexityRoot struct {
 		Teammate func(childComplexity int) int
 	}
 
+	DeleteTeammatePayload struct {
+		DeletedMessages func(childComplexity int) int
+		DeletedRuns     func(childComplexity int) int
+		DeletedThreads  func(childComplexity int) int
+		ForgottenItems  func(childComplexity int) int
+		TeammateID      func(childComplexity int) int
+	}
+
 	Erasure struct {
 		PurgeDelaySeconds func(childComplexity int) int
 		Purged            func(childComplexity int) int
@@ -94,6 +102,11 @@ type ComplexityRoot struct {
 	ImportMemoryFilePayload struct {
 		Items   func(childComplexity int) int
 		Outcome func(childComplexity int) int
+	}
+
+	ImportMemoryPayload struct {
+		Items     func(childComplexity int) int
+		Unchanged func(childComplexity int) int
 	}
 
 	Lesson struct {
@@ -162,6 +175,10 @@ type ComplexityRoot struct {
 		Item func(childComplexity int) int
 	}
 
+	MemoryItemsPayload struct {
+		Items func(childComplexity int) int
+	}
+
 	MemoryRevision struct {
 		Action    func(childComplexity int) int
 		Actor     func(childComplexity int) int
@@ -191,13 +208,19 @@ type ComplexityRoot struct {
 		CheckRunGeneration    func(childComplexity int) int
 		CompleteRun           func(childComplexity int, input model.CompleteRunInput) int
 		ConfirmCandidate      func(childComplexity int, input model.ConfirmCandidateInput) int
+		ConfirmCandidates     func(childComplexity int, input model.CandidatesInput) int
 		CreateMemory          func(childComplexity int, input model.CreateMemoryInput) int
 		CreateTeammate        func(childComplexity int, input model.CreateTeammateInput) int
+		DeleteTeammate        func(childComplexity int, input model.DeleteTeammateInput) int
 		DismissCandidate      func(childComplexity int, input model.DismissCandidateInput) int
+		DismissCandidates     func(childComplexity int, input model.CandidatesInput) int
 		EditMemory            func(childComplexity int, input model.EditMemoryInput) int
+		ForgetMemories        func(childComplexity int, input model.ForgetMemoriesInput) int
 		ForgetMemory          func(childComplexity int, input model.ForgetMemoryInput) int
+		ImportMemory          func(childComplexity int, input model.ImportMemoryInput) int
 		ImportMemoryFile      func(childComplexity int, input model.ImportMemoryFileInput) int
 		KeepLesson            func(childComplexity int, input model.KeepLessonInput) int
+		PinMemories           func(childComplexity int, input model.PinMemoriesInput) int
 		RateRun               func(childComplexity int, input model.RateRunInput) int
 		RenameTeammate        func(childComplexity int, input model.RenameTeammateInput) int
 		RestoreMemoryRevision func(childComplexity int, input model.RestoreMemoryRevisionInput) int
@@ -207,6 +230,7 @@ type ComplexityRoot struct {
 		ToolRemember          func(childComplexity int, input model.ToolRememberInput) int
 		ToolRememberAboutUser func(childComplexity int, input model.ToolRememberAboutUserInput) int
 		ToolUpdateMemory      func(childComplexity int, input model.ToolUpdateMemoryInput) int
+		UndoDismissCandidate  func(childComplexity int, input model.UndoDismissCandidateInput) int
 		UndoMemoryEdit        func(childComplexity int, input model.UndoMemoryEditInput) int
 	}
 
@@ -221,6 +245,7 @@ type ComplexityRoot struct {
 		Candidates        func(childComplexity int, scope model.ScopeInput) int
 		Copies            func(childComplexity int, id string) int
 		Erasure           func(childComplexity int) int
+		ExportMemory      func(childComplexity int, scope model.ScopeInput, format model.ExportFormat, includeRevisions *bool) int
 		ForgottenBefore   func(childComplexity int, scope model.ScopeInput, content string) int
 		Lessons           func(childComplexity int, teammateID string) int
 		MemoryImported    func(childComplexity int, teammateID string) int
@@ -252,6 +277,10 @@ type ComplexityRoot struct {
 		Text         func(childComplexity int) int
 		VectorReason func(childComplexity int) int
 		VectorSearch func(childComplexity int) int
+	}
+
+	RenameTeammatePayload struct {
+		Teammate func(childComplexity int) int
 	}
 
 	RetryOrigin struct {
@@ -309,6 +338,7 @@ type ComplexityRoot struct {
 		CandidateArrived  func(childComplexity int, scope model.ScopeInput) int
 		GenerationChanged func(childComplexity int, teammateID string) int
 		MemoryChanged     func(childComplexity int, scope model.ScopeInput) int
+		TeammatesChanged  func(childComplexity int) int
 	}
 
 	Teammate struct {
@@ -316,6 +346,12 @@ type ComplexityRoot struct {
 		Generation func(childComplexity int) int
 		ID         func(childComplexity int) int
 		Name       func(childComplexity int) int
+	}
+
+	TeammateChange struct {
+		Change     func(childComplexity int) int
+		Teammate   func(childComplexity int) int
+		TeammateID func(childComplexity int) int
 	}
 
 	Thread struct {
@@ -357,7 +393,7 @@ type MemoryItemConnectionResolver interface {
 }
 type MutationResolver interface {
 	CreateTeammate(ctx context.Context, input model.CreateTeammateInput) (*model.CreateTeammatePayload, error)
-	RenameTeammate(ctx context.Context, input model.RenameTeammateInput) (*model.CreateTeammatePayload, error)
+	RenameTeammate(ctx context.Context, input model.RenameTeammateInput) (*model.RenameTeammatePayload, error)
 	CreateMemory(ctx context.Context, input model.CreateMemoryInput) (*model.MemoryItemPayload, error)
 	EditMemory(ctx context.Context, input model.EditMemoryInput) (*model.MemoryItemPayload, error)
 	RestoreMemoryRevision(ctx context.Context, input model.RestoreMemoryRevisionInput) (*model.MemoryItemPayload, error)
@@ -369,6 +405,13 @@ type MutationResolver interface {
 	KeepLesson(ctx context.Context, input model.KeepLessonInput) (*model.MemoryItemPayload, error)
 	RetryRunWithNote(ctx context.Context, input model.RetryRunWithNoteInput) (*memory.Retry, error)
 	ImportMemoryFile(ctx context.Context, input model.ImportMemoryFileInput) (*memory.ImportResult, error)
+	DeleteTeammate(ctx context.Context, input model.DeleteTeammateInput) (*model.DeleteTeammatePayload, error)
+	ImportMemory(ctx context.Context, input model.ImportMemoryInput) (*model.ImportMemoryPayload, error)
+	ForgetMemories(ctx context.Context, input model.ForgetMemoriesInput) (*model.MemoryItemsPayload, error)
+	PinMemories(ctx context.Context, input model.PinMemoriesInput) (*model.MemoryItemsPayload, error)
+	ConfirmCandidates(ctx context.Context, input model.CandidatesInput) (*model.MemoryItemsPayload, error)
+	DismissCandidates(ctx context.Context, input model.CandidatesInput) (*model.MemoryItemsPayload, error)
+	UndoDismissCandidate(ctx context.Context, input model.UndoDismissCandidateInput) (*model.MemoryItemPayload, error)
 	StartRun(ctx context.Context, input model.StartRunInput) (*model.StartRunPayload, error)
 	CheckRunGeneration(ctx context.Context) (*memory.GenerationCheck, error)
 	CompleteRun(ctx context.Context, input model.CompleteRunInput) (*memory.Run, error)
@@ -391,6 +434,7 @@ type QueryResolver interface {
 	Lessons(ctx context.Context, teammateID string) ([]memory.Lesson, error)
 	PendingRetries(ctx context.Context) ([]memory.Retry, error)
 	MemoryImported(ctx context.Context, teammateID string) (bool, error)
+	ExportMemory(ctx context.Context, scope model.ScopeInput, format model.ExportFormat, includeRevisions *bool) (string, error)
 	RecallPreview(ctx context.Context, teammateID string, query string) (*memory.Packet, error)
 	AiStatus(ctx context.Context) (*model.AIStatus, error)
 	Run(ctx context.Context, id string) (*memory.Run, error)
@@ -424,6 +468,7 @@ type SubscriptionResolver interface {
 	GenerationChanged(ctx context.Context, teammateID string) (<-chan *model.GenerationChange, error)
 	MemoryChanged(ctx context.Context, scope model.ScopeInput) (<-chan *model.MemoryChange, error)
 	CandidateArrived(ctx context.Context, scope model.ScopeInput) (<-chan *memory.Item, error)
+	TeammatesChanged(ctx context.Context) (<-chan *model.TeammateChange, error)
 }
 type TeammateResolver interface {
 	Generation(ctx context.Context, obj *model.Teammate) (string, error)
@@ -521,6 +566,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CreateTeammatePayload.Teammate(childComplexity), true
 
+	case "DeleteTeammatePayload.deletedMessages":
+		if e.ComplexityRoot.DeleteTeammatePayload.DeletedMessages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteTeammatePayload.DeletedMessages(childComplexity), true
+	case "DeleteTeammatePayload.deletedRuns":
+		if e.ComplexityRoot.DeleteTeammatePayload.DeletedRuns == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteTeammatePayload.DeletedRuns(childComplexity), true
+	case "DeleteTeammatePayload.deletedThreads":
+		if e.ComplexityRoot.DeleteTeammatePayload.DeletedThreads == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteTeammatePayload.DeletedThreads(childComplexity), true
+	case "DeleteTeammatePayload.forgottenItems":
+		if e.ComplexityRoot.DeleteTeammatePayload.ForgottenItems == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteTeammatePayload.ForgottenItems(childComplexity), true
+	case "DeleteTeammatePayload.teammateId":
+		if e.ComplexityRoot.DeleteTeammatePayload.TeammateID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeleteTeammatePayload.TeammateID(childComplexity), true
+
 	case "Erasure.purgeDelaySeconds":
 		if e.ComplexityRoot.Erasure.PurgeDelaySeconds == nil {
 			break
@@ -609,6 +685,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ImportMemoryFilePayload.Outcome(childComplexity), true
+
+	case "ImportMemoryPayload.items":
+		if e.ComplexityRoot.ImportMemoryPayload.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImportMemoryPayload.Items(childComplexity), true
+	case "ImportMemoryPayload.unchanged":
+		if e.ComplexityRoot.ImportMemoryPayload.Unchanged == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImportMemoryPayload.Unchanged(childComplexity), true
 
 	case "Lesson.item":
 		if e.ComplexityRoot.Lesson.Item == nil {
@@ -892,6 +981,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MemoryItemPayload.Item(childComplexity), true
 
+	case "MemoryItemsPayload.items":
+		if e.ComplexityRoot.MemoryItemsPayload.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItemsPayload.Items(childComplexity), true
+
 	case "MemoryRevision.action":
 		if e.ComplexityRoot.MemoryRevision.Action == nil {
 			break
@@ -1024,6 +1120,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ConfirmCandidate(childComplexity, args["input"].(model.ConfirmCandidateInput)), true
+	case "Mutation.confirmCandidates":
+		if e.ComplexityRoot.Mutation.ConfirmCandidates == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_confirmCandidates_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ConfirmCandidates(childComplexity, args["input"].(model.CandidatesInput)), true
 	case "Mutation.createMemory":
 		if e.ComplexityRoot.Mutation.CreateMemory == nil {
 			break
@@ -1046,6 +1153,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateTeammate(childComplexity, args["input"].(model.CreateTeammateInput)), true
+	case "Mutation.deleteTeammate":
+		if e.ComplexityRoot.Mutation.DeleteTeammate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteTeammate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteTeammate(childComplexity, args["input"].(model.DeleteTeammateInput)), true
 	case "Mutation.dismissCandidate":
 		if e.ComplexityRoot.Mutation.DismissCandidate == nil {
 			break
@@ -1057,6 +1175,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DismissCandidate(childComplexity, args["input"].(model.DismissCandidateInput)), true
+	case "Mutation.dismissCandidates":
+		if e.ComplexityRoot.Mutation.DismissCandidates == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_dismissCandidates_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DismissCandidates(childComplexity, args["input"].(model.CandidatesInput)), true
 	case "Mutation.editMemory":
 		if e.ComplexityRoot.Mutation.EditMemory == nil {
 			break
@@ -1068,6 +1197,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.EditMemory(childComplexity, args["input"].(model.EditMemoryInput)), true
+	case "Mutation.forgetMemories":
+		if e.ComplexityRoot.Mutation.ForgetMemories == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_forgetMemories_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ForgetMemories(childComplexity, args["input"].(model.ForgetMemoriesInput)), true
 	case "Mutation.forgetMemory":
 		if e.ComplexityRoot.Mutation.ForgetMemory == nil {
 			break
@@ -1079,6 +1219,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ForgetMemory(childComplexity, args["input"].(model.ForgetMemoryInput)), true
+	case "Mutation.importMemory":
+		if e.ComplexityRoot.Mutation.ImportMemory == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_importMemory_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ImportMemory(childComplexity, args["input"].(model.ImportMemoryInput)), true
 	case "Mutation.importMemoryFile":
 		if e.ComplexityRoot.Mutation.ImportMemoryFile == nil {
 			break
@@ -1101,6 +1252,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.KeepLesson(childComplexity, args["input"].(model.KeepLessonInput)), true
+	case "Mutation.pinMemories":
+		if e.ComplexityRoot.Mutation.PinMemories == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_pinMemories_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PinMemories(childComplexity, args["input"].(model.PinMemoriesInput)), true
 	case "Mutation.rateRun":
 		if e.ComplexityRoot.Mutation.RateRun == nil {
 			break
@@ -1200,6 +1362,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ToolUpdateMemory(childComplexity, args["input"].(model.ToolUpdateMemoryInput)), true
+	case "Mutation.undoDismissCandidate":
+		if e.ComplexityRoot.Mutation.UndoDismissCandidate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_undoDismissCandidate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UndoDismissCandidate(childComplexity, args["input"].(model.UndoDismissCandidateInput)), true
 	case "Mutation.undoMemoryEdit":
 		if e.ComplexityRoot.Mutation.UndoMemoryEdit == nil {
 			break
@@ -1265,6 +1438,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Erasure(childComplexity), true
+	case "Query.exportMemory":
+		if e.ComplexityRoot.Query.ExportMemory == nil {
+			break
+		}
+
+		args, err := ec.field_Query_exportMemory_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ExportMemory(childComplexity, args["scope"].(model.ScopeInput), args["format"].(model.ExportFormat), args["includeRevisions"].(*bool)), true
 	case "Query.forgottenBefore":
 		if e.ComplexityRoot.Query.ForgottenBefore == nil {
 			break
@@ -1473,6 +1657,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RecallPreview.VectorSearch(childComplexity), true
+
+	case "RenameTeammatePayload.teammate":
+		if e.ComplexityRoot.RenameTeammatePayload.Teammate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RenameTeammatePayload.Teammate(childComplexity), true
 
 	case "RetryOrigin.note":
 		if e.ComplexityRoot.RetryOrigin.Note == nil {
@@ -1728,6 +1919,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Subscription.MemoryChanged(childComplexity, args["scope"].(model.ScopeInput)), true
+	case "Subscription.teammatesChanged":
+		if e.ComplexityRoot.Subscription.TeammatesChanged == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Subscription.TeammatesChanged(childComplexity), true
 
 	case "Teammate.createdAt":
 		if e.ComplexityRoot.Teammate.CreatedAt == nil {
@@ -1753,6 +1950,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Teammate.Name(childComplexity), true
+
+	case "TeammateChange.change":
+		if e.ComplexityRoot.TeammateChange.Change == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeammateChange.Change(childComplexity), true
+	case "TeammateChange.teammate":
+		if e.ComplexityRoot.TeammateChange.Teammate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeammateChange.Teammate(childComplexity), true
+	case "TeammateChange.teammateId":
+		if e.ComplexityRoot.TeammateChange.TeammateID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeammateChange.TeammateID(childComplexity), true
 
 	case "Thread.createdAt":
 		if e.ComplexityRoot.Thread.CreatedAt == nil {
@@ -1814,15 +2030,21 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	inputUnmarshalers := func() *graphql.InputUnmarshalerIndex {
 		return graphql.NewInputUnmarshalerIndex(
 			graphql.NewInputUnmarshaler("CancelRunInput", ec.unmarshalInputCancelRunInput),
+			graphql.NewInputUnmarshaler("CandidatesInput", ec.unmarshalInputCandidatesInput),
 			graphql.NewInputUnmarshaler("CompleteRunInput", ec.unmarshalInputCompleteRunInput),
 			graphql.NewInputUnmarshaler("ConfirmCandidateInput", ec.unmarshalInputConfirmCandidateInput),
 			graphql.NewInputUnmarshaler("CreateMemoryInput", ec.unmarshalInputCreateMemoryInput),
 			graphql.NewInputUnmarshaler("CreateTeammateInput", ec.unmarshalInputCreateTeammateInput),
+			graphql.NewInputUnmarshaler("DeleteTeammateInput", ec.unmarshalInputDeleteTeammateInput),
 			graphql.NewInputUnmarshaler("DismissCandidateInput", ec.unmarshalInputDismissCandidateInput),
 			graphql.NewInputUnmarshaler("EditMemoryInput", ec.unmarshalInputEditMemoryInput),
+			graphql.NewInputUnmarshaler("ForgetMemoriesInput", ec.unmarshalInputForgetMemoriesInput),
 			graphql.NewInputUnmarshaler("ForgetMemoryInput", ec.unmarshalInputForgetMemoryInput),
 			graphql.NewInputUnmarshaler("ImportMemoryFileInput", ec.unmarshalInputImportMemoryFileInput),
+			graphql.NewInputUnmarshaler("ImportMemoryInput", ec.unmarshalInputImportMemoryInput),
 			graphql.NewInputUnmarshaler("KeepLessonInput", ec.unmarshalInputKeepLessonInput),
+			graphql.NewInputUnmarshaler("MemoryItemRevisionInput", ec.unmarshalInputMemoryItemRevisionInput),
+			graphql.NewInputUnmarshaler("PinMemoriesInput", ec.unmarshalInputPinMemoriesInput),
 			graphql.NewInputUnmarshaler("RateRunInput", ec.unmarshalInputRateRunInput),
 			graphql.NewInputUnmarshaler("RenameTeammateInput", ec.unmarshalInputRenameTeammateInput),
 			graphql.NewInputUnmarshaler("RestoreMemoryRevisionInput", ec.unmarshalInputRestoreMemoryRevisionInput),
@@ -1833,6 +2055,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("ToolRememberAboutUserInput", ec.unmarshalInputToolRememberAboutUserInput),
 			graphql.NewInputUnmarshaler("ToolRememberInput", ec.unmarshalInputToolRememberInput),
 			graphql.NewInputUnmarshaler("ToolUpdateMemoryInput", ec.unmarshalInputToolUpdateMemoryInput),
+			graphql.NewInputUnmarshaler("UndoDismissCandidateInput", ec.unmarshalInputUndoDismissCandidateInput),
 			graphql.NewInputUnmarshaler("UndoMemoryEditInput", ec.unmarshalInputUndoMemoryEditInput),
 		)
 	}
@@ -1929,7 +2152,9 @@ func newExecutionContext(
 var sources = []*ast.Source{
 	{Name: "../candidates.graphqls", Input: `# Forgetting and suggestions (RULES F1–F6, A2, A4, A6).
 
+"The item to forget."
 input ForgetMemoryInput {
+  "The item (active, or a suggestion)."
   id: ID!
   """
   Other items to forget in the same transaction, typically the copies of id (the copies query), up
@@ -1957,28 +2182,65 @@ type Erasure {
   purgeDelaySeconds: Int
 }
 
+"The user's confirmation of a suggestion, optionally edited."
 input ConfirmCandidateInput {
+  "The suggestion (waiting)."
   id: ID!
   "The user's edited text; omitted: confirm as suggested."
   content: String
+  "The kind to confirm it as; omitted: the suggestion's (for a proposed change, the target's)."
+  kind: MemoryKind
+  """
+  The key to confirm it with (up to 120 characters, one line; blank removes it); omitted: the
+  suggestion's (for a proposed change, the target's).
+  """
+  key: String
 }
 
+"The suggestion to dismiss."
 input DismissCandidateInput {
+  "The suggestion (waiting)."
   id: ID!
 }
 
 extend type Query {
-  "Suggestions waiting for the user in a scope, pinned first then newest (up to 100)."
-  candidates(scope: ScopeInput!): [MemoryItem!]! @auth(accept: [USER])
-  "Whether this text was forgotten in the scope before (F3): the web app warns before saving it again."
-  forgottenBefore(scope: ScopeInput!, content: String!): Boolean! @auth(accept: [USER])
+  """
+  Suggestions waiting for the user in a scope, pinned first then newest (up to 100).
+
+  Credentials: user.
+  """
+  candidates(
+    "The scope whose suggestions to list."
+    scope: ScopeInput!
+  ): [MemoryItem!]! @auth(accept: [USER])
+  """
+  Whether this text was forgotten in the scope before (F3): the web app warns before saving it
+  again.
+
+  Credentials: user.
+  """
+  forgottenBefore(
+    "The scope the text would be saved in."
+    scope: ScopeInput!
+    "The text about to be saved (1–4,000 characters)."
+    content: String!
+  ): Boolean! @auth(accept: [USER])
   """
   Items with the same normalised text as item id (now or in any revision), in every scope: active
   items first, then suggestions waiting or dismissed (up to 100). Forgetting id leaves them unless
   they are named in forgetMemory's alsoForget.
+
+  Credentials: user.
   """
-  copies(id: ID!): [MemoryItem!]! @auth(accept: [USER])
-  "What forgetting erases from this installation's storage, and what it can't (F5, F6)."
+  copies(
+    "The item whose copies to list."
+    id: ID!
+  ): [MemoryItem!]! @auth(accept: [USER])
+  """
+  What forgetting erases from this installation's storage, and what it can't (F5, F6).
+
+  Credentials: user.
+  """
   erasure: Erasure! @auth(accept: [USER])
 }
 
@@ -1987,20 +2249,42 @@ extend type Mutation {
   Forget an item for real (F1): its content and key are erased from the item, every revision and
   every embedding, in one transaction. Conversations, earlier model outputs and backups are not
   erased (F6).
+
+  Credentials: user.
   """
-  forgetMemory(input: ForgetMemoryInput!): ForgetMemoryPayload! @auth(accept: [USER])
+  forgetMemory(
+    "The item."
+    input: ForgetMemoryInput!
+  ): ForgetMemoryPayload! @auth(accept: [USER])
   """
   Confirm a suggestion, optionally with edited text; a proposed change is applied with the conflict
-  check of R2. Confirming a proposal to forget (proposesForget) forgets its target for real, with the
-  same check; content must then be omitted.
+  check of R2. Confirming a proposal to forget (proposesForget) forgets its target for real, with
+  the same check; content, kind and key must then be omitted.
+
+  Credentials: user.
   """
-  confirmCandidate(input: ConfirmCandidateInput!): MemoryItemPayload! @auth(accept: [USER])
-  dismissCandidate(input: DismissCandidateInput!): MemoryItemPayload! @auth(accept: [USER])
+  confirmCandidate(
+    "The suggestion and the user's edits."
+    input: ConfirmCandidateInput!
+  ): MemoryItemPayload! @auth(accept: [USER])
+  """
+  Dismiss a suggestion: it stops waiting, with a DISMISS revision; its text stays
+  (undoDismissCandidate brings it back). No generation changes (G1).
+
+  Credentials: user.
+  """
+  dismissCandidate(
+    "The suggestion."
+    input: DismissCandidateInput!
+  ): MemoryItemPayload! @auth(accept: [USER])
 }
 
 extend type Subscription {
-  "Each new suggestion in the scope, as it arrives (A6)."
-  candidateArrived(scope: ScopeInput!): MemoryItem! @auth(accept: [USER])
+  "Each new suggestion in the scope, as it arrives (A6). Credentials: user."
+  candidateArrived(
+    "The scope to follow."
+    scope: ScopeInput!
+  ): MemoryItem! @auth(accept: [USER])
 }
 `, BuiltIn: false},
 	{Name: "../feedback.graphqls", Input: `# Feedback and lessons, the compatibility projections and the one-time MEMORY.md import (RULES L1–L4,
@@ -2008,23 +2292,31 @@ extend type Subscription {
 
 "Thumbs up or down on a reply (L1)."
 enum Rating {
+  "Thumbs up."
   UP
+  "Thumbs down: the app asks what to do differently."
   DOWN
 }
 
+"A rating of a reply."
 input RateRunInput {
+  "The run whose reply is rated."
   runId: ID!
   "null clears the rating."
   rating: Rating
 }
 
+"A note to keep as a lesson."
 input KeepLessonInput {
+  "The run whose reply prompted it."
   runId: ID!
   "What to do differently (1–4,000 characters); becomes a pinned lesson of the run's teammate."
   note: String!
 }
 
+"A redo of a reply, with a note."
 input RetryRunWithNoteInput {
+  "The run to redo."
   runId: ID!
   "What to do differently (1–4,000 characters)."
   note: String!
@@ -2032,24 +2324,31 @@ input RetryRunWithNoteInput {
 
 "A redo the user asked for (L3): a message waiting for the worker to start its run."
 type RetryRequest {
+  "The stored user message; startRun takes it as retryMessageId."
   messageId: ID!
+  "Whose run it redoes."
   teammateId: ID!
+  "The conversation it continues."
   threadId: ID!
+  "The run it redoes."
   retryOfRunId: ID!
   "The message the run will get: the note inside the template the README states."
   prompt: String!
   "The user's note as the user wrote it."
   note: String!
+  "When the user asked."
   createdAt: Time!
 }
 
 "An active lesson with the reply that prompted it (L4)."
 type Lesson {
+  "The lesson item (kind LESSON, pinned)."
   item: MemoryItem!
   "The run whose reply prompted the lesson; null for lessons written elsewhere."
   run: Run
 }
 
+"What importMemoryFile did (M1)."
 enum ImportOutcome {
   "MEMORY.md was stored as pinned notes."
   IMPORTED
@@ -2059,36 +2358,303 @@ enum ImportOutcome {
   ALREADY
 }
 
+"A workspace's MEMORY.md, once per teammate."
 input ImportMemoryFileInput {
+  "The teammate whose workspace it is."
   teammateId: ID!
   "The file's text (at most 16 KiB of UTF-8); null when there is no MEMORY.md."
   content: String
 }
 
+"What importMemoryFile did."
 type ImportMemoryFilePayload {
+  "Imported, absent, or done before."
   outcome: ImportOutcome!
+  "The pinned notes written (empty unless IMPORTED)."
   items: [MemoryItem!]!
 }
 
 extend type Query {
-  "The user's active shared facts and preferences as text (settings.about_me)."
+  """
+  The user's active shared facts and preferences as text (settings.about_me).
+
+  Credentials: user, worker, run.
+  """
   aboutMe: String! @auth(accept: [USER, WORKER, RUN])
-  "A teammate's active lessons, most recently changed first."
-  lessons(teammateId: ID!): [Lesson!]! @auth(accept: [USER, WORKER, RUN])
-  "Retries waiting for a run, oldest first."
+  "A teammate's active lessons, most recently changed first. Credentials: user, worker, run."
+  lessons(
+    "The teammate (a run: its own)."
+    teammateId: ID!
+  ): [Lesson!]! @auth(accept: [USER, WORKER, RUN])
+  "Retries waiting for a run, oldest first. Credentials: worker."
   pendingRetries: [RetryRequest!]! @auth(accept: [WORKER])
-  "Whether the teammate's one-time MEMORY.md import has happened (M1)."
-  memoryImported(teammateId: ID!): Boolean! @auth(accept: [WORKER])
+  "Whether the teammate's one-time MEMORY.md import has happened (M1). Credentials: worker."
+  memoryImported(
+    "The teammate."
+    teammateId: ID!
+  ): Boolean! @auth(accept: [WORKER])
 }
 
 extend type Mutation {
-  rateRun(input: RateRunInput!): Run! @auth(accept: [USER])
-  "Keep the note as a pinned lesson of the run's teammate (L2)."
-  keepLesson(input: KeepLessonInput!): MemoryItemPayload! @auth(accept: [USER])
-  "Ask for the reply again with the note (L3)."
-  retryRunWithNote(input: RetryRunWithNoteInput!): RetryRequest! @auth(accept: [USER])
-  "The one-time MEMORY.md import (M1); safe to call from concurrent preparations."
-  importMemoryFile(input: ImportMemoryFileInput!): ImportMemoryFilePayload! @auth(accept: [WORKER])
+  "Rate a reply up or down, or clear the rating (L1). Credentials: user."
+  rateRun(
+    "The run and the rating."
+    input: RateRunInput!
+  ): Run! @auth(accept: [USER])
+  "Keep the note as a pinned lesson of the run's teammate (L2). Credentials: user."
+  keepLesson(
+    "The run and the note."
+    input: KeepLessonInput!
+  ): MemoryItemPayload! @auth(accept: [USER])
+  "Ask for the reply again with the note (L3). Credentials: user."
+  retryRunWithNote(
+    "The run and the note."
+    input: RetryRunWithNoteInput!
+  ): RetryRequest! @auth(accept: [USER])
+  """
+  The one-time MEMORY.md import (M1); safe to call from concurrent preparations.
+
+  Credentials: worker.
+  """
+  importMemoryFile(
+    "The teammate and the file."
+    input: ImportMemoryFileInput!
+  ): ImportMemoryFilePayload! @auth(accept: [WORKER])
+}
+`, BuiltIn: false},
+	{Name: "../manage.graphqls", Input: `# Everyday memory management: deleting a teammate, export and import, bulk actions on items and
+# suggestions (issue 19). Every operation here is the user's (RULES §4).
+
+"The teammate to delete."
+input DeleteTeammateInput {
+  "The teammate's id."
+  id: ID!
+}
+
+"What deleteTeammate removed, counted in the transaction that removed it."
+type DeleteTeammatePayload {
+  "The deleted teammate's id; from now on it names nothing (NOT_FOUND)."
+  teammateId: ID!
+  """
+  Items of its scope that were forgotten as forgetMemory forgets (F1–F4) — memories, waiting and
+  dismissed suggestions — before the scope itself was removed with its tombstones.
+  """
+  forgottenItems: Int!
+  "Runs removed, with their memory contexts (P7), jobs and credentials."
+  deletedRuns: Int!
+  "Conversation threads removed."
+  deletedThreads: Int!
+  "Messages removed: the user's and the teammate's."
+  deletedMessages: Int!
+}
+
+"How a teammate changed."
+enum TeammateChangeKind {
+  "The teammate was added."
+  CREATED
+  "The teammate's name changed."
+  RENAMED
+  "The teammate was deleted with its memory and conversations."
+  DELETED
+}
+
+"A teammate was created, renamed or deleted."
+type TeammateChange {
+  "The teammate that changed."
+  teammateId: ID!
+  "What happened to it."
+  change: TeammateChangeKind!
+  "The teammate as it is now; null once it is deleted."
+  teammate: Teammate
+}
+
+"The formats memory is exported in."
+enum ExportFormat {
+  """
+  Lossless, and what importMemory reads: {"format": "memory-export", "version": 1, "scope",
+  "teammate" (its name; absent for shared), "exportedAt", "items": [{"id", "kind", "key", "content",
+  "pinned", "expiresAt", "source", "revision", "createdAt", "updatedAt", "revisions"?: [{"revision",
+  "content", "key", "kind", "pinned", "expiresAt", "action", "actor", "createdAt"}]}]}, with kinds,
+  sources and actions in lower case as in RULES §2.
+  """
+  JSON
+  "For people: the items by kind, pinned first, with key, pin and expiry; not importable."
+  MARKDOWN
+}
+
+"A file of memory to add to a scope."
+input ImportMemoryInput {
+  "Where the items go; the file's own scope is not used."
+  scope: ScopeInput!
+  "Only JSON (an exportMemory file) can be imported; MARKDOWN is refused."
+  format: ExportFormat! = JSON
+  "The file's text, at most the 1 MiB request limit."
+  data: String!
+}
+
+"What importMemory wrote."
+type ImportMemoryPayload {
+  "The items written, in the file's order, each with source IMPORT."
+  items: [MemoryItem!]!
+  "Items of the file left out because the scope already holds an active item with the same text."
+  unchanged: Int!
+}
+
+"An item and the revision the caller last saw of it: a later revision fails with CONFLICT (R2)."
+input MemoryItemRevisionInput {
+  "The item's id."
+  id: ID!
+  "The revision the caller saw (MemoryItem.revision)."
+  baseRevision: Int!
+}
+
+"Several items to forget at once."
+input ForgetMemoriesInput {
+  "1–100 active items, each with the revision the user saw; no id twice."
+  items: [MemoryItemRevisionInput!]!
+}
+
+"Several items to pin or unpin at once."
+input PinMemoriesInput {
+  "1–100 active items, each with the revision the user saw; no id twice."
+  items: [MemoryItemRevisionInput!]!
+  "true pins, false unpins. An item already so is left as it is (no revision)."
+  pinned: Boolean!
+}
+
+"The items a bulk operation changed."
+type MemoryItemsPayload {
+  "Each item as it is after the operation, in the order asked."
+  items: [MemoryItem!]!
+}
+
+"Suggestions of a scope to confirm or dismiss at once."
+input CandidatesInput {
+  "The scope whose suggestions these are."
+  scope: ScopeInput!
+  """
+  The suggestions the user saw (1–100, each waiting in scope); omitted: every suggestion waiting in
+  the scope now (up to 100).
+  """
+  ids: [ID!]
+}
+
+"A dismissed suggestion to bring back."
+input UndoDismissCandidateInput {
+  "The dismissed suggestion's id."
+  id: ID!
+}
+
+extend type Query {
+  """
+  The scope's memory as a file (user only): active items only — forgotten items, suggestions and
+  dismissed suggestions are never exported. Expired items are included, marked. includeRevisions
+  adds each item's revision history (JSON: revisions; Markdown: earlier versions). The web app
+  downloads the same file from GET /export?scope=shared|<teammate
+  id>&format=json|markdown[&revisions=true]. At most 10,000 items.
+
+  Credentials: user.
+  """
+  exportMemory(
+    "The scope to export."
+    scope: ScopeInput!
+    "JSON (lossless, importable) or MARKDOWN (for people)."
+    format: ExportFormat! = JSON
+    "Whether to include each item's earlier revisions."
+    includeRevisions: Boolean = false
+  ): String! @auth(accept: [USER])
+}
+
+extend type Mutation {
+  """
+  Delete a teammate (user only), in one transaction: every item of its scope is forgotten exactly as
+  forgetMemory forgets (content, keys, revisions, embeddings, jobs, projections), then the teammate,
+  its scope, runs, threads, messages and memory contexts are removed. Its shared suggestions stay in
+  Suggestions. Every open page hears of it through teammatesChanged (DELETED).
+
+  Credentials: user.
+  """
+  deleteTeammate(
+    "The teammate."
+    input: DeleteTeammateInput!
+  ): DeleteTeammatePayload! @auth(accept: [USER])
+  """
+  Import an exportMemory JSON file into a scope (user only). Everything is validated first; then all
+  items are written or none, in one transaction with one generation bump (G1), as active items with
+  source IMPORT and actor import. A file's revision history is written as the items' revisions. An
+  item whose text the scope already holds, active, is left out (unchanged). Expiries may be past:
+  such items arrive expired. At most 1,000 items.
+
+  Credentials: user.
+  """
+  importMemory(
+    "The scope and the file."
+    input: ImportMemoryInput!
+  ): ImportMemoryPayload! @auth(accept: [USER])
+  """
+  Forget several items (user only), each as forgetMemory does, in one transaction: all or none. An
+  item changed since its baseRevision fails the whole call with CONFLICT (extensions.itemId,
+  currentRevision).
+
+  Credentials: user.
+  """
+  forgetMemories(
+    "The items and the revisions the user saw."
+    input: ForgetMemoriesInput!
+  ): MemoryItemsPayload! @auth(accept: [USER])
+  """
+  Pin or unpin several items (user only), each as a PIN revision (R1) in one transaction: all or
+  none. A stale baseRevision fails the whole call with CONFLICT (extensions.itemId,
+  currentRevision).
+
+  Credentials: user.
+  """
+  pinMemories(
+    "The items, the revisions the user saw, and pin or unpin."
+    input: PinMemoriesInput!
+  ): MemoryItemsPayload! @auth(accept: [USER])
+  """
+  Confirm several suggestions as they are (user only), each as confirmCandidate does, in one
+  transaction: all or none — a proposal whose target changed fails the whole call with CONFLICT.
+
+  Credentials: user.
+  """
+  confirmCandidates(
+    "The scope and, optionally, the suggestions."
+    input: CandidatesInput!
+  ): MemoryItemsPayload! @auth(accept: [USER])
+  """
+  Dismiss several suggestions (user only), in one transaction, each with a DISMISS revision as
+  dismissCandidate gives it; no generation changes (G1).
+
+  Credentials: user.
+  """
+  dismissCandidates(
+    "The scope and, optionally, the suggestions."
+    input: CandidatesInput!
+  ): MemoryItemsPayload! @auth(accept: [USER])
+  """
+  Undo a dismissal (user only): the suggestion the user dismissed waits again, with an UNDO
+  revision, and candidateArrived announces it; no generation changes (G1). A proposal that was
+  confirmed or settled itself can't come back, nor one whose text (or, for a proposal to forget,
+  whose item) another waiting suggestion has. A proposal is still checked against its target's
+  revision when confirmed (R2).
+
+  Credentials: user.
+  """
+  undoDismissCandidate(
+    "The dismissed suggestion."
+    input: UndoDismissCandidateInput!
+  ): MemoryItemPayload! @auth(accept: [USER])
+}
+
+extend type Subscription {
+  """
+  Every teammate created, renamed or deleted, as it happens (the user and the worker).
+
+  Credentials: user, worker.
+  """
+  teammatesChanged: TeammateChange! @auth(accept: [USER, WORKER])
 }
 `, BuiltIn: false},
 	{Name: "../recall.graphqls", Input: `# Recall: what a run sees and why (RULES P1–P7), and the optional AI's status (I1–I5).
@@ -2107,10 +2673,15 @@ enum ContextState {
 
 "One item a run was given: what was provided, not what the model relied on."
 type MemoryContextEntry {
+  "The entry's 1-based place in the packet."
   position: Int!
+  "The item given."
   itemId: ID!
+  "The revision the run was given."
   revisionGiven: Int!
+  "The item's revision now."
   currentRevision: Int!
+  "What became of it since."
   state: ContextState!
   "The entry's content was cut to fit the packet."
   truncated: Boolean!
@@ -2125,7 +2696,9 @@ extend type Run {
 
 "The part vector search played in a packet (P3)."
 enum VectorSearch {
+  "No embedding endpoint is configured: full text alone."
   NOT_CONFIGURED
+  "The request was embedded and the vector list fused in."
   USED
   "The request has no searchable words: nothing was embedded."
   SKIPPED
@@ -2135,24 +2708,31 @@ enum VectorSearch {
 
 "An entry of a packet, with why it was chosen."
 type RecallEntry {
+  "The item."
   item: MemoryItem!
   "The entry's header in the packet: [memory:<id>@<revision>; <scope>; <kind>]."
   header: String!
   "ts_rank_cd and 1-based place in the full-text list; null when not in it."
   fullTextRank: Float
+  "Its 1-based place in the full-text list; null when not in it."
   fullTextPosition: Int
   "Cosine distance and 1-based place in the vector list; null when not in it."
   vectorDistance: Float
+  "Its 1-based place in the vector list; null when not in it."
   vectorPosition: Int
   "The fused reciprocal-rank score (each list adds 1/(60 + place))."
   score: Float!
+  "The entry was cut (with …) to fit the packet's 6,000 characters (P5)."
   truncated: Boolean!
 }
 
 "The packet a run would get now."
 type RecallPreview {
+  "The packet as a run gets it (P5); empty when nothing matches (P6)."
   text: String!
+  "Its entries, in packet order, with why each was chosen."
   entries: [RecallEntry!]!
+  "What vector search did for this request (P3)."
   vectorSearch: VectorSearch!
   "Why vector search was skipped or failed; null otherwise."
   vectorReason: String
@@ -2160,7 +2740,9 @@ type RecallPreview {
 
 "Whether the optional AI is on, what it sends where, and today's use (I1–I5)."
 type AIStatus {
+  "Whether embeddings are configured (MEMORY_EMBEDDING_URL and _MODEL)."
   embeddings: Boolean!
+  "The embedding model; null when off."
   embeddingModel: String
   "0: the model's own size."
   embeddingDimensions: Int
@@ -2168,19 +2750,37 @@ type AIStatus {
   embeddingHost: String
   "Active items embedded for the current model, of all active items (re-embedding progress)."
   embedded: Int!
+  "Active items that can be embedded (the denominator of embedded)."
   embeddable: Int!
+  "Whether extraction is configured (MEMORY_EXTRACTION_URL and _MODEL)."
   extraction: Boolean!
+  "The extraction model; null when off."
   extractionModel: String
   "The host user messages are sent to for extraction; null when off."
   extractionHost: String
   "Memory AI requests reserved today (UTC), against the daily limit (0 = AI off)."
   requestsToday: Int!
+  "MEMORY_AI_DAILY_REQUEST_LIMIT (I4); 0 turns memory AI off."
   dailyRequestLimit: Int!
 }
 
 extend type Query {
-  "The packet a run of the teammate would get for query now, with each entry's ranks and score."
-  recallPreview(teammateId: ID!, query: String!): RecallPreview! @auth(accept: [USER, WORKER, RUN])
+  """
+  The packet a run of the teammate would get for query now, with each entry's ranks and score.
+
+  Credentials: user, worker, run.
+  """
+  recallPreview(
+    "The teammate (a run: its own)."
+    teammateId: ID!
+    "The request, as a run would send it (up to 32,000 characters)."
+    query: String!
+  ): RecallPreview! @auth(accept: [USER, WORKER, RUN])
+  """
+  What the optional AI is configured to do and how much of today's budget is used (I1–I5).
+
+  Credentials: user, worker.
+  """
   aiStatus: AIStatus! @auth(accept: [USER, WORKER])
 }
 `, BuiltIn: false},
@@ -2188,32 +2788,49 @@ extend type Query {
 
 "A conversation of one teammate, made with one generation (G3)."
 type Thread {
+  "The thread's id; startRun's threadId."
   id: ID!
+  "The teammate whose conversation it is."
   teammateId: ID!
   "The generation the thread was made with; a run with another generation starts a fresh thread."
   generation: String!
+  "When it started."
   createdAt: Time!
 }
 
+"Where a run is: RUNNING until it completes, fails, is interrupted or cancelled."
 enum RunStatus {
+  "Started and not ended: its credential works."
   RUNNING
+  "The teammate replied (completeRun)."
   COMPLETED
+  "It could not start: memory changed while it was starting (G4)."
   FAILED
+  "Memory changed mid-turn (G5): ended so the teammate doesn't act on stale facts."
   INTERRUPTED
+  "The user cancelled it (cancelRun)."
   CANCELLED
 }
 
 "One turn of a teammate."
 type Run {
+  "The run's id."
   id: ID!
+  "The teammate whose turn it is."
   teammate: Teammate!
+  "The conversation it belongs to."
   thread: Thread!
+  "Where the run is."
   status: RunStatus!
+  "Whether the user started it (only such runs are read by extraction, I2)."
   startedByUser: Boolean!
   "The generation the run adopted (G2)."
   generation: String!
+  "When it started."
   createdAt: Time!
+  "When it ended; null while running."
   endedAt: Time
+  "When the user cancelled it; null otherwise."
   cancelledAt: Time
   "The user's message that started the run."
   userMessage: String!
@@ -2239,26 +2856,36 @@ type RetryOrigin {
   note: String!
 }
 
+"A turn to start."
 input StartRunInput {
+  "Whose turn it is."
   teammateId: ID!
   "Continue this thread if its generation is still current; omitted or stale: a fresh thread."
   threadId: ID
   "The user's message (1–32,000 characters); omitted when starting a retry."
   message: String
+  """
+  Whether the user started it (false: automation); only user-started runs are read by extraction
+  (I2).
+  """
   startedByUser: Boolean = true
   "Start the run of a retry the user asked for (pendingRetries): its stored message is used."
   retryMessageId: ID
 }
 
+"What startRun gives the worker for one turn."
 type StartRunPayload {
+  "The new run, RUNNING."
   run: Run!
   "The run credential: send it as the bearer token of the teammate's tools until the run ends. Shown once."
   runToken: String!
+  "The thread the run continues or starts."
   thread: Thread!
   "True when a new thread was started (none given, or its generation changed)."
   fresh: Boolean!
   "The memory packet for this turn (P5); empty when nothing is relevant (P6)."
   packet: String!
+  "The teammate's generation the run adopted (G2); checkRunGeneration compares against it."
   generation: String!
   "Set when the run is a retry (retryMessageId): give the teammate the original request (and, in a fresh thread, the reply) with the note."
   retryOf: RetryOrigin
@@ -2266,20 +2893,27 @@ type StartRunPayload {
 
 "The answer to checkRunGeneration (G5)."
 type RunGenerationCheck {
+  "The teammate's generation now (G2)."
   current: String!
+  "The generation the run adopted."
   adopted: String!
   "Memory changed mid-turn: the run has been ended; stop and don't call tools."
   interrupted: Boolean!
 }
 
+"The run's reply."
 input CompleteRunInput {
+  "The teammate's reply (1–32,000 characters)."
   reply: String!
 }
 
+"The run to cancel."
 input CancelRunInput {
+  "The run (running)."
   runId: ID!
 }
 
+"What a memory tool did."
 enum ToolOutcome {
   "Saved as confirmed memory: the user asked for it (A1)."
   SAVED
@@ -2297,77 +2931,194 @@ enum ToolOutcome {
 
 "What a teammate's memory tool did, in words the teammate can pass on."
 type ToolResult {
+  "What happened."
   outcome: ToolOutcome!
+  "A plain sentence saying what happened and why, never quoting memory text."
   message: String!
+  "The item saved, suggested, changed or forgotten; null when nothing was written."
   item: MemoryItem
   "The run adopted the generation its own change produced (G6)."
   adopted: Boolean!
 }
 
+"What a teammate wants remembered; scope and teammate come from the run's credential (S2)."
 input ToolRememberInput {
+  "The text (1–4,000 characters); confirmed only if it appears in the user's message as asked (A1)."
   content: String!
+  """
+  An optional label (up to 120 characters, one line); it must be in the same sentence to be
+  confirmed.
+  """
   key: String
+  "What it is about; FACT when omitted."
   kind: MemoryKind = FACT
   "Save to the shared scope, for every teammate (only confirmed when the user says so, A3)."
   forEveryone: Boolean = false
 }
 
+"A fact about the user for every teammate (the shared scope)."
 input ToolRememberAboutUserInput {
+  "The text (1–4,000 characters)."
   content: String!
+  "An optional label (up to 120 characters, one line)."
   key: String
 }
 
+"A teammate's change of an item it can see."
 input ToolUpdateMemoryInput {
+  "The item (shared or the teammate's own, active)."
   id: ID!
+  "The revision the teammate saw (R2)."
   baseRevision: Int!
+  "The new text (1–4,000 characters)."
   content: String!
 }
 
+"The item a teammate wants forgotten."
 input ToolForgetMemoryInput {
+  "The item (shared or the teammate's own, active)."
   id: ID!
 }
 
 "A message of the teammate's own conversations (P8)."
 type HistoryMessage {
+  "The message's id."
   id: ID!
+  "Its conversation."
   threadId: ID!
+  "The run it belongs to; null for a retry waiting for its run."
   runId: ID
+  "user or assistant."
   role: String!
+  "What was said."
   content: String!
+  "When."
   createdAt: Time!
 }
 
 
 extend type Query {
-  "A run; a run credential may read its own run only."
-  run(id: ID!): Run @auth(accept: [USER, WORKER, RUN])
-  "A teammate's runs, newest first (first 1–100, default 50); before is the id of the last run of the previous page."
-  runs(teammateId: ID!, first: Int = 20, before: ID): [Run!]! @auth(accept: [USER, WORKER])
-  "The run's teammate's visible active items matching the words or text (up to 20)."
-  toolSearchMemory(query: String!): [MemoryItem!]! @auth(accept: [RUN])
-  "The run's teammate's own conversations matching the words or text (up to 20; P8)."
-  toolSearchHistory(query: String!): [HistoryMessage!]! @auth(accept: [RUN])
+  "A run; a run credential may read its own run only. Credentials: user, worker, run."
+  run(
+    "The run's id."
+    id: ID!
+  ): Run @auth(accept: [USER, WORKER, RUN])
+  """
+  A teammate's runs, newest first (first 1–100, default 20); before is the id of the last run of the
+  previous page.
+
+  Credentials: user, worker.
+  """
+  runs(
+    "The teammate."
+    teammateId: ID!
+    "Page size, 1–100."
+    first: Int = 20
+    "The id of the last run of the previous page; omitted: the newest."
+    before: ID
+  ): [Run!]! @auth(accept: [USER, WORKER])
+  """
+  The run's teammate's visible active items matching the words or text (up to 20).
+
+  Credentials: run.
+  """
+  toolSearchMemory(
+    "Words or text to look for (up to 500 characters)."
+    query: String!
+  ): [MemoryItem!]! @auth(accept: [RUN])
+  """
+  The run's teammate's own conversations matching the words or text (up to 20; P8).
+
+  Credentials: run.
+  """
+  toolSearchHistory(
+    "Words or text to look for (up to 500 characters)."
+    query: String!
+  ): [HistoryMessage!]! @auth(accept: [RUN])
 }
 
 extend type Mutation {
-  "Start a teammate's turn (G3, G4, P1–P7). Fails with MEMORY_CHANGED if memory changed while it started."
-  startRun(input: StartRunInput!): StartRunPayload! @auth(accept: [WORKER])
-  "Before every tool call (G5)."
+  """
+  Start a teammate's turn (G3, G4, P1–P7). Fails with MEMORY_CHANGED if memory changed while it
+  started.
+
+  Credentials: worker.
+  """
+  startRun(
+    "Whose turn, the message, and the thread to continue."
+    input: StartRunInput!
+  ): StartRunPayload! @auth(accept: [WORKER])
+  """
+  Check, before every tool call, that memory hasn't changed since the run adopted its generation
+  (G5); if it has, the run is ended as INTERRUPTED and interrupted is true.
+
+  Credentials: run.
+  """
   checkRunGeneration: RunGenerationCheck! @auth(accept: [RUN])
-  completeRun(input: CompleteRunInput!): Run! @auth(accept: [RUN])
-  cancelRun(input: CancelRunInput!): Run! @auth(accept: [USER])
-  toolRemember(input: ToolRememberInput!): ToolResult! @auth(accept: [RUN])
-  "Remember a fact about the user for every teammate (the shared scope; A3 applies)."
-  toolRememberAboutUser(input: ToolRememberAboutUserInput!): ToolResult! @auth(accept: [RUN])
-  toolUpdateMemory(input: ToolUpdateMemoryInput!): ToolResult! @auth(accept: [RUN])
-  toolForgetMemory(input: ToolForgetMemoryInput!): ToolResult! @auth(accept: [RUN])
+  "End the run with the teammate's reply; its credential stops working. Credentials: run."
+  completeRun(
+    "The reply."
+    input: CompleteRunInput!
+  ): Run! @auth(accept: [RUN])
+  """
+  Cancel a running run: its credential stops working at once, and none of its later writes happen.
+
+  Credentials: user.
+  """
+  cancelRun(
+    "The run."
+    input: CancelRunInput!
+  ): Run! @auth(accept: [USER])
+  """
+  Save what the teammate learned: confirmed memory when the user's message asks for it and contains
+  it (A1, A3 for shared), a suggestion otherwise (A2); dropped if the user forgot that text before
+  (F3).
+
+  Credentials: run.
+  """
+  toolRemember(
+    "The text, key and kind."
+    input: ToolRememberInput!
+  ): ToolResult! @auth(accept: [RUN])
+  """
+  Remember a fact about the user for every teammate (the shared scope; A3 applies).
+
+  Credentials: run.
+  """
+  toolRememberAboutUser(
+    "The text and key."
+    input: ToolRememberAboutUserInput!
+  ): ToolResult! @auth(accept: [RUN])
+  """
+  Change an item: applied as a CORRECT revision when the user's message asks for it and names the
+  item (A4), a proposed change otherwise.
+
+  Credentials: run.
+  """
+  toolUpdateMemory(
+    "The item, its revision and the new text."
+    input: ToolUpdateMemoryInput!
+  ): ToolResult! @auth(accept: [RUN])
+  """
+  Forget an item: erased when the user's message asks for it and names the item (A5), a proposal to
+  forget otherwise.
+
+  Credentials: run.
+  """
+  toolForgetMemory(
+    "The item."
+    input: ToolForgetMemoryInput!
+  ): ToolResult! @auth(accept: [RUN])
 }
 `, BuiltIn: false},
 	{Name: "../schema.graphqls", Input: `# The GraphQL API of the memory service (RULES §5). Every root field declares, with @auth, which
 # credentials may call it; a root field without @auth fails the schema test.
 
 "Which credentials may call an operation (RULES §4). Others get UNAUTHENTICATED or FORBIDDEN."
-directive @auth(accept: [Credential!]!) on FIELD_DEFINITION
+directive @auth(
+  "The credentials that may call it."
+  accept: [Credential!]!
+) on FIELD_DEFINITION
 
 "The three credentials of RULES §4."
 enum Credential {
@@ -2379,13 +3130,16 @@ enum Credential {
   RUN
 }
 
-"An RFC 3339 timestamp."
+"An RFC 3339 timestamp, like 2025-03-01T09:30:00Z."
 scalar Time
 
 "An AI agent that works for the user and has its own memory scope."
 type Teammate {
+  "The teammate's id; its memory scope has the same id."
   id: ID!
+  "What the user calls it (1–120 characters)."
   name: String!
+  "When it was added."
   createdAt: Time!
   "The teammate's generation, shared:own:expired (G2). It changes whenever memory it sees changes."
   generation: String!
@@ -2393,38 +3147,59 @@ type Teammate {
 
 "What a memory item is about."
 enum MemoryKind {
+  "Something true about the user or their world."
   FACT
+  "How the user likes things done."
   PREFERENCE
+  "What to do differently, from the user's feedback on a reply (L2)."
   LESSON
+  "Anything else: a MEMORY.md import, a reminder."
   NOTE
 }
 
 "Where an item is in its life: ACTIVE memory is given to runs; CANDIDATE waits for the user (A2)."
 enum MemoryStatus {
+  "Confirmed memory, given to runs (unless expired)."
   ACTIVE
+  "A suggestion waiting for the user; never given to a run (A2)."
   CANDIDATE
+  "A suggestion that no longer waits: dismissed, or a proposal that was settled (see resolution)."
   DISMISSED
+  "Forgotten for real (F1): no content, key or text in any revision."
   FORGOTTEN
 }
 
 "Where an item came from."
 enum MemorySource {
+  "The user wrote it."
   USER
+  "A teammate's memory tool (a run)."
   TEAMMATE
+  "The optional extraction of a user's message (I2)."
   EXTRACTION
+  "A MEMORY.md import (M1) or importMemory."
   IMPORT
+  "A lesson kept from feedback on a reply (L2)."
   FEEDBACK
 }
 
 "What produced a revision."
 enum RevisionAction {
+  "The first revision of an item."
   CREATE
+  "The user changed the item."
   EDIT
+  "A teammate changed the item at the user's explicit request (A4)."
   CORRECT
+  "An earlier revision brought back (R3)."
   RESTORE
+  "A save undone (R3), or a dismissed suggestion brought back to waiting."
   UNDO
+  "The user confirmed a suggestion or applied a proposed change."
   CONFIRM
+  "Only the pin changed."
   PIN
+  "The item was forgotten; the revision has no content (F1)."
   FORGET
   "The user dismissed a suggestion; its text is unchanged."
   DISMISS
@@ -2444,30 +3219,38 @@ enum SuggestionResolution {
 
 "A scope: one teammate's, or the shared scope when teammateId is null."
 input ScopeInput {
+  """
+  The teammate whose scope it is; null (or omitted) means the shared scope, which every teammate
+  reads.
+  """
   teammateId: ID
 }
 
 "A remembered fact, preference, lesson or note, with its full history."
 type MemoryItem {
+  "The item's id; it stays the same across revisions."
   id: ID!
   "shared, or the teammate's id."
   scope: String!
   "The teammate whose scope holds the item; null for shared memory."
   teammate: Teammate
+  "What the item is about."
   kind: MemoryKind!
   "A short optional label."
   key: String
   "Empty once the item is forgotten (F1)."
   content: String!
+  "Where the item is in its life."
   status: MemoryStatus!
   "Pinned items are always given to runs, first."
   pinned: Boolean!
   "The current revision; send it back as baseRevision when editing (R2)."
   revision: Int!
+  "Where the item came from."
   source: MemorySource!
   """
-  For suggestions: where it came from in the user's words — the sentence of the run's user message
-  a teammate's suggestion most likely came from, or the quote extraction found.
+  For suggestions: where it came from in the user's words — the sentence of the run's user message a
+  teammate's suggestion most likely came from, or the quote extraction found.
   """
   evidence: String
   "For suggestions: the run (conversation turn) that made it."
@@ -2478,14 +3261,22 @@ type MemoryItem {
   timesSuggested: Int!
   "For settled suggestions: how they were settled; null while waiting."
   resolution: SuggestionResolution
+  "When the item stops being given to runs; null: never."
   expiresAt: Time
   "The expiry has passed: the item stays visible here but is no longer given to runs."
   expired: Boolean!
+  "When the item was first written."
   createdAt: Time!
+  "When the item last changed (a revision or a status change)."
   updatedAt: Time!
+  "When the item was forgotten; null unless FORGOTTEN."
   forgottenAt: Time
   "For a candidate that proposes a change to an existing item, or to forget it: that item and the revision it saw."
   targetItemId: ID
+  """
+  The revision of targetItemId the proposal saw; confirming fails with CONFLICT if the item has
+  moved on (R2).
+  """
   targetRevision: Int
   """
   A teammate's proposal to forget targetItemId (A5): the user's message didn't clearly ask to forget
@@ -2494,96 +3285,157 @@ type MemoryItem {
   """
   proposesForget: Boolean!
   "Every revision, newest first. after is a cursor from this connection."
-  revisions(first: Int = 20, after: String): MemoryRevisionConnection!
+  revisions(
+    "How many revisions (1–100)."
+    first: Int = 20
+    "The endCursor of the previous page; omitted: from the newest."
+    after: String
+  ): MemoryRevisionConnection!
 }
 
 "One saved state of an item."
 type MemoryRevision {
+  "Its number: 1 for the first, one more for each change (never skipped or repeated)."
   revision: Int!
+  "The content it had; empty once the item is forgotten (F1)."
   content: String!
+  "The key it had; null when none or once forgotten."
   key: String
+  "The kind it had."
   kind: MemoryKind!
+  "Whether it was pinned."
   pinned: Boolean!
+  "The expiry it had."
   expiresAt: Time
+  "What produced it."
   action: RevisionAction!
   "user, teammate:<id>, extraction or import."
   actor: String!
   "The revision this one was based on."
   basedOn: Int
+  "The run whose tool wrote it (a teammate's change), if any."
   runId: ID
+  "When it was written."
   createdAt: Time!
 }
 
+"Where a page of a connection ends."
 type PageInfo {
+  "More follow: ask again with after = endCursor."
   hasNextPage: Boolean!
+  "The last edge's cursor; null on an empty page."
   endCursor: String
 }
 
+"One item of a page."
 type MemoryItemEdge {
+  "Where this item is in the list, for after."
   cursor: String!
+  "The item."
   node: MemoryItem!
 }
 
+"A page of items (a Relay connection)."
 type MemoryItemConnection {
+  "The page's items, in the list's order."
   edges: [MemoryItemEdge!]!
+  "Whether more follow, and from where."
   pageInfo: PageInfo!
   "All items matching the filter, across pages."
   totalCount: Int!
 }
 
+"One revision of a page."
 type MemoryRevisionEdge {
+  "Where this revision is in the list, for after."
   cursor: String!
+  "The revision."
   node: MemoryRevision!
 }
 
+"A page of an item's revisions, newest first."
 type MemoryRevisionConnection {
+  "The page's revisions."
   edges: [MemoryRevisionEdge!]!
+  "Whether more follow, and from where."
   pageInfo: PageInfo!
 }
 
 type Query {
-  "Every teammate, oldest first (a run sees its own teammate only)."
+  "Every teammate, oldest first (a run sees its own teammate only). Credentials: user, worker, run."
   teammates: [Teammate!]! @auth(accept: [USER, WORKER, RUN])
-  "One teammate; null when it doesn't exist."
-  teammate(id: ID!): Teammate @auth(accept: [USER, WORKER, RUN])
+  "One teammate; null when it doesn't exist. Credentials: user, worker, run."
+  teammate(
+    "The teammate's id."
+    id: ID!
+  ): Teammate @auth(accept: [USER, WORKER, RUN])
   """
   One scope's items, pinned first, then most recently changed. search matches words (English
   stemming) or any part of the content or key. first is 1–100.
+
+  Credentials: user, worker, run.
   """
   memoryItems(
+    "The scope to list (a run: shared or its own)."
     scope: ScopeInput!
+    """
+    Which items: ACTIVE (the default) or, for the user, CANDIDATE, DISMISSED or FORGOTTEN; a run
+    sees ACTIVE only.
+    """
     status: MemoryStatus = ACTIVE
+    "Only items of this kind; omitted: all."
     kind: MemoryKind
+    "Words or text to look for (up to 500 characters); omitted: everything."
     search: String
+    "Page size, 1–100."
     first: Int = 50
+    "The endCursor of the previous page; omitted: the first page."
     after: String
   ): MemoryItemConnection! @auth(accept: [USER, WORKER, RUN])
-  "One item; null when it doesn't exist."
-  memoryItem(id: ID!): MemoryItem @auth(accept: [USER, WORKER, RUN])
+  "One item; null when it doesn't exist. Credentials: user, worker, run."
+  memoryItem(
+    "The item's id."
+    id: ID!
+  ): MemoryItem @auth(accept: [USER, WORKER, RUN])
 }
 
+"A new teammate."
 input CreateTeammateInput {
   "1–120 characters."
   name: String!
 }
 
+"What createTeammate made."
 type CreateTeammatePayload {
+  "The new teammate, with a scope of its own."
   teammate: Teammate!
 }
 
+"What renameTeammate changed."
+type RenameTeammatePayload {
+  "The teammate with its new name."
+  teammate: Teammate!
+}
+
+"A teammate's new name."
 input RenameTeammateInput {
+  "The teammate to rename."
   id: ID!
   "1–120 characters."
   name: String!
 }
 
+"A new item the user writes: active and confirmed at once."
 input CreateMemoryInput {
+  "Where it goes: shared or one teammate's scope."
   scope: ScopeInput!
+  "What it is about; FACT when omitted."
   kind: MemoryKind = FACT
   "Up to 120 characters; blank means none."
   key: String
   "1–4,000 characters."
   content: String!
+  "Pinned items are given to every run of the scope, first."
   pinned: Boolean = false
   "Must be in the future."
   expiresAt: Time
@@ -2591,69 +3443,151 @@ input CreateMemoryInput {
 
 "Change an active item. Omitted fields keep their value. A baseRevision that is no longer current fails with CONFLICT (extensions.currentRevision) and changes nothing."
 input EditMemoryInput {
+  "The item to change (active)."
   id: ID!
+  "The revision the editor started from (MemoryItem.revision)."
   baseRevision: Int!
+  "The new content (1–4,000 characters); omitted: unchanged."
   content: String
   "A blank key removes it."
   key: String
+  "The new kind; omitted: unchanged."
   kind: MemoryKind
   "Pin or unpin; a change of the pin alone is recorded as a PIN revision."
   pinned: Boolean
+  "A new expiry, in the future; omitted: unchanged."
   expiresAt: Time
+  "true removes the expiry (not with expiresAt)."
   clearExpiresAt: Boolean = false
 }
 
 "Bring back an earlier revision as a new revision, based on baseRevision."
 input RestoreMemoryRevisionInput {
+  "The item (active)."
   id: ID!
+  "The earlier revision to bring back."
   revision: Int!
+  "The revision the user was looking at (the current one, or CONFLICT)."
   baseRevision: Int!
 }
 
 "Undo the save that produced revision (restores revision - 1); CONFLICT if the item changed since."
 input UndoMemoryEditInput {
+  "The item (active)."
   id: ID!
+  "The revision the save produced; it must still be the current one."
   revision: Int!
 }
 
+"The item a mutation wrote, as it is now."
 type MemoryItemPayload {
+  "The item after the change."
   item: MemoryItem!
 }
 
 type Mutation {
-  createTeammate(input: CreateTeammateInput!): CreateTeammatePayload! @auth(accept: [USER])
-  renameTeammate(input: RenameTeammateInput!): CreateTeammatePayload! @auth(accept: [USER])
-  createMemory(input: CreateMemoryInput!): MemoryItemPayload! @auth(accept: [USER])
-  editMemory(input: EditMemoryInput!): MemoryItemPayload! @auth(accept: [USER])
-  restoreMemoryRevision(input: RestoreMemoryRevisionInput!): MemoryItemPayload! @auth(accept: [USER])
-  undoMemoryEdit(input: UndoMemoryEditInput!): MemoryItemPayload! @auth(accept: [USER])
+  """
+  Add a teammate, with an empty scope of its own; teammatesChanged announces it (CREATED).
+
+  Credentials: user.
+  """
+  createTeammate(
+    "The new teammate."
+    input: CreateTeammateInput!
+  ): CreateTeammatePayload! @auth(accept: [USER])
+  """
+  Change a teammate's name; no memory changes, so no generation does. teammatesChanged announces it
+  (RENAMED).
+
+  Credentials: user.
+  """
+  renameTeammate(
+    "The teammate and its new name."
+    input: RenameTeammateInput!
+  ): RenameTeammatePayload! @auth(accept: [USER])
+  "Write a new active item in a scope (R1); bumps its generation (G1). Credentials: user."
+  createMemory(
+    "The item."
+    input: CreateMemoryInput!
+  ): MemoryItemPayload! @auth(accept: [USER])
+  """
+  Change an active item as a new revision (EDIT, or PIN when only the pin changes), based on the
+  revision the editor saw (R1, R2); bumps the scope's generation. A change that changes nothing is
+  BAD_USER_INPUT.
+
+  Credentials: user.
+  """
+  editMemory(
+    "The change."
+    input: EditMemoryInput!
+  ): MemoryItemPayload! @auth(accept: [USER])
+  """
+  Bring back an earlier revision as a new RESTORE revision (R3), with the conflict check of R2.
+
+  Credentials: user.
+  """
+  restoreMemoryRevision(
+    "Which revision, based on which."
+    input: RestoreMemoryRevisionInput!
+  ): MemoryItemPayload! @auth(accept: [USER])
+  """
+  Undo a save: restore the revision before it as a new UNDO revision, failing with CONFLICT if
+  anyone changed the item since (R3).
+
+  Credentials: user.
+  """
+  undoMemoryEdit(
+    "The save to undo."
+    input: UndoMemoryEditInput!
+  ): MemoryItemPayload! @auth(accept: [USER])
 }
 
 "An item changed; item is its state now (null if the subscriber can no longer see it)."
 type MemoryChange {
+  "shared, or the teammate's id."
   scope: String!
+  "The item that changed."
   itemId: ID!
+  "Its revision after the change."
   revision: Int!
   "The revision's action; null for a change without a revision (a suggestion made again, merged)."
   action: RevisionAction
+  "Its status after the change."
   status: MemoryStatus!
+  """
+  The item as it is now, re-read with the subscriber's credential; null if it can no longer see it.
+  """
   item: MemoryItem
 }
 
 "A teammate's generation moved (G7)."
 type GenerationChange {
+  "The teammate."
   teammateId: ID!
+  "Its generation now, shared:own:expired (G2)."
   generation: String!
 }
 
 type Subscription {
   """
-  The teammate's current generation once at subscription start, then every time it changes (including
-  after the server re-synchronises with the database, so no change is silently lost).
+  The teammate's current generation once at subscription start, then every time it changes
+  (including after the server re-synchronises with the database, so no change is silently lost).
+
+  Credentials: user, worker, run.
   """
-  generationChanged(teammateId: ID!): GenerationChange! @auth(accept: [USER, WORKER, RUN])
-  "Every change to an item of the scope (ids only travel through the database; the item is re-read)."
-  memoryChanged(scope: ScopeInput!): MemoryChange! @auth(accept: [USER, WORKER, RUN])
+  generationChanged(
+    "The teammate to follow (a run: its own)."
+    teammateId: ID!
+  ): GenerationChange! @auth(accept: [USER, WORKER, RUN])
+  """
+  Every change to an item of the scope (ids only travel through the database; the item is re-read).
+
+  Credentials: user, worker, run.
+  """
+  memoryChanged(
+    "The scope to follow (a run: shared or its own)."
+    scope: ScopeInput!
+  ): MemoryChange! @auth(accept: [USER, WORKER, RUN])
 }
 `, BuiltIn: false},
 }
@@ -2697,6 +3631,22 @@ func (ec *executionContext) childFields_CreateTeammatePayload(ctx context.Contex
 		return ec.fieldContext_CreateTeammatePayload_teammate(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CreateTeammatePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DeleteTeammatePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "teammateId":
+		return ec.fieldContext_DeleteTeammatePayload_teammateId(ctx, field)
+	case "forgottenItems":
+		return ec.fieldContext_DeleteTeammatePayload_forgottenItems(ctx, field)
+	case "deletedRuns":
+		return ec.fieldContext_DeleteTeammatePayload_deletedRuns(ctx, field)
+	case "deletedThreads":
+		return ec.fieldContext_DeleteTeammatePayload_deletedThreads(ctx, field)
+	case "deletedMessages":
+		return ec.fieldContext_DeleteTeammatePayload_deletedMessages(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeleteTeammatePayload", field.Name)
 }
 
 func (ec *executionContext) childFields_Erasure(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2755,6 +3705,16 @@ func (ec *executionContext) childFields_ImportMemoryFilePayload(ctx context.Cont
 		return ec.fieldContext_ImportMemoryFilePayload_items(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ImportMemoryFilePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_ImportMemoryPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_ImportMemoryPayload_items(ctx, field)
+	case "unchanged":
+		return ec.fieldContext_ImportMemoryPayload_unchanged(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ImportMemoryPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_Lesson(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2889,6 +3849,14 @@ func (ec *executionContext) childFields_MemoryItemPayload(ctx context.Context, f
 	return nil, fmt.Errorf("no field named %q was found under type MemoryItemPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_MemoryItemsPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_MemoryItemsPayload_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MemoryItemsPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_MemoryRevision(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "revision":
@@ -2981,6 +3949,14 @@ func (ec *executionContext) childFields_RecallPreview(ctx context.Context, field
 		return ec.fieldContext_RecallPreview_vectorReason(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RecallPreview", field.Name)
+}
+
+func (ec *executionContext) childFields_RenameTeammatePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "teammate":
+		return ec.fieldContext_RenameTeammatePayload_teammate(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RenameTeammatePayload", field.Name)
 }
 
 func (ec *executionContext) childFields_RetryOrigin(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3097,6 +4073,18 @@ func (ec *executionContext) childFields_Teammate(ctx context.Context, field grap
 		return ec.fieldContext_Teammate_generation(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Teammate", field.Name)
+}
+
+func (ec *executionContext) childFields_TeammateChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "teammateId":
+		return ec.fieldContext_TeammateChange_teammateId(ctx, field)
+	case "change":
+		return ec.fieldContext_TeammateChange_change(ctx, field)
+	case "teammate":
+		return ec.fieldContext_TeammateChange_teammate(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeammateChange", field.Name)
 }
 
 func (ec *executionContext) childFields_Thread(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3321,6 +4309,20 @@ func (ec *executionContext) field_Mutation_confirmCandidate_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_confirmCandidates_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CandidatesInput, error) {
+			return ec.unmarshalNCandidatesInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCandidatesInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createMemory_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3349,6 +4351,20 @@ func (ec *executionContext) field_Mutation_createTeammate_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteTeammate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.DeleteTeammateInput, error) {
+			return ec.unmarshalNDeleteTeammateInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐDeleteTeammateInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_dismissCandidate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3363,12 +4379,40 @@ func (ec *executionContext) field_Mutation_dismissCandidate_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_dismissCandidates_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CandidatesInput, error) {
+			return ec.unmarshalNCandidatesInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCandidatesInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_editMemory_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.EditMemoryInput, error) {
 			return ec.unmarshalNEditMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐEditMemoryInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_forgetMemories_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ForgetMemoriesInput, error) {
+			return ec.unmarshalNForgetMemoriesInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐForgetMemoriesInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -3405,12 +4449,40 @@ func (ec *executionContext) field_Mutation_importMemoryFile_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_importMemory_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.ImportMemoryInput, error) {
+			return ec.unmarshalNImportMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐImportMemoryInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_keepLesson_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.KeepLessonInput, error) {
 			return ec.unmarshalNKeepLessonInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐKeepLessonInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_pinMemories_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.PinMemoriesInput, error) {
+			return ec.unmarshalNPinMemoriesInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐPinMemoriesInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -3545,6 +4617,20 @@ func (ec *executionContext) field_Mutation_toolUpdateMemory_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_undoDismissCandidate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UndoDismissCandidateInput, error) {
+			return ec.unmarshalNUndoDismissCandidateInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐUndoDismissCandidateInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_undoMemoryEdit_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3598,6 +4684,36 @@ func (ec *executionContext) field_Query_copies_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_exportMemory_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "scope",
+		func(ctx context.Context, v any) (model.ScopeInput, error) {
+			return ec.unmarshalNScopeInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐScopeInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["scope"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "format",
+		func(ctx context.Context, v any) (model.ExportFormat, error) {
+			return ec.unmarshalNExportFormat2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐExportFormat(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["format"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "includeRevisions",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["includeRevisions"] = arg2
 	return args, nil
 }
 
@@ -4228,6 +5344,121 @@ func (ec *executionContext) fieldContext_CreateTeammatePayload_teammate(_ contex
 	return fc, nil
 }
 
+func (ec *executionContext) _DeleteTeammatePayload_teammateId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteTeammatePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteTeammatePayload_teammateId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TeammateID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteTeammatePayload_teammateId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteTeammatePayload", field, false, false, "ID")
+}
+
+func (ec *executionContext) _DeleteTeammatePayload_forgottenItems(ctx context.Context, field graphql.CollectedField, obj *model.DeleteTeammatePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteTeammatePayload_forgottenItems(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ForgottenItems, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteTeammatePayload_forgottenItems(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteTeammatePayload", field, false, false, "Int")
+}
+
+func (ec *executionContext) _DeleteTeammatePayload_deletedRuns(ctx context.Context, field graphql.CollectedField, obj *model.DeleteTeammatePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteTeammatePayload_deletedRuns(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedRuns, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteTeammatePayload_deletedRuns(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteTeammatePayload", field, false, false, "Int")
+}
+
+func (ec *executionContext) _DeleteTeammatePayload_deletedThreads(ctx context.Context, field graphql.CollectedField, obj *model.DeleteTeammatePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteTeammatePayload_deletedThreads(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedThreads, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteTeammatePayload_deletedThreads(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteTeammatePayload", field, false, false, "Int")
+}
+
+func (ec *executionContext) _DeleteTeammatePayload_deletedMessages(ctx context.Context, field graphql.CollectedField, obj *model.DeleteTeammatePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeleteTeammatePayload_deletedMessages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeletedMessages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeleteTeammatePayload_deletedMessages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeleteTeammatePayload", field, false, false, "Int")
+}
+
 func (ec *executionContext) _Erasure_purged(ctx context.Context, field graphql.CollectedField, obj *model.Erasure) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4575,6 +5806,61 @@ func (ec *executionContext) fieldContext_ImportMemoryFilePayload_items(_ context
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _ImportMemoryPayload_items(ctx context.Context, field graphql.CollectedField, obj *model.ImportMemoryPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ImportMemoryPayload_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []memory.Item) graphql.Marshaler {
+			return ec.marshalNMemoryItem2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItemᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ImportMemoryPayload_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ImportMemoryPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ImportMemoryPayload_unchanged(ctx context.Context, field graphql.CollectedField, obj *model.ImportMemoryPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ImportMemoryPayload_unchanged(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Unchanged, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ImportMemoryPayload_unchanged(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ImportMemoryPayload", field, false, false, "Int")
 }
 
 func (ec *executionContext) _Lesson_item(ctx context.Context, field graphql.CollectedField, obj *memory.Lesson) (ret graphql.Marshaler) {
@@ -5723,6 +7009,38 @@ func (ec *executionContext) fieldContext_MemoryItemPayload_item(_ context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _MemoryItemsPayload_items(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItemsPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItemsPayload_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []memory.Item) graphql.Marshaler {
+			return ec.marshalNMemoryItem2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItemᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItemsPayload_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MemoryItemsPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _MemoryRevision_revision(ctx context.Context, field graphql.CollectedField, obj *memory.Revision) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6175,11 +7493,11 @@ func (ec *executionContext) _Mutation_renameTeammate(ctx context.Context, field 
 			directive1 := func(ctx context.Context) (any, error) {
 				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
 				if err != nil {
-					var zeroVal *model.CreateTeammatePayload
+					var zeroVal *model.RenameTeammatePayload
 					return zeroVal, err
 				}
 				if ec.Directives.Auth == nil {
-					var zeroVal *model.CreateTeammatePayload
+					var zeroVal *model.RenameTeammatePayload
 					return zeroVal, errors.New("directive auth is not implemented")
 				}
 				return ec.Directives.Auth(ctx, nil, directive0, accept)
@@ -6188,8 +7506,8 @@ func (ec *executionContext) _Mutation_renameTeammate(ctx context.Context, field 
 			next = directive1
 			return next
 		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateTeammatePayload) graphql.Marshaler {
-			return ec.marshalNCreateTeammatePayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCreateTeammatePayload(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RenameTeammatePayload) graphql.Marshaler {
+			return ec.marshalNRenameTeammatePayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRenameTeammatePayload(ctx, selections, v)
 		},
 		true,
 		true,
@@ -6202,7 +7520,7 @@ func (ec *executionContext) fieldContext_Mutation_renameTeammate(ctx context.Con
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_CreateTeammatePayload(ctx, field)
+			return ec.childFields_RenameTeammatePayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -6895,6 +8213,440 @@ func (ec *executionContext) fieldContext_Mutation_importMemoryFile(ctx context.C
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_importMemoryFile_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteTeammate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteTeammate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteTeammate(ctx, fc.Args["input"].(model.DeleteTeammateInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.DeleteTeammatePayload
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.DeleteTeammatePayload
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DeleteTeammatePayload) graphql.Marshaler {
+			return ec.marshalNDeleteTeammatePayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐDeleteTeammatePayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteTeammate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeleteTeammatePayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteTeammate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_importMemory(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_importMemory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ImportMemory(ctx, fc.Args["input"].(model.ImportMemoryInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.ImportMemoryPayload
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.ImportMemoryPayload
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ImportMemoryPayload) graphql.Marshaler {
+			return ec.marshalNImportMemoryPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐImportMemoryPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_importMemory(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ImportMemoryPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_importMemory_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_forgetMemories(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_forgetMemories(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ForgetMemories(ctx, fc.Args["input"].(model.ForgetMemoriesInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.MemoryItemsPayload
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.MemoryItemsPayload
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryItemsPayload) graphql.Marshaler {
+			return ec.marshalNMemoryItemsPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemsPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_forgetMemories(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItemsPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_forgetMemories_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_pinMemories(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_pinMemories(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PinMemories(ctx, fc.Args["input"].(model.PinMemoriesInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.MemoryItemsPayload
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.MemoryItemsPayload
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryItemsPayload) graphql.Marshaler {
+			return ec.marshalNMemoryItemsPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemsPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_pinMemories(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItemsPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_pinMemories_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_confirmCandidates(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_confirmCandidates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ConfirmCandidates(ctx, fc.Args["input"].(model.CandidatesInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.MemoryItemsPayload
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.MemoryItemsPayload
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryItemsPayload) graphql.Marshaler {
+			return ec.marshalNMemoryItemsPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemsPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_confirmCandidates(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItemsPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_confirmCandidates_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_dismissCandidates(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_dismissCandidates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DismissCandidates(ctx, fc.Args["input"].(model.CandidatesInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.MemoryItemsPayload
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.MemoryItemsPayload
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryItemsPayload) graphql.Marshaler {
+			return ec.marshalNMemoryItemsPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemsPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_dismissCandidates(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItemsPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_dismissCandidates_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_undoDismissCandidate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_undoDismissCandidate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UndoDismissCandidate(ctx, fc.Args["input"].(model.UndoDismissCandidateInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.MemoryItemPayload
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.MemoryItemPayload
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryItemPayload) graphql.Marshaler {
+			return ec.marshalNMemoryItemPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_undoDismissCandidate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItemPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_undoDismissCandidate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -8118,6 +9870,68 @@ func (ec *executionContext) fieldContext_Query_memoryImported(ctx context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_exportMemory(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_exportMemory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ExportMemory(ctx, fc.Args["scope"].(model.ScopeInput), fc.Args["format"].(model.ExportFormat), fc.Args["includeRevisions"].(*bool))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal string
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal string
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_exportMemory(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_exportMemory_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_recallPreview(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8846,6 +10660,38 @@ func (ec *executionContext) _RecallPreview_vectorReason(ctx context.Context, fie
 }
 func (ec *executionContext) fieldContext_RecallPreview_vectorReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RecallPreview", field, true, true, "String")
+}
+
+func (ec *executionContext) _RenameTeammatePayload_teammate(ctx context.Context, field graphql.CollectedField, obj *model.RenameTeammatePayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RenameTeammatePayload_teammate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Teammate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Teammate) graphql.Marshaler {
+			return ec.marshalNTeammate2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐTeammate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RenameTeammatePayload_teammate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RenameTeammatePayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Teammate(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _RetryOrigin_runId(ctx context.Context, field graphql.CollectedField, obj *memory.RetryOrigin) (ret graphql.Marshaler) {
@@ -9916,6 +11762,56 @@ func (ec *executionContext) fieldContext_Subscription_candidateArrived(ctx conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Subscription_teammatesChanged(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_teammatesChanged(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Subscription().TeammatesChanged(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER", "WORKER"})
+				if err != nil {
+					var zeroVal *model.TeammateChange
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.TeammateChange
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TeammateChange) graphql.Marshaler {
+			return ec.marshalNTeammateChange2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐTeammateChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_teammatesChanged(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TeammateChange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Teammate_id(ctx context.Context, field graphql.CollectedField, obj *model.Teammate) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10006,6 +11902,84 @@ func (ec *executionContext) _Teammate_generation(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_Teammate_generation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Teammate", field, true, true, "String")
+}
+
+func (ec *executionContext) _TeammateChange_teammateId(ctx context.Context, field graphql.CollectedField, obj *model.TeammateChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeammateChange_teammateId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TeammateID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeammateChange_teammateId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeammateChange", field, false, false, "ID")
+}
+
+func (ec *executionContext) _TeammateChange_change(ctx context.Context, field graphql.CollectedField, obj *model.TeammateChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeammateChange_change(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Change, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.TeammateChangeKind) graphql.Marshaler {
+			return ec.marshalNTeammateChangeKind2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐTeammateChangeKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeammateChange_change(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeammateChange", field, false, false, "TeammateChangeKind")
+}
+
+func (ec *executionContext) _TeammateChange_teammate(ctx context.Context, field graphql.CollectedField, obj *model.TeammateChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeammateChange_teammate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Teammate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Teammate) graphql.Marshaler {
+			return ec.marshalOTeammate2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐTeammate(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TeammateChange_teammate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TeammateChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Teammate(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Thread_id(ctx context.Context, field graphql.CollectedField, obj *memory.Thread) (ret graphql.Marshaler) {
@@ -11316,6 +13290,55 @@ func UnmarshalCancelRunInput(ctx context.Context, raw any) (model.CancelRunInput
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputCandidatesInput(ctx context.Context, obj any) (model.CandidatesInput, error) {
+	var it model.CandidatesInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"scope", "ids"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "scope":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scope"))
+			data, err := ec.unmarshalNScopeInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐScopeInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Scope = data
+		case "ids":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ids"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Ids = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCandidatesInput unmarshals raw into the CandidatesInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCandidatesInput(ctx context.Context, raw any) (model.CandidatesInput, error) {
+	var out model.CandidatesInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CandidatesInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputCompleteRunInput(ctx context.Context, obj any) (model.CompleteRunInput, error) {
 	var it model.CompleteRunInput
 	if obj == nil {
@@ -11369,7 +13392,7 @@ func (ec *executionContext) unmarshalInputConfirmCandidateInput(ctx context.Cont
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"id", "content"}
+	fieldsInOrder := [...]string{"id", "content", "kind", "key"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -11390,6 +13413,20 @@ func (ec *executionContext) unmarshalInputConfirmCandidateInput(ctx context.Cont
 				return it, err
 			}
 			it.Content = data
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalOMemoryKind2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKind(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "key":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("key"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Key = data
 		}
 	}
 	return it, nil
@@ -11533,6 +13570,48 @@ func UnmarshalCreateTeammateInput(ctx context.Context, raw any) (model.CreateTea
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputDeleteTeammateInput(ctx context.Context, obj any) (model.DeleteTeammateInput, error) {
+	var it model.DeleteTeammateInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalDeleteTeammateInput unmarshals raw into the DeleteTeammateInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalDeleteTeammateInput(ctx context.Context, raw any) (model.DeleteTeammateInput, error) {
+	var out model.DeleteTeammateInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "DeleteTeammateInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputDismissCandidateInput(ctx context.Context, obj any) (model.DismissCandidateInput, error) {
 	var it model.DismissCandidateInput
 	if obj == nil {
@@ -11670,6 +13749,48 @@ func UnmarshalEditMemoryInput(ctx context.Context, raw any) (model.EditMemoryInp
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputForgetMemoriesInput(ctx context.Context, obj any) (model.ForgetMemoriesInput, error) {
+	var it model.ForgetMemoriesInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"items"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "items":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("items"))
+			data, err := ec.unmarshalNMemoryItemRevisionInput2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemRevisionInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Items = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalForgetMemoriesInput unmarshals raw into the ForgetMemoriesInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalForgetMemoriesInput(ctx context.Context, raw any) (model.ForgetMemoriesInput, error) {
+	var out model.ForgetMemoriesInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ForgetMemoriesInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputForgetMemoryInput(ctx context.Context, obj any) (model.ForgetMemoryInput, error) {
 	var it model.ForgetMemoryInput
 	if obj == nil {
@@ -11768,6 +13889,66 @@ func UnmarshalImportMemoryFileInput(ctx context.Context, raw any) (model.ImportM
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputImportMemoryInput(ctx context.Context, obj any) (model.ImportMemoryInput, error) {
+	var it model.ImportMemoryInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["format"]; !present {
+		asMap["format"] = "JSON"
+	}
+
+	fieldsInOrder := [...]string{"scope", "format", "data"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "scope":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scope"))
+			data, err := ec.unmarshalNScopeInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐScopeInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Scope = data
+		case "format":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("format"))
+			data, err := ec.unmarshalNExportFormat2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐExportFormat(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Format = data
+		case "data":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("data"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Data = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalImportMemoryInput unmarshals raw into the ImportMemoryInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalImportMemoryInput(ctx context.Context, raw any) (model.ImportMemoryInput, error) {
+	var out model.ImportMemoryInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ImportMemoryInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputKeepLessonInput(ctx context.Context, obj any) (model.KeepLessonInput, error) {
 	var it model.KeepLessonInput
 	if obj == nil {
@@ -11814,6 +13995,104 @@ func (ec *executionContext) unmarshalInputKeepLessonInput(ctx context.Context, o
 func UnmarshalKeepLessonInput(ctx context.Context, raw any) (model.KeepLessonInput, error) {
 	var out model.KeepLessonInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "KeepLessonInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputMemoryItemRevisionInput(ctx context.Context, obj any) (model.MemoryItemRevisionInput, error) {
+	var it model.MemoryItemRevisionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "baseRevision"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "baseRevision":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("baseRevision"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BaseRevision = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalMemoryItemRevisionInput unmarshals raw into the MemoryItemRevisionInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalMemoryItemRevisionInput(ctx context.Context, raw any) (model.MemoryItemRevisionInput, error) {
+	var out model.MemoryItemRevisionInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "MemoryItemRevisionInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputPinMemoriesInput(ctx context.Context, obj any) (model.PinMemoriesInput, error) {
+	var it model.PinMemoriesInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"items", "pinned"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "items":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("items"))
+			data, err := ec.unmarshalNMemoryItemRevisionInput2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemRevisionInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Items = data
+		case "pinned":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pinned"))
+			data, err := ec.unmarshalNBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Pinned = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalPinMemoriesInput unmarshals raw into the PinMemoriesInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalPinMemoriesInput(ctx context.Context, raw any) (model.PinMemoriesInput, error) {
+	var out model.PinMemoriesInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "PinMemoriesInput", raw, &out)
 	return out, err
 }
 
@@ -12353,6 +14632,48 @@ func UnmarshalToolUpdateMemoryInput(ctx context.Context, raw any) (model.ToolUpd
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputUndoDismissCandidateInput(ctx context.Context, obj any) (model.UndoDismissCandidateInput, error) {
+	var it model.UndoDismissCandidateInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUndoDismissCandidateInput unmarshals raw into the UndoDismissCandidateInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUndoDismissCandidateInput(ctx context.Context, raw any) (model.UndoDismissCandidateInput, error) {
+	var out model.UndoDismissCandidateInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UndoDismissCandidateInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputUndoMemoryEditInput(ctx context.Context, obj any) (model.UndoMemoryEditInput, error) {
 	var it model.UndoMemoryEditInput
 	if obj == nil {
@@ -12506,6 +14827,59 @@ func (ec *executionContext) _CreateTeammatePayload(ctx context.Context, sel ast.
 			out.Values[i] = graphql.MarshalString("CreateTeammatePayload")
 		case "teammate":
 			out.Values[i] = ec._CreateTeammatePayload_teammate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var deleteTeammatePayloadImplementors = []string{"DeleteTeammatePayload"}
+
+func (ec *executionContext) _DeleteTeammatePayload(ctx context.Context, sel ast.SelectionSet, obj *model.DeleteTeammatePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deleteTeammatePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeleteTeammatePayload")
+		case "teammateId":
+			out.Values[i] = ec._DeleteTeammatePayload_teammateId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "forgottenItems":
+			out.Values[i] = ec._DeleteTeammatePayload_forgottenItems(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deletedRuns":
+			out.Values[i] = ec._DeleteTeammatePayload_deletedRuns(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deletedThreads":
+			out.Values[i] = ec._DeleteTeammatePayload_deletedThreads(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deletedMessages":
+			out.Values[i] = ec._DeleteTeammatePayload_deletedMessages(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -12716,6 +15090,44 @@ func (ec *executionContext) _ImportMemoryFilePayload(ctx context.Context, sel as
 			}
 		case "items":
 			out.Values[i] = ec._ImportMemoryFilePayload_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var importMemoryPayloadImplementors = []string{"ImportMemoryPayload"}
+
+func (ec *executionContext) _ImportMemoryPayload(ctx context.Context, sel ast.SelectionSet, obj *model.ImportMemoryPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, importMemoryPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ImportMemoryPayload")
+		case "items":
+			out.Values[i] = ec._ImportMemoryPayload_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "unchanged":
+			out.Values[i] = ec._ImportMemoryPayload_unchanged(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -13164,6 +15576,39 @@ func (ec *executionContext) _MemoryItemPayload(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var memoryItemsPayloadImplementors = []string{"MemoryItemsPayload"}
+
+func (ec *executionContext) _MemoryItemsPayload(ctx context.Context, sel ast.SelectionSet, obj *model.MemoryItemsPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, memoryItemsPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MemoryItemsPayload")
+		case "items":
+			out.Values[i] = ec._MemoryItemsPayload_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var memoryRevisionImplementors = []string{"MemoryRevision"}
 
 func (ec *executionContext) _MemoryRevision(ctx context.Context, sel ast.SelectionSet, obj *memory.Revision) graphql.Marshaler {
@@ -13433,6 +15878,55 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "deleteTeammate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteTeammate(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "importMemory":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_importMemory(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "forgetMemories":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_forgetMemories(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pinMemories":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_pinMemories(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "confirmCandidates":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_confirmCandidates(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "dismissCandidates":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_dismissCandidates(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "undoDismissCandidate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_undoDismissCandidate(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "startRun":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_startRun(ctx, field)
@@ -13635,6 +16129,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_memoryImported(ctx, field)
 				})
+		case "exportMemory":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_exportMemory(ctx, field)
+				})
 		case "recallPreview":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -13805,6 +16305,39 @@ func (ec *executionContext) _RecallPreview(ctx context.Context, sel ast.Selectio
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._RecallPreview_vectorReason(ctx, field, obj)
 				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var renameTeammatePayloadImplementors = []string{"RenameTeammatePayload"}
+
+func (ec *executionContext) _RenameTeammatePayload(ctx context.Context, sel ast.SelectionSet, obj *model.RenameTeammatePayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, renameTeammatePayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RenameTeammatePayload")
+		case "teammate":
+			out.Values[i] = ec._RenameTeammatePayload_teammate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -14169,6 +16702,8 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 		return ec._Subscription_memoryChanged(ctx, fields[0])
 	case "candidateArrived":
 		return ec._Subscription_candidateArrived(ctx, fields[0])
+	case "teammatesChanged":
+		return ec._Subscription_teammatesChanged(ctx, fields[0])
 	default:
 		panic("unknown field " + strconv.Quote(fields[0].Name))
 	}
@@ -14206,6 +16741,49 @@ func (ec *executionContext) _Teammate(ctx context.Context, sel ast.SelectionSet,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Teammate_generation(ctx, field, obj)
 				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var teammateChangeImplementors = []string{"TeammateChange"}
+
+func (ec *executionContext) _TeammateChange(ctx context.Context, sel ast.SelectionSet, obj *model.TeammateChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, teammateChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TeammateChange")
+		case "teammateId":
+			out.Values[i] = ec._TeammateChange_teammateId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "change":
+			out.Values[i] = ec._TeammateChange_change(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "teammate":
+			out.Values[i] = ec._TeammateChange_teammate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -14708,6 +17286,11 @@ func (ec *executionContext) unmarshalNCancelRunInput2githubᚗcomᚋopenᚑbot�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCandidatesInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCandidatesInput(ctx context.Context, v any) (model.CandidatesInput, error) {
+	res, err := ec.unmarshalInputCandidatesInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCompleteRunInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCompleteRunInput(ctx context.Context, v any) (model.CompleteRunInput, error) {
 	res, err := ec.unmarshalInputCompleteRunInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -14806,6 +17389,19 @@ func (ec *executionContext) marshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋme
 	return ret
 }
 
+func (ec *executionContext) unmarshalNDeleteTeammateInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐDeleteTeammateInput(ctx context.Context, v any) (model.DeleteTeammateInput, error) {
+	res, err := ec.unmarshalInputDeleteTeammateInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDeleteTeammatePayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐDeleteTeammatePayload(ctx context.Context, sel ast.SelectionSet, v *model.DeleteTeammatePayload) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "DeleteTeammatePayload!")
+		return graphql.Null
+	}
+	return ec._DeleteTeammatePayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNDismissCandidateInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐDismissCandidateInput(ctx context.Context, v any) (model.DismissCandidateInput, error) {
 	res, err := ec.unmarshalInputDismissCandidateInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -14824,6 +17420,16 @@ func (ec *executionContext) marshalNErasure2ᚖgithubᚗcomᚋopenᚑbotᚋmemor
 	return ec._Erasure(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNExportFormat2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐExportFormat(ctx context.Context, v any) (model.ExportFormat, error) {
+	var res model.ExportFormat
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNExportFormat2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐExportFormat(ctx context.Context, sel ast.SelectionSet, v model.ExportFormat) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
 	res, err := graphql.UnmarshalFloatContext(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -14836,6 +17442,11 @@ func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.S
 		graphql.AddInvalidNullFromMarshaler(ctx, "Float!")
 	}
 	return graphql.WrapContextMarshaler(ctx, res)
+}
+
+func (ec *executionContext) unmarshalNForgetMemoriesInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐForgetMemoriesInput(ctx context.Context, v any) (model.ForgetMemoriesInput, error) {
+	res, err := ec.unmarshalInputForgetMemoriesInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNForgetMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐForgetMemoryInput(ctx context.Context, v any) (model.ForgetMemoryInput, error) {
@@ -14904,6 +17515,19 @@ func (ec *executionContext) marshalNImportMemoryFilePayload2ᚖgithubᚗcomᚋop
 		return graphql.Null
 	}
 	return ec._ImportMemoryFilePayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNImportMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐImportMemoryInput(ctx context.Context, v any) (model.ImportMemoryInput, error) {
+	res, err := ec.unmarshalInputImportMemoryInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNImportMemoryPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐImportMemoryPayload(ctx context.Context, sel ast.SelectionSet, v *model.ImportMemoryPayload) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ImportMemoryPayload!")
+		return graphql.Null
+	}
+	return ec._ImportMemoryPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNImportOutcome2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐImportOutcome(ctx context.Context, v any) (memory.ImportOutcome, error) {
@@ -15065,6 +17689,33 @@ func (ec *executionContext) marshalNMemoryItemPayload2ᚖgithubᚗcomᚋopenᚑb
 	return ec._MemoryItemPayload(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNMemoryItemRevisionInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemRevisionInput(ctx context.Context, v any) (model.MemoryItemRevisionInput, error) {
+	res, err := ec.unmarshalInputMemoryItemRevisionInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNMemoryItemRevisionInput2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemRevisionInputᚄ(ctx context.Context, v any) ([]model.MemoryItemRevisionInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]model.MemoryItemRevisionInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNMemoryItemRevisionInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemRevisionInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNMemoryItemsPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemsPayload(ctx context.Context, sel ast.SelectionSet, v *model.MemoryItemsPayload) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "MemoryItemsPayload!")
+		return graphql.Null
+	}
+	return ec._MemoryItemsPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNMemoryKind2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKind(ctx context.Context, v any) (memory.Kind, error) {
 	tmp, err := graphql.UnmarshalString(v)
 	res := unmarshalNMemoryKind2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKind[tmp]
@@ -15193,6 +17844,11 @@ func (ec *executionContext) marshalNPageInfo2githubᚗcomᚋopenᚑbotᚋmemory�
 	return ec._PageInfo(ctx, sel, &v)
 }
 
+func (ec *executionContext) unmarshalNPinMemoriesInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐPinMemoriesInput(ctx context.Context, v any) (model.PinMemoriesInput, error) {
+	res, err := ec.unmarshalInputPinMemoriesInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNRateRunInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRateRunInput(ctx context.Context, v any) (model.RateRunInput, error) {
 	res, err := ec.unmarshalInputRateRunInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -15229,6 +17885,14 @@ func (ec *executionContext) marshalNRecallPreview2ᚖgithubᚗcomᚋopenᚑbot�
 func (ec *executionContext) unmarshalNRenameTeammateInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRenameTeammateInput(ctx context.Context, v any) (model.RenameTeammateInput, error) {
 	res, err := ec.unmarshalInputRenameTeammateInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRenameTeammatePayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRenameTeammatePayload(ctx context.Context, sel ast.SelectionSet, v *model.RenameTeammatePayload) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RenameTeammatePayload!")
+		return graphql.Null
+	}
+	return ec._RenameTeammatePayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNRestoreMemoryRevisionInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRestoreMemoryRevisionInput(ctx context.Context, v any) (model.RestoreMemoryRevisionInput, error) {
@@ -15439,6 +18103,24 @@ func (ec *executionContext) marshalNTeammate2ᚖgithubᚗcomᚋopenᚑbotᚋmemo
 	return ec._Teammate(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNTeammateChange2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐTeammateChange(ctx context.Context, sel ast.SelectionSet, v *model.TeammateChange) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TeammateChange!")
+		return graphql.Null
+	}
+	return ec._TeammateChange(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNTeammateChangeKind2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐTeammateChangeKind(ctx context.Context, v any) (model.TeammateChangeKind, error) {
+	var res model.TeammateChangeKind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTeammateChangeKind2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐTeammateChangeKind(ctx context.Context, sel ast.SelectionSet, v model.TeammateChangeKind) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) marshalNThread2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐThread(ctx context.Context, sel ast.SelectionSet, v memory.Thread) graphql.Marshaler {
 	return ec._Thread(ctx, sel, &v)
 }
@@ -15524,6 +18206,11 @@ func (ec *executionContext) marshalNToolResult2ᚖgithubᚗcomᚋopenᚑbotᚋme
 
 func (ec *executionContext) unmarshalNToolUpdateMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐToolUpdateMemoryInput(ctx context.Context, v any) (model.ToolUpdateMemoryInput, error) {
 	res, err := ec.unmarshalInputToolUpdateMemoryInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUndoDismissCandidateInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐUndoDismissCandidateInput(ctx context.Context, v any) (model.UndoDismissCandidateInput, error) {
+	res, err := ec.unmarshalInputUndoDismissCandidateInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 

@@ -14,75 +14,137 @@ import (
 
 // Whether the optional AI is on, what it sends where, and today's use (I1–I5).
 type AIStatus struct {
-	Embeddings     bool    `json:"embeddings"`
+	// Whether embeddings are configured (MEMORY_EMBEDDING_URL and _MODEL).
+	Embeddings bool `json:"embeddings"`
+	// The embedding model; null when off.
 	EmbeddingModel *string `json:"embeddingModel,omitempty"`
 	// 0: the model's own size.
 	EmbeddingDimensions *int `json:"embeddingDimensions,omitempty"`
 	// The host embeddings are sent to; null when off.
 	EmbeddingHost *string `json:"embeddingHost,omitempty"`
 	// Active items embedded for the current model, of all active items (re-embedding progress).
-	Embedded        int     `json:"embedded"`
-	Embeddable      int     `json:"embeddable"`
-	Extraction      bool    `json:"extraction"`
+	Embedded int `json:"embedded"`
+	// Active items that can be embedded (the denominator of embedded).
+	Embeddable int `json:"embeddable"`
+	// Whether extraction is configured (MEMORY_EXTRACTION_URL and _MODEL).
+	Extraction bool `json:"extraction"`
+	// The extraction model; null when off.
 	ExtractionModel *string `json:"extractionModel,omitempty"`
 	// The host user messages are sent to for extraction; null when off.
 	ExtractionHost *string `json:"extractionHost,omitempty"`
 	// Memory AI requests reserved today (UTC), against the daily limit (0 = AI off).
-	RequestsToday     int `json:"requestsToday"`
+	RequestsToday int `json:"requestsToday"`
+	// MEMORY_AI_DAILY_REQUEST_LIMIT (I4); 0 turns memory AI off.
 	DailyRequestLimit int `json:"dailyRequestLimit"`
 }
 
+// The run to cancel.
 type CancelRunInput struct {
+	// The run (running).
 	RunID string `json:"runId"`
 }
 
+// Suggestions of a scope to confirm or dismiss at once.
+type CandidatesInput struct {
+	// The scope whose suggestions these are.
+	Scope ScopeInput `json:"scope"`
+	// The suggestions the user saw (1–100, each waiting in scope); omitted: every suggestion waiting in
+	// the scope now (up to 100).
+	Ids []string `json:"ids,omitempty"`
+}
+
+// The run's reply.
 type CompleteRunInput struct {
+	// The teammate's reply (1–32,000 characters).
 	Reply string `json:"reply"`
 }
 
+// The user's confirmation of a suggestion, optionally edited.
 type ConfirmCandidateInput struct {
+	// The suggestion (waiting).
 	ID string `json:"id"`
 	// The user's edited text; omitted: confirm as suggested.
 	Content *string `json:"content,omitempty"`
+	// The kind to confirm it as; omitted: the suggestion's (for a proposed change, the target's).
+	Kind *memory.Kind `json:"kind,omitempty"`
+	// The key to confirm it with (up to 120 characters, one line; blank removes it); omitted: the
+	// suggestion's (for a proposed change, the target's).
+	Key *string `json:"key,omitempty"`
 }
 
+// A new item the user writes: active and confirmed at once.
 type CreateMemoryInput struct {
-	Scope ScopeInput   `json:"scope"`
-	Kind  *memory.Kind `json:"kind,omitempty"`
+	// Where it goes: shared or one teammate's scope.
+	Scope ScopeInput `json:"scope"`
+	// What it is about; FACT when omitted.
+	Kind *memory.Kind `json:"kind,omitempty"`
 	// Up to 120 characters; blank means none.
 	Key *string `json:"key,omitempty"`
 	// 1–4,000 characters.
 	Content string `json:"content"`
-	Pinned  *bool  `json:"pinned,omitempty"`
+	// Pinned items are given to every run of the scope, first.
+	Pinned *bool `json:"pinned,omitempty"`
 	// Must be in the future.
 	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
 }
 
+// A new teammate.
 type CreateTeammateInput struct {
 	// 1–120 characters.
 	Name string `json:"name"`
 }
 
+// What createTeammate made.
 type CreateTeammatePayload struct {
+	// The new teammate, with a scope of its own.
 	Teammate Teammate `json:"teammate"`
 }
 
+// The teammate to delete.
+type DeleteTeammateInput struct {
+	// The teammate's id.
+	ID string `json:"id"`
+}
+
+// What deleteTeammate removed, counted in the transaction that removed it.
+type DeleteTeammatePayload struct {
+	// The deleted teammate's id; from now on it names nothing (NOT_FOUND).
+	TeammateID string `json:"teammateId"`
+	// Items of its scope that were forgotten as forgetMemory forgets (F1–F4) — memories, waiting and
+	// dismissed suggestions — before the scope itself was removed with its tombstones.
+	ForgottenItems int `json:"forgottenItems"`
+	// Runs removed, with their memory contexts (P7), jobs and credentials.
+	DeletedRuns int `json:"deletedRuns"`
+	// Conversation threads removed.
+	DeletedThreads int `json:"deletedThreads"`
+	// Messages removed: the user's and the teammate's.
+	DeletedMessages int `json:"deletedMessages"`
+}
+
+// The suggestion to dismiss.
 type DismissCandidateInput struct {
+	// The suggestion (waiting).
 	ID string `json:"id"`
 }
 
 // Change an active item. Omitted fields keep their value. A baseRevision that is no longer current fails with CONFLICT (extensions.currentRevision) and changes nothing.
 type EditMemoryInput struct {
-	ID           string  `json:"id"`
-	BaseRevision int     `json:"baseRevision"`
-	Content      *string `json:"content,omitempty"`
+	// The item to change (active).
+	ID string `json:"id"`
+	// The revision the editor started from (MemoryItem.revision).
+	BaseRevision int `json:"baseRevision"`
+	// The new content (1–4,000 characters); omitted: unchanged.
+	Content *string `json:"content,omitempty"`
 	// A blank key removes it.
-	Key  *string      `json:"key,omitempty"`
+	Key *string `json:"key,omitempty"`
+	// The new kind; omitted: unchanged.
 	Kind *memory.Kind `json:"kind,omitempty"`
 	// Pin or unpin; a change of the pin alone is recorded as a PIN revision.
-	Pinned         *bool      `json:"pinned,omitempty"`
-	ExpiresAt      *time.Time `json:"expiresAt,omitempty"`
-	ClearExpiresAt *bool      `json:"clearExpiresAt,omitempty"`
+	Pinned *bool `json:"pinned,omitempty"`
+	// A new expiry, in the future; omitted: unchanged.
+	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
+	// true removes the expiry (not with expiresAt).
+	ClearExpiresAt *bool `json:"clearExpiresAt,omitempty"`
 }
 
 // What a forget leaves in this installation's storage besides the conversation (F5, F6).
@@ -96,7 +158,15 @@ type Erasure struct {
 	PurgeDelaySeconds *int `json:"purgeDelaySeconds,omitempty"`
 }
 
+// Several items to forget at once.
+type ForgetMemoriesInput struct {
+	// 1–100 active items, each with the revision the user saw; no id twice.
+	Items []MemoryItemRevisionInput `json:"items"`
+}
+
+// The item to forget.
 type ForgetMemoryInput struct {
+	// The item (active, or a suggestion).
 	ID string `json:"id"`
 	// Other items to forget in the same transaction, typically the copies of id (the copies query), up
 	// to 100; each gets a tombstone in its own scope. Items already forgotten are skipped.
@@ -111,17 +181,41 @@ type ForgetMemoryPayload struct {
 
 // A teammate's generation moved (G7).
 type GenerationChange struct {
+	// The teammate.
 	TeammateID string `json:"teammateId"`
+	// Its generation now, shared:own:expired (G2).
 	Generation string `json:"generation"`
 }
 
+// A workspace's MEMORY.md, once per teammate.
 type ImportMemoryFileInput struct {
+	// The teammate whose workspace it is.
 	TeammateID string `json:"teammateId"`
 	// The file's text (at most 16 KiB of UTF-8); null when there is no MEMORY.md.
 	Content *string `json:"content,omitempty"`
 }
 
+// A file of memory to add to a scope.
+type ImportMemoryInput struct {
+	// Where the items go; the file's own scope is not used.
+	Scope ScopeInput `json:"scope"`
+	// Only JSON (an exportMemory file) can be imported; MARKDOWN is refused.
+	Format ExportFormat `json:"format"`
+	// The file's text, at most the 1 MiB request limit.
+	Data string `json:"data"`
+}
+
+// What importMemory wrote.
+type ImportMemoryPayload struct {
+	// The items written, in the file's order, each with source IMPORT.
+	Items []memory.Item `json:"items"`
+	// Items of the file left out because the scope already holds an active item with the same text.
+	Unchanged int `json:"unchanged"`
+}
+
+// A note to keep as a lesson.
 type KeepLessonInput struct {
+	// The run whose reply prompted it.
 	RunID string `json:"runId"`
 	// What to do differently (1–4,000 characters); becomes a pinned lesson of the run's teammate.
 	Note string `json:"note"`
@@ -129,65 +223,121 @@ type KeepLessonInput struct {
 
 // An item changed; item is its state now (null if the subscriber can no longer see it).
 type MemoryChange struct {
-	Scope    string `json:"scope"`
-	ItemID   string `json:"itemId"`
-	Revision int    `json:"revision"`
+	// shared, or the teammate's id.
+	Scope string `json:"scope"`
+	// The item that changed.
+	ItemID string `json:"itemId"`
+	// Its revision after the change.
+	Revision int `json:"revision"`
 	// The revision's action; null for a change without a revision (a suggestion made again, merged).
 	Action *memory.Action `json:"action,omitempty"`
-	Status memory.Status  `json:"status"`
-	Item   *memory.Item   `json:"item,omitempty"`
+	// Its status after the change.
+	Status memory.Status `json:"status"`
+	// The item as it is now, re-read with the subscriber's credential; null if it can no longer see it.
+	Item *memory.Item `json:"item,omitempty"`
 }
 
+// One item of a page.
 type MemoryItemEdge struct {
-	Cursor string      `json:"cursor"`
-	Node   memory.Item `json:"node"`
+	// Where this item is in the list, for after.
+	Cursor string `json:"cursor"`
+	// The item.
+	Node memory.Item `json:"node"`
 }
 
+// The item a mutation wrote, as it is now.
 type MemoryItemPayload struct {
+	// The item after the change.
 	Item memory.Item `json:"item"`
 }
 
-type MemoryRevisionConnection struct {
-	Edges    []MemoryRevisionEdge `json:"edges"`
-	PageInfo PageInfo             `json:"pageInfo"`
+// An item and the revision the caller last saw of it: a later revision fails with CONFLICT (R2).
+type MemoryItemRevisionInput struct {
+	// The item's id.
+	ID string `json:"id"`
+	// The revision the caller saw (MemoryItem.revision).
+	BaseRevision int `json:"baseRevision"`
 }
 
+// The items a bulk operation changed.
+type MemoryItemsPayload struct {
+	// Each item as it is after the operation, in the order asked.
+	Items []memory.Item `json:"items"`
+}
+
+// A page of an item's revisions, newest first.
+type MemoryRevisionConnection struct {
+	// The page's revisions.
+	Edges []MemoryRevisionEdge `json:"edges"`
+	// Whether more follow, and from where.
+	PageInfo PageInfo `json:"pageInfo"`
+}
+
+// One revision of a page.
 type MemoryRevisionEdge struct {
-	Cursor string          `json:"cursor"`
-	Node   memory.Revision `json:"node"`
+	// Where this revision is in the list, for after.
+	Cursor string `json:"cursor"`
+	// The revision.
+	Node memory.Revision `json:"node"`
 }
 
 type Mutation struct {
 }
 
+// Where a page of a connection ends.
 type PageInfo struct {
-	HasNextPage bool    `json:"hasNextPage"`
-	EndCursor   *string `json:"endCursor,omitempty"`
+	// More follow: ask again with after = endCursor.
+	HasNextPage bool `json:"hasNextPage"`
+	// The last edge's cursor; null on an empty page.
+	EndCursor *string `json:"endCursor,omitempty"`
+}
+
+// Several items to pin or unpin at once.
+type PinMemoriesInput struct {
+	// 1–100 active items, each with the revision the user saw; no id twice.
+	Items []MemoryItemRevisionInput `json:"items"`
+	// true pins, false unpins. An item already so is left as it is (no revision).
+	Pinned bool `json:"pinned"`
 }
 
 type Query struct {
 }
 
+// A rating of a reply.
 type RateRunInput struct {
+	// The run whose reply is rated.
 	RunID string `json:"runId"`
 	// null clears the rating.
 	Rating *memory.Rating `json:"rating,omitempty"`
 }
 
+// A teammate's new name.
 type RenameTeammateInput struct {
+	// The teammate to rename.
 	ID string `json:"id"`
 	// 1–120 characters.
 	Name string `json:"name"`
 }
 
-// Bring back an earlier revision as a new revision, based on baseRevision.
-type RestoreMemoryRevisionInput struct {
-	ID           string `json:"id"`
-	Revision     int    `json:"revision"`
-	BaseRevision int    `json:"baseRevision"`
+// What renameTeammate changed.
+type RenameTeammatePayload struct {
+	// The teammate with its new name.
+	Teammate Teammate `json:"teammate"`
 }
 
+// Bring back an earlier revision as a new revision, based on baseRevision.
+type RestoreMemoryRevisionInput struct {
+	// The item (active).
+	ID string `json:"id"`
+	// The earlier revision to bring back.
+	Revision int `json:"revision"`
+	// The revision the user was looking at (the current one, or CONFLICT).
+	BaseRevision int `json:"baseRevision"`
+}
+
+// A redo of a reply, with a note.
 type RetryRunWithNoteInput struct {
+	// The run to redo.
 	RunID string `json:"runId"`
 	// What to do differently (1–4,000 characters).
 	Note string `json:"note"`
@@ -195,29 +345,39 @@ type RetryRunWithNoteInput struct {
 
 // A scope: one teammate's, or the shared scope when teammateId is null.
 type ScopeInput struct {
+	// The teammate whose scope it is; null (or omitted) means the shared scope, which every teammate
+	// reads.
 	TeammateID *string `json:"teammateId,omitempty"`
 }
 
+// A turn to start.
 type StartRunInput struct {
+	// Whose turn it is.
 	TeammateID string `json:"teammateId"`
 	// Continue this thread if its generation is still current; omitted or stale: a fresh thread.
 	ThreadID *string `json:"threadId,omitempty"`
 	// The user's message (1–32,000 characters); omitted when starting a retry.
-	Message       *string `json:"message,omitempty"`
-	StartedByUser *bool   `json:"startedByUser,omitempty"`
+	Message *string `json:"message,omitempty"`
+	// Whether the user started it (false: automation); only user-started runs are read by extraction
+	// (I2).
+	StartedByUser *bool `json:"startedByUser,omitempty"`
 	// Start the run of a retry the user asked for (pendingRetries): its stored message is used.
 	RetryMessageID *string `json:"retryMessageId,omitempty"`
 }
 
+// What startRun gives the worker for one turn.
 type StartRunPayload struct {
+	// The new run, RUNNING.
 	Run memory.Run `json:"run"`
 	// The run credential: send it as the bearer token of the teammate's tools until the run ends. Shown once.
-	RunToken string        `json:"runToken"`
-	Thread   memory.Thread `json:"thread"`
+	RunToken string `json:"runToken"`
+	// The thread the run continues or starts.
+	Thread memory.Thread `json:"thread"`
 	// True when a new thread was started (none given, or its generation changed).
 	Fresh bool `json:"fresh"`
 	// The memory packet for this turn (P5); empty when nothing is relevant (P6).
-	Packet     string `json:"packet"`
+	Packet string `json:"packet"`
+	// The teammate's generation the run adopted (G2); checkRunGeneration compares against it.
 	Generation string `json:"generation"`
 	// Set when the run is a retry (retryMessageId): give the teammate the original request (and, in a fresh thread, the reply) with the note.
 	RetryOf *memory.RetryOrigin `json:"retryOf,omitempty"`
@@ -228,40 +388,75 @@ type Subscription struct {
 
 // An AI agent that works for the user and has its own memory scope.
 type Teammate struct {
-	ID        string    `json:"id"`
-	Name      string    `json:"name"`
+	// The teammate's id; its memory scope has the same id.
+	ID string `json:"id"`
+	// What the user calls it (1–120 characters).
+	Name string `json:"name"`
+	// When it was added.
 	CreatedAt time.Time `json:"createdAt"`
 	// The teammate's generation, shared:own:expired (G2). It changes whenever memory it sees changes.
 	Generation string `json:"generation"`
 }
 
+// A teammate was created, renamed or deleted.
+type TeammateChange struct {
+	// The teammate that changed.
+	TeammateID string `json:"teammateId"`
+	// What happened to it.
+	Change TeammateChangeKind `json:"change"`
+	// The teammate as it is now; null once it is deleted.
+	Teammate *Teammate `json:"teammate,omitempty"`
+}
+
+// The item a teammate wants forgotten.
 type ToolForgetMemoryInput struct {
+	// The item (shared or the teammate's own, active).
 	ID string `json:"id"`
 }
 
+// A fact about the user for every teammate (the shared scope).
 type ToolRememberAboutUserInput struct {
-	Content string  `json:"content"`
-	Key     *string `json:"key,omitempty"`
+	// The text (1–4,000 characters).
+	Content string `json:"content"`
+	// An optional label (up to 120 characters, one line).
+	Key *string `json:"key,omitempty"`
 }
 
+// What a teammate wants remembered; scope and teammate come from the run's credential (S2).
 type ToolRememberInput struct {
-	Content string       `json:"content"`
-	Key     *string      `json:"key,omitempty"`
-	Kind    *memory.Kind `json:"kind,omitempty"`
+	// The text (1–4,000 characters); confirmed only if it appears in the user's message as asked (A1).
+	Content string `json:"content"`
+	// An optional label (up to 120 characters, one line); it must be in the same sentence to be
+	// confirmed.
+	Key *string `json:"key,omitempty"`
+	// What it is about; FACT when omitted.
+	Kind *memory.Kind `json:"kind,omitempty"`
 	// Save to the shared scope, for every teammate (only confirmed when the user says so, A3).
 	ForEveryone *bool `json:"forEveryone,omitempty"`
 }
 
+// A teammate's change of an item it can see.
 type ToolUpdateMemoryInput struct {
-	ID           string `json:"id"`
-	BaseRevision int    `json:"baseRevision"`
-	Content      string `json:"content"`
+	// The item (shared or the teammate's own, active).
+	ID string `json:"id"`
+	// The revision the teammate saw (R2).
+	BaseRevision int `json:"baseRevision"`
+	// The new text (1–4,000 characters).
+	Content string `json:"content"`
+}
+
+// A dismissed suggestion to bring back.
+type UndoDismissCandidateInput struct {
+	// The dismissed suggestion's id.
+	ID string `json:"id"`
 }
 
 // Undo the save that produced revision (restores revision - 1); CONFLICT if the item changed since.
 type UndoMemoryEditInput struct {
-	ID       string `json:"id"`
-	Revision int    `json:"revision"`
+	// The item (active).
+	ID string `json:"id"`
+	// The revision the save produced; it must still be the current one.
+	Revision int `json:"revision"`
 }
 
 // The three credentials of RULES §4.
@@ -320,6 +515,129 @@ func (e *Credential) UnmarshalJSON(b []byte) error {
 }
 
 func (e Credential) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// The formats memory is exported in.
+type ExportFormat string
+
+const (
+	// Lossless, and what importMemory reads: {"format": "memory-export", "version": 1, "scope",
+	// "teammate" (its name; absent for shared), "exportedAt", "items": [{"id", "kind", "key", "content",
+	// "pinned", "expiresAt", "source", "revision", "createdAt", "updatedAt", "revisions"?: [{"revision",
+	// "content", "key", "kind", "pinned", "expiresAt", "action", "actor", "createdAt"}]}]}, with kinds,
+	// sources and actions in lower case as in RULES §2.
+	ExportFormatJSON ExportFormat = "JSON"
+	// For people: the items by kind, pinned first, with key, pin and expiry; not importable.
+	ExportFormatMarkdown ExportFormat = "MARKDOWN"
+)
+
+var AllExportFormat = []ExportFormat{
+	ExportFormatJSON,
+	ExportFormatMarkdown,
+}
+
+func (e ExportFormat) IsValid() bool {
+	switch e {
+	case ExportFormatJSON, ExportFormatMarkdown:
+		return true
+	}
+	return false
+}
+
+func (e ExportFormat) String() string {
+	return string(e)
+}
+
+func (e *ExportFormat) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = ExportFormat(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid ExportFormat", str)
+	}
+	return nil
+}
+
+func (e ExportFormat) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *ExportFormat) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e ExportFormat) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// How a teammate changed.
+type TeammateChangeKind string
+
+const (
+	// The teammate was added.
+	TeammateChangeKindCreated TeammateChangeKind = "CREATED"
+	// The teammate's name changed.
+	TeammateChangeKindRenamed TeammateChangeKind = "RENAMED"
+	// The teammate was deleted with its memory and conversations.
+	TeammateChangeKindDeleted TeammateChangeKind = "DELETED"
+)
+
+var AllTeammateChangeKind = []TeammateChangeKind{
+	TeammateChangeKindCreated,
+	TeammateChangeKindRenamed,
+	TeammateChangeKindDeleted,
+}
+
+func (e TeammateChangeKind) IsValid() bool {
+	switch e {
+	case TeammateChangeKindCreated, TeammateChangeKindRenamed, TeammateChangeKindDeleted:
+		return true
+	}
+	return false
+}
+
+func (e TeammateChangeKind) String() string {
+	return string(e)
+}
+
+func (e *TeammateChangeKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = TeammateChangeKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid TeammateChangeKind", str)
+	}
+	return nil
+}
+
+func (e TeammateChangeKind) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *TeammateChangeKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e TeammateChangeKind) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -14,7 +14,7 @@ import (
 
 // ForgetMemory is the resolver for the forgetMemory field.
 func (r *mutationResolver) ForgetMemory(ctx context.Context, input model.ForgetMemoryInput) (*model.ForgetMemoryPayload, error) {
-	item, others, err := r.Memory.ForgetMemories(ctx, input.ID, input.AlsoForget)
+	item, others, err := r.Memory.ForgetWithCopies(ctx, input.ID, input.AlsoForget)
 	if err != nil {
 		return nil, err
 	}
@@ -26,7 +26,9 @@ func (r *mutationResolver) ForgetMemory(ctx context.Context, input model.ForgetM
 
 // ConfirmCandidate is the resolver for the confirmCandidate field.
 func (r *mutationResolver) ConfirmCandidate(ctx context.Context, input model.ConfirmCandidateInput) (*model.MemoryItemPayload, error) {
-	return itemPayload(r.Memory.ConfirmCandidate(ctx, input.ID, input.Content))
+	return itemPayload(r.Memory.ConfirmCandidate(ctx, memory.ConfirmInput{
+		ID: input.ID, Content: input.Content, Kind: input.Kind, Key: input.Key,
+	}))
 }
 
 // DismissCandidate is the resolver for the dismissCandidate field.

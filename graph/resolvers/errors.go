@@ -54,6 +54,9 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 		case errors.As(err, &conflict):
 			set(CodeConflict, conflict.Error())
 			gerr.Extensions["currentRevision"] = conflict.Current
+			if conflict.ItemID != "" {
+				gerr.Extensions["itemId"] = conflict.ItemID
+			}
 			return gerr
 		case errors.As(err, &bad):
 			set(CodeBadUserInput, bad.Error())

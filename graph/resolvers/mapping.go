@@ -32,3 +32,26 @@ func ptrOrErr[T any](v T, err error) (*T, error) {
 	}
 	return &v, nil
 }
+
+func itemsPayload(items []memory.Item, err error) (*model.MemoryItemsPayload, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &model.MemoryItemsPayload{Items: items}, nil
+}
+
+func itemRefs(in []model.MemoryItemRevisionInput) []memory.ItemRef {
+	out := make([]memory.ItemRef, len(in))
+	for i, r := range in {
+		out[i] = memory.ItemRef{ID: r.ID, BaseRevision: r.BaseRevision}
+	}
+	return out
+}
+
+// exportFormat maps the schema's enum onto the domain's.
+func exportFormat(f model.ExportFormat) memory.ExportFormat {
+	if f == model.ExportFormatMarkdown {
+		return memory.ExportMarkdown
+	}
+	return memory.ExportJSON
+}

@@ -99,12 +99,12 @@ func (r *mutationResolver) CreateTeammate(ctx context.Context, input model.Creat
 }
 
 // RenameTeammate is the resolver for the renameTeammate field.
-func (r *mutationResolver) RenameTeammate(ctx context.Context, input model.RenameTeammateInput) (*model.CreateTeammatePayload, error) {
+func (r *mutationResolver) RenameTeammate(ctx context.Context, input model.RenameTeammateInput) (*model.RenameTeammatePayload, error) {
 	t, err := r.Memory.RenameTeammate(ctx, input.ID, input.Name)
 	if err != nil {
 		return nil, err
 	}
-	return &model.CreateTeammatePayload{Teammate: teammateModel(t)}, nil
+	return &model.RenameTeammatePayload{Teammate: teammateModel(t)}, nil
 }
 
 // CreateMemory is the resolver for the createMemory field.

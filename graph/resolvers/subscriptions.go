@@ -185,3 +185,29 @@ func forward[T any](ctx context.Context, sub *events.Subscription, allowed func(
 	}()
 	return out
 }
+
+// watchTeammates sends every teammate created, renamed or deleted. The teammate is re-read with the
+// subscriber's credential, so a name never travels in an event; a deleted one is sent without it.
+func (r *Resolver) watchTeammates(ctx context.Context) (<-chan *model.TeammateChange, error) {
+	sub := r.Events.Subscribe(func(e memory.Event) bool { return e.Teammate != "" })
+	return forward(ctx, sub, r.runStillRunning, func(e memory.Event) (*model.TeammateChange, bool) {
+		change := &model.TeammateChange{TeammateID: e.Scope}
+		switch e.Teammate {
+		case memory.TeammateCreated:
+			change.Change = model.TeammateChangeKindCreated
+		case memory.TeammateRenamed:
+			change.Change = model.TeammateChangeKindRenamed
+		default:
+			change.Change = model.TeammateChangeKindDeleted
+			return change, true
+		}
+		t, err := r.Memory.Teammate(ctx, e.Scope)
+		if err != nil {
+			// Deleted since, or no longer readable: its own DELETED event follows or it isn't ours.
+			return nil, false
+		}
+		m := teammateModel(t)
+		change.Teammate = &m
+		return change, true
+	}), nil
+}

@@ -111,15 +111,22 @@ func newMigrate(databaseURL string) (*migrate.Migrate, error) {
 	return m, nil
 }
 
-// MigrateUp applies every pending migration. It is a no-op when the schema is current.
+// MigrateUp applies every pending migration. It is a no-op when the schema is current. It first
+// checks that the extensions the schema needs exist or can be created (CheckExtensions), and a
+// migration that fails leaves the schema at the version before it, not dirty (migrationFailed).
 func MigrateUp(databaseURL string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), setupTimeout)
+	defer cancel()
+	if err := CheckExtensions(ctx, databaseURL); err != nil {
+		return err
+	}
 	m, err := newMigrate(databaseURL)
 	if err != nil {
 		return err
 	}
 	defer m.Close()
 	if err := m.Up(); err != nil && !errors.Is(err, migrate.ErrNoChange) {
-		return fmt.Errorf("migrate up: %w", err)
+		return migrationFailed(m, err)
 	}
 	return nil
 }

@@ -53,24 +53,78 @@ func resolveAppliedProposalsTx(ctx context.Context, tx pgx.Tx, item Item, actor 
 	return nil
 }
 
-// ConfirmCandidate makes a suggestion memory (user only), optionally with the user's edited content.
-// A plain suggestion becomes active as a "confirm" revision. A proposal to change an item (A4) is
-// applied to that item as a "confirm" revision — failing with a conflict if the item changed since
-// the proposal was made (R2) — and the proposal itself is removed. A proposal to forget an item (A5)
-// forgets it (F1–F4), with the same conflict check, so the user never erases a version they
-// haven't seen. All of them bump the generation.
-func (s *Service) ConfirmCandidate(ctx context.Context, id string, content *string) (Item, error) {
+// ConfirmInput is the user's confirmation of a suggestion. Nil fields keep the suggestion's value
+// (for a proposed change, the target's kind and key); Key pointing at "" removes the key.
+type ConfirmInput struct {
+	ID      string
+	Content *string
+	Kind    *Kind
+	Key     *string
+}
+
+// confirmEdits is a ConfirmInput validated: what the user changed while confirming.
+type confirmEdits struct {
+	content *string
+	kind    *Kind
+	key     *string // set when keySet
+	keySet  bool
+}
+
+// validate checks the user's edits, before any transaction.
+func (in ConfirmInput) validate() (confirmEdits, error) {
+	e := confirmEdits{content: in.Content, kind: in.Kind, keySet: in.Key != nil}
+	if in.Content != nil {
+		if err := checkContent(*in.Content); err != nil {
+			return e, err
+		}
+	}
+	if in.Kind != nil && !in.Kind.valid() {
+		return e, invalid("kind", "must be fact, preference, lesson or note")
+	}
+	if in.Key != nil {
+		k, err := normalizeKey(in.Key)
+		if err != nil {
+			return e, err
+		}
+		e.key = k
+	}
+	return e, nil
+}
+
+// any reports whether the user changed anything.
+func (e confirmEdits) any() bool { return e.content != nil || e.kind != nil || e.keySet }
+
+// apply puts the user's edits on st.
+func (e confirmEdits) apply(st state) state {
+	if e.content != nil {
+		st.content = *e.content
+	}
+	if e.kind != nil {
+		st.kind = *e.kind
+	}
+	if e.keySet {
+		st.key = e.key
+	}
+	return st
+}
+
+// ConfirmCandidate makes a suggestion memory (user only), optionally with the user's edited
+// content, kind and key. A plain suggestion becomes active as a "confirm" revision. A proposal to
+// change an item (A4) is applied to that item as a "confirm" revision — failing with a conflict if
+// the item changed since the proposal was made (R2) — and the proposal itself is settled. A proposal
+// to forget an item (A5) forgets it (F1–F4), with the same conflict check, so the user never erases a
+// version they haven't seen. All of them bump the generation.
+func (s *Service) ConfirmCandidate(ctx context.Context, in ConfirmInput) (Item, error) {
 	if _, err := require(ctx, CredentialUser); err != nil {
 		return Item{}, err
 	}
-	id, err := parseID("id", id)
+	id, err := parseID("id", in.ID)
 	if err != nil {
 		return Item{}, err
 	}
-	if content != nil {
-		if err := checkContent(*content); err != nil {
-			return Item{}, err
-		}
+	edits, err := in.validate()
+	if err != nil {
+		return Item{}, err
 	}
 	var out Item
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
@@ -81,45 +135,7 @@ func (s *Service) ConfirmCandidate(ctx context.Context, id string, content *stri
 		if cand.Status != StatusCandidate {
 			return invalid("id", "is not a suggestion waiting for confirmation")
 		}
-		if cand.ProposesForget && content != nil {
-			return invalid("content", "must be omitted when confirming a proposal to forget")
-		}
-		st := itemState(cand)
-		if content != nil {
-			st.content = *content
-		}
-		if cand.TargetItemID == nil {
-			out, err = s.writeRevisionTx(ctx, tx, cand, st, StatusActive, ActionConfirm, ActorUser, cand.SourceRunID)
-			return err
-		}
-		target, err := scanItem(tx.QueryRow(ctx, qItemForUpdate, *cand.TargetItemID))
-		if err != nil {
-			return notFoundIfNoRows(err)
-		}
-		if target.Status != StatusActive {
-			return ErrNotFound
-		}
-		if target.Revision != *cand.TargetRevision {
-			return &ConflictError{Current: target.Revision}
-		}
-		if cand.ProposesForget {
-			// The proposal goes with its target (forgetItemTx forgets proposals to change it).
-			out, err = s.forgetItemTx(ctx, tx, target, ActorUser, cand.SourceRunID)
-			return err
-		}
-		next := itemState(target)
-		next.content = st.content
-		if next.equal(itemState(target)) {
-			// The item already says this: nothing to apply, the proposal settles itself.
-			out = target
-			_, err = settleSuggestionTx(ctx, tx, cand, ResolutionApplied, ActionResolve, ActorUser, cand.SourceRunID)
-			return err
-		}
-		// The proposal is settled first, so the revision below doesn't find it still waiting.
-		if _, err = settleSuggestionTx(ctx, tx, cand, ResolutionConfirmed, ActionConfirm, ActorUser, cand.SourceRunID); err != nil {
-			return err
-		}
-		out, err = s.writeRevisionTx(ctx, tx, target, next, StatusActive, ActionConfirm, ActorUser, cand.SourceRunID)
+		out, err = s.confirmCandidateTx(ctx, tx, cand, edits)
 		return err
 	})
 	if err != nil {
@@ -127,6 +143,44 @@ func (s *Service) ConfirmCandidate(ctx context.Context, id string, content *stri
 	}
 	s.log.InfoContext(ctx, "suggestion confirmed", "candidate", id, "item", out.ID, "revision", out.Revision)
 	return out, nil
+}
+
+// confirmCandidateTx confirms cand, a waiting suggestion locked with its scope by the caller (see
+// ConfirmCandidate), with the user's edits.
+func (s *Service) confirmCandidateTx(ctx context.Context, tx pgx.Tx, cand Item, edits confirmEdits) (Item, error) {
+	if cand.ProposesForget && edits.any() {
+		return Item{}, invalid("content", "content, kind and key must be omitted when confirming a proposal to forget")
+	}
+	if cand.TargetItemID == nil {
+		return s.writeRevisionTx(ctx, tx, cand, edits.apply(itemState(cand)), StatusActive, ActionConfirm, ActorUser, cand.SourceRunID)
+	}
+	target, err := scanItem(tx.QueryRow(ctx, qItemForUpdate, *cand.TargetItemID))
+	if err != nil {
+		return Item{}, notFoundIfNoRows(err)
+	}
+	if target.Status != StatusActive {
+		return Item{}, ErrNotFound
+	}
+	if target.Revision != *cand.TargetRevision {
+		return Item{}, &ConflictError{Current: target.Revision, ItemID: target.ID}
+	}
+	if cand.ProposesForget {
+		// The proposal goes with its target (forgetItemTx forgets proposals to change it).
+		return s.forgetItemTx(ctx, tx, target, ActorUser, cand.SourceRunID)
+	}
+	next := itemState(target)
+	next.content = cand.Content
+	next = edits.apply(next)
+	if next.equal(itemState(target)) {
+		// The item already says this: nothing to apply, the proposal settles itself.
+		_, err = settleSuggestionTx(ctx, tx, cand, ResolutionApplied, ActionResolve, ActorUser, cand.SourceRunID)
+		return target, err
+	}
+	// The proposal is settled first, so the revision below doesn't find it still waiting.
+	if _, err = settleSuggestionTx(ctx, tx, cand, ResolutionConfirmed, ActionConfirm, ActorUser, cand.SourceRunID); err != nil {
+		return Item{}, err
+	}
+	return s.writeRevisionTx(ctx, tx, target, next, StatusActive, ActionConfirm, ActorUser, cand.SourceRunID)
 }
 
 // DismissCandidate declines a suggestion (user only). Its text is untouched; a "dismiss" revision

@@ -34,7 +34,7 @@ const (
 // Copies lists the items with the same normalised text as item id — as it is now or was in any
 // revision — in every scope (user only: the user sees every scope): active items first, then
 // suggestions waiting or dismissed, at most MaxAlsoForget. Forgetting id forgets the suggestions of
-// its own scope anyway (F3); the rest stay unless the caller names them in ForgetMemories.
+// its own scope anyway (F3); the rest stay unless the caller names them in ForgetWithCopies.
 func (s *Service) Copies(ctx context.Context, id string) ([]Item, error) {
 	if _, err := require(ctx, CredentialUser); err != nil {
 		return nil, err
@@ -95,14 +95,14 @@ func itemHashesTx(ctx context.Context, tx pgx.Tx, item Item) ([][]byte, error) {
 	return hashes, nil
 }
 
-// ForgetMemories forgets item id and, in the same transaction, every item of also (user only; at
+// ForgetWithCopies forgets item id and, in the same transaction, every item of also (user only; at
 // most MaxAlsoForget, typically what Copies listed): each is forgotten exactly as ForgetMemory
 // forgets one (F1–F4), with a tombstone in its own scope, so a later suggestion of the text is
 // dropped in every scope it was forgotten from. An item of also that is already forgotten — by this
 // very forget, as a suggestion of id's text in id's scope, or before — is skipped; an unknown one
 // fails the whole forget (NOT_FOUND) and nothing is forgotten. It returns id's item and the others
 // it forgot.
-func (s *Service) ForgetMemories(ctx context.Context, id string, also []string) (Item, []Item, error) {
+func (s *Service) ForgetWithCopies(ctx context.Context, id string, also []string) (Item, []Item, error) {
 	if _, err := require(ctx, CredentialUser); err != nil {
 		return Item{}, nil, err
 	}

@@ -54,13 +54,13 @@ func TestForgetFindsCopiesAndForgetsThemTogether(t *testing.T) {
 	assert.ErrorIs(t, err, memory.ErrForbidden)
 
 	// An unknown id fails the whole forget: nothing is forgotten.
-	_, _, err = f.svc.ForgetMemories(user, item.ID, []string{dup.ID, "00000000-0000-4000-8000-000000000000"})
+	_, _, err = f.svc.ForgetWithCopies(user, item.ID, []string{dup.ID, "00000000-0000-4000-8000-000000000000"})
 	require.ErrorIs(t, err, memory.ErrNotFound)
 	got, err := f.svc.Item(user, dup.ID)
 	require.NoError(t, err)
 	assert.Equal(t, memory.StatusActive, got.Status)
 
-	forgotten, others, err := f.svc.ForgetMemories(user, item.ID, itemIDs(copies))
+	forgotten, others, err := f.svc.ForgetWithCopies(user, item.ID, itemIDs(copies))
 	require.NoError(t, err)
 	assert.Equal(t, memory.StatusForgotten, forgotten.Status)
 	assert.ElementsMatch(t, itemIDs(copies), itemIDs(others))

@@ -34,6 +34,9 @@ var (
 // Nothing was written; Current is the item's revision now.
 type ConflictError struct {
 	Current int
+	// ItemID names the item that changed when the write named several (bulk operations, or a
+	// proposal whose target changed); empty otherwise.
+	ItemID string
 }
 
 func (e *ConflictError) Error() string {

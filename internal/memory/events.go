@@ -26,7 +26,20 @@ type Event struct {
 	Generation bool `json:"gen,omitempty"`
 	// Candidate is true when a candidate arrived in the scope (A6).
 	Candidate bool `json:"candidate,omitempty"`
+	// Teammate is set when the teammate whose scope this is was created, renamed or deleted
+	// (TeammateCreated …), so that every open page can follow the list of teammates.
+	Teammate TeammateChange `json:"teammate,omitempty"`
 }
+
+// TeammateChange is what happened to a teammate, in an Event.
+type TeammateChange string
+
+// The teammate changes an Event announces.
+const (
+	TeammateCreated TeammateChange = "created"
+	TeammateRenamed TeammateChange = "renamed"
+	TeammateDeleted TeammateChange = "deleted"
+)
 
 // DecodeEvent parses a notification payload.
 func DecodeEvent(payload string) (Event, error) {

@@ -359,7 +359,7 @@ func TestForgetAuditLeavesNoTrace(t *testing.T) {
 	copies, err := f.svc.Copies(user, born.ID)
 	require.NoError(t, err)
 	require.ElementsMatch(t, []string{bornCopy.ID, bornSuggestion.ID}, []string{copies[0].ID, copies[1].ID})
-	_, also, err := f.svc.ForgetMemories(user, born.ID, []string{copies[0].ID, copies[1].ID})
+	_, also, err := f.svc.ForgetWithCopies(user, born.ID, []string{copies[0].ID, copies[1].ID})
 	require.NoError(t, err)
 	require.Len(t, also, 2)
 	for _, id := range []string{fact.ID, car.ID, drink.ID, cat.ID, fromExtraction.ID, lesson.ID, inflight.ID, pending.ID} {

@@ -134,13 +134,13 @@ func TestCandidatesNeverCountAndArriveAsEvents(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, memory.StatusDismissed, dismissed.Status)
 	assert.Equal(t, genBefore, f.generation(t, tm))
-	_, err = f.svc.ConfirmCandidate(user, res.Item.ID, nil)
+	_, err = f.svc.ConfirmCandidate(user, memory.ConfirmInput{ID: res.Item.ID})
 	var bad *memory.ValidationError
 	require.ErrorAs(t, err, &bad, "a dismissed suggestion can't be confirmed")
 
 	res, err = f.svc.ToolRemember(ctx, memory.RememberInput{Content: "takes coffee without sugar"})
 	require.NoError(t, err)
-	confirmed, err := f.svc.ConfirmCandidate(user, res.Item.ID, ptr("Takes coffee black, no sugar"))
+	confirmed, err := f.svc.ConfirmCandidate(user, memory.ConfirmInput{ID: res.Item.ID, Content: ptr("Takes coffee black, no sugar")})
 	require.NoError(t, err)
 	assert.Equal(t, memory.StatusActive, confirmed.Status)
 	assert.Equal(t, "Takes coffee black, no sugar", confirmed.Content, "the user may edit before confirming")

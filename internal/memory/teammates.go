@@ -110,7 +110,7 @@ func (s *Service) CreateTeammate(ctx context.Context, name string) (Teammate, er
 		if err != nil {
 			return err
 		}
-		return notifyTx(ctx, tx, Event{Scope: t.ID, Generation: true})
+		return notifyTx(ctx, tx, Event{Scope: t.ID, Generation: true, Teammate: TeammateCreated})
 	})
 	if err != nil {
 		return Teammate{}, fmt.Errorf("create teammate: %w", err)
@@ -217,10 +217,17 @@ func (s *Service) RenameTeammate(ctx context.Context, id, name string) (Teammate
 		return Teammate{}, err
 	}
 	var t Teammate
-	err = s.pool.QueryRow(ctx, `UPDATE teammates SET name = $2 WHERE id = $1 RETURNING id::text, name, created_at`, id, name).
-		Scan(&t.ID, &t.Name, &t.CreatedAt)
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		err := tx.QueryRow(ctx, `UPDATE teammates SET name = $2 WHERE id = $1 RETURNING id::text, name, created_at`, id, name).
+			Scan(&t.ID, &t.Name, &t.CreatedAt)
+		if err != nil {
+			return notFoundIfNoRows(err)
+		}
+		// Every open page's list of teammates follows (the name travels by id, never in the event).
+		return notifyTx(ctx, tx, Event{Scope: t.ID, Teammate: TeammateRenamed})
+	})
 	if err != nil {
-		return Teammate{}, notFoundIfNoRows(err)
+		return Teammate{}, wrapUnlessDomain("rename teammate", err)
 	}
 	return t, nil
 }

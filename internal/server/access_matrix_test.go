@@ -443,6 +443,64 @@ var matrixOps = map[string]matrixOp{
 		},
 	},
 
+	// Everyday memory management (issue 19): the user's only.
+	"exportMemory": {query: `query($tm: ID) { exportMemory(scope: {teammateId: $tm}, format: JSON) }`, vars: ownerVars, want: userOnly},
+	"deleteTeammate": {
+		query: `mutation($tm: ID!) { deleteTeammate(input: {id: $tm}) { teammateId } }`,
+		vars: func(f *matrixFixture, _ *matrixCell) map[string]any {
+			return map[string]any{"tm": f.s.createTeammate(f.t, f.text("Dana"))}
+		},
+		want: userOnly,
+	},
+	"importMemory": {
+		query: `mutation($tm: ID, $d: String!) { importMemory(input: {scope: {teammateId: $tm}, format: JSON, data: $d}) { unchanged items { id } } }`,
+		vars: func(f *matrixFixture, _ *matrixCell) map[string]any {
+			data, err := json.Marshal(map[string]any{"format": "memory-export", "version": 1, "items": []map[string]any{
+				{"kind": "fact", "key": nil, "content": f.text("Imported fact"), "pinned": false, "expiresAt": nil},
+			}})
+			require.NoError(f.t, err)
+			return map[string]any{"tm": f.owner, "d": string(data)}
+		},
+		want: userOnly,
+	},
+	"forgetMemories": {
+		query: `mutation($id: ID!) { forgetMemories(input: {items: [{id: $id, baseRevision: 1}]}) { items { status } } }`,
+		vars: func(f *matrixFixture, _ *matrixCell) map[string]any {
+			return map[string]any{"id": f.createItem(f.text("Likes opera"))}
+		},
+		want: userOnly,
+	},
+	"pinMemories": {
+		query: `mutation($id: ID!) { pinMemories(input: {items: [{id: $id, baseRevision: 1}], pinned: true}) { items { pinned } } }`,
+		vars: func(f *matrixFixture, _ *matrixCell) map[string]any {
+			return map[string]any{"id": f.createItem(f.text("Likes opera"))}
+		},
+		want: userOnly,
+	},
+	"confirmCandidates": {
+		query: `mutation($tm: ID, $id: ID!) { confirmCandidates(input: {scope: {teammateId: $tm}, ids: [$id]}) { items { status } } }`,
+		vars: func(f *matrixFixture, _ *matrixCell) map[string]any {
+			return map[string]any{"tm": f.owner, "id": f.candidate()}
+		},
+		want: userOnly,
+	},
+	"dismissCandidates": {
+		query: `mutation($tm: ID, $id: ID!) { dismissCandidates(input: {scope: {teammateId: $tm}, ids: [$id]}) { items { status } } }`,
+		vars: func(f *matrixFixture, _ *matrixCell) map[string]any {
+			return map[string]any{"tm": f.owner, "id": f.candidate()}
+		},
+		want: userOnly,
+	},
+	"undoDismissCandidate": {
+		query: `mutation($id: ID!) { undoDismissCandidate(input: {id: $id}) { item { status } } }`,
+		vars: func(f *matrixFixture, _ *matrixCell) map[string]any {
+			id := f.candidate()
+			f.mutate(userToken, `mutation($id: ID!) { dismissCandidate(input: {id: $id}) { item { id } } }`, map[string]any{"id": id})
+			return map[string]any{"id": id}
+		},
+		want: userOnly,
+	},
+
 	// Subscriptions, over the websocket.
 	"generationChanged": {
 		query: `subscription($tm: ID!) { generationChanged(teammateId: $tm) { teammateId generation } }`,
@@ -466,6 +524,16 @@ var matrixOps = map[string]matrixOp{
 			return func(ctx context.Context, n int) error {
 				return f.sendOK(ctx, run.Token, `mutation($c: String!) { toolRemember(input: {content: $c}) { outcome } }`,
 					map[string]any{"c": fmt.Sprintf("Collects stamps %d", n)})
+			}
+		},
+	},
+	"teammatesChanged": {
+		query: `subscription { teammatesChanged { teammateId change teammate { name } } }`,
+		vars:  noVars, want: userAndWorker,
+		event: func(f *matrixFixture) func(context.Context, int) error {
+			return func(ctx context.Context, _ int) error {
+				return f.sendOK(ctx, userToken, `mutation($tm: ID!) { renameTeammate(input: {id: $tm, name: "Ada"}) { teammate { id } } }`,
+					map[string]any{"tm": f.owner})
 			}
 		},
 	},

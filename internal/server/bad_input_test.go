@@ -169,9 +169,11 @@ func TestBadInput(t *testing.T) {
 		return vars
 	}
 	const (
-		ok       = http.StatusOK
-		badReq   = http.StatusBadRequest
-		invalid  = http.StatusUnprocessableEntity
+		ok     = http.StatusOK
+		badReq = http.StatusBadRequest
+		// invalid is a request error (RULES §5, GraphQL over HTTP): 200 with application/json, 400
+		// with application/graphql-response+json, and no data either way.
+		invalid  = -1
 		tooLarge = http.StatusRequestEntityTooLarge
 	)
 
@@ -207,7 +209,7 @@ func TestBadInput(t *testing.T) {
 		{name: "invalid UTF-8 in a GET query string", get: `{ memoryItems(scope: {}, search: "tea` + "\xff" + `") { totalCount } }`, status: badReq, code: "BAD_USER_INPUT"},
 
 		// The document.
-		{name: "no operation", body: []byte(`{}`), status: invalid, code: "GRAPHQL_VALIDATION_FAILED"},
+		{name: "no operation", body: []byte(`{}`), status: badReq, code: "BAD_USER_INPUT"},
 		{name: "syntax error", body: gqlBody(`{ teammates { id `, nil), status: invalid, code: "GRAPHQL_PARSE_FAILED"},
 		{name: "unknown field", body: gqlBody(`{ teammates { id salary } }`, nil), status: invalid, code: "GRAPHQL_VALIDATION_FAILED"},
 		{name: "operation name not in the document", body: []byte(`{"query": "query A { teammates { id } }", "operationName": "B"}`),
@@ -219,14 +221,14 @@ func TestBadInput(t *testing.T) {
 		{name: "fragment cycle", body: gqlBody(`{ ...A } fragment A on Query { ...B } fragment B on Query { teammates { id } ...A }`, nil),
 			status: invalid, code: "GRAPHQL_VALIDATION_FAILED"},
 		{name: "complexity through page sizes", body: gqlBody(`{ memoryItems(scope: {}, first: 100) { edges { node { revisions(first: 100) { edges { node { revision content } } } } } } }`, nil),
-			status: ok, code: "COMPLEXITY_LIMIT_EXCEEDED"},
-		{name: "2,501 aliases", body: gqlBody(manyAliases(server.MaxComplexity/2+1), nil), status: ok, code: "COMPLEXITY_LIMIT_EXCEEDED"},
-		{name: "__typename under 5,000 aliases", body: gqlBody(typenameAliases(5000), nil), status: ok, code: "COMPLEXITY_LIMIT_EXCEEDED"},
+			status: invalid, code: "COMPLEXITY_LIMIT_EXCEEDED"},
+		{name: "2,501 aliases", body: gqlBody(manyAliases(server.MaxComplexity/2+1), nil), status: invalid, code: "COMPLEXITY_LIMIT_EXCEEDED"},
+		{name: "__typename under 5,000 aliases", body: gqlBody(typenameAliases(5000), nil), status: invalid, code: "COMPLEXITY_LIMIT_EXCEEDED"},
 		{name: "one field repeated 100,000 times", body: gqlBody("{ teammates {"+strings.Repeat(" id", 100_000)+" } }", nil),
-			status: ok, code: "COMPLEXITY_LIMIT_EXCEEDED"},
+			status: invalid, code: "COMPLEXITY_LIMIT_EXCEEDED"},
 		{name: "one field repeated in an unused fragment", body: gqlBody("{ teammates { id } } fragment F on Teammate {"+strings.Repeat(" id", 5000)+" }", nil),
-			status: ok, code: "COMPLEXITY_LIMIT_EXCEEDED"},
-		{name: "fragments that double 40 times", body: gqlBody(fragmentBomb(40), nil), status: ok, code: "COMPLEXITY_LIMIT_EXCEEDED"},
+			status: invalid, code: "COMPLEXITY_LIMIT_EXCEEDED"},
+		{name: "fragments that double 40 times", body: gqlBody(fragmentBomb(40), nil), status: invalid, code: "COMPLEXITY_LIMIT_EXCEEDED"},
 
 		// Text: NUL, lengths, blanks (invalid UTF-8 is above: it never reaches the service).
 		{name: "NUL in a content variable", body: gqlBody(createMemory, ownerVars(map[string]any{"c": "Likes\x00tea"})), status: ok, code: "BAD_USER_INPUT", field: "content"},
@@ -293,8 +295,17 @@ func TestBadInput(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			before := db.take(t)
+			want := tc.status
+			if tc.status == invalid {
+				want = http.StatusOK
+				req := tc.request(t, s)
+				req.Header.Set("Accept", "application/graphql-response+json")
+				res := s.do(t, req)
+				require.Equal(t, http.StatusBadRequest, res.Status, "application/graphql-response+json: errors %+v", res.Errors)
+				require.Equal(t, tc.code, res.code())
+			}
 			res := s.do(t, tc.request(t, s))
-			require.Equal(t, tc.status, res.Status, "errors %+v", res.Errors)
+			require.Equal(t, want, res.Status, "errors %+v", res.Errors)
 			require.NotEmpty(t, res.Errors)
 			for _, e := range res.Errors {
 				require.Equal(t, tc.code, e.Extensions["code"], "error %+v", e)

@@ -51,7 +51,7 @@ func TestMutationOverGETIsRefused(t *testing.T) {
 	s := newServer(t)
 
 	res := s.get(t, bearer(userToken), `mutation { createTeammate(input: {name: "Mallory"}) { teammate { id } } }`)
-	require.Equal(t, http.StatusNotAcceptable, res.Status)
+	require.Equal(t, http.StatusMethodNotAllowed, res.Status, "GraphQL over HTTP: a mutation over GET is 405")
 	require.NotEmpty(t, res.Errors)
 	require.Empty(t, s.teammateNames(t), "a GET ran a mutation")
 }
@@ -216,6 +216,6 @@ func TestPersistedQueries(t *testing.T) {
 		s.URL+"/graphql?"+url.Values{"extensions": {string(ext)}}.Encode(), nil)
 	require.NoError(t, err)
 	req.Header.Set("Authorization", "Bearer "+userToken)
-	require.Equal(t, http.StatusNotAcceptable, s.do(t, req).Status)
+	require.Equal(t, http.StatusMethodNotAllowed, s.do(t, req).Status)
 	require.Equal(t, []string{"Once"}, s.teammateNames(t), "the persisted mutation ran again over GET")
 }

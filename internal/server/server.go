@@ -14,7 +14,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
@@ -22,7 +21,6 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/vektah/gqlparser/v2/ast"
-	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/open-bot/memory/frontend"
 	"github.com/open-bot/memory/graph/generated"
@@ -67,6 +65,8 @@ func New(o Options) http.Handler {
 	mux.Handle("/graphql", o.Auth.Middleware(s.graphqlGuard(s.graphql())))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, map[string]string{"status": "ok"}) })
 	mux.HandleFunc("GET /readyz", s.readyz)
+	mux.Handle("GET /export", o.Auth.Middleware(http.HandlerFunc(s.export)))
+	mux.HandleFunc("/export", exportMethodNotAllowed)
 	mux.HandleFunc("GET /login", s.login)
 	mux.HandleFunc("POST /logout", s.logout)
 	mux.Handle("/", s.app)
@@ -95,8 +95,8 @@ func (s *server) graphql() http.Handler {
 			s.Log.DebugContext(ctx, "websocket", "err", err)
 		},
 	})
-	srv.AddTransport(transport.GET{})
-	srv.AddTransport(transport.POST{})
+	// GET and POST as the GraphQL-over-HTTP specification says (transport.go), not gqlgen's.
+	srv.AddTransport(graphqlHTTP{})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.Use(extension.Introspection{})
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](1000)})
@@ -115,11 +115,11 @@ func (s *server) graphql() http.Handler {
 func (s *server) graphqlGuard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Upgrade") != "" && !s.originAllowed(r) {
-			writeGraphQLError(w, http.StatusForbidden, "FORBIDDEN", "websocket origin not allowed")
+			writeGuardError(w, r, http.StatusForbidden, "FORBIDDEN", "websocket origin not allowed")
 			return
 		}
 		if r.ContentLength > MaxBodyBytes {
-			writeGraphQLError(w, http.StatusRequestEntityTooLarge, "BAD_USER_INPUT", "request body too large")
+			writeGuardError(w, r, http.StatusRequestEntityTooLarge, "BAD_USER_INPUT", "request body too large")
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
@@ -129,18 +129,18 @@ func (s *server) graphqlGuard(next http.Handler) http.Handler {
 			// pass every text check as valid.
 			body, err := io.ReadAll(r.Body)
 			if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-				writeGraphQLError(w, http.StatusRequestEntityTooLarge, "BAD_USER_INPUT", "request body too large")
+				writeGuardError(w, r, http.StatusRequestEntityTooLarge, "BAD_USER_INPUT", "request body too large")
 				return
 			} else if err != nil {
-				writeGraphQLError(w, http.StatusBadRequest, "BAD_USER_INPUT", "could not read the request body")
+				writeGuardError(w, r, http.StatusBadRequest, "BAD_USER_INPUT", "could not read the request body")
 				return
 			}
 			if !utf8.Valid(body) {
-				writeGraphQLError(w, http.StatusBadRequest, "BAD_USER_INPUT", "the request body is not valid UTF-8")
+				writeGuardError(w, r, http.StatusBadRequest, "BAD_USER_INPUT", "the request body is not valid UTF-8")
 				return
 			}
 			if err := checkSurrogates(body); err != nil {
-				writeGraphQLError(w, http.StatusBadRequest, "BAD_USER_INPUT", err.Error())
+				writeGuardError(w, r, http.StatusBadRequest, "BAD_USER_INPUT", err.Error())
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
@@ -148,11 +148,11 @@ func (s *server) graphqlGuard(next http.Handler) http.Handler {
 		for _, values := range r.URL.Query() {
 			for _, v := range values {
 				if !utf8.ValidString(v) {
-					writeGraphQLError(w, http.StatusBadRequest, "BAD_USER_INPUT", "the query string is not valid UTF-8")
+					writeGuardError(w, r, http.StatusBadRequest, "BAD_USER_INPUT", "the query string is not valid UTF-8")
 					return
 				}
 				if loneSurrogate(v) {
-					writeGraphQLError(w, http.StatusBadRequest, "BAD_USER_INPUT", errLoneSurrogate.Error())
+					writeGuardError(w, r, http.StatusBadRequest, "BAD_USER_INPUT", errLoneSurrogate.Error())
 					return
 				}
 			}
@@ -298,8 +298,20 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
+// writeGraphQLError answers a request refused before GraphQL saw it: a request error, so there is no
+// "data" entry (GraphQL-over-HTTP; see transport.go).
 func writeGraphQLError(w http.ResponseWriter, status int, code, message string) {
-	writeJSON(w, status, graphql.Response{Errors: gqlerror.List{{Message: message, Extensions: map[string]any{"code": code}}}})
+	writeRequestError(w, mediaJSON, status, code, message)
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// writeGuardError is writeGraphQLError in the media type the request asked for (application/json when
+// it asked for neither of GraphQL's).
+func writeGuardError(w http.ResponseWriter, r *http.Request, status int, code, message string) {
+	media, ok := responseMediaType(r.Header.Get("Accept"))
+	if !ok {
+		media = mediaJSON
+	}
+	writeRequestError(w, media, status, code, message)
+}

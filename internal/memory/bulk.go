@@ -1,0 +1,423 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// MaxBulkItems bounds how many items or suggestions one bulk operation names: a page of the app.
+const MaxBulkItems = MaxPageSize
+
+const (
+	qItemScopes = `SELECT id::text, scope FROM memory_items WHERE id = ANY($1::uuid[])`
+
+	// Items in id order, so that two bulk operations lock rows in the same order.
+	qItemsForUpdate = `SELECT ` + itemColumns + ` FROM memory_items WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`
+
+	// Oldest first: confirm-all applies suggestions in the order they arrived.
+	qWaitingCandidates = `SELECT id::text FROM memory_items WHERE scope = $1 AND status = 'candidate'
+		 ORDER BY created_at, id LIMIT $2`
+
+	qCandidateUndismiss = `UPDATE memory_items SET status = 'candidate', resolution = NULL, revision = $2, updated_at = now()
+		WHERE id = $1 RETURNING ` + itemColumns
+
+	// The same text waiting in the scope (suggestions of one text are one card: migration 000008).
+	qSameSuggestionWaiting = `SELECT EXISTS (SELECT 1 FROM memory_items
+		 WHERE scope = $1 AND status = 'candidate' AND content_hash = $2 AND id <> $3)`
+
+	qForgetProposalWaiting = `SELECT EXISTS (SELECT 1 FROM memory_items
+		 WHERE target_item_id = $1 AND proposes_forget AND status = 'candidate')`
+)
+
+// ItemRef names an item and the revision the caller last saw of it (R2).
+type ItemRef struct {
+	ID           string
+	BaseRevision int
+}
+
+// checkRefs validates a bulk operation's items: 1–MaxBulkItems, valid ids, revisions ≥ 1, no id
+// twice. It returns the ids in canonical form.
+func checkRefs(refs []ItemRef) ([]ItemRef, error) {
+	if len(refs) == 0 || len(refs) > MaxBulkItems {
+		return nil, invalid("items", fmt.Sprintf("must name 1 to %d items", MaxBulkItems))
+	}
+	out := make([]ItemRef, len(refs))
+	seen := map[string]bool{}
+	for i, r := range refs {
+		field := fmt.Sprintf("items[%d]", i)
+		id, err := parseID(field+".id", r.ID)
+		if err != nil {
+			return nil, err
+		}
+		if seen[id] {
+			return nil, invalid(field+".id", "names an item already in the list")
+		}
+		seen[id] = true
+		if r.BaseRevision < 1 {
+			return nil, invalid(field+".baseRevision", "must be a revision number (1 or more)")
+		}
+		out[i] = ItemRef{ID: id, BaseRevision: r.BaseRevision}
+	}
+	return out, nil
+}
+
+// lockItemsTx locks the scopes of items ids, then the items, and returns them by id. Scopes are
+// locked in one order — shared first, then teammates' scopes by id — so bulk operations over
+// several scopes can't deadlock one another, and single-scope writers hold one scope only. An id
+// that names no item is ErrNotFound.
+func lockItemsTx(ctx context.Context, tx pgx.Tx, ids []string) (map[string]Item, error) {
+	// An item's scope never changes, so it can be read before the scope's lock is taken.
+	rows, err := tx.Query(ctx, qItemScopes, ids)
+	if err != nil {
+		return nil, err
+	}
+	scopeOf := map[string]string{}
+	var id, scope string
+	if _, err := pgx.ForEachRow(rows, []any{&id, &scope}, func() error { scopeOf[id] = scope; return nil }); err != nil {
+		return nil, err
+	}
+	if len(scopeOf) != len(ids) {
+		return nil, ErrNotFound
+	}
+	var scopes []string
+	for _, sc := range scopeOf {
+		if !slices.Contains(scopes, sc) {
+			scopes = append(scopes, sc)
+		}
+	}
+	slices.SortFunc(scopes, func(a, b string) int {
+		switch {
+		case a == b:
+			return 0
+		case a == ScopeShared:
+			return -1
+		case b == ScopeShared:
+			return 1
+		case a < b:
+			return -1
+		}
+		return 1
+	})
+	for _, sc := range scopes {
+		if err := lockScopeTx(ctx, tx, sc); err != nil {
+			return nil, err
+		}
+	}
+	rows, err = tx.Query(ctx, qItemsForUpdate, ids)
+	if err != nil {
+		return nil, err
+	}
+	items, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Item, error) { return scanItem(r) })
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]Item, len(items))
+	for _, it := range items {
+		out[it.ID] = it
+	}
+	if len(out) != len(ids) {
+		return nil, ErrNotFound
+	}
+	return out, nil
+}
+
+// lockActiveRefsTx locks refs' items and checks each as an edit would (R2): not forgotten, at its
+// base revision, active.
+func lockActiveRefsTx(ctx context.Context, tx pgx.Tx, refs []ItemRef) ([]Item, error) {
+	ids := make([]string, len(refs))
+	for i, r := range refs {
+		ids[i] = r.ID
+	}
+	byID, err := lockItemsTx(ctx, tx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Item, len(refs))
+	for i, r := range refs {
+		cur := byID[r.ID]
+		switch {
+		case cur.Status == StatusForgotten:
+			return nil, ErrNotFound
+		case cur.Revision != r.BaseRevision:
+			return nil, &ConflictError{Current: cur.Revision, ItemID: cur.ID}
+		case cur.Status != StatusActive:
+			return nil, invalid(fmt.Sprintf("items[%d].id", i), "is not an active memory; confirm or dismiss a suggestion instead")
+		}
+		out[i] = cur
+	}
+	return out, nil
+}
+
+// ForgetMemories forgets several active items for the user, each exactly as ForgetMemory does
+// (forgetItemTx), in one transaction: all of them or, on any error, none. Each item must still be at
+// the revision the user saw (R2), so a bulk forget never erases a version nobody looked at.
+func (s *Service) ForgetMemories(ctx context.Context, refs []ItemRef) ([]Item, error) {
+	if _, err := require(ctx, CredentialUser); err != nil {
+		return nil, err
+	}
+	refs, err := checkRefs(refs)
+	if err != nil {
+		return nil, err
+	}
+	var out []Item
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		items, err := lockActiveRefsTx(ctx, tx, refs)
+		if err != nil {
+			return err
+		}
+		out = make([]Item, len(items))
+		for i, cur := range items {
+			// forgetItemTx only ever forgets suggestions besides cur, so the other active items of
+			// the list are as they were locked.
+			if out[i], err = s.forgetItemTx(ctx, tx, cur, ActorUser, nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, wrapUnlessDomain("forget memories", err)
+	}
+	s.log.InfoContext(ctx, "memories forgotten", "count", len(out))
+	return out, nil
+}
+
+// PinMemories pins (or unpins) several active items for the user, each as a "pin" revision (R1)
+// based on the revision the user saw (R2), in one transaction: all or none. An item already pinned
+// (or unpinned) gets no revision and is returned as it is.
+func (s *Service) PinMemories(ctx context.Context, refs []ItemRef, pinned bool) ([]Item, error) {
+	if _, err := require(ctx, CredentialUser); err != nil {
+		return nil, err
+	}
+	refs, err := checkRefs(refs)
+	if err != nil {
+		return nil, err
+	}
+	var out []Item
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		items, err := lockActiveRefsTx(ctx, tx, refs)
+		if err != nil {
+			return err
+		}
+		out = make([]Item, len(items))
+		for i, cur := range items {
+			if cur.Pinned == pinned {
+				out[i] = cur
+				continue
+			}
+			next := itemState(cur)
+			next.pinned = pinned
+			if out[i], err = s.writeRevisionTx(ctx, tx, cur, next, StatusActive, ActionPin, ActorUser, nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, wrapUnlessDomain("pin memories", err)
+	}
+	s.log.InfoContext(ctx, "memories pinned", "count", len(out), "pinned", pinned)
+	return out, nil
+}
+
+// lockCandidatesTx locks scope and returns the suggestions ids names — or, with ids nil, every
+// suggestion waiting in scope (up to MaxBulkItems) — each checked to wait in scope.
+func lockCandidatesTx(ctx context.Context, tx pgx.Tx, scope string, ids []string) ([]Item, error) {
+	if err := lockScopeTx(ctx, tx, scope); err != nil {
+		return nil, err
+	}
+	if ids == nil {
+		rows, err := tx.Query(ctx, qWaitingCandidates, scope, MaxBulkItems)
+		if err != nil {
+			return nil, err
+		}
+		if ids, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
+			return nil, err
+		}
+	}
+	rows, err := tx.Query(ctx, qItemsForUpdate, ids)
+	if err != nil {
+		return nil, err
+	}
+	locked, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Item, error) { return scanItem(r) })
+	if err != nil {
+		return nil, err
+	}
+	byID := map[string]Item{}
+	for _, it := range locked {
+		byID[it.ID] = it
+	}
+	out := make([]Item, len(ids))
+	for i, id := range ids {
+		it, ok := byID[id]
+		if !ok {
+			return nil, ErrNotFound
+		}
+		if it.Scope != scope || it.Status != StatusCandidate {
+			return nil, invalid(fmt.Sprintf("ids[%d]", i), "is not a suggestion waiting in this scope")
+		}
+		out[i] = it
+	}
+	return out, nil
+}
+
+// checkCandidateIDs validates the ids of a bulk operation on suggestions; nil means "all waiting".
+func checkCandidateIDs(ids []string) ([]string, error) {
+	if ids == nil {
+		return nil, nil
+	}
+	if len(ids) == 0 || len(ids) > MaxBulkItems {
+		return nil, invalid("ids", fmt.Sprintf("must name 1 to %d suggestions, or be omitted for all", MaxBulkItems))
+	}
+	out := make([]string, len(ids))
+	for i, raw := range ids {
+		id, err := parseID(fmt.Sprintf("ids[%d]", i), raw)
+		if err != nil {
+			return nil, err
+		}
+		if slices.Contains(out[:i], id) {
+			return nil, invalid(fmt.Sprintf("ids[%d]", i), "names a suggestion already in the list")
+		}
+		out[i] = id
+	}
+	return out, nil
+}
+
+// ConfirmCandidates confirms several suggestions of scope as they are (user only), each as
+// ConfirmCandidate does, in one transaction: all or none. ids nil confirms every suggestion waiting
+// in the scope (up to MaxBulkItems), oldest first. A suggestion that an earlier one of the same call
+// took with it (a proposal forgotten with the item another proposal forgot) is skipped.
+func (s *Service) ConfirmCandidates(ctx context.Context, scope Scope, ids []string) ([]Item, error) {
+	if _, err := require(ctx, CredentialUser); err != nil {
+		return nil, err
+	}
+	sc, err := scopeOf(scope)
+	if err != nil {
+		return nil, err
+	}
+	if ids, err = checkCandidateIDs(ids); err != nil {
+		return nil, err
+	}
+	var out []Item
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		cands, err := lockCandidatesTx(ctx, tx, sc.String(), ids)
+		if err != nil {
+			return err
+		}
+		out = make([]Item, 0, len(cands))
+		for _, c := range cands {
+			cur, err := scanItem(tx.QueryRow(ctx, qItemForUpdate, c.ID))
+			if errors.Is(err, pgx.ErrNoRows) {
+				continue // a proposal removed by an earlier confirmation of this call
+			} else if err != nil {
+				return err
+			}
+			if cur.Status != StatusCandidate {
+				continue // forgotten with an earlier confirmation's target
+			}
+			item, err := s.confirmCandidateTx(ctx, tx, cur, confirmEdits{})
+			if err != nil {
+				return err
+			}
+			out = append(out, item)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, wrapUnlessDomain("confirm suggestions", err)
+	}
+	s.log.InfoContext(ctx, "suggestions confirmed", "scope", sc.String(), "count", len(out))
+	return out, nil
+}
+
+// DismissCandidates dismisses several suggestions of scope (user only) in one transaction; ids nil
+// dismisses every suggestion waiting there (up to MaxBulkItems). Each gets a "dismiss" revision, as
+// DismissCandidate gives it; no generation changes (G1).
+func (s *Service) DismissCandidates(ctx context.Context, scope Scope, ids []string) ([]Item, error) {
+	if _, err := require(ctx, CredentialUser); err != nil {
+		return nil, err
+	}
+	sc, err := scopeOf(scope)
+	if err != nil {
+		return nil, err
+	}
+	if ids, err = checkCandidateIDs(ids); err != nil {
+		return nil, err
+	}
+	var out []Item
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		cands, err := lockCandidatesTx(ctx, tx, sc.String(), ids)
+		if err != nil {
+			return err
+		}
+		out = make([]Item, len(cands))
+		for i, c := range cands {
+			if out[i], err = settleSuggestionTx(ctx, tx, c, ResolutionDismissed, ActionDismiss, ActorUser, nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, wrapUnlessDomain("dismiss suggestions", err)
+	}
+	return out, nil
+}
+
+// UndoDismissCandidate puts a suggestion the user dismissed back among those waiting (user only),
+// as it was, with an "undo" revision that records who brought it back; no generation changes (G1),
+// and it is announced as an arriving suggestion (A6). Only a dismissal is undone: a proposal that
+// was confirmed or settled itself stays settled. A proposal keeps its target revision, so confirming
+// it later still checks R2. It can't come back while the same suggestion waits already (or, for a
+// proposal to forget, another proposal to forget the same item).
+func (s *Service) UndoDismissCandidate(ctx context.Context, id string) (Item, error) {
+	if _, err := require(ctx, CredentialUser); err != nil {
+		return Item{}, err
+	}
+	id, err := parseID("id", id)
+	if err != nil {
+		return Item{}, err
+	}
+	var out Item
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		cur, err := lockItemTx(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if cur.Status != StatusDismissed || cur.Resolution == nil || *cur.Resolution != ResolutionDismissed {
+			return invalid("id", "is not a dismissed suggestion")
+		}
+		var waiting bool
+		if cur.ProposesForget {
+			err = tx.QueryRow(ctx, qForgetProposalWaiting, *cur.TargetItemID).Scan(&waiting)
+		} else {
+			err = tx.QueryRow(ctx, qSameSuggestionWaiting, cur.Scope, ContentHash(cur.Content), cur.ID).Scan(&waiting)
+		}
+		if err != nil {
+			return err
+		}
+		if waiting {
+			return invalid("id", "the same suggestion is waiting already")
+		}
+		rev := cur.Revision + 1
+		if _, err := tx.Exec(ctx, qRevisionInsert, cur.ID, rev, cur.Content, cur.Key, cur.Kind, cur.Pinned,
+			cur.ExpiresAt, ActionUndo, ActorUser, cur.Revision, nil); err != nil {
+			return err
+		}
+		if out, err = scanItem(tx.QueryRow(ctx, qCandidateUndismiss, id, rev)); err != nil {
+			return err
+		}
+		return notifyTx(ctx, tx, Event{
+			Scope: out.Scope, ItemID: out.ID, Revision: out.Revision, Action: string(ActionUndo),
+			Status: string(out.Status), Candidate: true,
+		})
+	})
+	if err != nil {
+		return Item{}, wrapUnlessDomain("undo dismissal", err)
+	}
+	return out, nil
+}

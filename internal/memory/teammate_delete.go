@@ -1,0 +1,111 @@
+package memory
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+)
+
+const (
+	qTeammateLock = `SELECT id::text FROM teammates WHERE id = $1 FOR UPDATE`
+
+	// A teammate's tool locks its run, then the scope (runWriteTx): the runs are locked before the
+	// scope here, in id order, so the two never wait on each other in opposite orders.
+	qTeammateRunsLock = `SELECT id::text FROM runs WHERE teammate_id = $1 ORDER BY id FOR UPDATE`
+
+	qTeammateItems = `SELECT id::text FROM memory_items
+		 WHERE teammate_id = $1 AND status <> 'forgotten' ORDER BY created_at, id`
+
+	qTeammateConversationCounts = `
+		SELECT (SELECT count(*) FROM bot_threads WHERE teammate_id = $1),
+		       (SELECT count(*) FROM messages m JOIN bot_threads t ON t.id = m.thread_id WHERE t.teammate_id = $1)`
+
+	// Everything else of the teammate goes with this row through ON DELETE CASCADE (migration
+	// 000001): its scope's generation row and tombstones, its items with their revisions, embeddings,
+	// contexts and jobs, its threads, runs, messages and suppressions, its MEMORY.md import record
+	// and lessons rows. Shared items that came from its runs or messages keep their text and lose only
+	// the link (ON DELETE SET NULL).
+	qTeammateDelete = `DELETE FROM teammates WHERE id = $1`
+)
+
+// DeleteResult is what DeleteTeammate removed.
+type DeleteResult struct {
+	TeammateID string
+	// ForgottenItems is how many items of its scope were forgotten (active, waiting or dismissed).
+	ForgottenItems int
+	Runs           int
+	Threads        int
+	Messages       int
+}
+
+// DeleteTeammate deletes a teammate (user only), in one transaction: every item of its scope that
+// isn't forgotten yet is forgotten exactly as ForgetMemory forgets (forgetItemTx: F1–F4, with its
+// events), then the teammate row goes and takes its scope, tombstones, runs, threads, messages and
+// memory contexts with it. Forgetting first, rather than letting the cascade delete the items, keeps
+// one definition of what a forget erases: whatever forgetItemTx erases beyond the rows themselves is
+// erased here too. Running runs lose their credential with their row. Every open page hears of it.
+func (s *Service) DeleteTeammate(ctx context.Context, id string) (DeleteResult, error) {
+	if _, err := require(ctx, CredentialUser); err != nil {
+		return DeleteResult{}, err
+	}
+	id, err := parseID("id", id)
+	if err != nil {
+		return DeleteResult{}, err
+	}
+	res := DeleteResult{TeammateID: id}
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		// The teammate's row first: startRun's insert of a new run waits on it from now on.
+		if err := tx.QueryRow(ctx, qTeammateLock, id).Scan(new(string)); err != nil {
+			return notFoundIfNoRows(err)
+		}
+		rows, err := tx.Query(ctx, qTeammateRunsLock, id)
+		if err != nil {
+			return err
+		}
+		runs, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return err
+		}
+		res.Runs = len(runs)
+		if err := lockScopeTx(ctx, tx, id); err != nil {
+			return err
+		}
+		rows, err = tx.Query(ctx, qTeammateItems, id)
+		if err != nil {
+			return err
+		}
+		ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return err
+		}
+		// Each one is forgotten, directly or with an earlier one of the loop (a proposal with its
+		// target).
+		res.ForgottenItems = len(ids)
+		for _, itemID := range ids {
+			cur, err := scanItem(tx.QueryRow(ctx, qItemForUpdate, itemID))
+			if err != nil {
+				return err
+			}
+			if cur.Status == StatusForgotten {
+				continue
+			}
+			if _, err := s.forgetItemTx(ctx, tx, cur, ActorUser, nil); err != nil {
+				return err
+			}
+		}
+		if err := tx.QueryRow(ctx, qTeammateConversationCounts, id).Scan(&res.Threads, &res.Messages); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, qTeammateDelete, id); err != nil {
+			return err
+		}
+		// Generation: subscribers of the teammate's generation re-read it, find it gone and end.
+		return notifyTx(ctx, tx, Event{Scope: id, Generation: true, Teammate: TeammateDeleted})
+	})
+	if err != nil {
+		return DeleteResult{}, wrapUnlessDomain("delete teammate", err)
+	}
+	s.log.InfoContext(ctx, "teammate deleted", "teammate", id, "items", res.ForgottenItems, "runs", res.Runs,
+		"threads", res.Threads, "messages", res.Messages)
+	return res, nil
+}

@@ -1,0 +1,566 @@
+package memory
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+)
+
+// Export and import of a scope's memory (issue 19): a JSON file that keeps everything an item is —
+// kind, key, content, pin, expiry and, optionally, its revision history — and that ImportMemory reads
+// back, and a Markdown rendering for people.
+
+// ExportFormat is the form of an export.
+type ExportFormat string
+
+// The export formats.
+const (
+	// ExportJSON is lossless and importable (ExportFile).
+	ExportJSON ExportFormat = "json"
+	// ExportMarkdown is for people: the items by kind, pinned first; not importable.
+	ExportMarkdown ExportFormat = "markdown"
+)
+
+// ExportFileFormat and ExportFileVersion mark a JSON export, so an import can tell it from any other
+// JSON and a later version of the format from this one.
+const (
+	ExportFileFormat  = "memory-export"
+	ExportFileVersion = 1
+)
+
+// MaxExportItems bounds one export, which is built whole in memory.
+const MaxExportItems = 10_000
+
+// MaxImportItems bounds one import: its items are written in one transaction.
+const MaxImportItems = 1_000
+
+// MaxImportRevisions bounds the revision history an import may carry, over all its items.
+const MaxImportRevisions = 10_000
+
+// ActorImport is the actor of revisions an import wrote (RULES §2).
+const ActorImport = "import"
+
+const (
+	// Active items only: forgotten items, suggestions and dismissed suggestions are never exported.
+	qExportItems = `SELECT ` + itemColumns + ` FROM memory_items
+		 WHERE scope = $1 AND status = 'active' ORDER BY created_at, id LIMIT $2`
+
+	qExportRevisions = `SELECT ` + revisionColumns + ` FROM memory_revisions
+		 WHERE item_id = ANY($1::uuid[]) ORDER BY item_id, revision`
+
+	qTeammateName = `SELECT name FROM teammates WHERE id = $1`
+
+	qActiveHashes = `SELECT content_hash FROM memory_items
+		 WHERE scope = $1 AND status = 'active' AND content_hash IS NOT NULL`
+
+	qImportItem = `
+		INSERT INTO memory_items (id, teammate_id, kind, key, content, status, pinned, source, revision,
+		                          expires_at, content_hash, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, 'active', $6, 'import', $7, $8, $9, $10, $11)
+		RETURNING ` + itemColumns
+
+	qImportRevision = `
+		INSERT INTO memory_revisions (item_id, revision, content, key, kind, pinned, expires_at, action,
+		                              actor, based_on, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'import', $9, $10)`
+)
+
+// ExportFile is the JSON export of one scope: what ExportMemory writes and ImportMemory reads.
+type ExportFile struct {
+	// Format is ExportFileFormat and Version ExportFileVersion.
+	Format  string `json:"format"`
+	Version int    `json:"version"`
+	// Scope is "shared" or the teammate's id the file was exported from; an import ignores it.
+	Scope string `json:"scope"`
+	// Teammate is the exported teammate's name; empty for shared memory.
+	Teammate   string       `json:"teammate,omitempty"`
+	ExportedAt time.Time    `json:"exportedAt"`
+	Items      []ExportItem `json:"items"`
+}
+
+// ExportItem is one active item of an export.
+type ExportItem struct {
+	// ID, Source, Revision, CreatedAt and UpdatedAt say where the item came from; an import gives it a
+	// new id and source import, and keeps the dates.
+	ID        string     `json:"id,omitempty"`
+	Kind      Kind       `json:"kind"`
+	Key       *string    `json:"key"`
+	Content   string     `json:"content"`
+	Pinned    bool       `json:"pinned"`
+	ExpiresAt *time.Time `json:"expiresAt"`
+	Source    Source     `json:"source,omitempty"`
+	Revision  int        `json:"revision,omitempty"`
+	CreatedAt *time.Time `json:"createdAt,omitempty"`
+	UpdatedAt *time.Time `json:"updatedAt,omitempty"`
+	// Revisions is the item's history, oldest first, when the export asked for it.
+	Revisions []ExportRevision `json:"revisions,omitempty"`
+}
+
+// ExportRevision is one saved state of an exported item.
+type ExportRevision struct {
+	Revision  int        `json:"revision"`
+	Content   string     `json:"content"`
+	Key       *string    `json:"key"`
+	Kind      Kind       `json:"kind"`
+	Pinned    bool       `json:"pinned"`
+	ExpiresAt *time.Time `json:"expiresAt"`
+	Action    Action     `json:"action"`
+	Actor     string     `json:"actor,omitempty"`
+	CreatedAt *time.Time `json:"createdAt,omitempty"`
+}
+
+// ExportOptions say what to export.
+type ExportOptions struct {
+	Scope     Scope
+	Format    ExportFormat
+	Revisions bool
+}
+
+// Export is one exported file.
+type Export struct {
+	// Scope is "shared" or the teammate's id; Teammate its name (empty for shared).
+	Scope    string
+	Teammate string
+	Format   ExportFormat
+	Data     []byte
+}
+
+// ExportMemory renders scope's active items (user only) as o.Format, read in one snapshot. A scope
+// with more than MaxExportItems items is refused rather than cut short.
+func (s *Service) ExportMemory(ctx context.Context, o ExportOptions) (Export, error) {
+	if _, err := require(ctx, CredentialUser); err != nil {
+		return Export{}, err
+	}
+	if o.Format != ExportJSON && o.Format != ExportMarkdown {
+		return Export{}, invalid("format", "must be json or markdown")
+	}
+	sc, err := s.CheckScopeReadable(ctx, o.Scope)
+	if err != nil {
+		return Export{}, err
+	}
+	file := ExportFile{Format: ExportFileFormat, Version: ExportFileVersion, Scope: sc.String(), Items: []ExportItem{}}
+	var revisions []Revision
+	err = pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		if err := tx.QueryRow(ctx, `SELECT now()`).Scan(&file.ExportedAt); err != nil {
+			return err
+		}
+		if sc.TeammateID != nil {
+			if err := tx.QueryRow(ctx, qTeammateName, *sc.TeammateID).Scan(&file.Teammate); err != nil {
+				return notFoundIfNoRows(err)
+			}
+		}
+		rows, err := tx.Query(ctx, qExportItems, sc.String(), MaxExportItems+1)
+		if err != nil {
+			return err
+		}
+		items, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Item, error) { return scanItem(r) })
+		if err != nil {
+			return err
+		}
+		if len(items) > MaxExportItems {
+			return invalid("scope", fmt.Sprintf("holds more than %d memories, more than one export takes", MaxExportItems))
+		}
+		ids := make([]string, len(items))
+		for i, it := range items {
+			ids[i] = it.ID
+			file.Items = append(file.Items, ExportItem{
+				ID: it.ID, Kind: it.Kind, Key: it.Key, Content: it.Content, Pinned: it.Pinned,
+				ExpiresAt: it.ExpiresAt, Source: it.Source, Revision: it.Revision,
+				CreatedAt: &it.CreatedAt, UpdatedAt: &it.UpdatedAt,
+			})
+		}
+		if !o.Revisions || len(ids) == 0 {
+			return nil
+		}
+		rows, err = tx.Query(ctx, qExportRevisions, ids)
+		if err != nil {
+			return err
+		}
+		revisions, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Revision, error) { return scanRevision(r) })
+		return err
+	})
+	if err != nil {
+		return Export{}, wrapUnlessDomain("export memory", err)
+	}
+	if o.Revisions {
+		byItem := map[string][]ExportRevision{}
+		for _, r := range revisions {
+			byItem[r.ItemID] = append(byItem[r.ItemID], ExportRevision{
+				Revision: r.Revision, Content: r.Content, Key: r.Key, Kind: r.Kind, Pinned: r.Pinned,
+				ExpiresAt: r.ExpiresAt, Action: r.Action, Actor: r.Actor, CreatedAt: &r.CreatedAt,
+			})
+		}
+		for i := range file.Items {
+			file.Items[i].Revisions = byItem[file.Items[i].ID]
+		}
+	}
+	out := Export{Scope: file.Scope, Teammate: file.Teammate, Format: o.Format}
+	if o.Format == ExportJSON {
+		out.Data, err = json.MarshalIndent(file, "", "  ")
+		if err != nil {
+			return Export{}, fmt.Errorf("export memory: %w", err)
+		}
+		out.Data = append(out.Data, '\n')
+	} else {
+		out.Data = renderMarkdown(file)
+	}
+	s.log.InfoContext(ctx, "memory exported", "scope", file.Scope, "items", len(file.Items), "format", string(o.Format))
+	return out, nil
+}
+
+// markdownKinds is the order and heading of each kind in a Markdown export.
+var markdownKinds = []struct {
+	kind    Kind
+	heading string
+}{{KindFact, "Facts"}, {KindPreference, "Preferences"}, {KindLesson, "Lessons"}, {KindNote, "Notes"}}
+
+// renderMarkdown writes file for people: a heading per kind, pinned items first, each item a bullet
+// with its key in bold and its pin and expiry after it; earlier revisions as nested bullets.
+func renderMarkdown(file ExportFile) []byte {
+	var b bytes.Buffer
+	title := "Shared memory"
+	if file.Teammate != "" {
+		title = "Memory of " + oneLine(file.Teammate)
+	}
+	fmt.Fprintf(&b, "# %s\n\nExported %s: %d memories.\n", title, file.ExportedAt.UTC().Format(time.RFC3339), len(file.Items))
+	now := file.ExportedAt
+	for _, k := range markdownKinds {
+		var list []ExportItem
+		for _, pinned := range []bool{true, false} {
+			for _, it := range file.Items {
+				if it.Kind == k.kind && it.Pinned == pinned {
+					list = append(list, it)
+				}
+			}
+		}
+		if len(list) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n## %s\n\n", k.heading)
+		for _, it := range list {
+			b.WriteString("- ")
+			if it.Key != nil {
+				fmt.Fprintf(&b, "**%s:** ", oneLine(*it.Key))
+			}
+			b.WriteString(indentLines(it.Content, "  "))
+			var notes []string
+			if it.Pinned {
+				notes = append(notes, "pinned")
+			}
+			if it.ExpiresAt != nil {
+				word := "expires"
+				if !it.ExpiresAt.After(now) {
+					word = "expired"
+				}
+				notes = append(notes, word+" "+it.ExpiresAt.UTC().Format(time.RFC3339))
+			}
+			if len(notes) > 0 {
+				fmt.Fprintf(&b, " _(%s)_", strings.Join(notes, ", "))
+			}
+			b.WriteString("\n")
+			for j := len(it.Revisions) - 2; j >= 0; j-- { // the last one is the item itself
+				r := it.Revisions[j]
+				fmt.Fprintf(&b, "  - revision %d (%s", r.Revision, r.Action)
+				if r.CreatedAt != nil {
+					b.WriteString(", " + r.CreatedAt.UTC().Format(time.RFC3339))
+				}
+				b.WriteString("): ")
+				if r.Key != nil {
+					fmt.Fprintf(&b, "**%s:** ", oneLine(*r.Key))
+				}
+				b.WriteString(indentLines(r.Content, "    ") + "\n")
+			}
+		}
+	}
+	return b.Bytes()
+}
+
+// oneLine folds line breaks so a name or key can't open a new Markdown block.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// indentLines indents every line after the first, so a multi-line text stays one bullet.
+func indentLines(s, indent string) string {
+	return strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n"+indent)
+}
+
+// ImportInput is a file to import into a scope.
+type ImportInput struct {
+	Scope  Scope
+	Format ExportFormat
+	Data   string
+}
+
+// ImportMemoryResult is what ImportMemory wrote.
+type ImportMemoryResult struct {
+	Items []Item
+	// Unchanged counts items of the file left out: the scope already held the same text, active (or
+	// the file held it twice).
+	Unchanged int
+}
+
+// importItem is one validated item of a file, ready to write.
+type importItem struct {
+	state     state
+	createdAt time.Time
+	updatedAt time.Time
+	revisions []importRevision
+}
+
+type importRevision struct {
+	state     state
+	action    Action
+	createdAt time.Time
+}
+
+// ImportMemory writes the items of a JSON export into scope (user only). The whole file is validated
+// before anything is written — any error is a ValidationError naming the place in the file, and
+// changes nothing. Then every item is written, in one transaction under the scope's lock, as an
+// active item with source import (its history, when the file has one, as its revisions, with actor
+// import), with one generation bump for the whole import (G1). An item whose text is already active
+// in the scope is left out. The user's import of a text forgotten before is allowed, as the user's
+// own save is (F3).
+func (s *Service) ImportMemory(ctx context.Context, in ImportInput) (ImportMemoryResult, error) {
+	if _, err := require(ctx, CredentialUser); err != nil {
+		return ImportMemoryResult{}, err
+	}
+	if in.Format != ExportJSON {
+		return ImportMemoryResult{}, invalid("format", "only JSON exports can be imported")
+	}
+	sc, err := scopeOf(in.Scope)
+	if err != nil {
+		return ImportMemoryResult{}, err
+	}
+	items, err := parseImport(in.Data, time.Now())
+	if err != nil {
+		return ImportMemoryResult{}, err
+	}
+	var res ImportMemoryResult
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := lockScopeTx(ctx, tx, sc.String()); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, qActiveHashes, sc.String())
+		if err != nil {
+			return err
+		}
+		hashes, err := pgx.CollectRows(rows, pgx.RowTo[[]byte])
+		if err != nil {
+			return err
+		}
+		have := map[string]bool{}
+		for _, h := range hashes {
+			have[string(h)] = true
+		}
+		b := &pgx.Batch{}
+		for _, it := range items {
+			hash := ContentHash(it.state.content)
+			if have[string(hash)] {
+				res.Unchanged++
+				continue
+			}
+			have[string(hash)] = true
+			queueImportItem(b, sc, it, hash, &res)
+		}
+		if len(res.Items) == 0 {
+			return nil // nothing new: no write, no generation change
+		}
+		b.Queue(qGenerationBump, sc.String())
+		if err := queueNotify(b, Event{Scope: sc.String(), Generation: true}); err != nil {
+			return err
+		}
+		if err := tx.SendBatch(ctx, b).Close(); err != nil {
+			return err
+		}
+		for _, item := range res.Items {
+			if err := s.EnqueueEmbedTx(ctx, tx, item); err != nil { // I1
+				return err
+			}
+		}
+		return refreshAboutMeIfSharedTx(ctx, tx, res.Items[0])
+	})
+	if err != nil {
+		return ImportMemoryResult{}, wrapUnlessDomain("import memory", err)
+	}
+	s.log.InfoContext(ctx, "memory imported", "scope", sc.String(), "items", len(res.Items), "unchanged", res.Unchanged)
+	return res, nil
+}
+
+// queueImportItem queues the item, its revisions, its lesson row and its event, and reserves its
+// place in res.Items, which the item's RETURNING row fills when the batch runs.
+func queueImportItem(b *pgx.Batch, sc Scope, it importItem, hash []byte, res *ImportMemoryResult) {
+	id := uuid.NewString()
+	st := it.state
+	i := len(res.Items)
+	res.Items = append(res.Items, Item{})
+	b.Queue(qImportItem, id, sc.TeammateID, st.kind, st.key, st.content, st.pinned, len(it.revisions),
+		st.expiresAt, hash, it.createdAt, it.updatedAt).QueryRow(func(row pgx.Row) (err error) {
+		res.Items[i], err = scanItem(row)
+		return err
+	})
+	for n, r := range it.revisions {
+		var basedOn *int
+		if n > 0 {
+			basedOn = &n // revision n+1 is based on revision n
+		}
+		rs := r.state
+		b.Queue(qImportRevision, id, n+1, rs.content, rs.key, rs.kind, rs.pinned, rs.expiresAt, r.action,
+			basedOn, r.createdAt)
+	}
+	item := Item{ID: id, Scope: sc.String(), TeammateID: sc.TeammateID, Kind: st.kind, Content: st.content,
+		Status: StatusActive, Revision: len(it.revisions)}
+	queueLessonProjection(b, item, false)
+	// The event of each item, then one generation event for the whole import (queued by the caller).
+	_ = queueNotify(b, Event{Scope: item.Scope, ItemID: id, Revision: item.Revision,
+		Action: string(ActionCreate), Status: string(StatusActive)})
+}
+
+// importActions are the revision actions a file's history may hold: an exported item is active, so
+// its history has no forget.
+var importActions = []Action{ActionCreate, ActionEdit, ActionCorrect, ActionRestore, ActionUndo, ActionConfirm, ActionPin}
+
+// parseImport decodes and validates a whole JSON export. Nothing is written before it returns.
+func parseImport(data string, now time.Time) ([]importItem, error) {
+	if err := checkText("data", data, len(data), true); err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(strings.NewReader(data))
+	dec.DisallowUnknownFields()
+	var file ExportFile
+	if err := dec.Decode(&file); err != nil {
+		return nil, invalid("data", "is not a memory export: "+jsonProblem(err))
+	}
+	if dec.More() {
+		return nil, invalid("data", "holds more than one JSON value")
+	}
+	if file.Format != ExportFileFormat {
+		return nil, invalid("data.format", fmt.Sprintf("must be %q", ExportFileFormat))
+	}
+	if file.Version != ExportFileVersion {
+		return nil, invalid("data.version", fmt.Sprintf("must be %d", ExportFileVersion))
+	}
+	if len(file.Items) > MaxImportItems {
+		return nil, invalid("data.items", fmt.Sprintf("must hold at most %d items", MaxImportItems))
+	}
+	out := make([]importItem, len(file.Items))
+	total := 0
+	for i, it := range file.Items {
+		field := fmt.Sprintf("data.items[%d]", i)
+		st, err := importState(field, it.Kind, it.Key, it.Content, it.Pinned, it.ExpiresAt)
+		if err != nil {
+			return nil, err
+		}
+		created, err := pastTime(field+".createdAt", it.CreatedAt, now)
+		if err != nil {
+			return nil, err
+		}
+		updated, err := pastTime(field+".updatedAt", it.UpdatedAt, now)
+		if err != nil {
+			return nil, err
+		}
+		if updated.Before(created) {
+			return nil, invalid(field+".updatedAt", "must not be before createdAt")
+		}
+		out[i] = importItem{state: st, createdAt: created, updatedAt: updated}
+		if len(it.Revisions) == 0 {
+			out[i].revisions = []importRevision{{state: st, action: ActionCreate, createdAt: created}}
+			continue
+		}
+		if total += len(it.Revisions); total > MaxImportRevisions {
+			return nil, invalid("data.items", fmt.Sprintf("must hold at most %d revisions in all", MaxImportRevisions))
+		}
+		for j, r := range it.Revisions {
+			rf := fmt.Sprintf("%s.revisions[%d]", field, j)
+			if r.Revision != j+1 {
+				return nil, invalid(rf+".revision", "revisions must be numbered 1, 2, 3 … in order")
+			}
+			if !containsAction(r.Action) {
+				return nil, invalid(rf+".action", "is not an action an active item's history holds")
+			}
+			rs, err := importState(rf, r.Kind, r.Key, r.Content, r.Pinned, r.ExpiresAt)
+			if err != nil {
+				return nil, err
+			}
+			at, err := pastTime(rf+".createdAt", r.CreatedAt, now)
+			if err != nil {
+				return nil, err
+			}
+			out[i].revisions = append(out[i].revisions, importRevision{state: rs, action: r.Action, createdAt: at})
+		}
+		if last := out[i].revisions[len(out[i].revisions)-1]; !last.state.equal(st) {
+			return nil, invalid(field+".revisions", "the last revision must be the item as it is")
+		}
+	}
+	return out, nil
+}
+
+// importState validates one item's (or revision's) fields as CreateMemory would, except the expiry,
+// which may be past: an item that had expired arrives expired.
+func importState(field string, kind Kind, key *string, content string, pinned bool, expiresAt *time.Time) (state, error) {
+	if !kind.valid() {
+		return state{}, invalid(field+".kind", "must be fact, preference, lesson or note")
+	}
+	if err := checkContent(content); err != nil {
+		return state{}, prefixField(field, err)
+	}
+	k, err := normalizeKey(key)
+	if err != nil {
+		return state{}, prefixField(field, err)
+	}
+	return state{content: content, key: k, kind: kind, pinned: pinned, expiresAt: expiresAt}, nil
+}
+
+// pastTime is t, which must not be in the future, or now when the file has none.
+func pastTime(field string, t *time.Time, now time.Time) (time.Time, error) {
+	if t == nil {
+		return now, nil
+	}
+	if t.After(now.Add(time.Minute)) { // a minute of clock skew between machines
+		return time.Time{}, invalid(field, "must not be in the future")
+	}
+	return *t, nil
+}
+
+func containsAction(a Action) bool {
+	for _, x := range importActions {
+		if a == x {
+			return true
+		}
+	}
+	return false
+}
+
+// prefixField puts a ValidationError's field under prefix (data.items[3].content).
+func prefixField(prefix string, err error) error {
+	var bad *ValidationError
+	if errors.As(err, &bad) {
+		return invalid(prefix+"."+bad.Field, bad.Reason)
+	}
+	return err
+}
+
+// jsonProblem says what is wrong with a JSON document without quoting any of it (names in a file
+// are the file's text too): the path of a value of the wrong type is this package's field names, and
+// a syntax error gives its offset.
+func jsonProblem(err error) string {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return fmt.Sprintf("invalid JSON at byte %d", syntax.Offset)
+	case errors.As(err, &typ):
+		return fmt.Sprintf("%s must be a %s", typ.Field, typ.Type)
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return "it has a field the format doesn't define"
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return "the JSON ends too early"
+	}
+	return "invalid JSON"
+}

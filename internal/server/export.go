@@ -1,0 +1,123 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/open-bot/memory/internal/memory"
+)
+
+// export serves GET /export?scope=shared|<teammate id>&format=json|markdown[&revisions=true]: the
+// exportMemory query as a file download for the web app, which can't save a GraphQL string as a file
+// without holding all of it in the page. The same service call makes the same checks (user only,
+// the scope must exist); the credential is the session cookie or a bearer token, as for /graphql. A
+// GET changes nothing (RULES §4), and the response is not stored by caches: it is memory text.
+func (s *server) export(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	for _, values := range q {
+		for _, v := range values {
+			if !utf8.ValidString(v) {
+				writeGraphQLError(w, http.StatusBadRequest, "BAD_USER_INPUT", "the query string is not valid UTF-8")
+				return
+			}
+		}
+	}
+	o := memory.ExportOptions{Format: memory.ExportFormat(strings.ToLower(q.Get("format")))}
+	if o.Format == "" {
+		o.Format = memory.ExportJSON
+	}
+	switch scope := q.Get("scope"); scope {
+	case "":
+		writeExportError(w, &memory.ValidationError{Field: "scope", Reason: "is required: shared or a teammate's id"})
+		return
+	case memory.ScopeShared:
+	default:
+		o.Scope.TeammateID = &scope
+	}
+	switch q.Get("revisions") {
+	case "", "false":
+	case "true":
+		o.Revisions = true
+	default:
+		writeExportError(w, &memory.ValidationError{Field: "revisions", Reason: "must be true or false"})
+		return
+	}
+	out, err := s.Memory.ExportMemory(r.Context(), o)
+	if err != nil {
+		if !errors.Is(err, memory.ErrUnauthenticated) && !errors.Is(err, memory.ErrForbidden) &&
+			!errors.Is(err, memory.ErrNotFound) && !errors.As(err, new(*memory.ValidationError)) {
+			s.Log.ErrorContext(r.Context(), "export failed", "err", err)
+		}
+		writeExportError(w, err)
+		return
+	}
+	h := w.Header()
+	if out.Format == memory.ExportMarkdown {
+		h.Set("Content-Type", "text/markdown; charset=utf-8")
+	} else {
+		h.Set("Content-Type", "application/json; charset=utf-8")
+	}
+	h.Set("Content-Disposition", `attachment; filename="`+exportFilename(out, time.Now())+`"`)
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(out.Data)
+}
+
+// exportMethodNotAllowed answers every method but GET (and HEAD) on /export: without it they would
+// reach the web app's catch-all.
+func exportMethodNotAllowed(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Allow", "GET, HEAD")
+	writeGraphQLError(w, http.StatusMethodNotAllowed, "BAD_USER_INPUT", "only GET downloads an export")
+}
+
+// writeExportError answers a failed export with the status that fits and a GraphQL-style error body
+// (extensions.code, and extensions.field for bad input), never quoting memory text.
+func writeExportError(w http.ResponseWriter, err error) {
+	var bad *memory.ValidationError
+	switch {
+	case errors.As(err, &bad):
+		writeJSON(w, http.StatusBadRequest, map[string]any{"errors": []map[string]any{{
+			"message": bad.Error(), "extensions": map[string]any{"code": "BAD_USER_INPUT", "field": bad.Field},
+		}}})
+	case errors.Is(err, memory.ErrUnauthenticated):
+		writeGraphQLError(w, http.StatusUnauthorized, "UNAUTHENTICATED", memory.ErrUnauthenticated.Error())
+	case errors.Is(err, memory.ErrForbidden):
+		writeGraphQLError(w, http.StatusForbidden, "FORBIDDEN", memory.ErrForbidden.Error())
+	case errors.Is(err, memory.ErrNotFound):
+		writeGraphQLError(w, http.StatusNotFound, "NOT_FOUND", memory.ErrNotFound.Error())
+	default:
+		writeGraphQLError(w, http.StatusInternalServerError, "INTERNAL", "internal error")
+	}
+}
+
+// exportFilename is memory-<shared or the teammate's name>-<date>.<json|md>, the name reduced to
+// letters, digits and dashes so the header can't be broken (the id when nothing is left of it).
+func exportFilename(e memory.Export, now time.Time) string {
+	name := "shared"
+	if e.Scope != memory.ScopeShared {
+		var b strings.Builder
+		for _, c := range strings.ToLower(e.Teammate) {
+			switch {
+			case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+				b.WriteRune(c)
+			case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
+				b.WriteByte('-')
+			}
+		}
+		name = strings.Trim(b.String(), "-")
+		if name == "" {
+			name = e.Scope
+		}
+		if len(name) > 60 {
+			name = name[:60]
+		}
+	}
+	ext := ".json"
+	if e.Format == memory.ExportMarkdown {
+		ext = ".md"
+	}
+	return "memory-" + name + "-" + now.UTC().Format("2006-01-02") + ext
+}
