@@ -13,6 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/formatter"
+	"github.com/vektah/gqlparser/v2/parser"
 
 	"github.com/open-bot/memory/graph/generated"
 	"github.com/open-bot/memory/graph/resolvers"
@@ -31,7 +33,37 @@ func webAppDocument(t *testing.T) string {
 	for i, b := range blocks {
 		parts[i] = b[1]
 	}
-	return strings.Join(parts, "\n")
+	// urql adds __typename to every selection set it sends; so does this document, so that what is
+	// costed is what arrives.
+	doc, err := parser.ParseQuery(&ast.Source{Input: strings.Join(parts, "\n")})
+	require.NoError(t, err)
+	var addTypename func(ast.SelectionSet) ast.SelectionSet
+	addTypename = func(set ast.SelectionSet) ast.SelectionSet {
+		for _, sel := range set {
+			switch s := sel.(type) {
+			case *ast.Field:
+				if len(s.SelectionSet) > 0 {
+					s.SelectionSet = addTypename(s.SelectionSet)
+				}
+			case *ast.InlineFragment:
+				s.SelectionSet = addTypename(s.SelectionSet)
+			}
+		}
+		return append(set, &ast.Field{Alias: "__typename", Name: "__typename"})
+	}
+	for _, op := range doc.Operations {
+		for _, sel := range op.SelectionSet {
+			if f, ok := sel.(*ast.Field); ok && len(f.SelectionSet) > 0 {
+				f.SelectionSet = addTypename(f.SelectionSet)
+			}
+		}
+	}
+	for _, f := range doc.Fragments {
+		f.SelectionSet = addTypename(f.SelectionSet)
+	}
+	var b strings.Builder
+	formatter.NewFormatter(&b).FormatQueryDocument(doc)
+	return b.String()
 }
 
 // complexityOf is the complexity gqlgen's limit computes for op with vars.

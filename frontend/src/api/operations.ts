@@ -418,9 +418,18 @@ export const LessonsQuery = graphql(`
         id
         status
         createdAt
-        userMessage
-        reply
       }
+    }
+  }
+`)
+
+/** The exchange behind a lesson, read when its expander opens (not for every lesson of the list). */
+export const LessonRunQuery = graphql(`
+  query LessonRun($id: ID!) {
+    run(id: $id) {
+      id
+      userMessage
+      reply
     }
   }
 `)

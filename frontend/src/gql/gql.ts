@@ -45,7 +45,8 @@ type Documents = {
     "\n  mutation CancelRun($input: CancelRunInput!) {\n    cancelRun(input: $input) {\n      ...RunFields\n    }\n  }\n": typeof types.CancelRunDocument,
     "\n  mutation KeepLesson($input: KeepLessonInput!) {\n    keepLesson(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": typeof types.KeepLessonDocument,
     "\n  mutation RetryRunWithNote($input: RetryRunWithNoteInput!) {\n    retryRunWithNote(input: $input) {\n      messageId\n      threadId\n      retryOfRunId\n      prompt\n      note\n      createdAt\n    }\n  }\n": typeof types.RetryRunWithNoteDocument,
-    "\n  query Lessons($teammateId: ID!) {\n    lessons(teammateId: $teammateId) {\n      item {\n        ...MemoryItemFields\n      }\n      run {\n        id\n        status\n        createdAt\n        userMessage\n        reply\n      }\n    }\n  }\n": typeof types.LessonsDocument,
+    "\n  query Lessons($teammateId: ID!) {\n    lessons(teammateId: $teammateId) {\n      item {\n        ...MemoryItemFields\n      }\n      run {\n        id\n        status\n        createdAt\n      }\n    }\n  }\n": typeof types.LessonsDocument,
+    "\n  query LessonRun($id: ID!) {\n    run(id: $id) {\n      id\n      userMessage\n      reply\n    }\n  }\n": typeof types.LessonRunDocument,
     "\n  query AIStatus {\n    aiStatus {\n      embeddings\n      embeddingModel\n      embeddingDimensions\n      embeddingHost\n      embedded\n      embeddable\n      extraction\n      extractionModel\n      extractionHost\n      requestsToday\n      dailyRequestLimit\n    }\n  }\n": typeof types.AiStatusDocument,
     "\n  query RecallPreview($teammateId: ID!, $query: String!) {\n    recallPreview(teammateId: $teammateId, query: $query) {\n      vectorSearch\n      vectorReason\n      entries {\n        header\n        fullTextRank\n        fullTextPosition\n        vectorDistance\n        vectorPosition\n        score\n        truncated\n        item {\n          id\n          scope\n          kind\n          key\n          content\n          pinned\n        }\n      }\n    }\n  }\n": typeof types.RecallPreviewDocument,
 };
@@ -81,7 +82,8 @@ const documents: Documents = {
     "\n  mutation CancelRun($input: CancelRunInput!) {\n    cancelRun(input: $input) {\n      ...RunFields\n    }\n  }\n": types.CancelRunDocument,
     "\n  mutation KeepLesson($input: KeepLessonInput!) {\n    keepLesson(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": types.KeepLessonDocument,
     "\n  mutation RetryRunWithNote($input: RetryRunWithNoteInput!) {\n    retryRunWithNote(input: $input) {\n      messageId\n      threadId\n      retryOfRunId\n      prompt\n      note\n      createdAt\n    }\n  }\n": types.RetryRunWithNoteDocument,
-    "\n  query Lessons($teammateId: ID!) {\n    lessons(teammateId: $teammateId) {\n      item {\n        ...MemoryItemFields\n      }\n      run {\n        id\n        status\n        createdAt\n        userMessage\n        reply\n      }\n    }\n  }\n": types.LessonsDocument,
+    "\n  query Lessons($teammateId: ID!) {\n    lessons(teammateId: $teammateId) {\n      item {\n        ...MemoryItemFields\n      }\n      run {\n        id\n        status\n        createdAt\n      }\n    }\n  }\n": types.LessonsDocument,
+    "\n  query LessonRun($id: ID!) {\n    run(id: $id) {\n      id\n      userMessage\n      reply\n    }\n  }\n": types.LessonRunDocument,
     "\n  query AIStatus {\n    aiStatus {\n      embeddings\n      embeddingModel\n      embeddingDimensions\n      embeddingHost\n      embedded\n      embeddable\n      extraction\n      extractionModel\n      extractionHost\n      requestsToday\n      dailyRequestLimit\n    }\n  }\n": types.AiStatusDocument,
     "\n  query RecallPreview($teammateId: ID!, $query: String!) {\n    recallPreview(teammateId: $teammateId, query: $query) {\n      vectorSearch\n      vectorReason\n      entries {\n        header\n        fullTextRank\n        fullTextPosition\n        vectorDistance\n        vectorPosition\n        score\n        truncated\n        item {\n          id\n          scope\n          kind\n          key\n          content\n          pinned\n        }\n      }\n    }\n  }\n": types.RecallPreviewDocument,
 };
@@ -227,7 +229,11 @@ export function graphql(source: "\n  mutation RetryRunWithNote($input: RetryRunW
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Lessons($teammateId: ID!) {\n    lessons(teammateId: $teammateId) {\n      item {\n        ...MemoryItemFields\n      }\n      run {\n        id\n        status\n        createdAt\n        userMessage\n        reply\n      }\n    }\n  }\n"): (typeof documents)["\n  query Lessons($teammateId: ID!) {\n    lessons(teammateId: $teammateId) {\n      item {\n        ...MemoryItemFields\n      }\n      run {\n        id\n        status\n        createdAt\n        userMessage\n        reply\n      }\n    }\n  }\n"];
+export function graphql(source: "\n  query Lessons($teammateId: ID!) {\n    lessons(teammateId: $teammateId) {\n      item {\n        ...MemoryItemFields\n      }\n      run {\n        id\n        status\n        createdAt\n      }\n    }\n  }\n"): (typeof documents)["\n  query Lessons($teammateId: ID!) {\n    lessons(teammateId: $teammateId) {\n      item {\n        ...MemoryItemFields\n      }\n      run {\n        id\n        status\n        createdAt\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query LessonRun($id: ID!) {\n    run(id: $id) {\n      id\n      userMessage\n      reply\n    }\n  }\n"): (typeof documents)["\n  query LessonRun($id: ID!) {\n    run(id: $id) {\n      id\n      userMessage\n      reply\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

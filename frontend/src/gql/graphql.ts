@@ -4,14 +4,25 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** The run to cancel. */
 export type CancelRunInput = {
+  /** The run (running). */
   runId: string;
 };
 
+/** The user's confirmation of a suggestion, optionally edited. */
 export type ConfirmCandidateInput = {
   /** The user's edited text; omitted: confirm as suggested. */
   content?: string | null | undefined;
+  /** The suggestion (waiting). */
   id: string;
+  /**
+   * The key to confirm it with (up to 120 characters, one line; blank removes it); omitted: the
+   * suggestion's (for a proposed change, the target's).
+   */
+  key?: string | null | undefined;
+  /** The kind to confirm it as; omitted: the suggestion's (for a proposed change, the target's). */
+  kind?: MemoryKind | null | undefined;
 };
 
 /** What became of an item given to a run (P7). */
@@ -25,6 +36,7 @@ export type ContextState =
   /** Still at the revision the run was given. */
   | 'UNCHANGED';
 
+/** A new item the user writes: active and confirmed at once. */
 export type CreateMemoryInput = {
   /** 1–4,000 characters. */
   content: string;
@@ -32,83 +44,118 @@ export type CreateMemoryInput = {
   expiresAt?: string | null | undefined;
   /** Up to 120 characters; blank means none. */
   key?: string | null | undefined;
+  /** What it is about; FACT when omitted. */
   kind?: MemoryKind | null | undefined;
+  /** Pinned items are given to every run of the scope, first. */
   pinned?: boolean | null | undefined;
+  /** Where it goes: shared or one teammate's scope. */
   scope: ScopeInput;
 };
 
+/** A new teammate. */
 export type CreateTeammateInput = {
   /** 1–120 characters. */
   name: string;
 };
 
+/** The suggestion to dismiss. */
 export type DismissCandidateInput = {
+  /** The suggestion (waiting). */
   id: string;
 };
 
 /** Change an active item. Omitted fields keep their value. A baseRevision that is no longer current fails with CONFLICT (extensions.currentRevision) and changes nothing. */
 export type EditMemoryInput = {
+  /** The revision the editor started from (MemoryItem.revision). */
   baseRevision: number;
+  /** true removes the expiry (not with expiresAt). */
   clearExpiresAt?: boolean | null | undefined;
+  /** The new content (1–4,000 characters); omitted: unchanged. */
   content?: string | null | undefined;
+  /** A new expiry, in the future; omitted: unchanged. */
   expiresAt?: string | null | undefined;
+  /** The item to change (active). */
   id: string;
   /** A blank key removes it. */
   key?: string | null | undefined;
+  /** The new kind; omitted: unchanged. */
   kind?: MemoryKind | null | undefined;
   /** Pin or unpin; a change of the pin alone is recorded as a PIN revision. */
   pinned?: boolean | null | undefined;
 };
 
+/** The item to forget. */
 export type ForgetMemoryInput = {
   /**
    * Other items to forget in the same transaction, typically the copies of id (the copies query), up
    * to 100; each gets a tombstone in its own scope. Items already forgotten are skipped.
    */
   alsoForget?: Array<string> | null | undefined;
+  /** The item (active, or a suggestion). */
   id: string;
 };
 
+/** A note to keep as a lesson. */
 export type KeepLessonInput = {
   /** What to do differently (1–4,000 characters); becomes a pinned lesson of the run's teammate. */
   note: string;
+  /** The run whose reply prompted it. */
   runId: string;
 };
 
 /** What a memory item is about. */
 export type MemoryKind =
+  /** Something true about the user or their world. */
   | 'FACT'
+  /** What to do differently, from the user's feedback on a reply (L2). */
   | 'LESSON'
+  /** Anything else: a MEMORY.md import, a reminder. */
   | 'NOTE'
+  /** How the user likes things done. */
   | 'PREFERENCE';
 
 /** Where an item came from. */
 export type MemorySource =
+  /** The optional extraction of a user's message (I2). */
   | 'EXTRACTION'
+  /** A lesson kept from feedback on a reply (L2). */
   | 'FEEDBACK'
+  /** A MEMORY.md import (M1) or importMemory. */
   | 'IMPORT'
+  /** A teammate's memory tool (a run). */
   | 'TEAMMATE'
+  /** The user wrote it. */
   | 'USER';
 
 /** Where an item is in its life: ACTIVE memory is given to runs; CANDIDATE waits for the user (A2). */
 export type MemoryStatus =
+  /** Confirmed memory, given to runs (unless expired). */
   | 'ACTIVE'
+  /** A suggestion waiting for the user; never given to a run (A2). */
   | 'CANDIDATE'
+  /** A suggestion that no longer waits: dismissed, or a proposal that was settled (see resolution). */
   | 'DISMISSED'
+  /** Forgotten for real (F1): no content, key or text in any revision. */
   | 'FORGOTTEN';
 
+/** A rating of a reply. */
 export type RateRunInput = {
   /** null clears the rating. */
   rating?: Rating | null | undefined;
+  /** The run whose reply is rated. */
   runId: string;
 };
 
 /** Thumbs up or down on a reply (L1). */
 export type Rating =
+  /** Thumbs down: the app asks what to do differently. */
   | 'DOWN'
+  /** Thumbs up. */
   | 'UP';
 
+/** A teammate's new name. */
 export type RenameTeammateInput = {
+  /** The teammate to rename. */
   id: string;
   /** 1–120 characters. */
   name: string;
@@ -116,47 +163,72 @@ export type RenameTeammateInput = {
 
 /** Bring back an earlier revision as a new revision, based on baseRevision. */
 export type RestoreMemoryRevisionInput = {
+  /** The revision the user was looking at (the current one, or CONFLICT). */
   baseRevision: number;
+  /** The item (active). */
   id: string;
+  /** The earlier revision to bring back. */
   revision: number;
 };
 
+/** A redo of a reply, with a note. */
 export type RetryRunWithNoteInput = {
   /** What to do differently (1–4,000 characters). */
   note: string;
+  /** The run to redo. */
   runId: string;
 };
 
 /** What produced a revision. */
 export type RevisionAction =
+  /** The user confirmed a suggestion or applied a proposed change. */
   | 'CONFIRM'
+  /** A teammate changed the item at the user's explicit request (A4). */
   | 'CORRECT'
+  /** The first revision of an item. */
   | 'CREATE'
   /** The user dismissed a suggestion; its text is unchanged. */
   | 'DISMISS'
+  /** The user changed the item. */
   | 'EDIT'
+  /** The item was forgotten; the revision has no content (F1). */
   | 'FORGET'
+  /** Only the pin changed. */
   | 'PIN'
   /** A proposal settled itself: its item came to hold the proposed text. */
   | 'RESOLVE'
+  /** An earlier revision brought back (R3). */
   | 'RESTORE'
+  /** A save undone (R3), or a dismissed suggestion brought back to waiting. */
   | 'UNDO';
 
+/** Where a run is: RUNNING until it completes, fails, is interrupted or cancelled. */
 export type RunStatus =
+  /** The user cancelled it (cancelRun). */
   | 'CANCELLED'
+  /** The teammate replied (completeRun). */
   | 'COMPLETED'
+  /** It could not start: memory changed while it was starting (G4). */
   | 'FAILED'
+  /** Memory changed mid-turn (G5): ended so the teammate doesn't act on stale facts. */
   | 'INTERRUPTED'
+  /** Started and not ended: its credential works. */
   | 'RUNNING';
 
 /** A scope: one teammate's, or the shared scope when teammateId is null. */
 export type ScopeInput = {
+  /**
+   * The teammate whose scope it is; null (or omitted) means the shared scope, which every teammate
+   * reads.
+   */
   teammateId?: string | null | undefined;
 };
 
 /** Undo the save that produced revision (restores revision - 1); CONFLICT if the item changed since. */
 export type UndoMemoryEditInput = {
+  /** The item (active). */
   id: string;
+  /** The revision the save produced; it must still be the current one. */
   revision: number;
 };
 
@@ -164,9 +236,11 @@ export type UndoMemoryEditInput = {
 export type VectorSearch =
   /** The request couldn't be embedded (endpoint failure, budget spent): full text alone was used. */
   | 'FAILED'
+  /** No embedding endpoint is configured: full text alone. */
   | 'NOT_CONFIGURED'
   /** The request has no searchable words: nothing was embedded. */
   | 'SKIPPED'
+  /** The request was embedded and the vector list fused in. */
   | 'USED';
 
 export type TeammatesQueryVariables = Exact<{ [key: string]: never; }>;
@@ -383,7 +457,14 @@ export type LessonsQueryVariables = Exact<{
 }>;
 
 
-export type LessonsQuery = { lessons: Array<{ item: { id: string, scope: string, kind: MemoryKind, key: string | null, content: string, status: MemoryStatus, pinned: boolean, revision: number, source: MemorySource, expiresAt: string | null, expired: boolean, createdAt: string, updatedAt: string }, run: { id: string, status: RunStatus, createdAt: string, userMessage: string, reply: string | null } | null }> };
+export type LessonsQuery = { lessons: Array<{ item: { id: string, scope: string, kind: MemoryKind, key: string | null, content: string, status: MemoryStatus, pinned: boolean, revision: number, source: MemorySource, expiresAt: string | null, expired: boolean, createdAt: string, updatedAt: string }, run: { id: string, status: RunStatus, createdAt: string } | null }> };
+
+export type LessonRunQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type LessonRunQuery = { run: { id: string, userMessage: string, reply: string | null } | null };
 
 export type AiStatusQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -429,6 +510,7 @@ export const RateRunDocument = {"kind":"Document","definitions":[{"kind":"Operat
 export const CancelRunDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CancelRun"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CancelRunInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cancelRun"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RunFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RunFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Run"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"startedByUser"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"endedAt"}},{"kind":"Field","name":{"kind":"Name","value":"cancelledAt"}},{"kind":"Field","name":{"kind":"Name","value":"userMessage"}},{"kind":"Field","name":{"kind":"Name","value":"retryNote"}},{"kind":"Field","name":{"kind":"Name","value":"retryOfRunId"}},{"kind":"Field","name":{"kind":"Name","value":"reply"}},{"kind":"Field","name":{"kind":"Name","value":"rating"}},{"kind":"Field","name":{"kind":"Name","value":"thread"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"generation"}}]}}]}}]} as unknown as DocumentNode<CancelRunMutation, CancelRunMutationVariables>;
 export const KeepLessonDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"KeepLesson"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"KeepLessonInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"keepLesson"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"item"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"MemoryItemFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"MemoryItemFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"MemoryItem"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"content"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"pinned"}},{"kind":"Field","name":{"kind":"Name","value":"revision"}},{"kind":"Field","name":{"kind":"Name","value":"source"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"expired"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<KeepLessonMutation, KeepLessonMutationVariables>;
 export const RetryRunWithNoteDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RetryRunWithNote"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"RetryRunWithNoteInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"retryRunWithNote"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"messageId"}},{"kind":"Field","name":{"kind":"Name","value":"threadId"}},{"kind":"Field","name":{"kind":"Name","value":"retryOfRunId"}},{"kind":"Field","name":{"kind":"Name","value":"prompt"}},{"kind":"Field","name":{"kind":"Name","value":"note"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]}}]} as unknown as DocumentNode<RetryRunWithNoteMutation, RetryRunWithNoteMutationVariables>;
-export const LessonsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Lessons"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"teammateId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"lessons"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"teammateId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"teammateId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"item"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"MemoryItemFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"run"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"userMessage"}},{"kind":"Field","name":{"kind":"Name","value":"reply"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"MemoryItemFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"MemoryItem"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"content"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"pinned"}},{"kind":"Field","name":{"kind":"Name","value":"revision"}},{"kind":"Field","name":{"kind":"Name","value":"source"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"expired"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<LessonsQuery, LessonsQueryVariables>;
+export const LessonsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Lessons"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"teammateId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"lessons"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"teammateId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"teammateId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"item"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"MemoryItemFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"run"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"MemoryItemFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"MemoryItem"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"content"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"pinned"}},{"kind":"Field","name":{"kind":"Name","value":"revision"}},{"kind":"Field","name":{"kind":"Name","value":"source"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"expired"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<LessonsQuery, LessonsQueryVariables>;
+export const LessonRunDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"LessonRun"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"run"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"userMessage"}},{"kind":"Field","name":{"kind":"Name","value":"reply"}}]}}]}}]} as unknown as DocumentNode<LessonRunQuery, LessonRunQueryVariables>;
 export const AiStatusDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AIStatus"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"aiStatus"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"embeddings"}},{"kind":"Field","name":{"kind":"Name","value":"embeddingModel"}},{"kind":"Field","name":{"kind":"Name","value":"embeddingDimensions"}},{"kind":"Field","name":{"kind":"Name","value":"embeddingHost"}},{"kind":"Field","name":{"kind":"Name","value":"embedded"}},{"kind":"Field","name":{"kind":"Name","value":"embeddable"}},{"kind":"Field","name":{"kind":"Name","value":"extraction"}},{"kind":"Field","name":{"kind":"Name","value":"extractionModel"}},{"kind":"Field","name":{"kind":"Name","value":"extractionHost"}},{"kind":"Field","name":{"kind":"Name","value":"requestsToday"}},{"kind":"Field","name":{"kind":"Name","value":"dailyRequestLimit"}}]}}]}}]} as unknown as DocumentNode<AiStatusQuery, AiStatusQueryVariables>;
 export const RecallPreviewDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"RecallPreview"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"teammateId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"query"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"recallPreview"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"teammateId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"teammateId"}}},{"kind":"Argument","name":{"kind":"Name","value":"query"},"value":{"kind":"Variable","name":{"kind":"Name","value":"query"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"vectorSearch"}},{"kind":"Field","name":{"kind":"Name","value":"vectorReason"}},{"kind":"Field","name":{"kind":"Name","value":"entries"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"header"}},{"kind":"Field","name":{"kind":"Name","value":"fullTextRank"}},{"kind":"Field","name":{"kind":"Name","value":"fullTextPosition"}},{"kind":"Field","name":{"kind":"Name","value":"vectorDistance"}},{"kind":"Field","name":{"kind":"Name","value":"vectorPosition"}},{"kind":"Field","name":{"kind":"Name","value":"score"}},{"kind":"Field","name":{"kind":"Name","value":"truncated"}},{"kind":"Field","name":{"kind":"Name","value":"item"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"content"}},{"kind":"Field","name":{"kind":"Name","value":"pinned"}}]}}]}}]}}]}}]} as unknown as DocumentNode<RecallPreviewQuery, RecallPreviewQueryVariables>;

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react'
-import { useClient, type CombinedError } from 'urql'
+import { useClient, useQuery, type CombinedError } from 'urql'
 import { describeError } from '../api/errors.ts'
-import { LessonsQuery } from '../api/operations.ts'
+import { LessonRunQuery, LessonsQuery } from '../api/operations.ts'
 import { useSerialRead } from '../api/serial.ts'
 import type { LessonsQuery as LessonsResult } from '../gql/graphql.ts'
 import { MemoryItemCard } from '../memory/MemoryItemCard.tsx'
@@ -89,6 +89,26 @@ export function LessonsSection({ teammateId, teammateName, changeSignal }: Lesso
   )
 }
 
+/** The user's message and the reply behind a lesson, read when shown. */
+function LessonExchange({ runId, createdAt, teammateName }: { runId: string; createdAt: string; teammateName: string }) {
+  const [{ data, fetching, error }] = useQuery({ query: LessonRunQuery, variables: { id: runId }, requestPolicy: 'cache-and-network' })
+  if (error) return <p className="message error">{describeError(error)}</p>
+  const exchange = data?.run
+  if (!exchange) return <p className="muted small">{fetching ? 'Loading the reply…' : 'This conversation is gone.'}</p>
+  return (
+    <>
+      <p className="exchange-label">You asked · {formatTime(createdAt)}</p>
+      <p className="exchange-text" data-testid="lesson-user-message">
+        {exchange.userMessage}
+      </p>
+      <p className="exchange-label">{teammateName} replied</p>
+      <p className="exchange-text" data-testid="lesson-reply-text">
+        {exchange.reply ?? <span className="muted">No reply was given.</span>}
+      </p>
+    </>
+  )
+}
+
 /** Where a lesson came from: an expander with the reply that prompted it and a link to it. */
 function LessonSource({ run, teammateId, teammateName }: { run: LessonRun | null; teammateId: string; teammateName: string }) {
   const [open, setOpen] = useState(false)
@@ -113,14 +133,7 @@ function LessonSource({ run, teammateId, teammateName }: { run: LessonRun | null
       </button>
       {open && (
         <div className="lesson-reply" id={`${id}-reply`} data-testid="lesson-reply">
-          <p className="exchange-label">You asked · {formatTime(run.createdAt)}</p>
-          <p className="exchange-text" data-testid="lesson-user-message">
-            {run.userMessage}
-          </p>
-          <p className="exchange-label">{teammateName} replied</p>
-          <p className="exchange-text" data-testid="lesson-reply-text">
-            {run.reply ?? <span className="muted">No reply was given.</span>}
-          </p>
+          <LessonExchange runId={run.id} createdAt={run.createdAt} teammateName={teammateName} />
           <Link to={paths.run(teammateId, run.id)} className="small" data-testid="lesson-run-link">
             Open in Conversations
           </Link>
