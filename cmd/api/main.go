@@ -13,6 +13,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -65,6 +66,13 @@ func run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	limits, err := config.LoadLimits(nil)
+	if err != nil {
+		return err
+	}
+	// Where the user token came from, so that start-up names it instead of printing a token it
+	// didn't generate.
+	token := userTokenSource{from: "MEMORY_USER_TOKEN"}
 	log := newLogger(cfg)
 
 	databaseURL := cfg.DatabaseURL
@@ -98,18 +106,19 @@ func run(ctx context.Context, args []string) error {
 		}
 		databaseURL = cluster.URL("memory")
 		if cfg.UserToken == "" {
-			if cfg.UserToken, err = auth.LoadOrCreateToken(filepath.Join(cfg.DataDir, "user-token"), "mu_"); err != nil {
+			token.from = filepath.Join(cfg.DataDir, "user-token")
+			if cfg.UserToken, token.generated, err = auth.LoadOrCreateToken(token.from, "mu_"); err != nil {
 				return err
 			}
 		}
 		if cfg.WorkerToken == "" {
-			if cfg.WorkerToken, err = auth.LoadOrCreateToken(filepath.Join(cfg.DataDir, "worker-token"), "mw_"); err != nil {
+			if cfg.WorkerToken, _, err = auth.LoadOrCreateToken(filepath.Join(cfg.DataDir, "worker-token"), "mw_"); err != nil {
 				return err
 			}
 		}
 		// The tombstone key lives beside the cluster, not in it: a dump alone can't be brute-forced.
 		if cfg.TombstoneKey == "" {
-			if cfg.TombstoneKey, err = auth.LoadOrCreateToken(filepath.Join(cfg.DataDir, TombstoneKeyFile), "mk_"); err != nil {
+			if cfg.TombstoneKey, _, err = auth.LoadOrCreateToken(filepath.Join(cfg.DataDir, TombstoneKeyFile), "mk_"); err != nil {
 				return err
 			}
 		}
@@ -126,7 +135,14 @@ func run(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	return serve(ctx, cfg, aiCfg, databaseURL, log)
+	return serve(ctx, cfg, aiCfg, limits, token, databaseURL, log)
+}
+
+// userTokenSource says where the user token came from: generated into a file just now, read from
+// that file, or the environment variable.
+type userTokenSource struct {
+	generated bool
+	from      string
 }
 
 // purgeDelay is how soon after forgets the embedded cluster is purged; 0 with DATABASE_URL.
@@ -172,13 +188,14 @@ func migrate(databaseURL string, args []string) error {
 	}
 }
 
-func serve(ctx context.Context, cfg config.Config, aiCfg config.AI, databaseURL string, log *slog.Logger) error {
+func serve(ctx context.Context, cfg config.Config, aiCfg config.AI, limits config.Limits, token userTokenSource,
+	databaseURL string, log *slog.Logger) error {
 	a, err := app.New(ctx, app.Options{
 		DatabaseURL: databaseURL, UserToken: cfg.UserToken, WorkerToken: cfg.WorkerToken,
 		TombstoneKey: []byte(cfg.TombstoneKey),
 		// Only the embedded cluster is the service's own to rewrite (F5).
 		PurgeDelay:     purgeDelay(cfg),
-		AllowedOrigins: cfg.AllowedOrigins, Log: log, AI: aiCfg, Demo: cfg.Demo,
+		AllowedOrigins: cfg.AllowedOrigins, Log: log, AI: aiCfg, Demo: cfg.Demo, Limits: limits,
 		RunSuggestionLimit: cfg.RunSuggestionLimit,
 		DBMaxConns:         cfg.DBMaxConns, DBStatementTimeout: cfg.DBStatementTimeout,
 	})
@@ -194,12 +211,9 @@ func serve(ctx context.Context, cfg config.Config, aiCfg config.AI, databaseURL 
 	// Hijacked websockets outlive Shutdown; cancelling their base context ends their subscriptions.
 	baseCtx, cancelBase := context.WithCancel(context.Background())
 	defer cancelBase()
-	srv := &http.Server{
-		Handler:           a.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return baseCtx },
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	srv := a.HTTPServer()
+	srv.BaseContext = func(net.Listener) context.Context { return baseCtx }
+	srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	if cfg.DebugAddr != "" {
@@ -212,15 +226,7 @@ func serve(ctx context.Context, cfg config.Config, aiCfg config.AI, databaseURL 
 
 	base := "http://" + ln.Addr().String()
 	log.Info("memory service ready", "url", base, "graphiql", base+"/graphiql")
-	if cfg.DatabaseURL == "" {
-		// The login URL carries the user token: print it to the terminal, never into the log stream.
-		fmt.Fprintf(os.Stderr, "\n  Memory is running: open %s/login?token=%s\n  (tokens are in %s)\n\n",
-			base, cfg.UserToken, cfg.DataDir)
-	} else {
-		// The token is the operator's (MEMORY_USER_TOKEN), and the terminal may be a shared log: the
-		// path only.
-		fmt.Fprintf(os.Stderr, "\n  Memory is running: open %s/login?token=<MEMORY_USER_TOKEN>\n\n", base)
-	}
+	printLogin(os.Stderr, base, cfg.UserToken, token)
 
 	select {
 	case err := <-served:
@@ -235,6 +241,18 @@ func serve(ctx context.Context, cfg config.Config, aiCfg config.AI, databaseURL 
 		log.Warn("http shutdown", "err", err)
 	}
 	return nil
+}
+
+// printLogin tells the person at the terminal how to open the web app. The login URL carries the user
+// token, so it goes to the terminal, never into the log stream, and only when the token was generated
+// by this very start: a token someone chose, or one printed before, is named by where it lives.
+func printLogin(w io.Writer, base, userToken string, token userTokenSource) {
+	if token.generated {
+		fmt.Fprintf(w, "\n  Memory is running: open %s/login?token=%s\n  (a new user token, shown this once; it is kept in %s)\n\n",
+			base, userToken, token.from)
+		return
+	}
+	fmt.Fprintf(w, "\n  Memory is running at %s\n  Log in with %s/login?token=<the user token in %s>\n\n", base, base, token.from)
 }
 
 func newLogger(cfg config.Config) *slog.Logger {

@@ -24,8 +24,9 @@ import (
 	"github.com/open-bot/memory/internal/server"
 )
 
-// DefaultExpirySweepInterval is how often expired items are looked for, to push generation changes
-// (G7), when Options.ExpirySweepInterval is zero.
+// DefaultExpirySweepInterval is how often the sweeper runs when Options.ExpirySweepInterval is zero:
+// it looks for expired items, to push generation changes (G7), interrupts runs whose token has been
+// idle too long and deletes expired web sessions.
 const DefaultExpirySweepInterval = 15 * time.Second
 
 // Options are what one API process needs.
@@ -44,9 +45,11 @@ type Options struct {
 	Log *slog.Logger
 	// PingPongInterval is the graphql-transport-ws keep-alive; zero means the server's default.
 	PingPongInterval time.Duration
-	// ExpirySweepInterval is how often the expiry sweeper runs; zero means
-	// DefaultExpirySweepInterval.
+	// ExpirySweepInterval is how often the sweeper runs; zero means DefaultExpirySweepInterval.
 	ExpirySweepInterval time.Duration
+	// Limits are the caps and lifetimes of issue 17 (websockets, body and idle timeouts, run tokens,
+	// sessions); zero fields mean their defaults.
+	Limits config.Limits
 	// AI configures the optional embeddings and extraction; the zero value means no AI and no job
 	// runner in this process.
 	AI config.AI
@@ -74,6 +77,7 @@ type App struct {
 	health   *pgxpool.Pool
 	listener *events.Listener
 	handler  http.Handler
+	limits   config.Limits
 
 	// life ends with Close; the background goroutines and every request run under it.
 	life      context.Context
@@ -97,6 +101,7 @@ func New(ctx context.Context, o Options) (*App, error) {
 	if o.ExpirySweepInterval == 0 {
 		o.ExpirySweepInterval = DefaultExpirySweepInterval
 	}
+	o.Limits = o.Limits.WithDefaults()
 	if o.DBMaxConns == 0 {
 		o.DBMaxConns = config.DefaultDBMaxConns()
 	}
@@ -124,7 +129,8 @@ func New(ctx context.Context, o Options) (*App, error) {
 		health.Close()
 	}
 
-	svc := memory.NewService(pool, o.Log, memory.WithRunSuggestionLimit(o.RunSuggestionLimit))
+	svc := memory.NewService(pool, o.Log, memory.WithRunSuggestionLimit(o.RunSuggestionLimit),
+		memory.WithRunIdleTimeout(o.Limits.RunIdleTimeout))
 	if err := svc.RehashTexts(ctx); err != nil {
 		pool.Close()
 		return nil, err
@@ -157,9 +163,10 @@ func New(ctx context.Context, o Options) (*App, error) {
 	listener := events.NewListener(pool.Config().ConnConfig, broker, o.Log)
 	woken.Store(listener)
 	life, stop := context.WithCancel(context.Background())
-	a := &App{pool: pool, health: health, listener: listener, life: life, stop: stop}
+	a := &App{pool: pool, health: health, listener: listener, life: life, stop: stop, limits: o.Limits}
+	authn := auth.New(o.UserToken, o.WorkerToken, svc, auth.NewSessions(pool, o.Limits.SessionTTL))
 	a.running.Go(func() { _ = listener.Run(life) })
-	a.running.Go(func() { svc.RunExpirySweeper(life, o.ExpirySweepInterval) })
+	a.running.Go(func() { sweep(life, o.ExpirySweepInterval, svc, authn, o.Log) })
 	if o.PurgeDelay > 0 {
 		svc.EnablePurge(o.PurgeDelay)
 		a.running.Go(func() { runPurger(life, svc, broker, o.PurgeDelay, o.Log) })
@@ -171,7 +178,7 @@ func New(ctx context.Context, o Options) (*App, error) {
 
 	a.handler = server.New(server.Options{
 		Pool: health, Memory: svc, Broker: broker, Listener: listener,
-		Auth:             auth.New(o.UserToken, o.WorkerToken, svc),
+		Auth:             authn,
 		AIStatus:         aiStatus(svc, installed, o.AI),
 		AllowedOrigins:   o.AllowedOrigins,
 		PingPongInterval: o.PingPongInterval,
@@ -179,6 +186,41 @@ func New(ctx context.Context, o Options) (*App, error) {
 		DBMaxConns:       o.DBMaxConns,
 	})
 	return a, nil
+}
+
+// sweep runs every interval until ctx is done: it announces expired items (G7), interrupts runs whose
+// token has been idle too long, and deletes expired web sessions. A failed step is logged and tried
+// again at the next tick.
+func sweep(ctx context.Context, interval time.Duration, svc *memory.Service, authn *auth.Authenticator, log *slog.Logger) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if _, err := svc.SweepExpiry(ctx); err != nil && ctx.Err() == nil {
+			log.WarnContext(ctx, "expiry sweep failed", "err", err)
+		}
+		if _, err := svc.InterruptIdleRuns(ctx); err != nil && ctx.Err() == nil {
+			log.WarnContext(ctx, "idle run sweep failed", "err", err)
+		}
+		if _, err := authn.PurgeSessions(ctx); err != nil && ctx.Err() == nil {
+			log.WarnContext(ctx, "session purge failed", "err", err)
+		}
+	}
+}
+
+// HTTPServer returns the http.Server to serve Handler with: the header deadline, and the idle
+// timeout of keep-alive connections (Limits.IdleTimeout). The body deadline is the handler's own,
+// so it holds behind any server.
+func (a *App) HTTPServer() *http.Server {
+	return &http.Server{
+		Handler:           a.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       a.limits.IdleTimeout,
+	}
 }
 
 // Handler is the whole HTTP surface. Requests still running when Close is called — websockets above

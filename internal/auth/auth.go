@@ -2,12 +2,10 @@ package auth
 
 import (
 	"context"
-	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
@@ -29,22 +27,25 @@ type RunAuthenticator interface {
 	AuthenticateRun(ctx context.Context, token string) (memory.Credential, error)
 }
 
-// Authenticator knows the user's and the worker's tokens and asks runs for run tokens.
+// Authenticator knows the user's and the worker's tokens, asks runs for run tokens and sessions for
+// the web app's session cookies.
 type Authenticator struct {
 	user, worker [32]byte
-	session      string
-	runs         RunAuthenticator
+	// userToken keys the session table's HMACs (sessions.go).
+	userToken []byte
+	runs      RunAuthenticator
+	sessions  *Sessions
 }
 
-// New returns an Authenticator. runs may be nil until run credentials exist.
-func New(userToken, workerToken string, runs RunAuthenticator) *Authenticator {
-	mac := hmac.New(sha256.New, []byte(userToken))
-	mac.Write([]byte("memory web session v1"))
+// New returns an Authenticator. runs may be nil until run credentials exist; sessions may be nil
+// when no web login is offered (a session cookie then authenticates nothing).
+func New(userToken, workerToken string, runs RunAuthenticator, sessions *Sessions) *Authenticator {
 	return &Authenticator{
-		user:    sha256.Sum256([]byte(userToken)),
-		worker:  sha256.Sum256([]byte(workerToken)),
-		session: hex.EncodeToString(mac.Sum(nil)),
-		runs:    runs,
+		user:      sha256.Sum256([]byte(userToken)),
+		worker:    sha256.Sum256([]byte(workerToken)),
+		userToken: []byte(userToken),
+		runs:      runs,
+		sessions:  sessions,
 	}
 }
 
@@ -65,31 +66,19 @@ func (a *Authenticator) Authenticate(ctx context.Context, token string) (memory.
 	}
 }
 
-// SessionCookie is the cookie the login URL sets: an HMAC of the user token, so the cookie is not the
-// API token itself and changing the token ends every session.
-func (a *Authenticator) SessionCookie(secure bool) *http.Cookie {
-	return &http.Cookie{
-		Name: CookieName, Value: a.session, Path: "/", HttpOnly: true, Secure: secure,
-		SameSite: http.SameSiteStrictMode, MaxAge: 400 * 24 * 3600,
-	}
-}
-
 // IsUserToken reports whether token is the user's token (for the login URL).
 func (a *Authenticator) IsUserToken(token string) bool {
 	h := sha256.Sum256([]byte(token))
 	return subtle.ConstantTimeCompare(h[:], a.user[:]) == 1
 }
 
-func (a *Authenticator) sessionValid(r *http.Request) bool {
-	c, err := r.Cookie(CookieName)
-	return err == nil && subtle.ConstantTimeCompare([]byte(c.Value), []byte(a.session)) == 1
-}
-
 type presentedKey struct{}
 
 // Middleware puts the caller's credential on the request context: from "Authorization: Bearer", else
-// from the session cookie. A request that presents an invalid token carries no credential, so every
-// operation answers UNAUTHENTICATED.
+// from the session cookie. A request that presents an invalid token, or a session that is unknown,
+// logged out or expired, carries no credential, so every operation answers UNAUTHENTICATED. When the
+// session can't be looked up (the database is unreachable), the request is answered 503 UNAVAILABLE
+// rather than treated as logged out.
 func (a *Authenticator) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
@@ -98,7 +87,14 @@ func (a *Authenticator) Middleware(next http.Handler) http.Handler {
 			if cred, err := a.Authenticate(ctx, bearer(h)); err == nil {
 				ctx = memory.WithCredential(ctx, cred)
 			}
-		} else if a.sessionValid(r) {
+		} else if session, err := a.session(ctx, r); err != nil {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Retry-After", "5")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = w.Write([]byte(`{"errors":[{"message":"the session could not be checked: the database is unreachable","extensions":{"code":"UNAVAILABLE"}}]}` + "\n"))
+			return
+		} else if session != "" {
+			ctx = context.WithValue(ctx, sessionCtxKey{}, session)
 			ctx = memory.WithCredential(ctx, memory.Credential{Kind: memory.CredentialUser})
 		}
 		next.ServeHTTP(w, r.WithContext(ctx))
@@ -151,28 +147,29 @@ func NewToken(prefix string) string {
 }
 
 // LoadOrCreateToken returns the token in path, creating it (mode 0600) with NewToken(prefix) the
-// first time. Used for the embedded database's generated credentials.
-func LoadOrCreateToken(path, prefix string) (string, error) {
+// first time; created reports that it did, so the caller shows a generated token once and otherwise
+// names the file. Used for the embedded database's generated credentials.
+func LoadOrCreateToken(path, prefix string) (token string, created bool, err error) {
 	b, err := os.ReadFile(path)
 	if err == nil {
 		if tok := strings.TrimSpace(string(b)); tok != "" {
-			return tok, nil
+			return tok, false, nil
 		}
 	} else if !errors.Is(err, os.ErrNotExist) {
-		return "", fmt.Errorf("read token file %s: %w", path, err)
+		return "", false, fmt.Errorf("read token file %s: %w", path, err)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return "", err
+		return "", false, err
 	}
 	tok := NewToken(prefix)
 	// O_TRUNC repairs a file left empty by an interrupted first start.
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
-		return "", fmt.Errorf("create token file %s: %w", path, err)
+		return "", false, fmt.Errorf("create token file %s: %w", path, err)
 	}
 	if _, err := f.WriteString(tok + "\n"); err != nil {
 		f.Close()
-		return "", err
+		return "", false, err
 	}
-	return tok, f.Close()
+	return tok, true, f.Close()
 }

@@ -8,11 +8,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/stretchr/testify/require"
 
 	"github.com/open-bot/memory/internal/auth"
+	"github.com/open-bot/memory/internal/dbtest"
 	"github.com/open-bot/memory/internal/memory"
 )
 
@@ -36,8 +38,9 @@ func TestLoadOrCreateToken(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "data", "user-token") // the directory doesn't exist yet
 
-	first, err := auth.LoadOrCreateToken(path, "mu_")
+	first, created, err := auth.LoadOrCreateToken(path, "mu_")
 	require.NoError(t, err)
+	require.True(t, created)
 	require.True(t, strings.HasPrefix(first, "mu_"), first)
 	require.Greater(t, len(first), 40)
 	info, err := os.Stat(path)
@@ -47,11 +50,12 @@ func TestLoadOrCreateToken(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, os.FileMode(0o700), dir.Mode().Perm())
 
-	second, err := auth.LoadOrCreateToken(path, "mu_")
+	second, created, err := auth.LoadOrCreateToken(path, "mu_")
 	require.NoError(t, err)
 	require.Equal(t, first, second, "the second start must reuse the token")
+	require.False(t, created, "a reused token was not generated")
 
-	other, err := auth.LoadOrCreateToken(filepath.Join(filepath.Dir(path), "worker-token"), "mw_")
+	other, _, err := auth.LoadOrCreateToken(filepath.Join(filepath.Dir(path), "worker-token"), "mw_")
 	require.NoError(t, err)
 	require.NotEqual(t, first, other)
 }
@@ -60,16 +64,17 @@ func TestLoadOrCreateTokenReadsAnEditedFile(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "user-token")
 	require.NoError(t, os.WriteFile(path, []byte("  "+userToken+"\n\n"), 0o600))
-	got, err := auth.LoadOrCreateToken(path, "mu_")
+	got, created, err := auth.LoadOrCreateToken(path, "mu_")
 	require.NoError(t, err)
 	require.Equal(t, userToken, got)
+	require.False(t, created)
 }
 
 func TestLoadOrCreateTokenUnreadable(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "user-token")
 	require.NoError(t, os.Mkdir(path, 0o700)) // a directory where the file should be
-	_, err := auth.LoadOrCreateToken(path, "mu_")
+	_, _, err := auth.LoadOrCreateToken(path, "mu_")
 	require.ErrorContains(t, err, path)
 }
 
@@ -83,8 +88,8 @@ func TestNewToken(t *testing.T) {
 
 func TestAuthenticate(t *testing.T) {
 	t.Parallel()
-	a := auth.New(userToken, workerToken, runs{})
-	without := auth.New(userToken, workerToken, nil)
+	a := auth.New(userToken, workerToken, runs{}, nil)
+	without := auth.New(userToken, workerToken, nil, nil)
 	for _, tc := range []struct {
 		name  string
 		a     *auth.Authenticator
@@ -115,32 +120,18 @@ func TestAuthenticate(t *testing.T) {
 
 func TestIsUserToken(t *testing.T) {
 	t.Parallel()
-	a := auth.New(userToken, workerToken, nil)
+	a := auth.New(userToken, workerToken, nil, nil)
 	require.True(t, a.IsUserToken(userToken))
 	require.False(t, a.IsUserToken(workerToken))
 	require.False(t, a.IsUserToken(""))
 }
 
-func TestSessionCookie(t *testing.T) {
-	t.Parallel()
-	a := auth.New(userToken, workerToken, nil)
-	c := a.SessionCookie(false)
-	require.Equal(t, auth.CookieName, c.Name)
-	require.True(t, c.HttpOnly)
-	require.Equal(t, http.SameSiteStrictMode, c.SameSite)
-	require.False(t, c.Secure)
-	require.True(t, a.SessionCookie(true).Secure)
-	require.NotContains(t, c.Value, userToken)
-	require.Equal(t, c.Value, auth.New(userToken, "mw_another-worker-token-0123456789", nil).SessionCookie(false).Value,
-		"the session depends on the user token only")
-	require.NotEqual(t, c.Value, auth.New("mu_another-user-token-0123456789", workerToken, nil).SessionCookie(false).Value,
-		"a new user token ends every session")
-}
-
 func TestMiddleware(t *testing.T) {
 	t.Parallel()
-	a := auth.New(userToken, workerToken, runs{})
-	session := a.SessionCookie(false).String()
+	a := auth.New(userToken, workerToken, runs{}, auth.NewSessions(dbtest.Pool(t), time.Hour))
+	cookie, err := a.Login(t.Context(), false)
+	require.NoError(t, err)
+	session := cookie.String()
 	for _, tc := range []struct {
 		name   string
 		header http.Header
@@ -174,7 +165,7 @@ func TestMiddleware(t *testing.T) {
 
 func TestWebsocketInit(t *testing.T) {
 	t.Parallel()
-	a := auth.New(userToken, workerToken, runs{})
+	a := auth.New(userToken, workerToken, runs{}, nil)
 	withCookie := memory.WithCredential(context.Background(), memory.Credential{Kind: memory.CredentialUser})
 	for _, tc := range []struct {
 		name    string

@@ -105,7 +105,6 @@ const (
 		VALUES ($1, $2, $3, $4, $5) RETURNING id::text`
 	qRunGet       = `SELECT ` + runColumns + ` FROM runs WHERE id = $1`
 	qRunForUpdate = `SELECT ` + runColumns + ` FROM runs WHERE id = $1 FOR UPDATE`
-	qRunByToken   = `SELECT id::text, teammate_id::text FROM runs WHERE token_hash = $1 AND status = 'running'`
 	qRunRunning   = `SELECT status = 'running' FROM runs WHERE id = $1`
 	qRunEnd       = `UPDATE runs SET status = $2, ended_at = now(), token_hash = NULL,
 		cancelled_at = CASE WHEN $2 = 'cancelled' THEN now() END
@@ -339,18 +338,10 @@ func retryOriginTx(ctx context.Context, tx querier, redoOf, prompt string) (Retr
 	return o, nil
 }
 
-// AuthenticateRun maps a run token to its credential while the run is running.
+// AuthenticateRun maps a run token to its credential while the run is running and its token has
+// not gone unused for longer than the run idle timeout (runexpiry.go).
 func (s *Service) AuthenticateRun(ctx context.Context, token string) (Credential, error) {
-	var c Credential
-	err := s.pool.QueryRow(ctx, qRunByToken, hashToken(token)).Scan(&c.RunID, &c.TeammateID)
-	if err != nil {
-		if errors.Is(err, pgx.ErrNoRows) {
-			return Credential{}, ErrUnauthenticated
-		}
-		return Credential{}, fmt.Errorf("authenticate run: %w", err)
-	}
-	c.Kind = CredentialRun
-	return c, nil
+	return s.authenticateRun(ctx, hashToken(token))
 }
 
 // CheckRunCredential returns ErrUnauthenticated when ctx carries a run credential whose run has ended

@@ -34,6 +34,8 @@ type Service struct {
 	tombstoneKey []byte
 	// purgeDelay is set when this Service owns its cluster and purges after forgets (purge.go).
 	purgeDelay time.Duration
+	// runIdle is the run idle timeout (runexpiry.go); zero: runs never idle out.
+	runIdle time.Duration
 }
 
 // DefaultRunSuggestionLimit is how many suggestions one run may make unless configured otherwise:

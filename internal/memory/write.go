@@ -429,19 +429,3 @@ func (s *Service) SweepExpiry(ctx context.Context) (int, error) {
 	}
 	return n, nil
 }
-
-// RunExpirySweeper sweeps every interval until ctx is done.
-func (s *Service) RunExpirySweeper(ctx context.Context, interval time.Duration) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if _, err := s.SweepExpiry(ctx); err != nil && ctx.Err() == nil {
-				s.log.WarnContext(ctx, "expiry sweep failed", "err", err)
-			}
-		}
-	}
-}

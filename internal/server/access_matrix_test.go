@@ -37,11 +37,19 @@ const (
 	// credCompletedRun and credCancelledRun are runs that have ended: their tokens no longer act.
 	credCompletedRun
 	credCancelledRun
+	// credSession is the web app's session cookie of a login; credLoggedOut the cookie of a login
+	// that logged out since (issue 17: it used to keep working).
+	credSession
+	credLoggedOut
+	// credIdleRun is a running run whose token went unused for longer than the run idle timeout: the
+	// call is refused and the run interrupted (issue 17).
+	credIdleRun
 	numCredentials
 )
 
 var credentialNames = [numCredentials]string{
 	"none", "bad token", "user", "worker", "run of the owner", "run of another teammate", "completed run", "cancelled run",
+	"session cookie", "logged-out session cookie", "idle run",
 }
 
 func (c credential) String() string { return credentialNames[c] }
@@ -56,7 +64,8 @@ const (
 )
 
 // accessRow is one operation's expectations, in credential order:
-// none, bad token, user, worker, run of the owner, run of another teammate, completed run, cancelled run.
+// none, bad token, user, worker, run of the owner, run of another teammate, completed run, cancelled run,
+// session cookie, logged-out session cookie, idle run.
 type accessRow [numCredentials]access
 
 // matrixOp is one root field of the schema, called with valid arguments against real data.
@@ -83,7 +92,9 @@ type matrixFixture struct {
 	item         string // an active item of the owner's scope
 	completedRun startedRun
 	cancelledRun startedRun
-	texts        int
+	// session is a login's cookie; loggedOut the cookie of a login that logged out.
+	session, loggedOut *http.Cookie
+	texts              int
 }
 
 // startedRun is what startRun returns that the matrix uses.
@@ -95,6 +106,8 @@ type startedRun struct {
 type matrixCell struct {
 	cred  credential
 	token string // "" sends no credential
+	// cookie is the session cookie sent instead of a token, for the cookie credentials.
+	cookie *http.Cookie
 	// run is the cell's own run for the run credentials.
 	run startedRun
 	// ownersRun is a run of the owner: the cell's run for credOwnRun, else the completed run.
@@ -118,7 +131,25 @@ func newMatrixFixture(t *testing.T) *matrixFixture {
 	f.mutate(f.completedRun.Token, `mutation { completeRun(input: {reply: "Noted."}) { id } }`, nil)
 	f.cancelledRun = f.startRun(f.owner, runMessage)
 	f.mutate(userToken, `mutation($id: ID!) { cancelRun(input: {runId: $id}) { id } }`, map[string]any{"id": f.cancelledRun.ID})
+	f.session = loginCookie(t, s)
+	f.loggedOut = loginCookie(t, s)
+	logout(t, s, f.loggedOut)
 	return f
+}
+
+// idle makes run's token look unused for longer than the run idle timeout (an hour by default).
+func (f *matrixFixture) idle(run startedRun) {
+	f.t.Helper()
+	_, err := f.db.conn.Exec(f.t.Context(), `UPDATE runs SET last_active_at = now() - interval '2 hours' WHERE id = $1`, run.ID)
+	require.NoError(f.t, err)
+}
+
+// runStatus reads a run's status and whether its token hash is still stored.
+func (f *matrixFixture) runStatus(t *testing.T, id string) (status string, hasToken bool) {
+	t.Helper()
+	require.NoError(t, f.db.conn.QueryRow(t.Context(), `SELECT status, token_hash IS NOT NULL FROM runs WHERE id = $1`, id).
+		Scan(&status, &hasToken))
+	return status, hasToken
 }
 
 // mutate runs an operation that must succeed and returns its data.
@@ -225,12 +256,23 @@ func (f *matrixFixture) cell(cred credential) *matrixCell {
 		c.run, c.token = f.completedRun, f.completedRun.Token
 	case credCancelledRun:
 		c.run, c.token = f.cancelledRun, f.cancelledRun.Token
+	case credSession:
+		c.cookie = f.session
+	case credLoggedOut:
+		c.cookie = f.loggedOut
+	case credIdleRun:
+		c.run = f.startRun(f.owner, runMessage)
+		c.token = c.run.Token
+		f.idle(c.run)
 	}
 	return c
 }
 
 func (c *matrixCell) header() http.Header {
-	if c.token == "" {
+	switch {
+	case c.cookie != nil:
+		return http.Header{"Cookie": {c.cookie.String()}}
+	case c.token == "":
 		return nil
 	}
 	return bearer(c.token)
@@ -250,20 +292,20 @@ func ownerVars(f *matrixFixture, _ *matrixCell) map[string]any { return map[stri
 
 // Rows used by many operations; each operation still names its own.
 var (
-	userOnly   = accessRow{unauth, unauth, allowed, forbid, forbid, forbid, unauth, unauth}
-	workerOnly = accessRow{unauth, unauth, forbid, allowed, forbid, forbid, unauth, unauth}
+	userOnly   = accessRow{unauth, unauth, allowed, forbid, forbid, forbid, unauth, unauth, allowed, unauth, unauth}
+	workerOnly = accessRow{unauth, unauth, forbid, allowed, forbid, forbid, unauth, unauth, forbid, unauth, unauth}
 	// anyRun: tools that act on the run's own teammate, which no argument names (S2).
-	anyRun = accessRow{unauth, unauth, forbid, forbid, allowed, allowed, unauth, unauth}
+	anyRun = accessRow{unauth, unauth, forbid, forbid, allowed, allowed, unauth, unauth, forbid, unauth, unauth}
 	// ownerRun: tools given an item of the owner's scope; another teammate's run is refused by the
 	// scope check (S1), not by @auth.
-	ownerRun = accessRow{unauth, unauth, forbid, forbid, allowed, forbid, unauth, unauth}
+	ownerRun = accessRow{unauth, unauth, forbid, forbid, allowed, forbid, unauth, unauth, forbid, unauth, unauth}
 	// readers: the user, the worker and the owner's run read the owner's scope; another teammate's
 	// run is refused by the scope check.
-	readers = accessRow{unauth, unauth, allowed, allowed, allowed, forbid, unauth, unauth}
+	readers = accessRow{unauth, unauth, allowed, allowed, allowed, forbid, unauth, unauth, allowed, unauth, unauth}
 	// everyone: every valid credential, the run reading what it may (its own teammate, shared).
-	everyone = accessRow{unauth, unauth, allowed, allowed, allowed, allowed, unauth, unauth}
+	everyone = accessRow{unauth, unauth, allowed, allowed, allowed, allowed, unauth, unauth, allowed, unauth, unauth}
 	// userAndWorker: the web app and the worker, never a run.
-	userAndWorker = accessRow{unauth, unauth, allowed, allowed, forbid, forbid, unauth, unauth}
+	userAndWorker = accessRow{unauth, unauth, allowed, allowed, forbid, forbid, unauth, unauth, allowed, unauth, unauth}
 )
 
 // matrixOps is the hand-written expectation of every root field of the schema (RULES §4, §5): who may
@@ -648,7 +690,16 @@ func checkHTTPCell(t *testing.T, f *matrixFixture, name string, op matrixOp, c *
 		if string(res.Data) != "null" { // a nullable root field is null
 			require.JSONEq(t, fmt.Sprintf(`{%q: null}`, name), string(res.Data), "a refused call returned data")
 		}
-		require.Equal(t, before, f.db.take(t), "%s as %s: a refused call changed the database", name, c.cred)
+		after := f.db.take(t)
+		if c.cred == credIdleRun {
+			// The one write a refused idle token makes: its run is interrupted and its token forgotten.
+			status, hasToken := f.runStatus(t, c.run.ID)
+			require.Equal(t, "interrupted", status, "%s as %s: the idle run goes on", name, c.cred)
+			require.False(t, hasToken, "the idle run's token hash is kept")
+			delete(before, "runs")
+			delete(after, "runs")
+		}
+		require.Equal(t, before, after, "%s as %s: a refused call changed the database", name, c.cred)
 		return
 	}
 	require.Empty(t, res.Errors, "%s as %s: want it allowed", name, c.cred)
@@ -665,11 +716,20 @@ func checkHTTPCell(t *testing.T, f *matrixFixture, name string, op matrixOp, c *
 // UNAUTHENTICATED, before any operation; a valid one that may not subscribe gets the operation's
 // error; an allowed one receives a value.
 func checkSubscriptionCell(t *testing.T, f *matrixFixture, op matrixOp, c *matrixCell) {
-	ws := mustDialWS(t, f.s, nil)
+	var header http.Header
+	if c.cookie != nil {
+		// The web app's websocket: the cookie on the upgrade request, the page's own origin.
+		header = http.Header{"Cookie": {c.cookie.String()}, "Origin": {f.s.URL}}
+	}
+	ws := mustDialWS(t, f.s, header)
 	want := op.want[c.cred]
 	if want == unauth {
 		ws.sendInit(c.initPayload())
 		ws.expectClose(auth.CloseForbidden)
+		if c.cred == credIdleRun {
+			status, _ := f.runStatus(t, c.run.ID)
+			require.Equal(t, "interrupted", status, "the idle run goes on")
+		}
 		return
 	}
 	ws.init(c.initPayload())

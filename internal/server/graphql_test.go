@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -129,6 +130,19 @@ func loginCookie(t *testing.T, s *apiServer) *http.Cookie {
 
 func sessionValue(t *testing.T, s *apiServer) string { return loginCookie(t, s).Value }
 
+// logout posts /logout with cookie, as the web app does, and returns the response.
+func logout(t *testing.T, s *apiServer, cookie *http.Cookie) *http.Response {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, s.URL+"/logout", nil)
+	require.NoError(t, err)
+	req.Header.Set("Origin", s.URL)
+	req.AddCookie(cookie)
+	res, err := s.Client().Do(req)
+	require.NoError(t, err)
+	res.Body.Close()
+	return res
+}
+
 func TestLogin(t *testing.T) {
 	t.Parallel()
 	s := newServer(t)
@@ -141,6 +155,7 @@ func TestLogin(t *testing.T) {
 	require.Equal(t, http.SameSiteStrictMode, cookie.SameSite)
 	require.Equal(t, "/", cookie.Path)
 	require.NotContains(t, cookie.Value, userToken, "the cookie must not be the API token")
+	require.Equal(t, int((30 * 24 * time.Hour).Seconds()), cookie.MaxAge, "the session lasts MEMORY_SESSION_TTL (30 days by default)")
 	require.Contains(t, res.Header.Get("Set-Cookie"), "SameSite=Strict")
 
 	t.Run("cookie acts as the user", func(t *testing.T) {
@@ -165,18 +180,21 @@ func TestLogin(t *testing.T) {
 		})
 	}
 
-	t.Run("logout clears the cookie", func(t *testing.T) {
-		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, s.URL+"/logout", nil)
-		require.NoError(t, err)
-		req.AddCookie(cookie)
-		res, err := s.Client().Do(req)
-		require.NoError(t, err)
-		res.Body.Close()
+	t.Run("logout ends the session", func(t *testing.T) {
+		other := loginCookie(t, s)
+		require.NotEqual(t, cookie.Value, other.Value, "each login is a session of its own")
+		res := logout(t, s, cookie)
 		require.Equal(t, http.StatusNoContent, res.StatusCode)
 		require.Len(t, res.Cookies(), 1)
 		require.Equal(t, auth.CookieName, res.Cookies()[0].Name)
 		require.Empty(t, res.Cookies()[0].Value)
 		require.Negative(t, res.Cookies()[0].MaxAge)
+
+		// The cookie no longer acts, though a copy of it was kept (issue 17); another login's does.
+		res2 := s.post(t, http.Header{"Cookie": {cookie.String()}}, `{ teammates { id } }`, nil)
+		require.Equal(t, "UNAUTHENTICATED", res2.code(), "errors %+v", res2.Errors)
+		var data struct{ Teammates []struct{ ID string } }
+		s.post(t, http.Header{"Cookie": {other.String()}}, `{ teammates { id } }`, nil).decode(t, &data)
 	})
 }
 

@@ -70,7 +70,10 @@ func startServer(t *testing.T, databaseURL string, opts ...func(*app.Options)) *
 	}
 	a, err := app.New(t.Context(), o)
 	require.NoError(t, err)
-	srv := httptest.NewServer(a.Handler())
+	// The App's own http.Server (its timeouts) behind the test's listener: what cmd/api serves.
+	srv := httptest.NewUnstartedServer(nil)
+	srv.Config = a.HTTPServer()
+	srv.Start()
 	t.Cleanup(func() {
 		srv.Close()
 		a.Close()

@@ -203,7 +203,7 @@ func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, status, checks)
 }
 
-// login sets the web app's session cookie when ?token= is the user's token, then opens the app.
+// login starts a web session when ?token= is the user's token, sets its cookie and opens the app.
 func (s *server) login(w http.ResponseWriter, r *http.Request) {
 	if !s.Auth.IsUserToken(r.URL.Query().Get("token")) {
 		// The web app's own sign-in page says the link is wrong, styled like the rest; the status
@@ -215,7 +215,13 @@ func (s *server) login(w http.ResponseWriter, r *http.Request) {
 		s.app.ServeHTTP(&unauthorizedPage{ResponseWriter: w}, page)
 		return
 	}
-	http.SetCookie(w, s.Auth.SessionCookie(r.TLS != nil))
+	cookie, err := s.Auth.Login(r.Context(), r.TLS != nil)
+	if err != nil {
+		s.Log.ErrorContext(r.Context(), "login", "err", err)
+		http.Error(w, "The session could not be started; try again in a moment.", http.StatusServiceUnavailable)
+		return
+	}
+	http.SetCookie(w, cookie)
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 
@@ -240,10 +246,15 @@ func (u *unauthorizedPage) Write(b []byte) (int, error) {
 	return u.ResponseWriter.Write(b)
 }
 
+// logout ends the request's session — its cookie stops working — and clears the cookie.
 func (s *server) logout(w http.ResponseWriter, r *http.Request) {
-	c := s.Auth.SessionCookie(r.TLS != nil)
-	c.Value, c.MaxAge = "", -1
-	http.SetCookie(w, c)
+	clear, _, err := s.Auth.Logout(r.Context(), r)
+	if err != nil {
+		s.Log.ErrorContext(r.Context(), "logout", "err", err)
+		writeGraphQLError(w, http.StatusServiceUnavailable, "UNAVAILABLE", "the session could not be ended; try again in a moment")
+		return
+	}
+	http.SetCookie(w, clear)
 	w.WriteHeader(http.StatusNoContent)
 }
 

@@ -1,0 +1,91 @@
+package server_test
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/require"
+
+	"github.com/open-bot/memory/internal/apitest"
+	"github.com/open-bot/memory/internal/app"
+	"github.com/open-bot/memory/internal/dbtest"
+)
+
+// A run token unused for longer than MEMORY_RUN_IDLE_TIMEOUT stops working and its run is
+// interrupted: when the token is next presented, or by the sweeper if it never is (issue 17: tokens
+// of abandoned runs worked forever). Using the token keeps the run alive.
+func TestRunTokenIdleTimeout(t *testing.T) {
+	t.Parallel()
+	databaseURL := dbtest.URL(t)
+	// This server's sweeper doesn't run during the test, so the token's presentation alone ends the
+	// idle run.
+	s := startServer(t, databaseURL, func(o *app.Options) { o.Limits.RunIdleTimeout = time.Hour })
+	f := &matrixFixture{t: t, s: s, db: newSnapshots(t, databaseURL)}
+	f.owner = s.createTeammate(t, "Ada")
+	conn := f.db.conn
+	lastActive := func(id string) time.Duration {
+		var ago time.Duration
+		require.NoError(t, conn.QueryRow(t.Context(), `SELECT now() - last_active_at FROM runs WHERE id = $1`, id).Scan(&ago))
+		return ago
+	}
+	setIdle := func(id, interval string) {
+		_, err := conn.Exec(t.Context(), `UPDATE runs SET last_active_at = now() - $2::interval WHERE id = $1`, id, interval)
+		require.NoError(t, err)
+	}
+	const check = `mutation { checkRunGeneration { current } }`
+
+	busy := f.startRun(f.owner, runMessage)
+	setIdle(busy.ID, "50 minutes")
+	f.mutate(busy.Token, check, nil)
+	require.Less(t, lastActive(busy.ID), time.Minute, "using the token keeps its run alive")
+
+	idle := f.startRun(f.owner, runMessage)
+	setIdle(idle.ID, "61 minutes")
+	res := s.post(t, bearer(idle.Token), check, nil)
+	require.Equal(t, "UNAUTHENTICATED", res.code(), "errors %+v", res.Errors)
+	status, hasToken := f.runStatus(t, idle.ID)
+	require.Equal(t, "interrupted", status)
+	require.False(t, hasToken, "an ended run keeps no token hash")
+	var read struct{ Run struct{ Status string } }
+	s.post(t, bearer(userToken), `query($id: ID!) { run(id: $id) { status } }`, map[string]any{"id": idle.ID}).decode(t, &read)
+	require.Equal(t, "INTERRUPTED", read.Run.Status, "the user sees why the run ended")
+
+	// Nobody presents this one again: the sweeper (of a second API process on the database) ends it.
+	abandoned := f.startRun(f.owner, runMessage)
+	setIdle(abandoned.ID, "2 hours")
+	startServer(t, databaseURL, func(o *app.Options) {
+		o.Limits.RunIdleTimeout = time.Hour
+		o.ExpirySweepInterval = 20 * time.Millisecond
+	})
+	swept := apitest.WaitUntil(wait, func() bool {
+		status, _ := f.runStatus(t, abandoned.ID)
+		return status == "interrupted"
+	})
+	require.True(t, swept, "the sweeper left an abandoned run running")
+	status, _ = f.runStatus(t, busy.ID)
+	require.Equal(t, "running", status, "the sweeper ended a run in use")
+	f.mutate(busy.Token, check, nil)
+}
+
+// An expired session is refused like a logged-out one, and the sweeper deletes it.
+func TestSessionExpires(t *testing.T) {
+	t.Parallel()
+	databaseURL := dbtest.URL(t)
+	s := startServer(t, databaseURL, func(o *app.Options) { o.ExpirySweepInterval = 20 * time.Millisecond })
+	cookie := loginCookie(t, s)
+	conn, err := pgx.Connect(t.Context(), databaseURL)
+	require.NoError(t, err)
+	t.Cleanup(func() { conn.Close(t.Context()) })
+	_, err = conn.Exec(t.Context(), `UPDATE web_sessions SET expires_at = now() - interval '1 second'`)
+	require.NoError(t, err)
+	res := s.post(t, http.Header{"Cookie": {cookie.String()}}, `{ teammates { id } }`, nil)
+	require.Equal(t, "UNAUTHENTICATED", res.code())
+	purged := apitest.WaitUntil(wait, func() bool {
+		var n int
+		require.NoError(t, conn.QueryRow(t.Context(), `SELECT count(*) FROM web_sessions`).Scan(&n))
+		return n == 0
+	})
+	require.True(t, purged, "the sweeper kept an expired session")
+}
