@@ -39,7 +39,8 @@ type Options struct {
 	// TombstoneKey keys the hashes of forgotten texts (F3): the installation's secret, the same for
 	// every process on the database. Required.
 	TombstoneKey []byte
-	// AllowedOrigins may open websockets besides the server's own origin.
+	// AllowedOrigins may open websockets and send cookie-authenticated POSTs besides the server's own
+	// origin; their host names are accepted in Host.
 	AllowedOrigins []string
 	// Log receives the process's logs; nil means slog.Default().
 	Log *slog.Logger
@@ -47,6 +48,9 @@ type Options struct {
 	PingPongInterval time.Duration
 	// ExpirySweepInterval is how often the sweeper runs; zero means DefaultExpirySweepInterval.
 	ExpirySweepInterval time.Duration
+	// WebsocketInitTimeout closes a websocket that sends no connection_init within it with 4408; zero
+	// means the server's default (10 s).
+	WebsocketInitTimeout time.Duration
 	// Limits are the caps and lifetimes of issue 17 (websockets, body and idle timeouts, run tokens,
 	// sessions); zero fields mean their defaults.
 	Limits config.Limits
@@ -182,6 +186,8 @@ func New(ctx context.Context, o Options) (*App, error) {
 		AIStatus:         aiStatus(svc, installed, o.AI),
 		AllowedOrigins:   o.AllowedOrigins,
 		PingPongInterval: o.PingPongInterval,
+		InitTimeout:      o.WebsocketInitTimeout,
+		Limits:           o.Limits,
 		Log:              o.Log,
 		DBMaxConns:       o.DBMaxConns,
 	})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/open-bot/memory/internal/apitest"
 	"github.com/open-bot/memory/internal/app"
+	"github.com/open-bot/memory/internal/auth"
 	"github.com/open-bot/memory/internal/dbtest"
 )
 
@@ -67,6 +68,30 @@ func TestRunTokenIdleTimeout(t *testing.T) {
 	status, _ = f.runStatus(t, busy.ID)
 	require.Equal(t, "running", status, "the sweeper ended a run in use")
 	f.mutate(busy.Token, check, nil)
+}
+
+// Logging out closes the websockets the session's cookie opened, with 4403; other sessions' stay.
+func TestLogoutClosesTheSessionsWebsockets(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	teammate := s.createTeammate(t, "Ada")
+	leaving, staying := loginCookie(t, s), loginCookie(t, s)
+	open := func(cookie *http.Cookie) *wsClient {
+		c := mustDialWS(t, s, http.Header{"Cookie": {cookie.String()}, "Origin": {s.URL}})
+		c.init(map[string]any{})
+		c.subscribeGeneration(s, "1", teammate)
+		return c
+	}
+	gone, kept := open(leaving), open(staying)
+
+	require.Equal(t, http.StatusNoContent, logout(t, s, leaving).StatusCode)
+	gone.expectClose(auth.CloseForbidden)
+	kept.subscribeGeneration(s, "2", teammate)
+
+	// Nor can the logged-out cookie open a new one.
+	c := mustDialWS(t, s, http.Header{"Cookie": {leaving.String()}, "Origin": {s.URL}})
+	c.sendInit(map[string]any{})
+	c.expectClose(auth.CloseForbidden)
 }
 
 // An expired session is refused like a logged-out one, and the sweeper deletes it.

@@ -5,11 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
-	"slices"
+	"os"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -27,6 +28,7 @@ import (
 	"github.com/open-bot/memory/graph/model"
 	"github.com/open-bot/memory/graph/resolvers"
 	"github.com/open-bot/memory/internal/auth"
+	"github.com/open-bot/memory/internal/config"
 	"github.com/open-bot/memory/internal/db"
 	"github.com/open-bot/memory/internal/events"
 	"github.com/open-bot/memory/internal/memory"
@@ -44,12 +46,18 @@ type Options struct {
 	Auth     *auth.Authenticator
 	// AIStatus answers the aiStatus query; nil reports the AI off.
 	AIStatus func(ctx context.Context) (model.AIStatus, error)
-	// AllowedOrigins may open websockets besides the server's own origin.
+	// AllowedOrigins (scheme://host[:port]) may open websockets and send cookie-authenticated POSTs
+	// besides the server's own origin, and their host names are accepted in Host.
 	AllowedOrigins []string
 	// PingPongInterval is the graphql-transport-ws keep-alive (default 20 s); a client that doesn't
 	// answer a ping within twice this is disconnected.
 	PingPongInterval time.Duration
-	Log              *slog.Logger
+	// InitTimeout closes a websocket that sends no connection_init within it with 4408 (default
+	// 10 s).
+	InitTimeout time.Duration
+	// Limits are the websocket caps and the body deadline; zero fields mean the defaults.
+	Limits config.Limits
+	Log    *slog.Logger
 	// DBMaxConns is the size of the pool Memory uses; at most half of it serves recalls, searches
 	// and counts at once (see operations.go). 0 means no such limit.
 	DBMaxConns int
@@ -60,7 +68,20 @@ func New(o Options) http.Handler {
 	if o.PingPongInterval == 0 {
 		o.PingPongInterval = 20 * time.Second
 	}
-	s := &server{Options: o, app: frontend.Handler()}
+	if o.InitTimeout == 0 {
+		o.InitTimeout = 10 * time.Second
+	}
+	o.Limits = o.Limits.WithDefaults()
+	s := &server{
+		Options: o,
+		app:     frontend.Handler(),
+		ws:      newWSTracker(o.Limits.WSMaxConnections, o.Limits.WSMaxSubscriptionsPerConnection, o.Limits.WSMaxSubscriptionsPerCredential),
+	}
+	for _, origin := range o.AllowedOrigins {
+		if u, err := url.Parse(origin); err == nil && u.Hostname() != "" {
+			s.allowedHosts = append(s.allowedHosts, strings.ToLower(u.Hostname()))
+		}
+	}
 	mux := http.NewServeMux()
 	mux.Handle("/graphql", o.Auth.Middleware(s.graphqlGuard(s.graphql())))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, map[string]string{"status": "ok"}) })
@@ -70,25 +91,35 @@ func New(o Options) http.Handler {
 	mux.HandleFunc("GET /login", s.login)
 	mux.HandleFunc("POST /logout", s.logout)
 	mux.Handle("/", s.app)
-	return s.logRequests(securityHeaders(mux))
+	return s.bodyDeadline(s.logRequests(s.hostGuard(s.crossOriginGuard(securityHeaders(mux)))))
 }
 
 type server struct {
 	Options
 	// app serves the web app (frontend.Handler, built once: it hashes every file).
 	app http.Handler
+	ws  *wsTracker
+	// allowedHosts are the host names of AllowedOrigins, lower-cased, for hostGuard.
+	allowedHosts []string
 }
 
 func (s *server) graphql() http.Handler {
 	root := &resolvers.Resolver{Memory: s.Memory, Events: s.Broker, Log: s.Log, AIStatus: s.AIStatus}
 	srv := handler.New(generated.NewExecutableSchema(root.Config()))
 	srv.AddTransport(transport.Websocket{
-		Implementation: gorillaWebsocket{upgrader: websocket.Upgrader{
-			CheckOrigin:       s.originAllowed,
-			EnableCompression: false,
-		}},
-		InitFunc:         s.Auth.WebsocketInit,
-		InitTimeout:      10 * time.Second,
+		Implementation: gorillaWebsocket{
+			upgrader: websocket.Upgrader{
+				// crossOriginGuard has checked Origin already; this keeps the upgrader's own check
+				// in step with it.
+				CheckOrigin:       s.originAllowed,
+				EnableCompression: false,
+			},
+			initTimeout: s.InitTimeout,
+		},
+		InitFunc: s.Auth.WebsocketInit,
+		// gorillaWebsocket keeps the connection_init deadline, to close with 4408 rather than
+		// gqlgen's 1002.
+		InitTimeout:      0,
 		PingPongInterval: s.PingPongInterval,
 		PayloadReadLimit: ptr(int64(MaxBodyBytes)),
 		ErrorFunc: func(ctx context.Context, err error) {
@@ -104,19 +135,29 @@ func (s *server) graphql() http.Handler {
 	srv.Use(extension.FixedComplexityLimit(MaxComplexity))
 	srv.Use(depthLimit{max: MaxDepth})
 	srv.Use(newOperationBudget(s.DBMaxConns))
+	srv.Use(subscriptionCaps{})
 	srv.AroundOperations(root.WithLoaders)
 	srv.SetErrorPresenter(resolvers.ErrorPresenter(s.Log))
 	srv.SetRecoverFunc(resolvers.Recover(s.Log))
 	return srv
 }
 
-// graphqlGuard applies the transport rules gqlgen doesn't: a body size limit, and the Origin check for
-// websocket upgrades (refused with 403 before any protocol starts).
+// graphqlGuard applies the transport rules gqlgen doesn't: the cap on websocket connections (an
+// upgrade beyond it is refused with 503 before any protocol starts), a body size limit, and a body
+// that must arrive within the body deadline (bodyDeadline).
 func (s *server) graphqlGuard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Upgrade") != "" && !s.originAllowed(r) {
-			writeGuardError(w, r, http.StatusForbidden, "FORBIDDEN", "websocket origin not allowed")
-			return
+		if r.Header.Get("Upgrade") != "" {
+			conn := s.ws.open(auth.SessionFrom(r.Context()))
+			if conn == nil {
+				w.Header().Set("Retry-After", "5")
+				writeGuardError(w, r, http.StatusServiceUnavailable, codeConnectionLimit,
+					fmt.Sprintf("too many websocket connections (at most %d); try again later", s.Limits.WSMaxConnections))
+				return
+			}
+			// gqlgen serves the websocket within this call, so the connection counts until it ends.
+			defer conn.close()
+			r = r.WithContext(withTrackedConn(r.Context(), conn))
 		}
 		if r.ContentLength > MaxBodyBytes {
 			writeGuardError(w, r, http.StatusRequestEntityTooLarge, "BAD_USER_INPUT", "request body too large")
@@ -130,6 +171,11 @@ func (s *server) graphqlGuard(next http.Handler) http.Handler {
 			body, err := io.ReadAll(r.Body)
 			if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 				writeGuardError(w, r, http.StatusRequestEntityTooLarge, "BAD_USER_INPUT", "request body too large")
+				return
+			} else if errors.Is(err, os.ErrDeadlineExceeded) {
+				w.Header().Set("Connection", "close")
+				writeGuardError(w, r, http.StatusRequestTimeout, "BAD_USER_INPUT",
+					fmt.Sprintf("the request body did not arrive within %v", s.Limits.BodyTimeout))
 				return
 			} else if err != nil {
 				writeGuardError(w, r, http.StatusBadRequest, "BAD_USER_INPUT", "could not read the request body")
@@ -159,24 +205,6 @@ func (s *server) graphqlGuard(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// originAllowed accepts requests without an Origin (non-browser clients, which must still present a
-// token), the server's own origin, and configured ones. Browsers always send Origin on upgrades, so a
-// cross-site page can't ride the user's cookie into a websocket.
-func (s *server) originAllowed(r *http.Request) bool {
-	origin := r.Header.Get("Origin")
-	if origin == "" {
-		return true
-	}
-	u, err := url.Parse(origin)
-	if err != nil {
-		return false
-	}
-	if strings.EqualFold(u.Host, r.Host) {
-		return true
-	}
-	return slices.Contains(s.AllowedOrigins, strings.TrimRight(origin, "/"))
 }
 
 func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
@@ -246,17 +274,27 @@ func (u *unauthorizedPage) Write(b []byte) (int, error) {
 	return u.ResponseWriter.Write(b)
 }
 
-// logout ends the request's session — its cookie stops working — and clears the cookie.
+// logout ends the request's session — its cookie stops working and its websockets are closed with
+// 4403 — and clears the cookie.
 func (s *server) logout(w http.ResponseWriter, r *http.Request) {
-	clear, _, err := s.Auth.Logout(r.Context(), r)
+	clear, session, err := s.Auth.Logout(r.Context(), r)
 	if err != nil {
 		s.Log.ErrorContext(r.Context(), "logout", "err", err)
 		writeGraphQLError(w, http.StatusServiceUnavailable, "UNAVAILABLE", "the session could not be ended; try again in a moment")
 		return
 	}
+	s.ws.closeSession(session, auth.CloseForbidden, "Forbidden: logged out")
 	http.SetCookie(w, clear)
 	w.WriteHeader(http.StatusNoContent)
 }
+
+// ContentSecurityPolicy is sent with every response: the web app and GraphiQL load only their own
+// scripts, styles and fonts and talk only to their own origin ('self' covers the same-origin
+// websocket), so injected markup can neither run a script nor send data elsewhere. data: images
+// and fonts are the inline icons of the built CSS and the pages' empty favicon.
+const ContentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+	"font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; " +
+	"frame-ancestors 'none'"
 
 func securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -264,6 +302,7 @@ func securityHeaders(next http.Handler) http.Handler {
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Content-Security-Policy", ContentSecurityPolicy)
 		next.ServeHTTP(w, r)
 	})
 }

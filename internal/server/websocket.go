@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -17,6 +18,8 @@ import (
 // dropped its built-in gorilla transport in v0.17.92).
 type gorillaWebsocket struct {
 	upgrader websocket.Upgrader
+	// initTimeout closes a connection that sends no message within it with 4408 (zero: never).
+	initTimeout time.Duration
 }
 
 var _ transport.WebsocketImplementation = gorillaWebsocket{}
@@ -34,13 +37,64 @@ func (g gorillaWebsocket) Accept(w http.ResponseWriter, r *http.Request, opts tr
 	if err != nil {
 		return nil, err
 	}
-	return gorillaConn{conn}, nil
+	c := gorillaConn{Conn: conn, init: &initWatch{}}
+	if g.initTimeout > 0 {
+		c.init.timer = time.AfterFunc(g.initTimeout, c.initTimedOut)
+	}
+	if tracked := trackedConnFrom(r.Context()); tracked != nil {
+		tracked.accepted(c)
+	}
+	return c, nil
 }
+
+// CloseInitTimeout is the graphql-transport-ws close code for a connection that sent no
+// connection_init in time.
+const CloseInitTimeout = 4408
 
 // gorillaConn is one accepted connection. gqlgen serialises writes under its own mutex.
 type gorillaConn struct {
 	*websocket.Conn
+	init *initWatch
 }
+
+// initWatch is the connection_init deadline of one connection. gqlgen's own InitTimeout closes with
+// 1002, where graphql-transport-ws says 4408, so the adapter keeps the deadline itself: whichever of
+// the first message and the timer comes first wins the state, and the loser does nothing.
+type initWatch struct {
+	state atomic.Int32 // initWaiting, initReceived or initExpired
+	timer *time.Timer
+}
+
+const (
+	initWaiting int32 = iota
+	initReceived
+	initExpired
+)
+
+// initTimedOut closes the connection with 4408 unless a first message has arrived; gqlgen, blocked
+// reading it, then sees the closed connection and ends it.
+func (c gorillaConn) initTimedOut() {
+	if c.init.state.CompareAndSwap(initWaiting, initExpired) {
+		_ = c.WriteClose(CloseInitTimeout, "Connection initialisation timeout")
+		_ = c.Conn.Close()
+	}
+}
+
+// received records that a whole message arrived: the init deadline no longer applies.
+func (c gorillaConn) received() error {
+	if c.init.state.Load() == initReceived {
+		return nil
+	}
+	if !c.init.state.CompareAndSwap(initWaiting, initReceived) {
+		return errInitTimeout
+	}
+	if c.init.timer != nil {
+		c.init.timer.Stop()
+	}
+	return nil
+}
+
+var errInitTimeout = errors.New("websocket: connection_init did not arrive in time")
 
 var (
 	_ transport.WebsocketConn          = gorillaConn{}
@@ -61,6 +115,9 @@ func (c gorillaConn) NextReader() (int, io.Reader, error) {
 	}
 	data, err := io.ReadAll(r) // bounded by the read limit
 	if err != nil {
+		return mt, nil, err
+	}
+	if err := c.received(); err != nil {
 		return mt, nil, err
 	}
 	if !utf8.Valid(data) {

@@ -1,0 +1,269 @@
+package server_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/stretchr/testify/require"
+
+	"github.com/open-bot/memory/internal/apitest"
+	"github.com/open-bot/memory/internal/app"
+	"github.com/open-bot/memory/internal/server"
+)
+
+// A websocket that never sends connection_init is closed with graphql-transport-ws's 4408 once the
+// init timeout passes (issue 17: gqlgen closed it with 1002), and not before; one that sent it in
+// time outlives the timeout.
+func TestWebsocketInitTimeout(t *testing.T) {
+	t.Parallel()
+	const timeout = 300 * time.Millisecond
+	s := newServer(t, func(o *app.Options) {
+		o.WebsocketInitTimeout = timeout
+		o.PingPongInterval = 2 * timeout
+	})
+
+	t.Run("silent", func(t *testing.T) {
+		t.Parallel()
+		c := mustDialWS(t, s, nil)
+		start := time.Now()
+		_, err := c.readMessage()
+		elapsed := time.Since(start)
+		closeErr, ok := errors.AsType[*websocket.CloseError](err)
+		require.True(t, ok, "want a close frame, got %v", err)
+		require.Equal(t, server.CloseInitTimeout, closeErr.Code)
+		require.Equal(t, 4408, closeErr.Code)
+		require.Equal(t, "Connection initialisation timeout", closeErr.Text)
+		require.GreaterOrEqual(t, elapsed, timeout-50*time.Millisecond, "closed before the timeout")
+		t.Logf("closed with %d after %v (timeout %v)", closeErr.Code, elapsed.Round(time.Millisecond), timeout)
+	})
+	t.Run("initialised in time", func(t *testing.T) {
+		t.Parallel()
+		teammate := s.createTeammate(t, "Ada")
+		c := mustDialWS(t, s, nil)
+		c.init(map[string]any{"authorization": "Bearer " + workerToken})
+		// Two keep-alive pings come at twice and four times the init timeout: the connection is
+		// still open well after it.
+		c.awaitPings(2)
+		c.subscribeGeneration(s, "1", teammate)
+	})
+}
+
+// One websocket holds at most MEMORY_WS_MAX_SUBSCRIPTIONS_PER_CONNECTION subscriptions at once (issue
+// 17: one socket took 20,000). The one beyond is refused with SUBSCRIPTION_LIMIT_EXCEEDED and the
+// connection and its other subscriptions carry on; completing one makes room at once.
+func TestSubscriptionCapPerConnection(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, func(o *app.Options) { o.Limits.WSMaxSubscriptionsPerConnection = 3 })
+	s.awaitListener(t)
+	teammate := s.createTeammate(t, "Ada")
+
+	c := mustDialWS(t, s, nil)
+	c.init(map[string]any{"authorization": "Bearer " + workerToken})
+	for _, id := range []string{"1", "2", "3"} {
+		c.subscribeGeneration(s, id, teammate)
+	}
+	c.subscribe("4", generationSubscription, map[string]any{"id": teammate})
+	require.Equal(t, []string{"SUBSCRIPTION_LIMIT_EXCEEDED"}, c.expectFailedNext("4"))
+
+	// The three still deliver.
+	s.createMemory(t, teammate, "Prefers tea")
+	got := map[string]bool{}
+	for range 3 {
+		m := c.read()
+		require.Equal(t, "next", m.Type, "%s", m.Payload)
+		got[m.ID] = true
+	}
+	require.Equal(t, map[string]bool{"1": true, "2": true, "3": true}, got)
+
+	// gqlgen confirms a client's complete after the subscription has released its place.
+	c.send(wsMessage{ID: "2", Type: "complete"})
+	c.expectComplete("2")
+	c.subscribeGeneration(s, "5", teammate)
+	c.subscribe("6", generationSubscription, map[string]any{"id": teammate})
+	require.Equal(t, []string{"SUBSCRIPTION_LIMIT_EXCEEDED"}, c.expectFailedNext("6"))
+
+	// Another connection has places of its own.
+	other := mustDialWS(t, s, nil)
+	other.init(map[string]any{"authorization": "Bearer " + workerToken})
+	other.subscribeGeneration(s, "1", teammate)
+}
+
+// One credential holds at most MEMORY_WS_MAX_SUBSCRIPTIONS_PER_CREDENTIAL subscriptions over all its
+// websockets, so opening more sockets doesn't get around the per-connection cap; other credentials
+// are not affected, and a closed socket gives its places back.
+func TestSubscriptionCapPerCredential(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, func(o *app.Options) { o.Limits.WSMaxSubscriptionsPerCredential = 3 })
+	teammate := s.createTeammate(t, "Ada")
+
+	first := mustDialWS(t, s, nil)
+	first.init(map[string]any{"authorization": "Bearer " + workerToken})
+	first.subscribeGeneration(s, "1", teammate)
+	first.subscribeGeneration(s, "2", teammate)
+	second := mustDialWS(t, s, nil)
+	second.init(map[string]any{"authorization": "Bearer " + workerToken})
+	second.subscribeGeneration(s, "1", teammate)
+	second.subscribe("2", generationSubscription, map[string]any{"id": teammate})
+	require.Equal(t, []string{"SUBSCRIPTION_LIMIT_EXCEEDED"}, second.expectFailedNext("2"))
+
+	user := mustDialWS(t, s, nil)
+	user.init(map[string]any{"authorization": "Bearer " + userToken})
+	for _, id := range []string{"1", "2", "3"} {
+		user.subscribeGeneration(s, id, teammate)
+	}
+
+	// The server notices the closed socket on its own time: subscribe until a place is free.
+	first.close()
+	n := 2
+	freed := apitest.WaitUntil(wait, func() bool {
+		n++
+		id := fmt.Sprint(n)
+		second.subscribe(id, generationSubscription, map[string]any{"id": teammate})
+		m := second.read()
+		require.Equal(t, wsMessage{ID: id, Type: "next"}, wsMessage{ID: m.ID, Type: m.Type})
+		var result struct{ Errors []gqlError }
+		require.NoError(t, json.Unmarshal(m.Payload, &result))
+		if len(result.Errors) > 0 {
+			require.Equal(t, []string{"SUBSCRIPTION_LIMIT_EXCEEDED"}, codes(result.Errors))
+			second.expectComplete(id)
+			return false
+		}
+		return true
+	})
+	require.True(t, freed, "the closed connection's subscriptions still count")
+}
+
+// An API process holds at most MEMORY_WS_MAX_CONNECTIONS websockets: an upgrade beyond is refused
+// with 503 and CONNECTION_LIMIT_EXCEEDED before any protocol starts, HTTP requests are still
+// served, and a closed socket makes room.
+func TestWebsocketConnectionCap(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, func(o *app.Options) { o.Limits.WSMaxConnections = 2 })
+	first := mustDialWS(t, s, nil)
+	first.init(map[string]any{"authorization": "Bearer " + workerToken})
+	second := mustDialWS(t, s, nil)
+	second.init(map[string]any{"authorization": "Bearer " + workerToken})
+
+	c, res, body, err := dialWS(t, s, nil)
+	require.ErrorIs(t, err, websocket.ErrBadHandshake)
+	require.Nil(t, c)
+	require.Equal(t, http.StatusServiceUnavailable, res.StatusCode)
+	require.NotEmpty(t, res.Header.Get("Retry-After"))
+	var out gqlResponse
+	require.NoError(t, json.Unmarshal([]byte(body), &out), body)
+	require.Equal(t, "CONNECTION_LIMIT_EXCEEDED", out.code())
+	s.requireHealthy(t)
+
+	first.close()
+	admitted := apitest.WaitUntil(wait, func() bool {
+		c, _, _, err := dialWS(t, s, nil)
+		if err != nil {
+			return false
+		}
+		c.init(map[string]any{"authorization": "Bearer " + workerToken})
+		return true
+	})
+	require.True(t, admitted, "the closed connection still counts")
+}
+
+// rawConn is a TCP connection to s for writing HTTP by hand.
+func rawConn(t *testing.T, s *apiServer) net.Conn {
+	t.Helper()
+	conn, err := net.DialTimeout("tcp", s.Listener.Addr().String(), wait)
+	require.NoError(t, err)
+	t.Cleanup(func() { conn.Close() })
+	require.NoError(t, conn.SetDeadline(time.Now().Add(wait)))
+	return conn
+}
+
+// requireClosed reads until the server closes conn.
+func requireClosed(t *testing.T, r io.Reader) {
+	t.Helper()
+	_, err := io.Copy(io.Discard, r)
+	require.NoError(t, err, "the server did not close the connection (io.Copy ends at EOF)")
+}
+
+// A request whose body doesn't arrive within MEMORY_HTTP_BODY_TIMEOUT is answered 408 and its
+// connection closed within the deadline (issue 17: 300 stalled bodies held 300 MB for minutes; only
+// the headers had a deadline). A trickle doesn't extend it: the deadline is for the whole body.
+func TestStalledBodyIsClosedWithinTheDeadline(t *testing.T) {
+	t.Parallel()
+	const deadline = 500 * time.Millisecond
+	s := newServer(t, func(o *app.Options) { o.Limits.BodyTimeout = deadline })
+
+	for name, trickle := range map[string]bool{"stalled": false, "trickling": true} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			conn := rawConn(t, s)
+			start := time.Now()
+			header := "POST /graphql HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\n"
+			if trickle {
+				header += "Transfer-Encoding: chunked\r\n\r\n"
+			} else {
+				header += "Content-Length: 1000\r\n\r\n{\"query\": \""
+			}
+			_, err := fmt.Fprintf(conn, header, s.Listener.Addr(), userToken)
+			require.NoError(t, err)
+			stop := make(chan struct{})
+			defer close(stop)
+			if trickle {
+				go func() {
+					tick := time.NewTicker(50 * time.Millisecond)
+					defer tick.Stop()
+					for {
+						if _, err := io.WriteString(conn, "1\r\n \r\n"); err != nil {
+							return
+						}
+						select {
+						case <-stop:
+							return
+						case <-tick.C:
+						}
+					}
+				}()
+			}
+			br := bufio.NewReader(conn)
+			res, err := http.ReadResponse(br, nil)
+			require.NoError(t, err, "no answer within %v", wait)
+			elapsed := time.Since(start)
+			var out gqlResponse
+			require.NoError(t, json.NewDecoder(res.Body).Decode(&out))
+			require.Equal(t, http.StatusRequestTimeout, res.StatusCode, "errors %+v", out.Errors)
+			require.Contains(t, out.Errors[0].Message, "did not arrive within 500ms")
+			requireClosed(t, br)
+			require.GreaterOrEqual(t, elapsed, deadline-50*time.Millisecond, "answered before the deadline")
+			require.Less(t, elapsed, deadline+2*time.Second, "answered long after the deadline")
+			t.Logf("%s body: 408 and closed after %v (deadline %v)", name, elapsed.Round(time.Millisecond), deadline)
+		})
+	}
+	s.requireHealthy(t)
+}
+
+// A keep-alive connection that sends no further request is closed after MEMORY_HTTP_IDLE_TIMEOUT.
+func TestIdleConnectionIsClosed(t *testing.T) {
+	t.Parallel()
+	const idle = 300 * time.Millisecond
+	s := newServer(t, func(o *app.Options) { o.Limits.IdleTimeout = idle })
+	conn := rawConn(t, s)
+	_, err := fmt.Fprintf(conn, "GET /healthz HTTP/1.1\r\nHost: %s\r\n\r\n", s.Listener.Addr())
+	require.NoError(t, err)
+	br := bufio.NewReader(conn)
+	res, err := http.ReadResponse(br, nil)
+	require.NoError(t, err)
+	_, err = io.Copy(io.Discard, res.Body)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	start := time.Now()
+	requireClosed(t, br)
+	elapsed := time.Since(start)
+	require.GreaterOrEqual(t, elapsed, idle-50*time.Millisecond)
+	t.Logf("idle connection closed after %v (timeout %v)", elapsed.Round(time.Millisecond), idle)
+}
