@@ -30,7 +30,8 @@ func TestStartWithoutTheVectorExtension(t *testing.T) {
 	ownerURL, adminURL := dbtest.OwnedDatabase(t)
 	const userToken = "mu_setup-test-user-token-0123456789"
 	env := append(apiEnv(t.TempDir()), "DATABASE_URL="+ownerURL, "MEMORY_USER_TOKEN="+userToken,
-		"MEMORY_WORKER_TOKEN=mw_setup-test-worker-token-0123456789")
+		"MEMORY_WORKER_TOKEN=mw_setup-test-worker-token-0123456789",
+		"MEMORY_TOMBSTONE_KEY=setup-test-tombstone-key-0123456789abcdef")
 
 	ctx, cancel := context.WithTimeout(t.Context(), startTimeout)
 	defer cancel()
@@ -61,7 +62,7 @@ func TestStartWithoutTheVectorExtension(t *testing.T) {
 	require.NoError(t, err)
 	p := startAPI(t, bin, env)
 	p.awaitReady(t)
-	p.awaitOutput(t, p.baseURL+"/login?token=<MEMORY_USER_TOKEN>")
+	p.awaitOutput(t, p.baseURL+"/login?token=<the user token in MEMORY_USER_TOKEN>")
 	require.NotContains(t, p.text(), userToken, "the token itself is never printed")
 	p.stop(t)
 	version, dirty, err := db.Version(ownerURL)

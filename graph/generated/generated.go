@@ -2163,7 +2163,9 @@ input ForgetMemoryInput {
   alsoForget: [ID!]
 }
 
+"What forgetMemory did."
 type ForgetMemoryPayload {
+  "The item, forgotten: no content, key or evidence (F1)."
   item: MemoryItem!
   "The items of alsoForget that this forget forgot."
   alsoForgotten: [MemoryItem!]!

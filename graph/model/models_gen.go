@@ -173,7 +173,9 @@ type ForgetMemoryInput struct {
 	AlsoForget []string `json:"alsoForget,omitempty"`
 }
 
+// What forgetMemory did.
 type ForgetMemoryPayload struct {
+	// The item, forgotten: no content, key or evidence (F1).
 	Item memory.Item `json:"item"`
 	// The items of alsoForget that this forget forgot.
 	AlsoForgotten []memory.Item `json:"alsoForgotten"`
