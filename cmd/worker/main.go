@@ -22,6 +22,9 @@
 //	                                                the same for the teammate's oldest retry waiting
 //	                                                for a run ("Try again with this", L3)
 //
+//	MEMORY_RUN_TOKEN=... worker mcp                 serve the run's memory tools over stdio (MCP),
+//	                                                relayed to the API's /mcp
+//
 // play exits non-zero when the run was interrupted (memory changed mid-turn, G5) or a tool call
 // failed.
 package main
@@ -54,10 +57,12 @@ func main() {
 		err = prepareCommand(os.Args[2:])
 	case "play":
 		err = playCommand(os.Args[2:], os.Stdin, os.Stdout)
+	case "mcp":
+		err = mcpCommand(os.Args[2:], os.Stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Print(usage)
 	default:
-		err = fmt.Errorf("unknown command %q; want jobs, prepare or play (worker -h explains them)", cmd)
+		err = fmt.Errorf("unknown command %q; want jobs, prepare, play or mcp (worker -h explains them)", cmd)
 	}
 	switch {
 	case errors.Is(err, flag.ErrHelp):
@@ -75,11 +80,14 @@ Usage:
   worker [jobs]          run the background jobs (embeddings, extraction) until Ctrl-C
   worker prepare ...     import a teammate's MEMORY.md once (worker prepare -h for its flags)
   worker play ...        run one turn of a teammate from the terminal (worker play -h)
+  worker mcp             serve a run's memory tools over stdio (MCP) for an agent; the run token
+                         comes from MEMORY_RUN_TOKEN (worker mcp -h)
 
-"prepare" and "play" talk to the API at MEMORY_API_URL (default http://127.0.0.1:8080) with
-MEMORY_WORKER_TOKEN, or the worker-token file in MEMORY_DATA_DIR (default ./.data). "jobs" needs
-DATABASE_URL: the worker never starts a database of its own. The README's "How a worker
-integrates" walks through a turn.
+"prepare", "play" and "mcp" talk to the API at MEMORY_API_URL (default http://127.0.0.1:8080);
+"prepare" and "play" with MEMORY_WORKER_TOKEN, or the worker-token file in MEMORY_DATA_DIR (default
+./.data), "mcp" with the run token alone. "jobs" needs DATABASE_URL: the worker never starts a
+database of its own. The README's "How a worker integrates" walks through a turn, and "Agents over
+MCP" connects Codex, Claude Code or any MCP client.
 `
 
 func firstArg() string {

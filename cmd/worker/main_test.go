@@ -157,7 +157,7 @@ func TestHelp(t *testing.T) {
 			t.Errorf("worker %s: %v\n%s", arg, err, out)
 		}
 	}
-	for _, cmd := range []string{"play", "prepare"} {
+	for _, cmd := range []string{"play", "prepare", "mcp"} {
 		if out, err := exec.Command(bin, cmd, "-h").CombinedOutput(); err != nil {
 			t.Errorf("worker %s -h: %v\n%s", cmd, err, out)
 		}

@@ -84,6 +84,7 @@ func New(o Options) http.Handler {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/graphql", o.Auth.Middleware(s.graphqlGuard(s.graphql())))
+	mux.Handle("/mcp", s.mcp())
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, 200, map[string]string{"status": "ok"}) })
 	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.Handle("GET /export", o.Auth.Middleware(http.HandlerFunc(s.export)))
