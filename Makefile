@@ -30,6 +30,14 @@ frontend/src/gql/graphql.ts: frontend/node_modules/.package-lock.json $(FRONTEND
 frontend/dist/index.html: frontend/node_modules/.package-lock.json frontend/src/gql/graphql.ts $(FRONTEND_SOURCES)
 	cd frontend && npm run build --silent
 
+# The official TypeScript MCP client, for internal/mcpserver's TestNpmClient only (test-only package).
+MCP_NPM_CLIENT := internal/mcpserver/testdata/npm-client
+$(MCP_NPM_CLIENT)/node_modules/.package-lock.json: $(MCP_NPM_CLIENT)/package-lock.json
+	cd $(MCP_NPM_CLIENT) && npm ci --no-audit --no-fund --loglevel=error
+
+.PHONY: mcp-client
+mcp-client: $(MCP_NPM_CLIENT)/node_modules/.package-lock.json ## install the TypeScript MCP client the MCP tests use (make test does it)
+
 .PHONY: codegen
 codegen: frontend/src/gql/graphql.ts ## regenerate the web app's typed GraphQL operations (when the schema or operations changed)
 
@@ -43,7 +51,7 @@ run: bootstrap frontend ## serve on http://127.0.0.1:8080 with the embedded data
 	@exec bin/api
 
 .PHONY: test
-test: bootstrap frontend ## everything CI runs: vet, unit and integration tests with -race, short fuzzing, e2e
+test: bootstrap frontend mcp-client ## everything CI runs: vet, unit and integration tests with -race, short fuzzing, e2e
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 	FUZZTIME=5s scripts/fuzz-short.sh
