@@ -21,6 +21,9 @@
 //	worker play -teammate ID -retry [-workspace DIR]
 //	                                                the same for the teammate's oldest retry waiting
 //	                                                for a run ("Try again with this", L3)
+//	worker play ... -mcp [-agent CMD]               the same, with the tools called by an agent over
+//	                                                MCP: play prints the endpoint and run token (or
+//	                                                gives them to CMD) and completes with the reply
 //
 //	MEMORY_RUN_TOKEN=... worker mcp                 serve the run's memory tools over stdio (MCP),
 //	                                                relayed to the API's /mcp

@@ -18,7 +18,11 @@ const playHelp = `commands (one per line):
   forget ID                      toolForgetMemory
   search TEXT                    toolSearchMemory
   history TEXT                   toolSearchHistory
-  complete REPLY                 completeRun, and stop`
+  complete REPLY                 completeRun, and stop
+
+With -mcp the tools come from an agent over MCP instead: play prints the run's MCP endpoint and
+token, then reads only "complete REPLY" (or, with -agent, runs the agent and completes with its
+output).`
 
 func playCommand(args []string, in io.Reader, out io.Writer) error {
 	flags := flag.NewFlagSet("play", flag.ContinueOnError)
@@ -27,18 +31,23 @@ func playCommand(args []string, in io.Reader, out io.Writer) error {
 	retry := flags.Bool("retry", false, "start the teammate's oldest retry waiting for a run (\"Try again with this\") instead of a new message")
 	thread := flags.String("thread", "", "continue this thread if its generation is current")
 	workspace := flags.String("workspace", "", "prepare this workspace first (the one-time MEMORY.md import)")
+	overMCP := flags.Bool("mcp", false, "serve the run's tools over MCP to an agent instead of reading tool calls from stdin: print the endpoint and run token, then read only `complete REPLY`")
+	agent := flags.String("agent", "", "with -mcp: run this shell command as the agent, with MEMORY_MCP_URL, MEMORY_RUN_TOKEN, MEMORY_API_URL and MEMORY_PACKET set and the user's message on stdin; its output is the reply")
 	if err := flags.Parse(args); err != nil {
 		return err
 	}
 	if *teammate == "" || (*message == "") == !*retry {
 		return errors.New("play: -teammate and one of -message or -retry are required\n" + playHelp)
 	}
+	if *agent != "" && !*overMCP {
+		return errors.New("play: -agent needs -mcp")
+	}
 	c, err := newAPIClient()
 	if err != nil {
 		return err
 	}
 	return play(context.Background(), c, playInput{teammateID: *teammate, threadID: *thread, message: *message,
-		retry: *retry, workspace: *workspace}, in, out)
+		retry: *retry, workspace: *workspace, mcp: *overMCP, agent: *agent}, in, out)
 }
 
 // playInput is what `worker play` was asked to do.
@@ -46,6 +55,10 @@ type playInput struct {
 	teammateID, threadID, message, workspace string
 	// retry starts the teammate's oldest pending retry (L3) instead of message.
 	retry bool
+	// mcp hands the run to an agent over MCP instead of reading tool calls (see playMCP); agent is
+	// the shell command of that agent, if play runs it.
+	mcp   bool
+	agent string
 }
 
 // errRunInterrupted: memory changed mid-turn (G5), so the run ended without a reply.
@@ -66,7 +79,10 @@ func play(ctx context.Context, c *apiClient, p playInput, in io.Reader, out io.W
 	}
 	var started struct {
 		StartRun struct {
-			Run                struct{ ID string }
+			Run struct {
+				ID          string
+				UserMessage string
+			}
 			RunToken           string
 			Thread             struct{ ID string }
 			Fresh              bool
@@ -91,7 +107,7 @@ func play(ctx context.Context, c *apiClient, p playInput, in io.Reader, out io.W
 		input["message"] = p.message
 	}
 	if err := c.do(ctx, c.token, `mutation($in: StartRunInput!) { startRun(input: $in) {
-		run { id } runToken thread { id } fresh packet generation retryOf { runId userMessage reply note } } }`,
+		run { id userMessage } runToken thread { id } fresh packet generation retryOf { runId userMessage reply note } } }`,
 		map[string]any{"in": input}, &started); err != nil {
 		return err
 	}
@@ -112,6 +128,9 @@ func play(ctx context.Context, c *apiClient, p playInput, in io.Reader, out io.W
 		fmt.Fprintf(out, "memory packet:\n%s\n", s.Packet)
 	}
 	run := s.RunToken
+	if p.mcp {
+		return playMCP(ctx, c, p, s.Run.ID, run, s.Run.UserMessage, s.Packet, in, out)
+	}
 
 	failed := 0
 	lines := bufio.NewScanner(in)
@@ -123,16 +142,9 @@ func play(ctx context.Context, c *apiClient, p playInput, in io.Reader, out io.W
 		}
 		verb, rest, _ := strings.Cut(line, " ")
 		if verb == "complete" {
-			var done struct{ CompleteRun struct{ Status string } }
-			if err := c.do(ctx, run, `mutation($r: String!) { completeRun(input: {reply: $r}) { status } }`, map[string]any{"r": rest}, &done); err != nil {
-				var gql *gqlError
-				if errors.As(err, &gql) && gql.Code == "MEMORY_CHANGED" {
-					fmt.Fprintln(out, "memory changed mid-turn: the reply was not stored and the run was interrupted")
-					return errRunInterrupted
-				}
+			if err := complete(ctx, c, s.Run.ID, run, rest, out); err != nil {
 				return err
 			}
-			fmt.Fprintln(out, "run", strings.ToLower(done.CompleteRun.Status))
 			return toolFailures(failed)
 		}
 		var check struct {
@@ -167,6 +179,35 @@ func play(ctx context.Context, c *apiClient, p playInput, in io.Reader, out io.W
 	}
 	fmt.Fprintln(out, "input ended before `complete`: the run is still running until the user cancels it")
 	return toolFailures(failed)
+}
+
+// complete stores the reply and ends the run (completeRun with the run's token). Memory that changed
+// mid-turn (G5) — seen by completeRun itself, or by a tool call over MCP that already ended the run —
+// is errRunInterrupted.
+func complete(ctx context.Context, c *apiClient, runID, token, reply string, out io.Writer) error {
+	var done struct{ CompleteRun struct{ Status string } }
+	err := c.do(ctx, token, `mutation($r: String!) { completeRun(input: {reply: $r}) { status } }`, map[string]any{"r": reply}, &done)
+	var gql *gqlError
+	switch {
+	case err == nil:
+		fmt.Fprintln(out, "run", strings.ToLower(done.CompleteRun.Status))
+		return nil
+	case errors.As(err, &gql) && gql.Code == "MEMORY_CHANGED":
+		fmt.Fprintln(out, "memory changed mid-turn: the reply was not stored and the run was interrupted")
+		return errRunInterrupted
+	case errors.As(err, &gql) && gql.Code == "UNAUTHENTICATED":
+		// The run ended before the reply: ask the API how, with the worker's token.
+		var run struct{ Run struct{ Status string } }
+		if err := c.do(ctx, c.token, `query($id: ID!) { run(id: $id) { status } }`, map[string]any{"id": runID}, &run); err != nil {
+			return err
+		}
+		if run.Run.Status == "INTERRUPTED" {
+			fmt.Fprintln(out, "memory changed mid-turn: the run was interrupted; the reply was not stored")
+			return errRunInterrupted
+		}
+		return fmt.Errorf("the run ended (%s) before its reply; the reply was not stored", strings.ToLower(run.Run.Status))
+	}
+	return err
 }
 
 // toolFailures is play's answer when the run went on after failed tool calls: an error when there
