@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"os"
 	"slices"
@@ -340,4 +341,58 @@ func TestEndedRunsTokenIsRefused(t *testing.T) {
 	assert.Equal(t, http.StatusUnauthorized, postInitialize(t, w, "mr_not-a-run-token-0123456789abcdefghijklmnopq"))
 	assert.Equal(t, http.StatusForbidden, postInitialize(t, w, apitest.UserToken))
 	assert.Equal(t, http.StatusForbidden, postInitialize(t, w, apitest.WorkerToken))
+}
+
+// post sends body to /mcp with token and returns the status and the body of the answer.
+func post(t *testing.T, w *world, method, token, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), method, w.api.URL+"/mcp", strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return resp.StatusCode, string(b)
+}
+
+// /mcp needs no session: a bare tools/list (as the README's curl sends) is answered with JSON; GET
+// offers no stream (405); a body that isn't valid UTF-8, or escapes a lone surrogate, is refused
+// whole as on /graphql, before any tool runs.
+func TestBareRequests(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	r := w.startRun(t, w.ada, saveMessage)
+	status, body := post(t, w, http.MethodPost, r.Token, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	require.Equal(t, http.StatusOK, status, body)
+	var list struct {
+		Result struct {
+			Tools []struct{ Name string }
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(body), &list), body)
+	assert.Len(t, list.Result.Tools, len(toolNames))
+
+	status, _ = post(t, w, http.MethodGet, r.Token, "")
+	assert.Equal(t, http.StatusMethodNotAllowed, status)
+
+	for _, bad := range []string{
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"remember\",\"arguments\":{\"content\":\"my bike is \xff\"}}}",
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"remember","arguments":{"content":"my bike is \ud800"}}}`,
+	} {
+		status, body = post(t, w, http.MethodPost, r.Token, bad)
+		assert.Equal(t, http.StatusBadRequest, status, body)
+	}
+	var items struct {
+		MemoryItems struct {
+			Edges []struct{ Node struct{ ID string } }
+		}
+	}
+	w.api.Must(t, apitest.UserToken, `query($t: ID) { memoryItems(scope: {teammateId: $t}, status: CANDIDATE) { edges { node { id } } } }`,
+		map[string]any{"t": w.ada}, &items)
+	assert.Empty(t, items.MemoryItems.Edges, "a refused body wrote nothing")
+	assert.Equal(t, "RUNNING", w.runStatus(t, r.ID))
 }
