@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -283,7 +284,13 @@ func TestStreamableHTTP(t *testing.T) {
 	w := newWorld(t)
 	adasItem := w.createItem(t, w.ada, "Likes the colour green")
 	bobsItem := w.createItem(t, w.bob, "Bob rides a red bike")
+	// Two long notes about green: the packet is cut in the second (P5), and memory://packet must be
+	// cut the same way.
+	for i := range 2 {
+		w.createItem(t, w.ada, fmt.Sprintf("Green note %d: %s", i, strings.Repeat("green leaves ", 300)))
+	}
 	r := w.startRun(t, w.ada, saveMessage)
+	require.True(t, strings.HasSuffix(r.Packet, memory.PacketTruncationMarker), "the packet was cut")
 	s, err := connectHTTP(t, w, r.Token)
 	require.NoError(t, err)
 	checkSession(t, w, r, s, bobsItem, adasItem)
