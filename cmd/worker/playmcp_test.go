@@ -22,7 +22,8 @@ import (
 var handover = regexp.MustCompile(`Streamable HTTP: (\S+) with the header "Authorization: Bearer ([^"]+)"`)
 
 // playMCP starts `worker play -mcp` and reads its output up to the handover, returning the MCP
-// endpoint and run token it printed, the run's id, stdin, and the rest of the output.
+// endpoint and run token it printed, the run's id, stdin, the rest of the output, and a wait to call
+// after reading it all.
 func (c client) playMCP(t *testing.T, message string) (endpoint, token, runID string, stdin io.WriteCloser, rest *bufio.Reader, wait func() error) {
 	t.Helper()
 	cmd := exec.Command(workerBinary(t), "play", "-teammate", c.teammate(t), "-message", message, "-mcp")
@@ -51,9 +52,10 @@ func (c client) playMCP(t *testing.T, message string) (endpoint, token, runID st
 	}
 	require.NotEmpty(t, token, "the handover:\n%s", seen.String())
 	assert.Contains(t, seen.String(), "stdio:           MEMORY_API_URL="+c.api.URL+" MEMORY_RUN_TOKEN="+token+" worker mcp")
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	// Wait closes stdout, so it is called only once the test has read all of it.
 	return endpoint, token, runID, stdin, rest, func() error {
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
 		select {
 		case err := <-done:
 			return err
