@@ -276,9 +276,9 @@ const (
 	msgInternal        = "INTERNAL: the memory service failed; this is a defect, and it has been logged."
 )
 
-// ToolErrorText is the text of the tool error for err: what the model reads. It never quotes memory
+// toolErrorText is the text of the tool error for err: what the model reads. It never quotes memory
 // text: the domain's errors don't (F5), and anything else is masked as INTERNAL.
-func ToolErrorText(err error) (text string, internal bool) {
+func toolErrorText(err error) (text string, internal bool) {
 	var (
 		conflict *memory.ConflictError
 		bad      *memory.ValidationError
@@ -308,7 +308,7 @@ func ToolErrorText(err error) (text string, internal bool) {
 // toolError is err as the tool error a handler answers. A defect is logged (without memory text:
 // domain errors wrap none) and masked.
 func (t tools) toolError(ctx context.Context, err error) string {
-	text, internal := ToolErrorText(err)
+	text, internal := toolErrorText(err)
 	if internal && !errors.Is(err, context.Canceled) {
 		t.log.ErrorContext(ctx, "mcp tool: internal error", "err", err)
 	}
