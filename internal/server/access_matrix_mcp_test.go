@@ -30,11 +30,14 @@ type mcpOp struct {
 }
 
 // Rows of /mcp, in credential order: none, bad token, user, worker, run of the owner, run of another
-// teammate, completed run, cancelled run. Only a running run's token reaches the tools (RULES §4);
-// the tools then keep S1 as their GraphQL twins do.
+// teammate, completed run, cancelled run, session cookie, logged-out session cookie, idle run. Only
+// a running run's token reaches the tools (RULES §4); the tools then keep S1 as their GraphQL twins
+// do. The web app's session is the user's credential: 403 like the user's token.
 var (
-	mcpAnyRun   = accessRow{mcpUnauthorized, mcpUnauthorized, mcpForbidden, mcpForbidden, allowed, allowed, mcpUnauthorized, mcpUnauthorized}
-	mcpOwnerRun = accessRow{mcpUnauthorized, mcpUnauthorized, mcpForbidden, mcpForbidden, allowed, forbid, mcpUnauthorized, mcpUnauthorized}
+	mcpAnyRun = accessRow{mcpUnauthorized, mcpUnauthorized, mcpForbidden, mcpForbidden, allowed, allowed, mcpUnauthorized, mcpUnauthorized,
+		mcpForbidden, mcpUnauthorized, mcpUnauthorized}
+	mcpOwnerRun = accessRow{mcpUnauthorized, mcpUnauthorized, mcpForbidden, mcpForbidden, allowed, forbid, mcpUnauthorized, mcpUnauthorized,
+		mcpForbidden, mcpUnauthorized, mcpUnauthorized}
 )
 
 func noArgs(*matrixFixture, *matrixCell) map[string]any { return map[string]any{} }
@@ -120,7 +123,16 @@ func checkMCPCell(t *testing.T, f *matrixFixture, name string, op mcpOp, c *matr
 		} else {
 			require.Equal(t, http.StatusForbidden, status, "%s as %s", name, c.cred)
 		}
-		require.Equal(t, before, f.db.take(t), "%s as %s: a refused call changed the database", name, c.cred)
+		after := f.db.take(t)
+		if c.cred == credIdleRun {
+			// The one write a refused idle token makes: its run is interrupted and its token forgotten.
+			status, hasToken := f.runStatus(t, c.run.ID)
+			require.Equal(t, "interrupted", status, "%s as %s: the idle run goes on", name, c.cred)
+			require.False(t, hasToken, "the idle run's token hash is kept")
+			delete(before, "runs")
+			delete(after, "runs")
+		}
+		require.Equal(t, before, after, "%s as %s: a refused call changed the database", name, c.cred)
 		return
 	}
 	session := connectMCP(t, f, c.header())
@@ -196,6 +208,9 @@ func postMCP(t *testing.T, f *matrixFixture, header http.Header, op mcpOp, args 
 	for k, v := range header {
 		req.Header[k] = v
 	}
+	if host := header.Get("Host"); host != "" {
+		req.Host = host // net/http sends req.Host, not a Host header
+	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
@@ -203,4 +218,34 @@ func postMCP(t *testing.T, f *matrixFixture, header http.Header, op mcpOp, args 
 	require.NoError(t, err)
 	_ = resp.Body.Close()
 	return resp.StatusCode, resp.Header
+}
+
+// /mcp sits behind the same transport checks as every route (issue 17): a page of another origin is
+// refused before its call runs, a Host this server doesn't answer to gets 421, and a client that is
+// not a browser — it sends no Origin — gets through with its run token.
+func TestMCPTransportGuards(t *testing.T) {
+	t.Parallel()
+	f := newMatrixFixture(t)
+	f.t = t
+	c := f.cell(credOwnRun)
+	list := mcpOp{tool: "search_memory"}
+	args := map[string]any{"query": "tea"}
+
+	status, _ := postMCP(t, f, c.header(), list, args)
+	require.Equal(t, http.StatusOK, status, "a client with no Origin")
+
+	h := c.header().Clone()
+	h.Set("Origin", "https://evil.example")
+	status, _ = postMCP(t, f, h, list, args)
+	require.Equal(t, http.StatusForbidden, status, "a cross-origin page")
+
+	h = c.header().Clone()
+	h.Set("Origin", f.s.URL)
+	status, _ = postMCP(t, f, h, list, args)
+	require.Equal(t, http.StatusOK, status, "the server's own origin")
+
+	h = c.header().Clone()
+	h.Set("Host", "evil.example")
+	status, _ = postMCP(t, f, h, list, args)
+	require.Equal(t, http.StatusMisdirectedRequest, status, "a rebinding Host")
 }

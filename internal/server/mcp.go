@@ -12,7 +12,11 @@ import (
 // whose token each request carries. The credential is found by the same middleware as /graphql's;
 // mcpserver.Handler turns away everything but a running run's token.
 func (s *server) mcp() http.Handler {
-	h := mcpserver.Handler(mcpserver.New(s.Memory, s.Log), mcpserver.HTTPOptions{MaxBodyBytes: MaxBodyBytes, CheckBody: checkMCPBody})
+	h := mcpserver.Handler(mcpserver.New(s.Memory, s.Log), mcpserver.HTTPOptions{
+		MaxBodyBytes: MaxBodyBytes, CheckBody: checkMCPBody,
+		// hostGuard checks every request's Host, allowing configured public names too.
+		HostChecked: true,
+	})
 	return s.Auth.Middleware(h)
 }
 
