@@ -9,6 +9,25 @@ export const TeammatesQuery = graphql(`
       id
       name
       createdAt
+      activity {
+        memories
+        suggestions
+        lastConversationAt
+        lastActivityAt
+      }
+    }
+  }
+`)
+
+// One search across shared memory and every teammate's (user only).
+export const SearchMemoryQuery = graphql(`
+  query SearchMemory($search: String!) {
+    searchMemory(search: $search, first: 50) {
+      ...MemoryItemFields
+      teammate {
+        id
+        name
+      }
     }
   }
 `)
@@ -80,8 +99,8 @@ export const MemoryItemFieldsFragment = graphql(`
 `)
 
 export const MemoryItemsQuery = graphql(`
-  query MemoryItems($scope: ScopeInput!, $kind: MemoryKind, $search: String, $first: Int, $after: String) {
-    memoryItems(scope: $scope, status: ACTIVE, kind: $kind, search: $search, first: $first, after: $after) {
+  query MemoryItems($scope: ScopeInput!, $kind: MemoryKind, $kinds: [MemoryKind!], $search: String, $first: Int, $after: String) {
+    memoryItems(scope: $scope, status: ACTIVE, kind: $kind, kinds: $kinds, search: $search, first: $first, after: $after) {
       totalCount
       edges {
         cursor

@@ -16,6 +16,8 @@ interface MemoryPanelProps {
   changeSignal?: number
   /** What to call one item in the empty state ("memory", "fact about you" …). */
   emptyHint: string
+  /** The kinds listed here (all when omitted): a teammate's lessons have a section of their own. */
+  kinds?: MemoryKind[]
 }
 
 /**
@@ -23,12 +25,13 @@ interface MemoryPanelProps {
  * search, kind filter, paging, creation and per-item editing. It stays live: every memoryChanged
  * event of the scope re-reads the list, so nothing ever needs a reload.
  */
-export function MemoryPanel({ scope, heading, changeSignal, emptyHint }: MemoryPanelProps) {
+export function MemoryPanel({ scope, heading, changeSignal, emptyHint, kinds }: MemoryPanelProps) {
   const [searchText, setSearchText] = useState('')
   const search = useDebounced(searchText.trim(), 250)
   const [kind, setKind] = useState<MemoryKind | null>(null)
   const [creating, setCreating] = useState(false)
-  const list = useMemoryList({ scope, kind, search })
+  const list = useMemoryList({ scope, kind, kinds: kinds ?? null, search })
+  const kindChoices = kinds ? memoryKinds.filter((k) => kinds.includes(k.value)) : memoryKinds
   const now = useNowUntilNextExpiry(list.items)
   const searchId = useId()
   const kindId = useId()
@@ -84,7 +87,7 @@ export function MemoryPanel({ scope, heading, changeSignal, emptyHint }: MemoryP
             data-testid="memory-kind-filter"
           >
             <option value="">All kinds</option>
-            {memoryKinds.map((k) => (
+            {kindChoices.map((k) => (
               <option key={k.value} value={k.value}>
                 {k.label}
               </option>
