@@ -19,11 +19,10 @@ export function reasons(e: Entry, request: string): Reason[] {
   const out: Reason[] = []
   if (e.item.pinned) out.push({ kind: 'pinned', text: 'pinned, so always given' })
   if (e.fullTextPosition != null) {
+    // Pinned items are always in the word list (P2), matched or not: for them only real matches count.
     const words = matchedWords(request, `${e.item.key ?? ''} ${e.item.content}`)
-    out.push({
-      kind: 'words',
-      text: words.length > 0 ? `matched ${words.map((w) => `‘${w}’`).join(', ')}` : 'matched words of your request',
-    })
+    if (words.length > 0) out.push({ kind: 'words', text: `matched ${words.map((w) => `‘${w}’`).join(', ')}` })
+    else if (!e.item.pinned) out.push({ kind: 'words', text: 'matched words of your request' })
   }
   if (e.vectorPosition != null) out.push({ kind: 'meaning', text: 'similar meaning' })
   if (out.length === 0) out.push({ kind: 'words', text: 'matched your request' })
