@@ -498,3 +498,104 @@ export const RecallPreviewQuery = graphql(`
     }
   }
 `)
+
+// Everyday management (issue 19): deleting a teammate, import, bulk actions, undoing a dismissal.
+
+export const TeammateActivityQuery = graphql(`
+  query TeammateActivity($id: ID!) {
+    teammate(id: $id) {
+      id
+      name
+      activity {
+        memories
+        suggestions
+        lastConversationAt
+      }
+    }
+  }
+`)
+
+export const DeleteTeammateMutation = graphql(`
+  mutation DeleteTeammate($input: DeleteTeammateInput!) {
+    deleteTeammate(input: $input) {
+      teammateId
+      forgottenItems
+      deletedRuns
+      deletedThreads
+      deletedMessages
+    }
+  }
+`)
+
+export const TeammatesChangedSubscription = graphql(`
+  subscription TeammatesChanged {
+    teammatesChanged {
+      teammateId
+      change
+    }
+  }
+`)
+
+export const ImportMemoryMutation = graphql(`
+  mutation ImportMemory($input: ImportMemoryInput!) {
+    importMemory(input: $input) {
+      items {
+        id
+      }
+      unchanged
+    }
+  }
+`)
+
+export const ForgetMemoriesMutation = graphql(`
+  mutation ForgetMemories($input: ForgetMemoriesInput!) {
+    forgetMemories(input: $input) {
+      items {
+        id
+        status
+        revision
+      }
+    }
+  }
+`)
+
+export const PinMemoriesMutation = graphql(`
+  mutation PinMemories($input: PinMemoriesInput!) {
+    pinMemories(input: $input) {
+      items {
+        ...MemoryItemFields
+      }
+    }
+  }
+`)
+
+export const ConfirmCandidatesMutation = graphql(`
+  mutation ConfirmCandidates($input: CandidatesInput!) {
+    confirmCandidates(input: $input) {
+      items {
+        id
+      }
+    }
+  }
+`)
+
+export const DismissCandidatesMutation = graphql(`
+  mutation DismissCandidates($input: CandidatesInput!) {
+    dismissCandidates(input: $input) {
+      items {
+        id
+      }
+    }
+  }
+`)
+
+export const UndoDismissCandidateMutation = graphql(`
+  mutation UndoDismissCandidate($input: UndoDismissCandidateInput!) {
+    undoDismissCandidate(input: $input) {
+      item {
+        id
+        status
+      }
+    }
+  }
+`)

@@ -50,6 +50,15 @@ type Documents = {
     "\n  query LessonRun($id: ID!) {\n    run(id: $id) {\n      id\n      userMessage\n      reply\n    }\n  }\n": typeof types.LessonRunDocument,
     "\n  query AIStatus {\n    aiStatus {\n      embeddings\n      embeddingModel\n      embeddingDimensions\n      embeddingHost\n      embedded\n      embeddable\n      extraction\n      extractionModel\n      extractionHost\n      requestsToday\n      dailyRequestLimit\n    }\n  }\n": typeof types.AiStatusDocument,
     "\n  query RecallPreview($teammateId: ID!, $query: String!) {\n    recallPreview(teammateId: $teammateId, query: $query) {\n      vectorSearch\n      vectorReason\n      entries {\n        header\n        fullTextRank\n        fullTextPosition\n        vectorDistance\n        vectorPosition\n        score\n        truncated\n        item {\n          id\n          scope\n          kind\n          key\n          content\n          pinned\n        }\n      }\n    }\n  }\n": typeof types.RecallPreviewDocument,
+    "\n  query TeammateActivity($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      activity {\n        memories\n        suggestions\n        lastConversationAt\n      }\n    }\n  }\n": typeof types.TeammateActivityDocument,
+    "\n  mutation DeleteTeammate($input: DeleteTeammateInput!) {\n    deleteTeammate(input: $input) {\n      teammateId\n      forgottenItems\n      deletedRuns\n      deletedThreads\n      deletedMessages\n    }\n  }\n": typeof types.DeleteTeammateDocument,
+    "\n  subscription TeammatesChanged {\n    teammatesChanged {\n      teammateId\n      change\n    }\n  }\n": typeof types.TeammatesChangedDocument,
+    "\n  mutation ImportMemory($input: ImportMemoryInput!) {\n    importMemory(input: $input) {\n      items {\n        id\n      }\n      unchanged\n    }\n  }\n": typeof types.ImportMemoryDocument,
+    "\n  mutation ForgetMemories($input: ForgetMemoriesInput!) {\n    forgetMemories(input: $input) {\n      items {\n        id\n        status\n        revision\n      }\n    }\n  }\n": typeof types.ForgetMemoriesDocument,
+    "\n  mutation PinMemories($input: PinMemoriesInput!) {\n    pinMemories(input: $input) {\n      items {\n        ...MemoryItemFields\n      }\n    }\n  }\n": typeof types.PinMemoriesDocument,
+    "\n  mutation ConfirmCandidates($input: CandidatesInput!) {\n    confirmCandidates(input: $input) {\n      items {\n        id\n      }\n    }\n  }\n": typeof types.ConfirmCandidatesDocument,
+    "\n  mutation DismissCandidates($input: CandidatesInput!) {\n    dismissCandidates(input: $input) {\n      items {\n        id\n      }\n    }\n  }\n": typeof types.DismissCandidatesDocument,
+    "\n  mutation UndoDismissCandidate($input: UndoDismissCandidateInput!) {\n    undoDismissCandidate(input: $input) {\n      item {\n        id\n        status\n      }\n    }\n  }\n": typeof types.UndoDismissCandidateDocument,
 };
 const documents: Documents = {
     "\n  query Teammates {\n    teammates {\n      id\n      name\n      createdAt\n      activity {\n        memories\n        suggestions\n        lastConversationAt\n        lastActivityAt\n      }\n    }\n  }\n": types.TeammatesDocument,
@@ -88,6 +97,15 @@ const documents: Documents = {
     "\n  query LessonRun($id: ID!) {\n    run(id: $id) {\n      id\n      userMessage\n      reply\n    }\n  }\n": types.LessonRunDocument,
     "\n  query AIStatus {\n    aiStatus {\n      embeddings\n      embeddingModel\n      embeddingDimensions\n      embeddingHost\n      embedded\n      embeddable\n      extraction\n      extractionModel\n      extractionHost\n      requestsToday\n      dailyRequestLimit\n    }\n  }\n": types.AiStatusDocument,
     "\n  query RecallPreview($teammateId: ID!, $query: String!) {\n    recallPreview(teammateId: $teammateId, query: $query) {\n      vectorSearch\n      vectorReason\n      entries {\n        header\n        fullTextRank\n        fullTextPosition\n        vectorDistance\n        vectorPosition\n        score\n        truncated\n        item {\n          id\n          scope\n          kind\n          key\n          content\n          pinned\n        }\n      }\n    }\n  }\n": types.RecallPreviewDocument,
+    "\n  query TeammateActivity($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      activity {\n        memories\n        suggestions\n        lastConversationAt\n      }\n    }\n  }\n": types.TeammateActivityDocument,
+    "\n  mutation DeleteTeammate($input: DeleteTeammateInput!) {\n    deleteTeammate(input: $input) {\n      teammateId\n      forgottenItems\n      deletedRuns\n      deletedThreads\n      deletedMessages\n    }\n  }\n": types.DeleteTeammateDocument,
+    "\n  subscription TeammatesChanged {\n    teammatesChanged {\n      teammateId\n      change\n    }\n  }\n": types.TeammatesChangedDocument,
+    "\n  mutation ImportMemory($input: ImportMemoryInput!) {\n    importMemory(input: $input) {\n      items {\n        id\n      }\n      unchanged\n    }\n  }\n": types.ImportMemoryDocument,
+    "\n  mutation ForgetMemories($input: ForgetMemoriesInput!) {\n    forgetMemories(input: $input) {\n      items {\n        id\n        status\n        revision\n      }\n    }\n  }\n": types.ForgetMemoriesDocument,
+    "\n  mutation PinMemories($input: PinMemoriesInput!) {\n    pinMemories(input: $input) {\n      items {\n        ...MemoryItemFields\n      }\n    }\n  }\n": types.PinMemoriesDocument,
+    "\n  mutation ConfirmCandidates($input: CandidatesInput!) {\n    confirmCandidates(input: $input) {\n      items {\n        id\n      }\n    }\n  }\n": types.ConfirmCandidatesDocument,
+    "\n  mutation DismissCandidates($input: CandidatesInput!) {\n    dismissCandidates(input: $input) {\n      items {\n        id\n      }\n    }\n  }\n": types.DismissCandidatesDocument,
+    "\n  mutation UndoDismissCandidate($input: UndoDismissCandidateInput!) {\n    undoDismissCandidate(input: $input) {\n      item {\n        id\n        status\n      }\n    }\n  }\n": types.UndoDismissCandidateDocument,
 };
 
 /**
@@ -248,6 +266,42 @@ export function graphql(source: "\n  query AIStatus {\n    aiStatus {\n      emb
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query RecallPreview($teammateId: ID!, $query: String!) {\n    recallPreview(teammateId: $teammateId, query: $query) {\n      vectorSearch\n      vectorReason\n      entries {\n        header\n        fullTextRank\n        fullTextPosition\n        vectorDistance\n        vectorPosition\n        score\n        truncated\n        item {\n          id\n          scope\n          kind\n          key\n          content\n          pinned\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query RecallPreview($teammateId: ID!, $query: String!) {\n    recallPreview(teammateId: $teammateId, query: $query) {\n      vectorSearch\n      vectorReason\n      entries {\n        header\n        fullTextRank\n        fullTextPosition\n        vectorDistance\n        vectorPosition\n        score\n        truncated\n        item {\n          id\n          scope\n          kind\n          key\n          content\n          pinned\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query TeammateActivity($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      activity {\n        memories\n        suggestions\n        lastConversationAt\n      }\n    }\n  }\n"): (typeof documents)["\n  query TeammateActivity($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      activity {\n        memories\n        suggestions\n        lastConversationAt\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteTeammate($input: DeleteTeammateInput!) {\n    deleteTeammate(input: $input) {\n      teammateId\n      forgottenItems\n      deletedRuns\n      deletedThreads\n      deletedMessages\n    }\n  }\n"): (typeof documents)["\n  mutation DeleteTeammate($input: DeleteTeammateInput!) {\n    deleteTeammate(input: $input) {\n      teammateId\n      forgottenItems\n      deletedRuns\n      deletedThreads\n      deletedMessages\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription TeammatesChanged {\n    teammatesChanged {\n      teammateId\n      change\n    }\n  }\n"): (typeof documents)["\n  subscription TeammatesChanged {\n    teammatesChanged {\n      teammateId\n      change\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ImportMemory($input: ImportMemoryInput!) {\n    importMemory(input: $input) {\n      items {\n        id\n      }\n      unchanged\n    }\n  }\n"): (typeof documents)["\n  mutation ImportMemory($input: ImportMemoryInput!) {\n    importMemory(input: $input) {\n      items {\n        id\n      }\n      unchanged\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ForgetMemories($input: ForgetMemoriesInput!) {\n    forgetMemories(input: $input) {\n      items {\n        id\n        status\n        revision\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ForgetMemories($input: ForgetMemoriesInput!) {\n    forgetMemories(input: $input) {\n      items {\n        id\n        status\n        revision\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation PinMemories($input: PinMemoriesInput!) {\n    pinMemories(input: $input) {\n      items {\n        ...MemoryItemFields\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation PinMemories($input: PinMemoriesInput!) {\n    pinMemories(input: $input) {\n      items {\n        ...MemoryItemFields\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConfirmCandidates($input: CandidatesInput!) {\n    confirmCandidates(input: $input) {\n      items {\n        id\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ConfirmCandidates($input: CandidatesInput!) {\n    confirmCandidates(input: $input) {\n      items {\n        id\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DismissCandidates($input: CandidatesInput!) {\n    dismissCandidates(input: $input) {\n      items {\n        id\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation DismissCandidates($input: CandidatesInput!) {\n    dismissCandidates(input: $input) {\n      items {\n        id\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UndoDismissCandidate($input: UndoDismissCandidateInput!) {\n    undoDismissCandidate(input: $input) {\n      item {\n        id\n        status\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation UndoDismissCandidate($input: UndoDismissCandidateInput!) {\n    undoDismissCandidate(input: $input) {\n      item {\n        id\n        status\n      }\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -10,6 +10,17 @@ export type CancelRunInput = {
   runId: string;
 };
 
+/** Suggestions of a scope to confirm or dismiss at once. */
+export type CandidatesInput = {
+  /**
+   * The suggestions the user saw (1–100, each waiting in scope); omitted: every suggestion waiting in
+   * the scope now (up to 100).
+   */
+  ids?: Array<string> | null | undefined;
+  /** The scope whose suggestions these are. */
+  scope: ScopeInput;
+};
+
 /** The user's confirmation of a suggestion, optionally edited. */
 export type ConfirmCandidateInput = {
   /** The user's edited text; omitted: confirm as suggested. */
@@ -58,6 +69,12 @@ export type CreateTeammateInput = {
   name: string;
 };
 
+/** The teammate to delete. */
+export type DeleteTeammateInput = {
+  /** The teammate's id. */
+  id: string;
+};
+
 /** The suggestion to dismiss. */
 export type DismissCandidateInput = {
   /** The suggestion (waiting). */
@@ -84,6 +101,25 @@ export type EditMemoryInput = {
   pinned?: boolean | null | undefined;
 };
 
+/** The formats memory is exported in. */
+export type ExportFormat =
+  /**
+   * Lossless, and what importMemory reads: {"format": "memory-export", "version": 1, "scope",
+   * "teammate" (its name; absent for shared), "exportedAt", "items": [{"id", "kind", "key", "content",
+   * "pinned", "expiresAt", "source", "revision", "createdAt", "updatedAt", "revisions"?: [{"revision",
+   * "content", "key", "kind", "pinned", "expiresAt", "action", "actor", "createdAt"}]}]}, with kinds,
+   * sources and actions in lower case as in RULES §2.
+   */
+  | 'JSON'
+  /** For people: the items by kind, pinned first, with key, pin and expiry; not importable. */
+  | 'MARKDOWN';
+
+/** Several items to forget at once. */
+export type ForgetMemoriesInput = {
+  /** 1–100 active items, each with the revision the user saw; no id twice. */
+  items: Array<MemoryItemRevisionInput>;
+};
+
 /** The item to forget. */
 export type ForgetMemoryInput = {
   /**
@@ -95,12 +131,30 @@ export type ForgetMemoryInput = {
   id: string;
 };
 
+/** A file of memory to add to a scope. */
+export type ImportMemoryInput = {
+  /** The file's text, at most the 1 MiB request limit. */
+  data: string;
+  /** Only JSON (an exportMemory file) can be imported; MARKDOWN is refused. */
+  format?: ExportFormat;
+  /** Where the items go; the file's own scope is not used. */
+  scope: ScopeInput;
+};
+
 /** A note to keep as a lesson. */
 export type KeepLessonInput = {
   /** What to do differently (1–4,000 characters); becomes a pinned lesson of the run's teammate. */
   note: string;
   /** The run whose reply prompted it. */
   runId: string;
+};
+
+/** An item and the revision the caller last saw of it: a later revision fails with CONFLICT (R2). */
+export type MemoryItemRevisionInput = {
+  /** The revision the caller saw (MemoryItem.revision). */
+  baseRevision: number;
+  /** The item's id. */
+  id: string;
 };
 
 /** What a memory item is about. */
@@ -137,6 +191,14 @@ export type MemoryStatus =
   | 'DISMISSED'
   /** Forgotten for real (F1): no content, key or text in any revision. */
   | 'FORGOTTEN';
+
+/** Several items to pin or unpin at once. */
+export type PinMemoriesInput = {
+  /** 1–100 active items, each with the revision the user saw; no id twice. */
+  items: Array<MemoryItemRevisionInput>;
+  /** true pins, false unpins. An item already so is left as it is (no revision). */
+  pinned: boolean;
+};
 
 /** A rating of a reply. */
 export type RateRunInput = {
@@ -222,6 +284,21 @@ export type ScopeInput = {
    * reads.
    */
   teammateId?: string | null | undefined;
+};
+
+/** How a teammate changed. */
+export type TeammateChangeKind =
+  /** The teammate was added. */
+  | 'CREATED'
+  /** The teammate was deleted with its memory and conversations. */
+  | 'DELETED'
+  /** The teammate's name changed. */
+  | 'RENAMED';
+
+/** A dismissed suggestion to bring back. */
+export type UndoDismissCandidateInput = {
+  /** The dismissed suggestion's id. */
+  id: string;
 };
 
 /** Undo the save that produced revision (restores revision - 1); CONFLICT if the item changed since. */
@@ -487,6 +564,67 @@ export type RecallPreviewQueryVariables = Exact<{
 
 export type RecallPreviewQuery = { recallPreview: { vectorSearch: VectorSearch, vectorReason: string | null, entries: Array<{ header: string, fullTextRank: number | null, fullTextPosition: number | null, vectorDistance: number | null, vectorPosition: number | null, score: number, truncated: boolean, item: { id: string, scope: string, kind: MemoryKind, key: string | null, content: string, pinned: boolean } }> } };
 
+export type TeammateActivityQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type TeammateActivityQuery = { teammate: { id: string, name: string, activity: { memories: number, suggestions: number, lastConversationAt: string | null } } | null };
+
+export type DeleteTeammateMutationVariables = Exact<{
+  input: DeleteTeammateInput;
+}>;
+
+
+export type DeleteTeammateMutation = { deleteTeammate: { teammateId: string, forgottenItems: number, deletedRuns: number, deletedThreads: number, deletedMessages: number } };
+
+export type TeammatesChangedSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type TeammatesChangedSubscription = { teammatesChanged: { teammateId: string, change: TeammateChangeKind } };
+
+export type ImportMemoryMutationVariables = Exact<{
+  input: ImportMemoryInput;
+}>;
+
+
+export type ImportMemoryMutation = { importMemory: { unchanged: number, items: Array<{ id: string }> } };
+
+export type ForgetMemoriesMutationVariables = Exact<{
+  input: ForgetMemoriesInput;
+}>;
+
+
+export type ForgetMemoriesMutation = { forgetMemories: { items: Array<{ id: string, status: MemoryStatus, revision: number }> } };
+
+export type PinMemoriesMutationVariables = Exact<{
+  input: PinMemoriesInput;
+}>;
+
+
+export type PinMemoriesMutation = { pinMemories: { items: Array<{ id: string, scope: string, kind: MemoryKind, key: string | null, content: string, status: MemoryStatus, pinned: boolean, revision: number, source: MemorySource, expiresAt: string | null, expired: boolean, createdAt: string, updatedAt: string }> } };
+
+export type ConfirmCandidatesMutationVariables = Exact<{
+  input: CandidatesInput;
+}>;
+
+
+export type ConfirmCandidatesMutation = { confirmCandidates: { items: Array<{ id: string }> } };
+
+export type DismissCandidatesMutationVariables = Exact<{
+  input: CandidatesInput;
+}>;
+
+
+export type DismissCandidatesMutation = { dismissCandidates: { items: Array<{ id: string }> } };
+
+export type UndoDismissCandidateMutationVariables = Exact<{
+  input: UndoDismissCandidateInput;
+}>;
+
+
+export type UndoDismissCandidateMutation = { undoDismissCandidate: { item: { id: string, status: MemoryStatus } } };
+
 export const MemoryItemFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"MemoryItemFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"MemoryItem"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"content"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"pinned"}},{"kind":"Field","name":{"kind":"Name","value":"revision"}},{"kind":"Field","name":{"kind":"Name","value":"source"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"expired"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<MemoryItemFieldsFragment, unknown>;
 export const CandidateFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CandidateFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"MemoryItem"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"MemoryItemFields"}},{"kind":"Field","name":{"kind":"Name","value":"evidence"}},{"kind":"Field","name":{"kind":"Name","value":"targetItemId"}},{"kind":"Field","name":{"kind":"Name","value":"targetRevision"}},{"kind":"Field","name":{"kind":"Name","value":"proposesForget"}},{"kind":"Field","name":{"kind":"Name","value":"sourceRunId"}},{"kind":"Field","name":{"kind":"Name","value":"timesSuggested"}},{"kind":"Field","name":{"kind":"Name","value":"sourceTeammate"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"MemoryItemFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"MemoryItem"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"content"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"pinned"}},{"kind":"Field","name":{"kind":"Name","value":"revision"}},{"kind":"Field","name":{"kind":"Name","value":"source"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"expired"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<CandidateFieldsFragment, unknown>;
 export const RunFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RunFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Run"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"startedByUser"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"endedAt"}},{"kind":"Field","name":{"kind":"Name","value":"cancelledAt"}},{"kind":"Field","name":{"kind":"Name","value":"userMessage"}},{"kind":"Field","name":{"kind":"Name","value":"retryNote"}},{"kind":"Field","name":{"kind":"Name","value":"retryOfRunId"}},{"kind":"Field","name":{"kind":"Name","value":"reply"}},{"kind":"Field","name":{"kind":"Name","value":"rating"}},{"kind":"Field","name":{"kind":"Name","value":"thread"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"generation"}}]}}]}}]} as unknown as DocumentNode<RunFieldsFragment, unknown>;
@@ -523,3 +661,12 @@ export const LessonsDocument = {"kind":"Document","definitions":[{"kind":"Operat
 export const LessonRunDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"LessonRun"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"run"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"userMessage"}},{"kind":"Field","name":{"kind":"Name","value":"reply"}}]}}]}}]} as unknown as DocumentNode<LessonRunQuery, LessonRunQueryVariables>;
 export const AiStatusDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AIStatus"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"aiStatus"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"embeddings"}},{"kind":"Field","name":{"kind":"Name","value":"embeddingModel"}},{"kind":"Field","name":{"kind":"Name","value":"embeddingDimensions"}},{"kind":"Field","name":{"kind":"Name","value":"embeddingHost"}},{"kind":"Field","name":{"kind":"Name","value":"embedded"}},{"kind":"Field","name":{"kind":"Name","value":"embeddable"}},{"kind":"Field","name":{"kind":"Name","value":"extraction"}},{"kind":"Field","name":{"kind":"Name","value":"extractionModel"}},{"kind":"Field","name":{"kind":"Name","value":"extractionHost"}},{"kind":"Field","name":{"kind":"Name","value":"requestsToday"}},{"kind":"Field","name":{"kind":"Name","value":"dailyRequestLimit"}}]}}]}}]} as unknown as DocumentNode<AiStatusQuery, AiStatusQueryVariables>;
 export const RecallPreviewDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"RecallPreview"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"teammateId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"query"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"recallPreview"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"teammateId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"teammateId"}}},{"kind":"Argument","name":{"kind":"Name","value":"query"},"value":{"kind":"Variable","name":{"kind":"Name","value":"query"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"vectorSearch"}},{"kind":"Field","name":{"kind":"Name","value":"vectorReason"}},{"kind":"Field","name":{"kind":"Name","value":"entries"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"header"}},{"kind":"Field","name":{"kind":"Name","value":"fullTextRank"}},{"kind":"Field","name":{"kind":"Name","value":"fullTextPosition"}},{"kind":"Field","name":{"kind":"Name","value":"vectorDistance"}},{"kind":"Field","name":{"kind":"Name","value":"vectorPosition"}},{"kind":"Field","name":{"kind":"Name","value":"score"}},{"kind":"Field","name":{"kind":"Name","value":"truncated"}},{"kind":"Field","name":{"kind":"Name","value":"item"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"content"}},{"kind":"Field","name":{"kind":"Name","value":"pinned"}}]}}]}}]}}]}}]} as unknown as DocumentNode<RecallPreviewQuery, RecallPreviewQueryVariables>;
+export const TeammateActivityDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"TeammateActivity"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"teammate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"activity"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"memories"}},{"kind":"Field","name":{"kind":"Name","value":"suggestions"}},{"kind":"Field","name":{"kind":"Name","value":"lastConversationAt"}}]}}]}}]}}]} as unknown as DocumentNode<TeammateActivityQuery, TeammateActivityQueryVariables>;
+export const DeleteTeammateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DeleteTeammate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"DeleteTeammateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deleteTeammate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"teammateId"}},{"kind":"Field","name":{"kind":"Name","value":"forgottenItems"}},{"kind":"Field","name":{"kind":"Name","value":"deletedRuns"}},{"kind":"Field","name":{"kind":"Name","value":"deletedThreads"}},{"kind":"Field","name":{"kind":"Name","value":"deletedMessages"}}]}}]}}]} as unknown as DocumentNode<DeleteTeammateMutation, DeleteTeammateMutationVariables>;
+export const TeammatesChangedDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"TeammatesChanged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"teammatesChanged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"teammateId"}},{"kind":"Field","name":{"kind":"Name","value":"change"}}]}}]}}]} as unknown as DocumentNode<TeammatesChangedSubscription, TeammatesChangedSubscriptionVariables>;
+export const ImportMemoryDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ImportMemory"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ImportMemoryInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"importMemory"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"items"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}},{"kind":"Field","name":{"kind":"Name","value":"unchanged"}}]}}]}}]} as unknown as DocumentNode<ImportMemoryMutation, ImportMemoryMutationVariables>;
+export const ForgetMemoriesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ForgetMemories"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ForgetMemoriesInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"forgetMemories"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"items"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"revision"}}]}}]}}]}}]} as unknown as DocumentNode<ForgetMemoriesMutation, ForgetMemoriesMutationVariables>;
+export const PinMemoriesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"PinMemories"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"PinMemoriesInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"pinMemories"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"items"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"MemoryItemFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"MemoryItemFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"MemoryItem"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"content"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"pinned"}},{"kind":"Field","name":{"kind":"Name","value":"revision"}},{"kind":"Field","name":{"kind":"Name","value":"source"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"expired"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<PinMemoriesMutation, PinMemoriesMutationVariables>;
+export const ConfirmCandidatesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ConfirmCandidates"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CandidatesInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"confirmCandidates"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"items"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]}}]} as unknown as DocumentNode<ConfirmCandidatesMutation, ConfirmCandidatesMutationVariables>;
+export const DismissCandidatesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DismissCandidates"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CandidatesInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"dismissCandidates"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"items"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]}}]} as unknown as DocumentNode<DismissCandidatesMutation, DismissCandidatesMutationVariables>;
+export const UndoDismissCandidateDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UndoDismissCandidate"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UndoDismissCandidateInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"undoDismissCandidate"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"item"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]}}]} as unknown as DocumentNode<UndoDismissCandidateMutation, UndoDismissCandidateMutationVariables>;

@@ -19,6 +19,8 @@ interface MemoryItemCardProps {
   onForgotten(id: string): void
   /** More about the item, below its text (a lesson's reply). */
   children?: ReactNode
+  /** Selection for bulk actions: when given, the card has a checkbox. */
+  selection?: { selected: boolean; onToggle(selected: boolean): void }
 }
 
 /**
@@ -26,7 +28,7 @@ interface MemoryItemCardProps {
  * saves, Undo stays offered for as long as the item is still at the revision that save produced
  * (R3: undo is based on that revision, so it would conflict afterwards anyway).
  */
-export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, children }: MemoryItemCardProps) {
+export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, children, selection }: MemoryItemCardProps) {
   const [editing, setEditing] = useState(false)
   const [forgetting, setForgetting] = useState(false)
   const [historyOpen, setHistoryOpen] = useState(false)
@@ -100,8 +102,19 @@ export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, chi
       data-pinned={item.pinned}
       data-revision={item.revision}
       data-expired={expired}
+      data-selected={selection ? selection.selected : undefined}
     >
       <div className="item-meta">
+        {selection && (
+          <input
+            type="checkbox"
+            className="item-select"
+            checked={selection.selected}
+            onChange={(e) => selection.onToggle(e.target.checked)}
+            aria-label={`Select ${label}`}
+            data-testid="item-select"
+          />
+        )}
         <span className={`badge kind-${item.kind.toLowerCase()}`} data-testid="item-kind">
           {kindLabel(item.kind)}
         </span>

@@ -3,6 +3,7 @@ import { describeError } from '../api/errors.ts'
 import { useLiveSubscription } from '../api/live.ts'
 import { MemoryChangedSubscription } from '../api/operations.ts'
 import type { MemoryKind, ScopeInput } from '../gql/graphql.ts'
+import { BulkBar, BulkForgetDialog } from './BulkActions.tsx'
 import { CreateMemoryForm } from './CreateMemoryForm.tsx'
 import { MemoryItemCard } from './MemoryItemCard.tsx'
 import { memoryKinds, type MemoryItem } from './model.ts'
@@ -35,6 +36,26 @@ export function MemoryPanel({ scope, heading, changeSignal, emptyHint, kinds }: 
   const now = useNowUntilNextExpiry(list.items)
   const searchId = useId()
   const kindId = useId()
+  // Selection mode: a checkbox on every card and the bar of bulk actions.
+  const [selecting, setSelecting] = useState(false)
+  const [selectedIds, setSelectedIds] = useState<ReadonlySet<string>>(new Set())
+  const [bulkForget, setBulkForget] = useState(false)
+  const [bulkMessage, setBulkMessage] = useState<string | null>(null)
+  const [bulkDone, setBulkDone] = useState<string | null>(null)
+  // Only items still listed count as selected (one forgotten elsewhere drops out).
+  const selected = list.items.filter((i) => selectedIds.has(i.id))
+  const toggle = (id: string, on: boolean) =>
+    setSelectedIds((s) => {
+      const next = new Set(s)
+      if (on) next.add(id)
+      else next.delete(id)
+      return next
+    })
+  const endSelecting = () => {
+    setSelecting(false)
+    setSelectedIds(new Set())
+    setBulkMessage(null)
+  }
 
   useLiveSubscription(
     MemoryChangedSubscription,
@@ -97,6 +118,18 @@ export function MemoryPanel({ scope, heading, changeSignal, emptyHint, kinds }: 
         <div className="field toolbar-action">
           <button
             type="button"
+            className="button"
+            onClick={() => (selecting ? endSelecting() : (setSelecting(true), setBulkDone(null)))}
+            aria-pressed={selecting}
+            disabled={list.items.length === 0 && !selecting}
+            data-testid="memory-select-mode"
+          >
+            Select
+          </button>
+        </div>
+        <div className="field toolbar-action">
+          <button
+            type="button"
             className="button primary"
             onClick={() => setCreating((c) => !c)}
             aria-expanded={creating}
@@ -106,6 +139,46 @@ export function MemoryPanel({ scope, heading, changeSignal, emptyHint, kinds }: 
           </button>
         </div>
       </div>
+
+      {selecting && (
+        <BulkBar
+          selected={selected}
+          shown={list.items.length}
+          onSelectAll={() => setSelectedIds(new Set(list.items.map((i) => i.id)))}
+          onClear={endSelecting}
+          onChanged={(items) => {
+            for (const i of items) list.replaceItem(i)
+            setBulkDone(`${items.length === 1 ? '1 memory' : `${items.length} memories`} ${items[0]?.pinned ? 'pinned' : 'unpinned'}.`)
+            list.refresh()
+          }}
+          onStale={list.refresh}
+          onForgetAsked={() => setBulkForget(true)}
+          message={bulkMessage}
+          setMessage={setBulkMessage}
+        />
+      )}
+      {bulkDone && (
+        <p className="message ok" role="status" data-testid="bulk-done-notice">
+          {bulkDone}
+        </p>
+      )}
+      {bulkForget && (
+        <BulkForgetDialog
+          items={selected}
+          onClose={() => setBulkForget(false)}
+          onForgotten={(ids) => {
+            setBulkForget(false)
+            for (const id of ids) list.removeItem(id)
+            setSelectedIds(new Set())
+            setBulkDone(`Forgot ${ids.length === 1 ? '1 memory' : `${ids.length} memories`}.`)
+          }}
+          onFailed={(message, conflict) => {
+            setBulkForget(false)
+            setBulkMessage(message)
+            if (conflict) list.refresh()
+          }}
+        />
+      )}
 
       {creating && <CreateMemoryForm scope={scope} onCreated={created} onCancel={() => setCreating(false)} />}
 
@@ -134,6 +207,7 @@ export function MemoryPanel({ scope, heading, changeSignal, emptyHint, kinds }: 
             onChanged={list.replaceItem}
             onStale={list.refresh}
             onForgotten={list.removeItem}
+            selection={selecting ? { selected: selectedIds.has(item.id), onToggle: (on) => toggle(item.id, on) } : undefined}
           />
         ))}
       </ul>

@@ -2,22 +2,47 @@ import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent 
 import { useMutation, useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
 import { useLiveSubscription } from '../api/live.ts'
-import { GenerationChangedSubscription, RenameTeammateMutation, TeammateQuery } from '../api/operations.ts'
+import { GenerationChangedSubscription, RenameTeammateMutation, TeammateQuery, TeammatesChangedSubscription } from '../api/operations.ts'
 import { ConversationsTab } from '../conversations/ConversationsTab.tsx'
 import { LessonsSection } from '../lessons/LessonsSection.tsx'
 import { MemoryPanel } from '../memory/MemoryPanel.tsx'
 import { RecallPreview } from '../memory/RecallPreview.tsx'
+import { TransferSection } from '../memory/TransferSection.tsx'
 import { Link, paths, teammateTabs, type TeammateTab } from '../router.tsx'
 import { SuggestionsPanel } from '../suggestions/SuggestionsPanel.tsx'
 import { DemoBadge, DemoNoticeDismiss, isDemo, useDemoNotice } from '../ui/demo.tsx'
 import { PageHeading } from '../ui/PageHeading.tsx'
 import type { MemoryKind } from '../gql/graphql.ts'
+import { DeleteTeammate } from './DeleteTeammate.tsx'
 import { teammateNameProblem } from './name.ts'
 
 /** One teammate: its name, its generation (live) and its tabs. */
 export function TeammatePage({ teammateId, tab, runId }: { teammateId: string; tab: TeammateTab; runId?: string }) {
   const [{ data, error, fetching }] = useQuery({ query: TeammateQuery, variables: { id: teammateId } })
   const teammate = data?.teammate
+  // Deleted elsewhere (another window): the page says so instead of failing on every action.
+  const [deleted, setDeleted] = useState(false)
+  useLiveSubscription(
+    TeammatesChangedSubscription,
+    {},
+    {
+      onData(d) {
+        if (d.teammatesChanged.teammateId === teammateId && d.teammatesChanged.change === 'DELETED') setDeleted(true)
+      },
+    },
+  )
+
+  if (deleted) {
+    return (
+      <div data-testid="teammate-deleted">
+        <PageHeading title="Teammate deleted" />
+        <p>{teammate ? `${teammate.name} was` : 'This teammate was'} deleted, with its memory and conversations.</p>
+        <p>
+          <Link to={paths.teammates()}>Back to teammates</Link>
+        </p>
+      </div>
+    )
+  }
 
   if (!teammate) {
     if (fetching) return <p className="muted">Loading…</p>
@@ -58,6 +83,7 @@ function TeammateView({ teammate, tab, runId }: TeammateViewProps) {
   }
   const demo = isDemo(teammate.name)
   const [demoNoticeShown, dismissDemoNotice] = useDemoNotice()
+  const [imports, setImports] = useState(0)
   return (
     <div data-testid="teammate-page" data-teammate-id={teammate.id}>
       <p className="breadcrumb">
@@ -106,7 +132,7 @@ function TeammateView({ teammate, tab, runId }: TeammateViewProps) {
               scope={{ teammateId: teammate.id }}
               heading={`${teammate.name}’s memory`}
               emptyHint="memory only this teammate keeps"
-              changeSignal={generation.changes}
+              changeSignal={generation.changes + imports}
               kinds={listedKinds}
             />
             <p className="muted small aside-note">
@@ -116,6 +142,8 @@ function TeammateView({ teammate, tab, runId }: TeammateViewProps) {
           </div>
           <LessonsSection teammateId={teammate.id} teammateName={teammate.name} changeSignal={generation.changes} />
           <RecallPreview teammateId={teammate.id} teammateName={teammate.name} />
+          <TransferSection scope={{ teammateId: teammate.id }} whose={`${teammate.name}’s memory`} onImported={() => setImports((n) => n + 1)} />
+          <DeleteTeammate teammate={teammate} />
         </div>
       )}
       {tab === 'conversations' && (

@@ -1,10 +1,12 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import { useMutation, useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
-import { CreateTeammateMutation, TeammatesQuery } from '../api/operations.ts'
+import { useLiveSubscription } from '../api/live.ts'
+import { CreateTeammateMutation, TeammatesChangedSubscription, TeammatesQuery } from '../api/operations.ts'
 import { formatAgo, formatTime } from '../memory/model.ts'
 import { Link, paths } from '../router.tsx'
 import { DemoBadge, DemoNoticeDismiss, isDemo, useDemoNotice } from '../ui/demo.tsx'
+import { takeDeletedNotice } from './DeleteTeammate.tsx'
 import { MemorySearch } from './MemorySearch.tsx'
 import { PageHeading } from '../ui/PageHeading.tsx'
 import { teammateNameProblem } from './name.ts'
@@ -19,6 +21,13 @@ const refreshInterval = 10_000
 export function TeammatesPage() {
   const [{ data, error }, reexecute] = useQuery({ query: TeammatesQuery, requestPolicy: 'cache-and-network' })
   const [demoNoticeShown, dismissDemoNotice] = useDemoNotice()
+  const [deletedNotice, setDeletedNotice] = useState(takeDeletedNotice)
+  // Teammates added, renamed or deleted anywhere (another window, the API) show at once.
+  useLiveSubscription(
+    TeammatesChangedSubscription,
+    {},
+    { onData: () => reexecute({ requestPolicy: 'network-only' }), onResync: () => reexecute({ requestPolicy: 'network-only' }) },
+  )
   const [name, setName] = useState('')
   const [tried, setTried] = useState(false)
   const [created, setCreated] = useState<string | null>(null)
@@ -69,6 +78,15 @@ export function TeammatesPage() {
         Each teammate keeps its own memory and also knows what is in <Link to={paths.settings('about-you')}>About you</Link>,
         which all of them share.
       </p>
+
+      {deletedNotice && (
+        <p className="message ok" role="status" data-testid="teammate-deleted-notice">
+          {deletedNotice}{' '}
+          <button type="button" className="link-button" onClick={() => setDeletedNotice(null)}>
+            OK
+          </button>
+        </p>
+      )}
 
       {demoTeammates.length > 0 && demoNoticeShown && (
         <div className="message info demo-notice" role="note" data-testid="demo-notice">
