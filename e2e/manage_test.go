@@ -50,7 +50,13 @@ func TestDeleteTeammate(t *testing.T) {
 		p.click(tid("teammate-delete"))
 		p.waitVisible(tid("delete-dialog"))
 		p.waitFor("the focus on Cancel", `document.activeElement?.dataset.testid === 'delete-cancel'`)
-		p.waitText(tid("delete-memories"), "2 memories (lessons included) and 1 suggestion waiting of "+name+": the text and key of each, every saved version, every embedding — as Forget does.")
+		if _, err := chromedp.Run(p.ctx, chromedp.Poll[bool](`/^\d+ memor/.test(document.querySelector('[data-testid="delete-memories"]')?.textContent ?? '')`,
+			chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(stepTimeout))); err != nil {
+			t.Fatalf("the dialog shows no counts (%v); it says %q", err, p.text(tid("delete-dialog")))
+		}
+		if got, want := p.text(tid("delete-memories")), "2 memories (lessons included) and 1 suggestion waiting of "+name+": the text and key of each, every saved version, every embedding — as Forget does."; got != want {
+			t.Errorf("the dialog says %q, want %q", got, want)
+		}
 		said := p.text(tid("delete-dialog"))
 		for _, want := range []string{"Delete " + name + "?", "All its conversations", "your messages, its replies", "Not erased", "shared memory (About you)", "Backups", "can’t be undone"} {
 			if !strings.Contains(said, want) {

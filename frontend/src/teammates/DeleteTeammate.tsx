@@ -33,7 +33,7 @@ export function DeleteTeammate({ teammate }: { teammate: { id: string; name: str
 
 function DeleteDialog({ teammate, onClose }: { teammate: { id: string; name: string }; onClose(): void }) {
   const titleId = useId()
-  const [{ data }] = useQuery({ query: TeammateActivityQuery, variables: { id: teammate.id }, requestPolicy: 'network-only' })
+  const [{ data, error: readError }] = useQuery({ query: TeammateActivityQuery, variables: { id: teammate.id }, requestPolicy: 'network-only' })
   const [{ fetching, error }, deleteTeammate] = useMutation(DeleteTeammateMutation)
   const activity = data?.teammate?.activity
 
@@ -76,6 +76,11 @@ function DeleteDialog({ teammate, onClose }: { teammate: { id: string; name: str
         </section>
       </div>
       <p className="muted small">This can’t be undone. To keep a copy of its memory, export it first.</p>
+      {readError && !activity && (
+        <p className="message warn" data-testid="delete-count-error">
+          How much it keeps couldn’t be read just now ({describeError(readError)}); everything listed above goes all the same.
+        </p>
+      )}
       {error && (
         <p className="message error" role="alert" data-testid="delete-error">
           {describeError(error)}
