@@ -50,10 +50,9 @@ func TestDeleteTeammate(t *testing.T) {
 		p.click(tid("teammate-delete"))
 		p.waitVisible(tid("delete-dialog"))
 		p.waitFor("the focus on Cancel", `document.activeElement?.dataset.testid === 'delete-cancel'`)
-		if _, err := chromedp.Run(p.ctx, chromedp.Poll[bool](`/^\d+ memor/.test(document.querySelector('[data-testid="delete-memories"]')?.textContent ?? '')`,
-			chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(stepTimeout))); err != nil {
-			t.Fatalf("the dialog shows no counts (%v); it says %q", err, p.text(tid("delete-dialog")))
-		}
+		// Waited for by its attribute: the counts replace the text of the same node, which a wait on
+		// DOM mutations would not see.
+		p.waitVisible(tid("delete-memories", `[data-state="ready"]`))
 		if got, want := p.text(tid("delete-memories")), "2 memories (lessons included) and 1 suggestion waiting of "+name+": the text and key of each, every saved version, every embedding — as Forget does."; got != want {
 			t.Errorf("the dialog says %q, want %q", got, want)
 		}
@@ -84,40 +83,42 @@ func TestDeleteTeammate(t *testing.T) {
 }
 
 // downloads makes the tab save downloads into a fresh directory and returns a function that waits
-// for the next completed download and returns its bytes.
+// for the next download to be complete there and returns its bytes. Chromium names each file by
+// its download's id and renames it from a .crdownload file once complete; the directory is watched
+// rather than the download events, which a busy browser has been seen to drop.
 func (p *page) downloads() (next func() []byte) {
 	p.t.Helper()
 	dir := p.t.TempDir()
-	done := make(chan *cdpbrowser.EventDownloadProgress, 8)
-	if err := chromedp.Listen(p.ctx, func(ev any) {
-		if ev, ok := ev.(*cdpbrowser.EventDownloadProgress); ok && ev.State != cdpbrowser.DownloadProgressStateInProgress {
-			done <- ev
-		}
-	}); err != nil {
-		p.t.Fatal(err)
-	}
 	p.do("allow downloads", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		_, err := cdp.Call(ctx, t, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
-			Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: dir, EventsEnabled: new(true),
+			Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: dir,
 		})
 		return err
 	}))
+	seen := map[string]bool{}
 	return func() []byte {
 		p.t.Helper()
-		select {
-		case ev := <-done:
-			if ev.State != cdpbrowser.DownloadProgressStateCompleted {
-				p.t.Fatalf("the download ended %s", ev.State)
-			}
-			b, err := os.ReadFile(filepath.Join(dir, ev.GUID))
+		deadline := time.Now().Add(stepTimeout)
+		for time.Now().Before(deadline) {
+			entries, err := os.ReadDir(dir)
 			if err != nil {
 				p.t.Fatal(err)
 			}
-			return b
-		case <-time.After(stepTimeout):
-			p.t.Fatal("no download finished in time")
-			return nil
+			for _, e := range entries {
+				if seen[e.Name()] || strings.HasSuffix(e.Name(), ".crdownload") {
+					continue
+				}
+				b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+				if err != nil || len(b) == 0 {
+					continue
+				}
+				seen[e.Name()] = true
+				return b
+			}
+			time.Sleep(50 * time.Millisecond) // a directory has no event to wait on here
 		}
+		p.t.Fatal("no download finished in time")
+		return nil
 	}
 }
 

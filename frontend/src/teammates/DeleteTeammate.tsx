@@ -53,7 +53,7 @@ function DeleteDialog({ teammate, onClose }: { teammate: { id: string; name: str
         <section>
           <h3 className="forget-heading">Erased now, for good</h3>
           <ul>
-            <li data-testid="delete-memories">
+            <li data-testid="delete-memories" data-state={activity ? 'ready' : readError ? 'error' : 'loading'}>
               {activity
                 ? `${count(activity.memories, 'memory', 'memories')} (lessons included) and ${count(activity.suggestions, 'suggestion', 'suggestions')} waiting`
                 : 'Every memory, lesson and suggestion'}{' '}
