@@ -17,6 +17,15 @@ import (
 // Issue 19 items 1–3 in the web app: deleting a teammate, export and import, bulk forget,
 // confirm-all / dismiss-all with undo, kind and key chosen when confirming.
 
+// settle waits until every section of a teammate's Memory tab has read its data, so that nothing
+// moves under a click at the bottom of the page (the suggestions appear above everything else).
+func (p *page) settle() {
+	p.t.Helper()
+	p.waitLive()
+	p.waitVisible(tid("memory-list", `[data-state="ready"]`))
+	p.waitVisible(tid("lessons-section", `[data-state="ready"]`))
+}
+
 // teammateExists reports whether the API still knows the teammate.
 func (a api) teammateExists(ctx context.Context, id string) (bool, error) {
 	var out struct{ Teammate *struct{ ID string } }
@@ -47,6 +56,7 @@ func TestDeleteTeammate(t *testing.T) {
 
 		p := openPage(t, vp, "/teammates/"+teammate)
 		p.waitText(tid("teammate-title"), name)
+		p.settle()
 		p.click(tid("teammate-delete"))
 		p.waitVisible(tid("delete-dialog"))
 		p.waitFor("the focus on Cancel", `document.activeElement?.dataset.testid === 'delete-cancel'`)
@@ -134,7 +144,7 @@ func TestExportDownload(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := openPage(t, vp, "/teammates/"+teammate)
-		p.waitVisible(tid("transfer-section"))
+		p.settle()
 		next := p.downloads()
 
 		p.click(tid("export-json"))
@@ -251,7 +261,7 @@ func TestBulkForget(t *testing.T) {
 		p.waitVisible(itemSel(a.ID) + `[data-pinned="true"]`)
 		p.waitVisible(itemSel(b.ID) + `[data-pinned="true"]`)
 
-		p.click(tid("bulk-forget"))
+		p.click(tid("bulk-forget", ":not(:disabled)"))
 		p.waitVisible(tid("bulk-forget-dialog"))
 		p.waitFor("the focus on Cancel", `document.activeElement?.dataset.testid === 'bulk-forget-cancel'`)
 		listed := p.text(tid("bulk-forget-list"))
@@ -289,7 +299,7 @@ func TestConfirmAllDismissAllAndUndo(t *testing.T) {
 		p.waitFor("three suggestions", `document.querySelectorAll('[data-testid="suggestion"]').length === 3`)
 		p.assertNoHorizontalScroll()
 		p.shot("suggestions")
-		p.click(tid("suggestions-confirm-all"))
+		p.click(tid("suggestions-confirm-all", ":not(:disabled)"))
 		p.waitGone(tid("suggestion"))
 		p.waitFor("the notice", `document.querySelector('[data-testid="suggestions-notice"]')?.textContent.startsWith('Confirmed all 3 suggestions: they are memory now.')`)
 		p.waitItemCount(3)
@@ -301,13 +311,13 @@ func TestConfirmAllDismissAllAndUndo(t *testing.T) {
 			mustSuggest(t, ctx, teammate, "Something else about me", s, false)
 		}
 		p.waitFor("two suggestions", `document.querySelectorAll('[data-testid="suggestion"]').length === 2`)
-		p.click(tid("suggestions-dismiss-all"))
+		p.click(tid("suggestions-dismiss-all", ":not(:disabled)"))
 		p.waitGone(tid("suggestion"))
 		p.waitVisible(tid("suggestions-undo"))
 		if n, err := user.candidateCount(ctx, teammate); err != nil || n != 0 {
 			t.Errorf("%d suggestions still wait after Dismiss all (%v)", n, err)
 		}
-		p.click(tid("suggestions-undo"))
+		p.click(tid("suggestions-undo", ":not(:disabled)")) // enabled once Dismiss all has settled
 		p.waitFor("both back", `document.querySelectorAll('[data-testid="suggestion"]').length === 2`)
 		if n, err := user.candidateCount(ctx, teammate); err != nil || n != 2 {
 			t.Errorf("%d suggestions wait after Undo (%v), want 2", n, err)
