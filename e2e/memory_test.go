@@ -337,7 +337,8 @@ func TestLiveUpdatesAndGenerationNotice(t *testing.T) {
 
 		added := mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Added while the page was open", Pinned: true})
 		p.waitText(itemSel(added.ID, tid("item-content")), "Added while the page was open")
-		p.waitFor("a new generation", fmt.Sprintf(`document.querySelector('[data-testid="teammate-generation"]').textContent.trim() !== %s`, jsString(before)))
+		// By the attribute: the text changes in place, which is no DOM mutation the wait sees.
+		p.waitFor("a new generation", fmt.Sprintf(`document.querySelector('[data-testid="teammate-generation"]').dataset.generation !== %s`, jsString(strings.TrimPrefix(before, "generation "))))
 
 		mustEdit(t, ctx, item.ID, 1, "Uses a standing desk in the afternoons")
 		p.waitText(itemSel(item.ID, tid("item-content")), "Uses a standing desk in the afternoons")

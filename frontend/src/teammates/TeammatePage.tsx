@@ -251,7 +251,7 @@ function TeammateDetails({ teammate, generation }: { teammate: { id: string; gen
         <div>
           <dt>Memory generation</dt>
           <dd>
-            <span data-testid="teammate-generation" data-live={generation.live}>
+            <span data-testid="teammate-generation" data-live={generation.live} data-generation={generation.value ?? teammate.generation}>
               generation <code>{generation.value ?? teammate.generation}</code>
             </span>
             <p className="muted small">
