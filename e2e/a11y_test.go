@@ -304,7 +304,7 @@ func TestAccessibilityOfMainScreens(t *testing.T) {
 		p.do("focus Forget", chromedp.Focus(chromedp.CSS(forget)))
 		p.press(kb.Enter)
 		p.waitVisible(tid("forget-dialog"))
-		p.waitFor("the focus in the dialog", `document.querySelector('[data-testid="forget-dialog"]').contains(document.activeElement)`)
+		p.waitFor("the focus on Cancel, not on the destructive Forget", `document.activeElement?.dataset.testid === 'forget-cancel'`)
 		p.assertAccessible("Forget dialog")
 		for i := 0; i < 5; i++ {
 			p.press(kb.Tab)

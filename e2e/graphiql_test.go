@@ -27,6 +27,18 @@ func TestGraphiQLLoadsNothingExternal(t *testing.T) {
 			}
 		})
 		p := openPageIn(t, browser, vp, "/graphiql", record)
+		if vp.phone {
+			// GraphiQL's side-by-side panes don't fit a phone: it says so, and opens anyway on request.
+			p.waitVisible(tid("graphiql-narrow"))
+			if got := p.text(tid("graphiql-narrow")); !strings.Contains(got, "GraphiQL needs a wider screen") {
+				t.Errorf("at %d px GraphiQL says %q, want that it needs a wider screen", vp.width, got)
+			}
+			p.assertAccessible("GraphiQL on a phone")
+			p.shot("graphiql-narrow")
+			p.click(tid("graphiql-open-anyway"))
+		} else if eval[bool](p, `!!document.querySelector('[data-testid="graphiql-narrow"]')`) {
+			t.Error("the desktop is told GraphiQL needs a wider screen")
+		}
 		p.waitVisible(`.graphiql-container`)
 		p.click(`.graphiql-execute-button`)
 		p.waitFor("the query's result", `document.querySelector('.result-window')?.textContent.includes('"teammates"')`)

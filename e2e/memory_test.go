@@ -319,8 +319,9 @@ func TestHistoryAndRestore(t *testing.T) {
 }
 
 // G7 and live lists: changes made elsewhere (here through the API) show up in the open page without a
-// reload; the generation moves and the stale-thread notice appears until dismissed; an item is
-// marked expired when its time passes.
+// reload; the generation moves, shown only in the Technical details panel, and the Memory tab shows
+// no "fresh thread" notice (that is said once, in Conversations); an item is marked expired when its
+// time passes.
 func TestLiveUpdatesAndGenerationNotice(t *testing.T) {
 	eachViewport(t, func(t *testing.T, vp viewport) {
 		ctx := setup(t)
@@ -330,32 +331,36 @@ func TestLiveUpdatesAndGenerationNotice(t *testing.T) {
 		p.waitVisible(itemSel(item.ID))
 		p.waitFor("the generation subscription", `document.querySelector('[data-testid="teammate-generation"]').dataset.live === 'true'`)
 		before := p.text(tid("teammate-generation"))
-		if eval[bool](p, `!!document.querySelector('[data-testid="generation-notice"]')`) {
-			t.Fatal("the stale-thread notice shows before anything changed")
+		if eval[bool](p, `!!document.querySelector('[data-testid="teammate-details"]').open`) {
+			t.Error("the Technical details panel is open before the user opened it")
 		}
 
 		added := mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Added while the page was open", Pinned: true})
 		p.waitText(itemSel(added.ID, tid("item-content")), "Added while the page was open")
-		p.waitVisible(tid("generation-notice"))
-		if got := p.text(tid("generation-notice")); !strings.Contains(got, "Memory changed; the next message starts a fresh thread") {
-			t.Errorf("notice says %q", got)
-		}
-		p.waitFor("a new generation", fmt.Sprintf(`document.querySelector('[data-testid="teammate-generation"]').textContent.trim() !== %s`, jsString(before)))
+		// By the attribute: the text changes in place, which is no DOM mutation the wait sees.
+		p.waitFor("a new generation", fmt.Sprintf(`document.querySelector('[data-testid="teammate-generation"]').dataset.generation !== %s`, jsString(strings.TrimPrefix(before, "generation "))))
 
 		mustEdit(t, ctx, item.ID, 1, "Uses a standing desk in the afternoons")
 		p.waitText(itemSel(item.ID, tid("item-content")), "Uses a standing desk in the afternoons")
 		p.waitVisible(itemSel(item.ID) + `[data-revision="2"]`)
+		if eval[bool](p, `!!document.querySelector('[data-testid="generation-notice"]') || document.body.innerText.includes('fresh thread')`) {
+			t.Error("the Memory tab shows a fresh-thread notice; it belongs to Conversations")
+		}
+		if eval[bool](p, `document.querySelector('main').innerText.includes('generation')`) {
+			t.Error("the word generation shows outside the folded Technical details panel")
+		}
+		p.click(tid("teammate-details") + " summary")
+		p.waitVisible(tid("teammate-generation"))
+		if g := p.text(tid("teammate-generation")); !strings.HasPrefix(g, "generation ") || strings.Count(g, ":") != 2 {
+			t.Errorf("generation shows %q, want shared:own:expired", g)
+		}
 		p.assertNoHorizontalScroll()
-		p.shot("notice")
-
-		p.click(tid("generation-notice-dismiss"))
-		p.waitGone(tid("generation-notice"))
+		p.shot("details")
 
 		// Expiry: marked when the time passes, without a reload.
 		soon := mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Out of office today", ExpiresAt: time.Now().Add(3 * time.Second)})
 		p.waitVisible(itemSel(soon.ID) + `[data-expired="false"]`)
 		p.waitVisible(itemSel(soon.ID, tid("item-expired")))
-		p.waitVisible(tid("generation-notice")) // creating it changed the generation again
 	})
 }
 

@@ -50,11 +50,16 @@ func startServer(ctx context.Context, bin, dataDir, logPath string, env ...strin
 	if err != nil {
 		return nil, err
 	}
-	logFile, err := os.Create(logPath)
+	return startServerAt(ctx, bin, dataDir, logPath, fmt.Sprintf("127.0.0.1:%d", port), env...)
+}
+
+// startServerAt is startServer on a given address (a server started again where it was); the log
+// is appended to.
+func startServerAt(ctx context.Context, bin, dataDir, logPath, addr string, env ...string) (*server, error) {
+	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
 	}
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
 	cmd := exec.Command(bin)
 	cmd.Env = append(os.Environ(),
 		"MEMORY_DATA_DIR="+dataDir,

@@ -9,6 +9,7 @@ import { Link, paths, useRoute, type Route } from './router.tsx'
 import { SettingsPage } from './settings/SettingsPage.tsx'
 import { TeammatePage } from './teammates/TeammatePage.tsx'
 import { TeammatesPage } from './teammates/TeammatesPage.tsx'
+import { ConnectionBanner } from './ui/ConnectionBanner.tsx'
 import { PageHeading } from './ui/PageHeading.tsx'
 
 /** The web app: the session check, the frame (header and navigation) and the current screen. */
@@ -75,6 +76,7 @@ function Frame() {
           </nav>
         </div>
       </header>
+      <ConnectionBanner />
       <main id="main" className="page">
         <Screen route={route} />
       </main>

@@ -1,7 +1,7 @@
 import { createGraphiQLFetcher } from '@graphiql/toolkit'
 import { GraphiQL } from 'graphiql'
 import { createClient } from 'graphql-ws'
-import { StrictMode } from 'react'
+import { StrictMode, useEffect, useState } from 'react'
 import { createRoot } from 'react-dom/client'
 import 'graphiql/graphiql.css'
 import './graphiql.css'
@@ -35,8 +35,39 @@ if (!container) {
   throw new Error('graphiql.html has no #graphiql element')
 }
 
-createRoot(container).render(
-  <StrictMode>
+// GraphiQL lays out its editor, variables and result side by side; below this width they don't fit.
+const narrow = window.matchMedia('(max-width: 699px)')
+
+/**
+ * GraphiQL, or on a phone-sized screen a message saying it needs a wider one, with a way to open it
+ * anyway (and back to the app).
+ */
+function Explorer() {
+  const [isNarrow, setNarrow] = useState(narrow.matches)
+  const [anyway, setAnyway] = useState(false)
+  useEffect(() => {
+    const change = () => setNarrow(narrow.matches)
+    narrow.addEventListener('change', change)
+    return () => narrow.removeEventListener('change', change)
+  }, [])
+  if (isNarrow && !anyway) {
+    return (
+      <main className="narrow-notice" data-testid="graphiql-narrow">
+        <h1>GraphiQL needs a wider screen</h1>
+        <p>
+          The GraphQL explorer shows the query, its variables and the result side by side, which doesn’t fit on a phone. Open{' '}
+          <strong>{location.host}/graphiql</strong> on a computer or tablet, or turn this device sideways.
+        </p>
+        <p className="narrow-actions">
+          <button type="button" onClick={() => setAnyway(true)} data-testid="graphiql-open-anyway">
+            Open it anyway
+          </button>
+          <a href="/">Back to Memory</a>
+        </p>
+      </main>
+    )
+  }
+  return (
     <GraphiQL fetcher={fetcher} defaultQuery={defaultQuery}>
       <GraphiQL.Logo>
         <a className="graphiql-logo-link" href="/">
@@ -45,5 +76,11 @@ createRoot(container).render(
         GraphiQL
       </GraphiQL.Logo>
     </GraphiQL>
+  )
+}
+
+createRoot(container).render(
+  <StrictMode>
+    <Explorer />
   </StrictMode>,
 )

@@ -250,11 +250,12 @@ type ComplexityRoot struct {
 		Lessons           func(childComplexity int, teammateID string) int
 		MemoryImported    func(childComplexity int, teammateID string) int
 		MemoryItem        func(childComplexity int, id string) int
-		MemoryItems       func(childComplexity int, scope model.ScopeInput, status *memory.Status, kind *memory.Kind, search *string, first *int, after *string) int
+		MemoryItems       func(childComplexity int, scope model.ScopeInput, status *memory.Status, kind *memory.Kind, search *string, first *int, after *string, kinds []memory.Kind) int
 		PendingRetries    func(childComplexity int) int
 		RecallPreview     func(childComplexity int, teammateID string, query string) int
 		Run               func(childComplexity int, id string) int
 		Runs              func(childComplexity int, teammateID string, first *int, before *string) int
+		SearchMemory      func(childComplexity int, search string, first *int) int
 		Teammate          func(childComplexity int, id string) int
 		Teammates         func(childComplexity int) int
 		ToolSearchHistory func(childComplexity int, query string) int
@@ -342,10 +343,18 @@ type ComplexityRoot struct {
 	}
 
 	Teammate struct {
+		Activity   func(childComplexity int) int
 		CreatedAt  func(childComplexity int) int
 		Generation func(childComplexity int) int
 		ID         func(childComplexity int) int
 		Name       func(childComplexity int) int
+	}
+
+	TeammateActivity struct {
+		LastActivityAt     func(childComplexity int) int
+		LastConversationAt func(childComplexity int) int
+		Memories           func(childComplexity int) int
+		Suggestions        func(childComplexity int) int
 	}
 
 	TeammateChange struct {
@@ -424,7 +433,7 @@ type MutationResolver interface {
 type QueryResolver interface {
 	Teammates(ctx context.Context) ([]model.Teammate, error)
 	Teammate(ctx context.Context, id string) (*model.Teammate, error)
-	MemoryItems(ctx context.Context, scope model.ScopeInput, status *memory.Status, kind *memory.Kind, search *string, first *int, after *string) (*model.MemoryItemConnection, error)
+	MemoryItems(ctx context.Context, scope model.ScopeInput, status *memory.Status, kind *memory.Kind, search *string, first *int, after *string, kinds []memory.Kind) (*model.MemoryItemConnection, error)
 	MemoryItem(ctx context.Context, id string) (*memory.Item, error)
 	Candidates(ctx context.Context, scope model.ScopeInput) ([]memory.Item, error)
 	ForgottenBefore(ctx context.Context, scope model.ScopeInput, content string) (bool, error)
@@ -435,6 +444,7 @@ type QueryResolver interface {
 	PendingRetries(ctx context.Context) ([]memory.Retry, error)
 	MemoryImported(ctx context.Context, teammateID string) (bool, error)
 	ExportMemory(ctx context.Context, scope model.ScopeInput, format model.ExportFormat, includeRevisions *bool) (string, error)
+	SearchMemory(ctx context.Context, search string, first *int) ([]memory.Item, error)
 	RecallPreview(ctx context.Context, teammateID string, query string) (*memory.Packet, error)
 	AiStatus(ctx context.Context) (*model.AIStatus, error)
 	Run(ctx context.Context, id string) (*memory.Run, error)
@@ -472,6 +482,7 @@ type SubscriptionResolver interface {
 }
 type TeammateResolver interface {
 	Generation(ctx context.Context, obj *model.Teammate) (string, error)
+	Activity(ctx context.Context, obj *model.Teammate) (*memory.TeammateActivity, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -1504,7 +1515,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.MemoryItems(childComplexity, args["scope"].(model.ScopeInput), args["status"].(*memory.Status), args["kind"].(*memory.Kind), args["search"].(*string), args["first"].(*int), args["after"].(*string)), true
+		return e.ComplexityRoot.Query.MemoryItems(childComplexity, args["scope"].(model.ScopeInput), args["status"].(*memory.Status), args["kind"].(*memory.Kind), args["search"].(*string), args["first"].(*int), args["after"].(*string), args["kinds"].([]memory.Kind)), true
 	case "Query.pendingRetries":
 		if e.ComplexityRoot.Query.PendingRetries == nil {
 			break
@@ -1544,6 +1555,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Runs(childComplexity, args["teammateId"].(string), args["first"].(*int), args["before"].(*string)), true
+	case "Query.searchMemory":
+		if e.ComplexityRoot.Query.SearchMemory == nil {
+			break
+		}
+
+		args, err := ec.field_Query_searchMemory_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SearchMemory(childComplexity, args["search"].(string), args["first"].(*int)), true
 	case "Query.teammate":
 		if e.ComplexityRoot.Query.Teammate == nil {
 			break
@@ -1926,6 +1948,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Subscription.TeammatesChanged(childComplexity), true
 
+	case "Teammate.activity":
+		if e.ComplexityRoot.Teammate.Activity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Teammate.Activity(childComplexity), true
 	case "Teammate.createdAt":
 		if e.ComplexityRoot.Teammate.CreatedAt == nil {
 			break
@@ -1950,6 +1978,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Teammate.Name(childComplexity), true
+
+	case "TeammateActivity.lastActivityAt":
+		if e.ComplexityRoot.TeammateActivity.LastActivityAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeammateActivity.LastActivityAt(childComplexity), true
+	case "TeammateActivity.lastConversationAt":
+		if e.ComplexityRoot.TeammateActivity.LastConversationAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeammateActivity.LastConversationAt(childComplexity), true
+	case "TeammateActivity.memories":
+		if e.ComplexityRoot.TeammateActivity.Memories == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeammateActivity.Memories(childComplexity), true
+	case "TeammateActivity.suggestions":
+		if e.ComplexityRoot.TeammateActivity.Suggestions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeammateActivity.Suggestions(childComplexity), true
 
 	case "TeammateChange.change":
 		if e.ComplexityRoot.TeammateChange.Change == nil {
@@ -2657,6 +2710,42 @@ extend type Subscription {
   Credentials: user, worker.
   """
   teammatesChanged: TeammateChange! @auth(accept: [USER, WORKER])
+}
+`, BuiltIn: false},
+	{Name: "../overview.graphqls", Input: `# The web app's overview: what the teammate list shows about each teammate, and one search across
+# every scope (issue 19 item 4). User only.
+
+"What the teammate list shows about a teammate (user only)."
+type TeammateActivity {
+  "Active memories in the teammate's own scope, lessons included."
+  memories: Int!
+  "Suggestions waiting for the user in the teammate's scope (A2)."
+  suggestions: Int!
+  "When the teammate's newest conversation (run) started; null when it never ran."
+  lastConversationAt: Time
+  "The newest of: when it was added, its last conversation, the last change to its memory or suggestions."
+  lastActivityAt: Time!
+}
+
+extend type Teammate {
+  "Counts and last activity for the teammate list. User only: other credentials get FORBIDDEN."
+  activity: TeammateActivity!
+}
+
+extend type Query {
+  """
+  Active memory of every scope at once — shared and every teammate's — whose words (English stemming)
+  or any part of the content or key match search: shared first, then pinned, then most recently
+  changed. User only: a teammate never reads another's scope (S1).
+
+  Credentials: user.
+  """
+  searchMemory(
+    "Words to find, or any part of a content or key; 1–500 characters, not only spaces."
+    search: String!
+    "How many items to return at most: 1–50."
+    first: Int = 50
+  ): [MemoryItem!]! @auth(accept: [USER])
 }
 `, BuiltIn: false},
 	{Name: "../recall.graphqls", Input: `# Recall: what a run sees and why (RULES P1–P7), and the optional AI's status (I1–I5).
@@ -3393,6 +3482,8 @@ type Query {
     first: Int = 50
     "The endCursor of the previous page; omitted: the first page."
     after: String
+    "Keep only items of these kinds (with kind: of both). The web app lists lessons apart."
+    kinds: [MemoryKind!]
   ): MemoryItemConnection! @auth(accept: [USER, WORKER, RUN])
   "One item; null when it doesn't exist. Credentials: user, worker, run."
   memoryItem(
@@ -4073,8 +4164,24 @@ func (ec *executionContext) childFields_Teammate(ctx context.Context, field grap
 		return ec.fieldContext_Teammate_createdAt(ctx, field)
 	case "generation":
 		return ec.fieldContext_Teammate_generation(ctx, field)
+	case "activity":
+		return ec.fieldContext_Teammate_activity(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Teammate", field.Name)
+}
+
+func (ec *executionContext) childFields_TeammateActivity(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "memories":
+		return ec.fieldContext_TeammateActivity_memories(ctx, field)
+	case "suggestions":
+		return ec.fieldContext_TeammateActivity_suggestions(ctx, field)
+	case "lastConversationAt":
+		return ec.fieldContext_TeammateActivity_lastConversationAt(ctx, field)
+	case "lastActivityAt":
+		return ec.fieldContext_TeammateActivity_lastActivityAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeammateActivity", field.Name)
 }
 
 func (ec *executionContext) childFields_TeammateChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4834,6 +4941,14 @@ func (ec *executionContext) field_Query_memoryItems_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["after"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "kinds",
+		func(ctx context.Context, v any) ([]memory.Kind, error) {
+			return ec.unmarshalOMemoryKind2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKindᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["kinds"] = arg6
 	return args, nil
 }
 
@@ -4900,6 +5015,28 @@ func (ec *executionContext) field_Query_runs_args(ctx context.Context, rawArgs m
 		return nil, err
 	}
 	args["before"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_searchMemory_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
 	return args, nil
 }
 
@@ -9307,7 +9444,7 @@ func (ec *executionContext) _Query_memoryItems(ctx context.Context, field graphq
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().MemoryItems(ctx, fc.Args["scope"].(model.ScopeInput), fc.Args["status"].(*memory.Status), fc.Args["kind"].(*memory.Kind), fc.Args["search"].(*string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+			return ec.Resolvers.Query().MemoryItems(ctx, fc.Args["scope"].(model.ScopeInput), fc.Args["status"].(*memory.Status), fc.Args["kind"].(*memory.Kind), fc.Args["search"].(*string), fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["kinds"].([]memory.Kind))
 		},
 		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
 			directive0 := next
@@ -9928,6 +10065,68 @@ func (ec *executionContext) fieldContext_Query_exportMemory(ctx context.Context,
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_exportMemory_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_searchMemory(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_searchMemory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SearchMemory(ctx, fc.Args["search"].(string), fc.Args["first"].(*int))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal []memory.Item
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal []memory.Item
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []memory.Item) graphql.Marshaler {
+			return ec.marshalNMemoryItem2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItemᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_searchMemory(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItem(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_searchMemory_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -11904,6 +12103,130 @@ func (ec *executionContext) _Teammate_generation(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_Teammate_generation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Teammate", field, true, true, "String")
+}
+
+func (ec *executionContext) _Teammate_activity(ctx context.Context, field graphql.CollectedField, obj *model.Teammate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Teammate_activity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Teammate().Activity(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *memory.TeammateActivity) graphql.Marshaler {
+			return ec.marshalNTeammateActivity2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐTeammateActivity(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Teammate_activity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Teammate",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TeammateActivity(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TeammateActivity_memories(ctx context.Context, field graphql.CollectedField, obj *memory.TeammateActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeammateActivity_memories(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Memories, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeammateActivity_memories(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeammateActivity", field, false, false, "Int")
+}
+
+func (ec *executionContext) _TeammateActivity_suggestions(ctx context.Context, field graphql.CollectedField, obj *memory.TeammateActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeammateActivity_suggestions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Suggestions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeammateActivity_suggestions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeammateActivity", field, false, false, "Int")
+}
+
+func (ec *executionContext) _TeammateActivity_lastConversationAt(ctx context.Context, field graphql.CollectedField, obj *memory.TeammateActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeammateActivity_lastConversationAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastConversationAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TeammateActivity_lastConversationAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeammateActivity", field, false, false, "Time")
+}
+
+func (ec *executionContext) _TeammateActivity_lastActivityAt(ctx context.Context, field graphql.CollectedField, obj *memory.TeammateActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeammateActivity_lastActivityAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastActivityAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeammateActivity_lastActivityAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeammateActivity", field, false, false, "Time")
 }
 
 func (ec *executionContext) _TeammateChange_teammateId(ctx context.Context, field graphql.CollectedField, obj *model.TeammateChange) (ret graphql.Marshaler) {
@@ -16137,6 +16460,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_exportMemory(ctx, field)
 				})
+		case "searchMemory":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_searchMemory(ctx, field)
+				})
 		case "recallPreview":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -16743,6 +17072,60 @@ func (ec *executionContext) _Teammate(ctx context.Context, sel ast.SelectionSet,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Teammate_generation(ctx, field, obj)
 				})
+		case "activity":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Teammate_activity(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var teammateActivityImplementors = []string{"TeammateActivity"}
+
+func (ec *executionContext) _TeammateActivity(ctx context.Context, sel ast.SelectionSet, obj *memory.TeammateActivity) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, teammateActivityImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TeammateActivity")
+		case "memories":
+			out.Values[i] = ec._TeammateActivity_memories(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "suggestions":
+			out.Values[i] = ec._TeammateActivity_suggestions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lastConversationAt":
+			out.Values[i] = ec._TeammateActivity_lastConversationAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "lastActivityAt":
+			out.Values[i] = ec._TeammateActivity_lastActivityAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -18105,6 +18488,14 @@ func (ec *executionContext) marshalNTeammate2ᚖgithubᚗcomᚋopenᚑbotᚋmemo
 	return ec._Teammate(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNTeammateActivity2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐTeammateActivity(ctx context.Context, sel ast.SelectionSet, v *memory.TeammateActivity) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TeammateActivity!")
+		return graphql.Null
+	}
+	return ec._TeammateActivity(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNTeammateChange2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐTeammateChange(ctx context.Context, sel ast.SelectionSet, v *model.TeammateChange) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "TeammateChange!")
@@ -18516,6 +18907,42 @@ func (ec *executionContext) marshalOMemoryItem2ᚖgithubᚗcomᚋopenᚑbotᚋme
 		return graphql.Null
 	}
 	return ec._MemoryItem(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOMemoryKind2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKindᚄ(ctx context.Context, v any) ([]memory.Kind, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]memory.Kind, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNMemoryKind2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKind(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOMemoryKind2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKindᚄ(ctx context.Context, sel ast.SelectionSet, v []memory.Kind) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMemoryKind2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKind(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalOMemoryKind2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐKind(ctx context.Context, v any) (*memory.Kind, error) {

@@ -398,6 +398,8 @@ type Teammate struct {
 	CreatedAt time.Time `json:"createdAt"`
 	// The teammate's generation, shared:own:expired (G2). It changes whenever memory it sees changes.
 	Generation string `json:"generation"`
+	// Counts and last activity for the teammate list. User only: other credentials get FORBIDDEN.
+	Activity memory.TeammateActivity `json:"activity"`
 }
 
 // A teammate was created, renamed or deleted.

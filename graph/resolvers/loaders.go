@@ -16,6 +16,8 @@ type loaders struct {
 	teammate *dataloadgen.Loader[string, memory.Teammate]
 	// runTeammate maps a run id to its teammate's id.
 	runTeammate *dataloadgen.Loader[string, string]
+	// activity is the teammate list's counts and last activity, per teammate id.
+	activity *dataloadgen.Loader[string, memory.TeammateActivity]
 }
 
 type loadersKey struct{}
@@ -25,6 +27,7 @@ func (r *Resolver) WithLoaders(ctx context.Context, next graphql.OperationHandle
 	l := &loaders{
 		teammate:    dataloadgen.NewLoader(r.Memory.TeammatesByID, dataloadgen.WithWait(time.Millisecond)),
 		runTeammate: dataloadgen.NewLoader(r.Memory.RunTeammatesByID, dataloadgen.WithWait(time.Millisecond)),
+		activity:    dataloadgen.NewLoader(r.Memory.TeammateActivities, dataloadgen.WithWait(time.Millisecond)),
 	}
 	return next(context.WithValue(ctx, loadersKey{}, l))
 }
@@ -39,7 +42,7 @@ func loadersFrom(ctx context.Context) *loaders {
 // down to the budget's size.
 func Batched(object, field string) bool {
 	switch object + "." + field {
-	case "MemoryItem.teammate", "Run.teammate":
+	case "MemoryItem.teammate", "Run.teammate", "Teammate.activity":
 		return true
 	}
 	return false

@@ -51,7 +51,7 @@ func (r *Resolver) Config() generated.Config {
 	// Lists cost what they may return, so FixedComplexityLimit bounds the rows a request can fetch;
 	// fields that make the database search, rank or count cost that work on top (see above).
 	q := &c.Complexity.Query
-	q.MemoryItems = func(child int, _ model.ScopeInput, _ *memory.Status, _ *memory.Kind, search *string, first *int, _ *string) int {
+	q.MemoryItems = func(child int, _ model.ScopeInput, _ *memory.Status, _ *memory.Kind, search *string, first *int, _ *string, _ []memory.Kind) int {
 		if search != nil && *search != "" {
 			return SearchComplexity + listCost(child, first, memory.DefaultPageSize)
 		}
@@ -62,6 +62,9 @@ func (r *Resolver) Config() generated.Config {
 	q.Copies = func(child int, _ string) int { return QueryComplexity + listCost(child, nil, memory.MaxAlsoForget) }
 	q.Lessons = func(child int, _ string) int { return QueryComplexity + listCost(child, nil, memory.MaxPageSize) }
 	q.Teammates = func(child int) int { return listCost(child, nil, memory.MaxPageSize) }
+	q.SearchMemory = func(child int, _ string, first *int) int {
+		return SearchComplexity + listCost(child, first, memory.MaxSearchAllResults)
+	}
 	q.PendingRetries = func(child int) int { return listCost(child, nil, memory.MaxPageSize) }
 	q.Runs = func(child int, _ string, first *int, _ *string) int {
 		return QueryComplexity + listCost(child, first, 20)
@@ -79,6 +82,7 @@ func (r *Resolver) Config() generated.Config {
 	c.Complexity.Run.Reply = func(child int) int { return QueryComplexity + child }
 	c.Complexity.Run.Thread = func(child int) int { return QueryComplexity + child }
 	c.Complexity.Teammate.Generation = func(child int) int { return QueryComplexity + child }
+	c.Complexity.Teammate.Activity = func(child int) int { return QueryComplexity + child }
 	c.Complexity.Lesson.Run = func(child int) int { return QueryComplexity + child }
 	return c
 }
@@ -89,7 +93,7 @@ func (r *Resolver) Config() generated.Config {
 func HeavyField(object, field string) bool {
 	switch object + "." + field {
 	case "Query.recallPreview", "Mutation.startRun", "Query.toolSearchMemory", "Query.toolSearchHistory",
-		"Query.aiStatus", "MemoryItemConnection.totalCount":
+		"Query.aiStatus", "MemoryItemConnection.totalCount", "Query.searchMemory":
 		return true
 	}
 	return false

@@ -165,8 +165,8 @@ func (r *queryResolver) Teammate(ctx context.Context, id string) (*model.Teammat
 }
 
 // MemoryItems is the resolver for the memoryItems field.
-func (r *queryResolver) MemoryItems(ctx context.Context, scope model.ScopeInput, status *memory.Status, kind *memory.Kind, search *string, first *int, after *string) (*model.MemoryItemConnection, error) {
-	f := memory.ListFilter{Scope: memory.Scope{TeammateID: scope.TeammateID}, Kind: kind, First: first}
+func (r *queryResolver) MemoryItems(ctx context.Context, scope model.ScopeInput, status *memory.Status, kind *memory.Kind, search *string, first *int, after *string, kinds []memory.Kind) (*model.MemoryItemConnection, error) {
+	f := memory.ListFilter{Scope: memory.Scope{TeammateID: scope.TeammateID}, Kind: kind, Kinds: kinds, First: first}
 	if status != nil {
 		f.Status = *status
 	}

@@ -53,17 +53,18 @@ const (
 		 ORDER BY revision DESC LIMIT $3`
 
 	// The item list filter: $1 scope, $2 status, $3 kind or NULL, $4 search words or NULL, $5 the same
-	// as an ILIKE pattern (so partial words match too).
+	// as an ILIKE pattern (so partial words match too), $6 the kinds to keep or NULL.
 	itemFilter = `scope = $1 AND status = $2 AND ($3::text IS NULL OR kind = $3)
+		AND ($6::text[] IS NULL OR kind = ANY($6::text[]))
 		AND ($4::text IS NULL OR search @@ plainto_tsquery('english', $4) OR content ILIKE $5 OR key ILIKE $5)`
 
-	// Pinned first, then most recently changed; the keyset ($6, $7, $8) is the last row of the previous page.
+	// Pinned first, then most recently changed; the keyset ($7, $8, $9) is the last row of the previous page.
 	qItemsPage = `
 		SELECT ` + itemColumns + ` FROM memory_items
 		 WHERE ` + itemFilter + `
-		   AND ($6::boolean IS NULL OR (pinned, updated_at, id) < ($6, $7, $8::uuid))
+		   AND ($7::boolean IS NULL OR (pinned, updated_at, id) < ($7, $8, $9::uuid))
 		 ORDER BY pinned DESC, updated_at DESC, memory_items.id DESC
-		 LIMIT $9`
+		 LIMIT $10`
 
 	qItemsCount = `SELECT count(*) FROM memory_items WHERE ` + itemFilter
 

@@ -17,6 +17,8 @@ type ListFilter struct {
 	// Status defaults to StatusActive.
 	Status Status
 	Kind   *Kind
+	// Kinds, when not empty, keeps only items of these kinds (together with Kind: of both).
+	Kinds []Kind
 	// Search matches words (full text, English stemming) or any part of the content or key.
 	Search string
 	First  *int
@@ -47,12 +49,13 @@ type listQuery struct {
 	scope   string
 	status  Status
 	kind    *Kind
+	kinds   []string // nil: any kind
 	words   *string
 	pattern *string
 }
 
 func (q listQuery) args() []any {
-	return []any{q.scope, q.status, q.kind, q.words, q.pattern}
+	return []any{q.scope, q.status, q.kind, q.words, q.pattern, q.kinds}
 }
 
 // readScope checks that the caller may read scope and returns its credential.
@@ -96,6 +99,15 @@ func (s *Service) ListItems(ctx context.Context, f ListFilter) (ItemPage, error)
 		return ItemPage{}, err
 	}
 	q := listQuery{scope: sc.String(), status: f.Status, kind: f.Kind}
+	if len(f.Kinds) > 0 {
+		q.kinds = make([]string, len(f.Kinds))
+		for i, k := range f.Kinds {
+			if !k.valid() {
+				return ItemPage{}, invalid("kinds", "must be fact, preference, lesson or note")
+			}
+			q.kinds[i] = string(k)
+		}
+	}
 	if search := strings.TrimSpace(f.Search); search != "" {
 		if err := checkText("search", search, MaxSearchLength, false); err != nil {
 			return ItemPage{}, err

@@ -357,7 +357,10 @@ var matrixOps = map[string]matrixOp{
 		vars:  func(f *matrixFixture, _ *matrixCell) map[string]any { return map[string]any{"id": f.item} },
 		want:  userOnly,
 	},
-	"erasure":        {query: `query { erasure { purged purgeDelaySeconds } }`, vars: noVars, want: userOnly},
+	"erasure": {query: `query { erasure { purged purgeDelaySeconds } }`, vars: noVars, want: userOnly},
+	"searchMemory": {
+		query: `query { searchMemory(search: "coffee") { id scope } }`, vars: noVars, want: userOnly,
+	},
 	"aboutMe":        {query: `query { aboutMe }`, vars: noVars, want: everyone},
 	"lessons":        {query: `query($tm: ID!) { lessons(teammateId: $tm) { item { id } } }`, vars: ownerVars, want: readers},
 	"pendingRetries": {query: `query { pendingRetries { messageId } }`, vars: noVars, want: workerOnly},

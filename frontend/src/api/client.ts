@@ -16,6 +16,71 @@ export interface Api {
    * was down, so live screens re-read what they show.
    */
   onReconnected(listener: () => void): () => void
+  /** Whether the server can be reached, for the offline banner. */
+  connection: ConnectionStore
+}
+
+/**
+ * What the app knows of its connection to the server: 'online'; 'down' when the websocket dropped
+ * or a request could not reach the server (the app keeps trying); 'back' for a few seconds after it
+ * came back.
+ */
+export type ConnectionState = 'online' | 'down' | 'back'
+
+export interface ConnectionStore {
+  get(): ConnectionState
+  subscribe(listener: () => void): () => void
+}
+
+// How often the server's health is checked while it can't be reached, and how long "back" shows.
+const healthCheckInterval = 2000
+const backShownFor = 4000
+// The longest wait between two websocket reconnection attempts, so that the page is live again
+// soon after a long outage (graphql-ws doubles its wait without a bound).
+const maxReconnectWait = 5000
+
+/**
+ * connectionStore tracks the websocket and HTTP requests. Either one failing marks the connection
+ * down; while down, /healthz is asked every few seconds, and the first answer (or the websocket
+ * connecting again) marks it back.
+ */
+function connectionStore() {
+  const listeners = listenerSet()
+  let state: ConnectionState = 'online'
+  let probe: ReturnType<typeof setInterval> | undefined
+  let backTimer: ReturnType<typeof setTimeout> | undefined
+  const set = (next: ConnectionState) => {
+    if (next === state) return
+    state = next
+    listeners.emit()
+  }
+  const up = () => {
+    if (state !== 'down') return
+    clearInterval(probe)
+    probe = undefined
+    set('back')
+    clearTimeout(backTimer)
+    backTimer = setTimeout(() => set('online'), backShownFor)
+  }
+  const down = () => {
+    clearTimeout(backTimer)
+    set('down')
+    if (probe !== undefined) return
+    probe = setInterval(() => {
+      fetch('/healthz', { cache: 'no-store' }).then(
+        (res) => {
+          if (res.ok) up()
+        },
+        () => {},
+      )
+    }, healthCheckInterval)
+  }
+  window.addEventListener('offline', down)
+  return {
+    up,
+    down,
+    store: { get: () => state, subscribe: listeners.add } satisfies ConnectionStore,
+  }
 }
 
 function listenerSet() {
@@ -40,6 +105,7 @@ function listenerSet() {
 export function createApi(): Api {
   const sessionLost = listenerSet()
   const reconnected = listenerSet()
+  const connection = connectionStore()
 
   const wsClient = createWSClient({
     url: `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/graphql`,
@@ -48,12 +114,22 @@ export function createApi(): Api {
     // takes; graphql-ws waits with randomised exponential backoff between attempts.
     retryAttempts: Number.POSITIVE_INFINITY,
     shouldRetry: (event) => !(isCloseEvent(event) && event.code === closeForbidden),
+    retryWait: (retries) =>
+      new Promise((resolve) => setTimeout(resolve, Math.min(maxReconnectWait, 1000 * 2 ** retries) + Math.random() * 500)),
     on: {
+      // A retry means the connection was lost, however it closed.
+      connecting: (isRetry) => {
+        if (isRetry) connection.down()
+      },
       connected: (_socket, _payload, wasRetry) => {
+        connection.up()
         if (wasRetry) reconnected.emit()
       },
       closed: (event) => {
         if (isCloseEvent(event) && event.code === closeForbidden) sessionLost.emit()
+        // The app closes its lazy socket with 1000 when nothing listens any more; anything else —
+        // the server stopped, the network went — is a lost connection that graphql-ws retries.
+        else if (!(isCloseEvent(event) && event.code === 1000)) connection.down()
       },
     },
   })
@@ -61,6 +137,19 @@ export function createApi(): Api {
   const client = new Client({
     url: '/graphql',
     fetchOptions: { credentials: 'same-origin' },
+    // A request that can't reach the server at all (fetch rejects) marks the connection down; any
+    // answer marks it up.
+    fetch: (input, init) =>
+      fetch(input, init).then(
+        (res) => {
+          connection.up()
+          return res
+        },
+        (err: unknown) => {
+          connection.down()
+          throw err
+        },
+      ),
     exchanges: [
       mapExchange({
         onResult(result) {
@@ -83,7 +172,7 @@ export function createApi(): Api {
     ],
   })
 
-  return { client, onSessionLost: sessionLost.add, onReconnected: reconnected.add }
+  return { client, onSessionLost: sessionLost.add, onReconnected: reconnected.add, connection: connection.store }
 }
 
 function isCloseEvent(value: unknown): value is CloseEvent {

@@ -9,6 +9,25 @@ export const TeammatesQuery = graphql(`
       id
       name
       createdAt
+      activity {
+        memories
+        suggestions
+        lastConversationAt
+        lastActivityAt
+      }
+    }
+  }
+`)
+
+// One search across shared memory and every teammate's (user only).
+export const SearchMemoryQuery = graphql(`
+  query SearchMemory($search: String!) {
+    searchMemory(search: $search, first: 50) {
+      ...MemoryItemFields
+      teammate {
+        id
+        name
+      }
     }
   }
 `)
@@ -80,8 +99,8 @@ export const MemoryItemFieldsFragment = graphql(`
 `)
 
 export const MemoryItemsQuery = graphql(`
-  query MemoryItems($scope: ScopeInput!, $kind: MemoryKind, $search: String, $first: Int, $after: String) {
-    memoryItems(scope: $scope, status: ACTIVE, kind: $kind, search: $search, first: $first, after: $after) {
+  query MemoryItems($scope: ScopeInput!, $kind: MemoryKind, $kinds: [MemoryKind!], $search: String, $first: Int, $after: String) {
+    memoryItems(scope: $scope, status: ACTIVE, kind: $kind, kinds: $kinds, search: $search, first: $first, after: $after) {
       totalCount
       edges {
         cursor
@@ -475,6 +494,107 @@ export const RecallPreviewQuery = graphql(`
           content
           pinned
         }
+      }
+    }
+  }
+`)
+
+// Everyday management (issue 19): deleting a teammate, import, bulk actions, undoing a dismissal.
+
+export const TeammateActivityQuery = graphql(`
+  query TeammateActivity($id: ID!) {
+    teammate(id: $id) {
+      id
+      name
+      activity {
+        memories
+        suggestions
+        lastConversationAt
+      }
+    }
+  }
+`)
+
+export const DeleteTeammateMutation = graphql(`
+  mutation DeleteTeammate($input: DeleteTeammateInput!) {
+    deleteTeammate(input: $input) {
+      teammateId
+      forgottenItems
+      deletedRuns
+      deletedThreads
+      deletedMessages
+    }
+  }
+`)
+
+export const TeammatesChangedSubscription = graphql(`
+  subscription TeammatesChanged {
+    teammatesChanged {
+      teammateId
+      change
+    }
+  }
+`)
+
+export const ImportMemoryMutation = graphql(`
+  mutation ImportMemory($input: ImportMemoryInput!) {
+    importMemory(input: $input) {
+      items {
+        id
+      }
+      unchanged
+    }
+  }
+`)
+
+export const ForgetMemoriesMutation = graphql(`
+  mutation ForgetMemories($input: ForgetMemoriesInput!) {
+    forgetMemories(input: $input) {
+      items {
+        id
+        status
+        revision
+      }
+    }
+  }
+`)
+
+export const PinMemoriesMutation = graphql(`
+  mutation PinMemories($input: PinMemoriesInput!) {
+    pinMemories(input: $input) {
+      items {
+        ...MemoryItemFields
+      }
+    }
+  }
+`)
+
+export const ConfirmCandidatesMutation = graphql(`
+  mutation ConfirmCandidates($input: CandidatesInput!) {
+    confirmCandidates(input: $input) {
+      items {
+        id
+      }
+    }
+  }
+`)
+
+export const DismissCandidatesMutation = graphql(`
+  mutation DismissCandidates($input: CandidatesInput!) {
+    dismissCandidates(input: $input) {
+      items {
+        id
+      }
+    }
+  }
+`)
+
+export const UndoDismissCandidateMutation = graphql(`
+  mutation UndoDismissCandidate($input: UndoDismissCandidateInput!) {
+    undoDismissCandidate(input: $input) {
+      item {
+        id
+        status
       }
     }
   }

@@ -14,13 +14,14 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-    "\n  query Teammates {\n    teammates {\n      id\n      name\n      createdAt\n    }\n  }\n": typeof types.TeammatesDocument,
+    "\n  query Teammates {\n    teammates {\n      id\n      name\n      createdAt\n      activity {\n        memories\n        suggestions\n        lastConversationAt\n        lastActivityAt\n      }\n    }\n  }\n": typeof types.TeammatesDocument,
+    "\n  query SearchMemory($search: String!) {\n    searchMemory(search: $search, first: 50) {\n      ...MemoryItemFields\n      teammate {\n        id\n        name\n      }\n    }\n  }\n": typeof types.SearchMemoryDocument,
     "\n  query Teammate($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      createdAt\n      generation\n    }\n  }\n": typeof types.TeammateDocument,
     "\n  mutation CreateTeammate($input: CreateTeammateInput!) {\n    createTeammate(input: $input) {\n      teammate {\n        id\n        name\n        createdAt\n        generation\n      }\n    }\n  }\n": typeof types.CreateTeammateDocument,
     "\n  mutation RenameTeammate($input: RenameTeammateInput!) {\n    renameTeammate(input: $input) {\n      teammate {\n        id\n        name\n        createdAt\n        generation\n      }\n    }\n  }\n": typeof types.RenameTeammateDocument,
     "\n  query UserTokenProbe {\n    candidates(scope: { teammateId: null }) {\n      id\n    }\n  }\n": typeof types.UserTokenProbeDocument,
     "\n  fragment MemoryItemFields on MemoryItem {\n    id\n    scope\n    kind\n    key\n    content\n    status\n    pinned\n    revision\n    source\n    expiresAt\n    expired\n    createdAt\n    updatedAt\n  }\n": typeof types.MemoryItemFieldsFragmentDoc,
-    "\n  query MemoryItems($scope: ScopeInput!, $kind: MemoryKind, $search: String, $first: Int, $after: String) {\n    memoryItems(scope: $scope, status: ACTIVE, kind: $kind, search: $search, first: $first, after: $after) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...MemoryItemFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.MemoryItemsDocument,
+    "\n  query MemoryItems($scope: ScopeInput!, $kind: MemoryKind, $kinds: [MemoryKind!], $search: String, $first: Int, $after: String) {\n    memoryItems(scope: $scope, status: ACTIVE, kind: $kind, kinds: $kinds, search: $search, first: $first, after: $after) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...MemoryItemFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.MemoryItemsDocument,
     "\n  query MemoryItem($id: ID!) {\n    memoryItem(id: $id) {\n      ...MemoryItemFields\n    }\n  }\n": typeof types.MemoryItemDocument,
     "\n  query MemoryHistory($id: ID!, $first: Int, $after: String) {\n    memoryItem(id: $id) {\n      id\n      revision\n      revisions(first: $first, after: $after) {\n        edges {\n          cursor\n          node {\n            revision\n            content\n            key\n            kind\n            pinned\n            expiresAt\n            action\n            actor\n            basedOn\n            createdAt\n          }\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n": typeof types.MemoryHistoryDocument,
     "\n  mutation CreateMemory($input: CreateMemoryInput!) {\n    createMemory(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": typeof types.CreateMemoryDocument,
@@ -49,15 +50,25 @@ type Documents = {
     "\n  query LessonRun($id: ID!) {\n    run(id: $id) {\n      id\n      userMessage\n      reply\n    }\n  }\n": typeof types.LessonRunDocument,
     "\n  query AIStatus {\n    aiStatus {\n      embeddings\n      embeddingModel\n      embeddingDimensions\n      embeddingHost\n      embedded\n      embeddable\n      extraction\n      extractionModel\n      extractionHost\n      requestsToday\n      dailyRequestLimit\n    }\n  }\n": typeof types.AiStatusDocument,
     "\n  query RecallPreview($teammateId: ID!, $query: String!) {\n    recallPreview(teammateId: $teammateId, query: $query) {\n      vectorSearch\n      vectorReason\n      entries {\n        header\n        fullTextRank\n        fullTextPosition\n        vectorDistance\n        vectorPosition\n        score\n        truncated\n        item {\n          id\n          scope\n          kind\n          key\n          content\n          pinned\n        }\n      }\n    }\n  }\n": typeof types.RecallPreviewDocument,
+    "\n  query TeammateActivity($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      activity {\n        memories\n        suggestions\n        lastConversationAt\n      }\n    }\n  }\n": typeof types.TeammateActivityDocument,
+    "\n  mutation DeleteTeammate($input: DeleteTeammateInput!) {\n    deleteTeammate(input: $input) {\n      teammateId\n      forgottenItems\n      deletedRuns\n      deletedThreads\n      deletedMessages\n    }\n  }\n": typeof types.DeleteTeammateDocument,
+    "\n  subscription TeammatesChanged {\n    teammatesChanged {\n      teammateId\n      change\n    }\n  }\n": typeof types.TeammatesChangedDocument,
+    "\n  mutation ImportMemory($input: ImportMemoryInput!) {\n    importMemory(input: $input) {\n      items {\n        id\n      }\n      unchanged\n    }\n  }\n": typeof types.ImportMemoryDocument,
+    "\n  mutation ForgetMemories($input: ForgetMemoriesInput!) {\n    forgetMemories(input: $input) {\n      items {\n        id\n        status\n        revision\n      }\n    }\n  }\n": typeof types.ForgetMemoriesDocument,
+    "\n  mutation PinMemories($input: PinMemoriesInput!) {\n    pinMemories(input: $input) {\n      items {\n        ...MemoryItemFields\n      }\n    }\n  }\n": typeof types.PinMemoriesDocument,
+    "\n  mutation ConfirmCandidates($input: CandidatesInput!) {\n    confirmCandidates(input: $input) {\n      items {\n        id\n      }\n    }\n  }\n": typeof types.ConfirmCandidatesDocument,
+    "\n  mutation DismissCandidates($input: CandidatesInput!) {\n    dismissCandidates(input: $input) {\n      items {\n        id\n      }\n    }\n  }\n": typeof types.DismissCandidatesDocument,
+    "\n  mutation UndoDismissCandidate($input: UndoDismissCandidateInput!) {\n    undoDismissCandidate(input: $input) {\n      item {\n        id\n        status\n      }\n    }\n  }\n": typeof types.UndoDismissCandidateDocument,
 };
 const documents: Documents = {
-    "\n  query Teammates {\n    teammates {\n      id\n      name\n      createdAt\n    }\n  }\n": types.TeammatesDocument,
+    "\n  query Teammates {\n    teammates {\n      id\n      name\n      createdAt\n      activity {\n        memories\n        suggestions\n        lastConversationAt\n        lastActivityAt\n      }\n    }\n  }\n": types.TeammatesDocument,
+    "\n  query SearchMemory($search: String!) {\n    searchMemory(search: $search, first: 50) {\n      ...MemoryItemFields\n      teammate {\n        id\n        name\n      }\n    }\n  }\n": types.SearchMemoryDocument,
     "\n  query Teammate($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      createdAt\n      generation\n    }\n  }\n": types.TeammateDocument,
     "\n  mutation CreateTeammate($input: CreateTeammateInput!) {\n    createTeammate(input: $input) {\n      teammate {\n        id\n        name\n        createdAt\n        generation\n      }\n    }\n  }\n": types.CreateTeammateDocument,
     "\n  mutation RenameTeammate($input: RenameTeammateInput!) {\n    renameTeammate(input: $input) {\n      teammate {\n        id\n        name\n        createdAt\n        generation\n      }\n    }\n  }\n": types.RenameTeammateDocument,
     "\n  query UserTokenProbe {\n    candidates(scope: { teammateId: null }) {\n      id\n    }\n  }\n": types.UserTokenProbeDocument,
     "\n  fragment MemoryItemFields on MemoryItem {\n    id\n    scope\n    kind\n    key\n    content\n    status\n    pinned\n    revision\n    source\n    expiresAt\n    expired\n    createdAt\n    updatedAt\n  }\n": types.MemoryItemFieldsFragmentDoc,
-    "\n  query MemoryItems($scope: ScopeInput!, $kind: MemoryKind, $search: String, $first: Int, $after: String) {\n    memoryItems(scope: $scope, status: ACTIVE, kind: $kind, search: $search, first: $first, after: $after) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...MemoryItemFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.MemoryItemsDocument,
+    "\n  query MemoryItems($scope: ScopeInput!, $kind: MemoryKind, $kinds: [MemoryKind!], $search: String, $first: Int, $after: String) {\n    memoryItems(scope: $scope, status: ACTIVE, kind: $kind, kinds: $kinds, search: $search, first: $first, after: $after) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...MemoryItemFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.MemoryItemsDocument,
     "\n  query MemoryItem($id: ID!) {\n    memoryItem(id: $id) {\n      ...MemoryItemFields\n    }\n  }\n": types.MemoryItemDocument,
     "\n  query MemoryHistory($id: ID!, $first: Int, $after: String) {\n    memoryItem(id: $id) {\n      id\n      revision\n      revisions(first: $first, after: $after) {\n        edges {\n          cursor\n          node {\n            revision\n            content\n            key\n            kind\n            pinned\n            expiresAt\n            action\n            actor\n            basedOn\n            createdAt\n          }\n        }\n        pageInfo {\n          hasNextPage\n          endCursor\n        }\n      }\n    }\n  }\n": types.MemoryHistoryDocument,
     "\n  mutation CreateMemory($input: CreateMemoryInput!) {\n    createMemory(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": types.CreateMemoryDocument,
@@ -86,6 +97,15 @@ const documents: Documents = {
     "\n  query LessonRun($id: ID!) {\n    run(id: $id) {\n      id\n      userMessage\n      reply\n    }\n  }\n": types.LessonRunDocument,
     "\n  query AIStatus {\n    aiStatus {\n      embeddings\n      embeddingModel\n      embeddingDimensions\n      embeddingHost\n      embedded\n      embeddable\n      extraction\n      extractionModel\n      extractionHost\n      requestsToday\n      dailyRequestLimit\n    }\n  }\n": types.AiStatusDocument,
     "\n  query RecallPreview($teammateId: ID!, $query: String!) {\n    recallPreview(teammateId: $teammateId, query: $query) {\n      vectorSearch\n      vectorReason\n      entries {\n        header\n        fullTextRank\n        fullTextPosition\n        vectorDistance\n        vectorPosition\n        score\n        truncated\n        item {\n          id\n          scope\n          kind\n          key\n          content\n          pinned\n        }\n      }\n    }\n  }\n": types.RecallPreviewDocument,
+    "\n  query TeammateActivity($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      activity {\n        memories\n        suggestions\n        lastConversationAt\n      }\n    }\n  }\n": types.TeammateActivityDocument,
+    "\n  mutation DeleteTeammate($input: DeleteTeammateInput!) {\n    deleteTeammate(input: $input) {\n      teammateId\n      forgottenItems\n      deletedRuns\n      deletedThreads\n      deletedMessages\n    }\n  }\n": types.DeleteTeammateDocument,
+    "\n  subscription TeammatesChanged {\n    teammatesChanged {\n      teammateId\n      change\n    }\n  }\n": types.TeammatesChangedDocument,
+    "\n  mutation ImportMemory($input: ImportMemoryInput!) {\n    importMemory(input: $input) {\n      items {\n        id\n      }\n      unchanged\n    }\n  }\n": types.ImportMemoryDocument,
+    "\n  mutation ForgetMemories($input: ForgetMemoriesInput!) {\n    forgetMemories(input: $input) {\n      items {\n        id\n        status\n        revision\n      }\n    }\n  }\n": types.ForgetMemoriesDocument,
+    "\n  mutation PinMemories($input: PinMemoriesInput!) {\n    pinMemories(input: $input) {\n      items {\n        ...MemoryItemFields\n      }\n    }\n  }\n": types.PinMemoriesDocument,
+    "\n  mutation ConfirmCandidates($input: CandidatesInput!) {\n    confirmCandidates(input: $input) {\n      items {\n        id\n      }\n    }\n  }\n": types.ConfirmCandidatesDocument,
+    "\n  mutation DismissCandidates($input: CandidatesInput!) {\n    dismissCandidates(input: $input) {\n      items {\n        id\n      }\n    }\n  }\n": types.DismissCandidatesDocument,
+    "\n  mutation UndoDismissCandidate($input: UndoDismissCandidateInput!) {\n    undoDismissCandidate(input: $input) {\n      item {\n        id\n        status\n      }\n    }\n  }\n": types.UndoDismissCandidateDocument,
 };
 
 /**
@@ -105,7 +125,11 @@ export function graphql(source: string): unknown;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Teammates {\n    teammates {\n      id\n      name\n      createdAt\n    }\n  }\n"): (typeof documents)["\n  query Teammates {\n    teammates {\n      id\n      name\n      createdAt\n    }\n  }\n"];
+export function graphql(source: "\n  query Teammates {\n    teammates {\n      id\n      name\n      createdAt\n      activity {\n        memories\n        suggestions\n        lastConversationAt\n        lastActivityAt\n      }\n    }\n  }\n"): (typeof documents)["\n  query Teammates {\n    teammates {\n      id\n      name\n      createdAt\n      activity {\n        memories\n        suggestions\n        lastConversationAt\n        lastActivityAt\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SearchMemory($search: String!) {\n    searchMemory(search: $search, first: 50) {\n      ...MemoryItemFields\n      teammate {\n        id\n        name\n      }\n    }\n  }\n"): (typeof documents)["\n  query SearchMemory($search: String!) {\n    searchMemory(search: $search, first: 50) {\n      ...MemoryItemFields\n      teammate {\n        id\n        name\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -129,7 +153,7 @@ export function graphql(source: "\n  fragment MemoryItemFields on MemoryItem {\n
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query MemoryItems($scope: ScopeInput!, $kind: MemoryKind, $search: String, $first: Int, $after: String) {\n    memoryItems(scope: $scope, status: ACTIVE, kind: $kind, search: $search, first: $first, after: $after) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...MemoryItemFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n"): (typeof documents)["\n  query MemoryItems($scope: ScopeInput!, $kind: MemoryKind, $search: String, $first: Int, $after: String) {\n    memoryItems(scope: $scope, status: ACTIVE, kind: $kind, search: $search, first: $first, after: $after) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...MemoryItemFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n"];
+export function graphql(source: "\n  query MemoryItems($scope: ScopeInput!, $kind: MemoryKind, $kinds: [MemoryKind!], $search: String, $first: Int, $after: String) {\n    memoryItems(scope: $scope, status: ACTIVE, kind: $kind, kinds: $kinds, search: $search, first: $first, after: $after) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...MemoryItemFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n"): (typeof documents)["\n  query MemoryItems($scope: ScopeInput!, $kind: MemoryKind, $kinds: [MemoryKind!], $search: String, $first: Int, $after: String) {\n    memoryItems(scope: $scope, status: ACTIVE, kind: $kind, kinds: $kinds, search: $search, first: $first, after: $after) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...MemoryItemFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -242,6 +266,42 @@ export function graphql(source: "\n  query AIStatus {\n    aiStatus {\n      emb
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query RecallPreview($teammateId: ID!, $query: String!) {\n    recallPreview(teammateId: $teammateId, query: $query) {\n      vectorSearch\n      vectorReason\n      entries {\n        header\n        fullTextRank\n        fullTextPosition\n        vectorDistance\n        vectorPosition\n        score\n        truncated\n        item {\n          id\n          scope\n          kind\n          key\n          content\n          pinned\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query RecallPreview($teammateId: ID!, $query: String!) {\n    recallPreview(teammateId: $teammateId, query: $query) {\n      vectorSearch\n      vectorReason\n      entries {\n        header\n        fullTextRank\n        fullTextPosition\n        vectorDistance\n        vectorPosition\n        score\n        truncated\n        item {\n          id\n          scope\n          kind\n          key\n          content\n          pinned\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query TeammateActivity($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      activity {\n        memories\n        suggestions\n        lastConversationAt\n      }\n    }\n  }\n"): (typeof documents)["\n  query TeammateActivity($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      activity {\n        memories\n        suggestions\n        lastConversationAt\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteTeammate($input: DeleteTeammateInput!) {\n    deleteTeammate(input: $input) {\n      teammateId\n      forgottenItems\n      deletedRuns\n      deletedThreads\n      deletedMessages\n    }\n  }\n"): (typeof documents)["\n  mutation DeleteTeammate($input: DeleteTeammateInput!) {\n    deleteTeammate(input: $input) {\n      teammateId\n      forgottenItems\n      deletedRuns\n      deletedThreads\n      deletedMessages\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription TeammatesChanged {\n    teammatesChanged {\n      teammateId\n      change\n    }\n  }\n"): (typeof documents)["\n  subscription TeammatesChanged {\n    teammatesChanged {\n      teammateId\n      change\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ImportMemory($input: ImportMemoryInput!) {\n    importMemory(input: $input) {\n      items {\n        id\n      }\n      unchanged\n    }\n  }\n"): (typeof documents)["\n  mutation ImportMemory($input: ImportMemoryInput!) {\n    importMemory(input: $input) {\n      items {\n        id\n      }\n      unchanged\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ForgetMemories($input: ForgetMemoriesInput!) {\n    forgetMemories(input: $input) {\n      items {\n        id\n        status\n        revision\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ForgetMemories($input: ForgetMemoriesInput!) {\n    forgetMemories(input: $input) {\n      items {\n        id\n        status\n        revision\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation PinMemories($input: PinMemoriesInput!) {\n    pinMemories(input: $input) {\n      items {\n        ...MemoryItemFields\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation PinMemories($input: PinMemoriesInput!) {\n    pinMemories(input: $input) {\n      items {\n        ...MemoryItemFields\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConfirmCandidates($input: CandidatesInput!) {\n    confirmCandidates(input: $input) {\n      items {\n        id\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ConfirmCandidates($input: CandidatesInput!) {\n    confirmCandidates(input: $input) {\n      items {\n        id\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DismissCandidates($input: CandidatesInput!) {\n    dismissCandidates(input: $input) {\n      items {\n        id\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation DismissCandidates($input: CandidatesInput!) {\n    dismissCandidates(input: $input) {\n      items {\n        id\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UndoDismissCandidate($input: UndoDismissCandidateInput!) {\n    undoDismissCandidate(input: $input) {\n      item {\n        id\n        status\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation UndoDismissCandidate($input: UndoDismissCandidateInput!) {\n    undoDismissCandidate(input: $input) {\n      item {\n        id\n        status\n      }\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -113,7 +113,7 @@ export function ForgetDialog({ item, onForgotten, onClose }: ForgetDialogProps) 
         <button type="button" className="button danger" onClick={forget} disabled={fetching} data-testid="forget-confirm">
           {fetching ? 'Forgetting…' : 'Forget'}
         </button>
-        <button type="button" className="button" onClick={onClose} disabled={fetching} autoFocus data-testid="forget-cancel">
+        <button type="button" className="button" onClick={onClose} disabled={fetching} data-autofocus data-testid="forget-cancel">
           Cancel
         </button>
       </div>

@@ -6,7 +6,7 @@ import { ForgetDialog } from './ForgetDialog.tsx'
 import { HistoryPanel } from './HistoryPanel.tsx'
 import { MemoryEditor } from './MemoryEditor.tsx'
 import { DemoBadge, isDemo } from '../ui/demo.tsx'
-import { formatTime, isExpired, kindLabel, type MemoryItem } from './model.ts'
+import { formatDate, formatTime, isExpired, itemLabel, kindLabel, type MemoryItem } from './model.ts'
 
 interface MemoryItemCardProps {
   item: MemoryItem
@@ -19,6 +19,8 @@ interface MemoryItemCardProps {
   onForgotten(id: string): void
   /** More about the item, below its text (a lesson's reply). */
   children?: ReactNode
+  /** Selection for bulk actions: when given, the card has a checkbox. */
+  selection?: { selected: boolean; onToggle(selected: boolean): void }
 }
 
 /**
@@ -26,7 +28,7 @@ interface MemoryItemCardProps {
  * saves, Undo stays offered for as long as the item is still at the revision that save produced
  * (R3: undo is based on that revision, so it would conflict afterwards anyway).
  */
-export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, children }: MemoryItemCardProps) {
+export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, children, selection }: MemoryItemCardProps) {
   const [editing, setEditing] = useState(false)
   const [forgetting, setForgetting] = useState(false)
   const [historyOpen, setHistoryOpen] = useState(false)
@@ -87,6 +89,10 @@ export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, chi
   }
 
   const canUndo = savedRevision !== null && savedRevision === item.revision && !editing
+  // Each button says which item it acts on ("Edit 'allergy'"), so a list of cards doesn't read as a
+  // column of identical "Edit" and "Forget" buttons to assistive technology.
+  const label = itemLabel(item)
+  const changed = item.updatedAt !== item.createdAt
 
   return (
     <li
@@ -96,8 +102,19 @@ export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, chi
       data-pinned={item.pinned}
       data-revision={item.revision}
       data-expired={expired}
+      data-selected={selection ? selection.selected : undefined}
     >
       <div className="item-meta">
+        {selection && (
+          <input
+            type="checkbox"
+            className="item-select"
+            checked={selection.selected}
+            onChange={(e) => selection.onToggle(e.target.checked)}
+            aria-label={`Select ${label}`}
+            data-testid="item-select"
+          />
+        )}
         <span className={`badge kind-${item.kind.toLowerCase()}`} data-testid="item-kind">
           {kindLabel(item.kind)}
         </span>
@@ -118,8 +135,16 @@ export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, chi
           </span>
         )}
         <span className="spacer" />
-        <span className="muted small" data-testid="item-revision" title={`Last changed ${formatTime(item.updatedAt)}`}>
-          revision {item.revision}
+        <span className="muted small item-dates">
+          <time
+            dateTime={changed ? item.updatedAt : item.createdAt}
+            title={changed ? `Added ${formatTime(item.createdAt)}, last changed ${formatTime(item.updatedAt)}` : `Added ${formatTime(item.createdAt)}`}
+            data-testid="item-date"
+          >
+            {changed ? `Changed ${formatDate(item.updatedAt)}` : `Added ${formatDate(item.createdAt)}`}
+          </time>
+          {' · '}
+          <span data-testid="item-revision">revision {item.revision}</span>
         </span>
       </div>
 
@@ -143,7 +168,7 @@ export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, chi
             {item.content}
           </p>
           <div className="actions compact" role="group" aria-label="Actions" aria-describedby={contentId}>
-            <button type="button" ref={editButton} className="button small" onClick={() => setEditing(true)} disabled={busy} data-testid="item-edit">
+            <button type="button" ref={editButton} className="button small" onClick={() => setEditing(true)} disabled={busy} aria-label={`Edit ${label}`} data-testid="item-edit">
               Edit
             </button>
             <button
@@ -151,7 +176,7 @@ export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, chi
               className="button small"
               onClick={togglePin}
               disabled={busy}
-              aria-pressed={item.pinned}
+              aria-label={`${item.pinned ? 'Unpin' : 'Pin'} ${label}`}
               data-testid="item-pin"
             >
               {item.pinned ? 'Unpin' : 'Pin'}
@@ -161,17 +186,18 @@ export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, chi
               className="button small"
               onClick={() => setHistoryOpen((o) => !o)}
               aria-expanded={historyOpen}
+              aria-label={`History of ${label}`}
               data-testid="item-history"
             >
               History
             </button>
             {canUndo && (
-              <button type="button" className="button small accent" onClick={undo} disabled={busy} data-testid="item-undo">
+              <button type="button" className="button small accent" onClick={undo} disabled={busy} aria-label={`Undo the last change to ${label}`} data-testid="item-undo">
                 Undo
               </button>
             )}
             <span className="spacer" />
-            <button type="button" className="button small quiet-danger" onClick={() => setForgetting(true)} disabled={busy} data-testid="item-forget">
+            <button type="button" className="button small quiet-danger" onClick={() => setForgetting(true)} disabled={busy} aria-label={`Forget ${label}`} data-testid="item-forget">
               Forget
             </button>
           </div>

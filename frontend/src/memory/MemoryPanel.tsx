@@ -3,6 +3,7 @@ import { describeError } from '../api/errors.ts'
 import { useLiveSubscription } from '../api/live.ts'
 import { MemoryChangedSubscription } from '../api/operations.ts'
 import type { MemoryKind, ScopeInput } from '../gql/graphql.ts'
+import { BulkBar, BulkForgetDialog } from './BulkActions.tsx'
 import { CreateMemoryForm } from './CreateMemoryForm.tsx'
 import { MemoryItemCard } from './MemoryItemCard.tsx'
 import { memoryKinds, type MemoryItem } from './model.ts'
@@ -16,6 +17,8 @@ interface MemoryPanelProps {
   changeSignal?: number
   /** What to call one item in the empty state ("memory", "fact about you" …). */
   emptyHint: string
+  /** The kinds listed here (all when omitted): a teammate's lessons have a section of their own. */
+  kinds?: MemoryKind[]
 }
 
 /**
@@ -23,15 +26,36 @@ interface MemoryPanelProps {
  * search, kind filter, paging, creation and per-item editing. It stays live: every memoryChanged
  * event of the scope re-reads the list, so nothing ever needs a reload.
  */
-export function MemoryPanel({ scope, heading, changeSignal, emptyHint }: MemoryPanelProps) {
+export function MemoryPanel({ scope, heading, changeSignal, emptyHint, kinds }: MemoryPanelProps) {
   const [searchText, setSearchText] = useState('')
   const search = useDebounced(searchText.trim(), 250)
   const [kind, setKind] = useState<MemoryKind | null>(null)
   const [creating, setCreating] = useState(false)
-  const list = useMemoryList({ scope, kind, search })
+  const list = useMemoryList({ scope, kind, kinds: kinds ?? null, search })
+  const kindChoices = kinds ? memoryKinds.filter((k) => kinds.includes(k.value)) : memoryKinds
   const now = useNowUntilNextExpiry(list.items)
   const searchId = useId()
   const kindId = useId()
+  // Selection mode: a checkbox on every card and the bar of bulk actions.
+  const [selecting, setSelecting] = useState(false)
+  const [selectedIds, setSelectedIds] = useState<ReadonlySet<string>>(new Set())
+  const [bulkForget, setBulkForget] = useState(false)
+  const [bulkMessage, setBulkMessage] = useState<string | null>(null)
+  const [bulkDone, setBulkDone] = useState<string | null>(null)
+  // Only items still listed count as selected (one forgotten elsewhere drops out).
+  const selected = list.items.filter((i) => selectedIds.has(i.id))
+  const toggle = (id: string, on: boolean) =>
+    setSelectedIds((s) => {
+      const next = new Set(s)
+      if (on) next.add(id)
+      else next.delete(id)
+      return next
+    })
+  const endSelecting = () => {
+    setSelecting(false)
+    setSelectedIds(new Set())
+    setBulkMessage(null)
+  }
 
   useLiveSubscription(
     MemoryChangedSubscription,
@@ -84,12 +108,24 @@ export function MemoryPanel({ scope, heading, changeSignal, emptyHint }: MemoryP
             data-testid="memory-kind-filter"
           >
             <option value="">All kinds</option>
-            {memoryKinds.map((k) => (
+            {kindChoices.map((k) => (
               <option key={k.value} value={k.value}>
                 {k.label}
               </option>
             ))}
           </select>
+        </div>
+        <div className="field toolbar-action">
+          <button
+            type="button"
+            className="button"
+            onClick={() => (selecting ? endSelecting() : (setSelecting(true), setBulkDone(null)))}
+            aria-pressed={selecting}
+            disabled={list.items.length === 0 && !selecting}
+            data-testid="memory-select-mode"
+          >
+            Select
+          </button>
         </div>
         <div className="field toolbar-action">
           <button
@@ -103,6 +139,46 @@ export function MemoryPanel({ scope, heading, changeSignal, emptyHint }: MemoryP
           </button>
         </div>
       </div>
+
+      {selecting && (
+        <BulkBar
+          selected={selected}
+          shown={list.items.length}
+          onSelectAll={() => setSelectedIds(new Set(list.items.map((i) => i.id)))}
+          onClear={endSelecting}
+          onChanged={(items) => {
+            for (const i of items) list.replaceItem(i)
+            setBulkDone(`${items.length === 1 ? '1 memory' : `${items.length} memories`} ${items[0]?.pinned ? 'pinned' : 'unpinned'}.`)
+            list.refresh()
+          }}
+          onStale={list.refresh}
+          onForgetAsked={() => setBulkForget(true)}
+          message={bulkMessage}
+          setMessage={setBulkMessage}
+        />
+      )}
+      {bulkDone && (
+        <p className="message ok" role="status" data-testid="bulk-done-notice">
+          {bulkDone}
+        </p>
+      )}
+      {bulkForget && (
+        <BulkForgetDialog
+          items={selected}
+          onClose={() => setBulkForget(false)}
+          onForgotten={(ids) => {
+            setBulkForget(false)
+            for (const id of ids) list.removeItem(id)
+            setSelectedIds(new Set())
+            setBulkDone(`Forgot ${ids.length === 1 ? '1 memory' : `${ids.length} memories`}.`)
+          }}
+          onFailed={(message, conflict) => {
+            setBulkForget(false)
+            setBulkMessage(message)
+            if (conflict) list.refresh()
+          }}
+        />
+      )}
 
       {creating && <CreateMemoryForm scope={scope} onCreated={created} onCancel={() => setCreating(false)} />}
 
@@ -131,6 +207,7 @@ export function MemoryPanel({ scope, heading, changeSignal, emptyHint }: MemoryP
             onChanged={list.replaceItem}
             onStale={list.refresh}
             onForgotten={list.removeItem}
+            selection={selecting ? { selected: selectedIds.has(item.id), onToggle: (on) => toggle(item.id, on) } : undefined}
           />
         ))}
       </ul>

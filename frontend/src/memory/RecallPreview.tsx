@@ -7,6 +7,54 @@ import { DemoBadge, isDemo } from '../ui/demo.tsx'
 import { kindLabel } from './model.ts'
 
 type Preview = PreviewResult['recallPreview']
+type Entry = Preview['entries'][number]
+
+interface Reason {
+  kind: 'pinned' | 'words' | 'meaning' | 'shared'
+  text: string
+}
+
+/** Why an entry is in the packet, in words. */
+export function reasons(e: Entry, request: string): Reason[] {
+  const out: Reason[] = []
+  if (e.item.pinned) out.push({ kind: 'pinned', text: 'pinned, so always given' })
+  if (e.fullTextPosition != null) {
+    // Pinned items are always in the word list (P2), matched or not: for them only real matches count.
+    const words = matchedWords(request, `${e.item.key ?? ''} ${e.item.content}`)
+    if (words.length > 0) out.push({ kind: 'words', text: `matched ${words.map((w) => `‘${w}’`).join(', ')}` })
+    else if (!e.item.pinned) out.push({ kind: 'words', text: 'matched words of your request' })
+  }
+  if (e.vectorPosition != null) out.push({ kind: 'meaning', text: 'similar meaning' })
+  if (out.length === 0) out.push({ kind: 'words', text: 'matched your request' })
+  if (e.item.scope === 'shared') out.push({ kind: 'shared', text: 'from About you, shared with every teammate' })
+  return out
+}
+
+// Words too common to be why an item matched (the full-text search ignores them too).
+const stopWords = new Set(
+  'a an and are as at be by do for from has have i in is it me my of on or our so that the their this to was we what when where which who will with you your'.split(' '),
+)
+
+/**
+ * The request's words that the text contains, as the user typed them: the same word, or one sharing
+ * its stem ("papers" and "paper", "hiking" and "hike"), compared case-insensitively.
+ */
+export function matchedWords(request: string, text: string): string[] {
+  const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+  const stems = new Set(words(text).map(stem))
+  const seen = new Set<string>()
+  const out: string[] = []
+  for (const w of words(request)) {
+    if (stopWords.has(w) || seen.has(w)) continue
+    seen.add(w)
+    if (stems.has(stem(w))) out.push(w)
+  }
+  return out
+}
+
+function stem(w: string): string {
+  return w.replace(/(ing|ed|es|s|e)$/u, '') || w
+}
 
 const vectorLabels: Record<VectorSearch, string> = {
   NOT_CONFIGURED: 'Found by words only (embeddings are not configured).',
@@ -17,8 +65,8 @@ const vectorLabels: Record<VectorSearch, string> = {
 
 /**
  * "What would a teammate see for …": the memory packet a run of the teammate would get for a
- * request now (P1–P6), each entry with why it was chosen — its place in the word search and the
- * meaning search, and the fused score.
+ * request now (P1–P6), each entry with why it was chosen in plain words — pinned, the request's
+ * words it matched, a similar meaning — and the raw places and scores folded away under "Scores".
  */
 export function RecallPreview({ teammateId, teammateName }: { teammateId: string; teammateName: string }) {
   const client = useClient()
@@ -95,24 +143,36 @@ export function RecallPreview({ teammateId, teammateName }: { teammateId: string
                     {e.item.content}
                     {e.truncated && <span className="muted small"> (cut to fit)</span>}
                   </p>
-                  <dl className="recall-why" data-testid="recall-why">
-                    <div>
-                      <dt>Words</dt>
-                      <dd data-testid="recall-fulltext">
-                        {e.fullTextPosition != null ? `#${e.fullTextPosition} (rank ${formatNumber(e.fullTextRank)})` : e.item.pinned ? 'pinned' : 'no match'}
-                      </dd>
-                    </div>
-                    <div>
-                      <dt>Meaning</dt>
-                      <dd data-testid="recall-vector-distance">
-                        {e.vectorPosition != null ? `#${e.vectorPosition} (distance ${formatNumber(e.vectorDistance)})` : '—'}
-                      </dd>
-                    </div>
-                    <div>
-                      <dt>Score</dt>
-                      <dd data-testid="recall-score">{formatNumber(e.score)}</dd>
-                    </div>
-                  </dl>
+                  <p className="recall-why" data-testid="recall-why">
+                    <span className="muted small">Why: </span>
+                    {reasons(e, asked).map((r, j) => (
+                      <span key={r.kind} className="recall-reason" data-reason={r.kind} data-testid="recall-reason">
+                        {j > 0 && ', '}
+                        {r.text}
+                      </span>
+                    ))}
+                  </p>
+                  <details className="recall-scores">
+                    <summary>Scores</summary>
+                    <dl className="recall-score-list">
+                      <div>
+                        <dt>Words</dt>
+                        <dd data-testid="recall-fulltext">
+                          {e.fullTextPosition != null ? `#${e.fullTextPosition} (rank ${formatNumber(e.fullTextRank)})` : 'no match'}
+                        </dd>
+                      </div>
+                      <div>
+                        <dt>Meaning</dt>
+                        <dd data-testid="recall-vector-distance">
+                          {e.vectorPosition != null ? `#${e.vectorPosition} (distance ${formatNumber(e.vectorDistance)})` : '—'}
+                        </dd>
+                      </div>
+                      <div>
+                        <dt>Fused score</dt>
+                        <dd data-testid="recall-score">{formatNumber(e.score)}</dd>
+                      </div>
+                    </dl>
+                  </details>
                 </li>
               ))}
             </ol>

@@ -52,6 +52,39 @@ export function formatTime(iso: string): string {
   return Number.isNaN(d.getTime()) ? iso : dateTime.format(d)
 }
 
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' })
+
+/** A day, in the user's words ("3 May 2025"). */
+export function formatDate(iso: string): string {
+  const d = new Date(iso)
+  return Number.isNaN(d.getTime()) ? iso : dateOnly.format(d)
+}
+
+/** How long ago, in words ("just now", "5 minutes ago", "yesterday", "3 May 2025"). */
+export function formatAgo(iso: string, now = Date.now()): string {
+  const t = Date.parse(iso)
+  if (Number.isNaN(t)) return iso
+  const minutes = Math.round((now - t) / 60_000)
+  if (minutes < 1) return 'just now'
+  if (minutes < 60) return minutes === 1 ? '1 minute ago' : `${minutes} minutes ago`
+  const hours = Math.round(minutes / 60)
+  if (hours < 24) return hours === 1 ? '1 hour ago' : `${hours} hours ago`
+  const days = Math.round(hours / 24)
+  if (days === 1) return 'yesterday'
+  if (days < 7) return `${days} days ago`
+  return formatDate(iso)
+}
+
+/**
+ * How a control names the item it acts on: its key, or the start of its text, in quotes
+ * ("Edit ‘allergy’", "Forget ‘Takes the train to…’").
+ */
+export function itemLabel(item: Pick<MemoryItem, 'key' | 'content'>): string {
+  const text = (item.key || item.content).trim().replace(/\s+/g, ' ')
+  const short = [...text].length > 40 ? `${[...text].slice(0, 40).join('').trimEnd()}…` : text
+  return `‘${short}’`
+}
+
 /** An RFC 3339 time as the value of an <input type="datetime-local"> (local time, minutes). */
 export function toLocalInput(iso: string | null | undefined): string {
   if (!iso) return ''

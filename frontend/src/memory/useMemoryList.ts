@@ -10,6 +10,8 @@ export const memoryPageSize = 20
 export interface MemoryListFilter {
   scope: ScopeInput
   kind: MemoryKind | null
+  /** The kinds the list is limited to (null: all). */
+  kinds?: MemoryKind[] | null
   search: string
 }
 
@@ -59,10 +61,10 @@ const initialState: State = {
  * new cursors, so an item that moved is neither lost nor shown twice), and a change of filter drops
  * whatever was still on its way for the old one.
  */
-export function useMemoryList({ scope, kind, search }: MemoryListFilter): MemoryList {
+export function useMemoryList({ scope, kind, kinds = null, search }: MemoryListFilter): MemoryList {
   const client = useClient()
   const [state, setState] = useState<State>(initialState)
-  const filterKey = JSON.stringify([scope.teammateId ?? null, kind, search])
+  const filterKey = JSON.stringify([scope.teammateId ?? null, kind, search, kinds])
 
   // epoch changes with the filter; results read for an older epoch are dropped.
   const epoch = useRef(0)
@@ -73,7 +75,7 @@ export function useMemoryList({ scope, kind, search }: MemoryListFilter): Memory
 
   // The filter the next read uses; reads are started by the serial loop below, which may outlive a
   // render, so they look the filter up here rather than capture it.
-  const filter = useRef<{ teammateId: string | null; kind: MemoryKind | null; search: string }>(null!)
+  const filter = useRef<{ teammateId: string | null; kind: MemoryKind | null; kinds: MemoryKind[] | null; search: string }>(null!)
 
   const readPage = useCallback(
     (after: string | null) => {
@@ -81,7 +83,7 @@ export function useMemoryList({ scope, kind, search }: MemoryListFilter): Memory
       return client
         .query(
           MemoryItemsQuery,
-          { scope: { teammateId: f.teammateId }, kind: f.kind, search: f.search || null, first: memoryPageSize, after },
+          { scope: { teammateId: f.teammateId }, kind: f.kind, kinds: f.kinds, search: f.search || null, first: memoryPageSize, after },
           { requestPolicy: 'network-only' },
         )
         .toPromise()
@@ -185,8 +187,8 @@ export function useMemoryList({ scope, kind, search }: MemoryListFilter): Memory
   )
 
   useEffect(() => {
-    const [teammateId, k, q] = JSON.parse(filterKey) as [string | null, MemoryKind | null, string]
-    filter.current = { teammateId, kind: k, search: q }
+    const [teammateId, k, q, ks] = JSON.parse(filterKey) as [string | null, MemoryKind | null, string, MemoryKind[] | null]
+    filter.current = { teammateId, kind: k, kinds: ks, search: q }
     epoch.current += 1
     pages.current = 1
     endCursor.current = null

@@ -11,9 +11,10 @@ import {
 import { useSerialRead } from '../api/serial.ts'
 import { maxContentLength } from '../memory/CreateMemoryForm.tsx'
 import { ForgottenWarning, useForgottenGuard } from '../memory/ForgottenWarning.tsx'
-import { formatTime, kindLabel, scopeInputOf, sourceLabel, type MemoryItem } from '../memory/model.ts'
+import { formatTime, kindLabel, memoryKinds, scopeInputOf, sourceLabel, type MemoryItem } from '../memory/model.ts'
 import { Link, paths } from '../router.tsx'
 import { DemoBadge, isDemo } from '../ui/demo.tsx'
+import type { MemoryKind } from '../gql/graphql.ts'
 import type { Candidate } from './SuggestionsPanel.tsx'
 import { wordDiff } from './wordDiff.ts'
 
@@ -22,7 +23,7 @@ interface SuggestionCardProps {
   /** Changes whenever the panel re-read the scope: the target item is read again. */
   tick: number
   /** The suggestion is settled (confirmed, dismissed); what says how, for the panel's notice. */
-  onDone(id: string, what: string): void
+  onDone(id: string, what: string, dismissed?: boolean): void
   onStale(): void
 }
 
@@ -69,6 +70,19 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
 
   const proposedText = editing ? draft : candidate.content
   const current = target.state === 'read' ? target.item : null
+  // Kind and key can be changed while confirming; null: as suggested (for a proposal, as the memory has them).
+  const [kindDraft, setKindDraft] = useState<MemoryKind | null>(null)
+  const [keyDraft, setKeyDraft] = useState<string | null>(null)
+  useEffect(() => {
+    if (!editing) {
+      setKindDraft(null)
+      setKeyDraft(null)
+    }
+  }, [editing])
+  const baseKind = current?.kind ?? candidate.kind
+  const baseKey = (targetId ? current?.key : candidate.key) ?? ''
+  const kindChange = kindDraft !== null && kindDraft !== baseKind ? kindDraft : null
+  const keyChange = keyDraft !== null && keyDraft.trim() !== baseKey.trim() ? keyDraft.trim() : null
   const changedSince = current !== null && current.revision !== candidate.targetRevision
   // The item as it is now, when the proposal can't be confirmed as it is.
   const staleCurrent = current !== null && (conflict || changedSince) ? current : null
@@ -86,7 +100,9 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
         return
       }
     }
-    const result = await confirmCandidate({ input: { id: candidate.id, content: edited ? draft : null } })
+    const result = await confirmCandidate({
+      input: { id: candidate.id, content: edited ? draft : null, kind: kindChange, key: keyChange },
+    })
     if (result.data) {
       onDone(
         candidate.id,
@@ -107,7 +123,7 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
   const dismiss = async () => {
     setError(null)
     const result = await dismissCandidate({ input: { id: candidate.id } })
-    if (result.data) onDone(candidate.id, forget ? 'Kept: the memory stays as it is.' : 'Dismissed: it won’t be remembered.')
+    if (result.data) onDone(candidate.id, forget ? 'Kept: the memory stays as it is.' : 'Dismissed: it won’t be remembered.', true)
     else setError(describeError(result.error))
   }
 
@@ -262,6 +278,39 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
             autoFocus
             data-testid="suggestion-edit-content"
           />
+          <div className="form-row">
+            <div className="field">
+              <label htmlFor={`${id}-kind`} className="field-label">
+                Kind
+              </label>
+              <select
+                id={`${id}-kind`}
+                value={kindDraft ?? baseKind}
+                onChange={(e) => setKindDraft(e.target.value as MemoryKind)}
+                data-testid="suggestion-edit-kind"
+              >
+                {memoryKinds.map((k) => (
+                  <option key={k.value} value={k.value}>
+                    {k.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field grow">
+              <label htmlFor={`${id}-key`} className="field-label">
+                Key <span className="muted">(optional)</span>
+              </label>
+              <input
+                id={`${id}-key`}
+                type="text"
+                maxLength={120}
+                placeholder="A short label, e.g. coffee"
+                value={keyDraft ?? baseKey}
+                onChange={(e) => setKeyDraft(e.target.value)}
+                data-testid="suggestion-edit-key"
+              />
+            </div>
+          </div>
         </div>
       )}
 

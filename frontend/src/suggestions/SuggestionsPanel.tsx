@@ -1,8 +1,15 @@
 import { useEffect, useRef, useState } from 'react'
-import { useClient, type CombinedError } from 'urql'
-import { describeError } from '../api/errors.ts'
+import { useClient, useMutation, type CombinedError } from 'urql'
+import { describeError, hasErrorCode } from '../api/errors.ts'
 import { useLiveSubscription } from '../api/live.ts'
-import { CandidateArrivedSubscription, CandidatesQuery, MemoryChangedSubscription } from '../api/operations.ts'
+import {
+  CandidateArrivedSubscription,
+  CandidatesQuery,
+  ConfirmCandidatesMutation,
+  DismissCandidatesMutation,
+  MemoryChangedSubscription,
+  UndoDismissCandidateMutation,
+} from '../api/operations.ts'
 import { useSerialRead } from '../api/serial.ts'
 import type { CandidateFieldsFragment, ScopeInput } from '../gql/graphql.ts'
 import { SuggestionCard } from './SuggestionCard.tsx'
@@ -24,6 +31,8 @@ interface CandidatePage {
 
 /** Suggestions read at a time; "Show more" adds as many. */
 const suggestionsPage = 50
+/** The most suggestions Confirm all and Dismiss all send at once (the API's limit). */
+const maxBulk = 100
 
 interface State {
   items: Candidate[]
@@ -97,9 +106,69 @@ export function SuggestionsPanel({ scope, audience }: SuggestionsPanelProps) {
     { onData: refresh, onResync: refresh },
   )
 
-  const done = (id: string, what: string) => {
+  // The suggestions the last dismissal settled, which Undo brings back.
+  const [undoable, setUndoable] = useState<string[]>([])
+  const [bulkError, setBulkError] = useState<string | null>(null)
+  const [confirmAllState, confirmCandidates] = useMutation(ConfirmCandidatesMutation)
+  const [dismissAllState, dismissCandidates] = useMutation(DismissCandidatesMutation)
+  const [undoState, undoDismiss] = useMutation(UndoDismissCandidateMutation)
+  const bulkBusy = confirmAllState.fetching || dismissAllState.fetching || undoState.fetching
+
+  const done = (id: string, what: string, dismissed = false) => {
     setState((s) => ({ ...s, items: s.items.filter((i) => i.id !== id), total: Math.max(0, s.total - 1) }))
     setNotice(what)
+    setUndoable(dismissed ? [id] : [])
+    setBulkError(null)
+    refresh()
+  }
+
+  // Confirm all and Dismiss all act on the suggestions shown (the ones the user saw; the API takes up
+  // to 100 at once), in one transaction: all or none.
+  const shownIds = () => state.items.slice(0, maxBulk).map((i) => i.id)
+  const settled = (ids: string[]) =>
+    setState((s) => ({ ...s, items: s.items.filter((i) => !ids.includes(i.id)), total: Math.max(0, s.total - ids.length) }))
+  const confirmAll = async () => {
+    const ids = shownIds()
+    setBulkError(null)
+    const result = await confirmCandidates({ input: { scope: { teammateId }, ids } })
+    if (result.data) {
+      const n = result.data.confirmCandidates.items.length
+      settled(ids)
+      setNotice(`Confirmed ${n === 1 ? '1 suggestion' : `all ${n} suggestions`}: they are memory now.`)
+      setUndoable([])
+    } else {
+      setBulkError(
+        hasErrorCode(result.error, 'CONFLICT')
+          ? 'Nothing was confirmed: a memory that one of them would change has changed since. Look at the suggestions marked below, then try again.'
+          : `Nothing was confirmed. ${describeError(result.error)}`,
+      )
+    }
+    refresh()
+  }
+  const dismissAll = async () => {
+    const ids = shownIds()
+    setBulkError(null)
+    const result = await dismissCandidates({ input: { scope: { teammateId }, ids } })
+    if (result.data) {
+      const gone = result.data.dismissCandidates.items.map((i) => i.id)
+      settled(gone)
+      setNotice(`Dismissed ${gone.length === 1 ? '1 suggestion' : `all ${gone.length} suggestions`}: they won’t be remembered.`)
+      setUndoable(gone)
+    } else {
+      setBulkError(`Nothing was dismissed. ${describeError(result.error)}`)
+    }
+    refresh()
+  }
+  const undo = async () => {
+    setBulkError(null)
+    let back = 0
+    for (const id of undoable) {
+      const result = await undoDismiss({ input: { id } })
+      if (result.data) back++
+      else setBulkError(`Not everything could be brought back. ${describeError(result.error)}`)
+    }
+    setUndoable([])
+    setNotice(back === 0 ? null : back === 1 ? 'Brought back: it waits for you again.' : `Brought back ${back} suggestions.`)
     refresh()
   }
 
@@ -112,7 +181,7 @@ export function SuggestionsPanel({ scope, audience }: SuggestionsPanelProps) {
       data-state={state.loaded ? 'ready' : 'loading'}
       data-count={count}
       aria-label="Suggestions"
-      hidden={count === 0 && !notice && !state.error}
+      hidden={count === 0 && !notice && !state.error && !bulkError}
     >
       {count > 0 && (
         <>
@@ -120,6 +189,16 @@ export function SuggestionsPanel({ scope, audience }: SuggestionsPanelProps) {
             <h2 className="panel-title">
               Suggestions <span className="count-pill">{count}</span>
             </h2>
+            {state.items.length > 1 && (
+              <div className="inline suggestions-bulk">
+                <button type="button" className="button small primary" onClick={() => void confirmAll()} disabled={bulkBusy} data-testid="suggestions-confirm-all">
+                  {confirmAllState.fetching ? 'Confirming…' : count > state.items.length ? `Confirm these ${Math.min(state.items.length, maxBulk)}` : `Confirm all ${count}`}
+                </button>
+                <button type="button" className="button small" onClick={() => void dismissAll()} disabled={bulkBusy} data-testid="suggestions-dismiss-all">
+                  {dismissAllState.fetching ? 'Dismissing…' : count > state.items.length ? `Dismiss these ${Math.min(state.items.length, maxBulk)}` : 'Dismiss all'}
+                </button>
+              </div>
+            )}
           </div>
           <p className="lede small-lede">
             Noticed in conversations, not yet memory: nothing here is given to {audience} until you confirm it.
@@ -146,10 +225,27 @@ export function SuggestionsPanel({ scope, audience }: SuggestionsPanelProps) {
           </button>
         </p>
       )}
+      {bulkError && (
+        <p className="message error" role="alert" data-testid="suggestions-bulk-error">
+          {bulkError}
+        </p>
+      )}
       {notice && (
         <p className="message ok" role="status" data-testid="suggestions-notice">
           {notice}{' '}
-          <button type="button" className="link-button" onClick={() => setNotice(null)}>
+          {undoable.length > 0 && (
+            <button type="button" className="link-button" onClick={() => void undo()} disabled={bulkBusy} data-testid="suggestions-undo">
+              Undo
+            </button>
+          )}{' '}
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              setNotice(null)
+              setUndoable([])
+            }}
+          >
             OK
           </button>
         </p>

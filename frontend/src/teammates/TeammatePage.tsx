@@ -2,21 +2,47 @@ import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent 
 import { useMutation, useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
 import { useLiveSubscription } from '../api/live.ts'
-import { GenerationChangedSubscription, RenameTeammateMutation, TeammateQuery } from '../api/operations.ts'
+import { GenerationChangedSubscription, RenameTeammateMutation, TeammateQuery, TeammatesChangedSubscription } from '../api/operations.ts'
 import { ConversationsTab } from '../conversations/ConversationsTab.tsx'
 import { LessonsSection } from '../lessons/LessonsSection.tsx'
 import { MemoryPanel } from '../memory/MemoryPanel.tsx'
 import { RecallPreview } from '../memory/RecallPreview.tsx'
+import { TransferSection } from '../memory/TransferSection.tsx'
 import { Link, paths, teammateTabs, type TeammateTab } from '../router.tsx'
 import { SuggestionsPanel } from '../suggestions/SuggestionsPanel.tsx'
-import { DemoBadge, isDemo } from '../ui/demo.tsx'
+import { DemoBadge, DemoNoticeDismiss, isDemo, useDemoNotice } from '../ui/demo.tsx'
 import { PageHeading } from '../ui/PageHeading.tsx'
+import type { MemoryKind } from '../gql/graphql.ts'
+import { DeleteTeammate } from './DeleteTeammate.tsx'
 import { teammateNameProblem } from './name.ts'
 
 /** One teammate: its name, its generation (live) and its tabs. */
 export function TeammatePage({ teammateId, tab, runId }: { teammateId: string; tab: TeammateTab; runId?: string }) {
   const [{ data, error, fetching }] = useQuery({ query: TeammateQuery, variables: { id: teammateId } })
   const teammate = data?.teammate
+  // Deleted elsewhere (another window): the page says so instead of failing on every action.
+  const [deleted, setDeleted] = useState(false)
+  useLiveSubscription(
+    TeammatesChangedSubscription,
+    {},
+    {
+      onData(d) {
+        if (d.teammatesChanged.teammateId === teammateId && d.teammatesChanged.change === 'DELETED') setDeleted(true)
+      },
+    },
+  )
+
+  if (deleted) {
+    return (
+      <div data-testid="teammate-deleted">
+        <PageHeading title="Teammate deleted" />
+        <p>{teammate ? `${teammate.name} was` : 'This teammate was'} deleted, with its memory and conversations.</p>
+        <p>
+          <Link to={paths.teammates()}>Back to teammates</Link>
+        </p>
+      </div>
+    )
+  }
 
   if (!teammate) {
     if (fetching) return <p className="muted">Loading…</p>
@@ -56,6 +82,8 @@ function TeammateView({ teammate, tab, runId }: TeammateViewProps) {
     setReturnFocus(true)
   }
   const demo = isDemo(teammate.name)
+  const [demoNoticeShown, dismissDemoNotice] = useDemoNotice()
+  const [imports, setImports] = useState(0)
   return (
     <div data-testid="teammate-page" data-teammate-id={teammate.id}>
       <p className="breadcrumb">
@@ -76,37 +104,17 @@ function TeammateView({ teammate, tab, runId }: TeammateViewProps) {
             Rename
           </button>
         )}
-        <span
-          className="generation"
-          title="Memory generation (shared:own:expired). It changes whenever memory this teammate sees changes."
-          data-testid="teammate-generation"
-          data-live={generation.live}
-        >
-          generation <code>{generation.value ?? teammate.generation}</code>
-        </span>
       </div>
       {renaming && <RenameForm teammate={teammate} onDone={closeRename} />}
-      {demo && (
-        <p className="message info demo-notice" role="note" data-testid="demo-notice">
-          <strong>Demo teammate.</strong> {teammate.name} and what is marked <DemoBadge /> below are example data, loaded when
-          this server started with an empty database. Change or forget them as you like.
-        </p>
+      {demo && demoNoticeShown && (
+        <div className="message info demo-notice" role="note" data-testid="demo-notice">
+          <p>
+            <strong>Demo teammate.</strong> {teammate.name} and what is marked <DemoBadge /> below are example data, loaded
+            when this server started with an empty database. Change or forget them as you like.
+          </p>
+          <DemoNoticeDismiss onDismiss={dismissDemoNotice} />
+        </div>
       )}
-
-      {/* A toast, not a banner: it arrives after the user's own saves too, and must not move what
-          they are about to click. */}
-      <div className="toast-region" role="status" aria-live="polite">
-        {generation.stale && (
-          <div className="toast" data-testid="generation-notice">
-            <span>
-              <strong>Memory changed;</strong> the next message starts a fresh thread.
-            </span>
-            <button type="button" className="link-button" onClick={generation.dismiss} data-testid="generation-notice-dismiss">
-              Dismiss
-            </button>
-          </div>
-        )}
-      </div>
 
       <nav className="tabs" aria-label={teammate.name}>
         {teammateTabs.map((t) => (
@@ -124,19 +132,24 @@ function TeammateView({ teammate, tab, runId }: TeammateViewProps) {
               scope={{ teammateId: teammate.id }}
               heading={`${teammate.name}’s memory`}
               emptyHint="memory only this teammate keeps"
-              changeSignal={generation.changes}
+              changeSignal={generation.changes + imports}
+              kinds={listedKinds}
             />
             <p className="muted small aside-note">
-              {teammate.name} is also given your shared memory, in <Link to={paths.settings('about-you')}>About you</Link>.
+              Lessons are listed below, under Lessons. {teammate.name} is also given your shared memory, in{' '}
+              <Link to={paths.settings('about-you')}>About you</Link>.
             </p>
           </div>
           <LessonsSection teammateId={teammate.id} teammateName={teammate.name} changeSignal={generation.changes} />
           <RecallPreview teammateId={teammate.id} teammateName={teammate.name} />
+          <TransferSection scope={{ teammateId: teammate.id }} whose={`${teammate.name}’s memory`} onImported={() => setImports((n) => n + 1)} />
+          <DeleteTeammate teammate={teammate} />
         </div>
       )}
       {tab === 'conversations' && (
         <ConversationsTab teammate={teammate} generation={generation.value} changeSignal={generation.changes} focusRunId={runId} />
       )}
+      <TeammateDetails teammate={teammate} generation={generation} />
     </div>
   )
 }
@@ -217,28 +230,58 @@ function RenameForm({ teammate, onDone }: { teammate: { id: string; name: string
   )
 }
 
+/** The kinds the teammate's memory list shows: lessons have their own section (listed once). */
+const listedKinds: MemoryKind[] = ['FACT', 'PREFERENCE', 'NOTE']
+
+/**
+ * Technical details, folded away: the teammate's id and its memory generation (G2), which changes
+ * whenever memory the teammate sees changes and decides when a conversation starts a fresh thread.
+ */
+function TeammateDetails({ teammate, generation }: { teammate: { id: string; generation: string }; generation: Generation }) {
+  return (
+    <details className="details-panel" data-testid="teammate-details">
+      <summary>Technical details</summary>
+      <dl className="details-list">
+        <div>
+          <dt>Id</dt>
+          <dd>
+            <code>{teammate.id}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>Memory generation</dt>
+          <dd>
+            <span data-testid="teammate-generation" data-live={generation.live} data-generation={generation.value ?? teammate.generation}>
+              generation <code>{generation.value ?? teammate.generation}</code>
+            </span>
+            <p className="muted small">
+              Shared, own and expired counts (shared:own:expired). It changes whenever memory this teammate sees changes; a
+              conversation started before that continues in a fresh thread.
+            </p>
+          </dd>
+        </div>
+      </dl>
+    </details>
+  )
+}
+
 interface Generation {
   /** The current generation, once the subscription delivered it. */
   value: string | null
   /** The subscription delivered its first value: changes from now on are seen. */
   live: boolean
-  /** The generation moved since the page opened (or since the notice was dismissed). */
-  stale: boolean
   /** How many times the generation changed while the page was open. */
   changes: number
-  dismiss(): void
 }
 
 /**
  * useGeneration follows generationChanged for the teammate (G7). The subscription sends the current
- * value first, then every change, including after a reconnection; a value different from the one the
- * page opened with means a thread made before is stale.
+ * value first, then every change, including after a reconnection. Conversations compare it with each
+ * thread's own generation to say when the next message starts a fresh thread.
  */
 function useGeneration(teammateId: string): Generation {
   const [value, setValue] = useState<string | null>(null)
-  const [stale, setStale] = useState(false)
   const [changes, setChanges] = useState(0)
-  const baseline = useRef<string | null>(null)
   const last = useRef<string | null>(null)
 
   useLiveSubscription(
@@ -247,8 +290,6 @@ function useGeneration(teammateId: string): Generation {
     {
       onData(data) {
         const g = data.generationChanged.generation
-        if (baseline.current === null) baseline.current = g
-        else if (g !== baseline.current) setStale(true)
         if (last.current !== null && last.current !== g) setChanges((c) => c + 1)
         last.current = g
         setValue(g)
@@ -256,14 +297,5 @@ function useGeneration(teammateId: string): Generation {
     },
   )
 
-  return {
-    value,
-    live: value !== null,
-    stale,
-    changes,
-    dismiss() {
-      baseline.current = last.current
-      setStale(false)
-    },
-  }
+  return { value, live: value !== null, changes }
 }

@@ -1,23 +1,53 @@
-import { useId, useRef, useState, type FormEvent } from 'react'
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import { useMutation, useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
-import { CreateTeammateMutation, TeammatesQuery } from '../api/operations.ts'
-import { formatTime } from '../memory/model.ts'
+import { useLiveSubscription } from '../api/live.ts'
+import { CreateTeammateMutation, TeammatesChangedSubscription, TeammatesQuery } from '../api/operations.ts'
+import { formatAgo, formatTime } from '../memory/model.ts'
 import { Link, paths } from '../router.tsx'
-import { DemoBadge, isDemo } from '../ui/demo.tsx'
+import { DemoBadge, DemoNoticeDismiss, isDemo, useDemoNotice } from '../ui/demo.tsx'
+import { takeDeletedNotice } from './DeleteTeammate.tsx'
+import { MemorySearch } from './MemorySearch.tsx'
 import { PageHeading } from '../ui/PageHeading.tsx'
 import { teammateNameProblem } from './name.ts'
 
-/** The teammates, oldest first, and the form that adds one. */
+// How often the list's counts are re-read while the page is visible (there is no subscription for them).
+const refreshInterval = 10_000
+
+/**
+ * The teammates, most recently active first, each with how much it remembers, how many suggestions
+ * wait and when it last talked; a search across all memory; the form that adds a teammate.
+ */
 export function TeammatesPage() {
-  const [{ data, error }, reexecute] = useQuery({ query: TeammatesQuery })
+  const [{ data, error }, reexecute] = useQuery({ query: TeammatesQuery, requestPolicy: 'cache-and-network' })
+  const [demoNoticeShown, dismissDemoNotice] = useDemoNotice()
+  const [deletedNotice, setDeletedNotice] = useState(takeDeletedNotice)
+  // Teammates added, renamed or deleted anywhere (another window, the API) show at once.
+  useLiveSubscription(
+    TeammatesChangedSubscription,
+    {},
+    { onData: () => reexecute({ requestPolicy: 'network-only' }), onResync: () => reexecute({ requestPolicy: 'network-only' }) },
+  )
   const [name, setName] = useState('')
   const [tried, setTried] = useState(false)
   const [created, setCreated] = useState<string | null>(null)
   const [{ fetching, error: createError }, createTeammate] = useMutation(CreateTeammateMutation)
   const input = useRef<HTMLInputElement>(null)
   const id = useId()
-  const teammates = data?.teammates ?? []
+  const teammates = [...(data?.teammates ?? [])].sort(
+    (a, b) => Date.parse(b.activity.lastActivityAt) - Date.parse(a.activity.lastActivityAt) || a.name.localeCompare(b.name),
+  )
+  useEffect(() => {
+    const again = () => {
+      if (document.visibilityState === 'visible') reexecute({ requestPolicy: 'network-only' })
+    }
+    const t = setInterval(again, refreshInterval)
+    document.addEventListener('visibilitychange', again)
+    return () => {
+      clearInterval(t)
+      document.removeEventListener('visibilitychange', again)
+    }
+  }, [reexecute])
   const demoTeammates = teammates.filter((t) => isDemo(t.name))
 
   // Said once the user tried to add, or at once when the name is already too long.
@@ -49,7 +79,16 @@ export function TeammatesPage() {
         which all of them share.
       </p>
 
-      {demoTeammates.length > 0 && (
+      {deletedNotice && (
+        <p className="message ok" role="status" data-testid="teammate-deleted-notice">
+          {deletedNotice}{' '}
+          <button type="button" className="link-button" onClick={() => setDeletedNotice(null)}>
+            OK
+          </button>
+        </p>
+      )}
+
+      {demoTeammates.length > 0 && demoNoticeShown && (
         <div className="message info demo-notice" role="note" data-testid="demo-notice">
           <p>
             <strong>This is a demo.</strong> {demoTeammates.map((t) => t.name).join(' and ')}{' '}
@@ -57,6 +96,7 @@ export function TeammatesPage() {
             empty database, so that every screen has something to show. Everything marked <DemoBadge /> is example data:
             change it, rename it or forget it as you like.
           </p>
+          <DemoNoticeDismiss onDismiss={dismissDemoNotice} />
         </div>
       )}
 
@@ -105,6 +145,8 @@ export function TeammatesPage() {
           {describeError(error)}
         </p>
       )}
+      {teammates.length > 0 && <MemorySearch />}
+
       {teammates.length === 0 && !error ? (
         <p className="empty" data-testid="teammates-empty">
           No teammates yet. Add the first one above.
@@ -119,7 +161,26 @@ export function TeammatesPage() {
                     <span className="teammate-name">{t.name}</span>
                     {isDemo(t.name) && <DemoBadge />}
                   </span>
-                  <span className="muted small">since {formatTime(t.createdAt)}</span>
+                  <span className="teammate-stats small" data-testid="teammate-stats">
+                    <span data-testid="teammate-memories">{plural(t.activity.memories, 'memory', 'memories')}</span>
+                    {t.activity.suggestions > 0 && (
+                      <span className="badge attention" data-testid="teammate-suggestions">
+                        {plural(t.activity.suggestions, 'suggestion', 'suggestions')} waiting
+                      </span>
+                    )}
+                    <span className="muted" data-testid="teammate-last-conversation">
+                      {t.activity.lastConversationAt ? (
+                        <>
+                          last conversation{' '}
+                          <time dateTime={t.activity.lastConversationAt} title={formatTime(t.activity.lastConversationAt)}>
+                            {formatAgo(t.activity.lastConversationAt)}
+                          </time>
+                        </>
+                      ) : (
+                        <>no conversations yet · added {formatAgo(t.createdAt)}</>
+                      )}
+                    </span>
+                  </span>
                 </span>
                 <span className="chevron" aria-hidden="true">
                   ›
@@ -131,4 +192,8 @@ export function TeammatesPage() {
       )}
     </div>
   )
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`
 }

@@ -15,7 +15,8 @@ const focusable = 'a[href], button:not([disabled]), input:not([disabled]), selec
 /**
  * Dialog is a modal <dialog>: the page behind it is inert, Escape closes it (reported through
  * onClose), and Tab and Shift+Tab go round its own controls instead of leaving it for the browser's
- * toolbar. When it closes the focus goes back to where it was when it opened (the button that
+ * toolbar. It opens with the focus on the control marked data-autofocus, if any (Cancel, in a
+ * confirmation). When it closes the focus goes back to where it was when it opened (the button that
  * opened it). It opens when mounted; the caller unmounts it to close it.
  */
 export function Dialog({ title, titleId, onClose, children, testId }: DialogProps) {
@@ -30,6 +31,10 @@ export function Dialog({ title, titleId, onClose, children, testId }: DialogProp
     // Where the focus was, so that it goes back there when the dialog closes.
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
     dialog.showModal()
+    // showModal focuses the first control, which is the destructive one in a confirmation: the
+    // control marked data-autofocus (Cancel) takes the focus instead. React's autoFocus can't do it, as
+    // it runs while the dialog is still closed.
+    dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus()
     const cancel = (e: Event) => {
       e.preventDefault()
       onCloseRef.current()

@@ -1,0 +1,140 @@
+import { useId } from 'react'
+import { useMutation } from 'urql'
+import { conflictRevision, describeError, hasErrorCode } from '../api/errors.ts'
+import { ForgetMemoriesMutation, PinMemoriesMutation } from '../api/operations.ts'
+import type { CombinedError } from 'urql'
+import { Dialog } from '../ui/Dialog.tsx'
+import { itemLabel, type MemoryItem } from './model.ts'
+
+interface BulkBarProps {
+  /** The selected items as listed now (their current revisions). */
+  selected: MemoryItem[]
+  /** How many items are listed, for "Select all". */
+  shown: number
+  onSelectAll(): void
+  onClear(): void
+  /** Pinning changed these items. */
+  onChanged(items: MemoryItem[]): void
+  /** Something changed under the selection: re-read the list. */
+  onStale(): void
+  onForgetAsked(): void
+  message: string | null
+  setMessage(m: string | null): void
+}
+
+/** What a failed bulk call says: which item changed (CONFLICT names it) or the error in words. */
+export function bulkFailure(error: CombinedError | undefined, selected: MemoryItem[], what: string): string {
+  if (hasErrorCode(error, 'CONFLICT')) {
+    const id = error?.graphQLErrors.find((e) => e.extensions?.code === 'CONFLICT')?.extensions?.itemId
+    const item = selected.find((i) => i.id === id)
+    const current = conflictRevision(error)
+    return `${item ? itemLabel(item) : 'One of them'} changed since you selected it${current !== null ? ` (it is now at revision ${current})` : ''}, so nothing was ${what}. The list has been reloaded: check it and try again.`
+  }
+  return `Nothing was ${what}. ${describeError(error)}`
+}
+
+/**
+ * The bar of a list in selection mode: how many are selected, select all, pin, unpin and forget
+ * them together (each in one transaction: all or none).
+ */
+export function BulkBar({ selected, shown, onSelectAll, onClear, onChanged, onStale, onForgetAsked, message, setMessage }: BulkBarProps) {
+  const [{ fetching }, pinMemories] = useMutation(PinMemoriesMutation)
+  const n = selected.length
+  const pin = async (pinned: boolean) => {
+    setMessage(null)
+    const result = await pinMemories({ input: { pinned, items: selected.map((i) => ({ id: i.id, baseRevision: i.revision })) } })
+    if (result.data) onChanged(result.data.pinMemories.items)
+    else {
+      setMessage(bulkFailure(result.error, selected, pinned ? 'pinned' : 'unpinned'))
+      if (hasErrorCode(result.error, 'CONFLICT')) onStale()
+    }
+  }
+  return (
+    <div className="bulk-bar" role="group" aria-label="Selected memories" data-testid="bulk-bar" data-count={n}>
+      <span className="bulk-count" aria-live="polite" data-testid="bulk-count">
+        {n === 0 ? 'None selected' : n === 1 ? '1 selected' : `${n} selected`}
+      </span>
+      <button type="button" className="button small" onClick={onSelectAll} disabled={n === shown} data-testid="bulk-select-all">
+        Select all {shown}
+      </button>
+      <button type="button" className="button small" onClick={() => void pin(true)} disabled={n === 0 || fetching} data-testid="bulk-pin">
+        Pin
+      </button>
+      <button type="button" className="button small" onClick={() => void pin(false)} disabled={n === 0 || fetching} data-testid="bulk-unpin">
+        Unpin
+      </button>
+      <button type="button" className="button small quiet-danger" onClick={onForgetAsked} disabled={n === 0 || fetching} data-testid="bulk-forget">
+        Forget…
+      </button>
+      <button type="button" className="link-button" onClick={onClear} data-testid="bulk-done">
+        Done
+      </button>
+      {message && (
+        <p className="message error bulk-message" role="alert" data-testid="bulk-error">
+          {message}
+        </p>
+      )}
+    </div>
+  )
+}
+
+interface BulkForgetDialogProps {
+  items: MemoryItem[]
+  onForgotten(ids: string[]): void
+  onFailed(message: string, conflict: boolean): void
+  onClose(): void
+}
+
+/**
+ * One confirmation for forgetting several items (F1, F6): it lists them and says what is erased and
+ * what is not, as the single Forget does. Cancel has the focus.
+ */
+export function BulkForgetDialog({ items, onForgotten, onFailed, onClose }: BulkForgetDialogProps) {
+  const [{ fetching }, forgetMemories] = useMutation(ForgetMemoriesMutation)
+  const titleId = useId()
+  const n = items.length
+  const forget = async () => {
+    const result = await forgetMemories({ input: { items: items.map((i) => ({ id: i.id, baseRevision: i.revision })) } })
+    if (result.data) onForgotten(items.map((i) => i.id))
+    else onFailed(bulkFailure(result.error, items, 'forgotten'), hasErrorCode(result.error, 'CONFLICT'))
+  }
+  return (
+    <Dialog title={n === 1 ? 'Forget this memory?' : `Forget these ${n} memories?`} titleId={titleId} onClose={onClose} testId="bulk-forget-dialog">
+      <ul className="bulk-forget-list" data-testid="bulk-forget-list">
+        {items.map((i) => (
+          <li key={i.id}>
+            {i.key && <strong>{i.key}: </strong>}
+            {i.content}
+          </li>
+        ))}
+      </ul>
+      <div className="forget-facts">
+        <section>
+          <h3 className="forget-heading">Erased now, for good</h3>
+          <ul>
+            <li>Their text and keys, from every saved version in the history.</li>
+            <li>Every embedding made from them.</li>
+            <li>Suggestions to change them, and suggestions with the same text.</li>
+          </ul>
+          <p className="small">All of them or, if one changed in the meantime, none.</p>
+        </section>
+        <section>
+          <h3 className="forget-heading">Not erased</h3>
+          <ul>
+            <li>The original conversations they came from.</li>
+            <li>Replies teammates already gave.</li>
+            <li>Backups of the database.</li>
+          </ul>
+        </section>
+      </div>
+      <div className="actions dialog-actions">
+        <button type="button" className="button danger" onClick={() => void forget()} disabled={fetching} data-testid="bulk-forget-confirm">
+          {fetching ? 'Forgetting…' : n === 1 ? 'Forget it' : `Forget all ${n}`}
+        </button>
+        <button type="button" className="button" onClick={onClose} disabled={fetching} data-autofocus data-testid="bulk-forget-cancel">
+          Cancel
+        </button>
+      </div>
+    </Dialog>
+  )
+}

@@ -1,0 +1,118 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// TeammateActivity is what the teammate list shows about each teammate: how much memory it keeps,
+// how many suggestions wait for the user, and when it last talked or changed.
+type TeammateActivity struct {
+	TeammateID string
+	// Memories counts the active items of the teammate's own scope (lessons included).
+	Memories int
+	// Suggestions counts the candidates waiting in the teammate's scope (A2).
+	Suggestions int
+	// LastConversationAt is when its newest run started; nil when it never ran.
+	LastConversationAt *time.Time
+	// LastActivityAt is the newest of: created, last run, last change to an item of its scope.
+	LastActivityAt time.Time
+}
+
+// qTeammateActivity reads the activity of the teammates $1 in one statement: each count is an
+// index-only lookup on memory_items_list, the newest run one on runs_teammate.
+const qTeammateActivity = `
+	SELECT t.id::text,
+	       (SELECT count(*) FROM memory_items i WHERE i.scope = t.id::text AND i.status = 'active')::int,
+	       (SELECT count(*) FROM memory_items i WHERE i.scope = t.id::text AND i.status = 'candidate')::int,
+	       r.last,
+	       greatest(t.created_at, r.last,
+	                (SELECT max(i.updated_at) FROM memory_items i
+	                  WHERE i.scope = t.id::text AND i.status IN ('active', 'candidate')))
+	  FROM teammates t
+	  LEFT JOIN LATERAL (SELECT max(created_at) AS last FROM runs WHERE teammate_id = t.id) r ON true
+	 WHERE t.id = ANY($1::uuid[])`
+
+// TeammateActivities loads the activity of teammates for a dataloader (user only): one statement for
+// the whole list, results in ids' order, ErrNotFound for an id that names no teammate.
+func (s *Service) TeammateActivities(ctx context.Context, ids []string) ([]TeammateActivity, []error) {
+	out := make([]TeammateActivity, len(ids))
+	errs := make([]error, len(ids))
+	fail := func(err error) ([]TeammateActivity, []error) {
+		for i := range errs {
+			errs[i] = err
+		}
+		return out, errs
+	}
+	if _, err := require(ctx, CredentialUser); err != nil {
+		return fail(err)
+	}
+	rows, err := s.pool.Query(ctx, qTeammateActivity, ids)
+	if err != nil {
+		return fail(fmt.Errorf("teammate activity: %w", err))
+	}
+	found, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (TeammateActivity, error) {
+		var a TeammateActivity
+		return a, r.Scan(&a.TeammateID, &a.Memories, &a.Suggestions, &a.LastConversationAt, &a.LastActivityAt)
+	})
+	if err != nil {
+		return fail(fmt.Errorf("teammate activity: %w", err))
+	}
+	byID := make(map[string]TeammateActivity, len(found))
+	for _, a := range found {
+		byID[a.TeammateID] = a
+	}
+	for i, id := range ids {
+		if a, ok := byID[id]; ok {
+			out[i] = a
+		} else {
+			errs[i] = ErrNotFound
+		}
+	}
+	return out, errs
+}
+
+// MaxSearchAllResults bounds what SearchAll returns.
+const MaxSearchAllResults = 50
+
+// qSearchAll finds active items of every scope matching $1 (words, English stemming) or containing
+// $2 (an ILIKE pattern) in the content or key: shared first, then by teammate, pinned first, then
+// most recently changed.
+const qSearchAll = `
+	SELECT ` + itemColumns + ` FROM memory_items
+	 WHERE status = 'active'
+	   AND (search @@ plainto_tsquery('english', $1) OR content ILIKE $2 OR key ILIKE $2)
+	 ORDER BY (scope = 'shared') DESC, pinned DESC, updated_at DESC, id DESC
+	 LIMIT $3`
+
+// SearchAll searches the active memory of every scope — shared and every teammate's — at once (user
+// only; a teammate never reads another's scope, S1). first is 1–50, default 50.
+func (s *Service) SearchAll(ctx context.Context, search string, first *int) ([]Item, error) {
+	if _, err := require(ctx, CredentialUser); err != nil {
+		return nil, err
+	}
+	search = strings.TrimSpace(search)
+	if err := checkText("search", search, MaxSearchLength, true); err != nil {
+		return nil, err
+	}
+	limit := MaxSearchAllResults
+	if first != nil {
+		if *first < 1 || *first > MaxSearchAllResults {
+			return nil, invalid("first", fmt.Sprintf("must be between 1 and %d", MaxSearchAllResults))
+		}
+		limit = *first
+	}
+	rows, err := s.pool.Query(ctx, qSearchAll, search, "%"+escapeLike(search)+"%", limit)
+	if err != nil {
+		return nil, fmt.Errorf("search all memory: %w", err)
+	}
+	items, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Item, error) { return scanItem(r) })
+	if err != nil {
+		return nil, fmt.Errorf("search all memory: %w", err)
+	}
+	return items, nil
+}
