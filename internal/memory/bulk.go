@@ -292,6 +292,39 @@ func checkCandidateIDs(ids []string) ([]string, error) {
 // in the scope (up to MaxBulkItems), oldest first. A suggestion that an earlier one of the same call
 // took with it (a proposal forgotten with the item another proposal forgot) is skipped.
 func (s *Service) ConfirmCandidates(ctx context.Context, scope Scope, ids []string) ([]Item, error) {
+	out, err := s.eachCandidateTx(ctx, scope, ids, "confirm suggestions", func(tx pgx.Tx, c Item) (*Item, error) {
+		cur, err := scanItem(tx.QueryRow(ctx, qItemForUpdate, c.ID))
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil, nil // a proposal removed by an earlier confirmation of this call
+		} else if err != nil {
+			return nil, err
+		}
+		if cur.Status != StatusCandidate {
+			return nil, nil // forgotten with an earlier confirmation's target
+		}
+		item, err := s.confirmCandidateTx(ctx, tx, cur, confirmEdits{})
+		return &item, err
+	})
+	if err == nil {
+		s.log.InfoContext(ctx, "suggestions confirmed", "scope", scope.String(), "count", len(out))
+	}
+	return out, err
+}
+
+// DismissCandidates dismisses several suggestions of scope (user only) in one transaction; ids nil
+// dismisses every suggestion waiting there (up to MaxBulkItems). Each gets a "dismiss" revision, as
+// DismissCandidate gives it; no generation changes (G1).
+func (s *Service) DismissCandidates(ctx context.Context, scope Scope, ids []string) ([]Item, error) {
+	return s.eachCandidateTx(ctx, scope, ids, "dismiss suggestions", func(tx pgx.Tx, c Item) (*Item, error) {
+		item, err := settleSuggestionTx(ctx, tx, c, ResolutionDismissed, ActionDismiss, ActorUser, nil)
+		return &item, err
+	})
+}
+
+// eachCandidateTx is the frame of the bulk suggestion actions (user only): it checks the scope and
+// ids, locks the suggestions in one transaction and settles each with settle, all or none. settle
+// returns nil for a suggestion an earlier one of the same call already took with it.
+func (s *Service) eachCandidateTx(ctx context.Context, scope Scope, ids []string, op string, settle func(pgx.Tx, Item) (*Item, error)) ([]Item, error) {
 	if _, err := require(ctx, CredentialUser); err != nil {
 		return nil, err
 	}
@@ -310,60 +343,18 @@ func (s *Service) ConfirmCandidates(ctx context.Context, scope Scope, ids []stri
 		}
 		out = make([]Item, 0, len(cands))
 		for _, c := range cands {
-			cur, err := scanItem(tx.QueryRow(ctx, qItemForUpdate, c.ID))
-			if errors.Is(err, pgx.ErrNoRows) {
-				continue // a proposal removed by an earlier confirmation of this call
-			} else if err != nil {
-				return err
-			}
-			if cur.Status != StatusCandidate {
-				continue // forgotten with an earlier confirmation's target
-			}
-			item, err := s.confirmCandidateTx(ctx, tx, cur, confirmEdits{})
+			item, err := settle(tx, c)
 			if err != nil {
 				return err
 			}
-			out = append(out, item)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, wrapUnlessDomain("confirm suggestions", err)
-	}
-	s.log.InfoContext(ctx, "suggestions confirmed", "scope", sc.String(), "count", len(out))
-	return out, nil
-}
-
-// DismissCandidates dismisses several suggestions of scope (user only) in one transaction; ids nil
-// dismisses every suggestion waiting there (up to MaxBulkItems). Each gets a "dismiss" revision, as
-// DismissCandidate gives it; no generation changes (G1).
-func (s *Service) DismissCandidates(ctx context.Context, scope Scope, ids []string) ([]Item, error) {
-	if _, err := require(ctx, CredentialUser); err != nil {
-		return nil, err
-	}
-	sc, err := scopeOf(scope)
-	if err != nil {
-		return nil, err
-	}
-	if ids, err = checkCandidateIDs(ids); err != nil {
-		return nil, err
-	}
-	var out []Item
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		cands, err := lockCandidatesTx(ctx, tx, sc.String(), ids)
-		if err != nil {
-			return err
-		}
-		out = make([]Item, len(cands))
-		for i, c := range cands {
-			if out[i], err = settleSuggestionTx(ctx, tx, c, ResolutionDismissed, ActionDismiss, ActorUser, nil); err != nil {
-				return err
+			if item != nil {
+				out = append(out, *item)
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, wrapUnlessDomain("dismiss suggestions", err)
+		return nil, wrapUnlessDomain(op, err)
 	}
 	return out, nil
 }
