@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
+	"strings"
+	"time"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -120,4 +122,14 @@ func TestSourceSentence(t *testing.T) {
 	assert.Equal(t, "Can you book the usual table", SourceSentence(msg, "Prefers the usual table"))
 	assert.Empty(t, SourceSentence(msg, "Has a cat"))
 	assert.Empty(t, SourceSentence("", "Has a cat"))
+}
+
+// TestJudgeIsBoundedOnRepetitiveMessages: a 32,000-character message that repeats the verb and the
+// text thousands of times is judged quickly and fails closed.
+func TestJudgeIsBoundedOnRepetitiveMessages(t *testing.T) {
+	msg := strings.Repeat("remember a ", 2900)
+	start := time.Now()
+	d := Judge(msg, Write{Kind: Save, Content: "a"})
+	assert.Less(t, time.Since(start), 2*time.Second)
+	assert.Equal(t, Suggested, d.Verdict)
 }

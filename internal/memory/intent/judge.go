@@ -477,6 +477,9 @@ func (s Sentence) onlyTrailers(from, to int) bool {
 	return true
 }
 
+// maxPairs bounds the (text occurrence, verb) pairs judgeSave weighs in one sentence.
+const maxPairs = 64
+
 // judgeSave returns "" when this sentence confirms the save or update, or why it doesn't.
 func (s Sentence) judgeSave(w Write, content, key []string) string {
 	var verbs []span
@@ -502,9 +505,15 @@ func (s Sentence) judgeSave(w Write, content, key []string) string {
 			reason = r
 		}
 	}
+	pairs := 0
 	for _, c := range s.occurrences(content) {
 		better(ReasonPartial)
 		for _, v := range verbs {
+			// Each pair costs a pass over the sentence; a sentence that repeats the text and the
+			// verb hundreds of times is no plain request, and stops here: fail closed, in bounded time.
+			if pairs++; pairs > maxPairs {
+				return reason
+			}
 			if !s.placed(v, c) {
 				continue
 			}
