@@ -7,9 +7,10 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// textModelVersion is the version of the text model ContentHash uses (intent.Canonical). Items whose
+// textModelVersion is the version of the text model ContentHash uses (intent.Canonical): 3 folds
+// Cherokee letters and the minus sign one way (2 could fold them two ways). Items whose
 // hash was computed with an older one are rehashed once, at start.
-const textModelVersion = 2
+const textModelVersion = 3
 
 const (
 	qTextModelLock  = `SELECT version FROM memory_text_model FOR UPDATE`

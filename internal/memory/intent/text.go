@@ -16,7 +16,7 @@ import (
 //  1. Normalise: Unicode NFKC (so full-width "ＰＩＮ" is "PIN" and "ﬁ" is "fi"), full case folding
 //     ("STRASSE" and "straße" are both "strasse"), default-ignorable characters removed (zero-width
 //     space and joiners, soft hyphen, bidi controls, variation selectors), and the apostrophe's
-//     look-alikes (’ ‘ ʼ ′ ´ `) made one "'".
+//     look-alikes (’ ‘ ʼ ′ ´ `) made one "'", the minus sign and hyphens (− ‐ ‑) made one "-".
 //  2. Cut into tokens. A token is a run of word characters (letters, digits, marks) and symbols
 //     (+ # % & @ * / \ = < > ^ ~ | $ € ° and every other symbol, emoji included), so "c++", "a+",
 //     "#3", "50%" and "€5" are tokens of their own and differ from "c", "a", "3", "50" and "5".
@@ -67,9 +67,13 @@ func normalise(s string) []normRune {
 			if ignorable(r) {
 				continue
 			}
-			if isApostrophe(r) {
+			switch {
+			case isApostrophe(r):
 				r = '\''
+			case isDash(r):
+				r = '-'
 			}
+			r = cherokeeFold(r)
 			out = append(out, normRune{r, pos})
 		}
 	}
@@ -87,6 +91,23 @@ func ignorable(r rune) bool {
 	}
 	return unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Variation_Selector, r) ||
 		unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r)
+}
+
+// isDash: the minus sign and the hyphens that mean the same as "-" (NFKC maps the superscript and
+// subscript minus to U+2212). They are made "-" before tokenising so one text has one form.
+func isDash(r rune) bool { return r == '\u2212' || r == '\u2010' || r == '\u2011' }
+
+// cherokeeFold folds Cherokee small letters to the capitals, as Unicode's case folding does.
+// golang.org/x/text's cases.Fold maps the capitals to the small letters instead (and the small to
+// the capitals), so folding twice would not be folding once; this makes the fold stable.
+func cherokeeFold(r rune) rune {
+	switch {
+	case r >= 0xAB70 && r <= 0xABBF:
+		return r - 0xAB70 + 0x13A0
+	case r >= 0x13F8 && r <= 0x13FD:
+		return r - 0x13F8 + 0x13F0
+	}
+	return r
 }
 
 func isApostrophe(r rune) bool {
@@ -132,7 +153,7 @@ func joins(n []normRune, i int, inToken bool) bool {
 		return inToken && unicode.IsDigit(prev) && unicode.IsDigit(next)
 	case '\'':
 		return inToken && unicode.IsLetter(prev) && unicode.IsLetter(next)
-	case '-', '\u2212', '\u2010', '\u2011':
+	case '-':
 		if inToken {
 			return isWord(prev) && isWord(next)
 		}
@@ -162,9 +183,6 @@ func Tokens(s string) []Token {
 		default:
 			flush(c.pos)
 			continue
-		}
-		if r := c.r; r == '\u2212' || r == '\u2010' || r == '\u2011' {
-			c.r = '-'
 		}
 		if start < 0 {
 			start = c.pos
