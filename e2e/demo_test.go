@@ -204,3 +204,68 @@ func TestDemoDataOnEveryScreen(t *testing.T) {
 		p.shot("about-you")
 	})
 }
+
+// "Remove the demo" takes it away in one click and a confirmation: the dialog names both demo
+// teammates and the shared memories marked (demo), Cancel has the focus; after confirming, the
+// demo teammates leave the list — live on another open page too — the user's own teammate stays, the notice is gone, and About you keeps
+// only what the user added. The test runs a demo server of its own, as the suite's demo server is
+// read by other tests.
+func TestRemoveDemo(t *testing.T) {
+	requireSuite(t)
+	ctx, cancel := context.WithTimeout(context.Background(), defaultDemoStart)
+	defer cancel()
+	logPath := filepath.Join(workDir, "remove-demo-server.log")
+	s, err := startServer(ctx, serverBin, filepath.Join(workDir, "remove-demo-data"), logPath, "MEMORY_DEMO=true")
+	if err != nil {
+		t.Fatalf("starting a server with the demo: %v", err)
+	}
+	t.Cleanup(s.stop) // after the pages have closed (cleanups run last first)
+	t.Cleanup(func() {
+		if t.Failed() {
+			saveLog(logPath, "remove-demo-server.log")
+		}
+	})
+	as := api{base: s.base, token: s.userToken}
+	if _, err := as.createMemory(ctx, newMemory{Content: "Works from home on Fridays"}); err != nil {
+		t.Fatal(err)
+	}
+
+	desktop, phone := viewports[0], viewports[1]
+	other := openPageOn(t, s, browser, phone, "/login?token="+s.userToken, chromedp.WithNewBrowserContext())
+	other.waitFor("two teammates", `document.querySelectorAll('[data-testid="teammate-row"]').length === 2`)
+	// The list is live once a teammate added elsewhere shows up; the user's own one must survive.
+	if _, err := as.createTeammate(ctx, "Zed"); err != nil {
+		t.Fatal(err)
+	}
+	other.waitFor("Zed, live", `document.querySelectorAll('[data-testid="teammate-row"]').length === 3`)
+
+	p := openPageOn(t, s, browser, desktop, "/login?token="+s.userToken, chromedp.WithNewBrowserContext())
+	p.waitVisible(tid("demo-notice"))
+	p.click(tid("demo-remove"))
+	p.waitVisible(tid("remove-demo-dialog"))
+	p.waitFor("Cancel to have the focus", `document.activeElement?.dataset.testid === 'remove-demo-cancel'`)
+	if got := p.text(tid("remove-demo-explanation")); !strings.Contains(got, "Ada (demo)") || !strings.Contains(got, "Ben (demo)") || !strings.Contains(got, "(demo)”") {
+		t.Errorf("the confirmation says %q", got)
+	}
+	p.assertAccessible("Remove the demo")
+	p.shot("remove-demo-dialog")
+	p.click(tid("remove-demo-cancel"))
+	p.waitGone(tid("remove-demo-dialog"))
+	if n := eval[int](p, `document.querySelectorAll('[data-testid="teammate-row"]').length`); n != 3 {
+		t.Fatalf("Cancel removed something: %d teammates left", n)
+	}
+
+	p.click(tid("demo-remove"))
+	p.click(tid("remove-demo-confirm"))
+	p.waitGone(tid("remove-demo-dialog"))
+	p.waitFor("only Zed", `document.querySelectorAll('[data-testid="teammate-row"]').length === 1`)
+	p.teammateIDByName("Zed")
+	p.waitGone(tid("demo-notice"))
+	other.waitFor("only Zed on the other page, live", `document.querySelectorAll('[data-testid="teammate-row"]').length === 1`)
+	other.waitGone(tid("demo-notice"))
+
+	p.navigate("/settings/about-you")
+	p.waitItemWithContent("Works from home on Fridays")
+	p.waitItemCount(1)
+	p.shot("demo-removed")
+}

@@ -222,6 +222,7 @@ type ComplexityRoot struct {
 		KeepLesson            func(childComplexity int, input model.KeepLessonInput) int
 		PinMemories           func(childComplexity int, input model.PinMemoriesInput) int
 		RateRun               func(childComplexity int, input model.RateRunInput) int
+		RemoveDemo            func(childComplexity int) int
 		RenameTeammate        func(childComplexity int, input model.RenameTeammateInput) int
 		RestoreMemoryRevision func(childComplexity int, input model.RestoreMemoryRevisionInput) int
 		RetryRunWithNote      func(childComplexity int, input model.RetryRunWithNoteInput) int
@@ -278,6 +279,11 @@ type ComplexityRoot struct {
 		Text         func(childComplexity int) int
 		VectorReason func(childComplexity int) int
 		VectorSearch func(childComplexity int) int
+	}
+
+	RemoveDemoPayload struct {
+		ForgottenSharedItems func(childComplexity int) int
+		Teammates            func(childComplexity int) int
 	}
 
 	RenameTeammatePayload struct {
@@ -415,6 +421,7 @@ type MutationResolver interface {
 	RetryRunWithNote(ctx context.Context, input model.RetryRunWithNoteInput) (*memory.Retry, error)
 	ImportMemoryFile(ctx context.Context, input model.ImportMemoryFileInput) (*memory.ImportResult, error)
 	DeleteTeammate(ctx context.Context, input model.DeleteTeammateInput) (*model.DeleteTeammatePayload, error)
+	RemoveDemo(ctx context.Context) (*model.RemoveDemoPayload, error)
 	ImportMemory(ctx context.Context, input model.ImportMemoryInput) (*model.ImportMemoryPayload, error)
 	ForgetMemories(ctx context.Context, input model.ForgetMemoriesInput) (*model.MemoryItemsPayload, error)
 	PinMemories(ctx context.Context, input model.PinMemoriesInput) (*model.MemoryItemsPayload, error)
@@ -1285,6 +1292,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RateRun(childComplexity, args["input"].(model.RateRunInput)), true
+	case "Mutation.removeDemo":
+		if e.ComplexityRoot.Mutation.RemoveDemo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveDemo(childComplexity), true
 	case "Mutation.renameTeammate":
 		if e.ComplexityRoot.Mutation.RenameTeammate == nil {
 			break
@@ -1679,6 +1692,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RecallPreview.VectorSearch(childComplexity), true
+
+	case "RemoveDemoPayload.forgottenSharedItems":
+		if e.ComplexityRoot.RemoveDemoPayload.ForgottenSharedItems == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RemoveDemoPayload.ForgottenSharedItems(childComplexity), true
+	case "RemoveDemoPayload.teammates":
+		if e.ComplexityRoot.RemoveDemoPayload.Teammates == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RemoveDemoPayload.Teammates(childComplexity), true
 
 	case "RenameTeammatePayload.teammate":
 		if e.ComplexityRoot.RenameTeammatePayload.Teammate == nil {
@@ -2620,6 +2646,14 @@ extend type Query {
   ): String! @auth(accept: [USER])
 }
 
+"What removeDemo took away."
+type RemoveDemoPayload {
+  "The demo teammates deleted, each with what went with it."
+  teammates: [DeleteTeammatePayload!]!
+  "Demo items of the shared memory that were forgotten."
+  forgottenSharedItems: Int!
+}
+
 extend type Mutation {
   """
   Delete a teammate (user only), in one transaction: every item of its scope is forgotten exactly as
@@ -2633,6 +2667,16 @@ extend type Mutation {
     "The teammate."
     input: DeleteTeammateInput!
   ): DeleteTeammatePayload! @auth(accept: [USER])
+  """
+  Remove the example data a brand-new embedded database starts with (user only), in one call: every
+  teammate whose name carries the demo's mark ("(demo)") is deleted as deleteTeammate deletes, and
+  every active shared item whose text carries it is forgotten as forgetMemories forgets. The mark is
+  the only sign of demo data, so anything else a user labelled "(demo)" goes too. Calling it again
+  removes only what is left (nothing, once the demo is gone).
+
+  Credentials: user.
+  """
+  removeDemo: RemoveDemoPayload! @auth(accept: [USER])
   """
   Import an exportMemory JSON file into a scope (user only). Everything is validated first; then all
   items are written or none, in one transaction with one generation bump (G1), as active items with
@@ -4042,6 +4086,16 @@ func (ec *executionContext) childFields_RecallPreview(ctx context.Context, field
 		return ec.fieldContext_RecallPreview_vectorReason(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RecallPreview", field.Name)
+}
+
+func (ec *executionContext) childFields_RemoveDemoPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "teammates":
+		return ec.fieldContext_RemoveDemoPayload_teammates(ctx, field)
+	case "forgottenSharedItems":
+		return ec.fieldContext_RemoveDemoPayload_forgottenSharedItems(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RemoveDemoPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_RenameTeammatePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -8420,6 +8474,56 @@ func (ec *executionContext) fieldContext_Mutation_deleteTeammate(ctx context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_removeDemo(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeDemo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mutation().RemoveDemo(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.RemoveDemoPayload
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.RemoveDemoPayload
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RemoveDemoPayload) graphql.Marshaler {
+			return ec.marshalNRemoveDemoPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRemoveDemoPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeDemo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RemoveDemoPayload(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_importMemory(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10861,6 +10965,61 @@ func (ec *executionContext) _RecallPreview_vectorReason(ctx context.Context, fie
 }
 func (ec *executionContext) fieldContext_RecallPreview_vectorReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RecallPreview", field, true, true, "String")
+}
+
+func (ec *executionContext) _RemoveDemoPayload_teammates(ctx context.Context, field graphql.CollectedField, obj *model.RemoveDemoPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RemoveDemoPayload_teammates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Teammates, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.DeleteTeammatePayload) graphql.Marshaler {
+			return ec.marshalNDeleteTeammatePayload2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐDeleteTeammatePayloadᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RemoveDemoPayload_teammates(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RemoveDemoPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeleteTeammatePayload(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RemoveDemoPayload_forgottenSharedItems(ctx context.Context, field graphql.CollectedField, obj *model.RemoveDemoPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RemoveDemoPayload_forgottenSharedItems(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ForgottenSharedItems, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RemoveDemoPayload_forgottenSharedItems(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RemoveDemoPayload", field, false, false, "Int")
 }
 
 func (ec *executionContext) _RenameTeammatePayload_teammate(ctx context.Context, field graphql.CollectedField, obj *model.RenameTeammatePayload) (ret graphql.Marshaler) {
@@ -16210,6 +16369,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "removeDemo":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeDemo(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "importMemory":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_importMemory(ctx, field)
@@ -16636,6 +16802,44 @@ func (ec *executionContext) _RecallPreview(ctx context.Context, sel ast.Selectio
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._RecallPreview_vectorReason(ctx, field, obj)
 				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var removeDemoPayloadImplementors = []string{"RemoveDemoPayload"}
+
+func (ec *executionContext) _RemoveDemoPayload(ctx context.Context, sel ast.SelectionSet, obj *model.RemoveDemoPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, removeDemoPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RemoveDemoPayload")
+		case "teammates":
+			out.Values[i] = ec._RemoveDemoPayload_teammates(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "forgottenSharedItems":
+			out.Values[i] = ec._RemoveDemoPayload_forgottenSharedItems(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -17779,6 +17983,26 @@ func (ec *executionContext) unmarshalNDeleteTeammateInput2githubᚗcomᚋopenᚑ
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNDeleteTeammatePayload2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐDeleteTeammatePayload(ctx context.Context, sel ast.SelectionSet, v model.DeleteTeammatePayload) graphql.Marshaler {
+	return ec._DeleteTeammatePayload(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDeleteTeammatePayload2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐDeleteTeammatePayloadᚄ(ctx context.Context, sel ast.SelectionSet, v []model.DeleteTeammatePayload) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDeleteTeammatePayload2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐDeleteTeammatePayload(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNDeleteTeammatePayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐDeleteTeammatePayload(ctx context.Context, sel ast.SelectionSet, v *model.DeleteTeammatePayload) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "DeleteTeammatePayload!")
@@ -18265,6 +18489,14 @@ func (ec *executionContext) marshalNRecallPreview2ᚖgithubᚗcomᚋopenᚑbot�
 		return graphql.Null
 	}
 	return ec._RecallPreview(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRemoveDemoPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRemoveDemoPayload(ctx context.Context, sel ast.SelectionSet, v *model.RemoveDemoPayload) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RemoveDemoPayload!")
+		return graphql.Null
+	}
+	return ec._RemoveDemoPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNRenameTeammateInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRenameTeammateInput(ctx context.Context, v any) (model.RenameTeammateInput, error) {

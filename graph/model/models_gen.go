@@ -313,6 +313,14 @@ type RateRunInput struct {
 	Rating *memory.Rating `json:"rating,omitempty"`
 }
 
+// What removeDemo took away.
+type RemoveDemoPayload struct {
+	// The demo teammates deleted, each with what went with it.
+	Teammates []DeleteTeammatePayload `json:"teammates"`
+	// Demo items of the shared memory that were forgotten.
+	ForgottenSharedItems int `json:"forgottenSharedItems"`
+}
+
 // A teammate's new name.
 type RenameTeammateInput struct {
 	// The teammate to rename.

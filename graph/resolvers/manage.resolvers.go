@@ -9,6 +9,7 @@ import (
 	"context"
 
 	"github.com/open-bot/memory/graph/model"
+	"github.com/open-bot/memory/internal/demo"
 	"github.com/open-bot/memory/internal/memory"
 )
 
@@ -18,10 +19,20 @@ func (r *mutationResolver) DeleteTeammate(ctx context.Context, input model.Delet
 	if err != nil {
 		return nil, err
 	}
-	return &model.DeleteTeammatePayload{
-		TeammateID: res.TeammateID, ForgottenItems: res.ForgottenItems, DeletedRuns: res.Runs,
-		DeletedThreads: res.Threads, DeletedMessages: res.Messages,
-	}, nil
+	return deleteTeammatePayload(res), nil
+}
+
+// RemoveDemo is the resolver for the removeDemo field.
+func (r *mutationResolver) RemoveDemo(ctx context.Context) (*model.RemoveDemoPayload, error) {
+	res, err := demo.Remove(ctx, r.Memory)
+	if err != nil {
+		return nil, err
+	}
+	out := &model.RemoveDemoPayload{ForgottenSharedItems: res.SharedItems, Teammates: make([]model.DeleteTeammatePayload, len(res.Teammates))}
+	for i, t := range res.Teammates {
+		out.Teammates[i] = *deleteTeammatePayload(t)
+	}
+	return out, nil
 }
 
 // ImportMemory is the resolver for the importMemory field.

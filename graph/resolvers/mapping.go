@@ -55,3 +55,10 @@ func exportFormat(f model.ExportFormat) memory.ExportFormat {
 	}
 	return memory.ExportJSON
 }
+
+func deleteTeammatePayload(res memory.DeleteResult) *model.DeleteTeammatePayload {
+	return &model.DeleteTeammatePayload{
+		TeammateID: res.TeammateID, ForgottenItems: res.ForgottenItems, DeletedRuns: res.Runs,
+		DeletedThreads: res.Threads, DeletedMessages: res.Messages,
+	}
+}

@@ -59,6 +59,7 @@ type Documents = {
     "\n  mutation ConfirmCandidates($input: CandidatesInput!) {\n    confirmCandidates(input: $input) {\n      items {\n        id\n      }\n    }\n  }\n": typeof types.ConfirmCandidatesDocument,
     "\n  mutation DismissCandidates($input: CandidatesInput!) {\n    dismissCandidates(input: $input) {\n      items {\n        id\n      }\n    }\n  }\n": typeof types.DismissCandidatesDocument,
     "\n  mutation UndoDismissCandidate($input: UndoDismissCandidateInput!) {\n    undoDismissCandidate(input: $input) {\n      item {\n        id\n        status\n      }\n    }\n  }\n": typeof types.UndoDismissCandidateDocument,
+    "\n  mutation RemoveDemo {\n    removeDemo {\n      teammates {\n        teammateId\n        forgottenItems\n        deletedMessages\n      }\n      forgottenSharedItems\n    }\n  }\n": typeof types.RemoveDemoDocument,
 };
 const documents: Documents = {
     "\n  query Teammates {\n    teammates {\n      id\n      name\n      createdAt\n      activity {\n        memories\n        suggestions\n        lastConversationAt\n        lastActivityAt\n      }\n    }\n  }\n": types.TeammatesDocument,
@@ -106,6 +107,7 @@ const documents: Documents = {
     "\n  mutation ConfirmCandidates($input: CandidatesInput!) {\n    confirmCandidates(input: $input) {\n      items {\n        id\n      }\n    }\n  }\n": types.ConfirmCandidatesDocument,
     "\n  mutation DismissCandidates($input: CandidatesInput!) {\n    dismissCandidates(input: $input) {\n      items {\n        id\n      }\n    }\n  }\n": types.DismissCandidatesDocument,
     "\n  mutation UndoDismissCandidate($input: UndoDismissCandidateInput!) {\n    undoDismissCandidate(input: $input) {\n      item {\n        id\n        status\n      }\n    }\n  }\n": types.UndoDismissCandidateDocument,
+    "\n  mutation RemoveDemo {\n    removeDemo {\n      teammates {\n        teammateId\n        forgottenItems\n        deletedMessages\n      }\n      forgottenSharedItems\n    }\n  }\n": types.RemoveDemoDocument,
 };
 
 /**
@@ -302,6 +304,10 @@ export function graphql(source: "\n  mutation DismissCandidates($input: Candidat
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation UndoDismissCandidate($input: UndoDismissCandidateInput!) {\n    undoDismissCandidate(input: $input) {\n      item {\n        id\n        status\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation UndoDismissCandidate($input: UndoDismissCandidateInput!) {\n    undoDismissCandidate(input: $input) {\n      item {\n        id\n        status\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RemoveDemo {\n    removeDemo {\n      teammates {\n        teammateId\n        forgottenItems\n        deletedMessages\n      }\n      forgottenSharedItems\n    }\n  }\n"): (typeof documents)["\n  mutation RemoveDemo {\n    removeDemo {\n      teammates {\n        teammateId\n        forgottenItems\n        deletedMessages\n      }\n      forgottenSharedItems\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

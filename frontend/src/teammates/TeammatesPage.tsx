@@ -6,6 +6,7 @@ import { CreateTeammateMutation, TeammatesChangedSubscription, TeammatesQuery } 
 import { formatAgo, formatTime } from '../memory/model.ts'
 import { Link, paths } from '../router.tsx'
 import { DemoBadge, DemoNoticeDismiss, isDemo, useDemoNotice } from '../ui/demo.tsx'
+import { RemoveDemo } from '../ui/RemoveDemo.tsx'
 import { takeDeletedNotice } from './DeleteTeammate.tsx'
 import { MemorySearch } from './MemorySearch.tsx'
 import { PageHeading } from '../ui/PageHeading.tsx'
@@ -94,8 +95,9 @@ export function TeammatesPage() {
             <strong>This is a demo.</strong> {demoTeammates.map((t) => t.name).join(' and ')}{' '}
             {demoTeammates.length === 1 ? 'is an example' : 'are examples'}, loaded when this server started with an
             empty database, so that every screen has something to show. Everything marked <DemoBadge /> is example data:
-            change it, rename it or forget it as you like.
+            change it, rename it or forget it as you like, or remove it all at once.
           </p>
+          <RemoveDemo teammates={demoTeammates} />
           <DemoNoticeDismiss onDismiss={dismissDemoNotice} />
         </div>
       )}

@@ -1,0 +1,80 @@
+import { useId, useState } from 'react'
+import { useMutation } from 'urql'
+import { describeError } from '../api/errors.ts'
+import { graphql } from '../gql'
+import { Dialog } from './Dialog.tsx'
+
+const RemoveDemoMutation = graphql(`
+  mutation RemoveDemo {
+    removeDemo {
+      teammates {
+        teammateId
+        forgottenItems
+        deletedMessages
+      }
+      forgottenSharedItems
+    }
+  }
+`)
+
+/**
+ * "Remove the demo": one click, then a confirmation that names what goes — the demo teammates with
+ * everything they have, and the shared memories marked Demo — and what stays. Cancel has the focus.
+ * The list of teammates and the shared memory update themselves from the live events the removal
+ * sends, so the notice disappears with the demo.
+ */
+export function RemoveDemo({ teammates }: { teammates: { id: string; name: string }[] }) {
+  const [open, setOpen] = useState(false)
+  return (
+    <>
+      <button type="button" className="link-button demo-dismiss" onClick={() => setOpen(true)} data-testid="demo-remove">
+        Remove the demo…
+      </button>
+      {open && <RemoveDemoDialog teammates={teammates} onClose={() => setOpen(false)} />}
+    </>
+  )
+}
+
+function RemoveDemoDialog({ teammates, onClose }: { teammates: { id: string; name: string }[]; onClose(): void }) {
+  const titleId = useId()
+  const [{ fetching, error }, removeDemo] = useMutation(RemoveDemoMutation)
+  const remove = async () => {
+    const result = await removeDemo({})
+    if (result.data) onClose()
+  }
+  return (
+    <Dialog title="Remove the demo?" titleId={titleId} onClose={onClose} testId="remove-demo-dialog">
+      <div className="forget-facts" data-testid="remove-demo-explanation">
+        <section>
+          <h3 className="forget-heading">Erased now, for good</h3>
+          <ul>
+            {teammates.map((t) => (
+              <li key={t.id}>{t.name}, with all its memories, lessons, suggestions and conversations.</li>
+            ))}
+            <li>Every memory of your shared memory (About you) whose text is marked “(demo)”.</li>
+          </ul>
+        </section>
+        <section>
+          <h3 className="forget-heading">Not erased</h3>
+          <ul>
+            <li>Teammates and memories you added yourself — unless you marked them “(demo)” too.</li>
+          </ul>
+        </section>
+      </div>
+      <p className="muted small">This can’t be undone.</p>
+      {error && (
+        <p className="message error" role="alert" data-testid="remove-demo-error">
+          {describeError(error)}
+        </p>
+      )}
+      <div className="actions dialog-actions">
+        <button type="button" className="button danger" onClick={() => void remove()} disabled={fetching} data-testid="remove-demo-confirm">
+          {fetching ? 'Removing…' : 'Remove the demo'}
+        </button>
+        <button type="button" className="button" onClick={onClose} disabled={fetching} data-autofocus data-testid="remove-demo-cancel">
+          Cancel
+        </button>
+      </div>
+    </Dialog>
+  )
+}
