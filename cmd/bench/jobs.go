@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/open-bot/memory/internal/jobs"
+	"github.com/open-bot/memory/internal/memory"
 )
 
 // benchJobs is row 6: the runner's claim + no-op handler + complete throughput with its default
@@ -36,7 +37,7 @@ func (b *bench) benchJobs(ctx context.Context) ([]row, error) {
 		return nil, err
 	}
 	r := jobs.NewRunner(b.pool, jobs.Options{Log: slog.New(slog.DiscardHandler)})
-	r.Handle(jobs.KindEmbed, func(context.Context, jobs.Job) error { return nil })
+	r.Handle(memory.JobEmbed, func(context.Context, jobs.Job) error { return nil })
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	start := time.Now()

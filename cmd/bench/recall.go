@@ -9,9 +9,9 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/open-bot/memory/internal/ai"
 	"github.com/open-bot/memory/internal/config"
 	"github.com/open-bot/memory/internal/memory"
+	"github.com/open-bot/memory/internal/wire"
 )
 
 // request is a turn a user might send, and whether its words are common in the data.
@@ -231,16 +231,15 @@ func (b *bench) exactService(ctx context.Context) (*exactRecall, error) {
 	if err != nil {
 		return nil, err
 	}
-	svc := memory.NewService(pool, slog.New(slog.DiscardHandler))
-	_, err = ai.Install(ctx, pool, svc, nil, config.AI{
+	aiw, err := wire.NewAI(pool, config.AI{
 		EmbeddingURL: b.fake.URL + "/v1", EmbeddingModel: embeddingModel, EmbeddingDimensions: dimensions,
 		DailyRequestLimit: 1_000_000, SemanticMaxDistance: 0.8,
-	}, nil)
+	})
 	if err != nil {
 		pool.Close()
 		return nil, err
 	}
-	return &exactRecall{pool: pool, svc: svc}, nil
+	return &exactRecall{pool: pool, svc: memory.NewService(pool, slog.New(slog.DiscardHandler), aiw.Options()...)}, nil
 }
 
 // packet is the ids of the exact packet's entries, in order.

@@ -44,11 +44,11 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/open-bot/memory/internal/ai"
 	"github.com/open-bot/memory/internal/config"
 	"github.com/open-bot/memory/internal/db"
 	"github.com/open-bot/memory/internal/jobs"
 	"github.com/open-bot/memory/internal/memory"
+	"github.com/open-bot/memory/internal/wire"
 )
 
 func main() {
@@ -135,7 +135,11 @@ func runJobs() error {
 		return errors.New("the database schema is not current: start cmd/api (it migrates) or run `api migrate up` first")
 	}
 
-	svc := memory.NewService(pool, log)
+	aiw, err := wire.NewAI(pool, aiCfg)
+	if err != nil {
+		return err
+	}
+	svc := memory.NewService(pool, log, aiw.Options()...)
 	key, err := tombstoneKey(cfg)
 	if err != nil {
 		return err
@@ -145,12 +149,13 @@ func runJobs() error {
 		return err
 	}
 	runner := jobs.NewRunner(pool, jobs.Options{Log: log, Lease: aiCfg.JobLease})
-	installed, err := ai.Install(ctx, pool, svc, runner, aiCfg, log)
+	aiw.RegisterJobs(runner, svc)
+	requeued, err := aiw.CatchUp(ctx, svc, log)
 	if err != nil {
 		return err
 	}
 	log.Info("worker starting", "runner", runner.ID(), "ai", aiCfg.String(), "jobs", fmt.Sprint(runner.Kinds()),
-		"requeued", installed.Requeued)
+		"requeued", requeued)
 	if len(runner.Kinds()) == 0 {
 		// Nothing to run, but exiting would make a supervisor restart us in a loop.
 		log.Warn("no memory AI is configured (MEMORY_EMBEDDING_URL, MEMORY_AI_DAILY_REQUEST_LIMIT > 0): this worker has no jobs to run and waits for a signal")

@@ -114,8 +114,7 @@ func TestCompiledWorker(t *testing.T) {
 	}()
 	waitFor(t, stderr, "worker starting")
 
-	svc := memory.NewService(pool, slog.New(slog.DiscardHandler))
-	svc.SetEmbedding("fake", 3)
+	svc := memory.NewService(pool, slog.New(slog.DiscardHandler), memory.WithEmbeddings("fake", 3))
 	user := memory.WithCredential(context.Background(), memory.Credential{Kind: memory.CredentialUser})
 	item, err := svc.CreateMemory(user, memory.CreateInput{Content: "Likes tea"}) // enqueues its embed job (I1)
 	require.NoError(t, err)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -18,7 +17,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/open-bot/memory/internal/ai"
+	"github.com/open-bot/memory/internal/ai/aifake"
 	"github.com/open-bot/memory/internal/dbtest"
+	"github.com/open-bot/memory/internal/memory"
 )
 
 func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
@@ -29,68 +30,13 @@ const (
 	secret = "my bank PIN is 4711"
 )
 
-// fakeOpenAI is an OpenAI-compatible server for tests. respond writes the answer; every request
-// that reaches it is counted and its body kept.
-type fakeOpenAI struct {
-	*httptest.Server
-	requests atomic.Int32
-	mu       sync.Mutex
-	bodies   []map[string]any
-	paths    []string
-	auth     []string
-	respond  func(w http.ResponseWriter, r *http.Request, body map[string]any)
-}
-
-func newFake(t *testing.T, respond func(w http.ResponseWriter, r *http.Request, body map[string]any)) *fakeOpenAI {
-	t.Helper()
-	f := &fakeOpenAI{respond: respond}
-	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		f.requests.Add(1)
-		raw, _ := io.ReadAll(r.Body)
-		var body map[string]any
-		_ = json.Unmarshal(raw, &body)
-		f.mu.Lock()
-		f.bodies = append(f.bodies, body)
-		f.paths = append(f.paths, r.Method+" "+r.URL.Path)
-		f.auth = append(f.auth, r.Header.Get("Authorization"))
-		f.mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
-		f.respond(w, r, body)
-	}))
-	t.Cleanup(f.Close)
-	return f
-}
-
-// embeddings answers with vectors [i, i, …] of n dimensions, in reverse order of index.
-func embeddings(n int) func(http.ResponseWriter, *http.Request, map[string]any) {
-	return func(w http.ResponseWriter, _ *http.Request, body map[string]any) {
-		inputs, _ := body["input"].([]any)
-		data := []map[string]any{}
-		for i := len(inputs) - 1; i >= 0; i-- {
-			v := make([]float32, n)
-			for d := range v {
-				v[d] = float32(i)
-			}
-			data = append(data, map[string]any{"object": "embedding", "index": i, "embedding": v})
-		}
-		_ = json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data, "model": body["model"]})
-	}
-}
-
-func status(code int, body string) func(http.ResponseWriter, *http.Request, map[string]any) {
-	return func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
-		w.WriteHeader(code)
-		_, _ = io.WriteString(w, body)
-	}
-}
-
 func newBudget(t *testing.T, limit int) (*ai.Budget, *pgxpool.Pool) {
 	t.Helper()
 	pool := dbtest.Pool(t)
 	return ai.NewBudget(pool, limit), pool
 }
 
-func newClient(t *testing.T, f *fakeOpenAI, b *ai.Budget) *ai.Client {
+func newClient(t *testing.T, f *aifake.Server, b *ai.Budget) *ai.Client {
 	t.Helper()
 	c, err := ai.NewClient(ai.Options{BaseURL: f.URL + "/v1/", APIKey: apiKey, Budget: b})
 	require.NoError(t, err)
@@ -100,7 +46,7 @@ func newClient(t *testing.T, f *fakeOpenAI, b *ai.Budget) *ai.Client {
 func TestEmbedRequestShapeAndOrder(t *testing.T) {
 	t.Parallel()
 	b, _ := newBudget(t, 100)
-	f := newFake(t, embeddings(4))
+	f := aifake.New(t, aifake.Embeddings(4))
 	c := newClient(t, f, b)
 
 	vecs, err := c.Embed(t.Context(), "text-embedding-3-small", 4, []string{"zero", "one", "two"})
@@ -109,22 +55,22 @@ func TestEmbedRequestShapeAndOrder(t *testing.T) {
 	for i, v := range vecs {
 		assert.Equal(t, []float32{float32(i), float32(i), float32(i), float32(i)}, v, "sorted by index")
 	}
-	require.Len(t, f.bodies, 1)
-	assert.Equal(t, "POST /v1/embeddings", f.paths[0], "the base URL's trailing slash is not doubled")
-	assert.Equal(t, "Bearer "+apiKey, f.auth[0])
-	assert.Equal(t, map[string]any{"model": "text-embedding-3-small", "input": []any{"zero", "one", "two"}, "dimensions": float64(4)}, f.bodies[0])
+	require.Len(t, f.Bodies, 1)
+	assert.Equal(t, "POST /v1/embeddings", f.Paths[0], "the base URL's trailing slash is not doubled")
+	assert.Equal(t, "Bearer "+apiKey, f.Auth[0])
+	assert.Equal(t, map[string]any{"model": "text-embedding-3-small", "input": []any{"zero", "one", "two"}, "dimensions": float64(4)}, f.Bodies[0])
 
 	// Dimensions 0: not sent, and the model's own size is taken.
 	vecs, err = c.Embed(t.Context(), "m", 0, []string{"a"})
 	require.NoError(t, err)
 	assert.Len(t, vecs[0], 4)
-	assert.NotContains(t, f.bodies[1], "dimensions")
+	assert.NotContains(t, f.Bodies[1], "dimensions")
 
 	// Nothing to embed costs nothing.
 	vecs, err = c.Embed(t.Context(), "m", 4, nil)
 	require.NoError(t, err)
 	assert.Nil(t, vecs)
-	assert.Equal(t, int32(2), f.requests.Load())
+	assert.Equal(t, int32(2), f.Requests.Load())
 	used, err := b.Used(t.Context())
 	require.NoError(t, err)
 	assert.Equal(t, 2, used, "every request reserved one unit")
@@ -133,12 +79,12 @@ func TestEmbedRequestShapeAndOrder(t *testing.T) {
 func TestEmbedNoKeyNoAuthorization(t *testing.T) {
 	t.Parallel()
 	b, _ := newBudget(t, 100)
-	f := newFake(t, embeddings(2))
+	f := aifake.New(t, aifake.Embeddings(2))
 	c, err := ai.NewClient(ai.Options{BaseURL: f.URL, Budget: b})
 	require.NoError(t, err)
 	_, err = c.Embed(t.Context(), "m", 2, []string{"a"})
 	require.NoError(t, err)
-	assert.Empty(t, f.auth[0])
+	assert.Empty(t, f.Auth[0])
 }
 
 func TestEmbedRejectsBadAnswers(t *testing.T) {
@@ -150,7 +96,7 @@ func TestEmbedRejectsBadAnswers(t *testing.T) {
 		code      string
 		retryable bool
 	}{
-		"dimension mismatch": {embeddings(3), 4, "dimension mismatch", false},
+		"dimension mismatch": {aifake.Embeddings(3), 4, "dimension mismatch", false},
 		"too few vectors": {func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
 			_, _ = io.WriteString(w, `{"data":[{"index":0,"embedding":[1,2]}]}`)
 		}, 2, "bad response", false},
@@ -160,9 +106,9 @@ func TestEmbedRejectsBadAnswers(t *testing.T) {
 		"mixed sizes": {func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
 			_, _ = io.WriteString(w, `{"data":[{"index":0,"embedding":[1,2]},{"index":1,"embedding":[1,2,3]}]}`)
 		}, 0, "dimension mismatch", false},
-		"not json": {status(200, "<html>"+secret), 2, "bad response", true},
+		"not json": {aifake.Status(200, "<html>"+secret), 2, "bad response", true},
 	} {
-		c := newClient(t, newFake(t, tc.respond), b)
+		c := newClient(t, aifake.New(t, tc.respond), b)
 		_, err := c.Embed(t.Context(), "m", tc.dims, []string{secret, "b"})
 		var e *ai.Error
 		require.ErrorAs(t, err, &e, name)
@@ -189,7 +135,7 @@ func TestErrorClassification(t *testing.T) {
 		{401, `{"error":{"message":"Incorrect API key provided: ` + apiKey + `","code":"invalid_api_key"}}`, false, "ai embeddings: HTTP 401 invalid_api_key"},
 		{404, `{"error":{"message":"The model does not exist","code":"model_not_found"}}`, false, "ai embeddings: HTTP 404 model_not_found"},
 	} {
-		c := newClient(t, newFake(t, status(tc.status, tc.body)), b)
+		c := newClient(t, aifake.New(t, aifake.Status(tc.status, tc.body)), b)
 		_, err := c.Embed(t.Context(), "m", 2, []string{secret})
 		var e *ai.Error
 		require.ErrorAs(t, err, &e)
@@ -205,7 +151,7 @@ func TestErrorClassification(t *testing.T) {
 func TestTimeoutIsRetryable(t *testing.T) {
 	t.Parallel()
 	b, _ := newBudget(t, 100)
-	f := newFake(t, func(_ http.ResponseWriter, r *http.Request, _ map[string]any) { <-r.Context().Done() })
+	f := aifake.New(t, func(_ http.ResponseWriter, r *http.Request, _ map[string]any) { <-r.Context().Done() })
 	c, err := ai.NewClient(ai.Options{BaseURL: f.URL, Budget: b, Timeout: 50 * time.Millisecond})
 	require.NoError(t, err)
 	_, err = c.Embed(t.Context(), "m", 2, []string{secret})
@@ -228,7 +174,7 @@ func TestTimeoutIsRetryable(t *testing.T) {
 func TestUnreachableIsRetryable(t *testing.T) {
 	t.Parallel()
 	b, _ := newBudget(t, 100)
-	f := newFake(t, embeddings(2))
+	f := aifake.New(t, aifake.Embeddings(2))
 	f.Close()
 	c := newClient(t, f, b)
 	_, err := c.Embed(t.Context(), "m", 2, []string{secret})
@@ -247,19 +193,10 @@ type extraction struct {
 
 var extractionSchema = json.RawMessage(`{"type":"object","properties":{"candidates":{"type":"array","items":{"type":"object","properties":{"content":{"type":"string"},"evidence":{"type":"string"}},"required":["content","evidence"],"additionalProperties":false}}},"required":["candidates"],"additionalProperties":false}`)
 
-func chatAnswer(content string) func(http.ResponseWriter, *http.Request, map[string]any) {
-	return func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
-		_ = json.NewEncoder(w).Encode(map[string]any{
-			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
-				"message": map[string]any{"role": "assistant", "content": content, "refusal": nil}}},
-		})
-	}
-}
-
 func TestChatJSON(t *testing.T) {
 	t.Parallel()
 	b, _ := newBudget(t, 100)
-	f := newFake(t, chatAnswer(`{"candidates":[{"content":"Likes tea","evidence":"I like tea"}]}`))
+	f := aifake.New(t, aifake.ChatAnswer(`{"candidates":[{"content":"Likes tea","evidence":"I like tea"}]}`))
 	c := newClient(t, f, b)
 	messages := []ai.Message{{Role: "system", Content: "Extract."}, {Role: "user", Content: "I like tea"}}
 	var out extraction
@@ -267,8 +204,8 @@ func TestChatJSON(t *testing.T) {
 	require.Len(t, out.Candidates, 1)
 	assert.Equal(t, "Likes tea", out.Candidates[0].Content)
 
-	assert.Equal(t, "POST /v1/chat/completions", f.paths[0])
-	assert.Equal(t, "Bearer "+apiKey, f.auth[0])
+	assert.Equal(t, "POST /v1/chat/completions", f.Paths[0])
+	assert.Equal(t, "Bearer "+apiKey, f.Auth[0])
 	var schema any
 	require.NoError(t, json.Unmarshal(extractionSchema, &schema))
 	assert.Equal(t, map[string]any{
@@ -280,7 +217,7 @@ func TestChatJSON(t *testing.T) {
 		"response_format": map[string]any{"type": "json_schema", "json_schema": map[string]any{
 			"name": "memory_candidates", "strict": true, "schema": schema,
 		}},
-	}, f.bodies[0])
+	}, f.Bodies[0])
 }
 
 func TestChatJSONBadAnswers(t *testing.T) {
@@ -297,12 +234,12 @@ func TestChatJSONBadAnswers(t *testing.T) {
 		code      string
 		retryable bool
 	}{
-		"not json":  {chatAnswer(`Sure! ` + secret), "bad response", true},
+		"not json":  {aifake.ChatAnswer(`Sure! ` + secret), "bad response", true},
 		"refusal":   {refusal, "refused", false},
 		"truncated": {truncated, "truncated", false},
-		"no choice": {status(200, `{"choices":[]}`), "bad response", true},
+		"no choice": {aifake.Status(200, `{"choices":[]}`), "bad response", true},
 	} {
-		c := newClient(t, newFake(t, tc.respond), b)
+		c := newClient(t, aifake.New(t, tc.respond), b)
 		var out extraction
 		err := c.ChatJSON(t.Context(), "m", []ai.Message{{Role: "user", Content: secret}}, "x", extractionSchema, &out)
 		var e *ai.Error
@@ -335,7 +272,7 @@ func TestNewClientValidates(t *testing.T) {
 func TestBudgetExactlyAtTheLimitUnderConcurrency(t *testing.T) {
 	t.Parallel()
 	b, _ := newBudget(t, 7)
-	f := newFake(t, embeddings(2))
+	f := aifake.New(t, aifake.Embeddings(2))
 	c := newClient(t, f, b)
 	var (
 		wg    sync.WaitGroup
@@ -365,7 +302,7 @@ func TestBudgetExactlyAtTheLimitUnderConcurrency(t *testing.T) {
 	}
 	close(start)
 	wg.Wait()
-	assert.Equal(t, int32(7), f.requests.Load(), "exactly the limit reached the server")
+	assert.Equal(t, int32(7), f.Requests.Load(), "exactly the limit reached the server")
 	assert.Equal(t, int32(7), ok.Load())
 	assert.Equal(t, int32(13), spent.Load())
 	used, err := b.Used(t.Context())
@@ -376,7 +313,7 @@ func TestBudgetExactlyAtTheLimitUnderConcurrency(t *testing.T) {
 func TestBudgetZeroTurnsAIOff(t *testing.T) {
 	t.Parallel()
 	b, pool := newBudget(t, 0)
-	f := newFake(t, embeddings(2))
+	f := aifake.New(t, aifake.Embeddings(2))
 	c := newClient(t, f, b)
 	for range 3 {
 		_, err := c.Embed(t.Context(), "m", 2, []string{"x"})
@@ -385,7 +322,7 @@ func TestBudgetZeroTurnsAIOff(t *testing.T) {
 		err = c.ChatJSON(t.Context(), "m", nil, "x", extractionSchema, &extraction{})
 		require.ErrorIs(t, err, ai.ErrBudgetSpent)
 	}
-	assert.Zero(t, f.requests.Load())
+	assert.Zero(t, f.Requests.Load())
 	var rows int
 	require.NoError(t, pool.QueryRow(t.Context(), `SELECT count(*) FROM memory_ai_usage`).Scan(&rows))
 	assert.Zero(t, rows, "nothing is counted when AI is off")
@@ -417,4 +354,19 @@ func TestBudgetResetsAtMidnightUTC(t *testing.T) {
 	used, err = b.Used(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, 1, used)
+}
+
+func TestEmbedderQuery(t *testing.T) {
+	t.Parallel()
+	b, _ := newBudget(t, 1)
+	f := aifake.New(t, aifake.Embeddings(3))
+	e := ai.Embedder{Client: newClient(t, f, b), Model: "m", Dimensions: 3}
+	v, model, err := e.EmbedQuery(t.Context(), "what do I drink")
+	require.NoError(t, err)
+	assert.Equal(t, "m", model)
+	assert.Len(t, v, 3)
+
+	_, _, err = e.EmbedQuery(t.Context(), "again")
+	require.ErrorIs(t, err, memory.ErrAIBudgetSpent, "recall can tell a spent budget from a failure")
+	require.ErrorIs(t, err, ai.ErrBudgetSpent)
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -13,7 +12,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/open-bot/memory/graph/model"
-	"github.com/open-bot/memory/internal/ai"
 	"github.com/open-bot/memory/internal/auth"
 	"github.com/open-bot/memory/internal/config"
 	"github.com/open-bot/memory/internal/db"
@@ -22,6 +20,7 @@ import (
 	"github.com/open-bot/memory/internal/jobs"
 	"github.com/open-bot/memory/internal/memory"
 	"github.com/open-bot/memory/internal/server"
+	"github.com/open-bot/memory/internal/wire"
 )
 
 // DefaultExpirySweepInterval is how often the sweeper runs when Options.ExpirySweepInterval is zero:
@@ -76,7 +75,6 @@ type Options struct {
 
 // App is one running API process: its pool, listener, sweeper and HTTP handler.
 type App struct {
-	ai       ai.Installed
 	pool     *pgxpool.Pool
 	health   *pgxpool.Pool
 	listener *events.Listener
@@ -133,8 +131,13 @@ func New(ctx context.Context, o Options) (*App, error) {
 		health.Close()
 	}
 
-	svc := memory.NewService(pool, o.Log, memory.WithRunSuggestionLimit(o.RunSuggestionLimit),
-		memory.WithRunIdleTimeout(o.Limits.RunIdleTimeout))
+	aiw, err := wire.NewAI(pool, o.AI)
+	if err != nil {
+		closePools()
+		return nil, err
+	}
+	svc := memory.NewService(pool, o.Log, append(aiw.Options(), memory.WithRunSuggestionLimit(o.RunSuggestionLimit),
+		memory.WithRunIdleTimeout(o.Limits.RunIdleTimeout))...)
 	if err := svc.RehashTexts(ctx); err != nil {
 		pool.Close()
 		return nil, err
@@ -147,8 +150,10 @@ func New(ctx context.Context, o Options) (*App, error) {
 	if o.AI.JobsInAPI {
 		runner = jobs.NewRunner(pool, jobs.Options{Log: o.Log, Lease: o.AI.JobLease})
 	}
-	installed, err := ai.Install(ctx, pool, svc, runner, o.AI, o.Log)
-	if err != nil {
+	if runner != nil {
+		aiw.RegisterJobs(runner, svc)
+	}
+	if _, err := aiw.CatchUp(ctx, svc, o.Log); err != nil {
 		closePools()
 		return nil, err
 	}
@@ -178,12 +183,11 @@ func New(ctx context.Context, o Options) (*App, error) {
 	if runner != nil && len(runner.Kinds()) > 0 {
 		a.running.Go(func() { _ = runner.Run(life) })
 	}
-	a.ai = installed
 
 	a.handler = server.New(server.Options{
 		Pool: health, Memory: svc, Broker: broker, Listener: listener,
 		Auth:             authn,
-		AIStatus:         aiStatus(svc, installed, o.AI),
+		AIStatus:         aiStatus(svc, aiw),
 		AllowedOrigins:   o.AllowedOrigins,
 		PingPongInterval: o.PingPongInterval,
 		InitTimeout:      o.WebsocketInitTimeout,
@@ -255,35 +259,27 @@ func (a *App) Close() {
 	})
 }
 
-// aiStatus reports what the optional AI does and sends where (I5), and today's use (I4).
-func aiStatus(svc *memory.Service, in ai.Installed, cfg config.AI) func(context.Context) (model.AIStatus, error) {
+// aiStatus maps the AI's status (wire.AI.Status) to the API's.
+func aiStatus(svc *memory.Service, aiw wire.AI) func(context.Context) (model.AIStatus, error) {
 	return func(ctx context.Context) (model.AIStatus, error) {
-		st := model.AIStatus{Embeddings: in.Embeddings, Extraction: in.Extraction, DailyRequestLimit: in.Budget.Limit()}
-		used, err := in.Budget.Used(ctx)
-		if err != nil {
-			return st, err
+		st, err := aiw.Status(ctx, svc)
+		out := model.AIStatus{Embeddings: st.Embeddings, Extraction: st.Extraction, DailyRequestLimit: st.DailyRequestLimit,
+			RequestsToday: st.RequestsToday, Embedded: st.Embedded, Embeddable: st.Embeddable,
+			EmbeddingHost: optional(st.EmbeddingHost), ExtractionHost: optional(st.ExtractionHost)}
+		if st.Embeddings {
+			out.EmbeddingModel, out.EmbeddingDimensions = &st.EmbeddingModel, &st.EmbeddingDimensions
 		}
-		st.RequestsToday = used
-		if in.Embeddings {
-			st.EmbeddingModel, st.EmbeddingDimensions = &in.EmbeddingModel, &in.EmbeddingDimensions
-			st.EmbeddingHost = hostOf(cfg.EmbeddingURL)
-			if st.Embedded, st.Embeddable, err = svc.EmbeddingProgress(ctx); err != nil {
-				return st, err
-			}
+		if st.Extraction {
+			out.ExtractionModel = &st.ExtractionModel
 		}
-		if in.Extraction {
-			st.ExtractionModel = &in.ExtractionModel
-			st.ExtractionHost = hostOf(cfg.ExtractionURL)
-		}
-		return st, nil
+		return out, err
 	}
 }
 
-// hostOf is the host of an endpoint URL (never its credentials or path).
-func hostOf(raw string) *string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
+// optional is nil for "".
+func optional(s string) *string {
+	if s == "" {
 		return nil
 	}
-	return &u.Host
+	return &s
 }

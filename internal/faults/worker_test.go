@@ -140,8 +140,7 @@ func TestWorkerKilledMidJob(t *testing.T) {
 		"MEMORY_TOMBSTONE_KEY=mk_faults-tombstone-key-0123456789abcdef"}
 	first := startWorker(t, bin, env)
 
-	svc := memory.NewService(pool, slog.New(slog.DiscardHandler))
-	svc.SetEmbedding("fake", 3)
+	svc := memory.NewService(pool, slog.New(slog.DiscardHandler), memory.WithEmbeddings("fake", 3))
 	user := memory.WithCredential(ctx, memory.Credential{Kind: memory.CredentialUser})
 	created := time.Now()
 	item, err := svc.CreateMemory(user, memory.CreateInput{Content: "Likes green tea"}) // enqueues its embed job (I1)

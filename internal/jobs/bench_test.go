@@ -39,7 +39,7 @@ func BenchmarkClaimComplete(b *testing.B) {
 			pool := dbtest.Pool(b)
 			fill(b, pool, benchItem(b, pool), b.N)
 			r := jobs.NewRunner(pool, jobs.Options{Workers: batch, BatchSize: batch, Log: quiet})
-			r.Handle(jobs.KindEmbed, func(context.Context, jobs.Job) error { return nil })
+			r.Handle(embed, func(context.Context, jobs.Job) error { return nil })
 			b.ResetTimer()
 			for done := 0; done < b.N; {
 				n, err := r.RunOnce(context.Background())
@@ -86,7 +86,7 @@ func BenchmarkClaimCompleteBatchHandler(b *testing.B) {
 			pool := dbtest.Pool(b)
 			fill(b, pool, benchItem(b, pool), b.N)
 			r := jobs.NewRunner(pool, jobs.Options{Workers: batch, BatchSize: batch, Log: quiet})
-			r.HandleBatch(jobs.KindEmbed, func(_ context.Context, js []jobs.Job) []error { return make([]error, len(js)) })
+			r.HandleBatch(embed, func(_ context.Context, js []jobs.Job) []error { return make([]error, len(js)) })
 			b.ResetTimer()
 			for done := 0; done < b.N; {
 				n, err := r.RunOnce(context.Background())

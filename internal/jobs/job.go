@@ -18,16 +18,10 @@ const Channel = "memory_jobs"
 // MaxAttempts is how often a job is tried before it is marked failed (RULES I3).
 const MaxAttempts = 5
 
-// Kind is what a job does; memory_jobs accepts these only.
+// Kind is what a job does. The domain defines its kinds (internal/memory: embed, extract) and the
+// wiring registers a handler for each; memory_jobs' check constraint lists the kinds the schema
+// accepts.
 type Kind string
-
-// The job kinds.
-const (
-	// KindEmbed embeds one revision of an item (I1). It needs ItemID and Revision.
-	KindEmbed Kind = "embed"
-	// KindExtract proposes candidates from a completed run's user message (I2). It needs RunID.
-	KindExtract Kind = "extract"
-)
 
 // Job is one unit of background work. It references an item revision or a run, never memory text.
 type Job struct {
@@ -46,18 +40,20 @@ type Job struct {
 	Attempt int
 }
 
+// validate checks what the queue itself needs: a kind, and exactly one reference — an item revision
+// (ItemID and Revision ≥ 1) or a run — given as uuids.
 func (j Job) validate() error {
-	switch j.Kind {
-	case KindEmbed:
-		if j.ItemID == "" || j.Revision < 1 {
-			return errors.New("jobs: an embed job needs an item and a revision")
-		}
-	case KindExtract:
-		if j.RunID == "" {
-			return errors.New("jobs: an extract job needs a run")
-		}
-	default:
-		return fmt.Errorf("jobs: unknown kind %q", j.Kind)
+	if j.Kind == "" {
+		return errors.New("jobs: a job needs a kind")
+	}
+	item, run := j.ItemID != "" || j.Revision != 0, j.RunID != ""
+	switch {
+	case item && run:
+		return errors.New("jobs: a job names an item revision or a run, not both")
+	case item && (j.ItemID == "" || j.Revision < 1):
+		return errors.New("jobs: a job on an item needs the item and a revision")
+	case !item && !run:
+		return errors.New("jobs: a job needs an item revision or a run")
 	}
 	for _, id := range []string{j.ItemID, j.RunID} {
 		if id != "" {

@@ -96,11 +96,11 @@ type embeddingConfig struct {
 
 func (c embeddingConfig) enabled() bool { return c.model != "" }
 
-// SetEmbedding turns embeddings on with model (MEMORY_EMBEDDING_MODEL) and dims
-// (MEMORY_EMBEDDING_DIMENSIONS; 0 = the model's own size), or off with an empty model. Call it before
-// the service is used.
-func (s *Service) SetEmbedding(model string, dims int) {
-	s.ai.embedding = embeddingConfig{model: model, dims: max(dims, 0)}
+// WithEmbeddings turns embeddings on with model (MEMORY_EMBEDDING_MODEL) and dims
+// (MEMORY_EMBEDDING_DIMENSIONS; 0 = the model's own size): every write of an active revision enqueues
+// an embed job (I1). An empty model leaves them off.
+func WithEmbeddings(model string, dims int) Option {
+	return func(s *Service) { s.ai.embedding = embeddingConfig{model: model, dims: max(dims, 0)} }
 }
 
 // EmbeddingModel returns the configured embedding model and dimensions ("" when off).
@@ -114,7 +114,7 @@ func (s *Service) EnqueueEmbedTx(ctx context.Context, tx pgx.Tx, item Item) erro
 	if !s.ai.embedding.enabled() || item.Status != StatusActive {
 		return nil
 	}
-	return jobs.EnqueueTx(ctx, tx, jobs.Job{Kind: jobs.KindEmbed, ItemID: item.ID, Revision: item.Revision})
+	return jobs.EnqueueTx(ctx, tx, jobs.Job{Kind: JobEmbed, ItemID: item.ID, Revision: item.Revision})
 }
 
 // EmbedText is how an item is embedded: the same "key: content" its packet entry shows.
@@ -153,7 +153,7 @@ type EmbedRef struct {
 // at once. One whose text an earlier revision had (a pin, a restore) gets that revision's vector
 // copied. The texts of the rest go to one embed call, made outside any transaction; each vector is
 // then stored only after re-checking, under the scope's and the item's locks, that the item is still
-// active, the revision still current and the model unchanged — so a result that arrives after a
+// active and the revision still current — so a result that arrives after a
 // forget or an edit is dropped. Errors from embed are returned wrapped (a queue sees their codes);
 // none carries memory text.
 func (s *Service) EmbedJobs(ctx context.Context, refs []EmbedRef, embed func(ctx context.Context, texts []string) ([][]float32, error)) []error {
@@ -183,7 +183,7 @@ func (s *Service) EmbedJobs(ctx context.Context, refs []EmbedRef, embed func(ctx
 			errs[i] = fmt.Errorf("embed job: read item: %w", err)
 		case status != StatusActive || current != ref.Revision || embedded:
 		case reusable:
-			errs[i] = s.storeEmbedding(ctx, ref.ItemID, ref.Revision, cfg, func(tx pgx.Tx) error {
+			errs[i] = s.storeEmbedding(ctx, ref.ItemID, ref.Revision, func(tx pgx.Tx) error {
 				_, err := tx.Exec(ctx, qEmbeddingReuse, ref.ItemID, ref.Revision, cfg.model, cfg.dims)
 				return err
 			})
@@ -218,23 +218,24 @@ func (s *Service) storeVector(ctx context.Context, ref EmbedRef, cfg embeddingCo
 	if !ok {
 		return jobs.Permanent(codeUnusableVector, nil)
 	}
-	return s.storeEmbedding(ctx, ref.ItemID, ref.Revision, cfg, func(tx pgx.Tx) error {
+	return s.storeEmbedding(ctx, ref.ItemID, ref.Revision, func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, qEmbeddingStore, ref.ItemID, ref.Revision, cfg.model, len(vector), literal)
 		return err
 	})
 }
 
 // storeEmbedding runs store in a transaction that holds the item's scope and the item locked
-// (the same order as every writer, R1), only if the item is still active at revision and cfg is
-// still the configured model (F2). A forget or an edit that committed meanwhile wins: nothing is
+// (the same order as every writer, R1), only if the item is still active at revision (F2). The model
+// can't change under it: a Service's configuration is fixed at construction, and a vector a process
+// of an older configuration stores late is of a model recall no longer reads. A forget or an edit that committed meanwhile wins: nothing is
 // stored and the job ends without error.
-func (s *Service) storeEmbedding(ctx context.Context, itemID string, revision int, cfg embeddingConfig, store func(pgx.Tx) error) error {
+func (s *Service) storeEmbedding(ctx context.Context, itemID string, revision int, store func(pgx.Tx) error) error {
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		item, err := lockItemTx(ctx, tx, itemID)
 		if err != nil {
 			return err
 		}
-		if item.Status != StatusActive || item.Revision != revision || s.ai.embedding != cfg {
+		if item.Status != StatusActive || item.Revision != revision {
 			return nil
 		}
 		return store(tx)
@@ -268,7 +269,7 @@ func (s *Service) ReembedActive(ctx context.Context) (int, error) {
 			return err
 		}
 		todo, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (jobs.Job, error) {
-			j := jobs.Job{Kind: jobs.KindEmbed}
+			j := jobs.Job{Kind: JobEmbed}
 			return j, r.Scan(&j.ItemID, &j.Revision)
 		})
 		if err != nil {

@@ -63,7 +63,7 @@ func embeddingRows(t *testing.T, f fixture, itemID string) []embeddingRow {
 func TestEmbedJobStoresTheVector(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	f.svc.SetEmbedding("test-embed", 3)
+	f.with(memory.WithEmbeddings("test-embed", 3))
 	item, err := f.svc.CreateMemory(user, memory.CreateInput{Key: ptr("drink"), Content: "Prefers green tea"})
 	require.NoError(t, err)
 
@@ -84,7 +84,7 @@ func TestEmbedJobStoresTheVector(t *testing.T) {
 func TestEmbedJobForgetDuringTheCall(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	f.svc.SetEmbedding("test-embed", 3)
+	f.with(memory.WithEmbeddings("test-embed", 3))
 	item := f.create(t, nil, "My locker code is 7391")
 
 	started, release := make(chan struct{}), make(chan struct{})
@@ -109,7 +109,7 @@ func TestEmbedJobForgetDuringTheCall(t *testing.T) {
 func TestEmbedJobEditDuringTheCall(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	f.svc.SetEmbedding("test-embed", 3)
+	f.with(memory.WithEmbeddings("test-embed", 3))
 	item := f.create(t, nil, "Lives in Lisbon")
 
 	started, release := make(chan struct{}), make(chan struct{})
@@ -137,23 +137,10 @@ func TestEmbedJobEditDuringTheCall(t *testing.T) {
 	assert.Equal(t, []embeddingRow{{2, "test-embed", 3, "[2,2,2]"}}, embeddingRows(t, f, item.ID))
 }
 
-// TestEmbedJobModelChangeDuringTheCall: the vector of a model that is no longer configured is dropped.
-func TestEmbedJobModelChangeDuringTheCall(t *testing.T) {
-	t.Parallel()
-	f := setup(t)
-	f.svc.SetEmbedding("old-model", 3)
-	item := f.create(t, nil, "Likes jazz")
-	require.NoError(t, f.svc.EmbedJob(context.Background(), item.ID, 1, func(context.Context, string) ([]float32, error) {
-		f.svc.SetEmbedding("new-model", 3)
-		return []float32{1, 2, 3}, nil
-	}))
-	assert.Empty(t, embeddingRows(t, f, item.ID))
-}
-
 func TestEmbedJobSkipsWhatIsNotActive(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	f.svc.SetEmbedding("test-embed", 3)
+	f.with(memory.WithEmbeddings("test-embed", 3))
 	forgotten := f.create(t, nil, "Forget me")
 	_, err := f.svc.ForgetMemory(user, forgotten.ID)
 	require.NoError(t, err)
@@ -162,7 +149,7 @@ func TestEmbedJobSkipsWhatIsNotActive(t *testing.T) {
 	require.NoError(t, f.svc.EmbedJob(context.Background(), "00000000-0000-0000-0000-0000000000aa", 1, mustNotEmbed(t)),
 		"an item deleted with its teammate")
 
-	f.svc.SetEmbedding("", 0)
+	f.with()
 	live := f.create(t, nil, "Embeddings are off")
 	require.NoError(t, f.svc.EmbedJob(context.Background(), live.ID, 1, mustNotEmbed(t)))
 }
@@ -172,7 +159,7 @@ func TestEmbedJobSkipsWhatIsNotActive(t *testing.T) {
 func TestEmbedJobReusesTheVectorOfTheSameText(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	f.svc.SetEmbedding("test-embed", 3)
+	f.with(memory.WithEmbeddings("test-embed", 3))
 	item := f.create(t, nil, "Allergic to peanuts")
 	require.NoError(t, f.svc.EmbedJob(context.Background(), item.ID, 1, (&recordingEmbed{vector: []float32{1, 0, 0}}).embed))
 
@@ -196,7 +183,7 @@ func TestEmbedJobReusesTheVectorOfTheSameText(t *testing.T) {
 func TestEmbedJobErrors(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	f.svc.SetEmbedding("test-embed", 3)
+	f.with(memory.WithEmbeddings("test-embed", 3))
 	item := f.create(t, nil, "My passport number is X1234567")
 
 	err := f.svc.EmbedJob(context.Background(), item.ID, 1, (&recordingEmbed{vector: []float32{1, 2}}).embed)
@@ -236,7 +223,7 @@ func TestEnqueueEmbedTx(t *testing.T) {
 	}
 	enqueue(active)
 	assert.Zero(t, count(), "embeddings off: no job")
-	f.svc.SetEmbedding("test-embed", 0)
+	f.with(memory.WithEmbeddings("test-embed", 0))
 	enqueue(candidate)
 	assert.Zero(t, count(), "candidates are not embedded")
 	enqueue(active)
@@ -249,7 +236,7 @@ func TestReEmbedActiveAfterAModelChange(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	ctx := context.Background()
-	f.svc.SetEmbedding("model-a", 3)
+	f.with(memory.WithEmbeddings("model-a", 3))
 	a, b, c := f.create(t, nil, "Item A"), f.create(t, nil, "Item B"), f.create(t, nil, "Item C")
 	gone := f.create(t, nil, "Item gone")
 	_, err := f.svc.ForgetMemory(user, gone.ID)
@@ -268,7 +255,7 @@ func TestReEmbedActiveAfterAModelChange(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, n, "nothing is missing")
 
-	f.svc.SetEmbedding("model-b", 3)
+	f.with(memory.WithEmbeddings("model-b", 3))
 	done, total, err := f.svc.EmbeddingProgress(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, [2]int{0, 3}, [2]int{done, total}, "the old model's vectors stop counting at once")
@@ -292,7 +279,7 @@ func TestReEmbedActiveAfterAModelChange(t *testing.T) {
 
 	runner := jobs.NewRunner(f.pool, jobs.Options{Log: slog.New(slog.DiscardHandler)})
 	newVec := &recordingEmbed{vector: []float32{3, 2, 1}}
-	runner.Handle(jobs.KindEmbed, func(ctx context.Context, j jobs.Job) error {
+	runner.Handle(memory.JobEmbed, func(ctx context.Context, j jobs.Job) error {
 		return f.svc.EmbedJob(ctx, j.ItemID, j.Revision, newVec.embed)
 	})
 	ran, err := runner.RunOnce(ctx)
@@ -304,7 +291,7 @@ func TestReEmbedActiveAfterAModelChange(t *testing.T) {
 	assert.Equal(t, [2]int{3, 3}, [2]int{done, total})
 
 	// Same model, other dimensions: the vectors are re-made and replaced.
-	f.svc.SetEmbedding("model-b", 2)
+	f.with(memory.WithEmbeddings("model-b", 2))
 	n, err = f.svc.ReembedActive(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, 3, n)
@@ -324,7 +311,7 @@ func TestEmbedJobsSendsOneRequestPerBatch(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	ctx := context.Background()
-	f.svc.SetEmbedding("test-embed", 2)
+	f.with(memory.WithEmbeddings("test-embed", 2))
 	a, b := f.create(t, nil, "Item A"), f.create(t, nil, "Item B")
 	stale := f.create(t, nil, "Item C")
 	_, err := f.svc.EditMemory(user, memory.EditInput{ID: stale.ID, BaseRevision: 1, Content: ptr("Item C, edited")})

@@ -54,7 +54,7 @@ const extractMessage = "Please book a table for Friday. I'm vegetarian, and my s
 func TestExtractJobKeepsProposalsWithEvidence(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	f.svc.SetExtraction(true)
+	f.with(memory.WithExtraction())
 	tm := f.teammate(t, "Chef")
 	run, msg := extractRun(t, f, tm, true, "completed", extractMessage)
 
@@ -105,7 +105,7 @@ func TestExtractJobKeepsProposalsWithEvidence(t *testing.T) {
 func TestExtractJobDropsForgottenAndKnownText(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	f.svc.SetExtraction(true)
+	f.with(memory.WithExtraction())
 	tm := f.teammate(t, "Chef")
 	forgotten := f.create(t, &tm, "Is vegetarian")
 	_, err := f.svc.ForgetMemory(user, forgotten.ID)
@@ -133,7 +133,7 @@ func TestExtractJobSkipsWhatItMustNotRead(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, n, "extraction off")
 
-	f.svc.SetExtraction(true)
+	f.with(memory.WithExtraction())
 	for name, run := range map[string]string{
 		"not started by the user": func() string { r, _ := extractRun(t, f, tm, false, "completed", extractMessage); return r }(),
 		"still running":           func() string { r, _ := extractRun(t, f, tm, true, "running", extractMessage); return r }(),
@@ -157,7 +157,7 @@ func TestExtractJobSkipsWhatItMustNotRead(t *testing.T) {
 func TestExtractJobSuppressedDuringTheCall(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	f.svc.SetExtraction(true)
+	f.with(memory.WithExtraction())
 	tm := f.teammate(t, "Chef")
 	run, msg := extractRun(t, f, tm, true, "completed", extractMessage)
 	n, err := f.svc.ExtractJob(context.Background(), run, func(context.Context, string) (memory.Extraction, error) {
@@ -172,7 +172,7 @@ func TestExtractJobSuppressedDuringTheCall(t *testing.T) {
 func TestExtractJobErrorsCarryCodesOnly(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	f.svc.SetExtraction(true)
+	f.with(memory.WithExtraction())
 	tm := f.teammate(t, "Chef")
 	run, _ := extractRun(t, f, tm, true, "completed", extractMessage)
 	endpointErr := &jobs.Error{Code: "ai chat/completions HTTP 503"}
@@ -201,7 +201,7 @@ func TestEnqueueExtractTx(t *testing.T) {
 	completed := memory.Run{ID: byUser, TeammateID: tm, Status: memory.RunCompleted, StartedByUser: true}
 	enqueue(completed)
 	assert.Zero(t, count(), "extraction off")
-	f.svc.SetExtraction(true)
+	f.with(memory.WithExtraction())
 	notByUser := completed
 	notByUser.StartedByUser = false
 	enqueue(notByUser)

@@ -178,9 +178,7 @@ func TestForgetAuditLeavesNoTrace(t *testing.T) {
 	t.Cleanup(pool.Close)
 	logs := &lockedBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	f := fixture{svc: memory.NewService(pool, logger), pool: pool}
-	f.svc.SetEmbedding("audit-embed", 3)
-	f.svc.SetExtraction(true)
+	f := fixture{svc: memory.NewService(pool, logger, memory.WithEmbeddings("audit-embed", 3), memory.WithExtraction()), pool: pool}
 	listen := listenAll(t, pool)
 
 	prefix := markerPrefix(t)
@@ -284,7 +282,7 @@ func TestForgetAuditLeavesNoTrace(t *testing.T) {
 		started    = make(chan struct{})
 		release    = make(chan struct{})
 	)
-	runner.HandleBatch(jobs.KindEmbed, func(ctx context.Context, js []jobs.Job) []error {
+	runner.HandleBatch(memory.JobEmbed, func(ctx context.Context, js []jobs.Job) []error {
 		refs := make([]memory.EmbedRef, len(js))
 		for i, j := range js {
 			refs[i] = memory.EmbedRef{ItemID: j.ItemID, Revision: j.Revision}

@@ -26,7 +26,7 @@ const lockerCode = "My locker code is 7391"
 func TestTombstoneDropsCandidatesOfItsScopeOnly(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	f.svc.SetExtraction(true)
+	f.with(memory.WithExtraction())
 	a, b, c := f.teammate(t, "A"), f.teammate(t, "B"), f.teammate(t, "C")
 	forgotten := f.create(t, &a, lockerCode)
 	_, err := f.svc.ForgetMemory(user, forgotten.ID)
@@ -123,7 +123,7 @@ func TestTombstoneAllowsAnExplicitSave(t *testing.T) {
 func TestSuppressForgetStopsQueuedExtraction(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
-	f.svc.SetExtraction(true)
+	f.with(memory.WithExtraction())
 	ctx := context.Background()
 	tm := f.teammate(t, "Keeper")
 	run := f.startRun(t, tm, "Please remember that I have a dog named Rex. I live in Lisbon.")
@@ -158,7 +158,7 @@ func TestSuppressForgetStopsQueuedExtraction(t *testing.T) {
 		read = map[string]bool{}
 	)
 	runner := jobs.NewRunner(f.pool, jobs.Options{Log: slog.New(slog.DiscardHandler)})
-	runner.Handle(jobs.KindExtract, func(ctx context.Context, j jobs.Job) error {
+	runner.Handle(memory.JobExtract, func(ctx context.Context, j jobs.Job) error {
 		_, err := f.svc.ExtractJob(ctx, j.RunID, func(_ context.Context, message string) (memory.Extraction, error) {
 			mu.Lock()
 			read[j.RunID] = true
@@ -190,7 +190,7 @@ func TestLateWriterEmbedBatchThroughRunner(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	ctx := context.Background()
-	f.svc.SetEmbedding("late-embed", 3)
+	f.with(memory.WithEmbeddings("late-embed", 3))
 	forgotten := f.create(t, nil, lockerCode)
 	edited := f.create(t, nil, "Lives in Lisbon")
 
@@ -200,7 +200,7 @@ func TestLateWriterEmbedBatchThroughRunner(t *testing.T) {
 		calls [][]string
 	)
 	runner := jobs.NewRunner(f.pool, jobs.Options{Log: slog.New(slog.DiscardHandler)})
-	runner.HandleBatch(jobs.KindEmbed, func(ctx context.Context, js []jobs.Job) []error {
+	runner.HandleBatch(memory.JobEmbed, func(ctx context.Context, js []jobs.Job) []error {
 		refs := make([]memory.EmbedRef, len(js))
 		for i, j := range js {
 			refs[i] = memory.EmbedRef{ItemID: j.ItemID, Revision: j.Revision}
@@ -278,7 +278,7 @@ func TestForgetCancelsPendingJobs(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	ctx := context.Background()
-	f.svc.SetEmbedding("pending-embed", 3)
+	f.with(memory.WithEmbeddings("pending-embed", 3))
 	tm := f.teammate(t, "Patient")
 	item := f.create(t, &tm, "Allergic to penicillin")
 	_, err := f.svc.EditMemory(user, memory.EditInput{ID: item.ID, BaseRevision: 1, Key: ptr("allergy")})
@@ -303,7 +303,7 @@ func TestForgetCancelsPendingJobs(t *testing.T) {
 		ran []string
 	)
 	runner := jobs.NewRunner(f.pool, jobs.Options{Log: slog.New(slog.DiscardHandler)})
-	runner.Handle(jobs.KindEmbed, func(ctx context.Context, j jobs.Job) error {
+	runner.Handle(memory.JobEmbed, func(ctx context.Context, j jobs.Job) error {
 		mu.Lock()
 		ran = append(ran, j.ItemID)
 		mu.Unlock()

@@ -45,6 +45,13 @@ func setup(t *testing.T) fixture {
 	return fixture{svc: memory.NewService(pool, slog.New(slog.DiscardHandler)), pool: pool}
 }
 
+// with gives the fixture a new service on the same database, built with opts — what a process
+// started with another configuration (AI on or off, another model) would be. Its tombstone key is a
+// new random one, as a Service's is until UseTombstoneKey.
+func (f *fixture) with(opts ...memory.Option) {
+	f.svc = memory.NewService(f.pool, slog.New(slog.DiscardHandler), opts...)
+}
+
 func (f fixture) teammate(t *testing.T, name string) string {
 	t.Helper()
 	tm, err := f.svc.CreateTeammate(user, name)

@@ -57,25 +57,34 @@ type QueryEmbedder interface {
 // (MEMORY_AI_DAILY_REQUEST_LIMIT, I4) is used up or AI is turned off by a limit of 0.
 var ErrAIBudgetSpent = errors.New("daily AI budget spent")
 
-// semanticRecall is what SetQueryEmbedder keeps in Service.embedder: the embedder and its cut-off.
+// semanticRecall is what WithSemanticRecall keeps in Service.embedder: the embedder and its cut-off.
 type semanticRecall struct {
 	QueryEmbedder
 	maxDistance float64
 }
 
-// SetQueryEmbedder turns on vector search in recall (P3) with embedder e, keeping matches closer
-// than maxDistance (cosine distance, 0 < maxDistance ≤ 2; MEMORY_SEMANTIC_MAX_DISTANCE, see
-// DefaultSemanticMaxDistance). A nil e turns vector search off. Call it before the service is used.
-func (s *Service) SetQueryEmbedder(e QueryEmbedder, maxDistance float64) error {
-	if e == nil {
-		s.embedder = nil
-		return nil
-	}
-	if math.IsNaN(maxDistance) || maxDistance <= 0 || maxDistance > 2 {
+// CheckSemanticMaxDistance checks a cut-off for WithSemanticRecall: a cosine distance greater than 0
+// and at most 2.
+func CheckSemanticMaxDistance(d float64) error {
+	if math.IsNaN(d) || d <= 0 || d > 2 {
 		return invalid("MEMORY_SEMANTIC_MAX_DISTANCE", "must be greater than 0 and at most 2")
 	}
-	s.embedder = semanticRecall{QueryEmbedder: e, maxDistance: maxDistance}
 	return nil
+}
+
+// WithSemanticRecall turns on vector search in recall (P3) with embedder e, keeping matches closer
+// than maxDistance (MEMORY_SEMANTIC_MAX_DISTANCE, see DefaultSemanticMaxDistance). A nil e leaves it
+// off. The configuration checks maxDistance first (CheckSemanticMaxDistance); an invalid one here is
+// a programming error and panics, as a service must never quietly recall with another cut-off.
+func WithSemanticRecall(e QueryEmbedder, maxDistance float64) Option {
+	if err := CheckSemanticMaxDistance(maxDistance); e != nil && err != nil {
+		panic(err)
+	}
+	return func(s *Service) {
+		if e != nil {
+			s.embedder = semanticRecall{QueryEmbedder: e, maxDistance: maxDistance}
+		}
+	}
 }
 
 // VectorState says whether vector search took part in a packet.

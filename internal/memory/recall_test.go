@@ -301,7 +301,7 @@ func TestRecallRankingRRF(t *testing.T) {
 	f := setup(t)
 	tm := f.teammate(t, "Ranker")
 	emb := &fakeEmbedder{model: "test-3d", def: []float32{1, 0, 0}}
-	require.NoError(t, f.svc.SetQueryEmbedder(emb, memory.DefaultSemanticMaxDistance))
+	f.with(memory.WithSemanticRecall(emb, memory.DefaultSemanticMaxDistance))
 
 	pinned := recallItem{id: itemID(1), teammate: &tm, content: "Always answer in British English", pinned: true}.insert(t, f)
 	a := recallItem{id: itemID(2), content: "Green tea, always green tea in the morning"}.insert(t, f)
@@ -351,7 +351,7 @@ func TestRecallRankingRRF(t *testing.T) {
 	t.Run("equal scores fall to the item id", func(t *testing.T) {
 		f := setup(t)
 		tm := f.teammate(t, "Ties")
-		require.NoError(t, f.svc.SetQueryEmbedder(&fakeEmbedder{model: "m", def: []float32{0, 0, 1}}, 0.4))
+		f.with(memory.WithSemanticRecall(&fakeEmbedder{model: "m", def: []float32{0, 0, 1}}, 0.4))
 		words := recallItem{id: itemID(9), content: "Saffron rice on Fridays"}.insert(t, f)
 		vector := recallItem{id: itemID(8), content: "Paella night"}.insert(t, f)
 		embedItem(t, f, vector.ID, 1, "m", []float32{0, 0, 2})
@@ -381,7 +381,7 @@ func TestRecallNoPadding(t *testing.T) {
 	f := setup(t)
 	tm := f.teammate(t, "Quiet")
 	emb := &fakeEmbedder{model: "m", def: []float32{1, 0}}
-	require.NoError(t, f.svc.SetQueryEmbedder(emb, memory.DefaultSemanticMaxDistance))
+	f.with(memory.WithSemanticRecall(emb, memory.DefaultSemanticMaxDistance))
 
 	empty := buildPacket(t, f, tm, "What is the plan for today?")
 	assert.Equal(t, "", empty.Text, "no visible item: empty")
@@ -481,7 +481,7 @@ func TestRecallHostileRequests(t *testing.T) {
 		}
 	}
 	t.Run("full text", check)
-	require.NoError(t, f.svc.SetQueryEmbedder(&fakeEmbedder{model: "m", def: []float32{1, 0}}, 0.4))
+	f.with(memory.WithSemanticRecall(&fakeEmbedder{model: "m", def: []float32{1, 0}}, 0.4))
 	embedItem(t, f, tea.ID, 1, "m", []float32{1, 0})
 	t.Run("with embeddings", check)
 
@@ -496,7 +496,7 @@ func TestRecallVisibility(t *testing.T) {
 	f := setup(t)
 	tm := f.teammate(t, "Mine")
 	other := f.teammate(t, "Theirs")
-	require.NoError(t, f.svc.SetQueryEmbedder(&fakeEmbedder{model: "m", def: []float32{1, 0}}, 0.4))
+	f.with(memory.WithSemanticRecall(&fakeEmbedder{model: "m", def: []float32{1, 0}}, 0.4))
 	past := time.Now().Add(-time.Minute)
 	future := time.Now().Add(time.Hour)
 	visible := []recallItem{
@@ -538,7 +538,7 @@ func TestRecallEmbeddingRules(t *testing.T) {
 	f := setup(t)
 	tm := f.teammate(t, "Vectors")
 	emb := &fakeEmbedder{model: "current-model", def: []float32{1, 0, 0}}
-	require.NoError(t, f.svc.SetQueryEmbedder(emb, 0.4))
+	f.with(memory.WithSemanticRecall(emb, 0.4))
 
 	stale := recallItem{id: itemID(1), content: "Umbrella in the hallway", revision: 2}.insert(t, f)
 	embedItem(t, f, stale.ID, 1, "current-model", []float32{1, 0, 0}) // revision 1 of a revision-2 item
@@ -567,8 +567,8 @@ func TestRecallEmbeddingRules(t *testing.T) {
 		{"empty", nil, []float32{}, memory.VectorStatus{State: memory.VectorFailed, Reason: memory.VectorReasonUnusable}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			svc := memory.NewService(f.pool, slog.New(slog.DiscardHandler))
-			require.NoError(t, svc.SetQueryEmbedder(&fakeEmbedder{model: "current-model", def: tc.vector, err: tc.err}, 0.4))
+			svc := memory.NewService(f.pool, slog.New(slog.DiscardHandler),
+				memory.WithSemanticRecall(&fakeEmbedder{model: "current-model", def: tc.vector, err: tc.err}, 0.4))
 			p := buildPacketWith(t, svc, f.pool, tm, "galoshes please")
 			assert.Equal(t, tc.want, p.Vector)
 			assert.Equal(t, []string{current.ID}, packetIDs(p), "full text still finds the item")
@@ -579,7 +579,8 @@ func TestRecallEmbeddingRules(t *testing.T) {
 	t.Run("bad distance", func(t *testing.T) {
 		for _, d := range []float64{0, -1, 2.5, math.NaN()} {
 			var bad *memory.ValidationError
-			assert.ErrorAs(t, f.svc.SetQueryEmbedder(emb, d), &bad, "distance %v", d)
+			assert.ErrorAs(t, memory.CheckSemanticMaxDistance(d), &bad, "distance %v", d)
+			assert.Panics(t, func() { memory.WithSemanticRecall(emb, d) }, "distance %v", d)
 		}
 	})
 }
@@ -596,7 +597,7 @@ func TestRecall1536Dimensions(t *testing.T) {
 		v[(i+1)%1536] = w
 		return v
 	}
-	require.NoError(t, f.svc.SetQueryEmbedder(&fakeEmbedder{model: "text-embedding-3-small", def: unit(7, 0)}, 0.4))
+	f.with(memory.WithSemanticRecall(&fakeEmbedder{model: "text-embedding-3-small", def: unit(7, 0)}, 0.4))
 	near := recallItem{id: itemID(1), content: "Near"}.insert(t, f)
 	embedItem(t, f, near.ID, 1, "text-embedding-3-small", unit(7, 0.5))
 	far := recallItem{id: itemID(2), content: "Far"}.insert(t, f)

@@ -497,6 +497,8 @@ var matrixOps = map[string]matrixOp{
 		},
 		want: userOnly,
 	},
+	// Nothing carries the demo's mark here, so an allowed call removes nothing and succeeds.
+	"removeDemo": {query: `mutation { removeDemo { forgottenSharedItems teammates { teammateId } } }`, vars: noVars, want: userOnly},
 	"importMemory": {
 		query: `mutation($tm: ID, $d: String!) { importMemory(input: {scope: {teammateId: $tm}, format: JSON, data: $d}) { unchanged items { id } } }`,
 		vars: func(f *matrixFixture, _ *matrixCell) map[string]any {

@@ -1,42 +1,64 @@
-package ai_test
+package wire_test
 
 import (
 	"context"
 	"log/slog"
+	"os"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/open-bot/memory/internal/ai"
+	"github.com/open-bot/memory/internal/ai/aifake"
 	"github.com/open-bot/memory/internal/config"
+	"github.com/open-bot/memory/internal/dbtest"
 	"github.com/open-bot/memory/internal/jobs"
 	"github.com/open-bot/memory/internal/memory"
+	"github.com/open-bot/memory/internal/wire"
 )
+
+func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
+
+const apiKey = "sk-test-0123456789abcdef"
+
+var quiet = slog.New(slog.DiscardHandler)
+
+// install is what a process does at start: the AI from its configuration, the service with its
+// options, the runner with its handlers.
+func install(t *testing.T, pool *pgxpool.Pool, runner *jobs.Runner, cfg config.AI) (wire.AI, *memory.Service) {
+	t.Helper()
+	a, err := wire.NewAI(pool, cfg)
+	require.NoError(t, err)
+	svc := memory.NewService(pool, quiet, a.Options()...)
+	if runner != nil {
+		a.RegisterJobs(runner, svc)
+	}
+	return a, svc
+}
 
 var user = memory.WithCredential(context.Background(), memory.Credential{Kind: memory.CredentialUser})
 
-// TestInstallEmbedsActiveMemories: with an embedding endpoint configured, Install catches up with the
+// TestAIEmbedsActiveMemories: with an embedding endpoint configured, CatchUp enqueues the
 // active items that have no vector, and the runner's embed jobs store one per item.
-func TestInstallEmbedsActiveMemories(t *testing.T) {
+func TestAIEmbedsActiveMemories(t *testing.T) {
 	t.Parallel()
-	_, pool := newBudget(t, 100)
-	f := newFake(t, embeddings(4))
-	quiet := slog.New(slog.DiscardHandler)
-	svc := memory.NewService(pool, quiet)
+	pool := dbtest.Pool(t)
+	f := aifake.New(t, aifake.Embeddings(4))
 	for _, text := range []string{"Likes tea", "Works at night"} {
-		_, err := svc.CreateMemory(user, memory.CreateInput{Content: text})
+		_, err := memory.NewService(pool, quiet).CreateMemory(user, memory.CreateInput{Content: text})
 		require.NoError(t, err)
 	}
 	runner := jobs.NewRunner(pool, jobs.Options{Log: quiet})
 	cfg := config.AI{EmbeddingURL: f.URL + "/v1", EmbeddingModel: "fake-embed", EmbeddingDimensions: 4,
 		APIKey: apiKey, DailyRequestLimit: 10, SemanticMaxDistance: 0.4}
-	in, err := ai.Install(t.Context(), pool, svc, runner, cfg, quiet)
+	in, svc := install(t, pool, runner, cfg)
+	assert.True(t, in.Embeddings())
+	requeued, err := in.CatchUp(t.Context(), svc, quiet)
 	require.NoError(t, err)
-	assert.True(t, in.Embeddings)
-	assert.Equal(t, 2, in.Requeued)
-	assert.Equal(t, []jobs.Kind{jobs.KindEmbed}, runner.Kinds())
+	assert.Equal(t, 2, requeued)
+	assert.Equal(t, []jobs.Kind{memory.JobEmbed}, runner.Kinds())
 	model, dims := svc.EmbeddingModel()
 	assert.Equal(t, "fake-embed", model)
 	assert.Equal(t, 4, dims)
@@ -50,67 +72,48 @@ func TestInstallEmbedsActiveMemories(t *testing.T) {
 	used, err := in.Budget.Used(t.Context())
 	require.NoError(t, err)
 	assert.Equal(t, 1, used, "the two jobs claimed together cost one request")
-	assert.Equal(t, int32(1), f.requests.Load())
-	assert.ElementsMatch(t, []any{"Likes tea", "Works at night"}, f.bodies[0]["input"])
+	assert.Equal(t, int32(1), f.Requests.Load())
+	assert.ElementsMatch(t, []any{"Likes tea", "Works at night"}, f.Bodies[0]["input"])
 
 	// A second process starting now finds nothing missing.
-	in2, err := ai.Install(t.Context(), pool, memory.NewService(pool, quiet), nil, cfg, quiet)
+	in2, svc2 := install(t, pool, nil, cfg)
+	requeued, err = in2.CatchUp(t.Context(), svc2, quiet)
 	require.NoError(t, err)
-	assert.Zero(t, in2.Requeued)
+	assert.Zero(t, requeued)
 }
 
-func TestInstallWithLimitZeroTurnsNothingOn(t *testing.T) {
+func TestAIWithLimitZeroTurnsNothingOn(t *testing.T) {
 	t.Parallel()
-	_, pool := newBudget(t, 0)
-	f := newFake(t, embeddings(4))
-	quiet := slog.New(slog.DiscardHandler)
-	svc := memory.NewService(pool, quiet)
+	pool := dbtest.Pool(t)
+	f := aifake.New(t, aifake.Embeddings(4))
 	runner := jobs.NewRunner(pool, jobs.Options{Log: quiet})
-	in, err := ai.Install(t.Context(), pool, svc, runner, config.AI{
+	in, svc := install(t, pool, runner, config.AI{
 		EmbeddingURL: f.URL, EmbeddingModel: "m", DailyRequestLimit: 0, SemanticMaxDistance: 0.4,
-	}, quiet)
-	require.NoError(t, err)
-	assert.False(t, in.Embeddings)
+	})
+	assert.False(t, in.Embeddings())
+	assert.Empty(t, in.Options())
 	assert.Empty(t, runner.Kinds())
 	model, _ := svc.EmbeddingModel()
 	assert.Empty(t, model)
 	assert.Zero(t, in.Budget.Limit())
 }
 
-func TestEmbedderQuery(t *testing.T) {
-	t.Parallel()
-	b, _ := newBudget(t, 1)
-	f := newFake(t, embeddings(3))
-	e := ai.Embedder{Client: newClient(t, f, b), Model: "m", Dimensions: 3}
-	v, model, err := e.EmbedQuery(t.Context(), "what do I drink")
-	require.NoError(t, err)
-	assert.Equal(t, "m", model)
-	assert.Len(t, v, 3)
-
-	_, _, err = e.EmbedQuery(t.Context(), "again")
-	require.ErrorIs(t, err, memory.ErrAIBudgetSpent, "recall can tell a spent budget from a failure")
-	require.ErrorIs(t, err, ai.ErrBudgetSpent)
-}
-
-// TestInstallExtractsCandidates: with an extraction endpoint, a completed run the user started gets
+// TestAIExtractsCandidates: with an extraction endpoint, a completed run the user started gets
 // an extract job; the runner sends the user message with memory's instructions and schema, and the
 // proposal with real evidence becomes a candidate while the made-up one is dropped.
-func TestInstallExtractsCandidates(t *testing.T) {
+func TestAIExtractsCandidates(t *testing.T) {
 	t.Parallel()
-	_, pool := newBudget(t, 100)
-	f := newFake(t, chatAnswer(`{"candidates":[
+	pool := dbtest.Pool(t)
+	f := aifake.New(t, aifake.ChatAnswer(`{"candidates":[
 		{"kind":"preference","key":"units","content":"Prefers metric units","evidence":"use metric units"},
 		{"kind":"fact","key":"","content":"Lives in Oslo","evidence":"I live in Oslo"}]}`))
-	quiet := slog.New(slog.DiscardHandler)
-	svc := memory.NewService(pool, quiet)
 	runner := jobs.NewRunner(pool, jobs.Options{Log: quiet})
-	in, err := ai.Install(t.Context(), pool, svc, runner, config.AI{
+	in, svc := install(t, pool, runner, config.AI{
 		ExtractionURL: f.URL + "/v1", ExtractionModel: "fake-chat", APIKey: apiKey, DailyRequestLimit: 5, SemanticMaxDistance: 0.4,
-	}, quiet)
-	require.NoError(t, err)
-	assert.True(t, in.Extraction)
-	assert.False(t, in.Embeddings)
-	assert.Equal(t, []jobs.Kind{jobs.KindExtract}, runner.Kinds())
+	})
+	assert.True(t, in.Extraction())
+	assert.False(t, in.Embeddings())
+	assert.Equal(t, []jobs.Kind{memory.JobExtract}, runner.Kinds())
 
 	tm, err := svc.CreateTeammate(user, "Navigator")
 	require.NoError(t, err)
@@ -129,13 +132,13 @@ func TestInstallExtractsCandidates(t *testing.T) {
 	ran, err := runner.RunOnce(t.Context())
 	require.NoError(t, err)
 	assert.Equal(t, 1, ran)
-	require.Len(t, f.bodies, 1)
-	assert.Equal(t, "POST /v1/chat/completions", f.paths[0])
-	msgs := f.bodies[0]["messages"].([]any)
+	require.Len(t, f.Bodies, 1)
+	assert.Equal(t, "POST /v1/chat/completions", f.Paths[0])
+	msgs := f.Bodies[0]["messages"].([]any)
 	require.Len(t, msgs, 2)
 	assert.Equal(t, map[string]any{"role": "system", "content": memory.ExtractionInstructions}, msgs[0])
 	assert.Equal(t, map[string]any{"role": "user", "content": message}, msgs[1])
-	format := f.bodies[0]["response_format"].(map[string]any)["json_schema"].(map[string]any)
+	format := f.Bodies[0]["response_format"].(map[string]any)["json_schema"].(map[string]any)
 	assert.Equal(t, memory.ExtractionSchemaName, format["name"])
 	assert.Equal(t, true, format["strict"])
 
