@@ -73,7 +73,7 @@ func run(ctx context.Context, args []string) error {
 	// Where the user token came from, so that start-up names it instead of printing a token it
 	// didn't generate.
 	token := userTokenSource{from: "MEMORY_USER_TOKEN"}
-	log := newLogger(cfg)
+	log := cfg.Logger(os.Stderr)
 
 	databaseURL := cfg.DatabaseURL
 	if databaseURL == "" {
@@ -255,15 +255,6 @@ func printLogin(w io.Writer, base, userToken string, token userTokenSource) {
 	fmt.Fprintf(w, "\n  Memory is running at %s\n  Log in with %s/login?token=<the user token in %s>\n\n", base, base, token.from)
 }
 
-func newLogger(cfg config.Config) *slog.Logger {
-	var level slog.Level
-	_ = level.UnmarshalText([]byte(cfg.LogLevel))
-	opts := &slog.HandlerOptions{Level: level}
-	if cfg.LogFormat == "json" {
-		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
-	}
-	return slog.New(slog.NewTextHandler(os.Stderr, opts))
-}
 
 // lockDataDir takes an exclusive lock on dir/api.lock for the life of the process. It reports false
 // when another process holds it. The lock is released by the kernel when the process ends, however

@@ -37,7 +37,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -102,30 +101,15 @@ func firstArg() string {
 
 // runJobs runs the background jobs until SIGINT/SIGTERM.
 func runJobs() error {
-	databaseURL := strings.TrimSpace(os.Getenv("DATABASE_URL"))
-	if databaseURL == "" {
-		return errors.New("DATABASE_URL is required (the worker never starts a database of its own)")
-	}
-	// The shared settings (logging) without the API's own rules: the worker needs no user or worker
-	// token to run jobs, so DATABASE_URL is hidden from the API's check that asks for them.
-	cfg, err := config.Load(func(name string) string {
-		if name == "DATABASE_URL" {
-			return ""
-		}
-		return os.Getenv(name)
-	})
+	cfg, err := config.LoadWorker(nil)
 	if err != nil {
 		return err
 	}
-	aiCfg, err := config.LoadAI(nil)
-	if err != nil {
-		return err
-	}
-	log := newLogger(cfg)
+	log := cfg.Logger(os.Stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	pool, err := db.Open(ctx, databaseURL)
+	pool, err := db.Open(ctx, cfg.DatabaseURL)
 	if err != nil {
 		return err
 	}
@@ -135,12 +119,12 @@ func runJobs() error {
 		return errors.New("the database schema is not current: start cmd/api (it migrates) or run `api migrate up` first")
 	}
 
-	aiw, err := wire.NewAI(pool, aiCfg)
+	aiw, err := wire.NewAI(pool, cfg.AI)
 	if err != nil {
 		return err
 	}
 	svc := memory.NewService(pool, log, aiw.Options()...)
-	key, err := tombstoneKey(cfg)
+	key, err := tombstoneKey(cfg.Shared)
 	if err != nil {
 		return err
 	}
@@ -148,13 +132,13 @@ func runJobs() error {
 	if err := svc.UseTombstoneKey(ctx, key); err != nil {
 		return err
 	}
-	runner := jobs.NewRunner(pool, jobs.Options{Log: log, Lease: aiCfg.JobLease})
+	runner := jobs.NewRunner(pool, jobs.Options{Log: log, Lease: cfg.AI.JobLease})
 	aiw.RegisterJobs(runner, svc)
 	requeued, err := aiw.CatchUp(ctx, svc, log)
 	if err != nil {
 		return err
 	}
-	log.Info("worker starting", "runner", runner.ID(), "ai", aiCfg.String(), "jobs", fmt.Sprint(runner.Kinds()),
+	log.Info("worker starting", "runner", runner.ID(), "ai", cfg.AI.String(), "jobs", fmt.Sprint(runner.Kinds()),
 		"requeued", requeued)
 	if len(runner.Kinds()) == 0 {
 		// Nothing to run, but exiting would make a supervisor restart us in a loop.
@@ -172,7 +156,7 @@ func runJobs() error {
 
 // tombstoneKey is MEMORY_TOMBSTONE_KEY, or the key cmd/api generated in MEMORY_DATA_DIR when the
 // worker runs beside an embedded database; never a new one, which would match no tombstone.
-func tombstoneKey(cfg config.Config) ([]byte, error) {
+func tombstoneKey(cfg config.Shared) ([]byte, error) {
 	if cfg.TombstoneKey != "" {
 		return []byte(cfg.TombstoneKey), nil
 	}
@@ -183,12 +167,3 @@ func tombstoneKey(cfg config.Config) ([]byte, error) {
 	return nil, errors.New("MEMORY_TOMBSTONE_KEY is required: the same secret the API uses to key the hashes of forgotten texts (or run beside the API's MEMORY_DATA_DIR, which holds it)")
 }
 
-func newLogger(cfg config.Config) *slog.Logger {
-	var level slog.Level
-	_ = level.UnmarshalText([]byte(cfg.LogLevel))
-	opts := &slog.HandlerOptions{Level: level}
-	if cfg.LogFormat == "json" {
-		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
-	}
-	return slog.New(slog.NewTextHandler(os.Stderr, opts))
-}

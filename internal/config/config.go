@@ -1,7 +1,10 @@
 package config
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"net"
 	"os"
 	"runtime"
@@ -10,34 +13,41 @@ import (
 	"time"
 )
 
-// Config is the validated configuration of cmd/api and cmd/worker.
-type Config struct {
-	// DatabaseURL is DATABASE_URL; empty means the embedded private cluster in DataDir.
+// Shared is the configuration every process reads the same way: where the database and the data
+// directory are, the tombstone key and logging.
+type Shared struct {
+	// DatabaseURL is DATABASE_URL; empty means the embedded private cluster in DataDir (cmd/api
+	// only: the worker requires it).
 	DatabaseURL string
-	// Addr is MEMORY_ADDR, the HTTP listen address (default 127.0.0.1:8080).
-	Addr string
 	// DataDir is MEMORY_DATA_DIR (default ./.data): the embedded cluster and generated tokens.
 	DataDir string
+	// TombstoneKey is MEMORY_TOMBSTONE_KEY: the secret that keys tombstone hashes (F3), kept out of
+	// the database so that a dump can't be brute-forced. Required with DATABASE_URL by the API;
+	// empty means the one generated into DataDir (embedded database only).
+	TombstoneKey string
+	// LogLevel is MEMORY_LOG_LEVEL: debug, info (default), warn or error.
+	LogLevel string
+	// LogFormat is MEMORY_LOG_FORMAT: text (default) or json.
+	LogFormat string
+}
+
+// Config is the validated configuration of cmd/api.
+type Config struct {
+	Shared
+	// Addr is MEMORY_ADDR, the HTTP listen address (default 127.0.0.1:8080).
+	Addr string
 	// PGPort is MEMORY_PG_PORT, the embedded cluster's port (0, the default, picks a free one).
 	PGPort int
 	// UserToken and WorkerToken are MEMORY_USER_TOKEN and MEMORY_WORKER_TOKEN; empty means generated
 	// into DataDir (embedded database only).
 	UserToken   string
 	WorkerToken string
-	// TombstoneKey is MEMORY_TOMBSTONE_KEY: the secret that keys tombstone hashes (F3), kept out of
-	// the database so that a dump can't be brute-forced. Required with DATABASE_URL; empty means
-	// generated into DataDir (embedded database only).
-	TombstoneKey string
 	// SkipMigrations is MEMORY_SKIP_MIGRATIONS=true: don't migrate at start (the API then refuses to be
 	// ready until the schema is current).
 	SkipMigrations bool
 	// AllowedOrigins is MEMORY_ALLOWED_ORIGINS: extra origins (scheme://host:port) allowed to open
 	// websockets; the server's own origin is always allowed.
 	AllowedOrigins []string
-	// LogLevel is MEMORY_LOG_LEVEL: debug, info (default), warn or error.
-	LogLevel string
-	// LogFormat is MEMORY_LOG_FORMAT: text (default) or json.
-	LogFormat string
 	// Demo is MEMORY_DEMO (default true): load the labelled demo into a brand-new embedded database.
 	// It never applies to a database given by DATABASE_URL.
 	Demo bool
@@ -83,28 +93,18 @@ const MinTombstoneKeyLength = 32
 
 // Load reads the environment through getenv (os.Getenv when nil).
 func Load(getenv func(string) string) (Config, error) {
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	get := func(name, def string) string {
-		if v := strings.TrimSpace(getenv(name)); v != "" {
-			return v
-		}
-		return def
+	getenv, get := getters(getenv)
+	shared, err := loadShared(getenv, get)
+	if err != nil {
+		return Config{}, err
 	}
 	c := Config{
-		DatabaseURL: get("DATABASE_URL", ""),
+		Shared:      shared,
 		Addr:        get("MEMORY_ADDR", "127.0.0.1:8080"),
-		DataDir:     get("MEMORY_DATA_DIR", ".data"),
 		UserToken:   get("MEMORY_USER_TOKEN", ""),
 		WorkerToken: get("MEMORY_WORKER_TOKEN", ""),
-		// Not trimmed: every byte of a secret counts.
-		TombstoneKey: getenv("MEMORY_TOMBSTONE_KEY"),
-		LogLevel:     strings.ToLower(get("MEMORY_LOG_LEVEL", "info")),
-		LogFormat:    strings.ToLower(get("MEMORY_LOG_FORMAT", "text")),
-		DebugAddr:    get("MEMORY_DEBUG_ADDR", ""),
+		DebugAddr:   get("MEMORY_DEBUG_ADDR", ""),
 	}
-	var err error
 	if c.DBMaxConns, err = strconv.Atoi(get("MEMORY_DB_MAX_CONNS", strconv.Itoa(DefaultDBMaxConns()))); err != nil || c.DBMaxConns < 1 || c.DBMaxConns > maxDBMaxConns {
 		return c, fmt.Errorf("MEMORY_DB_MAX_CONNS: want a number of connections from 1 to %d", maxDBMaxConns)
 	}
@@ -158,9 +158,6 @@ func Load(getenv func(string) string) (Config, error) {
 	if c.DatabaseURL != "" && (c.UserToken == "" || c.WorkerToken == "") {
 		return c, fmt.Errorf("MEMORY_USER_TOKEN and MEMORY_WORKER_TOKEN are required with DATABASE_URL (they are generated only for the embedded database)")
 	}
-	if c.TombstoneKey != "" && len(c.TombstoneKey) < MinTombstoneKeyLength {
-		return c, fmt.Errorf("MEMORY_TOMBSTONE_KEY: must be at least %d bytes (try: openssl rand -hex 32)", MinTombstoneKeyLength)
-	}
 	if c.DatabaseURL != "" && c.TombstoneKey == "" {
 		return c, fmt.Errorf("MEMORY_TOMBSTONE_KEY is required with DATABASE_URL: the secret that keys the hashes of forgotten texts, kept outside the database (at least %d bytes, e.g. openssl rand -hex 32; every process on the database needs the same one)", MinTombstoneKeyLength)
 	}
@@ -171,15 +168,78 @@ func Load(getenv func(string) string) (Config, error) {
 	default:
 		return c, fmt.Errorf("MEMORY_DEMO: want true or false")
 	}
-	switch c.LogLevel {
+	return c, nil
+}
+
+// Worker is the validated configuration of cmd/worker: the shared part, with DATABASE_URL required
+// (the worker never starts a database of its own), and the optional AI whose jobs it runs.
+type Worker struct {
+	Shared
+	AI AI
+}
+
+// LoadWorker reads the worker's environment through getenv (os.Getenv when nil). It needs neither
+// the user's nor the worker's token: it runs jobs on the database, not requests on the API.
+func LoadWorker(getenv func(string) string) (Worker, error) {
+	getenv, get := getters(getenv)
+	shared, err := loadShared(getenv, get)
+	if err != nil {
+		return Worker{}, err
+	}
+	if shared.DatabaseURL == "" {
+		return Worker{}, errors.New("DATABASE_URL is required (the worker never starts a database of its own)")
+	}
+	ai, err := LoadAI(getenv)
+	return Worker{Shared: shared, AI: ai}, err
+}
+
+// getters returns getenv (os.Getenv when nil) and get, which reads a trimmed variable, or def when
+// it is blank.
+func getters(getenv func(string) string) (func(string) string, func(name, def string) string) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	return getenv, func(name, def string) string {
+		if v := strings.TrimSpace(getenv(name)); v != "" {
+			return v
+		}
+		return def
+	}
+}
+
+// loadShared reads and checks the Shared part.
+func loadShared(getenv func(string) string, get func(name, def string) string) (Shared, error) {
+	s := Shared{
+		DatabaseURL: get("DATABASE_URL", ""),
+		DataDir:     get("MEMORY_DATA_DIR", ".data"),
+		// Not trimmed: every byte of a secret counts.
+		TombstoneKey: getenv("MEMORY_TOMBSTONE_KEY"),
+		LogLevel:     strings.ToLower(get("MEMORY_LOG_LEVEL", "info")),
+		LogFormat:    strings.ToLower(get("MEMORY_LOG_FORMAT", "text")),
+	}
+	if s.TombstoneKey != "" && len(s.TombstoneKey) < MinTombstoneKeyLength {
+		return s, fmt.Errorf("MEMORY_TOMBSTONE_KEY: must be at least %d bytes (try: openssl rand -hex 32)", MinTombstoneKeyLength)
+	}
+	switch s.LogLevel {
 	case "debug", "info", "warn", "error":
 	default:
-		return c, fmt.Errorf("MEMORY_LOG_LEVEL: want debug, info, warn or error")
+		return s, fmt.Errorf("MEMORY_LOG_LEVEL: want debug, info, warn or error")
 	}
-	switch c.LogFormat {
+	switch s.LogFormat {
 	case "text", "json":
 	default:
-		return c, fmt.Errorf("MEMORY_LOG_FORMAT: want text or json")
+		return s, fmt.Errorf("MEMORY_LOG_FORMAT: want text or json")
 	}
-	return c, nil
+	return s, nil
+}
+
+// Logger is the process's logger on w, at LogLevel in LogFormat.
+func (s Shared) Logger(w io.Writer) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(s.LogLevel))
+	opts := &slog.HandlerOptions{Level: level}
+	if s.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
 }

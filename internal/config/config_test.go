@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/open-bot/memory/internal/config"
@@ -34,7 +35,7 @@ func TestLoadGood(t *testing.T) {
 		{
 			name: "defaults",
 			env:  nil,
-			want: config.Config{Addr: "127.0.0.1:8080", DataDir: ".data", LogLevel: "info", LogFormat: "text", Demo: true},
+			want: config.Config{Shared: config.Shared{DataDir: ".data", LogLevel: "info", LogFormat: "text"}, Addr: "127.0.0.1:8080", Demo: true},
 		},
 		{
 			name: "everything set",
@@ -46,39 +47,37 @@ func TestLoadGood(t *testing.T) {
 				"MEMORY_DB_MAX_CONNS": "4", "MEMORY_DB_STATEMENT_TIMEOUT": "1500ms", "MEMORY_RUN_SUGGESTION_LIMIT": "5",
 				"MEMORY_TOMBSTONE_KEY": tombstoneKey,
 			},
-			want: config.Config{
-				DatabaseURL: databaseURL, Addr: "0.0.0.0:9000", DataDir: "/var/lib/memory", PGPort: 5433,
+			want: config.Config{Shared: config.Shared{DatabaseURL: databaseURL, DataDir: "/var/lib/memory", TombstoneKey: tombstoneKey, LogLevel: "debug", LogFormat: "json"}, Addr: "0.0.0.0:9000", PGPort: 5433,
 				UserToken: userToken, WorkerToken: workerToken, SkipMigrations: true,
 				AllowedOrigins: []string{"https://app.example", "http://localhost:5173"},
-				LogLevel:       "debug", LogFormat: "json", DebugAddr: "127.0.0.1:6060",
-				DBMaxConns: 4, DBStatementTimeout: 1500 * time.Millisecond, RunSuggestionLimit: 5, TombstoneKey: tombstoneKey,
-			},
+				DebugAddr:      "127.0.0.1:6060",
+				DBMaxConns:     4, DBStatementTimeout: 1500 * time.Millisecond, RunSuggestionLimit: 5},
 		},
 		{
 			name: "blank values mean the default",
 			env:  map[string]string{"MEMORY_ADDR": "  ", "MEMORY_PG_PORT": "", "MEMORY_SKIP_MIGRATIONS": " "},
-			want: config.Config{Addr: "127.0.0.1:8080", DataDir: ".data", LogLevel: "info", LogFormat: "text", Demo: true},
+			want: config.Config{Shared: config.Shared{DataDir: ".data", LogLevel: "info", LogFormat: "text"}, Addr: "127.0.0.1:8080", Demo: true},
 		},
 		{
 			name: "skip migrations spelled otherwise",
 			env:  map[string]string{"MEMORY_SKIP_MIGRATIONS": "Yes", "MEMORY_ADDR": "[::1]:0"},
-			want: config.Config{Addr: "[::1]:0", DataDir: ".data", LogLevel: "info", LogFormat: "text", SkipMigrations: true, Demo: true},
+			want: config.Config{Shared: config.Shared{DataDir: ".data", LogLevel: "info", LogFormat: "text"}, Addr: "[::1]:0", SkipMigrations: true, Demo: true},
 		},
 		{
 			name: "tokens without DATABASE_URL",
 			env:  map[string]string{"MEMORY_USER_TOKEN": userToken, "MEMORY_SKIP_MIGRATIONS": "0"},
-			want: config.Config{Addr: "127.0.0.1:8080", DataDir: ".data", LogLevel: "info", LogFormat: "text", UserToken: userToken, Demo: true},
+			want: config.Config{Shared: config.Shared{DataDir: ".data", LogLevel: "info", LogFormat: "text"}, Addr: "127.0.0.1:8080", UserToken: userToken, Demo: true},
 		},
 		{
 			name: "no statement timeout",
 			env:  map[string]string{"MEMORY_DB_STATEMENT_TIMEOUT": "0", "MEMORY_DB_MAX_CONNS": "1"},
-			want: config.Config{Addr: "127.0.0.1:8080", DataDir: ".data", LogLevel: "info", LogFormat: "text", Demo: true,
+			want: config.Config{Shared: config.Shared{DataDir: ".data", LogLevel: "info", LogFormat: "text"}, Addr: "127.0.0.1:8080", Demo: true,
 				DBMaxConns: 1, DBStatementTimeout: -1},
 		},
 		{
 			name: "demo off",
 			env:  map[string]string{"MEMORY_DEMO": "false"},
-			want: config.Config{Addr: "127.0.0.1:8080", DataDir: ".data", LogLevel: "info", LogFormat: "text"},
+			want: config.Config{Shared: config.Shared{DataDir: ".data", LogLevel: "info", LogFormat: "text"}, Addr: "127.0.0.1:8080"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -172,4 +171,23 @@ func TestLoadFromEnvironment(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "127.0.0.1:1234", got.Addr)
 	require.True(t, strings.HasSuffix(got.DataDir, ".data"))
+}
+
+// TestLoadWorker: the worker reads the shared part and the AI, needs DATABASE_URL, and needs no
+// user or worker token (the API's rule for DATABASE_URL is not the worker's).
+func TestLoadWorker(t *testing.T) {
+	t.Parallel()
+	_, err := config.LoadWorker(env(nil))
+	require.ErrorContains(t, err, "DATABASE_URL is required")
+
+	got, err := config.LoadWorker(env(map[string]string{"DATABASE_URL": databaseURL, "MEMORY_LOG_FORMAT": "json",
+		"MEMORY_EMBEDDING_URL": "http://127.0.0.1:9/v1", "MEMORY_EMBEDDING_MODEL": "m"}))
+	require.NoError(t, err)
+	assert.Equal(t, config.Shared{DatabaseURL: databaseURL, DataDir: ".data", LogLevel: "info", LogFormat: "json"}, got.Shared)
+	assert.True(t, got.AI.Embeddings())
+
+	_, err = config.LoadWorker(env(map[string]string{"DATABASE_URL": databaseURL, "MEMORY_TOMBSTONE_KEY": "short"}))
+	require.ErrorContains(t, err, "MEMORY_TOMBSTONE_KEY")
+	_, err = config.LoadWorker(env(map[string]string{"DATABASE_URL": databaseURL, "MEMORY_AI_DAILY_REQUEST_LIMIT": "-1"}))
+	require.Error(t, err, "the AI's own checks apply")
 }
