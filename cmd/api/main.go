@@ -255,7 +255,6 @@ func printLogin(w io.Writer, base, userToken string, token userTokenSource) {
 	fmt.Fprintf(w, "\n  Memory is running at %s\n  Log in with %s/login?token=<the user token in %s>\n\n", base, base, token.from)
 }
 
-
 // lockDataDir takes an exclusive lock on dir/api.lock for the life of the process. It reports false
 // when another process holds it. The lock is released by the kernel when the process ends, however
 // it ends, so a crash never leaves the directory locked.

@@ -166,4 +166,3 @@ func tombstoneKey(cfg config.Shared) ([]byte, error) {
 	}
 	return nil, errors.New("MEMORY_TOMBSTONE_KEY is required: the same secret the API uses to key the hashes of forgotten texts (or run beside the API's MEMORY_DATA_DIR, which holds it)")
 }
-
