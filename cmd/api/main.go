@@ -80,9 +80,14 @@ func run(ctx context.Context, args []string) error {
 		// The serving process owns the data directory's cluster, marked by a lock held while it runs:
 		// a second server refuses to start, and `migrate` uses a running server's cluster without
 		// stopping it.
-		owner, err := lockDataDir(cfg.DataDir)
+		lock, err := lockDataDir(cfg.DataDir)
 		if err != nil {
 			return err
+		}
+		owner := lock != nil
+		if owner {
+			// Deferred first, so released last: after the cluster below has stopped.
+			defer lock.Close()
 		}
 		serving := len(flags.Args()) == 0
 		if !owner && serving {
@@ -255,30 +260,26 @@ func printLogin(w io.Writer, base, userToken string, token userTokenSource) {
 	fmt.Fprintf(w, "\n  Memory is running at %s\n  Log in with %s/login?token=<the user token in %s>\n\n", base, base, token.from)
 }
 
-// lockDataDir takes an exclusive lock on dir/api.lock for the life of the process. It reports false
-// when another process holds it. The lock is released by the kernel when the process ends, however
-// it ends, so a crash never leaves the directory locked.
-func lockDataDir(dir string) (bool, error) {
+// lockDataDir takes an exclusive lock on dir/api.lock, held until the returned file is closed. It
+// returns nil when another process holds it. The kernel releases the lock when the process ends,
+// however it ends, so a crash never leaves the directory locked.
+func lockDataDir(dir string) (*os.File, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return false, fmt.Errorf("MEMORY_DATA_DIR %s: %w", dir, err)
+		return nil, fmt.Errorf("MEMORY_DATA_DIR %s: %w", dir, err)
 	}
 	f, err := os.OpenFile(filepath.Join(dir, "api.lock"), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return false, fmt.Errorf("MEMORY_DATA_DIR %s: %w", dir, err)
+		return nil, fmt.Errorf("MEMORY_DATA_DIR %s: %w", dir, err)
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return false, nil
+			return nil, nil
 		}
-		return false, fmt.Errorf("lock MEMORY_DATA_DIR %s: %w", dir, err)
+		return nil, fmt.Errorf("lock MEMORY_DATA_DIR %s: %w", dir, err)
 	}
-	dataDirLock = f // referenced for the life of the process: a collected file would drop the lock
-	return true, nil
+	return f, nil
 }
-
-// dataDirLock holds the lock lockDataDir took.
-var dataDirLock *os.File
 
 // serveProfiler serves Go's profiler on addr (MEMORY_DEBUG_ADDR, a loopback address) until stop.
 func serveProfiler(addr string, log *slog.Logger) (stop func(), err error) {

@@ -37,7 +37,8 @@ func playCommand(args []string, in io.Reader, out io.Writer) error {
 		return err
 	}
 	if *teammate == "" || (*message == "") == !*retry {
-		return errors.New("play: -teammate and one of -message or -retry are required\n" + playHelp)
+		fmt.Fprintln(flags.Output(), playHelp)
+		return errors.New("play: -teammate and one of -message or -retry are required")
 	}
 	if *agent != "" && !*overMCP {
 		return errors.New("play: -agent needs -mcp")

@@ -31,8 +31,15 @@ export const settingsSections = [
 ] as const
 export type SettingsSection = (typeof settingsSections)[number]['id']
 
+/** The screen a URL shows; a URL that names none (or can't be decoded) is not-found. */
 export function parseRoute(pathname: string, search = ''): Route {
-  const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent)
+  let parts: string[]
+  try {
+    parts = pathname.split('/').filter(Boolean).map(decodeURIComponent)
+  } catch {
+    // A malformed percent-encoding (URIError): a link typed or cut wrong.
+    return { page: 'not-found' }
+  }
   if (parts.length === 0) return { page: 'teammates' }
   if (parts[0] === 'teammates' && (parts.length === 2 || parts.length === 3)) {
     const tab = teammateTabs.find((t) => t.id === (parts[2] ?? 'memory'))

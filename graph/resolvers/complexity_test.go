@@ -79,7 +79,7 @@ func TestCostsReflectDatabaseWork(t *testing.T) {
 	cfg := &struct{ generated.Config }{(&resolvers.Resolver{}).Config()}
 	schema := generated.NewExecutableSchema(cfg.Config).Schema()
 
-	doc, gerr := gqlparser.LoadQuery(schema, webAppDocument(t))
+	doc, gerr := gqlparser.LoadQueryWithRules(schema, webAppDocument(t), nil)
 	require.Nil(t, gerr)
 	require.NotEmpty(t, doc.Operations)
 	for _, op := range doc.Operations {
@@ -107,7 +107,7 @@ func TestCostsReflectDatabaseWork(t *testing.T) {
 			fmt.Fprintf(&b, " a%d: %s", i, field)
 		}
 		b.WriteString(" }")
-		d, gerr := gqlparser.LoadQuery(schema, b.String())
+		d, gerr := gqlparser.LoadQueryWithRules(schema, b.String(), nil)
 		require.Nil(t, gerr, b.String())
 		return d.Operations[0]
 	}

@@ -91,6 +91,7 @@ func Relay(ctx context.Context, o RelayOptions, transport mcp.Transport) error {
 		s.AddResource(resource, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			res, err := upstream.ReadResource(ctx, &mcp.ReadResourceParams{URI: req.Params.URI})
 			if err != nil && rt.refused.Load() {
+				//lint:ignore ST1005 the model reads this as it is: a sentence, like every tool error's text.
 				return nil, errors.New(msgUnauthenticated)
 			}
 			return res, err

@@ -24,9 +24,11 @@ var (
 	// ErrForbidden: the credential is valid but may not do this.
 	ErrForbidden = errors.New("this credential may not do that")
 	// ErrMemoryChanged: the generation moved while a run was starting (G4).
+	//lint:ignore ST1005 G4 fixes this exact sentence: the worker shows it to the user as it is.
 	ErrMemoryChanged = errors.New("Memory changed while this task was starting.")
 	// ErrMemoryChangedMidTurn: memory the run's teammate sees changed since the run adopted its
 	// generation; the run has been interrupted and the operation did nothing (G5).
+	//lint:ignore ST1005 the teammate tells the user this sentence as it is (G5; the README quotes it).
 	ErrMemoryChangedMidTurn = errors.New("Memory changed during this task; it was interrupted. Start a new turn with the current memory.")
 )
 

@@ -542,7 +542,7 @@ func TestHostileStringsStoredIntact(t *testing.T) {
 		`{"query":"mutation { forgetMemory }"}`,
 		`query { __schema { types { name } } }`,
 		`%_\ LIKE wildcards \%`,
-		"emoji 🧠 and RTL ‏עברית‎ and zero-width \u200b joiner",
+		"emoji 🧠 and RTL \u200fעברית\u200e and zero-width \u200b joiner",
 		`<script>alert(1)</script>`,
 		strings.Repeat("界", memory.MaxContentLength), // the limit counts characters, not bytes
 	} {

@@ -640,7 +640,7 @@ func TestAccessMatrix(t *testing.T) {
 
 	names := make([]string, 0, len(matrixOps))
 	for name, op := range matrixOps {
-		doc, errs := gqlparser.LoadQuery(schema, op.query)
+		doc, errs := gqlparser.LoadQueryWithRules(schema, op.query, nil)
 		require.Empty(t, errs, "%s: the row's operation is invalid", name)
 		require.Len(t, doc.Operations, 1, name)
 		require.Equal(t, fields[name], doc.Operations[0].Operation, "%s: operation type", name)

@@ -52,7 +52,7 @@ func TestSelectionDepth(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			doc, errs := gqlparser.LoadQuery(recursiveSchema, tc.query)
+			doc, errs := gqlparser.LoadQueryWithRules(recursiveSchema, tc.query, nil)
 			require.Empty(t, errs)
 			require.Equal(t, tc.want, selectionDepth(doc.Operations[0].SelectionSet, 0, 100))
 		})
@@ -82,7 +82,7 @@ func TestDepthLimit(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			doc, errs := gqlparser.LoadQuery(recursiveSchema, tc.query)
+			doc, errs := gqlparser.LoadQueryWithRules(recursiveSchema, tc.query, nil)
 			require.Empty(t, errs)
 			gerr := limit.MutateOperationContext(context.Background(), &graphql.OperationContext{Operation: doc.Operations[0]})
 			if tc.code == "" {

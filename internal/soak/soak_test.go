@@ -188,12 +188,6 @@ func (s *stats) result(op string, res apitest.Result, err error, allowed ...stri
 	return false, code
 }
 
-func (s *stats) count(op string) {
-	s.mu.Lock()
-	s.ops[op]++
-	s.mu.Unlock()
-}
-
 func (s *stats) problem(format string, args ...any) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

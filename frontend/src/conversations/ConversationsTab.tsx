@@ -112,7 +112,6 @@ export function ConversationsTab({ teammate, generation, changeSignal, focusRunI
   useEffect(() => {
     if (!focusRunId || !loaded) return
     if (focusListed) {
-      setFocusRun(null)
       document.getElementById(`run-${focusRunId}`)?.scrollIntoView({ block: 'center', behavior: 'instant' })
       return
     }
@@ -158,7 +157,7 @@ export function ConversationsTab({ teammate, generation, changeSignal, focusRunI
         ask for another try. “Memory given” shows what {teammate.name} was given for each reply.
       </p>
 
-      {focusRun && (
+      {focusRun && focusRun.id === focusRunId && !focusListed && (
         <div className="focus-run" data-testid="focus-run">
           <p className="muted small">The reply you opened:</p>
           <ul className="run-list">{card(focusRun, false)}</ul>

@@ -40,16 +40,17 @@ export function MemoryGivenPanel({ runId, teammateName, changeSignal }: MemoryGi
 
   // An entry turns EXPIRED when its time passes: read again then, rather than when the server's
   // expiry sweep moves the generation (up to 15 s later).
-  const nextExpiry = (entries ?? [])
-    .filter((e) => e.state === 'UNCHANGED' || e.state === 'CHANGED')
-    .map((e) => (e.item.expiresAt ? Date.parse(e.item.expiresAt) : Number.NaN))
-    .filter((t) => t > Date.now())
-    .reduce((a, b) => Math.min(a, b), Number.POSITIVE_INFINITY)
   useEffect(() => {
+    const now = Date.now()
+    const nextExpiry = (entries ?? [])
+      .filter((e) => e.state === 'UNCHANGED' || e.state === 'CHANGED')
+      .map((e) => (e.item.expiresAt ? Date.parse(e.item.expiresAt) : Number.NaN))
+      .filter((t) => t > now)
+      .reduce((a, b) => Math.min(a, b), Number.POSITIVE_INFINITY)
     if (!Number.isFinite(nextExpiry)) return
-    const t = setTimeout(read, Math.min(nextExpiry - Date.now() + 250, 2 ** 31 - 1))
+    const t = setTimeout(read, Math.min(nextExpiry - now + 250, 2 ** 31 - 1))
     return () => clearTimeout(t)
-  }, [nextExpiry, read])
+  }, [entries, read])
 
   return (
     <div className="memory-given" data-testid="memory-given" data-state={entries ? 'ready' : 'loading'}>

@@ -57,20 +57,32 @@ export function useWaitingRetries(teammateId: string) {
   useEffect(() => save(teammateId, retries), [teammateId, retries])
 
   const add = useCallback((r: WaitingRetry) => setRetries((rs) => [...rs.filter((x) => x.messageId !== r.messageId), r]), [])
-  const settle = useCallback((runs: { id: string; userMessage: string; createdAt: string }[]) => {
-    setRetries((rs) => {
-      // Each run picks up one retry: two retries with the same note wait for two runs.
-      const taken = new Set<string>()
-      const left = rs.filter((r) => {
-        const run = runs.find(
-          (x) => !taken.has(x.id) && x.userMessage === r.prompt && Date.parse(x.createdAt) >= Date.parse(r.createdAt) - 1000,
-        )
-        if (!run) return true
-        taken.add(run.id)
-        return false
-      })
-      return left.length === rs.length ? rs : left
-    })
-  }, [])
+  const settle = useCallback((runs: ListedRun[]) => setRetries((rs) => stillWaiting(rs, runs)), [])
   return { retries, add, settle }
+}
+
+/** What settling needs of a listed run. */
+export interface ListedRun {
+  id: string
+  userMessage: string
+  createdAt: string
+}
+
+/**
+ * The retries no listed run has picked up: a run picks up a retry when its user message is the
+ * retry's prompt and it started after the retry was asked for, give or take a second. Each run picks
+ * up one retry: two retries with the same note wait for two runs. When nothing was picked up it
+ * returns retries itself, so that React keeps the state as it is.
+ */
+export function stillWaiting(retries: WaitingRetry[], runs: ListedRun[]): WaitingRetry[] {
+  const taken = new Set<string>()
+  const left = retries.filter((r) => {
+    const run = runs.find(
+      (x) => !taken.has(x.id) && x.userMessage === r.prompt && Date.parse(x.createdAt) >= Date.parse(r.createdAt) - 1000,
+    )
+    if (!run) return true
+    taken.add(run.id)
+    return false
+  })
+  return left.length === retries.length ? retries : left
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
+import { useId, useState, type ReactNode } from 'react'
 import { useMutation } from 'urql'
 import { conflictRevision, describeError } from '../api/errors.ts'
 import { EditMemoryMutation, UndoMemoryEditMutation } from '../api/operations.ts'
@@ -6,6 +6,7 @@ import { ForgetDialog } from './ForgetDialog.tsx'
 import { HistoryPanel } from './HistoryPanel.tsx'
 import { MemoryEditor } from './MemoryEditor.tsx'
 import { DemoBadge, isDemo } from '../ui/demo.tsx'
+import { useInPlaceForm } from '../ui/inPlaceForm.ts'
 import { formatDate, formatTime, isExpired, itemLabel, kindLabel, type MemoryItem } from './model.ts'
 
 interface MemoryItemCardProps {
@@ -29,7 +30,7 @@ interface MemoryItemCardProps {
  * (R3: undo is based on that revision, so it would conflict afterwards anyway).
  */
 export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, children, selection }: MemoryItemCardProps) {
-  const [editing, setEditing] = useState(false)
+  const { open: editing, show: openEditor, close: closeEditor, opener: editButton } = useInPlaceForm()
   const [forgetting, setForgetting] = useState(false)
   const [historyOpen, setHistoryOpen] = useState(false)
   // The revision the user's last save (edit, pin, restore) produced.
@@ -40,19 +41,6 @@ export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, chi
   const expired = isExpired(item, now)
   const busy = pinState.fetching || undoState.fetching
   const contentId = useId()
-  const editButton = useRef<HTMLButtonElement>(null)
-  // When the editor closes, the keyboard focus goes back to the Edit button it came from.
-  const [returnFocus, setReturnFocus] = useState(false)
-  useEffect(() => {
-    if (!editing && returnFocus) {
-      editButton.current?.focus()
-      setReturnFocus(false)
-    }
-  }, [editing, returnFocus])
-  const closeEditor = () => {
-    setEditing(false)
-    setReturnFocus(true)
-  }
 
   const saved = (next: MemoryItem) => {
     setSavedRevision(next.revision)
@@ -168,7 +156,7 @@ export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, chi
             {item.content}
           </p>
           <div className="actions compact" role="group" aria-label="Actions" aria-describedby={contentId}>
-            <button type="button" ref={editButton} className="button small" onClick={() => setEditing(true)} disabled={busy} aria-label={`Edit ${label}`} data-testid="item-edit">
+            <button type="button" ref={editButton} className="button small" onClick={openEditor} disabled={busy} aria-label={`Edit ${label}`} data-testid="item-edit">
               Edit
             </button>
             <button

@@ -65,6 +65,13 @@ export function useMemoryList({ scope, kind, kinds = null, search }: MemoryListF
   const client = useClient()
   const [state, setState] = useState<State>(initialState)
   const filterKey = JSON.stringify([scope.teammateId ?? null, kind, search, kinds])
+  // A new filter: keep showing the old items until the new ones arrive, so typing in the search box
+  // doesn't flash an empty list.
+  const [readingFilterKey, setReadingFilterKey] = useState(filterKey)
+  if (readingFilterKey !== filterKey) {
+    setReadingFilterKey(filterKey)
+    setState((s) => ({ ...s, loading: s.items.length === 0, loadingMore: false }))
+  }
 
   // epoch changes with the filter; results read for an older epoch are dropped.
   const epoch = useRef(0)
@@ -193,9 +200,6 @@ export function useMemoryList({ scope, kind, kinds = null, search }: MemoryListF
     pages.current = 1
     endCursor.current = null
     pending.current = { refresh: true, more: false }
-    // Keep showing the old items until the new ones arrive, so typing in the search box doesn't
-    // flash an empty list.
-    setState((s) => ({ ...s, loading: s.items.length === 0, loadingMore: false }))
     void pump()
   }, [pump, filterKey])
 

@@ -73,12 +73,14 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
   // Kind and key can be changed while confirming; null: as suggested (for a proposal, as the memory has them).
   const [kindDraft, setKindDraft] = useState<MemoryKind | null>(null)
   const [keyDraft, setKeyDraft] = useState<string | null>(null)
-  useEffect(() => {
-    if (!editing) {
-      setKindDraft(null)
-      setKeyDraft(null)
-    }
-  }, [editing])
+  // Cancelling the edit drops every draft: the text, kind and key are as suggested again.
+  const cancelEdit = () => {
+    setEditing(false)
+    setDraft(candidate.content)
+    setKindDraft(null)
+    setKeyDraft(null)
+    guard.reset()
+  }
   const baseKind = current?.kind ?? candidate.kind
   const baseKey = (targetId ? current?.key : candidate.key) ?? ''
   const kindChange = kindDraft !== null && kindDraft !== baseKind ? kindDraft : null
@@ -338,10 +340,7 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
             <button
               type="button"
               className="button small"
-              onClick={() => {
-                setEditing(false)
-                setDraft(candidate.content)
-              }}
+              onClick={cancelEdit}
               disabled={busy}
               data-testid="suggestion-edit-cancel"
             >
@@ -371,11 +370,7 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
             <button
               type="button"
               className="button small"
-              onClick={() => {
-                setEditing(false)
-                setDraft(candidate.content)
-                guard.reset()
-              }}
+              onClick={cancelEdit}
               disabled={busy}
               data-testid="suggestion-edit-cancel"
             >

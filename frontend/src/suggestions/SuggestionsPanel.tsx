@@ -66,7 +66,7 @@ export function SuggestionsPanel({ scope, audience }: SuggestionsPanelProps) {
   const refresh = useSerialRead(async () => {
     const items: Candidate[] = []
     let after: string | null = null
-    let total = 0
+    let total: number
     for (;;) {
       const result = await client
         .query(CandidatesQuery, { scope: { teammateId }, first: suggestionsPage, after }, { requestPolicy: 'network-only' })

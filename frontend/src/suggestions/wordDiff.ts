@@ -4,9 +4,10 @@ export interface DiffPart {
   text: string
 }
 
-// Above this many tokens on both sides together the diff falls back to "all removed, all added":
-// the table below grows with the product of the two lengths. Memory texts are at most 4,000
-// characters, which stays well under it in practice.
+// Above this many differing tokens on both sides together the diff falls back to "all removed, all
+// added" for the stretch between the words both texts start and end with: the table below grows with
+// the product of the two lengths. Memory texts are at most 4,000 characters, so only a near-total
+// rewrite of a long text gets there.
 const maxTokens = 3000
 
 /** Splits text into words and the whitespace between them, keeping every character. */
@@ -22,11 +23,25 @@ function tokens(text: string): string[] {
 export function wordDiff(before: string, after: string): DiffPart[] {
   const a = tokens(before)
   const b = tokens(after)
+  // The words both texts start and end with are kept as they are; only the stretch between is compared.
+  let start = 0
+  while (start < a.length && start < b.length && a[start] === b[start]) start++
+  let end = 0
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++
+  const same = (text: string): DiffPart => ({ kind: 'same', text })
+  const head = a.slice(0, start).map(same)
+  const tail = a.slice(a.length - end).map(same)
+  const middle = changes(a.slice(start, a.length - end), b.slice(start, b.length - end))
+  return merge(group(absorbSpaces([...head, ...middle, ...tail])))
+}
+
+/** The runs that turn the tokens a into the tokens b: one run per token, or one per side past maxTokens. */
+function changes(a: string[], b: string[]): DiffPart[] {
   if (a.length + b.length > maxTokens) {
-    return merge([
-      { kind: 'removed', text: before },
-      { kind: 'added', text: after },
-    ])
+    return [
+      { kind: 'removed', text: a.join('') },
+      { kind: 'added', text: b.join('') },
+    ]
   }
   // lcs[i][j]: length of the longest common subsequence of a[i:] and b[j:].
   const lcs: Uint16Array[] = Array.from({ length: a.length + 1 }, () => new Uint16Array(b.length + 1))
@@ -51,7 +66,7 @@ export function wordDiff(before: string, after: string): DiffPart[] {
   }
   while (i < a.length) parts.push({ kind: 'removed', text: a[i++] })
   while (j < b.length) parts.push({ kind: 'added', text: b[j++] })
-  return merge(group(absorbSpaces(parts)))
+  return parts
 }
 
 /**

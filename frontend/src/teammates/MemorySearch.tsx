@@ -17,16 +17,12 @@ export function MemorySearch() {
   const client = useClient()
   const [text, setText] = useState('')
   const [result, setResult] = useState<{ search: string; items: Found[] } | null>(null)
-  const [error, setError] = useState<CombinedError | undefined>()
+  const [failure, setFailure] = useState<{ search: string; error: CombinedError } | null>(null)
   const id = useId()
   const search = text.trim()
 
   useEffect(() => {
-    if (search === '') {
-      setResult(null)
-      setError(undefined)
-      return
-    }
+    if (search === '') return
     let cancelled = false
     const t = setTimeout(() => {
       void client
@@ -34,7 +30,7 @@ export function MemorySearch() {
         .toPromise()
         .then((r) => {
           if (cancelled) return
-          setError(r.error)
+          setFailure(r.error ? { search, error: r.error } : null)
           if (r.data) setResult({ search, items: r.data.searchMemory })
         })
     }, 250)
@@ -45,6 +41,7 @@ export function MemorySearch() {
   }, [client, search])
 
   const shown = result && result.search === search ? result : null
+  const error = failure && failure.search === search ? failure.error : undefined
   return (
     <section className="memory-search" aria-labelledby={`${id}-title`} data-testid="memory-search-all">
       <h2 className="panel-title" id={`${id}-title`}>

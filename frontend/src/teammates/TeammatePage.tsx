@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
+import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
 import { useMutation, useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
 import { useLiveSubscription } from '../api/live.ts'
@@ -11,6 +11,7 @@ import { TransferSection } from '../memory/TransferSection.tsx'
 import { Link, paths, teammateTabs, type TeammateTab } from '../router.tsx'
 import { SuggestionsPanel } from '../suggestions/SuggestionsPanel.tsx'
 import { DemoBadge, DemoNoticeDismiss, isDemo, useDemoNotice } from '../ui/demo.tsx'
+import { useInPlaceForm } from '../ui/inPlaceForm.ts'
 import { PageHeading } from '../ui/PageHeading.tsx'
 import type { MemoryKind } from '../gql/graphql.ts'
 import { DeleteTeammate } from './DeleteTeammate.tsx'
@@ -67,20 +68,7 @@ interface TeammateViewProps {
 
 function TeammateView({ teammate, tab, runId }: TeammateViewProps) {
   const generation = useGeneration(teammate.id)
-  const [renaming, setRenaming] = useState(false)
-  const renameButton = useRef<HTMLButtonElement>(null)
-  // When the rename form closes, the keyboard focus goes back to the button that opened it.
-  const [returnFocus, setReturnFocus] = useState(false)
-  useEffect(() => {
-    if (!renaming && returnFocus) {
-      renameButton.current?.focus()
-      setReturnFocus(false)
-    }
-  }, [renaming, returnFocus])
-  const closeRename = () => {
-    setRenaming(false)
-    setReturnFocus(true)
-  }
+  const { open: renaming, show: openRename, close: closeRename, opener: renameButton } = useInPlaceForm()
   const demo = isDemo(teammate.name)
   const [demoNoticeShown, dismissDemoNotice] = useDemoNotice()
   const [imports, setImports] = useState(0)
@@ -97,7 +85,7 @@ function TeammateView({ teammate, tab, runId }: TeammateViewProps) {
             type="button"
             ref={renameButton}
             className="button small"
-            onClick={() => setRenaming(true)}
+            onClick={openRename}
             aria-label={`Rename ${teammate.name}`}
             data-testid="teammate-rename"
           >
