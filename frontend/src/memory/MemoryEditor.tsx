@@ -1,11 +1,12 @@
 import { useId, useState, type FormEvent } from 'react'
 import { useClient, useMutation } from 'urql'
 import { conflictRevision, describeError, hasErrorCode } from '../api/errors.ts'
-import { EditMemoryMutation, MemoryItemQuery } from '../api/operations.ts'
+import { useLimits } from '../api/limits.ts'
 import type { MemoryKind } from '../gql/graphql.ts'
-import { maxContentLength, maxKeyLength } from './CreateMemoryForm.tsx'
 import { ForgottenWarning, useForgottenGuard } from './ForgottenWarning.tsx'
 import {
+  EditMemoryMutation,
+  MemoryItemQuery,
   draftChanges,
   draftOf,
   formatTime,
@@ -31,6 +32,7 @@ interface MemoryEditorProps {
  */
 export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
   const client = useClient()
+  const limits = useLimits()
   const [base] = useState(() => ({ revision: item.revision, draft: draftOf(item) }))
   const [draft, setDraft] = useState<MemoryDraft>(base.draft)
   const [current, setCurrent] = useState<MemoryItem | null>(null)
@@ -114,7 +116,7 @@ export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
             <textarea
               id={`${id}-mine`}
               rows={Math.min(12, Math.max(3, draft.content.split('\n').length + 1))}
-              maxLength={maxContentLength}
+              maxLength={limits.contentLength}
               value={draft.content}
               onChange={(e) => set('content', e.target.value)}
               data-testid="conflict-mine"
@@ -160,7 +162,7 @@ export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
           id={`${id}-content`}
           rows={Math.min(12, Math.max(3, draft.content.split('\n').length + 1))}
           required
-          maxLength={maxContentLength}
+          maxLength={limits.contentLength}
           value={draft.content}
           onChange={(e) => set('content', e.target.value)}
           autoFocus
@@ -175,7 +177,7 @@ export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
           <input
             id={`${id}-key`}
             type="text"
-            maxLength={maxKeyLength}
+            maxLength={limits.keyLength}
             value={draft.key}
             onChange={(e) => set('key', e.target.value)}
             data-testid="editor-key"

@@ -1,22 +1,26 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
 import { useMutation } from 'urql'
 import { conflictRevision, describeError } from '../api/errors.ts'
-import { EditMemoryMutation, UndoMemoryEditMutation } from '../api/operations.ts'
+import { graphql } from '../gql'
 import { ForgetDialog } from './ForgetDialog.tsx'
 import { HistoryPanel } from './HistoryPanel.tsx'
 import { MemoryEditor } from './MemoryEditor.tsx'
 import { DemoBadge, isDemo } from '../ui/demo.tsx'
-import { formatDate, formatTime, isExpired, itemLabel, kindLabel, type MemoryItem } from './model.ts'
+import { EditMemoryMutation, formatDate, formatTime, isExpired, itemLabel, kindLabel, useRereadItem, type MemoryItem } from './model.ts'
+
+const UndoMemoryEditMutation = graphql(`
+  mutation UndoMemoryEdit($input: UndoMemoryEditInput!) {
+    undoMemoryEdit(input: $input) {
+      item {
+        ...MemoryItemFields
+      }
+    }
+  }
+`)
 
 interface MemoryItemCardProps {
   item: MemoryItem
   now: number
-  /** A mutation returned the item's new state. */
-  onChanged(item: MemoryItem): void
-  /** The item turned out to have changed elsewhere: re-read the list. */
-  onStale(): void
-  /** The user forgot the item: it leaves the list at once. */
-  onForgotten(id: string): void
   /** More about the item, below its text (a lesson's reply). */
   children?: ReactNode
   /** Selection for bulk actions: when given, the card has a checkbox. */
@@ -26,9 +30,10 @@ interface MemoryItemCardProps {
 /**
  * One item: what it says and how it is marked, edited in place, pinned, its history. After the user
  * saves, Undo stays offered for as long as the item is still at the revision that save produced
- * (R3: undo is based on that revision, so it would conflict afterwards anyway).
+ * (R3: undo is based on that revision, so it would conflict afterwards anyway). What a save answers
+ * is the item's new state in the cache, so the card, and every list that shows the item, follow it.
  */
-export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, children, selection }: MemoryItemCardProps) {
+export function MemoryItemCard({ item, now, children, selection }: MemoryItemCardProps) {
   const [editing, setEditing] = useState(false)
   const [forgetting, setForgetting] = useState(false)
   const [historyOpen, setHistoryOpen] = useState(false)
@@ -37,6 +42,7 @@ export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, chi
   const [message, setMessage] = useState<string | null>(null)
   const [pinState, editMemory] = useMutation(EditMemoryMutation)
   const [undoState, undoMemoryEdit] = useMutation(UndoMemoryEditMutation)
+  const reread = useRereadItem()
   const expired = isExpired(item, now)
   const busy = pinState.fetching || undoState.fetching
   const contentId = useId()
@@ -57,7 +63,6 @@ export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, chi
   const saved = (next: MemoryItem) => {
     setSavedRevision(next.revision)
     setMessage(null)
-    onChanged(next)
   }
 
   const failed = (error: Parameters<typeof describeError>[0]) => {
@@ -67,7 +72,7 @@ export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, chi
         ? `This memory changed in the meantime (it is now at revision ${current}); it has been reloaded, nothing was saved.`
         : describeError(error),
     )
-    if (current !== null) onStale()
+    if (current !== null) reread(item.id)
   }
 
   const togglePin = async () => {
@@ -82,7 +87,6 @@ export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, chi
     if (result.data) {
       setSavedRevision(null)
       setMessage(null)
-      onChanged(result.data.undoMemoryEdit.item)
     } else {
       failed(result.error)
     }
@@ -209,10 +213,7 @@ export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, chi
         <ForgetDialog
           item={item}
           onClose={() => setForgetting(false)}
-          onForgotten={(id) => {
-            setForgetting(false)
-            onForgotten(id)
-          }}
+          onForgotten={() => setForgetting(false)}
         />
       )}
 
@@ -222,7 +223,7 @@ export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, chi
         </p>
       )}
 
-      {historyOpen && <HistoryPanel item={item} onRestored={saved} onStale={onStale} onClose={() => setHistoryOpen(false)} />}
+      {historyOpen && <HistoryPanel item={item} onRestored={saved} onClose={() => setHistoryOpen(false)} />}
     </li>
   )
 }
