@@ -23,7 +23,8 @@ import { chainedConnection, chainedRuns } from './pagination.ts'
 // them read them again (lists are ordered and filtered by the server — pinned first, search by
 // stemmed words — so they are not re-sorted here).
 
-// Types without an id are part of the object that holds them (a page, a payload, an event).
+// Types without an id are part of the object that holds them (a page, a payload, an event). The
+// worker's and runs' own types (StartRunPayload, ToolResult, RetryOrigin …) never reach the web app.
 const embedded = [
   'TeammateActivity',
   'TeammateChange',
