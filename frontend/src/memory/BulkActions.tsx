@@ -49,7 +49,7 @@ function useBulkFailure(): (error: CombinedError | undefined, selected: MemoryIt
     if (hasErrorCode(error, 'CONFLICT')) {
       const id = error?.graphQLErrors.find((e) => e.extensions?.code === 'CONFLICT')?.extensions?.itemId
       const item = selected.find((i) => i.id === id)
-      if (item) reread(item.id)
+      if (item) void reread(item.id)
       const current = conflictRevision(error)
       return `${item ? itemLabel(item) : 'One of them'} changed since you selected it${current !== null ? ` (it is now at revision ${current})` : ''}, so nothing was ${what}. The list has been reloaded: check it and try again.`
     }

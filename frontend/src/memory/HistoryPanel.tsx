@@ -86,7 +86,7 @@ export function HistoryPanel({ item, onRestored, onClose }: HistoryPanelProps) {
     const current = conflictRevision(result.error)
     if (current !== null) {
       setMessage(`This memory changed in the meantime (it is now at revision ${current}); it has been reloaded. Try again.`)
-      reread(item.id)
+      void reread(item.id)
     } else {
       setMessage(describeError(result.error))
     }

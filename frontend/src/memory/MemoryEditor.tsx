@@ -1,18 +1,18 @@
 import { useId, useState, type FormEvent } from 'react'
-import { useClient, useMutation } from 'urql'
+import { useMutation } from 'urql'
 import { conflictRevision, describeError, hasErrorCode } from '../api/errors.ts'
 import { useLimits } from '../api/limits.ts'
 import type { MemoryKind } from '../gql/graphql.ts'
 import { ForgottenWarning, useForgottenGuard } from './ForgottenWarning.tsx'
 import {
   EditMemoryMutation,
-  MemoryItemQuery,
   draftChanges,
   draftOf,
   formatTime,
   kindLabel,
   memoryKinds,
   scopeInputOf,
+  useRereadItem,
   type MemoryDraft,
   type MemoryItem,
 } from './model.ts'
@@ -27,15 +27,17 @@ interface MemoryEditorProps {
 /**
  * MemoryEditor edits an item in place, based on the revision it was opened at (R2). When the save
  * answers CONFLICT, the user's unsaved text stays where it is and the newer version is shown beside
- * it (R4), with "Use mine" (the user's changes, saved on top of the current revision) and "Discard
+ * it (R4) — the item as the cache holds it, read again at once and kept current by the scope's
+ * events — with "Use mine" (the user's changes, saved on top of the current revision) and "Discard
  * mine". Changing the text to one the user asked to forget before needs a second confirmation (F3).
  */
 export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
-  const client = useClient()
   const limits = useLimits()
+  const reread = useRereadItem()
   const [base] = useState(() => ({ revision: item.revision, draft: draftOf(item) }))
   const [draft, setDraft] = useState<MemoryDraft>(base.draft)
-  const [current, setCurrent] = useState<MemoryItem | null>(null)
+  const [conflict, setConflict] = useState(false)
+  const current = conflict ? item : null
   const [error, setError] = useState<string | null>(null)
   const [{ fetching }, editMemory] = useMutation(EditMemoryMutation)
   const [loadingCurrent, setLoadingCurrent] = useState(false)
@@ -52,15 +54,10 @@ export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
   // On conflict: read the item as it is now and show it beside the user's version.
   const showConflict = async () => {
     setLoadingCurrent(true)
-    const result = await client.query(MemoryItemQuery, { id: item.id }, { requestPolicy: 'network-only' }).toPromise()
+    await reread(item.id)
     setLoadingCurrent(false)
-    const now = result.data?.memoryItem
-    if (!now || now.status !== 'ACTIVE') {
-      setError('This memory is no longer active, so your changes can’t be saved to it.')
-      return
-    }
     setError(null)
-    setCurrent(now)
+    setConflict(true)
   }
 
   const save = async (e?: FormEvent, confirmed = false) => {

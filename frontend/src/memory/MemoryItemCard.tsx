@@ -72,7 +72,7 @@ export function MemoryItemCard({ item, now, children, selection }: MemoryItemCar
         ? `This memory changed in the meantime (it is now at revision ${current}); it has been reloaded, nothing was saved.`
         : describeError(error),
     )
-    if (current !== null) reread(item.id)
+    if (current !== null) void reread(item.id)
   }
 
   const togglePin = async () => {

@@ -35,11 +35,17 @@ export const MemoryItemQuery = graphql(`
 
 /**
  * useRereadItem returns a function that reads an item again from the server, after a save answered
- * CONFLICT: the cache then holds it as it is now, and every card that shows it says so.
+ * CONFLICT: the cache then holds it as it is now, and every card that shows it says so. It resolves
+ * once the cache has it.
  */
-export function useRereadItem(): (id: string) => void {
+export function useRereadItem(): (id: string) => Promise<void> {
   const client = useClient()
-  return useCallback((id: string) => void client.query(MemoryItemQuery, { id }, { requestPolicy: 'network-only' }).toPromise(), [client])
+  return useCallback(
+    async (id: string) => {
+      await client.query(MemoryItemQuery, { id }, { requestPolicy: 'network-only' }).toPromise()
+    },
+    [client],
+  )
 }
 
 /** An edit of an item (the editor, pin and unpin, a proposal applied to the current version). */

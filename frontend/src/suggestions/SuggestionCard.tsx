@@ -85,7 +85,7 @@ export function SuggestionCard({ candidate, onDone }: SuggestionCardProps) {
   const target = useTarget(targetId)
   const reread = useRereadItem()
   const readTarget = () => {
-    if (targetId) reread(targetId)
+    if (targetId) void reread(targetId)
   }
 
   const proposedText = editing ? draft : candidate.content
