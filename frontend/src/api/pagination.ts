@@ -82,6 +82,17 @@ export interface Page<Item> {
   cursor: string | null
 }
 
+/** A Relay connection's page as usePagedList reads it: its nodes, and the cursor after its end. */
+export function connectionPage<Node>(connection: {
+  edges: readonly { node: Node }[]
+  pageInfo: { hasNextPage: boolean; endCursor?: string | null }
+}): Page<Node> {
+  return {
+    items: connection.edges.map((e) => e.node),
+    cursor: connection.pageInfo.hasNextPage ? (connection.pageInfo.endCursor ?? null) : null,
+  }
+}
+
 export interface PagedListOptions<Data, Variables extends AnyVariables, Item> {
   query: TypedDocumentNode<Data, Variables>
   /** The query's variables for a page of `first` items starting at `cursor` (null: the first page). */

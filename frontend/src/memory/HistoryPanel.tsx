@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { useMutation } from 'urql'
 import { conflictRevision, describeError } from '../api/errors.ts'
 import { useLimits } from '../api/limits.ts'
-import { usePagedList } from '../api/pagination.ts'
+import { connectionPage, usePagedList } from '../api/pagination.ts'
 import { graphql } from '../gql'
 import type { MemoryHistoryQuery as MemoryHistoryResult } from '../gql/graphql.ts'
 import { actionLabel, actorLabel, formatTime, kindLabel, useRereadItem, type MemoryItem } from './model.ts'
@@ -166,11 +166,4 @@ export function HistoryPanel({ item, onRestored, onClose }: HistoryPanelProps) {
   )
 }
 
-function readRevisions(data: MemoryHistoryResult) {
-  const revisions = data.memoryItem?.revisions
-  if (!revisions) return null
-  return {
-    items: revisions.edges.map((e) => e.node),
-    cursor: revisions.pageInfo.hasNextPage ? (revisions.pageInfo.endCursor ?? null) : null,
-  }
-}
+const readRevisions = (data: MemoryHistoryResult) => (data.memoryItem ? connectionPage(data.memoryItem.revisions) : null)

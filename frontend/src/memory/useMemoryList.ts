@@ -2,7 +2,7 @@ import { graphql } from '../gql'
 import type { MemoryItemsQuery as MemoryItemsResult, MemoryKind, ScopeInput } from '../gql/graphql.ts'
 import { useLiveSubscription } from '../api/live.ts'
 import { useLimits } from '../api/limits.ts'
-import { usePagedList } from '../api/pagination.ts'
+import { connectionPage, usePagedList, type Page } from '../api/pagination.ts'
 import type { MemoryItem } from './model.ts'
 
 const MemoryItemsQuery = graphql(`
@@ -85,10 +85,4 @@ export function useMemoryList({ scope, kind, kinds = null, search, wanted }: Mem
   }
 }
 
-function readItems(data: MemoryItemsResult) {
-  const page = data.memoryItems
-  return {
-    items: page.edges.map((e): MemoryItem => e.node),
-    cursor: page.pageInfo.hasNextPage ? (page.pageInfo.endCursor ?? null) : null,
-  }
-}
+const readItems = (data: MemoryItemsResult): Page<MemoryItem> => connectionPage(data.memoryItems)

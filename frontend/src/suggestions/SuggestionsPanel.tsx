@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { useMutation } from 'urql'
 import { describeError, hasErrorCode } from '../api/errors.ts'
 import { useLimits } from '../api/limits.ts'
-import { usePagedList } from '../api/pagination.ts'
+import { connectionPage, usePagedList, type Page } from '../api/pagination.ts'
 import { graphql } from '../gql'
 import type { CandidateFieldsFragment, CandidatesQuery as CandidatesResult, ScopeInput } from '../gql/graphql.ts'
 import { useLiveScope } from '../memory/useMemoryList.ts'
@@ -251,10 +251,4 @@ export function SuggestionsPanel({ scope, audience }: SuggestionsPanelProps) {
   )
 }
 
-function readCandidates(data: CandidatesResult) {
-  const page = data.memoryItems
-  return {
-    items: page.edges.map((e): Candidate => e.node),
-    cursor: page.pageInfo.hasNextPage ? (page.pageInfo.endCursor ?? null) : null,
-  }
-}
+const readCandidates = (data: CandidatesResult): Page<Candidate> => connectionPage(data.memoryItems)
