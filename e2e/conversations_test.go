@@ -292,3 +292,47 @@ func TestStaleThreadWarningInConversations(t *testing.T) {
 		p.waitVisible(runSel(next.ID, `[data-testid="run-new-thread"]`))
 	})
 }
+
+// Older conversations pages through a teammate's runs, past the API's page limit (100 a request) too;
+// a new turn arriving while all of them are shown takes the top and leaves none out or twice.
+func TestOlderConversationsPastThePageLimit(t *testing.T) {
+	eachViewport(t, func(t *testing.T, vp viewport) {
+		ctx := setup(t)
+		teammate := mustTeammate(t, ctx)
+		var first string
+		for i := 1; i <= 105; i++ {
+			r := startRun(t, ctx, teammate, fmt.Sprintf("Question %03d", i))
+			r.complete(t, ctx, fmt.Sprintf("Answer %03d", i))
+			if i == 1 {
+				first = r.ID
+			}
+		}
+		listed := `[...document.querySelectorAll('[data-testid="runs-list"] [data-testid="run"]')].map((el) => el.dataset.runId)`
+		waitRuns := func(p *page, n int) {
+			p.t.Helper()
+			p.waitFor(fmt.Sprintf("%d runs", n), fmt.Sprintf(`%s.length === %d`, listed, n))
+		}
+		p := openPage(t, vp, "/teammates/"+teammate+"/conversations")
+		waitRuns(p, 20)
+		for n := 40; n <= 100; n += 20 {
+			p.click(tid("runs-more"))
+			waitRuns(p, n)
+		}
+		p.click(tid("runs-more"))
+		waitRuns(p, 105)
+		p.waitGone(tid("runs-more"))
+		if ids := eval[[]string](p, listed); ids[104] != first {
+			t.Fatalf("the last run listed is %s, want the first one, %s", ids[104], first)
+		}
+
+		next := startRun(t, ctx, teammate, "Question 106")
+		p.waitVisible(runSel(next.ID) + `[data-status="RUNNING"]`)
+		waitRuns(p, 106)
+		ids := eval[[]string](p, listed)
+		if ids[0] != next.ID || ids[105] != first || len(unique(ids)) != 106 {
+			t.Errorf("after a new turn the list starts with %s, ends with %s and has %d distinct runs; want %s first, %s last, 106",
+				ids[0], ids[len(ids)-1], len(unique(ids)), next.ID, first)
+		}
+		next.complete(t, ctx, "Answer 106")
+	})
+}

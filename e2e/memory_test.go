@@ -389,6 +389,58 @@ func TestLoadMore(t *testing.T) {
 	})
 }
 
+// Past the API's page limit (100 a request) Load more reads the pages after it one by one; a change
+// that moves the last item to the top while all of them are shown neither loses an item nor lists one
+// twice (the pages after the first are read again from its new end).
+func TestLoadMorePastThePageLimit(t *testing.T) {
+	eachViewport(t, func(t *testing.T, vp viewport) {
+		ctx := setup(t)
+		teammate := mustTeammate(t, ctx)
+		var oldest memoryItem
+		for i := 1; i <= 125; i++ {
+			item := mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: fmt.Sprintf("Fact number %03d", i)})
+			if i == 1 {
+				oldest = item
+			}
+		}
+		p := openPage(t, vp, "/teammates/"+teammate)
+		p.waitItemCount(20)
+		for n := 40; n <= 120; n += 20 {
+			p.click(tid("memory-load-more"))
+			p.waitItemCount(n)
+		}
+		p.waitText(tid("memory-load-more"), "Load more (5 left)")
+		p.click(tid("memory-load-more"))
+		p.waitItemCount(125)
+		p.waitGone(tid("memory-load-more"))
+		if got := p.listedContents(); got[124] != "Fact number 001" {
+			t.Fatalf("the last item listed is %q, want the oldest", got[124])
+		}
+
+		mustEdit(t, ctx, oldest.ID, 1, "Fact number 001, edited")
+		p.waitFor("the edited item at the top", `document.querySelector('[data-testid="memory-item"] [data-testid="item-content"]')?.textContent === 'Fact number 001, edited'`)
+		p.waitItemCount(125)
+		contents := p.listedContents()
+		if !slices.Equal(unique(contents), contents) || len(contents) != 125 {
+			t.Errorf("after the edit the list shows %d items, %d of them distinct; want all 125 once", len(contents), len(unique(contents)))
+		}
+		p.waitGone(tid("memory-load-more"))
+	})
+}
+
+// unique is s without repeats, in order.
+func unique(s []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, v := range s {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // Settings → About you is the shared scope, with the same list and editor.
 func TestAboutYouSharedScope(t *testing.T) {
 	eachViewport(t, func(t *testing.T, vp viewport) {

@@ -3,7 +3,8 @@ import { Provider, useQuery } from 'urql'
 import type { Api } from './api/client.ts'
 import { ApiContext } from './api/context.ts'
 import { describeError, hasErrorCode } from './api/errors.ts'
-import { TeammatesQuery } from './api/operations.ts'
+import { LimitsContext } from './api/limits.ts'
+import { graphql } from './gql'
 import { LoginRequired } from './LoginRequired.tsx'
 import { Link, paths, useRoute, type Route } from './router.tsx'
 import { SettingsPage } from './settings/SettingsPage.tsx'
@@ -23,13 +24,23 @@ export function App({ api }: { api: Api }) {
   )
 }
 
+// The first query: it tells whether the browser is signed in, and reads the API's limits, which
+// every form checks its input against before it sends it.
+const SessionQuery = graphql(`
+  query Session {
+    limits {
+      ...LimitsFields
+    }
+  }
+`)
+
 /**
  * SessionGate shows the app only to a signed-in browser. The first query tells: without the session
  * cookie the API answers UNAUTHENTICATED, and the login screen explains where the login link is.
  * Any later UNAUTHENTICATED answer (the token changed, the cookie was cleared) comes back here.
  */
 function SessionGate({ api }: { api: Api }) {
-  const [{ data, error, fetching }, reexecute] = useQuery({ query: TeammatesQuery })
+  const [{ data, error, fetching }, reexecute] = useQuery({ query: SessionQuery })
   const [lost, setLost] = useState(false)
   useEffect(() => api.onSessionLost(() => setLost(true)), [api])
 
@@ -51,7 +62,11 @@ function SessionGate({ api }: { api: Api }) {
       </main>
     )
   }
-  return <Frame />
+  return (
+    <LimitsContext.Provider value={data.limits}>
+      <Frame />
+    </LimitsContext.Provider>
+  )
 }
 
 function Frame() {

@@ -1,7 +1,18 @@
 import { useEffect, useId, useState, type FormEvent } from 'react'
 import { useClient } from 'urql'
 import { describeError, hasErrorCode } from './api/errors.ts'
-import { UserTokenProbeQuery } from './api/operations.ts'
+import { graphql } from './gql'
+
+// Asks the server whether a pasted token is the user's, before the login link is opened with it:
+// candidates takes the user's credential only, so a worker's token answers FORBIDDEN and a wrong one
+// UNAUTHENTICATED. The token travels as a bearer header, never in a URL until it is known to work.
+const UserTokenProbeQuery = graphql(`
+  query UserTokenProbe {
+    candidates(scope: { teammateId: null }) {
+      id
+    }
+  }
+`)
 
 /**
  * Shown when the browser has no valid session cookie. The server prints a login link at start;

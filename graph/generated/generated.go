@@ -114,6 +114,18 @@ type ComplexityRoot struct {
 		Run  func(childComplexity int) int
 	}
 
+	Limits struct {
+		BulkItems          func(childComplexity int) int
+		ContentLength      func(childComplexity int) int
+		KeyLength          func(childComplexity int) int
+		MessageLength      func(childComplexity int) int
+		NoteLength         func(childComplexity int) int
+		PageSize           func(childComplexity int) int
+		RequestBytes       func(childComplexity int) int
+		SearchLength       func(childComplexity int) int
+		TeammateNameLength func(childComplexity int) int
+	}
+
 	MemoryChange struct {
 		Action   func(childComplexity int) int
 		Item     func(childComplexity int) int
@@ -249,6 +261,7 @@ type ComplexityRoot struct {
 		ExportMemory      func(childComplexity int, scope model.ScopeInput, format model.ExportFormat, includeRevisions *bool) int
 		ForgottenBefore   func(childComplexity int, scope model.ScopeInput, content string) int
 		Lessons           func(childComplexity int, teammateID string) int
+		Limits            func(childComplexity int) int
 		MemoryImported    func(childComplexity int, teammateID string) int
 		MemoryItem        func(childComplexity int, id string) int
 		MemoryItems       func(childComplexity int, scope model.ScopeInput, status *memory.Status, kind *memory.Kind, search *string, first *int, after *string, kinds []memory.Kind) int
@@ -442,6 +455,7 @@ type QueryResolver interface {
 	Teammate(ctx context.Context, id string) (*model.Teammate, error)
 	MemoryItems(ctx context.Context, scope model.ScopeInput, status *memory.Status, kind *memory.Kind, search *string, first *int, after *string, kinds []memory.Kind) (*model.MemoryItemConnection, error)
 	MemoryItem(ctx context.Context, id string) (*memory.Item, error)
+	Limits(ctx context.Context) (*model.Limits, error)
 	Candidates(ctx context.Context, scope model.ScopeInput) ([]memory.Item, error)
 	ForgottenBefore(ctx context.Context, scope model.ScopeInput, content string) (bool, error)
 	Copies(ctx context.Context, id string) ([]memory.Item, error)
@@ -729,6 +743,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Lesson.Run(childComplexity), true
+
+	case "Limits.bulkItems":
+		if e.ComplexityRoot.Limits.BulkItems == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Limits.BulkItems(childComplexity), true
+	case "Limits.contentLength":
+		if e.ComplexityRoot.Limits.ContentLength == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Limits.ContentLength(childComplexity), true
+	case "Limits.keyLength":
+		if e.ComplexityRoot.Limits.KeyLength == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Limits.KeyLength(childComplexity), true
+	case "Limits.messageLength":
+		if e.ComplexityRoot.Limits.MessageLength == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Limits.MessageLength(childComplexity), true
+	case "Limits.noteLength":
+		if e.ComplexityRoot.Limits.NoteLength == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Limits.NoteLength(childComplexity), true
+	case "Limits.pageSize":
+		if e.ComplexityRoot.Limits.PageSize == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Limits.PageSize(childComplexity), true
+	case "Limits.requestBytes":
+		if e.ComplexityRoot.Limits.RequestBytes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Limits.RequestBytes(childComplexity), true
+	case "Limits.searchLength":
+		if e.ComplexityRoot.Limits.SearchLength == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Limits.SearchLength(childComplexity), true
+	case "Limits.teammateNameLength":
+		if e.ComplexityRoot.Limits.TeammateNameLength == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Limits.TeammateNameLength(childComplexity), true
 
 	case "MemoryChange.action":
 		if e.ComplexityRoot.MemoryChange.Action == nil {
@@ -1496,6 +1565,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Lessons(childComplexity, args["teammateId"].(string)), true
+	case "Query.limits":
+		if e.ComplexityRoot.Query.Limits == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Limits(childComplexity), true
 	case "Query.memoryImported":
 		if e.ComplexityRoot.Query.MemoryImported == nil {
 			break
@@ -3534,6 +3609,33 @@ type Query {
     "The item's id."
     id: ID!
   ): MemoryItem @auth(accept: [USER, WORKER, RUN])
+  """
+  The limits the API checks input against, so that a client can say what is too long before it
+  sends it (the web app reads them once). Credentials: user, worker, run.
+  """
+  limits: Limits! @auth(accept: [USER, WORKER, RUN])
+}
+
+"What the API accepts (RULES §5); input beyond a limit is refused with BAD_USER_INPUT naming the field."
+type Limits {
+  "Characters of a memory's content."
+  contentLength: Int!
+  "Characters of a feedback note (keepLesson, retryRunWithNote)."
+  noteLength: Int!
+  "Characters of a memory's key."
+  keyLength: Int!
+  "Characters of a teammate's name."
+  teammateNameLength: Int!
+  "Characters of a search (memoryItems, searchMemory)."
+  searchLength: Int!
+  "Characters of a user message, a reply, and recallPreview's query."
+  messageLength: Int!
+  "The largest page (first) of a paginated list."
+  pageSize: Int!
+  "Items or suggestions one bulk operation (forgetMemories, pinMemories, confirmCandidates …) names."
+  bulkItems: Int!
+  "Bytes of one request body, and so of the file importMemory reads (it travels inside one)."
+  requestBytes: Int!
 }
 
 "A new teammate."
@@ -3862,6 +3964,30 @@ func (ec *executionContext) childFields_Lesson(ctx context.Context, field graphq
 		return ec.fieldContext_Lesson_run(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Lesson", field.Name)
+}
+
+func (ec *executionContext) childFields_Limits(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "contentLength":
+		return ec.fieldContext_Limits_contentLength(ctx, field)
+	case "noteLength":
+		return ec.fieldContext_Limits_noteLength(ctx, field)
+	case "keyLength":
+		return ec.fieldContext_Limits_keyLength(ctx, field)
+	case "teammateNameLength":
+		return ec.fieldContext_Limits_teammateNameLength(ctx, field)
+	case "searchLength":
+		return ec.fieldContext_Limits_searchLength(ctx, field)
+	case "messageLength":
+		return ec.fieldContext_Limits_messageLength(ctx, field)
+	case "pageSize":
+		return ec.fieldContext_Limits_pageSize(ctx, field)
+	case "bulkItems":
+		return ec.fieldContext_Limits_bulkItems(ctx, field)
+	case "requestBytes":
+		return ec.fieldContext_Limits_requestBytes(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Limits", field.Name)
 }
 
 func (ec *executionContext) childFields_MemoryChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6118,6 +6244,213 @@ func (ec *executionContext) fieldContext_Lesson_run(_ context.Context, field gra
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Limits_contentLength(ctx context.Context, field graphql.CollectedField, obj *model.Limits) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Limits_contentLength(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ContentLength, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Limits_contentLength(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Limits", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Limits_noteLength(ctx context.Context, field graphql.CollectedField, obj *model.Limits) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Limits_noteLength(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NoteLength, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Limits_noteLength(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Limits", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Limits_keyLength(ctx context.Context, field graphql.CollectedField, obj *model.Limits) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Limits_keyLength(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.KeyLength, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Limits_keyLength(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Limits", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Limits_teammateNameLength(ctx context.Context, field graphql.CollectedField, obj *model.Limits) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Limits_teammateNameLength(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TeammateNameLength, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Limits_teammateNameLength(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Limits", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Limits_searchLength(ctx context.Context, field graphql.CollectedField, obj *model.Limits) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Limits_searchLength(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SearchLength, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Limits_searchLength(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Limits", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Limits_messageLength(ctx context.Context, field graphql.CollectedField, obj *model.Limits) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Limits_messageLength(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MessageLength, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Limits_messageLength(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Limits", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Limits_pageSize(ctx context.Context, field graphql.CollectedField, obj *model.Limits) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Limits_pageSize(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageSize, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Limits_pageSize(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Limits", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Limits_bulkItems(ctx context.Context, field graphql.CollectedField, obj *model.Limits) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Limits_bulkItems(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BulkItems, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Limits_bulkItems(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Limits", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Limits_requestBytes(ctx context.Context, field graphql.CollectedField, obj *model.Limits) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Limits_requestBytes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequestBytes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Limits_requestBytes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Limits", field, false, false, "Int")
 }
 
 func (ec *executionContext) _MemoryChange_scope(ctx context.Context, field graphql.CollectedField, obj *model.MemoryChange) (ret graphql.Marshaler) {
@@ -9658,6 +9991,56 @@ func (ec *executionContext) fieldContext_Query_memoryItem(ctx context.Context, f
 	if fc.Args, err = ec.field_Query_memoryItem_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_limits(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_limits(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Limits(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER", "WORKER", "RUN"})
+				if err != nil {
+					var zeroVal *model.Limits
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.Limits
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Limits) graphql.Marshaler {
+			return ec.marshalNLimits2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐLimits(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_limits(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Limits(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -15671,6 +16054,79 @@ func (ec *executionContext) _Lesson(ctx context.Context, sel ast.SelectionSet, o
 	return out
 }
 
+var limitsImplementors = []string{"Limits"}
+
+func (ec *executionContext) _Limits(ctx context.Context, sel ast.SelectionSet, obj *model.Limits) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, limitsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Limits")
+		case "contentLength":
+			out.Values[i] = ec._Limits_contentLength(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "noteLength":
+			out.Values[i] = ec._Limits_noteLength(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "keyLength":
+			out.Values[i] = ec._Limits_keyLength(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "teammateNameLength":
+			out.Values[i] = ec._Limits_teammateNameLength(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "searchLength":
+			out.Values[i] = ec._Limits_searchLength(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "messageLength":
+			out.Values[i] = ec._Limits_messageLength(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageSize":
+			out.Values[i] = ec._Limits_pageSize(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bulkItems":
+			out.Values[i] = ec._Limits_bulkItems(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "requestBytes":
+			out.Values[i] = ec._Limits_requestBytes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var memoryChangeImplementors = []string{"MemoryChange"}
 
 func (ec *executionContext) _MemoryChange(ctx context.Context, sel ast.SelectionSet, obj *model.MemoryChange) graphql.Marshaler {
@@ -16571,6 +17027,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_memoryItem(ctx, field)
+				})
+		case "limits":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_limits(ctx, field)
 				})
 		case "candidates":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -18204,6 +18666,14 @@ func (ec *executionContext) marshalNLesson2ᚕgithubᚗcomᚋopenᚑbotᚋmemory
 	}
 
 	return ret
+}
+
+func (ec *executionContext) marshalNLimits2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐLimits(ctx context.Context, sel ast.SelectionSet, v *model.Limits) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Limits!")
+		return graphql.Null
+	}
+	return ec._Limits(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNMemoryChange2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryChange(ctx context.Context, sel ast.SelectionSet, v *model.MemoryChange) graphql.Marshaler {

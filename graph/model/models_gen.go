@@ -223,6 +223,28 @@ type KeepLessonInput struct {
 	Note string `json:"note"`
 }
 
+// What the API accepts (RULES §5); input beyond a limit is refused with BAD_USER_INPUT naming the field.
+type Limits struct {
+	// Characters of a memory's content.
+	ContentLength int `json:"contentLength"`
+	// Characters of a feedback note (keepLesson, retryRunWithNote).
+	NoteLength int `json:"noteLength"`
+	// Characters of a memory's key.
+	KeyLength int `json:"keyLength"`
+	// Characters of a teammate's name.
+	TeammateNameLength int `json:"teammateNameLength"`
+	// Characters of a search (memoryItems, searchMemory).
+	SearchLength int `json:"searchLength"`
+	// Characters of a user message, a reply, and recallPreview's query.
+	MessageLength int `json:"messageLength"`
+	// The largest page (first) of a paginated list.
+	PageSize int `json:"pageSize"`
+	// Items or suggestions one bulk operation (forgetMemories, pinMemories, confirmCandidates …) names.
+	BulkItems int `json:"bulkItems"`
+	// Bytes of one request body, and so of the file importMemory reads (it travels inside one).
+	RequestBytes int `json:"requestBytes"`
+}
+
 // An item changed; item is its state now (null if the subscriber can no longer see it).
 type MemoryChange struct {
 	// shared, or the teammate's id.

@@ -20,6 +20,8 @@ type Resolver struct {
 	Log    *slog.Logger
 	// AIStatus reports the optional AI's configuration and use; nil reports it off.
 	AIStatus func(ctx context.Context) (model.AIStatus, error)
+	// MaxRequestBytes is the server's bound on a request body, which the limits query reports.
+	MaxRequestBytes int
 }
 
 // Complexity of the fields that make the database work, in the units of the server's complexity

@@ -200,6 +200,21 @@ func (r *queryResolver) MemoryItem(ctx context.Context, id string) (*memory.Item
 	return &item, nil
 }
 
+// Limits is the resolver for the limits field.
+func (r *queryResolver) Limits(ctx context.Context) (*model.Limits, error) {
+	return &model.Limits{
+		ContentLength:      memory.MaxContentLength,
+		NoteLength:         memory.MaxNoteLength,
+		KeyLength:          memory.MaxKeyLength,
+		TeammateNameLength: memory.MaxTeammateNameLength,
+		SearchLength:       memory.MaxSearchLength,
+		MessageLength:      memory.MaxMessageLength,
+		PageSize:           memory.MaxPageSize,
+		BulkItems:          memory.MaxBulkItems,
+		RequestBytes:       r.MaxRequestBytes,
+	}, nil
+}
+
 // GenerationChanged is the resolver for the generationChanged field.
 func (r *subscriptionResolver) GenerationChanged(ctx context.Context, teammateID string) (<-chan *model.GenerationChange, error) {
 	return r.watchGeneration(ctx, teammateID)

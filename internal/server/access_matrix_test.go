@@ -362,6 +362,7 @@ var matrixOps = map[string]matrixOp{
 		query: `query { searchMemory(search: "coffee") { id scope } }`, vars: noVars, want: userOnly,
 	},
 	"aboutMe":        {query: `query { aboutMe }`, vars: noVars, want: everyone},
+	"limits":         {query: `query { limits { contentLength requestBytes } }`, vars: noVars, want: everyone},
 	"lessons":        {query: `query($tm: ID!) { lessons(teammateId: $tm) { item { id } } }`, vars: ownerVars, want: readers},
 	"pendingRetries": {query: `query { pendingRetries { messageId } }`, vars: noVars, want: workerOnly},
 	"memoryImported": {query: `query($tm: ID!) { memoryImported(teammateId: $tm) }`, vars: ownerVars, want: workerOnly},

@@ -105,7 +105,7 @@ type server struct {
 }
 
 func (s *server) graphql() http.Handler {
-	root := &resolvers.Resolver{Memory: s.Memory, Events: s.Broker, Log: s.Log, AIStatus: s.AIStatus}
+	root := &resolvers.Resolver{Memory: s.Memory, Events: s.Broker, Log: s.Log, AIStatus: s.AIStatus, MaxRequestBytes: MaxBodyBytes}
 	srv := handler.New(generated.NewExecutableSchema(root.Config()))
 	srv.AddTransport(transport.Websocket{
 		Implementation: gorillaWebsocket{

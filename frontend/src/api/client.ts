@@ -1,23 +1,26 @@
+import { cacheExchange } from '@urql/exchange-graphcache'
 import { createClient as createWSClient } from 'graphql-ws'
-import { Client, cacheExchange, fetchExchange, mapExchange, subscriptionExchange } from 'urql'
+import { Client, fetchExchange, mapExchange, subscriptionExchange } from 'urql'
+import { cacheConfig } from './cache.ts'
 import { hasErrorCode } from './errors.ts'
+import { activeQueries, rereadExchange } from './freshness.ts'
 
 // The server closes a websocket whose connection_init carries no valid credential with 4403
 // (internal/auth.CloseForbidden).
 const closeForbidden = 4403
 
-/** The GraphQL client of the web app and the two connection events the screens react to. */
+/** The GraphQL client of the web app, the connection event the screens react to, and resync. */
 export interface Api {
   client: Client
   /** Calls listener when the server says the session cookie is missing or no longer valid. */
   onSessionLost(listener: () => void): () => void
-  /**
-   * Calls listener when the websocket came back after a drop: events may have been missed while it
-   * was down, so live screens re-read what they show.
-   */
-  onReconnected(listener: () => void): () => void
   /** Whether the server can be reached, for the offline banner. */
   connection: ConnectionStore
+  /**
+   * Reads every query shown again from the server: events may have been missed (a subscription had
+   * to be started again). The client does it by itself when the websocket comes back after a drop.
+   */
+  resync(): void
 }
 
 /**
@@ -100,12 +103,13 @@ function listenerSet() {
  * createApi builds the urql client: queries and mutations over same-origin HTTP POST, subscriptions
  * over one lazy graphql-ws connection (protocol graphql-transport-ws). Both authenticate with the
  * HttpOnly session cookie the login link set, which the browser sends by itself: no token is ever
- * handled by script.
+ * handled by script. What the app reads is kept in graphcache's normalised cache (cache.ts), so an
+ * item, a teammate or a run is one entity however many screens show it.
  */
 export function createApi(): Api {
   const sessionLost = listenerSet()
-  const reconnected = listenerSet()
   const connection = connectionStore()
+  const shown = activeQueries()
 
   const wsClient = createWSClient({
     url: `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/graphql`,
@@ -123,7 +127,7 @@ export function createApi(): Api {
       },
       connected: (_socket, _payload, wasRetry) => {
         connection.up()
-        if (wasRetry) reconnected.emit()
+        if (wasRetry) shown.resync()
       },
       closed: (event) => {
         if (isCloseEvent(event) && event.code === closeForbidden) sessionLost.emit()
@@ -156,7 +160,9 @@ export function createApi(): Api {
           if (hasErrorCode(result.error, 'UNAUTHENTICATED')) sessionLost.emit()
         },
       }),
-      cacheExchange,
+      shown.exchange,
+      cacheExchange(cacheConfig),
+      rereadExchange,
       subscriptionExchange({
         forwardSubscription(request) {
           const input = { ...request, query: request.query ?? '' }
@@ -172,7 +178,7 @@ export function createApi(): Api {
     ],
   })
 
-  return { client, onSessionLost: sessionLost.add, onReconnected: reconnected.add, connection: connection.store }
+  return { client, onSessionLost: sessionLost.add, connection: connection.store, resync: shown.resync }
 }
 
 function isCloseEvent(value: unknown): value is CloseEvent {

@@ -1,18 +1,7 @@
-import { useContext, useEffect, useRef } from 'react'
+import { useContext, useEffect, useState } from 'react'
 import { useClient, type AnyVariables, type TypedDocumentNode } from 'urql'
 import { onEnd, pipe, subscribe } from 'wonka'
 import { ApiContext } from './context.ts'
-
-/** What useLiveSubscription calls. */
-export interface LiveHandlers<Data> {
-  /** Every event. */
-  onData(data: Data): void
-  /**
-   * After the subscription had to be started again (the server completed it, or the websocket
-   * reconnected): events may have been missed, so re-read whatever the events keep fresh.
-   */
-  onResync?(): void
-}
 
 // Waits between restarts of a subscription the server ended: 1 s, 2 s, 4 s … up to 30 s.
 function restartDelay(attempt: number): number {
@@ -21,22 +10,20 @@ function restartDelay(attempt: number): number {
 
 /**
  * useLiveSubscription keeps a GraphQL subscription open for as long as the component is mounted and
- * variables stay the same. Unlike urql's useSubscription it starts the subscription again when the
- * server ends it (the server completes a subscriber that fell behind, so that it re-reads) and
- * reports each restart and websocket reconnection through onResync.
+ * its variables stay the same. What an event changes is the cache's business (the updaters in
+ * cache.ts write or invalidate what it affects), so every list and card on the page follows it.
+ * Unlike urql's useSubscription it starts the subscription again when the server ends it (the
+ * server completes a subscriber that fell behind), and then has every query shown read again, since
+ * events may have been missed meanwhile. Components that follow the same subscription share it.
+ *
+ * It returns whether the subscription has delivered an event since the component mounted (the
+ * generation subscription sends the current value first, so that says it is live).
  */
-export function useLiveSubscription<Data, Variables extends AnyVariables>(
-  query: TypedDocumentNode<Data, Variables>,
-  variables: Variables,
-  handlers: LiveHandlers<Data>,
-): void {
+export function useLiveSubscription<Data, Variables extends AnyVariables>(query: TypedDocumentNode<Data, Variables>, variables: Variables): boolean {
   const client = useClient()
   const api = useContext(ApiContext)
-  const handlersRef = useRef(handlers)
-  useEffect(() => {
-    handlersRef.current = handlers
-  })
   const key = JSON.stringify(variables)
+  const [delivered, setDelivered] = useState<string | null>(null)
 
   useEffect(() => {
     const vars = JSON.parse(key) as Variables
@@ -46,7 +33,7 @@ export function useLiveSubscription<Data, Variables extends AnyVariables>(
     let current: { unsubscribe(): void } | undefined
 
     const start = (restarted: boolean) => {
-      if (restarted) handlersRef.current.onResync?.()
+      if (restarted) api?.resync()
       current = pipe(
         client.subscription(query, vars),
         onEnd(() => {
@@ -56,18 +43,18 @@ export function useLiveSubscription<Data, Variables extends AnyVariables>(
         subscribe((result) => {
           if (result.data) {
             attempt = 0
-            handlersRef.current.onData(result.data)
+            setDelivered(key)
           }
         }),
       )
     }
     start(false)
-    const offReconnected = api?.onReconnected(() => handlersRef.current.onResync?.())
     return () => {
       stopped = true
       clearTimeout(timer)
       current?.unsubscribe()
-      offReconnected?.()
     }
   }, [client, api, query, key])
+
+  return delivered === key
 }

@@ -1,13 +1,31 @@
-import { useEffect, useRef, useState } from 'react'
-import { useClient, type CombinedError } from 'urql'
+import { useEffect, useState } from 'react'
+import { useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
-import { RunQuery, RunsQuery } from '../api/operations.ts'
-import { useSerialRead } from '../api/serial.ts'
+import { useLimits } from '../api/limits.ts'
+import { usePagedList } from '../api/pagination.ts'
+import { graphql } from '../gql'
+import type { RunsQuery as RunsResult } from '../gql/graphql.ts'
 import { formatTime } from '../memory/model.ts'
 import { RunCard, type Run } from './RunCard.tsx'
 import { retryNote, useWaitingRetries, type WaitingRetry } from './retries.ts'
 
-/** Runs per page (the API allows 1–100). */
+const RunsQuery = graphql(`
+  query Runs($teammateId: ID!, $first: Int, $before: ID) {
+    runs(teammateId: $teammateId, first: $first, before: $before) {
+      ...RunFields
+    }
+  }
+`)
+
+const RunQuery = graphql(`
+  query Run($id: ID!) {
+    run(id: $id) {
+      ...RunFields
+    }
+  }
+`)
+
+/** Runs per page. */
 const runsPageSize = 20
 // How often the list is re-read while the page is visible: often while a turn is running or a retry
 // waits, every few seconds otherwise. The API has no subscription for runs, so this is how a reply, a new
@@ -17,10 +35,8 @@ const idlePollInterval = 5000
 
 interface ConversationsTabProps {
   teammate: { id: string; name: string }
-  /** The teammate's generation as generationChanged last said; null until it has. */
-  generation: string | null
-  /** Changes whenever memory the teammate sees changed (its generation moved). */
-  changeSignal: number
+  /** The teammate's generation now (the cache's, which generationChanged keeps current). */
+  generation: string
   /** The run to scroll to and mark (a lesson's "Open in Conversations"). */
   focusRunId?: string
 }
@@ -29,56 +45,20 @@ interface ConversationsTabProps {
  * A teammate's turns, newest first: each with the user's message, the reply, its rating and
  * feedback, and the memory it was given (L1–L3, P7).
  */
-export function ConversationsTab({ teammate, generation, changeSignal, focusRunId }: ConversationsTabProps) {
-  const client = useClient()
-  const [runs, setRuns] = useState<Run[]>([])
-  const [loaded, setLoaded] = useState(false)
-  const [hasMore, setHasMore] = useState(false)
-  const [loadingMore, setLoadingMore] = useState(false)
-  const [error, setError] = useState<CombinedError | undefined>()
-  const [focusRun, setFocusRun] = useState<Run | null>(null)
-  const waiting = useWaitingRetries(teammate.id)
-  const shown = useRef(runsPageSize)
-
-  // Re-reads the newest runs, as many as are shown (up to the API's page limit).
-  const refresh = useSerialRead(async () => {
-    const first = Math.min(100, shown.current)
-    const result = await client.query(RunsQuery, { teammateId: teammate.id, first }, { requestPolicy: 'network-only' }).toPromise()
-    setLoaded(true)
-    if (!result.data) {
-      setError(result.error)
-      return
-    }
-    setError(undefined)
-    const fresh = result.data.runs
-    setRuns((old) => {
-      // Older pages beyond what was re-read stay as they were.
-      const ids = new Set(fresh.map((r) => r.id))
-      const rest = old.length > fresh.length ? old.slice(fresh.length).filter((r) => !ids.has(r.id)) : []
-      return [...fresh, ...rest]
-    })
-    if (shown.current <= 100) setHasMore(fresh.length === first)
+export function ConversationsTab({ teammate, generation, focusRunId }: ConversationsTabProps) {
+  const limits = useLimits()
+  const [wanted, setWanted] = useState(runsPageSize)
+  const list = usePagedList({
+    query: RunsQuery,
+    variables: (first, before) => ({ teammateId: teammate.id, first, before }),
+    wanted,
+    pageSize: limits.pageSize,
+    read: readRuns,
   })
-
-  const loadMore = async () => {
-    const last = runs[runs.length - 1]
-    if (!last) return
-    setLoadingMore(true)
-    const result = await client
-      .query(RunsQuery, { teammateId: teammate.id, first: runsPageSize, before: last.id }, { requestPolicy: 'network-only' })
-      .toPromise()
-    setLoadingMore(false)
-    if (!result.data) {
-      setError(result.error)
-      return
-    }
-    const page = result.data.runs
-    shown.current += page.length
-    setHasMore(page.length === runsPageSize)
-    setRuns((old) => [...old, ...page.filter((r) => !old.some((o) => o.id === r.id))])
-  }
-
-  useEffect(() => refresh(), [refresh, changeSignal])
+  const runs = list.items
+  const loaded = !list.loading
+  const { error, refresh } = list
+  const waiting = useWaitingRetries(teammate.id)
 
   const { settle } = waiting
   useEffect(() => settle(runs), [runs, settle])
@@ -109,28 +89,11 @@ export function ConversationsTab({ teammate, generation, changeSignal, focusRunI
 
   // The run a lesson linked to: scrolled to when listed, read on its own when it is older.
   const focusListed = !!focusRunId && runs.some((r) => r.id === focusRunId)
+  const [{ data: focusData }] = useQuery({ query: RunQuery, variables: { id: focusRunId ?? '' }, pause: !focusRunId || !loaded || focusListed })
+  const focusRun = !focusListed && focusData?.run && focusData.run.id === focusRunId ? focusData.run : null
   useEffect(() => {
-    if (!focusRunId || !loaded) return
-    if (focusListed) {
-      document.getElementById(`run-${focusRunId}`)?.scrollIntoView({ block: 'center', behavior: 'instant' })
-      return
-    }
-    let cancelled = false
-    void client
-      .query(RunQuery, { id: focusRunId }, { requestPolicy: 'network-only' })
-      .toPromise()
-      .then((result) => {
-        if (!cancelled && result.data?.run) setFocusRun(result.data.run)
-      })
-    return () => {
-      cancelled = true
-    }
-  }, [client, focusRunId, focusListed, loaded])
-
-  const changed = (patch: Partial<Run> & { id: string }) => {
-    setRuns((rs) => rs.map((r) => (r.id === patch.id ? { ...r, ...patch } : r)))
-    setFocusRun((r) => (r && r.id === patch.id ? { ...r, ...patch } : r))
-  }
+    if (focusRunId && focusListed) document.getElementById(`run-${focusRunId}`)?.scrollIntoView({ block: 'center', behavior: 'instant' })
+  }, [focusRunId, focusListed])
 
   const card = (run: Run, startsThread: boolean) => (
     <RunCard
@@ -140,8 +103,6 @@ export function ConversationsTab({ teammate, generation, changeSignal, focusRunI
       startsThread={startsThread}
       focused={run.id === focusRunId}
       waitingRetry={waiting.retries.find((r) => r.runId === run.id) ?? null}
-      changeSignal={changeSignal}
-      onChanged={changed}
       onRetryRequested={waiting.add}
     />
   )
@@ -150,14 +111,14 @@ export function ConversationsTab({ teammate, generation, changeSignal, focusRunI
     <section className="conversations" data-testid="conversations" data-state={loaded ? 'ready' : 'loading'} aria-label="Conversations">
       <div className="panel-head">
         <h2 className="panel-title">Conversations</h2>
-        <span className="muted small">{loaded ? (runs.length === 1 ? '1 reply' : `${runs.length}${hasMore ? '+' : ''} replies`) : 'Loading…'}</span>
+        <span className="muted small">{loaded ? (runs.length === 1 ? '1 reply' : `${runs.length}${list.hasMore ? '+' : ''} replies`) : 'Loading…'}</span>
       </div>
       <p className="lede small-lede">
         {teammate.name}’s turns, newest first. Rate a reply to give feedback: after a thumbs down you can keep a lesson or
         ask for another try. “Memory given” shows what {teammate.name} was given for each reply.
       </p>
 
-      {focusRun && focusRun.id === focusRunId && !focusListed && (
+      {focusRun && (
         <div className="focus-run" data-testid="focus-run">
           <p className="muted small">The reply you opened:</p>
           <ul className="run-list">{card(focusRun, false)}</ul>
@@ -177,7 +138,7 @@ export function ConversationsTab({ teammate, generation, changeSignal, focusRunI
           the teammate's. The generation comes from generationChanged, so this appears the moment
           memory changes, and goes once a run starts a fresh thread. */}
       <div aria-live="polite">
-        {generation !== null && runs[0] && runs[0].thread.generation !== generation && (
+        {runs[0] && runs[0].thread.generation !== generation && (
           <p className="message warn" data-testid="thread-stale" data-thread-id={runs[0].thread.id}>
             <strong>Memory changed since this conversation started:</strong> the next message to {teammate.name} starts a
             fresh thread, so {teammate.name} doesn’t go on from what it was told before the change.
@@ -196,16 +157,16 @@ export function ConversationsTab({ teammate, generation, changeSignal, focusRunI
           ))}
           {runs.map((run, i) => {
             const older = runs[i + 1]
-            const startsThread = older ? older.thread.id !== run.thread.id : !hasMore
+            const startsThread = older ? older.thread.id !== run.thread.id : !list.hasMore
             return card(run, startsThread)
           })}
         </ul>
       )}
 
-      {hasMore && (
+      {list.hasMore && (
         <div className="load-more">
-          <button type="button" className="button" onClick={loadMore} disabled={loadingMore} data-testid="runs-more">
-            {loadingMore ? 'Loading…' : 'Older conversations'}
+          <button type="button" className="button" onClick={() => setWanted((n) => n + runsPageSize)} disabled={list.loadingMore} data-testid="runs-more">
+            {list.loadingMore ? 'Loading…' : 'Older conversations'}
           </button>
         </div>
       )}
@@ -243,4 +204,11 @@ function PendingRetry({ retry, teammateName, original }: { retry: WaitingRetry; 
       </div>
     </li>
   )
+}
+
+function readRuns(data: RunsResult, first: number) {
+  const runs: Run[] = data.runs
+  // A full last page may have more after it; the page after a list that ends there reads empty.
+  const last = runs[runs.length - 1]
+  return { items: runs, cursor: last && runs.length % first === 0 ? last.id : null }
 }

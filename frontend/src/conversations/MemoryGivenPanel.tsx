@@ -1,56 +1,63 @@
-import { useEffect, useState } from 'react'
-import { useClient, type CombinedError } from 'urql'
+import { useEffect } from 'react'
+import { useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
-import { RunMemoryContextQuery } from '../api/operations.ts'
-import { useSerialRead } from '../api/serial.ts'
-import type { ContextState, RunMemoryContextQuery as ContextResult } from '../gql/graphql.ts'
+import { graphql } from '../gql'
+import type { ContextState } from '../gql/graphql.ts'
 import { kindLabel } from '../memory/model.ts'
 import { DemoBadge, isDemo } from '../ui/demo.tsx'
 
-type Entry = NonNullable<ContextResult['run']>['memoryContext'][number]
+const RunMemoryContextQuery = graphql(`
+  query RunMemoryContext($id: ID!) {
+    run(id: $id) {
+      id
+      memoryContext {
+        position
+        itemId
+        revisionGiven
+        currentRevision
+        state
+        truncated
+        item {
+          id
+          scope
+          content
+          key
+          kind
+          expiresAt
+        }
+      }
+    }
+  }
+`)
 
 interface MemoryGivenPanelProps {
   runId: string
   teammateName: string
-  /** Changes whenever memory the teammate sees changed: the states are read again. */
-  changeSignal: number
 }
 
 /**
  * What a run was given (P7): the items of its memory packet in order, each with what became of it
  * since — unchanged, changed (with the current revision), forgotten (its text is gone) or expired.
- * It re-reads whenever the teammate's generation moves (generationChanged), so the badges follow
- * edits live, and when an entry's expiry passes.
+ * It is read again whenever the teammate's generation moves (generationChanged invalidates it in the
+ * cache), so the badges follow edits live, and when an entry's expiry passes.
  */
-export function MemoryGivenPanel({ runId, teammateName, changeSignal }: MemoryGivenPanelProps) {
-  const client = useClient()
-  const [entries, setEntries] = useState<Entry[] | null>(null)
-  const [error, setError] = useState<CombinedError | undefined>()
-
-  const read = useSerialRead(async () => {
-    const result = await client.query(RunMemoryContextQuery, { id: runId }, { requestPolicy: 'network-only' }).toPromise()
-    if (result.data?.run) {
-      setEntries(result.data.run.memoryContext)
-      setError(undefined)
-    } else {
-      setError(result.error)
-    }
-  })
-  useEffect(() => read(), [read, changeSignal])
+export function MemoryGivenPanel({ runId, teammateName }: MemoryGivenPanelProps) {
+  const [{ data, error }, reexecute] = useQuery({ query: RunMemoryContextQuery, variables: { id: runId }, requestPolicy: 'cache-and-network' })
+  const entries = data?.run?.memoryContext ?? null
 
   // An entry turns EXPIRED when its time passes: read again then, rather than when the server's
   // expiry sweep moves the generation (up to 15 s later).
   useEffect(() => {
     const now = Date.now()
-    const nextExpiry = (entries ?? [])
+    const next = (entries ?? [])
       .filter((e) => e.state === 'UNCHANGED' || e.state === 'CHANGED')
       .map((e) => (e.item.expiresAt ? Date.parse(e.item.expiresAt) : Number.NaN))
       .filter((t) => t > now)
       .reduce((a, b) => Math.min(a, b), Number.POSITIVE_INFINITY)
-    if (!Number.isFinite(nextExpiry)) return
-    const t = setTimeout(read, Math.min(nextExpiry - now + 250, 2 ** 31 - 1))
+    if (!Number.isFinite(next)) return
+    const t = setTimeout(() => reexecute({ requestPolicy: 'network-only' }), Math.min(next - now + 250, 2 ** 31 - 1))
     return () => clearTimeout(t)
-  }, [entries, read])
+  }, [entries, reexecute])
 
   return (
     <div className="memory-given" data-testid="memory-given" data-state={entries ? 'ready' : 'loading'}>

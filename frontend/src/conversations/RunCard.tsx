@@ -1,9 +1,9 @@
 import { useId, useState } from 'react'
 import { useMutation } from 'urql'
 import { describeError } from '../api/errors.ts'
-import { CancelRunMutation, KeepLessonMutation, RateRunMutation, RetryRunWithNoteMutation } from '../api/operations.ts'
+import { useLimits } from '../api/limits.ts'
+import { graphql } from '../gql'
 import type { Rating, RunFieldsFragment, RunStatus } from '../gql/graphql.ts'
-import { maxContentLength } from '../memory/CreateMemoryForm.tsx'
 import { formatTime } from '../memory/model.ts'
 import { Link, paths } from '../router.tsx'
 import { ThumbIcon } from '../ui/icons.tsx'
@@ -11,6 +11,68 @@ import { MemoryGivenPanel } from './MemoryGivenPanel.tsx'
 import { retryNote, type WaitingRetry } from './retries.ts'
 
 export type Run = RunFieldsFragment
+
+/** What a run card shows of a run (the cache keeps one record per run). */
+export const RunFields = graphql(`
+  fragment RunFields on Run {
+    id
+    status
+    startedByUser
+    createdAt
+    endedAt
+    cancelledAt
+    userMessage
+    retryNote
+    retryOfRunId
+    reply
+    rating
+    thread {
+      id
+      generation
+    }
+  }
+`)
+
+// Each answers with the run or the item it changed, which the cache records.
+const RateRunMutation = graphql(`
+  mutation RateRun($input: RateRunInput!) {
+    rateRun(input: $input) {
+      id
+      rating
+    }
+  }
+`)
+
+const CancelRunMutation = graphql(`
+  mutation CancelRun($input: CancelRunInput!) {
+    cancelRun(input: $input) {
+      ...RunFields
+    }
+  }
+`)
+
+const KeepLessonMutation = graphql(`
+  mutation KeepLesson($input: KeepLessonInput!) {
+    keepLesson(input: $input) {
+      item {
+        ...MemoryItemFields
+      }
+    }
+  }
+`)
+
+const RetryRunWithNoteMutation = graphql(`
+  mutation RetryRunWithNote($input: RetryRunWithNoteInput!) {
+    retryRunWithNote(input: $input) {
+      messageId
+      threadId
+      retryOfRunId
+      prompt
+      note
+      createdAt
+    }
+  }
+`)
 
 interface RunCardProps {
   run: Run
@@ -20,8 +82,6 @@ interface RunCardProps {
   /** The run the page was opened for (a lesson's link). */
   focused: boolean
   waitingRetry: WaitingRetry | null
-  changeSignal: number
-  onChanged(run: Partial<Run> & { id: string }): void
   onRetryRequested(retry: WaitingRetry): void
 }
 
@@ -54,7 +114,8 @@ function noReply(status: RunStatus, name: string): string {
  * a thumbs down — keep it as a lesson (L2) or try again with it (L3) — and the memory it was given
  * (P7). A running turn can be cancelled.
  */
-export function RunCard({ run, teammate, startsThread, focused, waitingRetry, changeSignal, onChanged, onRetryRequested }: RunCardProps) {
+export function RunCard({ run, teammate, startsThread, focused, waitingRetry, onRetryRequested }: RunCardProps) {
+  const limits = useLimits()
   const [asking, setAsking] = useState(false)
   const [note, setNote] = useState('')
   const [kept, setKept] = useState(false)
@@ -79,7 +140,6 @@ export function RunCard({ run, teammate, startsThread, focused, waitingRetry, ch
       setError(describeError(result.error))
       return
     }
-    onChanged({ id: run.id, rating: result.data.rateRun.rating })
     if (next === 'DOWN') {
       setAsking(true)
       setKept(false)
@@ -91,8 +151,7 @@ export function RunCard({ run, teammate, startsThread, focused, waitingRetry, ch
   const cancel = async () => {
     setError(null)
     const result = await cancelRun({ input: { runId: run.id } })
-    if (result.data) onChanged(result.data.cancelRun)
-    else setError(describeError(result.error))
+    if (!result.data) setError(describeError(result.error))
   }
 
   const lesson = async () => {
@@ -221,7 +280,7 @@ export function RunCard({ run, teammate, startsThread, focused, waitingRetry, ch
           <textarea
             id={`${id}-note`}
             rows={3}
-            maxLength={maxContentLength}
+            maxLength={limits.noteLength}
             value={note}
             onChange={(e) => setNote(e.target.value)}
             placeholder="e.g. Use bullet points and keep it under five lines."
@@ -279,7 +338,7 @@ export function RunCard({ run, teammate, startsThread, focused, waitingRetry, ch
         </button>
         {memoryOpen && (
           <div id={`${id}-memory`}>
-            <MemoryGivenPanel runId={run.id} teammateName={teammate.name} changeSignal={changeSignal} />
+            <MemoryGivenPanel runId={run.id} teammateName={teammate.name} />
           </div>
         )}
       </div>

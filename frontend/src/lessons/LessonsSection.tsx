@@ -1,13 +1,39 @@
-import { useEffect, useId, useState } from 'react'
-import { useClient, useQuery, type CombinedError } from 'urql'
+import { useId, useState } from 'react'
+import { useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
-import { LessonRunQuery, LessonsQuery } from '../api/operations.ts'
-import { useSerialRead } from '../api/serial.ts'
+import { graphql } from '../gql'
 import type { LessonsQuery as LessonsResult } from '../gql/graphql.ts'
 import { MemoryItemCard } from '../memory/MemoryItemCard.tsx'
 import { useNowUntilNextExpiry } from '../memory/MemoryPanel.tsx'
-import { formatTime, type MemoryItem } from '../memory/model.ts'
+import { formatTime } from '../memory/model.ts'
+import { useLiveScope } from '../memory/useMemoryList.ts'
 import { Link, paths } from '../router.tsx'
+
+const LessonsQuery = graphql(`
+  query Lessons($teammateId: ID!) {
+    lessons(teammateId: $teammateId) {
+      item {
+        ...MemoryItemFields
+      }
+      run {
+        id
+        status
+        createdAt
+      }
+    }
+  }
+`)
+
+/** The exchange behind a lesson, read when its expander opens (not for every lesson of the list). */
+const LessonRunQuery = graphql(`
+  query LessonRun($id: ID!) {
+    run(id: $id) {
+      id
+      userMessage
+      reply
+    }
+  }
+`)
 
 type Lesson = LessonsResult['lessons'][number]
 type LessonRun = NonNullable<Lesson['run']>
@@ -15,45 +41,21 @@ type LessonRun = NonNullable<Lesson['run']>
 interface LessonsSectionProps {
   teammateId: string
   teammateName: string
-  /**
-   * Changes whenever the teammate's generation moves. Lessons are active items, so every change to
-   * one (kept, edited, pinned, forgotten) moves it: no subscription of its own is needed.
-   */
-  changeSignal: number
 }
 
 /**
  * The teammate's lessons (L4): notes the user kept from thumbs-down feedback, each linked to the
  * reply that prompted it. Lessons are ordinary pinned items, so they are edited, pinned and
- * forgotten with the same card as the rest of memory; the list re-reads whenever the teammate's
- * memory changes.
+ * forgotten with the same card as the rest of memory; the list follows the teammate's scope live
+ * (its events invalidate the cached lessons, api/cache.ts).
  */
-export function LessonsSection({ teammateId, teammateName, changeSignal }: LessonsSectionProps) {
-  const client = useClient()
-  const [lessons, setLessons] = useState<Lesson[]>([])
-  const [loaded, setLoaded] = useState(false)
-  const [error, setError] = useState<CombinedError | undefined>()
+export function LessonsSection({ teammateId, teammateName }: LessonsSectionProps) {
+  const [{ data, error }, reexecute] = useQuery({ query: LessonsQuery, variables: { teammateId }, requestPolicy: 'cache-and-network' })
+  useLiveScope({ teammateId })
+  // A lesson forgotten leaves at once, before the list is read again.
+  const lessons = (data?.lessons ?? []).filter((l) => l.item.status === 'ACTIVE')
+  const loaded = !!data || !!error
   const now = useNowUntilNextExpiry(lessons.map((l) => l.item))
-
-  const refresh = useSerialRead(async () => {
-    const result = await client.query(LessonsQuery, { teammateId }, { requestPolicy: 'network-only' }).toPromise()
-    setLoaded(true)
-    if (result.data) {
-      setLessons(result.data.lessons)
-      setError(undefined)
-    } else {
-      setError(result.error)
-    }
-  })
-
-  useEffect(() => refresh(), [refresh, changeSignal])
-
-  const replace = (item: MemoryItem) =>
-    setLessons((ls) => ls.map((l) => (l.item.id === item.id && item.revision >= l.item.revision ? { ...l, item } : l)))
-  const remove = (id: string) => {
-    setLessons((ls) => ls.filter((l) => l.item.id !== id))
-    refresh()
-  }
 
   return (
     <section className="lessons" data-testid="lessons-section" data-state={loaded ? 'ready' : 'loading'} aria-label="Lessons">
@@ -68,7 +70,10 @@ export function LessonsSection({ teammateId, teammateName, changeSignal }: Lesso
       </p>
       {error && (
         <p className="message error" role="alert">
-          {describeError(error)}
+          {describeError(error)}{' '}
+          <button type="button" className="link-button" onClick={() => reexecute({ requestPolicy: 'network-only' })}>
+            Try again
+          </button>
         </p>
       )}
       {loaded && lessons.length === 0 && !error ? (
@@ -79,7 +84,7 @@ export function LessonsSection({ teammateId, teammateName, changeSignal }: Lesso
       ) : (
         <ul className="memory-list" data-testid="lessons-list">
           {lessons.map((l) => (
-            <MemoryItemCard key={l.item.id} item={l.item} now={now} onChanged={replace} onStale={refresh} onForgotten={remove}>
+            <MemoryItemCard key={l.item.id} item={l.item} now={now}>
               <LessonSource run={l.run ?? null} teammateId={teammateId} teammateName={teammateName} />
             </MemoryItemCard>
           ))}

@@ -1,10 +1,29 @@
 import { useId } from 'react'
-import { useMutation } from 'urql'
+import { useMutation, type CombinedError } from 'urql'
 import { conflictRevision, describeError, hasErrorCode } from '../api/errors.ts'
-import { ForgetMemoriesMutation, PinMemoriesMutation } from '../api/operations.ts'
-import type { CombinedError } from 'urql'
+import { graphql } from '../gql'
 import { Dialog } from '../ui/Dialog.tsx'
-import { itemLabel, type MemoryItem } from './model.ts'
+import { itemLabel, useRereadItem, type MemoryItem } from './model.ts'
+
+const ForgetMemoriesMutation = graphql(`
+  mutation ForgetMemories($input: ForgetMemoriesInput!) {
+    forgetMemories(input: $input) {
+      items {
+        ...MemoryItemFields
+      }
+    }
+  }
+`)
+
+const PinMemoriesMutation = graphql(`
+  mutation PinMemories($input: PinMemoriesInput!) {
+    pinMemories(input: $input) {
+      items {
+        ...MemoryItemFields
+      }
+    }
+  }
+`)
 
 interface BulkBarProps {
   /** The selected items as listed now (their current revisions). */
@@ -15,39 +34,42 @@ interface BulkBarProps {
   onClear(): void
   /** Pinning changed these items. */
   onChanged(items: MemoryItem[]): void
-  /** Something changed under the selection: re-read the list. */
-  onStale(): void
   onForgetAsked(): void
   message: string | null
   setMessage(m: string | null): void
 }
 
-/** What a failed bulk call says: which item changed (CONFLICT names it) or the error in words. */
-export function bulkFailure(error: CombinedError | undefined, selected: MemoryItem[], what: string): string {
-  if (hasErrorCode(error, 'CONFLICT')) {
-    const id = error?.graphQLErrors.find((e) => e.extensions?.code === 'CONFLICT')?.extensions?.itemId
-    const item = selected.find((i) => i.id === id)
-    const current = conflictRevision(error)
-    return `${item ? itemLabel(item) : 'One of them'} changed since you selected it${current !== null ? ` (it is now at revision ${current})` : ''}, so nothing was ${what}. The list has been reloaded: check it and try again.`
+/**
+ * What a failed bulk call says: which item changed (CONFLICT names it, and it is read again) or the
+ * error in words.
+ */
+function useBulkFailure(): (error: CombinedError | undefined, selected: MemoryItem[], what: string) => string {
+  const reread = useRereadItem()
+  return (error, selected, what) => {
+    if (hasErrorCode(error, 'CONFLICT')) {
+      const id = error?.graphQLErrors.find((e) => e.extensions?.code === 'CONFLICT')?.extensions?.itemId
+      const item = selected.find((i) => i.id === id)
+      if (item) void reread(item.id)
+      const current = conflictRevision(error)
+      return `${item ? itemLabel(item) : 'One of them'} changed since you selected it${current !== null ? ` (it is now at revision ${current})` : ''}, so nothing was ${what}. The list has been reloaded: check it and try again.`
+    }
+    return `Nothing was ${what}. ${describeError(error)}`
   }
-  return `Nothing was ${what}. ${describeError(error)}`
 }
 
 /**
  * The bar of a list in selection mode: how many are selected, select all, pin, unpin and forget
  * them together (each in one transaction: all or none).
  */
-export function BulkBar({ selected, shown, onSelectAll, onClear, onChanged, onStale, onForgetAsked, message, setMessage }: BulkBarProps) {
+export function BulkBar({ selected, shown, onSelectAll, onClear, onChanged, onForgetAsked, message, setMessage }: BulkBarProps) {
   const [{ fetching }, pinMemories] = useMutation(PinMemoriesMutation)
+  const bulkFailure = useBulkFailure()
   const n = selected.length
   const pin = async (pinned: boolean) => {
     setMessage(null)
     const result = await pinMemories({ input: { pinned, items: selected.map((i) => ({ id: i.id, baseRevision: i.revision })) } })
     if (result.data) onChanged(result.data.pinMemories.items)
-    else {
-      setMessage(bulkFailure(result.error, selected, pinned ? 'pinned' : 'unpinned'))
-      if (hasErrorCode(result.error, 'CONFLICT')) onStale()
-    }
+    else setMessage(bulkFailure(result.error, selected, pinned ? 'pinned' : 'unpinned'))
   }
   return (
     <div className="bulk-bar" role="group" aria-label="Selected memories" data-testid="bulk-bar" data-count={n}>
@@ -80,8 +102,9 @@ export function BulkBar({ selected, shown, onSelectAll, onClear, onChanged, onSt
 
 interface BulkForgetDialogProps {
   items: MemoryItem[]
-  onForgotten(ids: string[]): void
-  onFailed(message: string, conflict: boolean): void
+  /** How many were forgotten (all of them). */
+  onForgotten(n: number): void
+  onFailed(message: string): void
   onClose(): void
 }
 
@@ -91,12 +114,13 @@ interface BulkForgetDialogProps {
  */
 export function BulkForgetDialog({ items, onForgotten, onFailed, onClose }: BulkForgetDialogProps) {
   const [{ fetching }, forgetMemories] = useMutation(ForgetMemoriesMutation)
+  const bulkFailure = useBulkFailure()
   const titleId = useId()
   const n = items.length
   const forget = async () => {
     const result = await forgetMemories({ input: { items: items.map((i) => ({ id: i.id, baseRevision: i.revision })) } })
-    if (result.data) onForgotten(items.map((i) => i.id))
-    else onFailed(bulkFailure(result.error, items, 'forgotten'), hasErrorCode(result.error, 'CONFLICT'))
+    if (result.data) onForgotten(result.data.forgetMemories.items.length)
+    else onFailed(bulkFailure(result.error, items, 'forgotten'))
   }
   return (
     <Dialog title={n === 1 ? 'Forget this memory?' : `Forget these ${n} memories?`} titleId={titleId} onClose={onClose} testId="bulk-forget-dialog">

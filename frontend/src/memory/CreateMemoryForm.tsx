@@ -1,24 +1,31 @@
 import { useId, useState, type FormEvent } from 'react'
 import { useMutation } from 'urql'
 import { describeError } from '../api/errors.ts'
-import { CreateMemoryMutation } from '../api/operations.ts'
+import { useLimits } from '../api/limits.ts'
+import { graphql } from '../gql'
 import type { MemoryKind, ScopeInput } from '../gql/graphql.ts'
 import { ForgottenWarning, useForgottenGuard } from './ForgottenWarning.tsx'
-import { fromLocalInput, memoryKinds, type MemoryItem } from './model.ts'
+import { fromLocalInput, memoryKinds } from './model.ts'
 
-/** Content limit of the API (internal/memory: 1–4,000 characters). */
-export const maxContentLength = 4000
-/** Key limit of the API (≤ 120 characters). */
-export const maxKeyLength = 120
+const CreateMemoryMutation = graphql(`
+  mutation CreateMemory($input: CreateMemoryInput!) {
+    createMemory(input: $input) {
+      item {
+        ...MemoryItemFields
+      }
+    }
+  }
+`)
 
 interface CreateMemoryFormProps {
   scope: ScopeInput
-  onCreated(item: MemoryItem): void
-  onCancel(): void
+  /** The item was saved (the scope's lists read it), or the user cancelled. */
+  onClose(): void
 }
 
 /** The form that adds an item to a scope; a text forgotten before is saved only after a warning (F3). */
-export function CreateMemoryForm({ scope, onCreated, onCancel }: CreateMemoryFormProps) {
+export function CreateMemoryForm({ scope, onClose }: CreateMemoryFormProps) {
+  const limits = useLimits()
   const [content, setContent] = useState('')
   const [key, setKey] = useState('')
   const [kind, setKind] = useState<MemoryKind>('FACT')
@@ -49,7 +56,7 @@ export function CreateMemoryForm({ scope, onCreated, onCancel }: CreateMemoryFor
         expiresAt: fromLocalInput(expires),
       },
     })
-    if (result.data) onCreated(result.data.createMemory.item)
+    if (result.data) onClose()
   }
 
   return (
@@ -62,7 +69,7 @@ export function CreateMemoryForm({ scope, onCreated, onCancel }: CreateMemoryFor
           id={`${id}-content`}
           rows={3}
           required
-          maxLength={maxContentLength}
+          maxLength={limits.contentLength}
           value={content}
           onChange={(e) => {
             setContent(e.target.value)
@@ -80,7 +87,7 @@ export function CreateMemoryForm({ scope, onCreated, onCancel }: CreateMemoryFor
           <input
             id={`${id}-key`}
             type="text"
-            maxLength={maxKeyLength}
+            maxLength={limits.keyLength}
             value={key}
             onChange={(e) => setKey(e.target.value)}
             data-testid="create-key"
@@ -132,7 +139,7 @@ export function CreateMemoryForm({ scope, onCreated, onCancel }: CreateMemoryFor
           <button type="submit" className="button primary" disabled={fetching || guard.checking || !content.trim()} data-testid="create-submit">
             {fetching || guard.checking ? 'Saving…' : 'Save memory'}
           </button>
-          <button type="button" className="button" onClick={onCancel} data-testid="create-cancel">
+          <button type="button" className="button" onClick={onClose} data-testid="create-cancel">
             Cancel
           </button>
         </div>

@@ -1,13 +1,50 @@
 import { useId, useState } from 'react'
 import { useMutation, useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
-import { ForgetInfoQuery, ForgetMemoryMutation } from '../api/operations.ts'
+import { graphql } from '../gql'
 import { Dialog } from '../ui/Dialog.tsx'
 import type { MemoryItem } from './model.ts'
 
+// The item and the copies forgotten with it come back erased (no content, no key), and the cache
+// keeps them so: no text of a forgotten item stays in the page.
+const ForgetMemoryMutation = graphql(`
+  mutation ForgetMemory($input: ForgetMemoryInput!) {
+    forgetMemory(input: $input) {
+      item {
+        ...MemoryItemFields
+      }
+      alsoForgotten {
+        ...MemoryItemFields
+      }
+    }
+  }
+`)
+
+// What the forget dialog shows besides the item: the same text elsewhere, and what the storage keeps.
+const ForgetInfoQuery = graphql(`
+  query ForgetInfo($id: ID!) {
+    copies(id: $id) {
+      id
+      scope
+      status
+      key
+      content
+      teammate {
+        id
+        name
+      }
+    }
+    erasure {
+      purged
+      purgeDelaySeconds
+    }
+  }
+`)
+
 interface ForgetDialogProps {
   item: Pick<MemoryItem, 'id' | 'content' | 'key'>
-  onForgotten(id: string): void
+  /** The item is forgotten (the cache says so, and the lists it was in drop it). */
+  onForgotten(): void
   onClose(): void
 }
 
@@ -31,7 +68,7 @@ export function ForgetDialog({ item, onForgotten, onClose }: ForgetDialogProps) 
   const forget = async () => {
     const alsoForget = copies.filter((c) => !kept.has(c.id)).map((c) => c.id)
     const result = await forgetMemory({ input: { id: item.id, alsoForget } })
-    if (result.data) onForgotten(item.id)
+    if (result.data) onForgotten()
   }
   const toggle = (id: string, forgetIt: boolean) =>
     setKept((prev) => {

@@ -1,7 +1,14 @@
 import { useCallback, useRef, useState } from 'react'
 import { useClient, type CombinedError } from 'urql'
-import { ForgottenBeforeQuery } from '../api/operations.ts'
+import { graphql } from '../gql'
 import type { ScopeInput } from '../gql/graphql.ts'
+
+// The tombstone check before saving a text again (F3).
+const ForgottenBeforeQuery = graphql(`
+  query ForgottenBefore($scope: ScopeInput!, $content: String!) {
+    forgottenBefore(scope: $scope, content: $content)
+  }
+`)
 
 /** What a form asks before it saves a text: go ahead, stop for the warning, or a failed check. */
 export type ForgottenCheck = { verdict: 'save' } | { verdict: 'warn' } | { verdict: 'error'; error: CombinedError | undefined }

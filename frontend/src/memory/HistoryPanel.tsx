@@ -1,63 +1,80 @@
-import { useEffect, useRef, useState } from 'react'
-import { useClient, useMutation, type CombinedError } from 'urql'
+import { useState } from 'react'
+import { useMutation } from 'urql'
 import { conflictRevision, describeError } from '../api/errors.ts'
-import { MemoryHistoryQuery, RestoreMemoryRevisionMutation } from '../api/operations.ts'
-import { useSerialRead } from '../api/serial.ts'
+import { useLimits } from '../api/limits.ts'
+import { connectionPage, usePagedList } from '../api/pagination.ts'
+import { graphql } from '../gql'
 import type { MemoryHistoryQuery as MemoryHistoryResult } from '../gql/graphql.ts'
-import { actionLabel, actorLabel, formatTime, kindLabel, type MemoryItem } from './model.ts'
+import { actionLabel, actorLabel, formatTime, kindLabel, useRereadItem, type MemoryItem } from './model.ts'
 
-type RevisionConnection = NonNullable<MemoryHistoryResult['memoryItem']>['revisions']
-type Revision = RevisionConnection['edges'][number]['node']
+/** An item's revisions, newest first (also read for a stale proposal's base, in SuggestionCard). */
+export const MemoryHistoryQuery = graphql(`
+  query MemoryHistory($id: ID!, $first: Int, $after: String) {
+    memoryItem(id: $id) {
+      id
+      revision
+      revisions(first: $first, after: $after) {
+        edges {
+          cursor
+          node {
+            revision
+            content
+            key
+            kind
+            pinned
+            expiresAt
+            action
+            actor
+            basedOn
+            createdAt
+          }
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+      }
+    }
+  }
+`)
+
+const RestoreMemoryRevisionMutation = graphql(`
+  mutation RestoreMemoryRevision($input: RestoreMemoryRevisionInput!) {
+    restoreMemoryRevision(input: $input) {
+      item {
+        ...MemoryItemFields
+      }
+    }
+  }
+`)
 
 const historyPageSize = 20
 
 interface HistoryPanelProps {
   item: MemoryItem
   onRestored(item: MemoryItem): void
-  onStale(): void
   onClose(): void
 }
 
 /**
  * The item's revisions, newest first: what each said, what produced it and who. Any earlier one can
- * be restored, which writes it again as a new revision based on the current one (R3).
+ * be restored, which writes it again as a new revision based on the current one (R3). The history is
+ * read again whenever the cache learns of a newer revision of the item (api/cache.ts).
  */
-export function HistoryPanel({ item, onRestored, onStale, onClose }: HistoryPanelProps) {
-  const client = useClient()
-  const [revisions, setRevisions] = useState<Revision[]>([])
-  const [next, setNext] = useState<string | null>(null)
-  const [loading, setLoading] = useState(true)
-  const [loadError, setLoadError] = useState<CombinedError | undefined>()
+export function HistoryPanel({ item, onRestored, onClose }: HistoryPanelProps) {
+  const limits = useLimits()
+  const [wanted, setWanted] = useState(historyPageSize)
+  const history = usePagedList({
+    query: MemoryHistoryQuery,
+    variables: (first, after) => ({ id: item.id, first, after }),
+    wanted,
+    pageSize: limits.pageSize,
+    read: readRevisions,
+  })
+  const revisions = history.items
   const [message, setMessage] = useState<string | null>(null)
   const [{ fetching: restoring }, restore] = useMutation(RestoreMemoryRevisionMutation)
-  const pagesShown = useRef(1)
-
-  // Re-read every page shown whenever the item moves to a new revision. Reads run one at a time
-  // (useSerialRead), so the last one always starts after the last change.
-  const load = useSerialRead(async () => {
-    const all: Revision[] = []
-    let after: string | null = null
-    for (let i = 0; i < pagesShown.current; i++) {
-      const result = await client
-        .query(MemoryHistoryQuery, { id: item.id, first: historyPageSize, after }, { requestPolicy: 'network-only' })
-        .toPromise()
-      const conn: RevisionConnection | undefined = result.data?.memoryItem?.revisions
-      if (!conn) {
-        setLoadError(result.error)
-        setLoading(false)
-        return
-      }
-      all.push(...conn.edges.map((e) => e.node))
-      after = conn.pageInfo.hasNextPage ? (conn.pageInfo.endCursor ?? null) : null
-      if (!after) break
-    }
-    setRevisions(all)
-    setNext(after)
-    setLoadError(undefined)
-    setLoading(false)
-  })
-
-  useEffect(() => load(), [load, item.revision])
+  const reread = useRereadItem()
 
   const restoreRevision = async (revision: number) => {
     setMessage(null)
@@ -69,7 +86,7 @@ export function HistoryPanel({ item, onRestored, onStale, onClose }: HistoryPane
     const current = conflictRevision(result.error)
     if (current !== null) {
       setMessage(`This memory changed in the meantime (it is now at revision ${current}); it has been reloaded. Try again.`)
-      onStale()
+      void reread(item.id)
     } else {
       setMessage(describeError(result.error))
     }
@@ -83,10 +100,10 @@ export function HistoryPanel({ item, onRestored, onStale, onClose }: HistoryPane
           Close
         </button>
       </div>
-      {loading && <p className="muted small">Loading…</p>}
-      {loadError && (
+      {history.loading && <p className="muted small">Loading…</p>}
+      {history.error && (
         <p className="message error" role="alert">
-          {describeError(loadError)}
+          {describeError(history.error)}
         </p>
       )}
       {message && (
@@ -134,14 +151,12 @@ export function HistoryPanel({ item, onRestored, onStale, onClose }: HistoryPane
           </li>
         ))}
       </ol>
-      {next && (
+      {history.hasMore && (
         <button
           type="button"
           className="button small"
-          onClick={() => {
-            pagesShown.current += 1
-            load()
-          }}
+          onClick={() => setWanted((n) => n + historyPageSize)}
+          disabled={history.loadingMore}
           data-testid="history-more"
         >
           Older revisions
@@ -150,3 +165,5 @@ export function HistoryPanel({ item, onRestored, onStale, onClose }: HistoryPane
     </section>
   )
 }
+
+const readRevisions = (data: MemoryHistoryResult) => (data.memoryItem ? connectionPage(data.memoryItem.revisions) : null)

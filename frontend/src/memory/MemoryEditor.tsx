@@ -1,17 +1,18 @@
 import { useId, useState, type FormEvent } from 'react'
-import { useClient, useMutation } from 'urql'
+import { useMutation } from 'urql'
 import { conflictRevision, describeError, hasErrorCode } from '../api/errors.ts'
-import { EditMemoryMutation, MemoryItemQuery } from '../api/operations.ts'
+import { useLimits } from '../api/limits.ts'
 import type { MemoryKind } from '../gql/graphql.ts'
-import { maxContentLength, maxKeyLength } from './CreateMemoryForm.tsx'
 import { ForgottenWarning, useForgottenGuard } from './ForgottenWarning.tsx'
 import {
+  EditMemoryMutation,
   draftChanges,
   draftOf,
   formatTime,
   kindLabel,
   memoryKinds,
   scopeInputOf,
+  useRereadItem,
   type MemoryDraft,
   type MemoryItem,
 } from './model.ts'
@@ -26,14 +27,17 @@ interface MemoryEditorProps {
 /**
  * MemoryEditor edits an item in place, based on the revision it was opened at (R2). When the save
  * answers CONFLICT, the user's unsaved text stays where it is and the newer version is shown beside
- * it (R4), with "Use mine" (the user's changes, saved on top of the current revision) and "Discard
+ * it (R4) — the item as the cache holds it, read again at once and kept current by the scope's
+ * events — with "Use mine" (the user's changes, saved on top of the current revision) and "Discard
  * mine". Changing the text to one the user asked to forget before needs a second confirmation (F3).
  */
 export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
-  const client = useClient()
+  const limits = useLimits()
+  const reread = useRereadItem()
   const [base] = useState(() => ({ revision: item.revision, draft: draftOf(item) }))
   const [draft, setDraft] = useState<MemoryDraft>(base.draft)
-  const [current, setCurrent] = useState<MemoryItem | null>(null)
+  const [conflict, setConflict] = useState(false)
+  const current = conflict ? item : null
   const [error, setError] = useState<string | null>(null)
   const [{ fetching }, editMemory] = useMutation(EditMemoryMutation)
   const [loadingCurrent, setLoadingCurrent] = useState(false)
@@ -50,15 +54,10 @@ export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
   // On conflict: read the item as it is now and show it beside the user's version.
   const showConflict = async () => {
     setLoadingCurrent(true)
-    const result = await client.query(MemoryItemQuery, { id: item.id }, { requestPolicy: 'network-only' }).toPromise()
+    await reread(item.id)
     setLoadingCurrent(false)
-    const now = result.data?.memoryItem
-    if (!now || now.status !== 'ACTIVE') {
-      setError('This memory is no longer active, so your changes can’t be saved to it.')
-      return
-    }
     setError(null)
-    setCurrent(now)
+    setConflict(true)
   }
 
   const save = async (e?: FormEvent, confirmed = false) => {
@@ -114,7 +113,7 @@ export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
             <textarea
               id={`${id}-mine`}
               rows={Math.min(12, Math.max(3, draft.content.split('\n').length + 1))}
-              maxLength={maxContentLength}
+              maxLength={limits.contentLength}
               value={draft.content}
               onChange={(e) => set('content', e.target.value)}
               data-testid="conflict-mine"
@@ -160,7 +159,7 @@ export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
           id={`${id}-content`}
           rows={Math.min(12, Math.max(3, draft.content.split('\n').length + 1))}
           required
-          maxLength={maxContentLength}
+          maxLength={limits.contentLength}
           value={draft.content}
           onChange={(e) => set('content', e.target.value)}
           autoFocus
@@ -175,7 +174,7 @@ export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
           <input
             id={`${id}-key`}
             type="text"
-            maxLength={maxKeyLength}
+            maxLength={limits.keyLength}
             value={draft.key}
             onChange={(e) => set('key', e.target.value)}
             data-testid="editor-key"

@@ -1,23 +1,27 @@
 import { useId, useState, type ReactNode } from 'react'
 import { useMutation } from 'urql'
 import { conflictRevision, describeError } from '../api/errors.ts'
-import { EditMemoryMutation, UndoMemoryEditMutation } from '../api/operations.ts'
+import { graphql } from '../gql'
 import { ForgetDialog } from './ForgetDialog.tsx'
 import { HistoryPanel } from './HistoryPanel.tsx'
 import { MemoryEditor } from './MemoryEditor.tsx'
 import { DemoBadge, isDemo } from '../ui/demo.tsx'
 import { useInPlaceForm } from '../ui/inPlaceForm.ts'
-import { formatDate, formatTime, isExpired, itemLabel, kindLabel, type MemoryItem } from './model.ts'
+import { EditMemoryMutation, formatDate, formatTime, isExpired, itemLabel, kindLabel, useRereadItem, type MemoryItem } from './model.ts'
+
+const UndoMemoryEditMutation = graphql(`
+  mutation UndoMemoryEdit($input: UndoMemoryEditInput!) {
+    undoMemoryEdit(input: $input) {
+      item {
+        ...MemoryItemFields
+      }
+    }
+  }
+`)
 
 interface MemoryItemCardProps {
   item: MemoryItem
   now: number
-  /** A mutation returned the item's new state. */
-  onChanged(item: MemoryItem): void
-  /** The item turned out to have changed elsewhere: re-read the list. */
-  onStale(): void
-  /** The user forgot the item: it leaves the list at once. */
-  onForgotten(id: string): void
   /** More about the item, below its text (a lesson's reply). */
   children?: ReactNode
   /** Selection for bulk actions: when given, the card has a checkbox. */
@@ -27,9 +31,10 @@ interface MemoryItemCardProps {
 /**
  * One item: what it says and how it is marked, edited in place, pinned, its history. After the user
  * saves, Undo stays offered for as long as the item is still at the revision that save produced
- * (R3: undo is based on that revision, so it would conflict afterwards anyway).
+ * (R3: undo is based on that revision, so it would conflict afterwards anyway). What a save answers
+ * is the item's new state in the cache, so the card, and every list that shows the item, follow it.
  */
-export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, children, selection }: MemoryItemCardProps) {
+export function MemoryItemCard({ item, now, children, selection }: MemoryItemCardProps) {
   const { open: editing, show: openEditor, close: closeEditor, opener: editButton } = useInPlaceForm()
   const [forgetting, setForgetting] = useState(false)
   const [historyOpen, setHistoryOpen] = useState(false)
@@ -38,6 +43,7 @@ export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, chi
   const [message, setMessage] = useState<string | null>(null)
   const [pinState, editMemory] = useMutation(EditMemoryMutation)
   const [undoState, undoMemoryEdit] = useMutation(UndoMemoryEditMutation)
+  const reread = useRereadItem()
   const expired = isExpired(item, now)
   const busy = pinState.fetching || undoState.fetching
   const contentId = useId()
@@ -45,7 +51,6 @@ export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, chi
   const saved = (next: MemoryItem) => {
     setSavedRevision(next.revision)
     setMessage(null)
-    onChanged(next)
   }
 
   const failed = (error: Parameters<typeof describeError>[0]) => {
@@ -55,7 +60,7 @@ export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, chi
         ? `This memory changed in the meantime (it is now at revision ${current}); it has been reloaded, nothing was saved.`
         : describeError(error),
     )
-    if (current !== null) onStale()
+    if (current !== null) void reread(item.id)
   }
 
   const togglePin = async () => {
@@ -70,7 +75,6 @@ export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, chi
     if (result.data) {
       setSavedRevision(null)
       setMessage(null)
-      onChanged(result.data.undoMemoryEdit.item)
     } else {
       failed(result.error)
     }
@@ -197,10 +201,7 @@ export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, chi
         <ForgetDialog
           item={item}
           onClose={() => setForgetting(false)}
-          onForgotten={(id) => {
-            setForgetting(false)
-            onForgotten(id)
-          }}
+          onForgotten={() => setForgetting(false)}
         />
       )}
 
@@ -210,7 +211,7 @@ export function MemoryItemCard({ item, now, onChanged, onStale, onForgotten, chi
         </p>
       )}
 
-      {historyOpen && <HistoryPanel item={item} onRestored={saved} onStale={onStale} onClose={() => setHistoryOpen(false)} />}
+      {historyOpen && <HistoryPanel item={item} onRestored={saved} onClose={() => setHistoryOpen(false)} />}
     </li>
   )
 }

@@ -1,20 +1,17 @@
 import { useEffect, useId, useState } from 'react'
 import { describeError } from '../api/errors.ts'
-import { useLiveSubscription } from '../api/live.ts'
-import { MemoryChangedSubscription } from '../api/operations.ts'
+import { useLimits } from '../api/limits.ts'
 import type { MemoryKind, ScopeInput } from '../gql/graphql.ts'
 import { BulkBar, BulkForgetDialog } from './BulkActions.tsx'
 import { CreateMemoryForm } from './CreateMemoryForm.tsx'
 import { MemoryItemCard } from './MemoryItemCard.tsx'
 import { memoryKinds, type MemoryItem } from './model.ts'
-import { useMemoryList } from './useMemoryList.ts'
+import { memoryPageSize, useLiveScope, useMemoryList } from './useMemoryList.ts'
 
 interface MemoryPanelProps {
   scope: ScopeInput
   /** Shown above the list. */
   heading: string
-  /** Bumped by the page when something else says the scope changed (a generation change). */
-  changeSignal?: number
   /** What to call one item in the empty state ("memory", "fact about you" …). */
   emptyHint: string
   /** The kinds listed here (all when omitted): a teammate's lessons have a section of their own. */
@@ -23,15 +20,22 @@ interface MemoryPanelProps {
 
 /**
  * MemoryPanel is one scope's active memory: the list (pinned first, as the API orders it) with
- * search, kind filter, paging, creation and per-item editing. It stays live: every memoryChanged
- * event of the scope re-reads the list, so nothing ever needs a reload.
+ * search, kind filter, paging, creation and per-item editing. It stays live: the scope's
+ * memoryChanged events update the cache, and the list with it, so nothing ever needs a reload.
  */
-export function MemoryPanel({ scope, heading, changeSignal, emptyHint, kinds }: MemoryPanelProps) {
+export function MemoryPanel({ scope, heading, emptyHint, kinds }: MemoryPanelProps) {
+  const limits = useLimits()
   const [searchText, setSearchText] = useState('')
   const search = useDebounced(searchText.trim(), 250)
   const [kind, setKind] = useState<MemoryKind | null>(null)
   const [creating, setCreating] = useState(false)
-  const list = useMemoryList({ scope, kind, kinds: kinds ?? null, search })
+  // How many items the user asked to see, for the filter they asked with: another filter starts
+  // again from one page.
+  const filterKey = JSON.stringify([kind, search])
+  const [asked, setAsked] = useState({ filterKey, wanted: memoryPageSize })
+  const wanted = asked.filterKey === filterKey ? asked.wanted : memoryPageSize
+  const list = useMemoryList({ scope, kind, kinds: kinds ?? null, search, wanted })
+  useLiveScope(scope)
   const kindChoices = kinds ? memoryKinds.filter((k) => kinds.includes(k.value)) : memoryKinds
   const now = useNowUntilNextExpiry(list.items)
   const searchId = useId()
@@ -57,21 +61,7 @@ export function MemoryPanel({ scope, heading, changeSignal, emptyHint, kinds }: 
     setBulkMessage(null)
   }
 
-  useLiveSubscription(
-    MemoryChangedSubscription,
-    { scope: { teammateId: scope.teammateId ?? null } },
-    { onData: list.refresh, onResync: list.refresh },
-  )
-  const { refresh } = list
-  useEffect(() => {
-    if (changeSignal) refresh()
-  }, [changeSignal, refresh])
-
   const filtered = search !== '' || kind !== null
-  const created = () => {
-    setCreating(false)
-    list.refresh()
-  }
 
   return (
     <section className="memory-panel" data-testid="memory-panel" aria-label={heading}>
@@ -92,7 +82,7 @@ export function MemoryPanel({ scope, heading, changeSignal, emptyHint, kinds }: 
             type="search"
             placeholder="Words in the text or key"
             value={searchText}
-            maxLength={500}
+            maxLength={limits.searchLength}
             onChange={(e) => setSearchText(e.target.value)}
             data-testid="memory-search"
           />
@@ -147,11 +137,8 @@ export function MemoryPanel({ scope, heading, changeSignal, emptyHint, kinds }: 
           onSelectAll={() => setSelectedIds(new Set(list.items.map((i) => i.id)))}
           onClear={endSelecting}
           onChanged={(items) => {
-            for (const i of items) list.replaceItem(i)
             setBulkDone(`${items.length === 1 ? '1 memory' : `${items.length} memories`} ${items[0]?.pinned ? 'pinned' : 'unpinned'}.`)
-            list.refresh()
           }}
-          onStale={list.refresh}
           onForgetAsked={() => setBulkForget(true)}
           message={bulkMessage}
           setMessage={setBulkMessage}
@@ -166,21 +153,19 @@ export function MemoryPanel({ scope, heading, changeSignal, emptyHint, kinds }: 
         <BulkForgetDialog
           items={selected}
           onClose={() => setBulkForget(false)}
-          onForgotten={(ids) => {
+          onForgotten={(n) => {
             setBulkForget(false)
-            for (const id of ids) list.removeItem(id)
             setSelectedIds(new Set())
-            setBulkDone(`Forgot ${ids.length === 1 ? '1 memory' : `${ids.length} memories`}.`)
+            setBulkDone(`Forgot ${n === 1 ? '1 memory' : `${n} memories`}.`)
           }}
-          onFailed={(message, conflict) => {
+          onFailed={(message) => {
             setBulkForget(false)
             setBulkMessage(message)
-            if (conflict) list.refresh()
           }}
         />
       )}
 
-      {creating && <CreateMemoryForm scope={scope} onCreated={created} onCancel={() => setCreating(false)} />}
+      {creating && <CreateMemoryForm scope={scope} onClose={() => setCreating(false)} />}
 
       {list.error && (
         <p className="message error" role="alert" data-testid="memory-list-error">
@@ -204,9 +189,6 @@ export function MemoryPanel({ scope, heading, changeSignal, emptyHint, kinds }: 
             key={item.id}
             item={item}
             now={now}
-            onChanged={list.replaceItem}
-            onStale={list.refresh}
-            onForgotten={list.removeItem}
             selection={selecting ? { selected: selectedIds.has(item.id), onToggle: (on) => toggle(item.id, on) } : undefined}
           />
         ))}
@@ -218,12 +200,12 @@ export function MemoryPanel({ scope, heading, changeSignal, emptyHint, kinds }: 
         </p>
       )}
 
-      {list.hasNextPage && (
+      {list.hasMore && (
         <div className="load-more">
           <button
             type="button"
             className="button"
-            onClick={list.loadMore}
+            onClick={() => setAsked({ filterKey, wanted: wanted + memoryPageSize })}
             disabled={list.loadingMore}
             data-testid="memory-load-more"
           >
@@ -240,7 +222,8 @@ function countLabel(n: number, filtered: boolean): string {
   return filtered ? `${items} match` : items
 }
 
-function useDebounced<T>(value: T, ms: number): T {
+/** value, once it has stayed the same for ms. */
+export function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value)
   useEffect(() => {
     const t = setTimeout(() => setDebounced(value), ms)

@@ -1,10 +1,36 @@
 import { useId, useState, type FormEvent } from 'react'
-import { useClient, type CombinedError } from 'urql'
+import { useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
-import { RecallPreviewQuery } from '../api/operations.ts'
+import { graphql } from '../gql'
 import type { RecallPreviewQuery as PreviewResult, VectorSearch } from '../gql/graphql.ts'
 import { DemoBadge, isDemo } from '../ui/demo.tsx'
 import { kindLabel } from './model.ts'
+
+const RecallPreviewQuery = graphql(`
+  query RecallPreview($teammateId: ID!, $query: String!) {
+    recallPreview(teammateId: $teammateId, query: $query) {
+      vectorSearch
+      vectorReason
+      entries {
+        header
+        fullTextRank
+        fullTextPosition
+        vectorDistance
+        vectorPosition
+        score
+        truncated
+        item {
+          id
+          scope
+          kind
+          key
+          content
+          pinned
+        }
+      }
+    }
+  }
+`)
 
 type Preview = PreviewResult['recallPreview']
 type Entry = Preview['entries'][number]
@@ -69,24 +95,27 @@ const vectorLabels: Record<VectorSearch, string> = {
  * words it matched, a similar meaning — and the raw places and scores folded away under "Scores".
  */
 export function RecallPreview({ teammateId, teammateName }: { teammateId: string; teammateName: string }) {
-  const client = useClient()
   const [query, setQuery] = useState('')
-  const [preview, setPreview] = useState<Preview | null>(null)
+  // The request last previewed: the packet is a snapshot of memory at the time it was asked for, so
+  // it is read from the server each time, and asking the same again reads it again.
   const [asked, setAsked] = useState('')
-  const [error, setError] = useState<CombinedError | undefined>()
-  const [fetching, setFetching] = useState(false)
+  const [{ data, error, fetching, operation }, reexecute] = useQuery({
+    query: RecallPreviewQuery,
+    variables: { teammateId, query: asked },
+    pause: asked === '',
+    requestPolicy: 'network-only',
+  })
+  const preview: Preview | null = data?.recallPreview ?? null
+  // The request the preview shown was read for (the next one may still be on its way).
+  const shown = operation?.variables.query ?? asked
   const id = useId()
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault()
     const q = query.trim()
     if (!q) return
-    setFetching(true)
-    const result = await client.query(RecallPreviewQuery, { teammateId, query: q }, { requestPolicy: 'network-only' }).toPromise()
-    setFetching(false)
-    setAsked(q)
-    setError(result.error)
-    setPreview(result.data?.recallPreview ?? null)
+    if (q === asked) reexecute({ requestPolicy: 'network-only' })
+    else setAsked(q)
   }
 
   return (
@@ -118,7 +147,7 @@ export function RecallPreview({ teammateId, teammateName }: { teammateId: string
         </p>
       )}
       {preview && (
-        <div className="recall-result" data-testid="recall-result" data-query={asked}>
+        <div className="recall-result" data-testid="recall-result" data-query={shown}>
           <p className="muted small" data-testid="recall-vector">
             {vectorLabels[preview.vectorSearch]}
             {preview.vectorReason ? ` (${preview.vectorReason})` : ''}
@@ -145,7 +174,7 @@ export function RecallPreview({ teammateId, teammateName }: { teammateId: string
                   </p>
                   <p className="recall-why" data-testid="recall-why">
                     <span className="muted small">Why: </span>
-                    {reasons(e, asked).map((r, j) => (
+                    {reasons(e, shown).map((r, j) => (
                       <span key={r.kind} className="recall-reason" data-reason={r.kind} data-testid="recall-reason">
                         {j > 0 && ', '}
                         {r.text}

@@ -1,18 +1,26 @@
 import { useId, useRef, useState, type ChangeEvent } from 'react'
 import { useMutation } from 'urql'
 import { describeError } from '../api/errors.ts'
-import { ImportMemoryMutation } from '../api/operations.ts'
+import { useLimits } from '../api/limits.ts'
+import { graphql } from '../gql'
 import type { ScopeInput } from '../gql/graphql.ts'
 
-// The request limit of the API (1 MiB) bounds what an import can send.
-const maxImportBytes = 1024 * 1024
+// What the import wrote is read by the scope's lists, which the mutation's updater invalidates.
+const ImportMemoryMutation = graphql(`
+  mutation ImportMemory($input: ImportMemoryInput!) {
+    importMemory(input: $input) {
+      items {
+        id
+      }
+      unchanged
+    }
+  }
+`)
 
 interface TransferSectionProps {
   scope: ScopeInput
   /** Whose memory this is, for the sentences ("Ada's memory", "shared memory"). */
   whose: string
-  /** The import wrote items: re-read what shows them. */
-  onImported?(): void
 }
 
 /**
@@ -21,7 +29,8 @@ interface TransferSectionProps {
  * Import reads a JSON export chosen with the file picker; the server checks all of it first and
  * writes every item or none, so an error names what is wrong and nothing is half-imported.
  */
-export function TransferSection({ scope, whose, onImported }: TransferSectionProps) {
+export function TransferSection({ scope, whose }: TransferSectionProps) {
+  const limits = useLimits()
   const [withHistory, setWithHistory] = useState(false)
   const [problem, setProblem] = useState<string | null>(null)
   const [done, setDone] = useState<string | null>(null)
@@ -38,8 +47,9 @@ export function TransferSection({ scope, whose, onImported }: TransferSectionPro
     setProblem(null)
     setDone(null)
     if (!file) return
-    if (file.size > maxImportBytes) {
-      setProblem(`${file.name} is too big to import: ${Math.ceil(file.size / 1024)} KiB, and at most 1,024 KiB fit.`)
+    // The API's request limit bounds what an import can send.
+    if (file.size > limits.requestBytes) {
+      setProblem(`${file.name} is too big to import: ${Math.ceil(file.size / 1024)} KiB, and at most ${Math.floor(limits.requestBytes / 1024).toLocaleString('en')} KiB fit.`)
       return
     }
     const data = await file.text()
@@ -60,7 +70,6 @@ export function TransferSection({ scope, whose, onImported }: TransferSectionPro
       `Imported ${written} from ${file.name} into ${whose}.` +
         (unchanged > 0 ? ` ${unchanged === 1 ? '1 was' : `${unchanged} were`} already there and left as they were.` : ''),
     )
-    onImported?.()
   }
 
   return (

@@ -1,6 +1,63 @@
+import { useCallback } from 'react'
+import { useClient } from 'urql'
+import { graphql } from '../gql'
 import type { MemoryItemFieldsFragment, MemoryKind, MemorySource, RevisionAction, ScopeInput } from '../gql/graphql.ts'
 
 export type MemoryItem = MemoryItemFieldsFragment
+
+/** What the app shows of an item wherever it shows one (the cache keeps one record per item). */
+export const MemoryItemFields = graphql(`
+  fragment MemoryItemFields on MemoryItem {
+    id
+    scope
+    kind
+    key
+    content
+    status
+    pinned
+    revision
+    source
+    expiresAt
+    expired
+    createdAt
+    updatedAt
+  }
+`)
+
+/** One item as it is now: read again when a save answered CONFLICT, and for a proposal's target. */
+export const MemoryItemQuery = graphql(`
+  query MemoryItem($id: ID!) {
+    memoryItem(id: $id) {
+      ...MemoryItemFields
+    }
+  }
+`)
+
+/**
+ * useRereadItem returns a function that reads an item again from the server, after a save answered
+ * CONFLICT: the cache then holds it as it is now, and every card that shows it says so. It resolves
+ * once the cache has it.
+ */
+export function useRereadItem(): (id: string) => Promise<void> {
+  const client = useClient()
+  return useCallback(
+    async (id: string) => {
+      await client.query(MemoryItemQuery, { id }, { requestPolicy: 'network-only' }).toPromise()
+    },
+    [client],
+  )
+}
+
+/** An edit of an item (the editor, pin and unpin, a proposal applied to the current version). */
+export const EditMemoryMutation = graphql(`
+  mutation EditMemory($input: EditMemoryInput!) {
+    editMemory(input: $input) {
+      item {
+        ...MemoryItemFields
+      }
+    }
+  }
+`)
 
 /** The kinds, in the order the app lists them. */
 export const memoryKinds: { value: MemoryKind; label: string }[] = [

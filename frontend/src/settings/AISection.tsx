@@ -1,7 +1,25 @@
 import { useEffect } from 'react'
 import { useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
-import { AIStatusQuery } from '../api/operations.ts'
+import { graphql } from '../gql'
+
+const AIStatusQuery = graphql(`
+  query AIStatus {
+    aiStatus {
+      embeddings
+      embeddingModel
+      embeddingDimensions
+      embeddingHost
+      embedded
+      embeddable
+      extraction
+      extractionModel
+      extractionHost
+      requestsToday
+      dailyRequestLimit
+    }
+  }
+`)
 
 // While re-embedding is under way the progress is re-read this often.
 const progressInterval = 5000

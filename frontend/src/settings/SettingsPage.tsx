@@ -1,4 +1,3 @@
-import { useState } from 'react'
 import { MemoryPanel } from '../memory/MemoryPanel.tsx'
 import { TransferSection } from '../memory/TransferSection.tsx'
 import { Link, paths, settingsSections, type SettingsSection } from '../router.tsx'
@@ -26,7 +25,6 @@ export function SettingsPage({ section }: { section: SettingsSection }) {
 
 /** The shared scope: what every teammate knows about the user, and suggestions for it. */
 function AboutYou() {
-  const [imports, setImports] = useState(0)
   return (
     <div data-testid="about-you-page">
       <p className="lede">
@@ -35,8 +33,8 @@ function AboutYou() {
       </p>
       <div className="stack">
         <SuggestionsPanel scope={{ teammateId: null }} audience="any teammate" />
-        <MemoryPanel scope={{ teammateId: null }} heading="Shared memory" emptyHint="fact or preference about you" changeSignal={imports} />
-        <TransferSection scope={{ teammateId: null }} whose="your shared memory" onImported={() => setImports((n) => n + 1)} />
+        <MemoryPanel scope={{ teammateId: null }} heading="Shared memory" emptyHint="fact or preference about you" />
+        <TransferSection scope={{ teammateId: null }} whose="your shared memory" />
       </div>
     </div>
   )

@@ -1,30 +1,54 @@
-import { useEffect, useId, useState } from 'react'
-import { useClient, useMutation } from 'urql'
+import { useId, useState } from 'react'
+import { useMutation, useQuery } from 'urql'
 import { describeError, hasErrorCode } from '../api/errors.ts'
-import {
-  ConfirmCandidateMutation,
-  DismissCandidateMutation,
-  EditMemoryMutation,
-  MemoryHistoryQuery,
-  MemoryItemQuery,
-} from '../api/operations.ts'
-import { useSerialRead } from '../api/serial.ts'
-import { maxContentLength } from '../memory/CreateMemoryForm.tsx'
+import { useLimits } from '../api/limits.ts'
+import { graphql } from '../gql'
+import { MemoryHistoryQuery } from '../memory/HistoryPanel.tsx'
 import { ForgottenWarning, useForgottenGuard } from '../memory/ForgottenWarning.tsx'
-import { formatTime, kindLabel, memoryKinds, scopeInputOf, sourceLabel, type MemoryItem } from '../memory/model.ts'
+import {
+  EditMemoryMutation,
+  MemoryItemQuery,
+  formatTime,
+  kindLabel,
+  memoryKinds,
+  scopeInputOf,
+  sourceLabel,
+  useRereadItem,
+  type MemoryItem,
+} from '../memory/model.ts'
 import { Link, paths } from '../router.tsx'
 import { DemoBadge, isDemo } from '../ui/demo.tsx'
 import type { MemoryKind } from '../gql/graphql.ts'
 import type { Candidate } from './SuggestionsPanel.tsx'
 import { wordDiff } from './wordDiff.ts'
 
+// Confirming a plain suggestion answers with it, now memory; a proposal, with the item it changed.
+const ConfirmCandidateMutation = graphql(`
+  mutation ConfirmCandidate($input: ConfirmCandidateInput!) {
+    confirmCandidate(input: $input) {
+      item {
+        ...MemoryItemFields
+      }
+    }
+  }
+`)
+
+const DismissCandidateMutation = graphql(`
+  mutation DismissCandidate($input: DismissCandidateInput!) {
+    dismissCandidate(input: $input) {
+      item {
+        id
+        scope
+        status
+      }
+    }
+  }
+`)
+
 interface SuggestionCardProps {
   candidate: Candidate
-  /** Changes whenever the panel re-read the scope: the target item is read again. */
-  tick: number
   /** The suggestion is settled (confirmed, dismissed); what says how, for the panel's notice. */
   onDone(id: string, what: string, dismissed?: boolean): void
-  onStale(): void
 }
 
 /** The target of a proposal as it is now: loading, gone (forgotten or no longer active), or read. */
@@ -36,19 +60,18 @@ type Target = { state: 'loading' } | { state: 'gone' } | { state: 'read'; item: 
  * any).
  *
  * A proposal is stale once its item moved past the revision the teammate saw: confirmCandidate
- * would answer CONFLICT (R2). The card says so as soon as it knows — the item is re-read whenever
- * the scope changes, live — or when a confirm did answer CONFLICT, and then shows the current
+ * would answer CONFLICT (R2). The card says so as soon as it knows — the item is the cache's, which
+ * the scope's events keep current — or when a confirm did answer CONFLICT, and then shows the current
  * version beside the proposal (with what the teammate changed in the version it saw). The user can
  * apply the proposal to the current version (an ordinary edit based on the current revision, after
  * which the proposal is dismissed) or dismiss it.
  */
-export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionCardProps) {
-  const client = useClient()
+export function SuggestionCard({ candidate, onDone }: SuggestionCardProps) {
+  const limits = useLimits()
   const [editing, setEditing] = useState(false)
   const [draft, setDraft] = useState(candidate.content)
   const [error, setError] = useState<string | null>(null)
   const [conflict, setConflict] = useState(false)
-  const [target, setTarget] = useState<Target>({ state: 'loading' })
   const [confirmState, confirmCandidate] = useMutation(ConfirmCandidateMutation)
   const [dismissState, dismissCandidate] = useMutation(DismissCandidateMutation)
   const [applyState, editMemory] = useMutation(EditMemoryMutation)
@@ -59,14 +82,11 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
   // A proposal to forget the target (A5): nothing was erased; it has no text of its own.
   const forget = candidate.proposesForget
 
-  const readTarget = useSerialRead(async () => {
-    if (!targetId) return
-    const result = await client.query(MemoryItemQuery, { id: targetId }, { requestPolicy: 'network-only' }).toPromise()
-    const item = result.data?.memoryItem
-    if (item && item.status === 'ACTIVE') setTarget({ state: 'read', item })
-    else if (result.data) setTarget({ state: 'gone' })
-  })
-  useEffect(() => readTarget(), [readTarget, targetId, tick])
+  const target = useTarget(targetId)
+  const reread = useRereadItem()
+  const readTarget = () => {
+    if (targetId) void reread(targetId)
+  }
 
   const proposedText = editing ? draft : candidate.content
   const current = target.state === 'read' ? target.item : null
@@ -89,7 +109,7 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
   // The item as it is now, when the proposal can't be confirmed as it is.
   const staleCurrent = current !== null && (conflict || changedSince) ? current : null
   const stale = staleCurrent !== null
-  const base = useProposalBase(targetId, candidate.targetRevision ?? null, staleCurrent?.revision ?? null)
+  const base = useProposalBase(targetId, candidate.targetRevision ?? null, staleCurrent?.revision ?? null, limits.pageSize)
 
   const confirm = async (confirmed = false) => {
     setError(null)
@@ -114,9 +134,8 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
       // The page hadn't heard of the change yet: read the item as it is now, and compare.
       setConflict(true)
       readTarget()
-      onStale()
     } else if (hasErrorCode(result.error, 'NOT_FOUND') && targetId) {
-      setTarget({ state: 'gone' })
+      readTarget()
     } else {
       setError(describeError(result.error))
     }
@@ -138,7 +157,6 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
     if (!result.data) {
       if (hasErrorCode(result.error, 'CONFLICT')) {
         readTarget()
-        onStale()
         setError('The memory changed again just now. Compare the proposal with the newest version, then apply it again or dismiss it.')
       } else {
         setError(describeError(result.error))
@@ -149,7 +167,6 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
     if (!dismissed.data) {
       // The change is saved; only the stale proposal is still listed.
       setError(`The change is saved, but the suggestion could not be dismissed: ${describeError(dismissed.error)}`)
-      onStale()
       return
     }
     onDone(candidate.id, 'Change applied to the current version of the memory.')
@@ -271,7 +288,7 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
           <textarea
             id={`${id}-edit`}
             rows={Math.min(10, Math.max(3, draft.split('\n').length + 1))}
-            maxLength={maxContentLength}
+            maxLength={limits.contentLength}
             value={draft}
             onChange={(e) => {
               setDraft(e.target.value)
@@ -305,7 +322,7 @@ export function SuggestionCard({ candidate, tick, onDone, onStale }: SuggestionC
               <input
                 id={`${id}-key`}
                 type="text"
-                maxLength={120}
+                maxLength={limits.keyLength}
                 placeholder="A short label, e.g. coffee"
                 value={keyDraft ?? baseKey}
                 onChange={(e) => setKeyDraft(e.target.value)}
@@ -551,28 +568,25 @@ function Diff({ before, after }: { before: string; after: string }) {
 }
 
 /**
+ * The target of a proposal as the cache holds it (the scope's events keep it current): loading, gone
+ * (forgotten, or no longer active), or read.
+ */
+function useTarget(targetId: string | null): Target {
+  const [{ data }] = useQuery({ query: MemoryItemQuery, variables: { id: targetId ?? '' }, pause: !targetId, requestPolicy: 'cache-and-network' })
+  if (!data) return { state: 'loading' }
+  const item = data.memoryItem
+  return item && item.status === 'ACTIVE' ? { state: 'read', item } : { state: 'gone' }
+}
+
+/**
  * The text of the revision a stale proposal was made for, from the item's history (newest first, so
  * it is read down to that revision), or null while unknown. Only read while the proposal is stale:
  * currentRevision is then the item's revision now, and null otherwise.
  */
-function useProposalBase(itemId: string | null, revision: number | null, currentRevision: number | null): string | null {
-  const client = useClient()
-  const [base, setBase] = useState<{ revision: number; content: string } | null>(null)
-  useEffect(() => {
-    if (!itemId || revision === null || currentRevision === null || base?.revision === revision) return
-    const first = Math.min(100, currentRevision - revision + 1)
-    if (first < 1) return
-    let cancelled = false
-    void client
-      .query(MemoryHistoryQuery, { id: itemId, first }, { requestPolicy: 'network-only' })
-      .toPromise()
-      .then((result) => {
-        const found = result.data?.memoryItem?.revisions.edges.find((e) => e.node.revision === revision)
-        if (!cancelled && found) setBase({ revision, content: found.node.content })
-      })
-    return () => {
-      cancelled = true
-    }
-  }, [client, itemId, revision, currentRevision, base])
-  return base?.revision === revision ? base.content : null
+function useProposalBase(itemId: string | null, revision: number | null, currentRevision: number | null, pageSize: number): string | null {
+  const first = revision !== null && currentRevision !== null ? Math.min(pageSize, currentRevision - revision + 1) : 0
+  const [{ data }] = useQuery({ query: MemoryHistoryQuery, variables: { id: itemId ?? '', first }, pause: !itemId || first < 1 })
+  if (first < 1) return null
+  const found = data?.memoryItem?.id === itemId ? data?.memoryItem?.revisions.edges.find((e) => e.node.revision === revision) : undefined
+  return found ? found.node.content : null
 }

@@ -1,20 +1,83 @@
-import { useEffect, useRef, useState } from 'react'
-import { useClient, useMutation, type CombinedError } from 'urql'
+import { useState } from 'react'
+import { useMutation } from 'urql'
 import { describeError, hasErrorCode } from '../api/errors.ts'
-import { useLiveSubscription } from '../api/live.ts'
-import {
-  CandidateArrivedSubscription,
-  CandidatesQuery,
-  ConfirmCandidatesMutation,
-  DismissCandidatesMutation,
-  MemoryChangedSubscription,
-  UndoDismissCandidateMutation,
-} from '../api/operations.ts'
-import { useSerialRead } from '../api/serial.ts'
-import type { CandidateFieldsFragment, ScopeInput } from '../gql/graphql.ts'
+import { useLimits } from '../api/limits.ts'
+import { connectionPage, usePagedList, type Page } from '../api/pagination.ts'
+import { graphql } from '../gql'
+import type { CandidateFieldsFragment, CandidatesQuery as CandidatesResult, ScopeInput } from '../gql/graphql.ts'
+import { useLiveScope } from '../memory/useMemoryList.ts'
 import { SuggestionCard } from './SuggestionCard.tsx'
 
 export type Candidate = CandidateFieldsFragment
+
+/** What a suggestion card shows besides the item: where it came from and what it would change. */
+export const CandidateFields = graphql(`
+  fragment CandidateFields on MemoryItem {
+    ...MemoryItemFields
+    evidence
+    targetItemId
+    targetRevision
+    proposesForget
+    sourceRunId
+    timesSuggested
+    sourceTeammate {
+      id
+      name
+    }
+  }
+`)
+
+const CandidatesQuery = graphql(`
+  query Candidates($scope: ScopeInput!, $first: Int, $after: String) {
+    memoryItems(scope: $scope, status: CANDIDATE, first: $first, after: $after) {
+      totalCount
+      edges {
+        node {
+          ...CandidateFields
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`)
+
+// The bulk answers carry each suggestion's status: one confirmed or dismissed leaves the list at once.
+const ConfirmCandidatesMutation = graphql(`
+  mutation ConfirmCandidates($input: CandidatesInput!) {
+    confirmCandidates(input: $input) {
+      items {
+        id
+        status
+      }
+    }
+  }
+`)
+
+const DismissCandidatesMutation = graphql(`
+  mutation DismissCandidates($input: CandidatesInput!) {
+    dismissCandidates(input: $input) {
+      items {
+        id
+        status
+      }
+    }
+  }
+`)
+
+const UndoDismissCandidateMutation = graphql(`
+  mutation UndoDismissCandidate($input: UndoDismissCandidateInput!) {
+    undoDismissCandidate(input: $input) {
+      item {
+        id
+        scope
+        status
+      }
+    }
+  }
+`)
 
 interface SuggestionsPanelProps {
   scope: ScopeInput
@@ -22,89 +85,34 @@ interface SuggestionsPanelProps {
   audience: string
 }
 
-/** One page of the waiting suggestions, as CandidatesQuery reads it. */
-interface CandidatePage {
-  totalCount: number
-  edges: { node: Candidate }[]
-  pageInfo: { hasNextPage: boolean; endCursor?: string | null }
-}
-
 /** Suggestions read at a time; "Show more" adds as many. */
 const suggestionsPage = 50
-/** The most suggestions Confirm all and Dismiss all send at once (the API's limit). */
-const maxBulk = 100
-
-interface State {
-  items: Candidate[]
-  /** How many wait in the scope, shown or not. */
-  total: number
-  loaded: boolean
-  error: CombinedError | undefined
-}
 
 /**
  * SuggestionsPanel lists the scope's candidates: what teammates or extraction think is worth
- * remembering, waiting for the user to confirm (optionally after editing) or dismiss (A2). New ones
- * arrive live through candidateArrived (A6); any change in the scope re-reads the list, so a
- * suggestion confirmed or dismissed elsewhere goes away here too. The section shows only while
- * something waits.
+ * remembering, waiting for the user to confirm (optionally after editing) or dismiss (A2). They
+ * arrive live: the scope's memoryChanged events (A6) update the cache, so a suggestion made, merged,
+ * confirmed or dismissed anywhere shows here at once. The section shows only while something waits.
  */
 export function SuggestionsPanel({ scope, audience }: SuggestionsPanelProps) {
-  const client = useClient()
+  const limits = useLimits()
   const teammateId = scope.teammateId ?? null
-  const [state, setState] = useState<State>({ items: [], total: 0, loaded: false, error: undefined })
-  const [notice, setNotice] = useState<string | null>(null)
-  // Bumped on every re-read, so that cards re-read the items their proposals would change.
-  const [tick, setTick] = useState(0)
-
   // How many suggestions the list shows: a page, and a page more each time the user asks, so that
   // a long list is never cut off silently.
   const [wanted, setWanted] = useState(suggestionsPage)
-  const wantedRef = useRef(wanted)
-  wantedRef.current = wanted
-
-  const refresh = useSerialRead(async () => {
-    const items: Candidate[] = []
-    let after: string | null = null
-    let total: number
-    for (;;) {
-      const result = await client
-        .query(CandidatesQuery, { scope: { teammateId }, first: suggestionsPage, after }, { requestPolicy: 'network-only' })
-        .toPromise()
-      if (!result.data) {
-        setTick((t) => t + 1)
-        setState((s) => ({ ...s, loaded: true, error: result.error }))
-        return
-      }
-      const page: CandidatePage = result.data.memoryItems
-      total = page.totalCount
-      items.push(...page.edges.map((e) => e.node))
-      if (!page.pageInfo.hasNextPage || items.length >= wantedRef.current || !page.pageInfo.endCursor) break
-      after = page.pageInfo.endCursor
-    }
-    setTick((t) => t + 1)
-    setState({ items, total, loaded: true, error: undefined })
+  const list = usePagedList({
+    query: CandidatesQuery,
+    variables: (first, after) => ({ scope: { teammateId }, first, after }),
+    wanted,
+    pageSize: limits.pageSize,
+    read: readCandidates,
   })
-
-  useEffect(() => refresh(), [refresh, wanted])
-
-  useLiveSubscription(
-    CandidateArrivedSubscription,
-    { scope: { teammateId } },
-    {
-      onData(data) {
-        const arrived = data.candidateArrived
-        setNotice(null)
-        setState((s) => (s.items.some((i) => i.id === arrived.id) ? s : { ...s, items: [arrived, ...s.items], total: s.total + 1 }))
-      },
-      onResync: refresh,
-    },
-  )
-  useLiveSubscription(
-    MemoryChangedSubscription,
-    { scope: { teammateId } },
-    { onData: refresh, onResync: refresh },
-  )
+  useLiveScope(scope)
+  // One settled here or elsewhere leaves at once, before the list is read again.
+  const items = list.items.filter((c) => c.status === 'CANDIDATE')
+  const settledMeanwhile = list.items.length - items.length
+  const total = Math.max(0, (list.data?.memoryItems.totalCount ?? 0) - settledMeanwhile)
+  const [notice, setNotice] = useState<string | null>(null)
 
   // The suggestions the last dismissal settled, which Undo brings back.
   const [undoable, setUndoable] = useState<string[]>([])
@@ -115,25 +123,19 @@ export function SuggestionsPanel({ scope, audience }: SuggestionsPanelProps) {
   const bulkBusy = confirmAllState.fetching || dismissAllState.fetching || undoState.fetching
 
   const done = (id: string, what: string, dismissed = false) => {
-    setState((s) => ({ ...s, items: s.items.filter((i) => i.id !== id), total: Math.max(0, s.total - 1) }))
     setNotice(what)
     setUndoable(dismissed ? [id] : [])
     setBulkError(null)
-    refresh()
   }
 
   // Confirm all and Dismiss all act on the suggestions shown (the ones the user saw; the API takes up
-  // to 100 at once), in one transaction: all or none.
-  const shownIds = () => state.items.slice(0, maxBulk).map((i) => i.id)
-  const settled = (ids: string[]) =>
-    setState((s) => ({ ...s, items: s.items.filter((i) => !ids.includes(i.id)), total: Math.max(0, s.total - ids.length) }))
+  // to Limits.bulkItems at once), in one transaction: all or none.
+  const shownIds = () => items.slice(0, limits.bulkItems).map((i) => i.id)
   const confirmAll = async () => {
-    const ids = shownIds()
     setBulkError(null)
-    const result = await confirmCandidates({ input: { scope: { teammateId }, ids } })
+    const result = await confirmCandidates({ input: { scope: { teammateId }, ids: shownIds() } })
     if (result.data) {
       const n = result.data.confirmCandidates.items.length
-      settled(ids)
       setNotice(`Confirmed ${n === 1 ? '1 suggestion' : `all ${n} suggestions`}: they are memory now.`)
       setUndoable([])
     } else {
@@ -143,21 +145,17 @@ export function SuggestionsPanel({ scope, audience }: SuggestionsPanelProps) {
           : `Nothing was confirmed. ${describeError(result.error)}`,
       )
     }
-    refresh()
   }
   const dismissAll = async () => {
-    const ids = shownIds()
     setBulkError(null)
-    const result = await dismissCandidates({ input: { scope: { teammateId }, ids } })
+    const result = await dismissCandidates({ input: { scope: { teammateId }, ids: shownIds() } })
     if (result.data) {
       const gone = result.data.dismissCandidates.items.map((i) => i.id)
-      settled(gone)
       setNotice(`Dismissed ${gone.length === 1 ? '1 suggestion' : `all ${gone.length} suggestions`}: they won’t be remembered.`)
       setUndoable(gone)
     } else {
       setBulkError(`Nothing was dismissed. ${describeError(result.error)}`)
     }
-    refresh()
   }
   const undo = async () => {
     setBulkError(null)
@@ -169,19 +167,18 @@ export function SuggestionsPanel({ scope, audience }: SuggestionsPanelProps) {
     }
     setUndoable([])
     setNotice(back === 0 ? null : back === 1 ? 'Brought back: it waits for you again.' : `Brought back ${back} suggestions.`)
-    refresh()
   }
 
-  const count = Math.max(state.total, state.items.length)
-  const more = state.total - state.items.length
+  const count = Math.max(total, items.length)
+  const more = total - items.length
   return (
     <section
       className="suggestions"
       data-testid="suggestions-panel"
-      data-state={state.loaded ? 'ready' : 'loading'}
+      data-state={list.loading ? 'loading' : 'ready'}
       data-count={count}
       aria-label="Suggestions"
-      hidden={count === 0 && !notice && !state.error && !bulkError}
+      hidden={count === 0 && !notice && !list.error && !bulkError}
     >
       {count > 0 && (
         <>
@@ -189,13 +186,13 @@ export function SuggestionsPanel({ scope, audience }: SuggestionsPanelProps) {
             <h2 className="panel-title">
               Suggestions <span className="count-pill">{count}</span>
             </h2>
-            {state.items.length > 1 && (
+            {items.length > 1 && (
               <div className="inline suggestions-bulk">
                 <button type="button" className="button small primary" onClick={() => void confirmAll()} disabled={bulkBusy} data-testid="suggestions-confirm-all">
-                  {confirmAllState.fetching ? 'Confirming…' : count > state.items.length ? `Confirm these ${Math.min(state.items.length, maxBulk)}` : `Confirm all ${count}`}
+                  {confirmAllState.fetching ? 'Confirming…' : count > items.length ? `Confirm these ${Math.min(items.length, limits.bulkItems)}` : `Confirm all ${count}`}
                 </button>
                 <button type="button" className="button small" onClick={() => void dismissAll()} disabled={bulkBusy} data-testid="suggestions-dismiss-all">
-                  {dismissAllState.fetching ? 'Dismissing…' : count > state.items.length ? `Dismiss these ${Math.min(state.items.length, maxBulk)}` : 'Dismiss all'}
+                  {dismissAllState.fetching ? 'Dismissing…' : count > items.length ? `Dismiss these ${Math.min(items.length, limits.bulkItems)}` : 'Dismiss all'}
                 </button>
               </div>
             )}
@@ -205,22 +202,22 @@ export function SuggestionsPanel({ scope, audience }: SuggestionsPanelProps) {
           </p>
         </>
       )}
-      {state.error && (
+      {list.error && (
         <p className="message error" role="alert">
-          {describeError(state.error)}{' '}
-          <button type="button" className="link-button" onClick={refresh}>
+          {describeError(list.error)}{' '}
+          <button type="button" className="link-button" onClick={list.refresh}>
             Try again
           </button>
         </p>
       )}
       <ul className="suggestion-list" data-testid="suggestion-list" aria-live="polite">
-        {state.items.map((c) => (
-          <SuggestionCard key={c.id} candidate={c} tick={tick} onDone={done} onStale={refresh} />
+        {items.map((c) => (
+          <SuggestionCard key={c.id} candidate={c} onDone={done} />
         ))}
       </ul>
       {more > 0 && (
         <p className="load-more">
-          <button type="button" className="button small" onClick={() => setWanted(state.items.length + suggestionsPage)} data-testid="suggestions-more">
+          <button type="button" className="button small" onClick={() => setWanted(items.length + suggestionsPage)} data-testid="suggestions-more">
             Show {Math.min(more, suggestionsPage)} more ({more} not shown)
           </button>
         </p>
@@ -253,3 +250,5 @@ export function SuggestionsPanel({ scope, audience }: SuggestionsPanelProps) {
     </section>
   )
 }
+
+const readCandidates = (data: CandidatesResult): Page<Candidate> => connectionPage(data.memoryItems)

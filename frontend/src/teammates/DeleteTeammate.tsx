@@ -1,9 +1,37 @@
 import { useId, useState } from 'react'
 import { useMutation, useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
-import { DeleteTeammateMutation, TeammateActivityQuery } from '../api/operations.ts'
+import { graphql } from '../gql'
 import { navigate, paths } from '../router.tsx'
 import { Dialog } from '../ui/Dialog.tsx'
+
+// What the confirmation counts: read when it opens.
+const TeammateActivityQuery = graphql(`
+  query TeammateActivity($id: ID!) {
+    teammate(id: $id) {
+      id
+      name
+      activity {
+        memories
+        suggestions
+        lastConversationAt
+      }
+    }
+  }
+`)
+
+// The teammate leaves the cached list and every page that shows it (api/cache.ts).
+const DeleteTeammateMutation = graphql(`
+  mutation DeleteTeammate($input: DeleteTeammateInput!) {
+    deleteTeammate(input: $input) {
+      teammateId
+      forgottenItems
+      deletedRuns
+      deletedThreads
+      deletedMessages
+    }
+  }
+`)
 
 /** What the teammate list says after a delete (read once by TeammatesPage). */
 let lastDeleted: string | null = null

@@ -1,47 +1,44 @@
-import { useEffect, useId, useState } from 'react'
-import { useClient, type CombinedError } from 'urql'
+import { useId, useState } from 'react'
+import { useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
-import { SearchMemoryQuery } from '../api/operations.ts'
-import type { SearchMemoryQuery as SearchResult } from '../gql/graphql.ts'
+import { useLimits } from '../api/limits.ts'
+import { graphql } from '../gql'
+import { useDebounced } from '../memory/MemoryPanel.tsx'
 import { formatDate, kindLabel } from '../memory/model.ts'
 import { Link, paths } from '../router.tsx'
 import { DemoBadge, isDemo } from '../ui/demo.tsx'
 
-type Found = SearchResult['searchMemory'][number]
+// One search across shared memory and every teammate's (user only).
+const SearchMemoryQuery = graphql(`
+  query SearchMemory($search: String!) {
+    searchMemory(search: $search, first: 50) {
+      ...MemoryItemFields
+      teammate {
+        id
+        name
+      }
+    }
+  }
+`)
 
 /**
  * One search across all memory: shared memory (About you) and every teammate's, at once. Each result
- * says whose it is and links to where it is edited.
+ * says whose it is and links to where it is edited. Results are read from the server each time
+ * (no page follows every scope's changes).
  */
 export function MemorySearch() {
-  const client = useClient()
+  const limits = useLimits()
   const [text, setText] = useState('')
-  const [result, setResult] = useState<{ search: string; items: Found[] } | null>(null)
-  const [failure, setFailure] = useState<{ search: string; error: CombinedError } | null>(null)
   const id = useId()
   const search = text.trim()
-
-  useEffect(() => {
-    if (search === '') return
-    let cancelled = false
-    const t = setTimeout(() => {
-      void client
-        .query(SearchMemoryQuery, { search }, { requestPolicy: 'network-only' })
-        .toPromise()
-        .then((r) => {
-          if (cancelled) return
-          setFailure(r.error ? { search, error: r.error } : null)
-          if (r.data) setResult({ search, items: r.data.searchMemory })
-        })
-    }, 250)
-    return () => {
-      cancelled = true
-      clearTimeout(t)
-    }
-  }, [client, search])
-
-  const shown = result && result.search === search ? result : null
-  const error = failure && failure.search === search ? failure.error : undefined
+  const debounced = useDebounced(search, 250)
+  const [{ data, error, operation }] = useQuery({
+    query: SearchMemoryQuery,
+    variables: { search: debounced },
+    pause: debounced === '',
+    requestPolicy: 'network-only',
+  })
+  const shown = data && search !== '' && operation?.variables.search === search ? { search, items: data.searchMemory } : null
   return (
     <section className="memory-search" aria-labelledby={`${id}-title`} data-testid="memory-search-all">
       <h2 className="panel-title" id={`${id}-title`}>
@@ -55,13 +52,13 @@ export function MemorySearch() {
           id={`${id}-q`}
           type="search"
           placeholder="e.g. coffee"
-          maxLength={500}
+          maxLength={limits.searchLength}
           value={text}
           onChange={(e) => setText(e.target.value)}
           data-testid="search-all-input"
         />
       </div>
-      {error && (
+      {error && search !== '' && (
         <p className="message error" role="alert">
           {describeError(error)}
         </p>

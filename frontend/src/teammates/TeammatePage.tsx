@@ -1,8 +1,9 @@
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
 import { useMutation, useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
+import { useLimits } from '../api/limits.ts'
 import { useLiveSubscription } from '../api/live.ts'
-import { GenerationChangedSubscription, RenameTeammateMutation, TeammateQuery, TeammatesChangedSubscription } from '../api/operations.ts'
+import { graphql } from '../gql'
 import { ConversationsTab } from '../conversations/ConversationsTab.tsx'
 import { LessonsSection } from '../lessons/LessonsSection.tsx'
 import { MemoryPanel } from '../memory/MemoryPanel.tsx'
@@ -16,28 +17,58 @@ import { PageHeading } from '../ui/PageHeading.tsx'
 import type { MemoryKind } from '../gql/graphql.ts'
 import { DeleteTeammate } from './DeleteTeammate.tsx'
 import { teammateNameProblem } from './name.ts'
+import { TeammatesChangedSubscription } from './TeammatesPage.tsx'
+
+const TeammateQuery = graphql(`
+  query Teammate($id: ID!) {
+    teammate(id: $id) {
+      id
+      name
+      createdAt
+      generation
+    }
+  }
+`)
+
+const RenameTeammateMutation = graphql(`
+  mutation RenameTeammate($input: RenameTeammateInput!) {
+    renameTeammate(input: $input) {
+      teammate {
+        id
+        name
+      }
+    }
+  }
+`)
+
+/**
+ * The teammate's current generation once at subscription start, then every change (G7); its updater
+ * (api/cache.ts) records it on the teammate, and has what the runs were given read again.
+ */
+const GenerationChangedSubscription = graphql(`
+  subscription GenerationChanged($teammateId: ID!) {
+    generationChanged(teammateId: $teammateId) {
+      teammateId
+      generation
+    }
+  }
+`)
 
 /** One teammate: its name, its generation (live) and its tabs. */
 export function TeammatePage({ teammateId, tab, runId }: { teammateId: string; tab: TeammateTab; runId?: string }) {
-  const [{ data, error, fetching }] = useQuery({ query: TeammateQuery, variables: { id: teammateId } })
+  const [{ data, error, fetching }] = useQuery({ query: TeammateQuery, variables: { id: teammateId }, requestPolicy: 'cache-and-network' })
   const teammate = data?.teammate
-  // Deleted elsewhere (another window): the page says so instead of failing on every action.
-  const [deleted, setDeleted] = useState(false)
-  useLiveSubscription(
-    TeammatesChangedSubscription,
-    {},
-    {
-      onData(d) {
-        if (d.teammatesChanged.teammateId === teammateId && d.teammatesChanged.change === 'DELETED') setDeleted(true)
-      },
-    },
-  )
+  // Renamed or deleted elsewhere (another window): the cache follows teammatesChanged, and a page
+  // whose teammate is gone says so instead of failing on every action.
+  useLiveSubscription(TeammatesChangedSubscription, {})
+  const [shownName, setShownName] = useState<string | null>(null)
+  if (teammate && teammate.name !== shownName) setShownName(teammate.name)
 
-  if (deleted) {
+  if (!teammate && shownName !== null && data) {
     return (
       <div data-testid="teammate-deleted">
         <PageHeading title="Teammate deleted" />
-        <p>{teammate ? `${teammate.name} was` : 'This teammate was'} deleted, with its memory and conversations.</p>
+        <p>{shownName} was deleted, with its memory and conversations.</p>
         <p>
           <Link to={paths.teammates()}>Back to teammates</Link>
         </p>
@@ -67,11 +98,11 @@ interface TeammateViewProps {
 }
 
 function TeammateView({ teammate, tab, runId }: TeammateViewProps) {
-  const generation = useGeneration(teammate.id)
+  // Live from its first event, which the page waits for before it says it follows changes.
+  const live = useLiveSubscription(GenerationChangedSubscription, { teammateId: teammate.id })
   const { open: renaming, show: openRename, close: closeRename, opener: renameButton } = useInPlaceForm()
   const demo = isDemo(teammate.name)
   const [demoNoticeShown, dismissDemoNotice] = useDemoNotice()
-  const [imports, setImports] = useState(0)
   return (
     <div data-testid="teammate-page" data-teammate-id={teammate.id}>
       <p className="breadcrumb">
@@ -120,7 +151,6 @@ function TeammateView({ teammate, tab, runId }: TeammateViewProps) {
               scope={{ teammateId: teammate.id }}
               heading={`${teammate.name}’s memory`}
               emptyHint="memory only this teammate keeps"
-              changeSignal={generation.changes + imports}
               kinds={listedKinds}
             />
             <p className="muted small aside-note">
@@ -128,16 +158,16 @@ function TeammateView({ teammate, tab, runId }: TeammateViewProps) {
               <Link to={paths.settings('about-you')}>About you</Link>.
             </p>
           </div>
-          <LessonsSection teammateId={teammate.id} teammateName={teammate.name} changeSignal={generation.changes} />
+          <LessonsSection teammateId={teammate.id} teammateName={teammate.name} />
           <RecallPreview teammateId={teammate.id} teammateName={teammate.name} />
-          <TransferSection scope={{ teammateId: teammate.id }} whose={`${teammate.name}’s memory`} onImported={() => setImports((n) => n + 1)} />
+          <TransferSection scope={{ teammateId: teammate.id }} whose={`${teammate.name}’s memory`} />
           <DeleteTeammate teammate={teammate} />
         </div>
       )}
       {tab === 'conversations' && (
-        <ConversationsTab teammate={teammate} generation={generation.value} changeSignal={generation.changes} focusRunId={runId} />
+        <ConversationsTab teammate={teammate} generation={teammate.generation} focusRunId={runId} />
       )}
-      <TeammateDetails teammate={teammate} generation={generation} />
+      <TeammateDetails teammate={teammate} live={live} />
     </div>
   )
 }
@@ -148,12 +178,13 @@ function TeammateView({ teammate, tab, runId }: TeammateViewProps) {
  * closes it unchanged.
  */
 function RenameForm({ teammate, onDone }: { teammate: { id: string; name: string }; onDone(): void }) {
+  const limits = useLimits()
   const [name, setName] = useState(teammate.name)
   const [tried, setTried] = useState(false)
   const [{ fetching, error }, renameTeammate] = useMutation(RenameTeammateMutation)
   const input = useRef<HTMLInputElement>(null)
   const id = useId()
-  const problem = teammateNameProblem(name)
+  const problem = teammateNameProblem(name, limits.teammateNameLength)
   const shownProblem = problem && (tried || name.trim() !== '') ? problem : null
 
   const submit = async (e: FormEvent) => {
@@ -224,8 +255,9 @@ const listedKinds: MemoryKind[] = ['FACT', 'PREFERENCE', 'NOTE']
 /**
  * Technical details, folded away: the teammate's id and its memory generation (G2), which changes
  * whenever memory the teammate sees changes and decides when a conversation starts a fresh thread.
+ * live says the generation subscription delivered its first value: changes from then on show.
  */
-function TeammateDetails({ teammate, generation }: { teammate: { id: string; generation: string }; generation: Generation }) {
+function TeammateDetails({ teammate, live }: { teammate: { id: string; generation: string }; live: boolean }) {
   return (
     <details className="details-panel" data-testid="teammate-details">
       <summary>Technical details</summary>
@@ -239,8 +271,8 @@ function TeammateDetails({ teammate, generation }: { teammate: { id: string; gen
         <div>
           <dt>Memory generation</dt>
           <dd>
-            <span data-testid="teammate-generation" data-live={generation.live} data-generation={generation.value ?? teammate.generation}>
-              generation <code>{generation.value ?? teammate.generation}</code>
+            <span data-testid="teammate-generation" data-live={live} data-generation={teammate.generation}>
+              generation <code>{teammate.generation}</code>
             </span>
             <p className="muted small">
               Shared, own and expired counts (shared:own:expired). It changes whenever memory this teammate sees changes; a
@@ -251,39 +283,4 @@ function TeammateDetails({ teammate, generation }: { teammate: { id: string; gen
       </dl>
     </details>
   )
-}
-
-interface Generation {
-  /** The current generation, once the subscription delivered it. */
-  value: string | null
-  /** The subscription delivered its first value: changes from now on are seen. */
-  live: boolean
-  /** How many times the generation changed while the page was open. */
-  changes: number
-}
-
-/**
- * useGeneration follows generationChanged for the teammate (G7). The subscription sends the current
- * value first, then every change, including after a reconnection. Conversations compare it with each
- * thread's own generation to say when the next message starts a fresh thread.
- */
-function useGeneration(teammateId: string): Generation {
-  const [value, setValue] = useState<string | null>(null)
-  const [changes, setChanges] = useState(0)
-  const last = useRef<string | null>(null)
-
-  useLiveSubscription(
-    GenerationChangedSubscription,
-    { teammateId },
-    {
-      onData(data) {
-        const g = data.generationChanged.generation
-        if (last.current !== null && last.current !== g) setChanges((c) => c + 1)
-        last.current = g
-        setValue(g)
-      },
-    },
-  )
-
-  return { value, live: value !== null, changes }
 }

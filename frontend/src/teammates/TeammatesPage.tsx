@@ -1,8 +1,9 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import { useMutation, useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
+import { useLimits } from '../api/limits.ts'
 import { useLiveSubscription } from '../api/live.ts'
-import { CreateTeammateMutation, TeammatesChangedSubscription, TeammatesQuery } from '../api/operations.ts'
+import { graphql } from '../gql'
 import { formatAgo, formatTime } from '../memory/model.ts'
 import { Link, paths } from '../router.tsx'
 import { DemoBadge, DemoNoticeDismiss, isDemo, useDemoNotice } from '../ui/demo.tsx'
@@ -12,6 +13,56 @@ import { MemorySearch } from './MemorySearch.tsx'
 import { PageHeading } from '../ui/PageHeading.tsx'
 import { teammateNameProblem } from './name.ts'
 
+/** What a row of the teammate list shows. */
+export const TeammateRowFields = graphql(`
+  fragment TeammateRow on Teammate {
+    id
+    name
+    createdAt
+    activity {
+      memories
+      suggestions
+      lastConversationAt
+      lastActivityAt
+    }
+  }
+`)
+
+const TeammatesQuery = graphql(`
+  query Teammates {
+    teammates {
+      ...TeammateRow
+    }
+  }
+`)
+
+// The new teammate joins the cached list (api/cache.ts), with what its row shows.
+const CreateTeammateMutation = graphql(`
+  mutation CreateTeammate($input: CreateTeammateInput!) {
+    createTeammate(input: $input) {
+      teammate {
+        ...TeammateRow
+      }
+    }
+  }
+`)
+
+/**
+ * Every teammate created, renamed or deleted: its updater (api/cache.ts) adds it to the list, drops
+ * it, or records its new name. The teammate's page follows it too.
+ */
+export const TeammatesChangedSubscription = graphql(`
+  subscription TeammatesChanged {
+    teammatesChanged {
+      teammateId
+      change
+      teammate {
+        ...TeammateRow
+      }
+    }
+  }
+`)
+
 // How often the list's counts are re-read while the page is visible (there is no subscription for them).
 const refreshInterval = 10_000
 
@@ -20,15 +71,12 @@ const refreshInterval = 10_000
  * wait and when it last talked; a search across all memory; the form that adds a teammate.
  */
 export function TeammatesPage() {
+  const limits = useLimits()
   const [{ data, error }, reexecute] = useQuery({ query: TeammatesQuery, requestPolicy: 'cache-and-network' })
   const [demoNoticeShown, dismissDemoNotice] = useDemoNotice()
   const [deletedNotice, setDeletedNotice] = useState(takeDeletedNotice)
   // Teammates added, renamed or deleted anywhere (another window, the API) show at once.
-  useLiveSubscription(
-    TeammatesChangedSubscription,
-    {},
-    { onData: () => reexecute({ requestPolicy: 'network-only' }), onResync: () => reexecute({ requestPolicy: 'network-only' }) },
-  )
+  useLiveSubscription(TeammatesChangedSubscription, {})
   const [name, setName] = useState('')
   const [tried, setTried] = useState(false)
   const [created, setCreated] = useState<string | null>(null)
@@ -52,7 +100,7 @@ export function TeammatesPage() {
   const demoTeammates = teammates.filter((t) => isDemo(t.name))
 
   // Said once the user tried to add, or at once when the name is already too long.
-  const problem = teammateNameProblem(name)
+  const problem = teammateNameProblem(name, limits.teammateNameLength)
   const shownProblem = problem && (tried || name.trim() !== '') ? problem : null
 
   const submit = async (e: FormEvent) => {
@@ -68,7 +116,6 @@ export function TeammatesPage() {
       setName('')
       setTried(false)
       setCreated(result.data.createTeammate.teammate.name)
-      reexecute({ requestPolicy: 'network-only' })
     }
   }
 

@@ -20,8 +20,8 @@ const RemoveDemoMutation = graphql(`
 /**
  * "Remove the demo": one click, then a confirmation that names what goes — the demo teammates with
  * everything they have, and the shared memories marked Demo — and what stays. Cancel has the focus.
- * The list of teammates and the shared memory update themselves from the live events the removal
- * sends, so the notice disappears with the demo.
+ * The answer updates the cached list of teammates and shared memory (api/cache.ts), and other open
+ * pages follow the live events the removal sends, so the notice disappears with the demo.
  */
 export function RemoveDemo({ teammates }: { teammates: { id: string; name: string }[] }) {
   const [open, setOpen] = useState(false)
