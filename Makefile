@@ -72,8 +72,27 @@ soak: bootstrap ## the soak: many clients on the real API and database for MEMOR
 	MEMORY_SOAK_DURATION=$(or $(MEMORY_SOAK_DURATION),5m) $(GO) test -race -count=1 -v -timeout 30m -run '^TestSoak$$' ./internal/soak/
 
 .PHONY: generate
-generate: ## regenerate GraphQL code from graph/schema.graphqls
+generate: sqlc ## regenerate GraphQL code from graph/schema.graphqls and the query code (sqlc)
 	$(GO) tool gqlgen generate
+
+# sqlc.yaml names each package's queries/ folder and the package generated from it (out:).
+SQLC_OUT := $(shell sed -n 's/^ *out: *//p' sqlc.yaml)
+
+.PHONY: sqlc
+sqlc: ## regenerate the typed query code from each package's queries/*.sql and migrations/
+	$(GO) tool sqlc generate
+
+# Generates from the committed queries and migrations into a scratch copy and compares it with the
+# committed code: a query, a migration or sqlc.yaml changed without `make sqlc` fails here.
+.PHONY: sqlc-check
+sqlc-check: ## fail when the committed sqlc code is not what the queries and migrations generate
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	cp sqlc.yaml "$$tmp/"; cp -r migrations "$$tmp/"; \
+	for d in $$(sed -n 's/^ *queries: *//p' sqlc.yaml); do mkdir -p "$$tmp/$$d"; cp -r "$$d/." "$$tmp/$$d/"; done; \
+	$(GO) tool sqlc -f "$$tmp/sqlc.yaml" generate; \
+	status=0; for d in $(SQLC_OUT); do diff -ru "$$d" "$$tmp/$$d" || status=1; done; \
+	if [[ $$status -ne 0 ]]; then echo "sqlc: the generated code is stale; run make sqlc and commit it" >&2; fi; \
+	exit $$status
 
 .PHONY: lint
 lint: ## gofmt and go vet

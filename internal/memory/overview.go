@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
 // TeammateActivity is what the teammate list shows about each teammate: how much memory it keeps,
@@ -23,19 +25,13 @@ type TeammateActivity struct {
 	LastActivityAt time.Time
 }
 
-// qTeammateActivity reads the activity of the teammates $1 in one statement: each count is an
-// index-only lookup on memory_items_list, the newest run one on runs_teammate.
-const qTeammateActivity = `
-	SELECT t.id::text,
-	       (SELECT count(*) FROM memory_items i WHERE i.scope = t.id::text AND i.status = 'active')::int,
-	       (SELECT count(*) FROM memory_items i WHERE i.scope = t.id::text AND i.status = 'candidate')::int,
-	       r.last,
-	       greatest(t.created_at, r.last,
-	                (SELECT max(i.updated_at) FROM memory_items i
-	                  WHERE i.scope = t.id::text AND i.status IN ('active', 'candidate')))
-	  FROM teammates t
-	  LEFT JOIN LATERAL (SELECT max(created_at) AS last FROM runs WHERE teammate_id = t.id) r ON true
-	 WHERE t.id = ANY($1::uuid[])`
+func activityFromRow(r *memorydb.TeammatesActivityRow) TeammateActivity {
+	a := TeammateActivity{TeammateID: r.ID, Memories: r.Memories, Suggestions: r.Suggestions, LastActivityAt: r.LastActivityAt}
+	if r.HasRun {
+		a.LastConversationAt = &r.LastConversationAt
+	}
+	return a
+}
 
 // TeammateActivities loads the activity of teammates for a dataloader (user only): one statement for
 // the whole list, results in ids' order, ErrNotFound for an id that names no teammate.
@@ -51,17 +47,11 @@ func (s *Service) TeammateActivities(ctx context.Context, ids []string) ([]Teamm
 	if _, err := require(ctx, CredentialUser); err != nil {
 		return fail(err)
 	}
-	rows, err := s.pool.Query(ctx, qTeammateActivity, ids)
+	rows, err := queries(s.pool).TeammatesActivity(ctx, ids)
 	if err != nil {
 		return fail(fmt.Errorf("teammate activity: %w", err))
 	}
-	found, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (TeammateActivity, error) {
-		var a TeammateActivity
-		return a, r.Scan(&a.TeammateID, &a.Memories, &a.Suggestions, &a.LastConversationAt, &a.LastActivityAt)
-	})
-	if err != nil {
-		return fail(fmt.Errorf("teammate activity: %w", err))
-	}
+	found := mapRows(rows, activityFromRow)
 	byID := make(map[string]TeammateActivity, len(found))
 	for _, a := range found {
 		byID[a.TeammateID] = a

@@ -72,8 +72,6 @@ const (
 
 	qRunTeammates = `SELECT id::text, teammate_id::text FROM runs WHERE id = ANY($1::uuid[])`
 
-	qTeammatesByID = `SELECT id::text, name, created_at FROM teammates WHERE id = ANY($1::uuid[])`
-
 	// qExpirySweep records, per scope, how many active items have expired, and announces every scope
 	// whose number changed. Several API processes may sweep at once: the row update decides which one
 	// announces.

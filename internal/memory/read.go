@@ -231,14 +231,8 @@ func (s *Service) TeammatesByID(ctx context.Context, ids []string) ([]Teammate, 
 		}
 		return out, errs
 	}
-	rows, err := s.pool.Query(ctx, qTeammatesByID, ids)
-	var found []Teammate
-	if err == nil {
-		found, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Teammate, error) {
-			var t Teammate
-			return t, r.Scan(&t.ID, &t.Name, &t.CreatedAt)
-		})
-	}
+	rows, err := queries(s.pool).TeammatesByIDs(ctx, ids)
+	found := mapRows(rows, teammateFromRow)
 	byID := make(map[string]Teammate, len(found))
 	for _, t := range found {
 		byID[t.ID] = t

@@ -116,7 +116,6 @@ const (
 	qRunRequest = `SELECT content, redo_of_run_id::text FROM messages WHERE run_id = $1 AND role = 'user' ORDER BY created_at LIMIT 1`
 	// qMessageDetach puts a retry's message back to waiting, in its thread, when its run failed to start.
 	qMessageDetach   = `UPDATE messages SET run_id = NULL, thread_id = $2 WHERE id = $1`
-	qTeammateExists  = `SELECT EXISTS (SELECT 1 FROM teammates WHERE id = $1)`
 	qRunContextsDrop = `DELETE FROM memory_contexts WHERE run_id = $1`
 	// qRetryMessageText reads a retry's stored message and the run it redoes without claiming it,
 	// to embed its request before StartRun's transaction (qRetryMessageForUpdate claims it inside).
@@ -197,8 +196,8 @@ func (s *Service) StartRun(ctx context.Context, in StartRunInput) (StartedRun, e
 	var out StartedRun
 	changed := false
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		var exists bool
-		if err := tx.QueryRow(ctx, qTeammateExists, teammateID).Scan(&exists); err != nil {
+		exists, err := queries(tx).TeammateExists(ctx, teammateID)
+		if err != nil {
 			return err
 		}
 		if !exists {

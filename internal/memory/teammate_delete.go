@@ -7,25 +7,12 @@ import (
 )
 
 const (
-	qTeammateLock = `SELECT id::text FROM teammates WHERE id = $1 FOR UPDATE`
-
 	// A teammate's tool locks its run, then the scope (runWriteTx): the runs are locked before the
 	// scope here, in id order, so the two never wait on each other in opposite orders.
 	qTeammateRunsLock = `SELECT id::text FROM runs WHERE teammate_id = $1 ORDER BY id FOR UPDATE`
 
 	qTeammateItems = `SELECT id::text FROM memory_items
 		 WHERE teammate_id = $1 AND status <> 'forgotten' ORDER BY created_at, id`
-
-	qTeammateConversationCounts = `
-		SELECT (SELECT count(*) FROM bot_threads WHERE teammate_id = $1),
-		       (SELECT count(*) FROM messages m JOIN bot_threads t ON t.id = m.thread_id WHERE t.teammate_id = $1)`
-
-	// Everything else of the teammate goes with this row through ON DELETE CASCADE (migration
-	// 000001): its scope's generation row and tombstones, its items with their revisions, embeddings,
-	// contexts and jobs, its threads, runs, messages and suppressions, its MEMORY.md import record
-	// and lessons rows. Shared items that came from its runs or messages keep their text and lose only
-	// the link (ON DELETE SET NULL).
-	qTeammateDelete = `DELETE FROM teammates WHERE id = $1`
 )
 
 // DeleteResult is what DeleteTeammate removed.
@@ -55,8 +42,9 @@ func (s *Service) DeleteTeammate(ctx context.Context, id string) (DeleteResult, 
 	res := DeleteResult{TeammateID: id}
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		// The teammate's row first: startRun's insert of a new run waits on it from now on.
-		if err := tx.QueryRow(ctx, qTeammateLock, id).Scan(new(string)); err != nil {
-			return notFoundIfNoRows(err)
+		q := queries(tx)
+		if _, err := q.TeammateLock(ctx, id); err != nil {
+			return err
 		}
 		rows, err := tx.Query(ctx, qTeammateRunsLock, id)
 		if err != nil {
@@ -93,10 +81,12 @@ func (s *Service) DeleteTeammate(ctx context.Context, id string) (DeleteResult, 
 				return err
 			}
 		}
-		if err := tx.QueryRow(ctx, qTeammateConversationCounts, id).Scan(&res.Threads, &res.Messages); err != nil {
+		counts, err := q.TeammateConversationCounts(ctx, id)
+		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, qTeammateDelete, id); err != nil {
+		res.Threads, res.Messages = int(counts.Threads), int(counts.Messages)
+		if err := q.TeammateDelete(ctx, id); err != nil {
 			return err
 		}
 		// Generation: subscribers of the teammate's generation re-read it, find it gone and end.

@@ -12,6 +12,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
 // ScopeShared is the scope every teammate reads; the other scopes are teammate ids.
@@ -74,6 +76,10 @@ type Teammate struct {
 	CreatedAt time.Time
 }
 
+func teammateFromRow(r *memorydb.Teammate) Teammate {
+	return Teammate{ID: r.ID, Name: r.Name, CreatedAt: r.CreatedAt}
+}
+
 // Generation is a teammate's view of how often memory changed (G2): the shared counter, its own
 // counter and the number of expired items visible to it.
 type Generation struct {
@@ -107,11 +113,11 @@ func (s *Service) CreateTeammate(ctx context.Context, name string) (Teammate, er
 	}
 	var t Teammate
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		err := tx.QueryRow(ctx, `INSERT INTO teammates (name) VALUES ($1) RETURNING id::text, name, created_at`, name).
-			Scan(&t.ID, &t.Name, &t.CreatedAt)
+		row, err := queries(tx).TeammateInsert(ctx, name)
 		if err != nil {
 			return err
 		}
+		t = teammateFromRow(row)
 		return notifyTx(ctx, tx, Event{Scope: t.ID, Generation: true, Teammate: TeammateCreated})
 	})
 	if err != nil {
@@ -132,21 +138,11 @@ func (s *Service) Teammates(ctx context.Context) ([]Teammate, error) {
 	if c.Kind == CredentialRun {
 		filter = &c.TeammateID
 	}
-	rows, err := s.pool.Query(ctx, `
-		SELECT id::text, name, created_at FROM teammates
-		WHERE $1::uuid IS NULL OR id = $1::uuid
-		ORDER BY created_at, id`, filter)
+	rows, err := queries(s.pool).TeammatesList(ctx, filter)
 	if err != nil {
 		return nil, fmt.Errorf("list teammates: %w", err)
 	}
-	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Teammate, error) {
-		var t Teammate
-		return t, r.Scan(&t.ID, &t.Name, &t.CreatedAt)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list teammates: %w", err)
-	}
-	return list, nil
+	return mapRows(rows, teammateFromRow), nil
 }
 
 // Teammate returns one teammate, or ErrNotFound when it doesn't exist or the caller can't see it.
@@ -161,13 +157,11 @@ func (s *Service) Teammate(ctx context.Context, id string) (Teammate, error) {
 	if !c.canReadTeammate(id) {
 		return Teammate{}, ErrForbidden
 	}
-	var t Teammate
-	err = s.pool.QueryRow(ctx, `SELECT id::text, name, created_at FROM teammates WHERE id = $1`, id).
-		Scan(&t.ID, &t.Name, &t.CreatedAt)
+	row, err := queries(s.pool).TeammateGet(ctx, id)
 	if err != nil {
-		return Teammate{}, notFoundIfNoRows(err)
+		return Teammate{}, err
 	}
-	return t, nil
+	return teammateFromRow(row), nil
 }
 
 // Generation returns teammate id's current generation (G2).
@@ -220,11 +214,11 @@ func (s *Service) RenameTeammate(ctx context.Context, id, name string) (Teammate
 	}
 	var t Teammate
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		err := tx.QueryRow(ctx, `UPDATE teammates SET name = $2 WHERE id = $1 RETURNING id::text, name, created_at`, id, name).
-			Scan(&t.ID, &t.Name, &t.CreatedAt)
+		row, err := queries(tx).TeammateRename(ctx, memorydb.TeammateRenameParams{ID: id, Name: name})
 		if err != nil {
-			return notFoundIfNoRows(err)
+			return err
 		}
+		t = teammateFromRow(row)
 		// Every open page's list of teammates follows (the name travels by id, never in the event).
 		return notifyTx(ctx, tx, Event{Scope: t.ID, Teammate: TeammateRenamed})
 	})
@@ -253,8 +247,8 @@ func teammateName(name string) (string, error) {
 // checkTeammateExists returns ErrNotFound when no teammate has id (already parsed): an unknown id
 // is NOT_FOUND, not an empty answer.
 func (s *Service) checkTeammateExists(ctx context.Context, id string) error {
-	var exists bool
-	if err := s.pool.QueryRow(ctx, qTeammateExists, id).Scan(&exists); err != nil {
+	exists, err := queries(s.pool).TeammateExists(ctx, id)
+	if err != nil {
 		return fmt.Errorf("check teammate: %w", err)
 	}
 	if !exists {
@@ -268,7 +262,5 @@ func (s *Service) HasTeammates(ctx context.Context) (bool, error) {
 	if _, err := require(ctx, CredentialUser, CredentialWorker); err != nil {
 		return false, err
 	}
-	var yes bool
-	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM teammates)`).Scan(&yes)
-	return yes, err
+	return queries(s.pool).TeammatesExist(ctx)
 }

@@ -56,8 +56,6 @@ const (
 	qExportRevisions = `SELECT ` + revisionColumns + ` FROM memory_revisions
 		 WHERE item_id = ANY($1::uuid[]) ORDER BY item_id, revision`
 
-	qTeammateName = `SELECT name FROM teammates WHERE id = $1`
-
 	qActiveHashes = `SELECT content_hash FROM memory_items
 		 WHERE scope = $1 AND status = 'active' AND content_hash IS NOT NULL`
 
@@ -153,9 +151,11 @@ func (s *Service) ExportMemory(ctx context.Context, o ExportOptions) (Export, er
 			return err
 		}
 		if sc.TeammateID != nil {
-			if err := tx.QueryRow(ctx, qTeammateName, *sc.TeammateID).Scan(&file.Teammate); err != nil {
-				return notFoundIfNoRows(err)
+			name, err := queries(tx).TeammateName(ctx, *sc.TeammateID)
+			if err != nil {
+				return err
 			}
+			file.Teammate = name
 		}
 		rows, err := tx.Query(ctx, qExportItems, sc.String(), MaxExportItems+1)
 		if err != nil {
