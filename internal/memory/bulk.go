@@ -7,31 +7,12 @@ import (
 	"slices"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
 // MaxBulkItems bounds how many items or suggestions one bulk operation names: a page of the app.
 const MaxBulkItems = MaxPageSize
-
-const (
-	qItemScopes = `SELECT id::text, scope FROM memory_items WHERE id = ANY($1::uuid[])`
-
-	// Items in id order, so that two bulk operations lock rows in the same order.
-	qItemsForUpdate = `SELECT ` + itemColumns + ` FROM memory_items WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`
-
-	// Oldest first: confirm-all applies suggestions in the order they arrived.
-	qWaitingCandidates = `SELECT id::text FROM memory_items WHERE scope = $1 AND status = 'candidate'
-		 ORDER BY created_at, id LIMIT $2`
-
-	qCandidateUndismiss = `UPDATE memory_items SET status = 'candidate', resolution = NULL, revision = $2, updated_at = now()
-		WHERE id = $1 RETURNING ` + itemColumns
-
-	// The same text waiting in the scope (suggestions of one text are one card: migration 000008).
-	qSameSuggestionWaiting = `SELECT EXISTS (SELECT 1 FROM memory_items
-		 WHERE scope = $1 AND status = 'candidate' AND content_hash = $2 AND id <> $3)`
-
-	qForgetProposalWaiting = `SELECT EXISTS (SELECT 1 FROM memory_items
-		 WHERE target_item_id = $1 AND proposes_forget AND status = 'candidate')`
-)
 
 // ItemRef names an item and the revision the caller last saw of it (R2).
 type ItemRef struct {
@@ -71,14 +52,14 @@ func checkRefs(refs []ItemRef) ([]ItemRef, error) {
 // that names no item is ErrNotFound.
 func lockItemsTx(ctx context.Context, tx pgx.Tx, ids []string) (map[string]Item, error) {
 	// An item's scope never changes, so it can be read before the scope's lock is taken.
-	rows, err := tx.Query(ctx, qItemScopes, ids)
+	q := queries(tx)
+	rows, err := q.ItemsScopes(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
 	scopeOf := map[string]string{}
-	var id, scope string
-	if _, err := pgx.ForEachRow(rows, []any{&id, &scope}, func() error { scopeOf[id] = scope; return nil }); err != nil {
-		return nil, err
+	for _, r := range rows {
+		scopeOf[r.ID] = r.Scope
 	}
 	if len(scopeOf) != len(ids) {
 		return nil, ErrNotFound
@@ -107,17 +88,13 @@ func lockItemsTx(ctx context.Context, tx pgx.Tx, ids []string) (map[string]Item,
 			return nil, err
 		}
 	}
-	rows, err = tx.Query(ctx, qItemsForUpdate, ids)
-	if err != nil {
-		return nil, err
-	}
-	items, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Item, error) { return scanItem(r) })
+	items, err := q.ItemsGetForUpdate(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
 	out := make(map[string]Item, len(items))
 	for _, it := range items {
-		out[it.ID] = it
+		out[it.ID] = itemFromRow(it)
 	}
 	if len(out) != len(ids) {
 		return nil, ErrNotFound
@@ -230,26 +207,21 @@ func lockCandidatesTx(ctx context.Context, tx pgx.Tx, scope string, ids []string
 	if err := lockScopeTx(ctx, tx, scope); err != nil {
 		return nil, err
 	}
+	q := queries(tx)
 	if ids == nil {
-		rows, err := tx.Query(ctx, qWaitingCandidates, scope, MaxBulkItems)
+		waiting, err := q.ItemsWaiting(ctx, memorydb.ItemsWaitingParams{Scope: scope, MaxRows: MaxBulkItems})
 		if err != nil {
 			return nil, err
 		}
-		if ids, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
-			return nil, err
-		}
+		ids = waiting
 	}
-	rows, err := tx.Query(ctx, qItemsForUpdate, ids)
-	if err != nil {
-		return nil, err
-	}
-	locked, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Item, error) { return scanItem(r) })
+	locked, err := q.ItemsGetForUpdate(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
 	byID := map[string]Item{}
 	for _, it := range locked {
-		byID[it.ID] = it
+		byID[it.ID] = itemFromRow(it)
 	}
 	out := make([]Item, len(ids))
 	for i, id := range ids {
@@ -293,12 +265,13 @@ func checkCandidateIDs(ids []string) ([]string, error) {
 // took with it (a proposal forgotten with the item another proposal forgot) is skipped.
 func (s *Service) ConfirmCandidates(ctx context.Context, scope Scope, ids []string) ([]Item, error) {
 	out, err := s.eachCandidateTx(ctx, scope, ids, "confirm suggestions", func(tx pgx.Tx, c Item) (*Item, error) {
-		cur, err := scanItem(tx.QueryRow(ctx, qItemForUpdate, c.ID))
-		if errors.Is(err, pgx.ErrNoRows) {
+		row, err := queries(tx).ItemGetForUpdate(ctx, c.ID)
+		if errors.Is(err, ErrNotFound) {
 			return nil, nil // a proposal removed by an earlier confirmation of this call
 		} else if err != nil {
 			return nil, err
 		}
+		cur := itemFromRow(row)
 		if cur.Status != StatusCandidate {
 			return nil, nil // forgotten with an earlier confirmation's target
 		}
@@ -382,11 +355,14 @@ func (s *Service) UndoDismissCandidate(ctx context.Context, id string) (Item, er
 		if cur.Status != StatusDismissed || cur.Resolution == nil || *cur.Resolution != ResolutionDismissed {
 			return invalid("id", "is not a dismissed suggestion")
 		}
+		q := queries(tx)
 		var waiting bool
 		if cur.ProposesForget {
-			err = tx.QueryRow(ctx, qForgetProposalWaiting, *cur.TargetItemID).Scan(&waiting)
+			waiting, err = q.ItemForgetProposalWaiting(ctx, *cur.TargetItemID)
 		} else {
-			err = tx.QueryRow(ctx, qSameSuggestionWaiting, cur.Scope, ContentHash(cur.Content), cur.ID).Scan(&waiting)
+			waiting, err = q.ItemSameSuggestionWaiting(ctx, memorydb.ItemSameSuggestionWaitingParams{
+				Scope: cur.Scope, ContentHash: ContentHash(cur.Content), ID: cur.ID,
+			})
 		}
 		if err != nil {
 			return err
@@ -395,13 +371,14 @@ func (s *Service) UndoDismissCandidate(ctx context.Context, id string) (Item, er
 			return invalid("id", "the same suggestion is waiting already")
 		}
 		rev := cur.Revision + 1
-		if _, err := tx.Exec(ctx, qRevisionInsert, cur.ID, rev, cur.Content, cur.Key, cur.Kind, cur.Pinned,
-			cur.ExpiresAt, ActionUndo, ActorUser, cur.Revision, nil); err != nil {
+		if err := q.RevisionInsert(ctx, itemState(cur).revision(cur.ID, rev, ActionUndo, ActorUser, &cur.Revision, nil)); err != nil {
 			return err
 		}
-		if out, err = scanItem(tx.QueryRow(ctx, qCandidateUndismiss, id, rev)); err != nil {
+		row, err := q.ItemUndismiss(ctx, memorydb.ItemUndismissParams{ID: id, Revision: rev})
+		if err != nil {
 			return err
 		}
+		out = itemFromRow(row)
 		return notifyTx(ctx, tx, Event{
 			Scope: out.Scope, ItemID: out.ID, Revision: out.Revision, Action: string(ActionUndo),
 			Status: string(out.Status), Candidate: true,

@@ -4,17 +4,8 @@ import (
 	"context"
 
 	"github.com/jackc/pgx/v5"
-)
 
-const (
-	// qSuggestionSettle records how a suggestion was settled, as its next revision ($2).
-	qSuggestionSettle = `UPDATE memory_items SET status = 'dismissed', resolution = $3, revision = $2, updated_at = now()
-		WHERE id = $1 RETURNING ` + itemColumns
-
-	// qProposalsApplied are the waiting proposals to change item $1 whose text it now holds ($2).
-	qProposalsApplied = `SELECT ` + itemColumns + ` FROM memory_items
-		WHERE target_item_id = $1 AND status = 'candidate' AND NOT proposes_forget AND content_hash = $2
-		FOR UPDATE`
+	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
 // settleSuggestionTx ends a waiting suggestion without making it memory: a revision records who
@@ -22,14 +13,15 @@ const (
 // generation (G1: suggestions aren't active memory).
 func settleSuggestionTx(ctx context.Context, tx pgx.Tx, cand Item, r Resolution, action Action, actor string, runID *string) (Item, error) {
 	rev := cand.Revision + 1
-	if _, err := tx.Exec(ctx, qRevisionInsert, cand.ID, rev, cand.Content, cand.Key, cand.Kind, cand.Pinned,
-		cand.ExpiresAt, action, actor, cand.Revision, runID); err != nil {
+	q := queries(tx)
+	if err := q.RevisionInsert(ctx, itemState(cand).revision(cand.ID, rev, action, actor, &cand.Revision, runID)); err != nil {
 		return Item{}, err
 	}
-	out, err := scanItem(tx.QueryRow(ctx, qSuggestionSettle, cand.ID, rev, r))
+	row, err := q.ItemSettle(ctx, memorydb.ItemSettleParams{ID: cand.ID, Revision: rev, Resolution: string(r)})
 	if err != nil {
 		return Item{}, err
 	}
+	out := itemFromRow(row)
 	return out, announceTx(ctx, tx, out, action)
 }
 
@@ -37,16 +29,14 @@ func settleSuggestionTx(ctx context.Context, tx pgx.Tx, cand Item, r Resolution,
 // holds (A4): there is nothing left for the user to decide. It runs after every new revision of an
 // active item, under the scope's lock.
 func resolveAppliedProposalsTx(ctx context.Context, tx pgx.Tx, item Item, actor string, runID *string) error {
-	rows, err := tx.Query(ctx, qProposalsApplied, item.ID, ContentHash(item.Content))
-	if err != nil {
-		return err
-	}
-	done, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Item, error) { return scanItem(r) })
+	done, err := queries(tx).ItemsProposalsApplied(ctx, memorydb.ItemsProposalsAppliedParams{
+		ItemID: item.ID, ContentHash: ContentHash(item.Content),
+	})
 	if err != nil {
 		return err
 	}
 	for _, p := range done {
-		if _, err := settleSuggestionTx(ctx, tx, p, ResolutionApplied, ActionResolve, actor, runID); err != nil {
+		if _, err := settleSuggestionTx(ctx, tx, itemFromRow(p), ResolutionApplied, ActionResolve, actor, runID); err != nil {
 			return err
 		}
 	}
@@ -154,10 +144,11 @@ func (s *Service) confirmCandidateTx(ctx context.Context, tx pgx.Tx, cand Item, 
 	if cand.TargetItemID == nil {
 		return s.writeRevisionTx(ctx, tx, cand, edits.apply(itemState(cand)), StatusActive, ActionConfirm, ActorUser, cand.SourceRunID)
 	}
-	target, err := scanItem(tx.QueryRow(ctx, qItemForUpdate, *cand.TargetItemID))
+	row, err := queries(tx).ItemGetForUpdate(ctx, *cand.TargetItemID)
 	if err != nil {
-		return Item{}, notFoundIfNoRows(err)
+		return Item{}, err
 	}
+	target := itemFromRow(row)
 	if target.Status != StatusActive {
 		return Item{}, ErrNotFound
 	}

@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
 // Copies (issue 18 item 3): forgetting one item doesn't forget another item of the same text, so
@@ -14,22 +16,6 @@ import (
 
 // MaxAlsoForget bounds how many other items one forget may take with it.
 const MaxAlsoForget = MaxPageSize
-
-const (
-	// Live items of any scope whose normalised text is one of $2 (content_hash is the one text
-	// model's hash, ContentHash). A forget proposal has no text of its own and is not a copy.
-	qCopies = `SELECT ` + itemColumns + ` FROM memory_items
-		 WHERE id <> $1 AND status IN ('active', 'candidate', 'dismissed') AND NOT proposes_forget
-		   AND content_hash = ANY($2::bytea[])
-		 ORDER BY status = 'active' DESC, scope, updated_at DESC, id
-		 LIMIT $3`
-
-	qScopesOf = `SELECT DISTINCT scope FROM memory_items WHERE id = ANY($1::uuid[])`
-
-	// Scopes are locked in one order (by name), so two forgets that span scopes can't deadlock;
-	// every other writer holds one scope at a time.
-	qScopesLock = `SELECT scope FROM memory_generations WHERE scope = ANY($1::text[]) ORDER BY scope FOR UPDATE`
-)
 
 // Copies lists the items with the same normalised text as item id — as it is now or was in any
 // revision — in every scope (user only: the user sees every scope): active items first, then
@@ -43,10 +29,11 @@ func (s *Service) Copies(ctx context.Context, id string) ([]Item, error) {
 	if err != nil {
 		return nil, err
 	}
-	item, err := scanItem(s.pool.QueryRow(ctx, qItemGet, id))
+	row, err := queries(s.pool).ItemGet(ctx, id)
 	if err != nil {
-		return nil, notFoundIfNoRows(err)
+		return nil, err
 	}
+	item := itemFromRow(row)
 	if item.Status == StatusForgotten {
 		return []Item{}, nil
 	}
@@ -56,29 +43,22 @@ func (s *Service) Copies(ctx context.Context, id string) ([]Item, error) {
 		if err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, qCopies, id, hashes, MaxAlsoForget)
+		rows, err := queries(tx).ItemsCopies(ctx, memorydb.ItemsCopiesParams{ID: id, Hashes: hashes, MaxRows: MaxAlsoForget})
 		if err != nil {
 			return err
 		}
-		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Item, error) { return scanItem(r) })
-		return err
+		out = mapRows(rows, itemFromRow)
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("copies: %w", err)
-	}
-	if out == nil {
-		out = []Item{}
 	}
 	return out, nil
 }
 
 // itemHashesTx is the ContentHash of every text item has had.
 func itemHashesTx(ctx context.Context, tx pgx.Tx, item Item) ([][]byte, error) {
-	rows, err := tx.Query(ctx, qRevisionTexts, item.ID)
-	if err != nil {
-		return nil, err
-	}
-	texts, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	texts, err := queries(tx).RevisionTexts(ctx, item.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -128,22 +108,20 @@ func (s *Service) ForgetWithCopies(ctx context.Context, id string, also []string
 		others []Item
 	)
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, qScopesOf, ids)
+		q := queries(tx)
+		scopes, err := q.ItemsDistinctScopes(ctx, ids)
 		if err != nil {
 			return err
 		}
-		scopes, err := pgx.CollectRows(rows, pgx.RowTo[string])
-		if err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, qScopesLock, scopes); err != nil {
+		if err := q.ScopesLock(ctx, scopes); err != nil {
 			return err
 		}
 		for i, x := range ids {
-			cur, err := scanItem(tx.QueryRow(ctx, qItemForUpdate, x))
+			row, err := q.ItemGetForUpdate(ctx, x)
 			if err != nil {
-				return notFoundIfNoRows(err)
+				return err
 			}
+			cur := itemFromRow(row)
 			if cur.Status == StatusForgotten {
 				if i == 0 {
 					return ErrNotFound

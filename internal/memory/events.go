@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
 // EventChannel is the PostgreSQL NOTIFY channel every memory change is announced on. Every API
@@ -55,22 +57,22 @@ func DecodeEvent(payload string) (Event, error) {
 
 // notifyTx queues e on EventChannel; PostgreSQL delivers it when tx commits, and never if it rolls back.
 func notifyTx(ctx context.Context, tx pgx.Tx, e Event) error {
-	b := &pgx.Batch{}
-	if err := queueNotify(b, e); err != nil {
+	b := newBatch()
+	if err := queueNotify(ctx, b, e); err != nil {
 		return err
 	}
-	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+	if err := b.send(ctx, tx); err != nil {
 		return fmt.Errorf("notify: %w", err)
 	}
 	return nil
 }
 
 // queueNotify adds notifyTx's statement to a batch.
-func queueNotify(b *pgx.Batch, e Event) error {
+func queueNotify(ctx context.Context, b *batch, e Event) error {
 	payload, err := json.Marshal(e)
 	if err != nil {
 		return err
 	}
-	b.Queue(`SELECT pg_notify($1, $2)`, EventChannel, string(payload))
+	b.q.EventNotify(ctx, memorydb.EventNotifyParams{Channel: EventChannel, Payload: string(payload)})
 	return nil
 }

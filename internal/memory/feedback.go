@@ -40,10 +40,6 @@ const (
 		 WHERE m.id = $1 AND m.redo_of_run_id IS NOT NULL AND m.run_id IS NULL FOR UPDATE OF m`
 
 	qMessageAttach = `UPDATE messages SET run_id = $2, thread_id = $3 WHERE id = $1`
-
-	qLessons = `
-		SELECT l.item_id::text, l.run_id::text FROM lessons l
-		 WHERE l.teammate_id = $1 ORDER BY l.updated_at DESC LIMIT 200`
 )
 
 // RateRun sets or clears the user's rating of a run's reply (user only).
@@ -190,25 +186,18 @@ func (s *Service) Lessons(ctx context.Context, teammateID string) ([]Lesson, err
 	if err := s.checkTeammateExists(ctx, teammateID); err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, qLessons, teammateID)
-	if err != nil {
-		return nil, fmt.Errorf("lessons: %w", err)
-	}
-	type row struct {
-		ItemID string
-		RunID  *string
-	}
-	list, err := pgx.CollectRows(rows, pgx.RowToStructByPos[row])
+	q := queries(s.pool)
+	list, err := q.LessonsOfTeammate(ctx, teammateID)
 	if err != nil {
 		return nil, fmt.Errorf("lessons: %w", err)
 	}
 	out := make([]Lesson, 0, len(list))
 	for _, l := range list {
-		item, err := scanItem(s.pool.QueryRow(ctx, qItemGet, l.ItemID))
+		row, err := q.ItemGet(ctx, l.ItemID)
 		if err != nil {
 			return nil, fmt.Errorf("lessons: %w", err)
 		}
-		out = append(out, Lesson{Item: item, RunID: l.RunID})
+		out = append(out, Lesson{Item: itemFromRow(row), RunID: l.RunID})
 	}
 	return out, nil
 }

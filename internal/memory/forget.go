@@ -5,45 +5,8 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
-)
 
-const (
-	qRevisionTexts = `SELECT content FROM memory_revisions WHERE item_id = $1 AND content <> ''`
-
-	qTombstoneInsert = `
-		INSERT INTO memory_tombstones (scope, content_hash, item_id, keyed) VALUES ($1, $2, $3, true)
-		ON CONFLICT (scope, content_hash) DO UPDATE SET item_id = EXCLUDED.item_id, forgotten_at = now()`
-
-	// $2 is every value a tombstone of the text may have (Service.tombstoneHashes).
-	qTombstoneExists = `SELECT EXISTS (SELECT 1 FROM memory_tombstones WHERE scope = $1 AND content_hash = ANY($2::bytea[]))`
-
-	qRevisionsBlank = `UPDATE memory_revisions SET content = '', key = NULL WHERE item_id = $1`
-
-	qEmbeddingsDelete = `DELETE FROM memory_embeddings WHERE item_id = $1`
-
-	// A job already running holds a lease; it re-checks the item under lock before writing (F2).
-	qJobsCancel = `UPDATE memory_jobs SET status = 'cancelled', updated_at = now()
-		WHERE item_id = $1 AND status = 'pending'`
-
-	qSuppress = `INSERT INTO memory_suppressions (message_id)
-		SELECT source_message_id FROM memory_items WHERE id = $1 AND source_message_id IS NOT NULL
-		ON CONFLICT DO NOTHING`
-
-	qItemForget = `
-		UPDATE memory_items
-		   SET status = 'forgotten', content = '', key = NULL, evidence = NULL, content_hash = NULL,
-		       pinned = false, revision = $2, forgotten_at = now(), updated_at = now()
-		 WHERE id = $1
-		RETURNING ` + itemColumns
-
-	qLessonDelete = `DELETE FROM lessons WHERE item_id = $1`
-
-	// Proposals to change a forgotten item carry its (new) text, and suggestions of the scope with
-	// the same text as any of its revisions carry that text: waiting or dismissed, they are forgotten
-	// with it (F3: a candidate whose text is tombstoned is dropped; F5: no trace in the database).
-	qProposalsOf = `SELECT id::text FROM memory_items
-		 WHERE status IN ('candidate', 'dismissed')
-		   AND (target_item_id = $1 OR (scope = $2 AND content_hash = ANY($3::bytea[])))`
+	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
 // ForgetMemory erases an item for the user (F1): see forgetItemTx.
@@ -81,11 +44,8 @@ func (s *Service) ForgetMemory(ctx context.Context, id string) (Item, error) {
 // (waiting or dismissed), drop its lesson projection, write a content-free
 // "forget" revision, bump the generation if it was active, and notify with ids only.
 func (s *Service) forgetItemTx(ctx context.Context, tx pgx.Tx, cur Item, actor string, runID *string) (Item, error) {
-	rows, err := tx.Query(ctx, qRevisionTexts, cur.ID)
-	if err != nil {
-		return Item{}, err
-	}
-	texts, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	q := queries(tx)
+	texts, err := q.RevisionTexts(ctx, cur.ID)
 	if err != nil {
 		return Item{}, err
 	}
@@ -102,29 +62,33 @@ func (s *Service) forgetItemTx(ctx context.Context, tx pgx.Tx, cur Item, actor s
 		seen[string(h)] = true
 		hashes = append(hashes, h)
 		// The tombstone is keyed (F3); items keep the plain hash to find same-text suggestions.
-		if _, err := tx.Exec(ctx, qTombstoneInsert, cur.Scope, s.tombstoneHash(t), cur.ID); err != nil {
+		if err := q.TombstoneInsert(ctx, memorydb.TombstoneInsertParams{
+			Scope: cur.Scope, ContentHash: s.tombstoneHash(t), ItemID: cur.ID,
+		}); err != nil {
 			return Item{}, err
 		}
 	}
-	for _, q := range []string{qRevisionsBlank, qEmbeddingsDelete, qJobsCancel, qSuppress} {
-		if _, err := tx.Exec(ctx, q, cur.ID); err != nil {
+	for _, erase := range []func(context.Context, string) error{
+		q.RevisionsBlank, q.EmbeddingsDelete, q.JobsCancelOfItem, q.SuppressionInsert,
+	} {
+		if err := erase(ctx, cur.ID); err != nil {
 			return Item{}, err
 		}
 	}
 	rev := cur.Revision + 1
-	if _, err := tx.Exec(ctx, qRevisionInsert, cur.ID, rev, "", nil, cur.Kind, false, nil, ActionForget,
-		actor, cur.Revision, runID); err != nil {
+	if err := q.RevisionInsert(ctx, state{kind: cur.Kind}.revision(cur.ID, rev, ActionForget, actor, &cur.Revision, runID)); err != nil {
 		return Item{}, err
 	}
-	item, err := scanItem(tx.QueryRow(ctx, qItemForget, cur.ID, rev))
+	row, err := q.ItemForget(ctx, memorydb.ItemForgetParams{ID: cur.ID, Revision: rev})
 	if err != nil {
 		return Item{}, err
 	}
+	item := itemFromRow(row)
 	if err := projectTx(ctx, tx, item); err != nil {
 		return Item{}, err
 	}
 	if cur.Status == StatusActive {
-		if _, err := tx.Exec(ctx, qGenerationBump, item.Scope); err != nil {
+		if err := q.GenerationBump(ctx, item.Scope); err != nil {
 			return Item{}, err
 		}
 	}
@@ -134,19 +98,16 @@ func (s *Service) forgetItemTx(ctx context.Context, tx pgx.Tx, cur Item, actor s
 	}); err != nil {
 		return Item{}, err
 	}
-	proposals, err := tx.Query(ctx, qProposalsOf, cur.ID, cur.Scope, hashes)
-	if err != nil {
-		return Item{}, err
-	}
-	ids, err := pgx.CollectRows(proposals, pgx.RowTo[string])
+	ids, err := q.ItemsProposalsOf(ctx, memorydb.ItemsProposalsOfParams{ItemID: cur.ID, Scope: cur.Scope, Hashes: hashes})
 	if err != nil {
 		return Item{}, err
 	}
 	for _, id := range ids {
-		p, err := scanItem(tx.QueryRow(ctx, qItemForUpdate, id))
+		row, err := q.ItemGetForUpdate(ctx, id)
 		if err != nil {
 			return Item{}, err
 		}
+		p := itemFromRow(row)
 		if p.Status == StatusForgotten {
 			continue // a suggestion of the same text, forgotten by an earlier one of this loop
 		}
@@ -159,9 +120,7 @@ func (s *Service) forgetItemTx(ctx context.Context, tx pgx.Tx, cur Item, actor s
 
 // tombstonedTx reports whether text was forgotten before in scope (F3).
 func (s *Service) tombstonedTx(ctx context.Context, tx pgx.Tx, scope, text string) (bool, error) {
-	var yes bool
-	err := tx.QueryRow(ctx, qTombstoneExists, scope, s.tombstoneHashes(text)).Scan(&yes)
-	return yes, err
+	return queries(tx).TombstoneExists(ctx, memorydb.TombstoneExistsParams{Scope: scope, Hashes: s.tombstoneHashes(text)})
 }
 
 // wrapUnlessDomain adds context to infrastructure errors and leaves domain errors (which the
@@ -186,7 +145,5 @@ func (s *Service) ForgottenBefore(ctx context.Context, scope Scope, text string)
 	if err := checkText("content", text, MaxContentLength, false); err != nil {
 		return false, err
 	}
-	var yes bool
-	err = s.pool.QueryRow(ctx, qTombstoneExists, sc.String(), s.tombstoneHashes(text)).Scan(&yes)
-	return yes, err
+	return queries(s.pool).TombstoneExists(ctx, memorydb.TombstoneExistsParams{Scope: sc.String(), Hashes: s.tombstoneHashes(text)})
 }

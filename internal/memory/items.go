@@ -2,6 +2,8 @@ package memory
 
 import (
 	"time"
+
+	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
 // Kind is what a memory item is about.
@@ -142,6 +144,45 @@ func (i Item) Expired(now time.Time) bool {
 	return i.ExpiresAt != nil && !i.ExpiresAt.After(now)
 }
 
+// itemRow is an item's row as every statement of queries/items.sql that returns items reads it. sqlc
+// makes a type of each statement's row; itemFromRow takes those of this shape only, so a statement
+// that reads other columns, or the same ones in another order, doesn't compile.
+type itemRow = struct {
+	ID             string
+	TeammateID     *string
+	Scope          string
+	Kind           string
+	Key            *string
+	Content        string
+	Status         string
+	Pinned         bool
+	Revision       int
+	Source         string
+	Evidence       *string
+	SourceRunID    *string
+	TargetItemID   *string
+	TargetRevision *int
+	ProposesForget bool
+	TimesSuggested int
+	Resolution     *string
+	ExpiresAt      *time.Time
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	ForgottenAt    *time.Time
+}
+
+// itemFromRow is the one place where an item's row becomes an Item.
+func itemFromRow[R ~itemRow](row *R) Item {
+	r := itemRow(*row)
+	return Item{
+		ID: r.ID, Scope: r.Scope, TeammateID: r.TeammateID, Kind: Kind(r.Kind), Key: r.Key, Content: r.Content,
+		Status: Status(r.Status), Pinned: r.Pinned, Revision: r.Revision, Source: Source(r.Source),
+		Evidence: r.Evidence, SourceRunID: r.SourceRunID, TargetItemID: r.TargetItemID, TargetRevision: r.TargetRevision,
+		ProposesForget: r.ProposesForget, TimesSuggested: r.TimesSuggested, Resolution: (*Resolution)(r.Resolution),
+		ExpiresAt: r.ExpiresAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, ForgottenAt: r.ForgottenAt,
+	}
+}
+
 // Revision is one saved state of an item (R1). A forgotten item's revisions keep no content (F1).
 type Revision struct {
 	ItemID    string
@@ -156,4 +197,13 @@ type Revision struct {
 	BasedOn   *int
 	RunID     *string
 	CreatedAt time.Time
+}
+
+// revisionFromRow is the one place where a revision's row becomes a Revision.
+func revisionFromRow(r *memorydb.MemoryRevision) Revision {
+	return Revision{
+		ItemID: r.ItemID, Revision: r.Revision, Content: r.Content, Key: r.Key, Kind: Kind(r.Kind), Pinned: r.Pinned,
+		ExpiresAt: r.ExpiresAt, Action: Action(r.Action), Actor: r.Actor, BasedOn: r.BasedOn, RunID: r.RunID,
+		CreatedAt: r.CreatedAt,
+	}
 }

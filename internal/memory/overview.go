@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
@@ -69,16 +67,6 @@ func (s *Service) TeammateActivities(ctx context.Context, ids []string) ([]Teamm
 // MaxSearchAllResults bounds what SearchAll returns.
 const MaxSearchAllResults = 50
 
-// qSearchAll finds active items of every scope matching $1 (words, English stemming) or containing
-// $2 (an ILIKE pattern) in the content or key: shared first, then by teammate, pinned first, then
-// most recently changed.
-const qSearchAll = `
-	SELECT ` + itemColumns + ` FROM memory_items
-	 WHERE status = 'active'
-	   AND (search @@ plainto_tsquery('english', $1) OR content ILIKE $2 OR key ILIKE $2)
-	 ORDER BY (scope = 'shared') DESC, pinned DESC, updated_at DESC, id DESC
-	 LIMIT $3`
-
 // SearchAll searches the active memory of every scope — shared and every teammate's — at once (user
 // only; a teammate never reads another's scope, S1). first is 1–50, default 50.
 func (s *Service) SearchAll(ctx context.Context, search string, first *int) ([]Item, error) {
@@ -96,13 +84,12 @@ func (s *Service) SearchAll(ctx context.Context, search string, first *int) ([]I
 		}
 		limit = *first
 	}
-	rows, err := s.pool.Query(ctx, qSearchAll, search, "%"+escapeLike(search)+"%", limit)
+	rows, err := queries(s.pool).ItemsSearchAll(ctx, memorydb.ItemsSearchAllParams{
+		Words: search, Pattern: "%" + escapeLike(search) + "%", MaxRows: limit,
+	})
 	if err != nil {
 		return nil, fmt.Errorf("search all memory: %w", err)
 	}
-	items, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Item, error) { return scanItem(r) })
-	if err != nil {
-		return nil, fmt.Errorf("search all memory: %w", err)
-	}
+	items := mapRows(rows, itemFromRow)
 	return items, nil
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
 // ListFilter selects items of one scope for ListItems.
@@ -30,7 +30,7 @@ type ListFilter struct {
 type ItemPage struct {
 	Items   []Item
 	HasNext bool
-	filter  listQuery
+	filter  memorydb.ItemsCountParams
 }
 
 // Cursor is the opaque position of item in the list order, for After.
@@ -43,19 +43,6 @@ type cursor struct {
 	Pinned  bool      `json:"p"`
 	Updated time.Time `json:"u"`
 	ID      string    `json:"i"`
-}
-
-type listQuery struct {
-	scope   string
-	status  Status
-	kind    *Kind
-	kinds   []string // nil: any kind
-	words   *string
-	pattern *string
-}
-
-func (q listQuery) args() []any {
-	return []any{q.scope, q.status, q.kind, q.words, q.pattern, q.kinds}
 }
 
 // readScope checks that the caller may read scope and returns its credential.
@@ -98,14 +85,14 @@ func (s *Service) ListItems(ctx context.Context, f ListFilter) (ItemPage, error)
 	if err != nil {
 		return ItemPage{}, err
 	}
-	q := listQuery{scope: sc.String(), status: f.Status, kind: f.Kind}
-	if len(f.Kinds) > 0 {
-		q.kinds = make([]string, len(f.Kinds))
+	q := memorydb.ItemsCountParams{Scope: sc.String(), Status: string(f.Status), Kind: (*string)(f.Kind)}
+	if len(f.Kinds) > 0 { // nil: any kind
+		q.Kinds = make([]string, len(f.Kinds))
 		for i, k := range f.Kinds {
 			if !k.valid() {
 				return ItemPage{}, invalid("kinds", "must be fact, preference, lesson or note")
 			}
-			q.kinds[i] = string(k)
+			q.Kinds[i] = string(k)
 		}
 	}
 	if search := strings.TrimSpace(f.Search); search != "" {
@@ -113,12 +100,11 @@ func (s *Service) ListItems(ctx context.Context, f ListFilter) (ItemPage, error)
 			return ItemPage{}, err
 		}
 		pattern := "%" + escapeLike(search) + "%"
-		q.words, q.pattern = &search, &pattern
+		q.Words, q.Pattern = &search, &pattern
 	}
-	var after struct {
-		pinned  *bool
-		updated *time.Time
-		id      *string
+	list := memorydb.ItemsListParams{
+		Scope: q.Scope, Status: q.Status, Kind: q.Kind, Kinds: q.Kinds, Words: q.Words, Pattern: q.Pattern,
+		MaxRows: limit + 1,
 	}
 	if f.After != "" {
 		var cur cursor
@@ -132,17 +118,13 @@ func (s *Service) ListItems(ctx context.Context, f ListFilter) (ItemPage, error)
 		if err != nil {
 			return ItemPage{}, invalid("after", "is not a cursor from this list")
 		}
-		after.pinned, after.updated, after.id = &cur.Pinned, &cur.Updated, &cur.ID
+		list.AfterPinned, list.AfterUpdated, list.AfterID = &cur.Pinned, &cur.Updated, &cur.ID
 	}
-	args := append(q.args(), after.pinned, after.updated, after.id, limit+1)
-	rows, err := s.pool.Query(ctx, qItemsPage, args...)
+	rows, err := queries(s.pool).ItemsList(ctx, list)
 	if err != nil {
 		return ItemPage{}, fmt.Errorf("list memory: %w", err)
 	}
-	items, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Item, error) { return scanItem(r) })
-	if err != nil {
-		return ItemPage{}, fmt.Errorf("list memory: %w", err)
-	}
+	items := mapRows(rows, itemFromRow)
 	page := ItemPage{Items: items, filter: q}
 	if len(items) > limit {
 		page.Items, page.HasNext = items[:limit], true
@@ -152,11 +134,11 @@ func (s *Service) ListItems(ctx context.Context, f ListFilter) (ItemPage, error)
 
 // Count is the number of items the page's filter matches across all pages.
 func (s *Service) Count(ctx context.Context, p ItemPage) (int, error) {
-	var n int
-	if err := s.pool.QueryRow(ctx, qItemsCount, p.filter.args()...).Scan(&n); err != nil {
+	n, err := queries(s.pool).ItemsCount(ctx, p.filter)
+	if err != nil {
 		return 0, fmt.Errorf("count memory: %w", err)
 	}
-	return n, nil
+	return int(n), nil
 }
 
 func escapeLike(s string) string {
@@ -173,10 +155,11 @@ func (s *Service) Item(ctx context.Context, id string) (Item, error) {
 	if id, err = parseID("id", id); err != nil {
 		return Item{}, err
 	}
-	item, err := scanItem(s.pool.QueryRow(ctx, qItemGet, id))
+	row, err := queries(s.pool).ItemGet(ctx, id)
 	if err != nil {
-		return Item{}, notFoundIfNoRows(err)
+		return Item{}, err
 	}
+	item := itemFromRow(row)
 	if !c.CanReadScope(item.Scope) {
 		return Item{}, ErrForbidden
 	}
@@ -204,14 +187,11 @@ func (s *Service) Revisions(ctx context.Context, itemID string, first *int, afte
 	if err != nil {
 		return RevisionPage{}, err
 	}
-	rows, err := s.pool.Query(ctx, qRevisionsPage, itemID, after, limit+1)
+	rows, err := queries(s.pool).RevisionsList(ctx, memorydb.RevisionsListParams{ItemID: itemID, Before: after, MaxRows: limit + 1})
 	if err != nil {
 		return RevisionPage{}, fmt.Errorf("list revisions: %w", err)
 	}
-	revs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Revision, error) { return scanRevision(r) })
-	if err != nil {
-		return RevisionPage{}, fmt.Errorf("list revisions: %w", err)
-	}
+	revs := mapRows(rows, revisionFromRow)
 	page := RevisionPage{Revisions: revs}
 	if len(revs) > limit {
 		page.Revisions, page.HasNext = revs[:limit], true
@@ -261,13 +241,10 @@ func (s *Service) RunTeammatesByID(ctx context.Context, runIDs []string) ([]stri
 	byID := map[string]string{}
 	_, err := require(ctx, CredentialUser)
 	if err == nil {
-		var rows pgx.Rows
-		if rows, err = s.pool.Query(ctx, qRunTeammates, runIDs); err == nil {
-			var run, teammate string
-			_, err = pgx.ForEachRow(rows, []any{&run, &teammate}, func() error {
-				byID[run] = teammate
-				return nil
-			})
+		var rows []*memorydb.RunsTeammatesRow
+		rows, err = queries(s.pool).RunsTeammates(ctx, runIDs)
+		for _, r := range rows {
+			byID[r.ID] = r.TeammateID
 		}
 		if err != nil && !isDomain(err) {
 			err = fmt.Errorf("load runs' teammates: %w", err)
@@ -296,8 +273,8 @@ func (s *Service) CheckScopeReadable(ctx context.Context, scope Scope) (Scope, e
 	if _, err := readScope(ctx, sc.String()); err != nil {
 		return sc, err
 	}
-	var exists bool
-	if err := s.pool.QueryRow(ctx, qScopeExists, sc.String()).Scan(&exists); err != nil {
+	exists, err := queries(s.pool).ScopeExists(ctx, sc.String())
+	if err != nil {
 		return sc, fmt.Errorf("check scope: %w", err)
 	}
 	if !exists {

@@ -2,17 +2,18 @@ package memory
 
 import "github.com/jackc/pgx/v5"
 
-func scanItem(row pgx.Row) (Item, error) {
-	var i Item
-	err := row.Scan(&i.ID, &i.TeammateID, &i.Scope, &i.Kind, &i.Key, &i.Content, &i.Status, &i.Pinned,
-		&i.Revision, &i.Source, &i.Evidence, &i.SourceRunID, &i.TargetItemID, &i.TargetRevision,
-		&i.ProposesForget, &i.TimesSuggested, &i.Resolution, &i.ExpiresAt, &i.CreatedAt, &i.UpdatedAt, &i.ForgottenAt)
-	return i, err
-}
+// The recall statements are assembled from fragments in Go (recall_queries.go), so sqlc doesn't
+// type their rows: they select itemColumns, an item's columns in itemRow's order, and scanItem reads
+// them into an itemRow for itemFromRow.
 
-func scanRevision(row pgx.Row) (Revision, error) {
-	var r Revision
-	err := row.Scan(&r.ItemID, &r.Revision, &r.Content, &r.Key, &r.Kind, &r.Pinned, &r.ExpiresAt,
-		&r.Action, &r.Actor, &r.BasedOn, &r.RunID, &r.CreatedAt)
-	return r, err
+const itemColumns = `id::text, teammate_id::text, scope, kind, key, content, status, pinned, revision,
+	source, evidence, source_run_id::text, target_item_id::text, target_revision, proposes_forget,
+	times_suggested, resolution, expires_at, created_at, updated_at, forgotten_at`
+
+func scanItem(row pgx.Row) (Item, error) {
+	var r itemRow
+	err := row.Scan(&r.ID, &r.TeammateID, &r.Scope, &r.Kind, &r.Key, &r.Content, &r.Status, &r.Pinned,
+		&r.Revision, &r.Source, &r.Evidence, &r.SourceRunID, &r.TargetItemID, &r.TargetRevision,
+		&r.ProposesForget, &r.TimesSuggested, &r.Resolution, &r.ExpiresAt, &r.CreatedAt, &r.UpdatedAt, &r.ForgottenAt)
+	return itemFromRow(&r), err
 }

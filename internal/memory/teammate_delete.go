@@ -10,9 +10,6 @@ const (
 	// A teammate's tool locks its run, then the scope (runWriteTx): the runs are locked before the
 	// scope here, in id order, so the two never wait on each other in opposite orders.
 	qTeammateRunsLock = `SELECT id::text FROM runs WHERE teammate_id = $1 ORDER BY id FOR UPDATE`
-
-	qTeammateItems = `SELECT id::text FROM memory_items
-		 WHERE teammate_id = $1 AND status <> 'forgotten' ORDER BY created_at, id`
 )
 
 // DeleteResult is what DeleteTeammate removed.
@@ -58,11 +55,7 @@ func (s *Service) DeleteTeammate(ctx context.Context, id string) (DeleteResult, 
 		if err := lockScopeTx(ctx, tx, id); err != nil {
 			return err
 		}
-		rows, err = tx.Query(ctx, qTeammateItems, id)
-		if err != nil {
-			return err
-		}
-		ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		ids, err := q.ItemsOfTeammate(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -70,10 +63,11 @@ func (s *Service) DeleteTeammate(ctx context.Context, id string) (DeleteResult, 
 		// target).
 		res.ForgottenItems = len(ids)
 		for _, itemID := range ids {
-			cur, err := scanItem(tx.QueryRow(ctx, qItemForUpdate, itemID))
+			row, err := q.ItemGetForUpdate(ctx, itemID)
 			if err != nil {
 				return err
 			}
+			cur := itemFromRow(row)
 			if cur.Status == StatusForgotten {
 				continue
 			}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/open-bot/memory/internal/memory/memorydb"
+
 	"github.com/open-bot/memory/internal/memory/intent"
 )
 
@@ -50,33 +52,6 @@ type RememberInput struct {
 }
 
 const (
-	// qSuggestionMerge counts a suggestion again: the one waiting in scope $1 with text hash $2 and
-	// target $3 (NULL for a new memory).
-	qSuggestionMerge = `UPDATE memory_items SET times_suggested = times_suggested + 1, updated_at = now()
-		 WHERE id = (SELECT id FROM memory_items
-		              WHERE scope = $1 AND status = 'candidate' AND content_hash = $2
-		                AND target_item_id IS NOT DISTINCT FROM $3::uuid AND NOT proposes_forget
-		              LIMIT 1)
-		RETURNING ` + itemColumns
-
-	// qRunSuggestions counts the suggestions a run made, settled or not (its budget).
-	qRunSuggestions = `SELECT count(*) FROM memory_items
-		 WHERE source_run_id = $1 AND source = 'teammate' AND status IN ('candidate', 'dismissed')`
-
-	// A forget proposal (A5) for the item, waiting for the user.
-	qForgetProposalPending = `SELECT id::text FROM memory_items
-		 WHERE target_item_id = $1 AND proposes_forget AND status = 'candidate' LIMIT 1`
-
-	qActiveSameText = `SELECT id::text FROM memory_items WHERE scope = $1 AND status = 'active' AND content_hash = $2 LIMIT 1`
-
-	// The teammate's visible active, unexpired items matching words or a substring, best first.
-	qToolSearch = `
-		SELECT ` + itemColumns + ` FROM memory_items
-		 WHERE scope IN ('shared', $1) AND status = 'active' AND (expires_at IS NULL OR expires_at > now())
-		   AND (search @@ plainto_tsquery('english', $2) OR content ILIKE $3 OR key ILIKE $3)
-		 ORDER BY pinned DESC, ts_rank_cd(search, plainto_tsquery('english', $2)) DESC, updated_at DESC
-		 LIMIT $4`
-
 	// P8: the teammate's own conversations, never another teammate's.
 	qHistorySearch = `
 		SELECT m.id::text, m.thread_id::text, m.run_id::text, m.role, m.content, m.created_at
@@ -115,12 +90,14 @@ func (s *Service) ToolRemember(ctx context.Context, in RememberInput) (ToolResul
 		sc = Scope{}
 	}
 	return s.runWriteTx(ctx, sc.String(), func(tx pgx.Tx, run Run, message, messageID string) (ToolResult, error) {
-		var dup string
-		err := tx.QueryRow(ctx, qActiveSameText, sc.String(), ContentHash(in.Content)).Scan(&dup)
-		if err == nil {
-			return ToolResult{Outcome: OutcomeUnchanged, Message: "This is already remembered; nothing was saved."}, nil
-		} else if !errors.Is(err, pgx.ErrNoRows) {
+		dup, err := queries(tx).ItemActiveTextExists(ctx, memorydb.ItemActiveTextExistsParams{
+			Scope: sc.String(), ContentHash: ContentHash(in.Content),
+		})
+		if err != nil {
 			return ToolResult{}, err
+		}
+		if dup {
+			return ToolResult{Outcome: OutcomeUnchanged, Message: "This is already remembered; nothing was saved."}, nil
 		}
 		d := intent.Judge(message, intent.Write{Kind: intent.Save, Content: in.Content, Key: deref(key), Shared: in.ForEveryone})
 		n := newItem{
@@ -165,12 +142,9 @@ func (s *Service) ToolUpdateMemory(ctx context.Context, id string, baseRevision 
 		return ToolResult{}, err
 	}
 	return s.runWriteTx(ctx, scope, func(tx pgx.Tx, run Run, message, messageID string) (ToolResult, error) {
-		cur, err := scanItem(tx.QueryRow(ctx, qItemForUpdate, id))
+		cur, err := activeItemForUpdateTx(ctx, tx, id)
 		if err != nil {
-			return ToolResult{}, notFoundIfNoRows(err)
-		}
-		if cur.Status != StatusActive {
-			return ToolResult{}, ErrNotFound
+			return ToolResult{}, err
 		}
 		if err := checkBase(cur, baseRevision); err != nil {
 			return ToolResult{}, err
@@ -216,12 +190,9 @@ func (s *Service) ToolForgetMemory(ctx context.Context, id string) (ToolResult, 
 		return ToolResult{}, err
 	}
 	return s.runWriteTx(ctx, scope, func(tx pgx.Tx, run Run, message, messageID string) (ToolResult, error) {
-		cur, err := scanItem(tx.QueryRow(ctx, qItemForUpdate, id))
+		cur, err := activeItemForUpdateTx(ctx, tx, id)
 		if err != nil {
-			return ToolResult{}, notFoundIfNoRows(err)
-		}
-		if cur.Status != StatusActive {
-			return ToolResult{}, ErrNotFound
+			return ToolResult{}, err
 		}
 		d := intent.Judge(message, intent.Write{Kind: intent.Forget, Shared: cur.Scope == ScopeShared,
 			Target: intent.Item{Key: deref(cur.Key), Content: cur.Content}})
@@ -232,13 +203,13 @@ func (s *Service) ToolForgetMemory(ctx context.Context, id string) (ToolResult, 
 			}
 			return ToolResult{Outcome: OutcomeForgotten, Item: &item, Message: "Forgotten, as the user asked."}, nil
 		}
-		var pending string
-		err = tx.QueryRow(ctx, qForgetProposalPending, cur.ID).Scan(&pending)
-		if err == nil {
+		pending, err := queries(tx).ItemForgetProposalWaiting(ctx, cur.ID)
+		if err != nil {
+			return ToolResult{}, err
+		}
+		if pending {
 			return ToolResult{Outcome: OutcomeUnchanged,
 				Message: "Not forgotten: the user is already asked whether to forget this memory."}, nil
-		} else if !errors.Is(err, pgx.ErrNoRows) {
-			return ToolResult{}, err
 		}
 		return s.suggestTx(ctx, tx, run, newItem{
 			scope: Scope{TeammateID: cur.TeammateID}, state: state{kind: cur.Kind}, source: SourceTeammate,
@@ -256,18 +227,22 @@ func (s *Service) ToolForgetMemory(ctx context.Context, id string) (ToolResult, 
 // decided under the scope's lock, so concurrent identical suggestions merge too.
 func (s *Service) suggestTx(ctx context.Context, tx pgx.Tx, run Run, n newItem, message, about, saved string) (ToolResult, error) {
 	n.status = StatusCandidate
+	q := queries(tx)
 	if !n.proposesForget {
-		merged, err := scanItem(tx.QueryRow(ctx, qSuggestionMerge, n.scope.String(), ContentHash(n.state.content), n.targetItemID))
+		row, err := q.ItemSuggestionMerge(ctx, memorydb.ItemSuggestionMergeParams{
+			Scope: n.scope.String(), ContentHash: ContentHash(n.state.content), TargetItemID: n.targetItemID,
+		})
 		switch {
 		case err == nil:
+			merged := itemFromRow(row)
 			return ToolResult{Outcome: OutcomeSuggested, Item: &merged,
 				Message: "The same suggestion is already waiting for the user; it was counted again."}, announceTx(ctx, tx, merged, "")
-		case !errors.Is(err, pgx.ErrNoRows):
+		case !errors.Is(err, ErrNotFound): // ErrNotFound: none waits
 			return ToolResult{}, err
 		}
 	}
-	var made int
-	if err := tx.QueryRow(ctx, qRunSuggestions, run.ID).Scan(&made); err != nil {
+	made, err := q.ItemsSuggestedByRun(ctx, run.ID)
+	if err != nil {
 		return ToolResult{}, err
 	}
 	if made >= s.runSuggestionLimit {
@@ -291,12 +266,25 @@ func deref(s *string) string {
 	return *s
 }
 
+// activeItemForUpdateTx locks item id (its scope's lock held by the caller) and returns it while it
+// is active: anything else is ErrNotFound to a teammate.
+func activeItemForUpdateTx(ctx context.Context, tx pgx.Tx, id string) (Item, error) {
+	row, err := queries(tx).ItemGetForUpdate(ctx, id)
+	if err != nil {
+		return Item{}, err
+	}
+	if cur := itemFromRow(row); cur.Status == StatusActive {
+		return cur, nil
+	}
+	return Item{}, ErrNotFound
+}
+
 // visibleScope returns the scope of item id if a run of c's teammate may see it (shared or its own):
 // another teammate's item is FORBIDDEN (S1), an unknown one NOT_FOUND.
 func (s *Service) visibleScope(ctx context.Context, c Credential, id string) (string, error) {
-	var scope string
-	if err := s.pool.QueryRow(ctx, qItemScope, id).Scan(&scope); err != nil {
-		return "", notFoundIfNoRows(err)
+	scope, err := queries(s.pool).ItemScope(ctx, id)
+	if err != nil {
+		return "", err
 	}
 	if !c.CanReadScope(scope) {
 		return "", ErrForbidden
@@ -316,12 +304,14 @@ func (s *Service) ToolSearchMemory(ctx context.Context, query string) ([]Item, e
 	}
 	var out []Item
 	err = s.runReadTx(ctx, func(tx pgx.Tx, _ Run) error {
-		rows, err := tx.Query(ctx, qToolSearch, c.TeammateID, query, "%"+escapeLike(query)+"%", MaxToolResults)
+		rows, err := queries(tx).ItemsSearchVisible(ctx, memorydb.ItemsSearchVisibleParams{
+			TeammateID: c.TeammateID, Words: query, Pattern: "%" + escapeLike(query) + "%", MaxRows: MaxToolResults,
+		})
 		if err != nil {
 			return fmt.Errorf("search memory: %w", err)
 		}
-		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Item, error) { return scanItem(r) })
-		return err
+		out = mapRows(rows, itemFromRow)
+		return nil
 	})
 	return out, err
 }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+
+	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
 // Export and import of a scope's memory (issue 19): a JSON file that keeps everything an item is —
@@ -47,29 +49,6 @@ const MaxImportRevisions = 10_000
 
 // ActorImport is the actor of revisions an import wrote (RULES §2).
 const ActorImport = "import"
-
-const (
-	// Active items only: forgotten items, suggestions and dismissed suggestions are never exported.
-	qExportItems = `SELECT ` + itemColumns + ` FROM memory_items
-		 WHERE scope = $1 AND status = 'active' ORDER BY created_at, id LIMIT $2`
-
-	qExportRevisions = `SELECT ` + revisionColumns + ` FROM memory_revisions
-		 WHERE item_id = ANY($1::uuid[]) ORDER BY item_id, revision`
-
-	qActiveHashes = `SELECT content_hash FROM memory_items
-		 WHERE scope = $1 AND status = 'active' AND content_hash IS NOT NULL`
-
-	qImportItem = `
-		INSERT INTO memory_items (id, teammate_id, kind, key, content, status, pinned, source, revision,
-		                          expires_at, content_hash, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, 'active', $6, 'import', $7, $8, $9, $10, $11)
-		RETURNING ` + itemColumns
-
-	qImportRevision = `
-		INSERT INTO memory_revisions (item_id, revision, content, key, kind, pinned, expires_at, action,
-		                              actor, based_on, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'import', $9, $10)`
-)
 
 // ExportFile is the JSON export of one scope: what ExportMemory writes and ImportMemory reads.
 type ExportFile struct {
@@ -147,24 +126,22 @@ func (s *Service) ExportMemory(ctx context.Context, o ExportOptions) (Export, er
 	file := ExportFile{Format: ExportFileFormat, Version: ExportFileVersion, Scope: sc.String(), Items: []ExportItem{}}
 	var revisions []Revision
 	err = pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		if err := tx.QueryRow(ctx, `SELECT now()`).Scan(&file.ExportedAt); err != nil {
+		q := queries(tx)
+		now, err := q.ClockNow(ctx)
+		if err != nil {
 			return err
 		}
+		file.ExportedAt = now
 		if sc.TeammateID != nil {
-			name, err := queries(tx).TeammateName(ctx, *sc.TeammateID)
-			if err != nil {
+			if file.Teammate, err = q.TeammateName(ctx, *sc.TeammateID); err != nil {
 				return err
 			}
-			file.Teammate = name
 		}
-		rows, err := tx.Query(ctx, qExportItems, sc.String(), MaxExportItems+1)
+		rows, err := q.ItemsExport(ctx, memorydb.ItemsExportParams{Scope: sc.String(), MaxRows: MaxExportItems + 1})
 		if err != nil {
 			return err
 		}
-		items, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Item, error) { return scanItem(r) })
-		if err != nil {
-			return err
-		}
+		items := mapRows(rows, itemFromRow)
 		if len(items) > MaxExportItems {
 			return invalid("scope", fmt.Sprintf("holds more than %d memories, more than one export takes", MaxExportItems))
 		}
@@ -180,12 +157,12 @@ func (s *Service) ExportMemory(ctx context.Context, o ExportOptions) (Export, er
 		if !o.Revisions || len(ids) == 0 {
 			return nil
 		}
-		rows, err = tx.Query(ctx, qExportRevisions, ids)
+		revs, err := q.RevisionsOfItems(ctx, ids)
 		if err != nil {
 			return err
 		}
-		revisions, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Revision, error) { return scanRevision(r) })
-		return err
+		revisions = mapRows(revs, revisionFromRow)
+		return nil
 	})
 	if err != nil {
 		return Export{}, wrapUnlessDomain("export memory", err)
@@ -347,11 +324,7 @@ func (s *Service) ImportMemory(ctx context.Context, in ImportInput) (ImportMemor
 		if err := lockScopeTx(ctx, tx, sc.String()); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, qActiveHashes, sc.String())
-		if err != nil {
-			return err
-		}
-		hashes, err := pgx.CollectRows(rows, pgx.RowTo[[]byte])
+		hashes, err := queries(tx).ItemsActiveHashes(ctx, sc.String())
 		if err != nil {
 			return err
 		}
@@ -359,7 +332,8 @@ func (s *Service) ImportMemory(ctx context.Context, in ImportInput) (ImportMemor
 		for _, h := range hashes {
 			have[string(h)] = true
 		}
-		b := &pgx.Batch{}
+		b := newBatch()
+		var rows []*memorydb.ItemImportRow
 		for _, it := range items {
 			hash := ContentHash(it.state.content)
 			if have[string(hash)] {
@@ -367,18 +341,19 @@ func (s *Service) ImportMemory(ctx context.Context, in ImportInput) (ImportMemor
 				continue
 			}
 			have[string(hash)] = true
-			queueImportItem(b, sc, it, hash, &res)
+			rows = append(rows, queueImportItem(ctx, b, sc, it, hash))
 		}
-		if len(res.Items) == 0 {
+		if len(rows) == 0 {
 			return nil // nothing new: no write, no generation change
 		}
-		b.Queue(qGenerationBump, sc.String())
-		if err := queueNotify(b, Event{Scope: sc.String(), Generation: true}); err != nil {
+		b.q.GenerationBump(ctx, sc.String())
+		if err := queueNotify(ctx, b, Event{Scope: sc.String(), Generation: true}); err != nil {
 			return err
 		}
-		if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		if err := b.send(ctx, tx); err != nil {
 			return err
 		}
+		res.Items = mapRows(rows, itemFromRow)
 		for _, item := range res.Items {
 			if err := s.EnqueueEmbedTx(ctx, tx, item); err != nil { // I1
 				return err
@@ -393,17 +368,14 @@ func (s *Service) ImportMemory(ctx context.Context, in ImportInput) (ImportMemor
 	return res, nil
 }
 
-// queueImportItem queues the item, its revisions, its lesson row and its event, and reserves its
-// place in res.Items, which the item's RETURNING row fills when the batch runs.
-func queueImportItem(b *pgx.Batch, sc Scope, it importItem, hash []byte, res *ImportMemoryResult) {
+// queueImportItem queues the item, its revisions, its lesson row and its event, and returns the
+// item's row, which is read when the batch runs.
+func queueImportItem(ctx context.Context, b *batch, sc Scope, it importItem, hash []byte) *memorydb.ItemImportRow {
 	id := uuid.NewString()
 	st := it.state
-	i := len(res.Items)
-	res.Items = append(res.Items, Item{})
-	b.Queue(qImportItem, id, sc.TeammateID, st.kind, st.key, st.content, st.pinned, len(it.revisions),
-		st.expiresAt, hash, it.createdAt, it.updatedAt).QueryRow(func(row pgx.Row) (err error) {
-		res.Items[i], err = scanItem(row)
-		return err
+	row, _ := b.q.ItemImport(ctx, memorydb.ItemImportParams{
+		ID: id, TeammateID: sc.TeammateID, Kind: string(st.kind), Key: st.key, Content: st.content, Pinned: st.pinned,
+		Revision: len(it.revisions), ExpiresAt: st.expiresAt, ContentHash: hash, CreatedAt: it.createdAt, UpdatedAt: it.updatedAt,
 	})
 	for n, r := range it.revisions {
 		var basedOn *int
@@ -411,15 +383,18 @@ func queueImportItem(b *pgx.Batch, sc Scope, it importItem, hash []byte, res *Im
 			basedOn = &n // revision n+1 is based on revision n
 		}
 		rs := r.state
-		b.Queue(qImportRevision, id, n+1, rs.content, rs.key, rs.kind, rs.pinned, rs.expiresAt, r.action,
-			basedOn, r.createdAt)
+		b.q.RevisionImport(ctx, memorydb.RevisionImportParams{
+			ItemID: id, Revision: n + 1, Content: rs.content, Key: rs.key, Kind: string(rs.kind), Pinned: rs.pinned,
+			ExpiresAt: rs.expiresAt, Action: string(r.action), BasedOn: basedOn, CreatedAt: r.createdAt,
+		})
 	}
 	item := Item{ID: id, Scope: sc.String(), TeammateID: sc.TeammateID, Kind: st.kind, Content: st.content,
 		Status: StatusActive, Revision: len(it.revisions)}
-	queueLessonProjection(b, item, false)
+	queueLessonProjection(ctx, b, item, false)
 	// The event of each item, then one generation event for the whole import (queued by the caller).
-	_ = queueNotify(b, Event{Scope: item.Scope, ItemID: id, Revision: item.Revision,
+	_ = queueNotify(ctx, b, Event{Scope: item.Scope, ItemID: id, Revision: item.Revision,
 		Action: string(ActionCreate), Status: string(StatusActive)})
+	return row
 }
 
 // importActions are the revision actions a file's history may hold: an exported item is active, so

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
 // CreateInput is a new item the user writes (always active and confirmed: the user wrote it).
@@ -48,6 +50,14 @@ func itemState(i Item) state {
 
 func revisionState(r Revision) state {
 	return state{content: r.Content, key: r.Key, kind: r.Kind, pinned: r.Pinned, expiresAt: r.ExpiresAt}
+}
+
+// revision is the revision row that records st as revision n of item itemID.
+func (st state) revision(itemID string, n int, action Action, actor string, basedOn *int, runID *string) memorydb.RevisionInsertParams {
+	return memorydb.RevisionInsertParams{
+		ItemID: itemID, Revision: n, Content: st.content, Key: st.key, Kind: string(st.kind), Pinned: st.pinned,
+		ExpiresAt: st.expiresAt, Action: string(action), Actor: actor, BasedOn: basedOn, RunID: runID,
+	}
 }
 
 func (a state) equal(b state) bool {
@@ -186,11 +196,8 @@ func (s *Service) RestoreRevision(ctx context.Context, id string, revision, base
 		if revision < 1 || revision >= cur.Revision {
 			return state{}, "", invalid("revision", "must name an earlier revision of the item")
 		}
-		r, err := scanRevision(tx.QueryRow(ctx, qRevisionGet, cur.ID, revision))
-		if err != nil {
-			return state{}, "", notFoundIfNoRows(err)
-		}
-		return revisionState(r), ActionRestore, nil
+		st, err := revisionStateTx(ctx, tx, cur.ID, revision)
+		return st, ActionRestore, err
 	})
 }
 
@@ -204,12 +211,18 @@ func (s *Service) UndoEdit(ctx context.Context, id string, revision int) (Item, 
 		if revision < 2 {
 			return state{}, "", invalid("revision", "the first revision has nothing before it to go back to")
 		}
-		r, err := scanRevision(tx.QueryRow(ctx, qRevisionGet, cur.ID, revision-1))
-		if err != nil {
-			return state{}, "", notFoundIfNoRows(err)
-		}
-		return revisionState(r), ActionUndo, nil
+		st, err := revisionStateTx(ctx, tx, cur.ID, revision-1)
+		return st, ActionUndo, err
 	})
+}
+
+// revisionStateTx reads what revision n of item id recorded.
+func revisionStateTx(ctx context.Context, tx pgx.Tx, id string, n int) (state, error) {
+	row, err := queries(tx).RevisionGet(ctx, memorydb.RevisionGetParams{ItemID: id, Revision: n})
+	if err != nil {
+		return state{}, err
+	}
+	return revisionState(revisionFromRow(row)), nil
 }
 
 // reviseFunc computes the next state of an active item and the action that describes it.
@@ -263,24 +276,20 @@ func (s *Service) revise(ctx context.Context, id string, base int, next reviseFu
 
 // lockScopeTx takes scope's lock (R1). An unknown teammate scope is ErrNotFound.
 func lockScopeTx(ctx context.Context, tx pgx.Tx, scope string) error {
-	var g int64
-	return notFoundIfNoRows(tx.QueryRow(ctx, qScopeLock, scope).Scan(&g))
+	_, err := queries(tx).ScopeLock(ctx, scope)
+	return err
 }
 
 // lockItemTx locks the item's scope, then the item, and returns the item as it is under the lock.
 // The two statements travel in one round trip and run in that order.
 func lockItemTx(ctx context.Context, tx pgx.Tx, id string) (Item, error) {
-	var item Item
-	b := &pgx.Batch{}
-	b.Queue(qItemScopeLock, id).QueryRow(func(row pgx.Row) error {
-		var scope string
-		return row.Scan(&scope)
-	})
-	b.Queue(qItemForUpdate, id).QueryRow(func(row pgx.Row) (err error) {
-		item, err = scanItem(row)
-		return err
-	})
-	return item, notFoundIfNoRows(tx.SendBatch(ctx, b).Close())
+	b := newBatch()
+	b.q.ScopeLockOfItem(ctx, id) // no row: no such item
+	row, _ := b.q.ItemGetForUpdate(ctx, id)
+	if err := b.send(ctx, tx); err != nil {
+		return Item{}, err
+	}
+	return itemFromRow(row), nil
 }
 
 // checkBase is R2: a write based on an older revision than cur's conflicts, naming the current
@@ -315,14 +324,18 @@ type newItem struct {
 // active item bumps the generation. It notifies the change.
 func (s *Service) insertItemTx(ctx context.Context, tx pgx.Tx, n newItem) (Item, error) {
 	st := n.state
-	item, err := scanItem(tx.QueryRow(ctx, qItemInsert, n.scope.TeammateID, st.kind, st.key, st.content,
-		n.status, st.pinned, n.source, n.evidence, n.sourceRunID, n.sourceMessageID, n.targetItemID,
-		n.targetRevision, st.expiresAt, contentHashOrNil(st.content), n.proposesForget))
+	q := queries(tx)
+	row, err := q.ItemInsert(ctx, memorydb.ItemInsertParams{
+		TeammateID: n.scope.TeammateID, Kind: string(st.kind), Key: st.key, Content: st.content, Status: string(n.status),
+		Pinned: st.pinned, Source: string(n.source), Evidence: n.evidence, SourceRunID: n.sourceRunID,
+		SourceMessageID: n.sourceMessageID, TargetItemID: n.targetItemID, TargetRevision: n.targetRevision,
+		ExpiresAt: st.expiresAt, ContentHash: contentHashOrNil(st.content), ProposesForget: n.proposesForget,
+	})
 	if err != nil {
 		return Item{}, err
 	}
-	if _, err := tx.Exec(ctx, qRevisionInsert, item.ID, 1, st.content, st.key, st.kind, st.pinned,
-		st.expiresAt, ActionCreate, n.actor, nil, n.sourceRunID); err != nil {
+	item := itemFromRow(row)
+	if err := q.RevisionInsert(ctx, st.revision(item.ID, 1, ActionCreate, n.actor, nil, n.sourceRunID)); err != nil {
 		return Item{}, err
 	}
 	if err := announceTx(ctx, tx, item, ActionCreate); err != nil {
@@ -347,21 +360,19 @@ func (s *Service) writeRevisionTx(ctx context.Context, tx pgx.Tx, cur Item, st s
 	next := cur
 	next.Revision, next.Status = cur.Revision+1, status
 	next.Content, next.Key, next.Kind, next.Pinned, next.ExpiresAt = st.content, st.key, st.kind, st.pinned, st.expiresAt
-	var item Item
-	b := &pgx.Batch{}
-	b.Queue(qRevisionInsert, cur.ID, next.Revision, st.content, st.key, st.kind, st.pinned, st.expiresAt,
-		action, actor, cur.Revision, runID)
-	b.Queue(qItemRevise, cur.ID, next.Revision, st.content, st.key, st.kind, st.pinned, st.expiresAt,
-		contentHashOrNil(st.content), status).QueryRow(func(row pgx.Row) (err error) {
-		item, err = scanItem(row)
-		return err
+	b := newBatch()
+	b.q.RevisionInsert(ctx, st.revision(cur.ID, next.Revision, action, actor, &cur.Revision, runID))
+	row, _ := b.q.ItemRevise(ctx, memorydb.ItemReviseParams{
+		ID: cur.ID, Revision: next.Revision, Content: st.content, Key: st.key, Kind: string(st.kind), Pinned: st.pinned,
+		ExpiresAt: st.expiresAt, ContentHash: contentHashOrNil(st.content), Status: string(status),
 	})
-	if err := queueAnnouncement(b, next, action, cur.Kind == KindLesson); err != nil {
+	if err := queueAnnouncement(ctx, b, next, action, cur.Kind == KindLesson); err != nil {
 		return Item{}, err
 	}
-	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+	if err := b.send(ctx, tx); err != nil {
 		return Item{}, err
 	}
+	item := itemFromRow(row)
 	if err := refreshAboutMeIfSharedTx(ctx, tx, item); err != nil {
 		return Item{}, err
 	}
@@ -377,11 +388,11 @@ func (s *Service) writeRevisionTx(ctx context.Context, tx pgx.Tx, cur Item, st s
 // active memory (G1: candidates don't count) and queues the id-only event — the lesson projection,
 // the bump and the event in one round trip.
 func announceTx(ctx context.Context, tx pgx.Tx, item Item, action Action) error {
-	b := &pgx.Batch{}
-	if err := queueAnnouncement(b, item, action, item.Kind == KindLesson); err != nil {
+	b := newBatch()
+	if err := queueAnnouncement(ctx, b, item, action, item.Kind == KindLesson); err != nil {
 		return err
 	}
-	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+	if err := b.send(ctx, tx); err != nil {
 		return err
 	}
 	return refreshAboutMeIfSharedTx(ctx, tx, item)
@@ -389,13 +400,13 @@ func announceTx(ctx context.Context, tx pgx.Tx, item Item, action Action) error 
 
 // queueAnnouncement queues announceTx's statements but the about_me refresh (which must read the
 // scope after the change). wasLesson says whether the item was a lesson before the change.
-func queueAnnouncement(b *pgx.Batch, item Item, action Action, wasLesson bool) error {
-	queueLessonProjection(b, item, wasLesson)
+func queueAnnouncement(ctx context.Context, b *batch, item Item, action Action, wasLesson bool) error {
+	queueLessonProjection(ctx, b, item, wasLesson)
 	bump := item.Status == StatusActive
 	if bump {
-		b.Queue(qGenerationBump, item.Scope)
+		b.q.GenerationBump(ctx, item.Scope)
 	}
-	return queueNotify(b, Event{
+	return queueNotify(ctx, b, Event{
 		Scope: item.Scope, ItemID: item.ID, Revision: item.Revision, Action: string(action),
 		Status: string(item.Status), Generation: bump, Candidate: item.Status == StatusCandidate && action == ActionCreate,
 	})
@@ -407,19 +418,12 @@ func queueAnnouncement(b *pgx.Batch, item Item, action Action, wasLesson bool) e
 func (s *Service) SweepExpiry(ctx context.Context) (int, error) {
 	var n int
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, qExpirySweep, EventChannel)
+		announced, err := queries(tx).GenerationsSweepExpired(ctx, EventChannel)
 		if err != nil {
 			return err
 		}
-		scopes, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (string, error) {
-			var scope, notified string
-			return scope, r.Scan(&scope, &notified)
-		})
-		if err != nil {
-			return err
-		}
-		n = len(scopes)
-		if slices.Contains(scopes, ScopeShared) {
+		n = len(announced)
+		if slices.ContainsFunc(announced, func(r *memorydb.GenerationsSweepExpiredRow) bool { return r.Scope == ScopeShared }) {
 			return refreshAboutMeTx(ctx, tx)
 		}
 		return nil

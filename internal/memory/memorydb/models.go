@@ -8,6 +8,21 @@ import (
 	"time"
 )
 
+type MemoryRevision struct {
+	ItemID    string
+	Revision  int
+	Content   string
+	Key       *string
+	Kind      string
+	Pinned    bool
+	ExpiresAt *time.Time
+	Action    string
+	Actor     string
+	BasedOn   *int
+	RunID     *string
+	CreatedAt time.Time
+}
+
 type Teammate struct {
 	ID        string
 	Name      string

@@ -1,0 +1,2 @@
+-- name: EmbeddingsDelete :exec
+DELETE FROM memory_embeddings WHERE item_id = @item_id;
