@@ -11,6 +11,7 @@ import (
 
 	"github.com/open-bot/memory/internal/jobs"
 	"github.com/open-bot/memory/internal/memory/intent"
+	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
 // Extraction (RULES I2, F3, F4): after a run the user started completes, an extract job sends the run's
@@ -25,27 +26,6 @@ const MaxExtractedCandidates = 5
 
 // ActorExtraction is the actor of revisions written by extraction.
 const ActorExtraction = "extraction"
-
-const (
-	// qExtractRun reads what an extract job needs of a run: its teammate, whether it completed and
-	// was started by the user, and its user message unless that is suppressed (F4).
-	qExtractRun = `
-		SELECT r.teammate_id::text, r.status = 'completed' AND r.started_by_user, m.id::text, m.content,
-		       EXISTS (SELECT 1 FROM memory_suppressions s WHERE s.message_id = m.id),
-		       EXISTS (SELECT 1 FROM memory_items i WHERE i.source_run_id = r.id AND i.source = 'extraction')
-		  FROM runs r
-		  LEFT JOIN LATERAL (
-			SELECT id, content FROM messages WHERE run_id = r.id AND role = 'user' ORDER BY created_at, id LIMIT 1
-		  ) m ON true
-		 WHERE r.id = $1`
-
-	qExtractSuppressed = `SELECT EXISTS (SELECT 1 FROM memory_suppressions WHERE message_id = $1)`
-
-	// A proposal that repeats an active item or a waiting candidate of the scope adds nothing.
-	qExtractKnown = `
-		SELECT EXISTS (SELECT 1 FROM memory_items
-		                WHERE scope = $1 AND content_hash = $2 AND status IN ('active', 'candidate'))`
-)
 
 // ExtractedCandidate is one proposal of the extraction model.
 type ExtractedCandidate struct {
@@ -131,21 +111,17 @@ func (s *Service) ExtractJob(ctx context.Context, runID string, extract func(ctx
 	if err != nil {
 		return 0, err
 	}
-	var (
-		teammateID                    string
-		eligible, suppressed, already bool
-		messageID, message            *string
-	)
-	err = s.pool.QueryRow(ctx, qExtractRun, runID).Scan(&teammateID, &eligible, &messageID, &message, &suppressed, &already)
-	if errors.Is(err, pgx.ErrNoRows) {
+	src, err := queries(s.pool).RunExtractSource(ctx, runID)
+	if errors.Is(err, ErrNotFound) {
 		return 0, nil
 	}
 	if err != nil {
 		return 0, fmt.Errorf("extract job: read run: %w", err)
 	}
-	if !eligible || messageID == nil || suppressed || already {
+	if !src.Eligible || src.MessageID == nil || src.Suppressed || src.Extracted {
 		return 0, nil
 	}
+	teammateID, messageID, message := src.TeammateID, src.MessageID, src.Message
 	answer, err := extract(ctx, *message)
 	if err != nil {
 		return 0, fmt.Errorf("extract job: %w", err)
@@ -173,7 +149,8 @@ func (s *Service) ExtractJob(ctx context.Context, runID string, extract func(ctx
 			return err
 		}
 		// A forget that committed while the model was thinking may have suppressed the message.
-		if err := tx.QueryRow(ctx, qExtractSuppressed, *messageID).Scan(&suppressed); err != nil || suppressed {
+		q := queries(tx)
+		if suppressed, err := q.SuppressionExists(ctx, *messageID); err != nil || suppressed {
 			return err
 		}
 		for _, n := range kept {
@@ -181,8 +158,11 @@ func (s *Service) ExtractJob(ctx context.Context, runID string, extract func(ctx
 			if err != nil {
 				return err
 			}
-			var known bool
-			if err := tx.QueryRow(ctx, qExtractKnown, teammateID, ContentHash(n.state.content)).Scan(&known); err != nil {
+			// A proposal that repeats an active item or a waiting candidate of the scope adds nothing.
+			known, err := q.ItemKnownTextExists(ctx, memorydb.ItemKnownTextExistsParams{
+				Scope: teammateID, ContentHash: ContentHash(n.state.content),
+			})
+			if err != nil {
 				return err
 			}
 			if dead || known {

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
 // Rating is the user's thumbs up or down on a reply (L1).
@@ -26,22 +28,6 @@ const MaxNoteLength = MaxContentLength
 const RetryPromptTemplate = "Please try again and give the complete new answer, not just the changes. " +
 	"Take this into account: %s"
 
-const (
-	qRunRate = `UPDATE runs SET rating = $2 WHERE id = $1 RETURNING ` + runColumns
-
-	qRetryMessages = `
-		SELECT m.id::text, t.teammate_id::text, m.thread_id::text, m.redo_of_run_id::text, m.content, m.created_at
-		  FROM messages m JOIN bot_threads t ON t.id = m.thread_id
-		 WHERE m.redo_of_run_id IS NOT NULL AND m.run_id IS NULL
-		 ORDER BY m.created_at LIMIT 100`
-
-	qRetryMessageForUpdate = `
-		SELECT m.content, t.teammate_id::text, m.thread_id::text, m.redo_of_run_id::text FROM messages m JOIN bot_threads t ON t.id = m.thread_id
-		 WHERE m.id = $1 AND m.redo_of_run_id IS NOT NULL AND m.run_id IS NULL FOR UPDATE OF m`
-
-	qMessageAttach = `UPDATE messages SET run_id = $2, thread_id = $3 WHERE id = $1`
-)
-
 // RateRun sets or clears the user's rating of a run's reply (user only).
 func (s *Service) RateRun(ctx context.Context, runID string, rating Rating) (Run, error) {
 	if _, err := require(ctx, CredentialUser); err != nil {
@@ -59,8 +45,11 @@ func (s *Service) RateRun(ctx context.Context, runID string, rating Rating) (Run
 	default:
 		return Run{}, invalid("rating", "must be up, down or none")
 	}
-	run, err := scanRun(s.pool.QueryRow(ctx, qRunRate, runID, value))
-	return run, notFoundIfNoRows(err)
+	row, err := queries(s.pool).RunRate(ctx, memorydb.RunRateParams{ID: runID, Rating: (*string)(value)})
+	if err != nil {
+		return Run{}, err
+	}
+	return runFromRow(row), nil
 }
 
 // KeepLesson saves the user's note about a reply as a pinned lesson in that run's teammate scope,
@@ -79,10 +68,11 @@ func (s *Service) KeepLesson(ctx context.Context, runID, note string) (Item, err
 	}
 	var item Item
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		run, err := scanRun(tx.QueryRow(ctx, qRunGet, runID))
+		row, err := queries(tx).RunGet(ctx, runID)
 		if err != nil {
-			return notFoundIfNoRows(err)
+			return err
 		}
+		run := runFromRow(row)
 		if err := lockScopeTx(ctx, tx, run.TeammateID); err != nil {
 			return err
 		}
@@ -135,13 +125,17 @@ func (s *Service) RetryRunWithNote(ctx context.Context, runID, note string) (Ret
 	if err := checkText("note", note, MaxNoteLength, true); err != nil {
 		return Retry{}, err
 	}
-	run, err := scanRun(s.pool.QueryRow(ctx, qRunGet, runID))
+	q := queries(s.pool)
+	row, err := q.RunGet(ctx, runID)
 	if err != nil {
-		return Retry{}, notFoundIfNoRows(err)
+		return Retry{}, err
 	}
+	run := runFromRow(row)
 	r := Retry{TeammateID: run.TeammateID, ThreadID: run.ThreadID, RetryOfRun: run.ID,
 		Prompt: fmt.Sprintf(RetryPromptTemplate, strings.TrimSpace(note)), Note: strings.TrimSpace(note), CreatedAt: time.Now()}
-	if err := s.pool.QueryRow(ctx, qMessageInsert, run.ThreadID, nil, "user", r.Prompt, run.ID).Scan(&r.MessageID); err != nil {
+	if r.MessageID, err = q.MessageInsert(ctx, memorydb.MessageInsertParams{
+		ThreadID: run.ThreadID, Role: "user", Content: r.Prompt, RedoOfRunID: &run.ID,
+	}); err != nil {
 		return Retry{}, fmt.Errorf("retry run: %w", err)
 	}
 	s.log.InfoContext(ctx, "retry requested", "run", runID, "message", r.MessageID)
@@ -153,16 +147,14 @@ func (s *Service) PendingRetries(ctx context.Context) ([]Retry, error) {
 	if _, err := require(ctx, CredentialWorker); err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, qRetryMessages)
+	rows, err := queries(s.pool).MessagesRetryWaiting(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("pending retries: %w", err)
 	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (Retry, error) {
-		var x Retry
-		err := r.Scan(&x.MessageID, &x.TeammateID, &x.ThreadID, &x.RetryOfRun, &x.Prompt, &x.CreatedAt)
-		x.Note = RetryNote(x.Prompt)
-		return x, err
-	})
+	return mapRows(rows, func(r *memorydb.MessagesRetryWaitingRow) Retry {
+		return Retry{MessageID: r.ID, TeammateID: r.TeammateID, ThreadID: r.ThreadID, RetryOfRun: r.RedoOfRunID,
+			Prompt: r.Content, Note: RetryNote(r.Content), CreatedAt: r.CreatedAt}
+	}), nil
 }
 
 // Lesson is an active lesson item of a teammate with the run whose reply prompted it (L4).

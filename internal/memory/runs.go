@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
 // MaxMessageLength bounds a user message or a reply, in characters.
@@ -92,41 +94,33 @@ type RetryOrigin struct {
 	Note string
 }
 
-const runColumns = `id::text, teammate_id::text, thread_id::text, status, started_by_user, generation, rating,
-	created_at, ended_at, cancelled_at`
+// runRow is a run's row as every statement of queries/runs.sql that returns runs reads it (see
+// itemRow).
+type runRow = struct {
+	ID            string
+	TeammateID    string
+	ThreadID      string
+	Status        string
+	StartedByUser bool
+	Generation    string
+	Rating        *string
+	CreatedAt     time.Time
+	EndedAt       *time.Time
+	CancelledAt   *time.Time
+}
 
-const (
-	qThreadGet    = `SELECT id::text, teammate_id::text, generation, created_at FROM bot_threads WHERE id = $1`
-	qThreadInsert = `INSERT INTO bot_threads (teammate_id, generation) VALUES ($1, $2)
-		RETURNING id::text, teammate_id::text, generation, created_at`
-	qRunInsert = `INSERT INTO runs (teammate_id, thread_id, started_by_user, generation, token_hash)
-		VALUES ($1, $2, $3, $4, $5) RETURNING ` + runColumns
-	qMessageInsert = `INSERT INTO messages (thread_id, run_id, role, content, redo_of_run_id)
-		VALUES ($1, $2, $3, $4, $5) RETURNING id::text`
-	qRunGet       = `SELECT ` + runColumns + ` FROM runs WHERE id = $1`
-	qRunForUpdate = `SELECT ` + runColumns + ` FROM runs WHERE id = $1 FOR UPDATE`
-	qRunRunning   = `SELECT status = 'running' FROM runs WHERE id = $1`
-	qRunEnd       = `UPDATE runs SET status = $2, ended_at = now(), token_hash = NULL,
-		cancelled_at = CASE WHEN $2 = 'cancelled' THEN now() END
-		WHERE id = $1 AND status = 'running' RETURNING ` + runColumns
-	qRunAdopt       = `UPDATE runs SET generation = $2 WHERE id = $1`
-	qRunUserMessage = `SELECT id::text, content FROM messages WHERE run_id = $1 AND role = 'user' ORDER BY created_at LIMIT 1`
-	qRunReply       = `SELECT content FROM messages WHERE run_id = $1 AND role = 'assistant' ORDER BY created_at DESC LIMIT 1`
-	// qRunRequest is a run's user message and, when the run is a retry, the run it redoes.
-	qRunRequest = `SELECT content, redo_of_run_id::text FROM messages WHERE run_id = $1 AND role = 'user' ORDER BY created_at LIMIT 1`
-	// qMessageDetach puts a retry's message back to waiting, in its thread, when its run failed to start.
-	qMessageDetach   = `UPDATE messages SET run_id = NULL, thread_id = $2 WHERE id = $1`
-	qRunContextsDrop = `DELETE FROM memory_contexts WHERE run_id = $1`
-	// qRetryMessageText reads a retry's stored message and the run it redoes without claiming it,
-	// to embed its request before StartRun's transaction (qRetryMessageForUpdate claims it inside).
-	qRetryMessageText = `SELECT content, redo_of_run_id::text FROM messages WHERE id = $1`
-)
+// runFromRow is the one place where a run's row becomes a Run.
+func runFromRow[R ~runRow](row *R) Run {
+	r := runRow(*row)
+	return Run{
+		ID: r.ID, TeammateID: r.TeammateID, ThreadID: r.ThreadID, Status: RunStatus(r.Status),
+		StartedByUser: r.StartedByUser, Generation: r.Generation, Rating: (*Rating)(r.Rating), CreatedAt: r.CreatedAt,
+		EndedAt: r.EndedAt, CancelledAt: r.CancelledAt,
+	}
+}
 
-func scanRun(row pgx.Row) (Run, error) {
-	var r Run
-	err := row.Scan(&r.ID, &r.TeammateID, &r.ThreadID, &r.Status, &r.StartedByUser, &r.Generation, &r.Rating,
-		&r.CreatedAt, &r.EndedAt, &r.CancelledAt)
-	return r, err
+func threadFromRow(r *memorydb.BotThread) Thread {
+	return Thread{ID: r.ID, TeammateID: r.TeammateID, Generation: r.Generation, CreatedAt: r.CreatedAt}
 }
 
 func hashToken(token string) []byte {
@@ -175,17 +169,16 @@ func (s *Service) StartRun(ctx context.Context, in StartRunInput) (StartedRun, e
 	// note alone — "make it shorter" — says little about which memory matters).
 	request := in.Message
 	if in.RetryMessageID != "" {
-		var prompt string
-		var redoOf *string
-		err := s.pool.QueryRow(ctx, qRetryMessageText, in.RetryMessageID).Scan(&prompt, &redoOf)
+		// Read without claiming it: the transaction claims it (MessageRetryGetForUpdate).
+		retry, err := queries(s.pool).MessageRetryGet(ctx, in.RetryMessageID)
 		switch {
-		case err == nil && redoOf != nil:
-			origin, err := retryOriginTx(ctx, s.pool, *redoOf, prompt)
+		case err == nil && retry.RedoOfRunID != nil:
+			origin, err := retryOriginQ(ctx, queries(s.pool), *retry.RedoOfRunID, retry.Content)
 			if err != nil {
 				return StartedRun{}, fmt.Errorf("start run: %w", err)
 			}
 			request = origin.request()
-		case err != nil && !errors.Is(err, pgx.ErrNoRows):
+		case err != nil && !errors.Is(err, ErrNotFound):
 			return StartedRun{}, fmt.Errorf("start run: %w", err)
 		}
 	}
@@ -196,7 +189,8 @@ func (s *Service) StartRun(ctx context.Context, in StartRunInput) (StartedRun, e
 	var out StartedRun
 	changed := false
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		exists, err := queries(tx).TeammateExists(ctx, teammateID)
+		q := queries(tx)
+		exists, err := q.TeammateExists(ctx, teammateID)
 		if err != nil {
 			return err
 		}
@@ -206,34 +200,35 @@ func (s *Service) StartRun(ctx context.Context, in StartRunInput) (StartedRun, e
 		request := in.Message
 		var retryThread string
 		if in.RetryMessageID != "" {
-			var owner, redoOf string
-			if err := tx.QueryRow(ctx, qRetryMessageForUpdate, in.RetryMessageID).Scan(&in.Message, &owner, &retryThread, &redoOf); err != nil {
-				return notFoundIfNoRows(err) // unknown, or already picked up by another start
+			retry, err := q.MessageRetryGetForUpdate(ctx, in.RetryMessageID)
+			if err != nil {
+				return err // ErrNotFound: unknown, or already picked up by another start
 			}
-			if owner != teammateID {
+			if retry.TeammateID != teammateID {
 				return ErrNotFound
 			}
+			in.Message, retryThread = retry.Content, retry.ThreadID
 			if in.ThreadID == "" {
 				in.ThreadID = retryThread
 			}
-			origin, err := retryOriginTx(ctx, tx, redoOf, in.Message)
+			origin, err := retryOriginQ(ctx, q, retry.RedoOfRunID, in.Message)
 			if err != nil {
 				return err
 			}
 			out.RetryOf = &origin
 			request = origin.request()
 		}
-		g1, err := generationQ(ctx, tx, teammateID)
+		g1, err := generationQ(ctx, q, teammateID)
 		if err != nil {
 			return err
 		}
 		out.Generation = g1
 		if in.ThreadID != "" {
-			var t Thread
-			err := tx.QueryRow(ctx, qThreadGet, in.ThreadID).Scan(&t.ID, &t.TeammateID, &t.Generation, &t.CreatedAt)
+			row, err := q.ThreadGet(ctx, in.ThreadID)
 			if err != nil {
-				return notFoundIfNoRows(err)
+				return err
 			}
+			t := threadFromRow(row)
 			if t.TeammateID != teammateID {
 				return ErrNotFound
 			}
@@ -243,22 +238,28 @@ func (s *Service) StartRun(ctx context.Context, in StartRunInput) (StartedRun, e
 		}
 		if out.Thread.ID == "" {
 			out.Fresh = true
-			err := tx.QueryRow(ctx, qThreadInsert, teammateID, g1.String()).
-				Scan(&out.Thread.ID, &out.Thread.TeammateID, &out.Thread.Generation, &out.Thread.CreatedAt)
+			row, err := q.ThreadInsert(ctx, memorydb.ThreadInsertParams{TeammateID: teammateID, Generation: g1.String()})
 			if err != nil {
 				return err
 			}
+			out.Thread = threadFromRow(row)
 		}
 		out.Token = newRunToken()
-		if out.Run, err = scanRun(tx.QueryRow(ctx, qRunInsert, teammateID, out.Thread.ID, in.StartedByUser,
-			g1.String(), hashToken(out.Token))); err != nil {
+		run, err := q.RunInsert(ctx, memorydb.RunInsertParams{
+			TeammateID: teammateID, ThreadID: out.Thread.ID, StartedByUser: in.StartedByUser, Generation: g1.String(),
+			TokenHash: hashToken(out.Token),
+		})
+		if err != nil {
 			return err
 		}
+		out.Run = runFromRow(run)
 		if in.RetryMessageID != "" {
-			if _, err := tx.Exec(ctx, qMessageAttach, in.RetryMessageID, out.Run.ID, out.Thread.ID); err != nil {
+			if err := q.MessageAttach(ctx, memorydb.MessageAttachParams{ID: in.RetryMessageID, RunID: &out.Run.ID, ThreadID: out.Thread.ID}); err != nil {
 				return err
 			}
-		} else if _, err := tx.Exec(ctx, qMessageInsert, out.Thread.ID, out.Run.ID, "user", in.Message, nil); err != nil {
+		} else if _, err := q.MessageInsert(ctx, memorydb.MessageInsertParams{
+			ThreadID: out.Thread.ID, RunID: &out.Run.ID, Role: "user", Content: in.Message,
+		}); err != nil {
 			return err
 		}
 		if out.RetryOf != nil && !out.Fresh {
@@ -273,23 +274,23 @@ func (s *Service) StartRun(ctx context.Context, in StartRunInput) (StartedRun, e
 		if s.hooks.beforeGenerationRecheck != nil {
 			s.hooks.beforeGenerationRecheck()
 		}
-		g2, err := generationQ(ctx, tx, teammateID)
+		g2, err := generationQ(ctx, q, teammateID)
 		if err != nil {
 			return err
 		}
 		if g2 != g1 {
 			// The packet may predate the change: it is never handed out, and the run ends here.
 			changed = true
-			if _, err := tx.Exec(ctx, qRunContextsDrop, out.Run.ID); err != nil {
+			if err := q.ContextsDeleteOfRun(ctx, out.Run.ID); err != nil {
 				return err
 			}
 			if in.RetryMessageID != "" {
 				// The retry isn't lost with the failed start: it waits for the worker again.
-				if _, err := tx.Exec(ctx, qMessageDetach, in.RetryMessageID, retryThread); err != nil {
+				if err := q.MessageDetach(ctx, memorydb.MessageDetachParams{ID: in.RetryMessageID, ThreadID: retryThread}); err != nil {
 					return err
 				}
 			}
-			_, err := tx.Exec(ctx, qRunEnd, out.Run.ID, RunFailed)
+			_, err := q.RunEnd(ctx, memorydb.RunEndParams{ID: out.Run.ID, Status: string(RunFailed)})
 			return err
 		}
 		return nil
@@ -312,27 +313,31 @@ const maxRetryChain = 20
 // request is what a retry's packet is recalled for: the first request and the note.
 func (o RetryOrigin) request() string { return o.UserMessage + "\n\n" + o.Note }
 
-// retryOriginTx reads what a retry of run redoOf needs (L3): the first request of the chain of
-// retries that ends at redoOf, redoOf's reply, and the user's note in prompt. tx is the start's
-// transaction, or the pool before it opens.
-func retryOriginTx(ctx context.Context, tx querier, redoOf, prompt string) (RetryOrigin, error) {
+// retryOriginQ reads what a retry of run redoOf needs (L3): the first request of the chain of
+// retries that ends at redoOf, redoOf's reply, and the user's note in prompt. q runs in the start's
+// transaction, or on the pool before it opens.
+func retryOriginQ(ctx context.Context, q *memorydb.Queries, redoOf, prompt string) (RetryOrigin, error) {
 	o := RetryOrigin{RunID: redoOf, Note: RetryNote(prompt)}
-	if err := tx.QueryRow(ctx, qRunReply, redoOf).Scan(&o.Reply); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+	reply, err := q.MessageReplyOfRun(ctx, redoOf)
+	switch {
+	case err == nil:
+		o.Reply = reply
+	case !errors.Is(err, ErrNotFound):
 		return RetryOrigin{}, err
 	}
 	run := redoOf
 	for range maxRetryChain {
-		var earlier *string
-		if err := tx.QueryRow(ctx, qRunRequest, run).Scan(&o.UserMessage, &earlier); err != nil {
-			if errors.Is(err, pgx.ErrNoRows) {
-				break // a run with no user message: nothing to carry
-			}
+		req, err := q.MessageRequestOfRun(ctx, run)
+		if errors.Is(err, ErrNotFound) {
+			break // a run with no user message: nothing to carry
+		} else if err != nil {
 			return RetryOrigin{}, err
 		}
-		if earlier == nil {
+		o.UserMessage = req.Content
+		if req.RedoOfRunID == nil {
 			break
 		}
-		run = *earlier
+		run = *req.RedoOfRunID
 	}
 	return o, nil
 }
@@ -352,10 +357,9 @@ func (s *Service) CheckRunCredential(ctx context.Context) error {
 	if c.Kind != CredentialRun || !c.Connection {
 		return nil
 	}
-	var running bool
-	err := s.pool.QueryRow(ctx, qRunRunning, c.RunID).Scan(&running)
+	running, err := queries(s.pool).RunIsRunning(ctx, c.RunID)
 	switch {
-	case errors.Is(err, pgx.ErrNoRows) || (err == nil && !running):
+	case errors.Is(err, ErrNotFound) || (err == nil && !running):
 		return ErrUnauthenticated
 	case err != nil:
 		return fmt.Errorf("check run credential: %w", err)
@@ -421,13 +425,17 @@ func (s *Service) CompleteRun(ctx context.Context, reply string) (Run, error) {
 			changed = !ok
 			return err
 		}
-		var id string
-		if err := tx.QueryRow(ctx, qMessageInsert, run.ThreadID, run.ID, "assistant", reply, nil).Scan(&id); err != nil {
+		q := queries(tx)
+		if _, err := q.MessageInsert(ctx, memorydb.MessageInsertParams{
+			ThreadID: run.ThreadID, RunID: &run.ID, Role: "assistant", Content: reply,
+		}); err != nil {
 			return err
 		}
-		if out, err = scanRun(tx.QueryRow(ctx, qRunEnd, run.ID, RunCompleted)); err != nil {
+		ended, err := q.RunEnd(ctx, memorydb.RunEndParams{ID: run.ID, Status: string(RunCompleted)})
+		if err != nil {
 			return err
 		}
+		out = runFromRow(ended)
 		return s.EnqueueExtractTx(ctx, tx, out) // I2: a no-op unless extraction is on and the user started the run
 	})
 	if err != nil {
@@ -452,15 +460,20 @@ func (s *Service) CancelRun(ctx context.Context, runID string) (Run, error) {
 	}
 	var out Run
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		run, err := scanRun(tx.QueryRow(ctx, qRunForUpdate, runID))
+		q := queries(tx)
+		row, err := q.RunGetForUpdate(ctx, runID)
 		if err != nil {
-			return notFoundIfNoRows(err)
+			return err
 		}
-		if run.Status != RunRunning {
+		if RunStatus(row.Status) != RunRunning {
 			return invalid("runId", "the run has already ended")
 		}
-		out, err = scanRun(tx.QueryRow(ctx, qRunEnd, run.ID, RunCancelled))
-		return err
+		ended, err := q.RunEnd(ctx, memorydb.RunEndParams{ID: runID, Status: string(RunCancelled)})
+		if err != nil {
+			return err
+		}
+		out = runFromRow(ended)
+		return nil
 	})
 	if err != nil {
 		return Run{}, wrapUnlessDomain("cancel run", err)
@@ -481,18 +494,26 @@ func (s *Service) GetRun(ctx context.Context, runID string) (Run, error) {
 	if c.Kind == CredentialRun && c.RunID != runID {
 		return Run{}, ErrForbidden
 	}
-	run, err := scanRun(s.pool.QueryRow(ctx, qRunGet, runID))
-	return run, notFoundIfNoRows(err)
+	row, err := queries(s.pool).RunGet(ctx, runID)
+	if err != nil {
+		return Run{}, err
+	}
+	return runFromRow(row), nil
 }
 
 // RunMessages returns the run's user message and reply ("" while there is none), for a caller that
 // has read the run with GetRun.
 func (s *Service) RunMessages(ctx context.Context, runID string) (message, reply string, err error) {
-	var id string
-	if err := s.pool.QueryRow(ctx, qRunUserMessage, runID).Scan(&id, &message); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+	q := queries(s.pool)
+	user, err := q.MessageUserOfRun(ctx, runID)
+	switch {
+	case err == nil:
+		message = user.Content
+	case !errors.Is(err, ErrNotFound):
 		return "", "", err
 	}
-	if err := s.pool.QueryRow(ctx, qRunReply, runID).Scan(&reply); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+	reply, err = q.MessageReplyOfRun(ctx, runID)
+	if err != nil && !errors.Is(err, ErrNotFound) {
 		return "", "", err
 	}
 	return message, reply, nil
@@ -501,28 +522,24 @@ func (s *Service) RunMessages(ctx context.Context, runID string) (message, reply
 // RunRetry returns, for a retry's run (L3), the id of the run it redoes and the user's note; both
 // "" for any other run. For a caller that has read the run with GetRun.
 func (s *Service) RunRetry(ctx context.Context, runID string) (redoOf, note string, err error) {
-	var message string
-	var earlier *string
-	err = s.pool.QueryRow(ctx, qRunRequest, runID).Scan(&message, &earlier)
-	if errors.Is(err, pgx.ErrNoRows) || (err == nil && earlier == nil) {
+	req, err := queries(s.pool).MessageRequestOfRun(ctx, runID)
+	if errors.Is(err, ErrNotFound) || (err == nil && req.RedoOfRunID == nil) {
 		return "", "", nil
 	}
 	if err != nil {
 		return "", "", fmt.Errorf("run retry: %w", err)
 	}
-	return *earlier, RetryNote(message), nil
+	return *req.RedoOfRunID, RetryNote(req.Content), nil
 }
 
 // ThreadOf returns the thread of a run the caller has read with GetRun or StartRun.
 func (s *Service) ThreadOf(ctx context.Context, run Run) (Thread, error) {
-	var t Thread
-	err := s.pool.QueryRow(ctx, qThreadGet, run.ThreadID).Scan(&t.ID, &t.TeammateID, &t.Generation, &t.CreatedAt)
-	return t, notFoundIfNoRows(err)
+	row, err := queries(s.pool).ThreadGet(ctx, run.ThreadID)
+	if err != nil {
+		return Thread{}, err
+	}
+	return threadFromRow(row), nil
 }
-
-const qRunsOfTeammate = `SELECT ` + runColumns + ` FROM runs
-	WHERE teammate_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2, $3::uuid))
-	ORDER BY created_at DESC, id DESC LIMIT $4`
 
 // Runs lists a teammate's runs, newest first (user or worker): the conversations screen. before is
 // the last run of the previous page (nil for the first page).
@@ -541,14 +558,13 @@ func (s *Service) Runs(ctx context.Context, teammateID string, first *int, befor
 	if err != nil {
 		return nil, err
 	}
-	var at *time.Time
-	var id *string
+	page := memorydb.RunsOfTeammateParams{TeammateID: teammateID, MaxRows: limit}
 	if before != nil {
-		at, id = &before.CreatedAt, &before.ID
+		page.BeforeCreated, page.BeforeID = &before.CreatedAt, &before.ID
 	}
-	rows, err := s.pool.Query(ctx, qRunsOfTeammate, teammateID, at, id, limit)
+	rows, err := queries(s.pool).RunsOfTeammate(ctx, page)
 	if err != nil {
 		return nil, fmt.Errorf("list runs: %w", err)
 	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (Run, error) { return scanRun(r) })
+	return mapRows(rows, runFromRow), nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
 // The run-credential prologue (G5) and the adoption epilogue (G6), in one place: every operation a
@@ -11,26 +13,14 @@ import (
 // runReadTx, so no tool can forget the check and a worker that skips checkRunGeneration (or calls
 // tools in parallel) still can't act on memory the user just corrected.
 
-const (
-	// qLockShared and qLockOwn take a teammate write's two generation rows, always shared first and
-	// in two statements, so that the order is fixed (no deadlock with another teammate's write, and
-	// user writes take one row only). They are held until commit: a concurrent user change of either
-	// scope has either committed before (and the check answers MEMORY_CHANGED) or waits until after.
-	qLockShared = `SELECT generation FROM memory_generations WHERE scope = 'shared' FOR UPDATE`
-	qLockOwn    = `SELECT generation FROM memory_generations WHERE scope = $1 FOR UPDATE`
-
-	// qThreadAdopt moves the run's thread along with it (G6), only from the generation the run had:
-	// a thread something else has moved is not dragged back or forth.
-	qThreadAdopt = `UPDATE bot_threads SET generation = $2 WHERE id = $1 AND generation = $3`
-)
-
 // runOpen locks the caller's run and returns it while it is running; a cancelled or ended run's
 // credential no longer acts (ErrUnauthenticated).
 func runOpen(ctx context.Context, tx pgx.Tx, c Credential) (Run, error) {
-	run, err := scanRun(tx.QueryRow(ctx, qRunForUpdate, c.RunID))
+	row, err := queries(tx).RunGetForUpdate(ctx, c.RunID)
 	if err != nil {
-		return Run{}, notFoundIfNoRows(err)
+		return Run{}, err
 	}
+	run := runFromRow(row)
 	if run.Status != RunRunning {
 		return Run{}, ErrUnauthenticated
 	}
@@ -41,14 +31,15 @@ func runOpen(ctx context.Context, tx pgx.Tx, c Credential) (Run, error) {
 // generation and, when it is no longer the run's, ends the run as interrupted and reports false.
 // The caller commits (so the interruption sticks) and answers ErrMemoryChangedMidTurn.
 func checkGenerationTx(ctx context.Context, tx pgx.Tx, run Run) (Generation, bool, error) {
-	g, err := generationQ(ctx, tx, run.TeammateID)
+	q := queries(tx)
+	g, err := generationQ(ctx, q, run.TeammateID)
 	if err != nil {
 		return Generation{}, false, err
 	}
 	if g.String() == run.Generation {
 		return g, true, nil
 	}
-	_, err = tx.Exec(ctx, qRunEnd, run.ID, RunInterrupted)
+	_, err = q.RunEnd(ctx, memorydb.RunEndParams{ID: run.ID, Status: string(RunInterrupted)})
 	return g, false, err
 }
 
@@ -81,10 +72,14 @@ func (s *Service) runWriteTx(ctx context.Context, scope string, write func(tx pg
 		if scope != ScopeShared && scope != run.TeammateID {
 			return ErrForbidden // S1: never reached through the tools, which derive scope from the run
 		}
-		b := &pgx.Batch{}
-		b.Queue(qLockShared)
-		b.Queue(qLockOwn, run.TeammateID)
-		if err := notFoundIfNoRows(tx.SendBatch(ctx, b).Close()); err != nil {
+		// The two generation rows, always shared first and in two statements, so that the order is
+		// fixed (no deadlock with another teammate's write, and user writes take one row only). They
+		// are held until commit: a concurrent user change of either scope has either committed
+		// before (and the check answers MEMORY_CHANGED) or waits until after.
+		b := newBatch()
+		b.q.ScopeLock(ctx, ScopeShared)
+		b.q.ScopeLock(ctx, run.TeammateID)
+		if err := b.send(ctx, tx); err != nil {
 			return err
 		}
 		before, ok, err := checkGenerationTx(ctx, tx, run)
@@ -92,27 +87,30 @@ func (s *Service) runWriteTx(ctx context.Context, scope string, write func(tx pg
 			changed = !ok
 			return err
 		}
-		var messageID, message string
-		if err := tx.QueryRow(ctx, qRunUserMessage, run.ID).Scan(&messageID, &message); err != nil {
+		q := queries(tx)
+		request, err := q.MessageUserOfRun(ctx, run.ID)
+		if err != nil {
 			return err
 		}
 		if s.hooks.inToolWriteWindow != nil {
 			s.hooks.inToolWriteWindow()
 		}
-		if out, err = write(tx, run, message, messageID); err != nil {
+		if out, err = write(tx, run, request.Content, request.ID); err != nil {
 			return err
 		}
-		after, err := generationQ(ctx, tx, run.TeammateID)
+		after, err := generationQ(ctx, q, run.TeammateID)
 		if err != nil {
 			return err
 		}
 		if after == before || !ownBumpOnly(before, after) {
 			return nil
 		}
-		if _, err := tx.Exec(ctx, qRunAdopt, run.ID, after.String()); err != nil {
+		if err := q.RunAdopt(ctx, memorydb.RunAdoptParams{ID: run.ID, Generation: after.String()}); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, qThreadAdopt, run.ThreadID, after.String(), run.Generation); err != nil {
+		if err := q.ThreadAdopt(ctx, memorydb.ThreadAdoptParams{
+			ID: run.ThreadID, Generation: after.String(), RunGeneration: run.Generation,
+		}); err != nil {
 			return err
 		}
 		out.Adopted = true

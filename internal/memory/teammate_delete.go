@@ -6,12 +6,6 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-const (
-	// A teammate's tool locks its run, then the scope (runWriteTx): the runs are locked before the
-	// scope here, in id order, so the two never wait on each other in opposite orders.
-	qTeammateRunsLock = `SELECT id::text FROM runs WHERE teammate_id = $1 ORDER BY id FOR UPDATE`
-)
-
 // DeleteResult is what DeleteTeammate removed.
 type DeleteResult struct {
 	TeammateID string
@@ -43,11 +37,9 @@ func (s *Service) DeleteTeammate(ctx context.Context, id string) (DeleteResult, 
 		if _, err := q.TeammateLock(ctx, id); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, qTeammateRunsLock, id)
-		if err != nil {
-			return err
-		}
-		runs, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		// A teammate's tool locks its run, then the scope (runWriteTx): the runs are locked before the
+		// scope here, in id order, so the two never wait on each other in opposite orders.
+		runs, err := q.RunsLockOfTeammate(ctx, id)
 		if err != nil {
 			return err
 		}

@@ -176,27 +176,16 @@ func (s *Service) Generation(ctx context.Context, teammateID string) (Generation
 	if !c.canReadTeammate(teammateID) {
 		return Generation{}, ErrForbidden
 	}
-	return generationQ(ctx, s.pool, teammateID)
-}
-
-// querier is what both a pool and a transaction offer for reads.
-type querier interface {
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	return generationQ(ctx, queries(s.pool), teammateID)
 }
 
 // generationQ reads the G2 generation of a teammate that the caller has been checked to see.
-func generationQ(ctx context.Context, q querier, teammateID string) (Generation, error) {
-	var g Generation
-	err := q.QueryRow(ctx, `
-		SELECT s.generation, o.generation,
-		       (SELECT count(*) FROM memory_items i
-		         WHERE i.scope IN ('shared', o.scope) AND i.status = 'active' AND i.expires_at <= now())
-		  FROM memory_generations s, memory_generations o
-		 WHERE s.scope = 'shared' AND o.scope = $1`, teammateID).Scan(&g.Shared, &g.Own, &g.Expired)
+func generationQ(ctx context.Context, q *memorydb.Queries, teammateID string) (Generation, error) {
+	g, err := q.GenerationGet(ctx, teammateID)
 	if err != nil {
-		return Generation{}, notFoundIfNoRows(err)
+		return Generation{}, err
 	}
-	return g, nil
+	return Generation{Shared: g.Shared, Own: g.Own, Expired: g.Expired}, nil
 }
 
 // RenameTeammate changes a teammate's name (user only). Names carry no memory, so it is no revision

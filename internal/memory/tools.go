@@ -51,16 +51,6 @@ type RememberInput struct {
 	ForEveryone bool
 }
 
-const (
-	// P8: the teammate's own conversations, never another teammate's.
-	qHistorySearch = `
-		SELECT m.id::text, m.thread_id::text, m.run_id::text, m.role, m.content, m.created_at
-		  FROM messages m JOIN bot_threads t ON t.id = m.thread_id
-		 WHERE t.teammate_id = $1 AND (m.search @@ plainto_tsquery('english', $2) OR m.content ILIKE $3)
-		 ORDER BY ts_rank_cd(m.search, plainto_tsquery('english', $2)) DESC, m.created_at DESC
-		 LIMIT $4`
-)
-
 // MaxToolResults bounds what toolSearchMemory and toolSearchHistory return.
 const MaxToolResults = 20
 
@@ -339,15 +329,17 @@ func (s *Service) ToolSearchHistory(ctx context.Context, query string) ([]Histor
 	}
 	var out []HistoryMessage
 	err = s.runReadTx(ctx, func(tx pgx.Tx, _ Run) error {
-		rows, err := tx.Query(ctx, qHistorySearch, c.TeammateID, query, "%"+escapeLike(query)+"%", MaxToolResults)
+		rows, err := queries(tx).MessagesSearchOfTeammate(ctx, memorydb.MessagesSearchOfTeammateParams{
+			TeammateID: c.TeammateID, Words: query, Pattern: "%" + escapeLike(query) + "%", MaxRows: MaxToolResults,
+		})
 		if err != nil {
 			return fmt.Errorf("search history: %w", err)
 		}
-		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (HistoryMessage, error) {
-			var m HistoryMessage
-			return m, r.Scan(&m.ID, &m.ThreadID, &m.RunID, &m.Role, &m.Content, &m.CreatedAt)
+		out = mapRows(rows, func(r *memorydb.MessagesSearchOfTeammateRow) HistoryMessage {
+			return HistoryMessage{ID: r.ID, ThreadID: r.ThreadID, RunID: r.RunID, Role: r.Role, Content: r.Content,
+				CreatedAt: r.CreatedAt}
 		})
-		return err
+		return nil
 	})
 	return out, err
 }

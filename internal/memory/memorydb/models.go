@@ -8,6 +8,13 @@ import (
 	"time"
 )
 
+type BotThread struct {
+	ID         string
+	TeammateID string
+	Generation string
+	CreatedAt  time.Time
+}
+
 type MemoryRevision struct {
 	ItemID    string
 	Revision  int

@@ -7,7 +7,439 @@ package memorydb
 
 import (
 	"context"
+	"time"
 )
+
+const runAdopt = `-- name: RunAdopt :exec
+UPDATE runs SET generation = $1 WHERE id = $2
+`
+
+type RunAdoptParams struct {
+	Generation string
+	ID         string
+}
+
+func (q *Queries) RunAdopt(ctx context.Context, arg RunAdoptParams) error {
+	_, err := q.db.Exec(ctx, runAdopt, arg.Generation, arg.ID)
+	return err
+}
+
+const runAuthenticate = `-- name: RunAuthenticate :one
+WITH r AS (
+    SELECT runs.id, runs.teammate_id, runs.last_active_at < now() - $1::interval AS idle,
+           runs.last_active_at < now() - $2::interval AS stale
+      FROM runs WHERE runs.token_hash = $3 AND runs.status = 'running'
+), touched AS (
+    UPDATE runs SET last_active_at = now() FROM r WHERE runs.id = r.id AND NOT r.idle AND r.stale
+)
+SELECT r.id, r.teammate_id, r.idle FROM r
+`
+
+type RunAuthenticateParams struct {
+	Idle       time.Duration
+	TouchEvery time.Duration
+	TokenHash  []byte
+}
+
+type RunAuthenticateRow struct {
+	ID         string
+	TeammateID string
+	Idle       bool
+}
+
+// The running run of a token hash and whether it has been idle for longer than idle. A live run's
+// last activity is moved to now only when it is older than touch_every, so a busy run writes its
+// row at most once per touch_every rather than on every tool call.
+func (q *Queries) RunAuthenticate(ctx context.Context, arg RunAuthenticateParams) (*RunAuthenticateRow, error) {
+	row := q.db.QueryRow(ctx, runAuthenticate, arg.Idle, arg.TouchEvery, arg.TokenHash)
+	var i RunAuthenticateRow
+	err := row.Scan(&i.ID, &i.TeammateID, &i.Idle)
+	return &i, err
+}
+
+const runEnd = `-- name: RunEnd :one
+UPDATE runs SET status = $1, ended_at = now(), token_hash = NULL,
+                cancelled_at = CASE WHEN $1::text = 'cancelled' THEN now() END
+ WHERE id = $2 AND status = 'running'
+RETURNING id, teammate_id, thread_id, status, started_by_user, generation, rating, created_at, ended_at, cancelled_at
+`
+
+type RunEndParams struct {
+	Status string
+	ID     string
+}
+
+type RunEndRow struct {
+	ID            string
+	TeammateID    string
+	ThreadID      string
+	Status        string
+	StartedByUser bool
+	Generation    string
+	Rating        *string
+	CreatedAt     time.Time
+	EndedAt       *time.Time
+	CancelledAt   *time.Time
+}
+
+// Ends a running run with status; its token stops working. No row: it wasn't running.
+func (q *Queries) RunEnd(ctx context.Context, arg RunEndParams) (*RunEndRow, error) {
+	row := q.db.QueryRow(ctx, runEnd, arg.Status, arg.ID)
+	var i RunEndRow
+	err := row.Scan(
+		&i.ID,
+		&i.TeammateID,
+		&i.ThreadID,
+		&i.Status,
+		&i.StartedByUser,
+		&i.Generation,
+		&i.Rating,
+		&i.CreatedAt,
+		&i.EndedAt,
+		&i.CancelledAt,
+	)
+	return &i, err
+}
+
+const runExtractSource = `-- name: RunExtractSource :one
+SELECT r.teammate_id, (r.status = 'completed' AND r.started_by_user)::boolean AS eligible,
+       m.id AS message_id, m.content AS message,
+       EXISTS (SELECT 1 FROM memory_suppressions s WHERE s.message_id = m.id) AS suppressed,
+       EXISTS (SELECT 1 FROM memory_items i WHERE i.source_run_id = r.id AND i.source = 'extraction') AS extracted
+  FROM runs r
+  LEFT JOIN messages m ON m.id = (SELECT u.id FROM messages u WHERE u.run_id = r.id AND u.role = 'user'
+                                   ORDER BY u.created_at, u.id LIMIT 1)
+ WHERE r.id = $1
+`
+
+type RunExtractSourceRow struct {
+	TeammateID string
+	Eligible   bool
+	MessageID  *string
+	Message    *string
+	Suppressed bool
+	Extracted  bool
+}
+
+// What an extract job needs of a run: its teammate, whether it completed and was started by the
+// user, its user message (none: NULL), whether that message is suppressed (F4), and whether the run
+// was extracted already.
+func (q *Queries) RunExtractSource(ctx context.Context, id string) (*RunExtractSourceRow, error) {
+	row := q.db.QueryRow(ctx, runExtractSource, id)
+	var i RunExtractSourceRow
+	err := row.Scan(
+		&i.TeammateID,
+		&i.Eligible,
+		&i.MessageID,
+		&i.Message,
+		&i.Suppressed,
+		&i.Extracted,
+	)
+	return &i, err
+}
+
+const runGet = `-- name: RunGet :one
+SELECT id, teammate_id, thread_id, status, started_by_user, generation, rating, created_at, ended_at, cancelled_at
+  FROM runs WHERE id = $1
+`
+
+type RunGetRow struct {
+	ID            string
+	TeammateID    string
+	ThreadID      string
+	Status        string
+	StartedByUser bool
+	Generation    string
+	Rating        *string
+	CreatedAt     time.Time
+	EndedAt       *time.Time
+	CancelledAt   *time.Time
+}
+
+// Every statement of this file that returns runs returns these columns, in this order: the run's
+// row (runRow in runs.go).
+func (q *Queries) RunGet(ctx context.Context, id string) (*RunGetRow, error) {
+	row := q.db.QueryRow(ctx, runGet, id)
+	var i RunGetRow
+	err := row.Scan(
+		&i.ID,
+		&i.TeammateID,
+		&i.ThreadID,
+		&i.Status,
+		&i.StartedByUser,
+		&i.Generation,
+		&i.Rating,
+		&i.CreatedAt,
+		&i.EndedAt,
+		&i.CancelledAt,
+	)
+	return &i, err
+}
+
+const runGetForUpdate = `-- name: RunGetForUpdate :one
+SELECT id, teammate_id, thread_id, status, started_by_user, generation, rating, created_at, ended_at, cancelled_at
+  FROM runs WHERE id = $1 FOR UPDATE
+`
+
+type RunGetForUpdateRow struct {
+	ID            string
+	TeammateID    string
+	ThreadID      string
+	Status        string
+	StartedByUser bool
+	Generation    string
+	Rating        *string
+	CreatedAt     time.Time
+	EndedAt       *time.Time
+	CancelledAt   *time.Time
+}
+
+func (q *Queries) RunGetForUpdate(ctx context.Context, id string) (*RunGetForUpdateRow, error) {
+	row := q.db.QueryRow(ctx, runGetForUpdate, id)
+	var i RunGetForUpdateRow
+	err := row.Scan(
+		&i.ID,
+		&i.TeammateID,
+		&i.ThreadID,
+		&i.Status,
+		&i.StartedByUser,
+		&i.Generation,
+		&i.Rating,
+		&i.CreatedAt,
+		&i.EndedAt,
+		&i.CancelledAt,
+	)
+	return &i, err
+}
+
+const runInsert = `-- name: RunInsert :one
+INSERT INTO runs (teammate_id, thread_id, started_by_user, generation, token_hash)
+VALUES ($1, $2, $3, $4, $5)
+RETURNING id, teammate_id, thread_id, status, started_by_user, generation, rating, created_at, ended_at, cancelled_at
+`
+
+type RunInsertParams struct {
+	TeammateID    string
+	ThreadID      string
+	StartedByUser bool
+	Generation    string
+	TokenHash     []byte
+}
+
+type RunInsertRow struct {
+	ID            string
+	TeammateID    string
+	ThreadID      string
+	Status        string
+	StartedByUser bool
+	Generation    string
+	Rating        *string
+	CreatedAt     time.Time
+	EndedAt       *time.Time
+	CancelledAt   *time.Time
+}
+
+func (q *Queries) RunInsert(ctx context.Context, arg RunInsertParams) (*RunInsertRow, error) {
+	row := q.db.QueryRow(ctx, runInsert,
+		arg.TeammateID,
+		arg.ThreadID,
+		arg.StartedByUser,
+		arg.Generation,
+		arg.TokenHash,
+	)
+	var i RunInsertRow
+	err := row.Scan(
+		&i.ID,
+		&i.TeammateID,
+		&i.ThreadID,
+		&i.Status,
+		&i.StartedByUser,
+		&i.Generation,
+		&i.Rating,
+		&i.CreatedAt,
+		&i.EndedAt,
+		&i.CancelledAt,
+	)
+	return &i, err
+}
+
+const runIsRunning = `-- name: RunIsRunning :one
+SELECT status = 'running' AS running FROM runs WHERE id = $1
+`
+
+func (q *Queries) RunIsRunning(ctx context.Context, id string) (bool, error) {
+	row := q.db.QueryRow(ctx, runIsRunning, id)
+	var running bool
+	err := row.Scan(&running)
+	return running, err
+}
+
+const runRate = `-- name: RunRate :one
+UPDATE runs SET rating = $1 WHERE id = $2
+RETURNING id, teammate_id, thread_id, status, started_by_user, generation, rating, created_at, ended_at, cancelled_at
+`
+
+type RunRateParams struct {
+	Rating *string
+	ID     string
+}
+
+type RunRateRow struct {
+	ID            string
+	TeammateID    string
+	ThreadID      string
+	Status        string
+	StartedByUser bool
+	Generation    string
+	Rating        *string
+	CreatedAt     time.Time
+	EndedAt       *time.Time
+	CancelledAt   *time.Time
+}
+
+func (q *Queries) RunRate(ctx context.Context, arg RunRateParams) (*RunRateRow, error) {
+	row := q.db.QueryRow(ctx, runRate, arg.Rating, arg.ID)
+	var i RunRateRow
+	err := row.Scan(
+		&i.ID,
+		&i.TeammateID,
+		&i.ThreadID,
+		&i.Status,
+		&i.StartedByUser,
+		&i.Generation,
+		&i.Rating,
+		&i.CreatedAt,
+		&i.EndedAt,
+		&i.CancelledAt,
+	)
+	return &i, err
+}
+
+const runsEndIdle = `-- name: RunsEndIdle :many
+UPDATE runs SET status = 'interrupted', ended_at = now(), token_hash = NULL
+ WHERE status = 'running' AND last_active_at < now() - $1::interval
+   AND ($2::uuid IS NULL OR id = $2::uuid)
+RETURNING id
+`
+
+type RunsEndIdleParams struct {
+	Idle   time.Duration
+	OnlyID *string
+}
+
+// Interrupts the running runs idle for longer than idle: every one, or only_id alone. The idle
+// condition is checked again here, so a run used meanwhile is left alone.
+func (q *Queries) RunsEndIdle(ctx context.Context, arg RunsEndIdleParams) ([]string, error) {
+	rows, err := q.db.Query(ctx, runsEndIdle, arg.Idle, arg.OnlyID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []string{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const runsLockOfTeammate = `-- name: RunsLockOfTeammate :many
+SELECT id FROM runs WHERE teammate_id = $1 ORDER BY id FOR UPDATE
+`
+
+// A teammate's tool locks its run, then the scope (runWriteTx): a teammate's deletion locks its runs
+// before its scope, in id order, so the two never wait on each other in opposite orders.
+func (q *Queries) RunsLockOfTeammate(ctx context.Context, teammateID string) ([]string, error) {
+	rows, err := q.db.Query(ctx, runsLockOfTeammate, teammateID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []string{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const runsOfTeammate = `-- name: RunsOfTeammate :many
+SELECT id, teammate_id, thread_id, status, started_by_user, generation, rating, created_at, ended_at, cancelled_at
+  FROM runs
+ WHERE teammate_id = $1
+   AND ($2::timestamptz IS NULL
+        OR (created_at, id) < ($2::timestamptz, $3::uuid))
+ ORDER BY created_at DESC, id DESC LIMIT $4::int
+`
+
+type RunsOfTeammateParams struct {
+	TeammateID    string
+	BeforeCreated *time.Time
+	BeforeID      *string
+	MaxRows       int
+}
+
+type RunsOfTeammateRow struct {
+	ID            string
+	TeammateID    string
+	ThreadID      string
+	Status        string
+	StartedByUser bool
+	Generation    string
+	Rating        *string
+	CreatedAt     time.Time
+	EndedAt       *time.Time
+	CancelledAt   *time.Time
+}
+
+// Newest first; the keyset before_* is the last run of the previous page.
+func (q *Queries) RunsOfTeammate(ctx context.Context, arg RunsOfTeammateParams) ([]*RunsOfTeammateRow, error) {
+	rows, err := q.db.Query(ctx, runsOfTeammate,
+		arg.TeammateID,
+		arg.BeforeCreated,
+		arg.BeforeID,
+		arg.MaxRows,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []*RunsOfTeammateRow{}
+	for rows.Next() {
+		var i RunsOfTeammateRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TeammateID,
+			&i.ThreadID,
+			&i.Status,
+			&i.StartedByUser,
+			&i.Generation,
+			&i.Rating,
+			&i.CreatedAt,
+			&i.EndedAt,
+			&i.CancelledAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, &i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
 
 const runsTeammates = `-- name: RunsTeammates :many
 SELECT id, teammate_id FROM runs WHERE id = ANY($1::uuid[])
