@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/open-bot/memory/internal/jobs"
+	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
 // Embeddings of items (RULES I1, F2). Every active create, edit, restore, undo, pin and confirm
@@ -16,69 +17,6 @@ import (
 // only if — under the scope's and the item's locks — the item is still active, the revision still
 // current and the model still the configured one: a result that arrives after a forget or an edit is
 // dropped, so a late job can't bring forgotten text back in vector form.
-
-const (
-	// qEmbedSource reads what an embed job needs: the item's state and text, whether the revision
-	// has a vector by the configured model already ($3, $4: model, dimensions; 0 = any), and whether
-	// an earlier revision with the same key and content has one to copy.
-	qEmbedSource = `
-		SELECT i.status, i.revision, i.key, i.content,
-		       EXISTS (SELECT 1 FROM memory_embeddings e
-		                WHERE e.item_id = i.id AND e.revision = $2 AND e.model = $3
-		                  AND ($4::int = 0 OR e.dimensions = $4)),
-		       EXISTS (SELECT 1 FROM memory_embeddings e
-		                 JOIN memory_revisions r ON r.item_id = e.item_id AND r.revision = e.revision
-		                WHERE e.item_id = i.id AND e.revision <> $2 AND e.model = $3
-		                  AND ($4::int = 0 OR e.dimensions = $4)
-		                  AND r.content = i.content AND r.key IS NOT DISTINCT FROM i.key)
-		  FROM memory_items i WHERE i.id = $1`
-
-	// qEmbeddingStore stores a vector; one of another size for the same model (the dimensions setting
-	// changed) is replaced.
-	qEmbeddingStore = `
-		INSERT INTO memory_embeddings (item_id, revision, model, dimensions, embedding)
-		VALUES ($1, $2, $3, $4, $5::text::vector)
-		ON CONFLICT (item_id, revision, model) DO UPDATE
-		   SET dimensions = EXCLUDED.dimensions, embedding = EXCLUDED.embedding, created_at = now()
-		 WHERE memory_embeddings.dimensions <> EXCLUDED.dimensions`
-
-	// qEmbeddingReuse copies the vector of an earlier revision with the same key and content (a pin,
-	// an expiry change, a restore): no AI request for text that was embedded already.
-	qEmbeddingReuse = `
-		INSERT INTO memory_embeddings (item_id, revision, model, dimensions, embedding)
-		SELECT e.item_id, $2, e.model, e.dimensions, e.embedding
-		  FROM memory_embeddings e
-		  JOIN memory_revisions r ON r.item_id = e.item_id AND r.revision = e.revision
-		  JOIN memory_revisions cur ON cur.item_id = e.item_id AND cur.revision = $2
-		 WHERE e.item_id = $1 AND e.revision <> $2 AND e.model = $3 AND ($4::int = 0 OR e.dimensions = $4)
-		   AND r.content = cur.content AND r.key IS NOT DISTINCT FROM cur.key
-		 ORDER BY e.revision DESC
-		 LIMIT 1
-		ON CONFLICT (item_id, revision, model) DO UPDATE
-		   SET dimensions = EXCLUDED.dimensions, embedding = EXCLUDED.embedding, created_at = now()
-		 WHERE memory_embeddings.dimensions <> EXCLUDED.dimensions`
-
-	// qEmbeddingsMissing lists the active items without a vector of their current revision by the
-	// configured model.
-	qEmbeddingsMissing = `
-		SELECT i.id::text, i.revision FROM memory_items i
-		 WHERE i.status = 'active'
-		   AND NOT EXISTS (SELECT 1 FROM memory_embeddings e
-		                    WHERE e.item_id = i.id AND e.revision = i.revision AND e.model = $1
-		                      AND ($2::int = 0 OR e.dimensions = $2))
-		 ORDER BY i.pinned DESC, i.updated_at DESC, i.id`
-
-	qEmbeddingProgress = `
-		SELECT count(*) FILTER (WHERE EXISTS (
-		           SELECT 1 FROM memory_embeddings e
-		            WHERE e.item_id = i.id AND e.revision = i.revision AND e.model = $1
-		              AND ($2::int = 0 OR e.dimensions = $2))),
-		       count(*)
-		  FROM memory_items i WHERE i.status = 'active'`
-
-	// One re-embed pass at a time across processes (cmd/api and cmd/worker both run it at start).
-	qReembedLock = `SELECT pg_advisory_xact_lock(hashtext('memory_reembed_active'))`
-)
 
 // aiConfig is the optional AI a service uses; the zero value means none.
 type aiConfig struct {
@@ -167,29 +105,24 @@ func (s *Service) EmbedJobs(ctx context.Context, refs []EmbedRef, embed func(ctx
 		texts []string
 	)
 	for i, ref := range refs {
-		var (
-			status             Status
-			current            int
-			key                *string
-			content            string
-			embedded, reusable bool
-		)
-		err := s.pool.QueryRow(ctx, qEmbedSource, ref.ItemID, ref.Revision, cfg.model, cfg.dims).
-			Scan(&status, &current, &key, &content, &embedded, &reusable)
+		src, err := queries(s.pool).EmbeddingSource(ctx, memorydb.EmbeddingSourceParams{
+			ItemID: ref.ItemID, Revision: ref.Revision, Model: cfg.model, Dimensions: cfg.dims,
+		})
 		switch {
-		case errors.Is(err, pgx.ErrNoRows):
+		case errors.Is(err, ErrNotFound):
 			// Deleted with its teammate.
 		case err != nil:
 			errs[i] = fmt.Errorf("embed job: read item: %w", err)
-		case status != StatusActive || current != ref.Revision || embedded:
-		case reusable:
-			errs[i] = s.storeEmbedding(ctx, ref.ItemID, ref.Revision, func(tx pgx.Tx) error {
-				_, err := tx.Exec(ctx, qEmbeddingReuse, ref.ItemID, ref.Revision, cfg.model, cfg.dims)
-				return err
+		case Status(src.Status) != StatusActive || src.Revision != ref.Revision || src.Embedded:
+		case src.Reusable:
+			errs[i] = s.storeEmbedding(ctx, ref.ItemID, ref.Revision, func(q *memorydb.Queries) error {
+				return q.EmbeddingReuse(ctx, memorydb.EmbeddingReuseParams{
+					ItemID: ref.ItemID, Revision: ref.Revision, Model: cfg.model, Dimensions: cfg.dims,
+				})
 			})
 		default:
 			need = append(need, i)
-			texts = append(texts, EmbedText(key, content))
+			texts = append(texts, EmbedText(src.Key, src.Content))
 		}
 	}
 	if len(need) == 0 {
@@ -218,9 +151,10 @@ func (s *Service) storeVector(ctx context.Context, ref EmbedRef, cfg embeddingCo
 	if !ok {
 		return jobs.Permanent(codeUnusableVector, nil)
 	}
-	return s.storeEmbedding(ctx, ref.ItemID, ref.Revision, func(tx pgx.Tx) error {
-		_, err := tx.Exec(ctx, qEmbeddingStore, ref.ItemID, ref.Revision, cfg.model, len(vector), literal)
-		return err
+	return s.storeEmbedding(ctx, ref.ItemID, ref.Revision, func(q *memorydb.Queries) error {
+		return q.EmbeddingStore(ctx, memorydb.EmbeddingStoreParams{
+			ItemID: ref.ItemID, Revision: ref.Revision, Model: cfg.model, Dimensions: len(vector), Embedding: literal,
+		})
 	})
 }
 
@@ -229,7 +163,7 @@ func (s *Service) storeVector(ctx context.Context, ref EmbedRef, cfg embeddingCo
 // can't change under it: a Service's configuration is fixed at construction, and a vector a process
 // of an older configuration stores late is of a model recall no longer reads. A forget or an edit that committed meanwhile wins: nothing is
 // stored and the job ends without error.
-func (s *Service) storeEmbedding(ctx context.Context, itemID string, revision int, store func(pgx.Tx) error) error {
+func (s *Service) storeEmbedding(ctx context.Context, itemID string, revision int, store func(*memorydb.Queries) error) error {
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		item, err := lockItemTx(ctx, tx, itemID)
 		if err != nil {
@@ -238,7 +172,7 @@ func (s *Service) storeEmbedding(ctx context.Context, itemID string, revision in
 		if item.Status != StatusActive || item.Revision != revision {
 			return nil
 		}
-		return store(tx)
+		return store(queries(tx))
 	})
 	if errors.Is(err, ErrNotFound) {
 		return nil
@@ -261,20 +195,17 @@ func (s *Service) ReembedActive(ctx context.Context) (int, error) {
 	}
 	var n int
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, qReembedLock); err != nil {
+		q := queries(tx)
+		if err := q.EmbeddingsReembedLock(ctx); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, qEmbeddingsMissing, cfg.model, cfg.dims)
+		missing, err := q.EmbeddingsMissing(ctx, memorydb.EmbeddingsMissingParams{Model: cfg.model, Dimensions: cfg.dims})
 		if err != nil {
 			return err
 		}
-		todo, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (jobs.Job, error) {
-			j := jobs.Job{Kind: JobEmbed}
-			return j, r.Scan(&j.ItemID, &j.Revision)
+		todo := mapRows(missing, func(r *memorydb.EmbeddingsMissingRow) jobs.Job {
+			return jobs.Job{Kind: JobEmbed, ItemID: r.ID, Revision: r.Revision}
 		})
-		if err != nil {
-			return err
-		}
 		n, err = jobs.EnqueueUniqueTx(ctx, tx, todo)
 		return err
 	})
@@ -291,9 +222,11 @@ func (s *Service) ReembedActive(ctx context.Context) (int, error) {
 // configured model (for aiStatus). With embeddings off, done is 0.
 func (s *Service) EmbeddingProgress(ctx context.Context) (done, total int, err error) {
 	cfg := s.ai.embedding
-	if err := s.pool.QueryRow(ctx, qEmbeddingProgress, cfg.model, cfg.dims).Scan(&done, &total); err != nil {
+	progress, err := queries(s.pool).EmbeddingsProgress(ctx, memorydb.EmbeddingsProgressParams{Model: cfg.model, Dimensions: cfg.dims})
+	if err != nil {
 		return 0, 0, fmt.Errorf("embedding progress: %w", err)
 	}
+	done, total = progress.Embedded, progress.Total
 	if !cfg.enabled() {
 		done = 0
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/puddle/v2"
 )
@@ -92,14 +91,6 @@ func IsUnavailable(err error) bool {
 		}
 	}
 	return pgconn.Timeout(err)
-}
-
-// notFoundIfNoRows translates the driver's "no rows" into ErrNotFound, leaving other errors as they are.
-func notFoundIfNoRows(err error) error {
-	if errors.Is(err, pgx.ErrNoRows) {
-		return ErrNotFound
-	}
-	return err
 }
 
 // isDomain reports whether err is one of this package's own errors (safe to show to the caller).

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
 // MaxMemoryFileBytes is the largest MEMORY.md the one-time import accepts (M1, M2). A larger file
@@ -33,13 +35,6 @@ type ImportResult struct {
 	Items   []Item
 }
 
-const (
-	qImportInsert = `INSERT INTO memory_imports (teammate_id, outcome, content_hash, keyed) VALUES ($1, $2, $3, true)
-		ON CONFLICT (teammate_id) DO NOTHING RETURNING teammate_id::text`
-	qImportLinkItem = `UPDATE memory_imports SET item_id = $2 WHERE teammate_id = $1`
-	qImportExists   = `SELECT EXISTS (SELECT 1 FROM memory_imports WHERE teammate_id = $1)`
-)
-
 // MemoryImported reports whether teammate id's MEMORY.md import has happened (worker only).
 func (s *Service) MemoryImported(ctx context.Context, teammateID string) (bool, error) {
 	if _, err := require(ctx, CredentialWorker); err != nil {
@@ -52,9 +47,7 @@ func (s *Service) MemoryImported(ctx context.Context, teammateID string) (bool, 
 	if err := s.checkTeammateExists(ctx, teammateID); err != nil {
 		return false, err
 	}
-	var yes bool
-	err = s.pool.QueryRow(ctx, qImportExists, teammateID).Scan(&yes)
-	return yes, err
+	return queries(s.pool).ImportExists(ctx, teammateID)
 }
 
 // ImportMemoryFile stores a workspace's MEMORY.md once per teammate (M1, worker only): content nil
@@ -90,9 +83,11 @@ func (s *Service) ImportMemoryFile(ctx context.Context, teammateID string, conte
 		if err := lockScopeTx(ctx, tx, teammateID); err != nil {
 			return err
 		}
-		var id string
-		if err := tx.QueryRow(ctx, qImportInsert, teammateID, outcome, hash).Scan(&id); err != nil {
-			if errors.Is(err, pgx.ErrNoRows) {
+		q := queries(tx)
+		if _, err := q.ImportInsert(ctx, memorydb.ImportInsertParams{
+			TeammateID: teammateID, Outcome: string(outcome), ContentHash: hash,
+		}); err != nil {
+			if errors.Is(err, ErrNotFound) { // an import record exists already
 				res.Outcome = ImportAlready
 				return nil
 			}
@@ -109,8 +104,7 @@ func (s *Service) ImportMemoryFile(ctx context.Context, teammateID string, conte
 			res.Items = append(res.Items, item)
 		}
 		if len(res.Items) > 0 {
-			_, err := tx.Exec(ctx, qImportLinkItem, teammateID, res.Items[0].ID)
-			return err
+			return q.ImportLinkItem(ctx, memorydb.ImportLinkItemParams{TeammateID: teammateID, ItemID: &res.Items[0].ID})
 		}
 		return nil
 	})

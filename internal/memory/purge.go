@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
 // Physical erasure (F5, issue 18 item 5). A forget blanks the text in one transaction, but
@@ -42,15 +44,6 @@ const purgeLockTimeout = "5s"
 // purgedTables held memory text; each is rewritten by the purge.
 var purgedTables = []string{"memory_items", "memory_revisions", "memory_embeddings", "lessons", "settings"}
 
-const (
-	qPurgeDue = `SELECT EXISTS (SELECT 1 FROM memory_items
-		WHERE forgotten_at >= coalesce((SELECT purged_upto FROM memory_purges), '-infinity'))`
-	qPurgeHorizon = `SELECT least(clock_timestamp(), (SELECT min(xact_start) FROM pg_stat_activity
-		WHERE xact_start IS NOT NULL AND pid <> pg_backend_pid()))`
-	qPurgeRecord = `INSERT INTO memory_purges (purged_upto) VALUES ($1)
-		ON CONFLICT (singleton) DO UPDATE SET purged_upto = greatest(memory_purges.purged_upto, EXCLUDED.purged_upto)`
-)
-
 // EnablePurge tells the Service that it owns its database's cluster and purges after forgets,
 // delay after the last one (PurgeDelay reports it to the web app). The caller runs Purge.
 func (s *Service) EnablePurge(delay time.Duration) { s.purgeDelay = delay }
@@ -60,9 +53,7 @@ func (s *Service) PurgeDelay() (time.Duration, bool) { return s.purgeDelay, s.pu
 
 // PurgeDue reports whether an item was forgotten after the last purge.
 func (s *Service) PurgeDue(ctx context.Context) (bool, error) {
-	var due bool
-	err := s.pool.QueryRow(ctx, qPurgeDue).Scan(&due)
-	return due, err
+	return queries(s.pool).PurgeDue(ctx)
 }
 
 // PurgeReport is what one purge did, for the log and the benchmark.
@@ -87,19 +78,23 @@ func (s *Service) Purge(ctx context.Context) (PurgeReport, error) {
 	// The session's settings must not outlive this purge in the pool: RESET returns them to the
 	// connection's defaults (the pool's statement_timeout among them).
 	defer conn.Release()
+	// sqlcheck:allow session settings and the maintenance commands below aren't queries: sqlc doesn't compile them
 	defer func() { _, _ = conn.Exec(context.WithoutCancel(ctx), `RESET lock_timeout; RESET statement_timeout`) }()
 	// What this purge covers: forgets whose transaction started before the oldest transaction still
 	// running now. A forget's forgotten_at is its transaction's start; one running now may write its
 	// dead row versions after the rewrite of its table, so it is left for the next purge.
-	var started time.Time
-	if err := conn.QueryRow(ctx, qPurgeHorizon).Scan(&started); err != nil {
+	q := queries(conn)
+	started, err := q.PurgeHorizon(ctx)
+	if err != nil {
 		return r, err
 	}
 	// A rewrite takes as long as the table's size needs (seconds at 100,000 items): the pool's
 	// statement_timeout, meant for requests, would cut it off and waste the work.
+	// sqlcheck:allow a session setting
 	if _, err := conn.Exec(ctx, `SET lock_timeout = '`+purgeLockTimeout+`'`); err != nil {
 		return r, err
 	}
+	// sqlcheck:allow a session setting
 	if _, err := conn.Exec(ctx, `SET statement_timeout = 0`); err != nil {
 		return r, err
 	}
@@ -112,27 +107,30 @@ func (s *Service) Purge(ctx context.Context) (PurgeReport, error) {
 	}
 	step := func(d *time.Duration, stmts ...string) error {
 		t0 := time.Now()
-		for _, q := range stmts {
-			if _, err := conn.Exec(ctx, q); err != nil {
-				return fmt.Errorf("purge: %s: %w", q, err)
+		for _, stmt := range stmts {
+			if _, err := conn.Exec(ctx, stmt); err != nil {
+				return fmt.Errorf("purge: %s: %w", stmt, err)
 			}
 		}
 		*d = time.Since(t0)
 		return nil
 	}
+	// sqlcheck:allow maintenance commands of a table list built above
 	if err := step(&r.Tables, `VACUUM (FULL) `+tables); err != nil {
 		return r, err
 	}
+	// sqlcheck:allow maintenance commands of a table list built above
 	if err := step(&r.Statistics, `ANALYZE `+tables, `VACUUM (FULL) pg_catalog.pg_statistic`); err != nil {
 		return r, err
 	}
+	// sqlcheck:allow the WAL step's two commands, kept together with the other maintenance commands
 	if err := step(&r.WAL, `SELECT pg_switch_wal()`, `CHECKPOINT`); err != nil {
 		return r, err
 	}
-	if _, err := conn.Exec(ctx, qPurgeRecord, started); err != nil {
+	if err := q.PurgeRecord(ctx, started); err != nil {
 		return r, err
 	}
-	if _, err := conn.Exec(ctx, `SELECT pg_notify($1, '')`, PurgeChannel); err != nil {
+	if err := q.EventNotify(ctx, memorydb.EventNotifyParams{Channel: PurgeChannel}); err != nil {
 		return r, err
 	}
 	s.log.InfoContext(ctx, "forgotten text purged from the data files", "tables", r.Tables.Round(time.Millisecond),

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/open-bot/memory/internal/memory/intent"
+	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
 // Keyed tombstones (F3, issue 18). A tombstone keeps, per forgotten text, an HMAC-SHA-256 of the
@@ -36,15 +37,6 @@ const MinTombstoneKeyLength = 32
 // would silently let every forgotten text be suggested again.
 var ErrTombstoneKeyMismatch = errors.New("MEMORY_TOMBSTONE_KEY is not the key this database's tombstones were written with " +
 	"(restore the original key; see the README, Forgetting)")
-
-const (
-	qTombstoneKeyInsert = `INSERT INTO memory_tombstone_key (fingerprint) VALUES ($1) ON CONFLICT DO NOTHING`
-	qTombstoneKeyGet    = `SELECT fingerprint FROM memory_tombstone_key FOR UPDATE`
-	qLegacyTombstones   = `SELECT scope, content_hash FROM memory_tombstones WHERE NOT keyed`
-	qTombstoneWrap      = `UPDATE memory_tombstones SET content_hash = $3, keyed = true WHERE scope = $1 AND content_hash = $2 AND NOT keyed`
-	qLegacyImports      = `SELECT teammate_id::text, content_hash FROM memory_imports WHERE NOT keyed AND content_hash IS NOT NULL`
-	qImportWrap         = `UPDATE memory_imports SET content_hash = $2, keyed = true WHERE teammate_id = $1`
-)
 
 // newEphemeralKey is the key of a Service nobody gave one: random, so a dump is safe, but only this
 // Service can match its tombstones. Processes that share a database call UseTombstoneKey.
@@ -97,46 +89,36 @@ func (s *Service) UseTombstoneKey(ctx context.Context, key []byte) error {
 	fingerprint := s.mac("fingerprint", nil)
 	wrapped := 0
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, qTombstoneKeyInsert, fingerprint); err != nil {
+		q := queries(tx)
+		if err := q.TombstoneKeyInsert(ctx, fingerprint); err != nil {
 			return err
 		}
-		var stored []byte
-		if err := tx.QueryRow(ctx, qTombstoneKeyGet).Scan(&stored); err != nil {
+		stored, err := q.TombstoneKeyGetForUpdate(ctx)
+		if err != nil {
 			return err
 		}
 		if !hmac.Equal(stored, fingerprint) {
 			return ErrTombstoneKeyMismatch
 		}
-		b := &pgx.Batch{}
-		for _, q := range []struct {
-			list, wrap string
-			label      string
-		}{{qLegacyTombstones, qTombstoneWrap, "legacy"}, {qLegacyImports, qImportWrap, "import-legacy"}} {
-			rows, err := tx.Query(ctx, q.list)
-			if err != nil {
-				return err
-			}
-			type row struct {
-				id   string
-				hash []byte
-			}
-			legacy, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (row, error) {
-				var x row
-				return x, r.Scan(&x.id, &x.hash)
-			})
-			if err != nil {
-				return err
-			}
-			for _, x := range legacy {
-				if q.wrap == qTombstoneWrap {
-					b.Queue(q.wrap, x.id, x.hash, s.mac(q.label, x.hash))
-				} else {
-					b.Queue(q.wrap, x.id, s.mac(q.label, x.hash))
-				}
-			}
-			wrapped += len(legacy)
+		tombstones, err := q.TombstonesLegacy(ctx)
+		if err != nil {
+			return err
 		}
-		return tx.SendBatch(ctx, b).Close()
+		imports, err := q.ImportsLegacy(ctx)
+		if err != nil {
+			return err
+		}
+		b := newBatch()
+		for _, t := range tombstones {
+			b.q.TombstoneWrap(ctx, memorydb.TombstoneWrapParams{
+				Scope: t.Scope, ContentHash: t.ContentHash, KeyedHash: s.mac("legacy", t.ContentHash),
+			})
+		}
+		for _, i := range imports {
+			b.q.ImportWrap(ctx, memorydb.ImportWrapParams{TeammateID: i.TeammateID, KeyedHash: s.mac("import-legacy", i.ContentHash)})
+		}
+		wrapped = len(tombstones) + len(imports)
+		return b.send(ctx, tx)
 	})
 	if errors.Is(err, ErrTombstoneKeyMismatch) {
 		return err

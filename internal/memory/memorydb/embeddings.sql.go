@@ -9,11 +9,203 @@ import (
 	"context"
 )
 
+const embeddingReuse = `-- name: EmbeddingReuse :exec
+INSERT INTO memory_embeddings (item_id, revision, model, dimensions, embedding)
+SELECT e.item_id, $1, e.model, e.dimensions, e.embedding
+  FROM memory_embeddings e
+  JOIN memory_revisions r ON r.item_id = e.item_id AND r.revision = e.revision
+  JOIN memory_revisions cur ON cur.item_id = e.item_id AND cur.revision = $1
+ WHERE e.item_id = $2 AND e.revision <> $1 AND e.model = $3
+   AND ($4::int = 0 OR e.dimensions = $4)
+   AND r.content = cur.content AND r.key IS NOT DISTINCT FROM cur.key
+ ORDER BY e.revision DESC
+ LIMIT 1
+ON CONFLICT (item_id, revision, model) DO UPDATE
+   SET dimensions = EXCLUDED.dimensions, embedding = EXCLUDED.embedding, created_at = now()
+ WHERE memory_embeddings.dimensions <> EXCLUDED.dimensions
+`
+
+type EmbeddingReuseParams struct {
+	Revision   int
+	ItemID     string
+	Model      string
+	Dimensions int
+}
+
+// Copies the vector of an earlier revision with the same key and content (a pin, an expiry change,
+// a restore): no AI request for text that was embedded already.
+func (q *Queries) EmbeddingReuse(ctx context.Context, arg EmbeddingReuseParams) error {
+	_, err := q.db.Exec(ctx, embeddingReuse,
+		arg.Revision,
+		arg.ItemID,
+		arg.Model,
+		arg.Dimensions,
+	)
+	return err
+}
+
+const embeddingSource = `-- name: EmbeddingSource :one
+SELECT i.status, i.revision, i.key, i.content,
+       EXISTS (SELECT 1 FROM memory_embeddings e
+                WHERE e.item_id = i.id AND e.revision = $1 AND e.model = $2
+                  AND ($3::int = 0 OR e.dimensions = $3)) AS embedded,
+       EXISTS (SELECT 1 FROM memory_embeddings e
+                 JOIN memory_revisions r ON r.item_id = e.item_id AND r.revision = e.revision
+                WHERE e.item_id = i.id AND e.revision <> $1 AND e.model = $2
+                  AND ($3::int = 0 OR e.dimensions = $3)
+                  AND r.content = i.content AND r.key IS NOT DISTINCT FROM i.key) AS reusable
+  FROM memory_items i WHERE i.id = $4
+`
+
+type EmbeddingSourceParams struct {
+	Revision   int
+	Model      string
+	Dimensions int
+	ItemID     string
+}
+
+type EmbeddingSourceRow struct {
+	Status   string
+	Revision int
+	Key      *string
+	Content  string
+	Embedded bool
+	Reusable bool
+}
+
+// What an embed job needs: the item's state and text, whether the revision has a vector by the
+// model (of dimensions; 0: any) already, and whether an earlier revision with the same key and
+// content has one to copy.
+func (q *Queries) EmbeddingSource(ctx context.Context, arg EmbeddingSourceParams) (*EmbeddingSourceRow, error) {
+	row := q.db.QueryRow(ctx, embeddingSource,
+		arg.Revision,
+		arg.Model,
+		arg.Dimensions,
+		arg.ItemID,
+	)
+	var i EmbeddingSourceRow
+	err := row.Scan(
+		&i.Status,
+		&i.Revision,
+		&i.Key,
+		&i.Content,
+		&i.Embedded,
+		&i.Reusable,
+	)
+	return &i, err
+}
+
+const embeddingStore = `-- name: EmbeddingStore :exec
+INSERT INTO memory_embeddings (item_id, revision, model, dimensions, embedding)
+VALUES ($1, $2, $3, $4, ($5::text)::vector)
+ON CONFLICT (item_id, revision, model) DO UPDATE
+   SET dimensions = EXCLUDED.dimensions, embedding = EXCLUDED.embedding, created_at = now()
+ WHERE memory_embeddings.dimensions <> EXCLUDED.dimensions
+`
+
+type EmbeddingStoreParams struct {
+	ItemID     string
+	Revision   int
+	Model      string
+	Dimensions int
+	Embedding  string
+}
+
+// Stores a vector (in pgvector's text form); one of another size for the same model (the dimensions
+// setting changed) is replaced.
+func (q *Queries) EmbeddingStore(ctx context.Context, arg EmbeddingStoreParams) error {
+	_, err := q.db.Exec(ctx, embeddingStore,
+		arg.ItemID,
+		arg.Revision,
+		arg.Model,
+		arg.Dimensions,
+		arg.Embedding,
+	)
+	return err
+}
+
 const embeddingsDelete = `-- name: EmbeddingsDelete :exec
 DELETE FROM memory_embeddings WHERE item_id = $1
 `
 
 func (q *Queries) EmbeddingsDelete(ctx context.Context, itemID string) error {
 	_, err := q.db.Exec(ctx, embeddingsDelete, itemID)
+	return err
+}
+
+const embeddingsMissing = `-- name: EmbeddingsMissing :many
+SELECT i.id, i.revision FROM memory_items i
+ WHERE i.status = 'active'
+   AND NOT EXISTS (SELECT 1 FROM memory_embeddings e
+                    WHERE e.item_id = i.id AND e.revision = i.revision AND e.model = $1
+                      AND ($2::int = 0 OR e.dimensions = $2))
+ ORDER BY i.pinned DESC, i.updated_at DESC, i.id
+`
+
+type EmbeddingsMissingParams struct {
+	Model      string
+	Dimensions int
+}
+
+type EmbeddingsMissingRow struct {
+	ID       string
+	Revision int
+}
+
+// The active items without a vector of their current revision by the model (of dimensions; 0: any).
+func (q *Queries) EmbeddingsMissing(ctx context.Context, arg EmbeddingsMissingParams) ([]*EmbeddingsMissingRow, error) {
+	rows, err := q.db.Query(ctx, embeddingsMissing, arg.Model, arg.Dimensions)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []*EmbeddingsMissingRow{}
+	for rows.Next() {
+		var i EmbeddingsMissingRow
+		if err := rows.Scan(&i.ID, &i.Revision); err != nil {
+			return nil, err
+		}
+		items = append(items, &i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const embeddingsProgress = `-- name: EmbeddingsProgress :one
+SELECT count(*) FILTER (WHERE EXISTS (
+           SELECT 1 FROM memory_embeddings e
+            WHERE e.item_id = i.id AND e.revision = i.revision AND e.model = $1
+              AND ($2::int = 0 OR e.dimensions = $2)))::int AS embedded,
+       count(*)::int AS total
+  FROM memory_items i WHERE i.status = 'active'
+`
+
+type EmbeddingsProgressParams struct {
+	Model      string
+	Dimensions int
+}
+
+type EmbeddingsProgressRow struct {
+	Embedded int
+	Total    int
+}
+
+// The active items with a vector of their current revision by the model, and all of them.
+func (q *Queries) EmbeddingsProgress(ctx context.Context, arg EmbeddingsProgressParams) (*EmbeddingsProgressRow, error) {
+	row := q.db.QueryRow(ctx, embeddingsProgress, arg.Model, arg.Dimensions)
+	var i EmbeddingsProgressRow
+	err := row.Scan(&i.Embedded, &i.Total)
+	return &i, err
+}
+
+const embeddingsReembedLock = `-- name: EmbeddingsReembedLock :exec
+SELECT pg_advisory_xact_lock(hashtext('memory_reembed_active'))
+`
+
+// One re-embed pass at a time across processes (cmd/api and cmd/worker both run it at start).
+func (q *Queries) EmbeddingsReembedLock(ctx context.Context) error {
+	_, err := q.db.Exec(ctx, embeddingsReembedLock)
 	return err
 }

@@ -41,3 +41,70 @@ func (q *Queries) TombstoneInsert(ctx context.Context, arg TombstoneInsertParams
 	_, err := q.db.Exec(ctx, tombstoneInsert, arg.Scope, arg.ContentHash, arg.ItemID)
 	return err
 }
+
+const tombstoneKeyGetForUpdate = `-- name: TombstoneKeyGetForUpdate :one
+SELECT fingerprint FROM memory_tombstone_key FOR UPDATE
+`
+
+func (q *Queries) TombstoneKeyGetForUpdate(ctx context.Context) ([]byte, error) {
+	row := q.db.QueryRow(ctx, tombstoneKeyGetForUpdate)
+	var fingerprint []byte
+	err := row.Scan(&fingerprint)
+	return fingerprint, err
+}
+
+const tombstoneKeyInsert = `-- name: TombstoneKeyInsert :exec
+INSERT INTO memory_tombstone_key (fingerprint) VALUES ($1) ON CONFLICT DO NOTHING
+`
+
+// Records the installation's tombstone key by its fingerprint, once: the first key used.
+func (q *Queries) TombstoneKeyInsert(ctx context.Context, fingerprint []byte) error {
+	_, err := q.db.Exec(ctx, tombstoneKeyInsert, fingerprint)
+	return err
+}
+
+const tombstoneWrap = `-- name: TombstoneWrap :exec
+UPDATE memory_tombstones SET content_hash = $1, keyed = true
+ WHERE scope = $2 AND content_hash = $3 AND NOT keyed
+`
+
+type TombstoneWrapParams struct {
+	KeyedHash   []byte
+	Scope       string
+	ContentHash []byte
+}
+
+func (q *Queries) TombstoneWrap(ctx context.Context, arg TombstoneWrapParams) error {
+	_, err := q.db.Exec(ctx, tombstoneWrap, arg.KeyedHash, arg.Scope, arg.ContentHash)
+	return err
+}
+
+const tombstonesLegacy = `-- name: TombstonesLegacy :many
+SELECT scope, content_hash FROM memory_tombstones WHERE NOT keyed
+`
+
+type TombstonesLegacyRow struct {
+	Scope       string
+	ContentHash []byte
+}
+
+// Tombstones written before keys: their hash is a plain SHA-256.
+func (q *Queries) TombstonesLegacy(ctx context.Context) ([]*TombstonesLegacyRow, error) {
+	rows, err := q.db.Query(ctx, tombstonesLegacy)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []*TombstonesLegacyRow{}
+	for rows.Next() {
+		var i TombstonesLegacyRow
+		if err := rows.Scan(&i.Scope, &i.ContentHash); err != nil {
+			return nil, err
+		}
+		items = append(items, &i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
