@@ -10,6 +10,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/open-bot/memory/internal/jobs/jobsdb"
 )
 
 // Channel is the NOTIFY channel an enqueue wakes runners on. The payload is the job's kind.
@@ -71,9 +73,10 @@ func EnqueueTx(ctx context.Context, tx pgx.Tx, j Job) error {
 	if err := j.validate(); err != nil {
 		return err
 	}
-	var id int64
-	if err := tx.QueryRow(ctx, qJobInsert, j.Kind, nullString(j.ItemID), nullInt(j.Revision),
-		nullString(j.RunID), nullTime(j.RunAfter)).Scan(&id, new(any)); err != nil {
+	if err := jobsdb.New(tx).JobInsert(ctx, jobsdb.JobInsertParams{
+		Channel: Channel, Kind: string(j.Kind), ItemID: nullString(j.ItemID), Revision: nullInt(j.Revision),
+		RunID: nullString(j.RunID), RunAfter: nullTime(j.RunAfter),
+	}); err != nil {
 		return fmt.Errorf("enqueue %s job: %w", j.Kind, err)
 	}
 	return nil
@@ -86,18 +89,22 @@ func EnqueueUniqueTx(ctx context.Context, tx pgx.Tx, js []Job) (int, error) {
 	if len(js) == 0 {
 		return 0, nil
 	}
-	kinds, items, revs, runs := make([]string, len(js)), make([]*string, len(js)), make([]*int, len(js)), make([]*string, len(js))
+	arg := jobsdb.JobsInsertUniqueParams{
+		Channel: Channel, Kinds: make([]string, len(js)), ItemIds: make([]string, len(js)),
+		Revisions: make([]int, len(js)), RunIds: make([]string, len(js)),
+	}
 	for i, j := range js {
 		if err := j.validate(); err != nil {
 			return 0, err
 		}
-		kinds[i], items[i], revs[i], runs[i] = string(j.Kind), nullString(j.ItemID), nullInt(j.Revision), nullString(j.RunID)
+		// "" and 0 stand for none (a valid job has a uuid or nothing, a revision ≥ 1 or none).
+		arg.Kinds[i], arg.ItemIds[i], arg.Revisions[i], arg.RunIds[i] = string(j.Kind), j.ItemID, j.Revision, j.RunID
 	}
-	var added int
-	if err := tx.QueryRow(ctx, qJobInsertUnique, kinds, items, revs, runs).Scan(&added, new(int64)); err != nil {
+	res, err := jobsdb.New(tx).JobsInsertUnique(ctx, arg)
+	if err != nil {
 		return 0, fmt.Errorf("enqueue jobs: %w", err)
 	}
-	return added, nil
+	return res.Added, nil
 }
 
 func nullString(s string) *string {

@@ -19,6 +19,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgxlisten"
+
+	"github.com/open-bot/memory/internal/jobs/jobsdb"
 )
 
 // Handler does one job. It gets a context that ends at the job's timeout or when the runner gives up
@@ -247,14 +249,15 @@ func (r *Runner) RunOnce(ctx context.Context) (int, error) {
 // Rescue puts back every job whose lease expired (or fails it if it is out of attempts) and prunes
 // old finished jobs. It returns how many jobs it rescued.
 func (r *Runner) Rescue(ctx context.Context) (int, error) {
-	tag, err := r.pool.Exec(ctx, qJobRescue, r.now(), r.opts.MaxAttempts)
+	q := jobsdb.New(r.pool)
+	rescued, err := q.JobsRescue(ctx, jobsdb.JobsRescueParams{Now: r.now(), MaxAttempts: r.opts.MaxAttempts, LastError: CodeLeaseExpired})
 	if err != nil {
 		return 0, fmt.Errorf("rescue jobs: %w", err)
 	}
-	if _, err := r.pool.Exec(ctx, qJobPrune, r.now(), r.opts.Retention.Milliseconds()); err != nil {
-		return int(tag.RowsAffected()), fmt.Errorf("prune jobs: %w", err)
+	if err := q.JobsPrune(ctx, jobsdb.JobsPruneParams{Now: r.now(), RetentionMs: r.opts.Retention.Milliseconds()}); err != nil {
+		return int(rescued), fmt.Errorf("prune jobs: %w", err)
 	}
-	return int(tag.RowsAffected()), nil
+	return int(rescued), nil
 }
 
 func (r *Runner) rescue(ctx context.Context) {
@@ -287,28 +290,25 @@ func (r *Runner) claim(ctx context.Context, n int) ([]Job, error) {
 	for _, k := range r.Kinds() {
 		kinds = append(kinds, string(k))
 	}
-	rows, err := r.pool.Query(ctx, qJobClaim, r.now(), kinds, n, r.opts.Lease.Milliseconds(), r.opts.ID)
-	if err != nil {
-		return nil, fmt.Errorf("claim jobs: %w", err)
-	}
-	jobs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Job, error) {
-		var j Job
-		var item, run *string
-		var rev *int
-		err := row.Scan(&j.ID, &j.Kind, &item, &rev, &run, &j.Attempt)
-		if item != nil {
-			j.ItemID = *item
-		}
-		if rev != nil {
-			j.Revision = *rev
-		}
-		if run != nil {
-			j.RunID = *run
-		}
-		return j, err
+	rows, err := jobsdb.New(r.pool).JobsClaim(ctx, jobsdb.JobsClaimParams{
+		Now: r.now(), Kinds: kinds, MaxJobs: n, LeaseMs: r.opts.Lease.Milliseconds(), LockedBy: r.opts.ID,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("claim jobs: %w", err)
+	}
+	jobs := make([]Job, len(rows))
+	for i, row := range rows {
+		j := Job{ID: row.ID, Kind: Kind(row.Kind), Attempt: row.Attempts}
+		if row.ItemID != nil {
+			j.ItemID = *row.ItemID
+		}
+		if row.Revision != nil {
+			j.Revision = *row.Revision
+		}
+		if row.RunID != nil {
+			j.RunID = *row.RunID
+		}
+		jobs[i] = j
 	}
 	slices.SortFunc(jobs, func(a, b Job) int { return cmp.Compare(a.ID, b.ID) })
 	return jobs, nil
@@ -389,13 +389,13 @@ func (r *Runner) completeMany(js []Job) {
 	// The outcome is recorded even while Run shuts down.
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	tag, err := r.pool.Exec(ctx, qJobCompleteMany, ids, r.opts.ID, attempts)
+	done, err := jobsdb.New(r.pool).JobsCompleteMany(ctx, jobsdb.JobsCompleteManyParams{Ids: ids, Attempts: attempts, LockedBy: r.opts.ID})
 	switch {
 	case err != nil:
 		// The leases will expire and the rescuer will put the jobs back.
 		r.log.WarnContext(ctx, "record job outcomes", "jobs", len(ids), "code", ErrorCode(err))
-	case int(tag.RowsAffected()) < len(ids):
-		r.log.WarnContext(ctx, "job outcomes dropped: jobs were taken back while they ran", "jobs", len(ids)-int(tag.RowsAffected()))
+	case int(done) < len(ids):
+		r.log.WarnContext(ctx, "job outcomes dropped: jobs were taken back while they ran", "jobs", len(ids)-int(done))
 	}
 }
 
@@ -447,24 +447,29 @@ func (r *Runner) finish(j Job, err error, releasing bool) {
 	defer cancel()
 	log := r.log.With("job", j.ID, "kind", j.Kind, "attempt", j.Attempt)
 	var (
-		tag   pgconn.CommandTag
-		dbErr error
-		snz   retryAter
-		rtr   retryable
+		changed int64
+		dbErr   error
+		snz     retryAter
+		rtr     retryable
 	)
+	q := jobsdb.New(r.pool)
 	switch {
 	case releasing:
-		tag, dbErr = r.pool.Exec(ctx, qJobSnooze, j.ID, r.opts.ID, j.Attempt, nil, nil)
+		changed, dbErr = q.JobSnooze(ctx, r.snooze(j, nil, nil))
 		log.InfoContext(ctx, "job released at shutdown")
 	case errors.As(err, &snz):
 		code := ErrorCode(err)
-		tag, dbErr = r.pool.Exec(ctx, qJobSnooze, j.ID, r.opts.ID, j.Attempt, snz.RetryAt(), code)
+		at := snz.RetryAt()
+		changed, dbErr = q.JobSnooze(ctx, r.snooze(j, &at, &code))
 		log.InfoContext(ctx, "job postponed", "code", code, "until", snz.RetryAt())
 	default:
 		code := ErrorCode(err)
 		fail := j.Attempt >= r.opts.MaxAttempts || (errors.As(err, &rtr) && !rtr.Retryable())
 		delay := Backoff(j.Attempt)
-		tag, dbErr = r.pool.Exec(ctx, qJobRetry, j.ID, r.opts.ID, j.Attempt, fail, delay.Milliseconds(), r.now(), code)
+		changed, dbErr = q.JobRetry(ctx, jobsdb.JobRetryParams{
+			ID: j.ID, LockedBy: r.opts.ID, Attempts: j.Attempt, Fail: fail, DelayMs: delay.Milliseconds(), Now: r.now(),
+			LastError: code,
+		})
 		if fail {
 			log.WarnContext(ctx, "job failed", "code", code)
 		} else {
@@ -475,9 +480,15 @@ func (r *Runner) finish(j Job, err error, releasing bool) {
 	case dbErr != nil:
 		// The lease will expire and the rescuer will put the job back.
 		log.WarnContext(ctx, "record job outcome", "code", ErrorCode(dbErr))
-	case tag.RowsAffected() == 0:
+	case changed == 0:
 		log.WarnContext(ctx, "job outcome dropped: the job was taken back while it ran")
 	}
+}
+
+// snooze is the update that puts claimed job j back to wait until at (nil: now), recording code
+// (nil: the last error stays).
+func (r *Runner) snooze(j Job, at *time.Time, code *string) jobsdb.JobSnoozeParams {
+	return jobsdb.JobSnoozeParams{ID: j.ID, LockedBy: r.opts.ID, Attempts: j.Attempt, RunAfter: at, LastError: code}
 }
 
 // Backoff is the delay before retrying after attempt failed: attempt⁴ seconds, ±10% jitter.
@@ -513,7 +524,7 @@ func (r *Runner) shutdown(cancelWork context.CancelFunc) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	for _, j := range left {
-		if _, err := r.pool.Exec(ctx, qJobSnooze, j.ID, r.opts.ID, j.Attempt, nil, nil); err != nil {
+		if _, err := jobsdb.New(r.pool).JobSnooze(ctx, r.snooze(j, nil, nil)); err != nil {
 			r.log.WarnContext(ctx, "release job", "job", j.ID, "code", ErrorCode(err))
 		}
 	}
