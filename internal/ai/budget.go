@@ -7,24 +7,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
-)
 
-const (
-	// qUsageReserve counts one request against today's budget (UTC) if it is below the limit $2, in
-	// one statement: concurrent reservations serialise on the day's row, so the limit holds exactly.
-	// It always returns the day; requests is NULL when the budget is spent.
-	qUsageReserve = `
-		WITH d AS (SELECT (coalesce($1::timestamptz, now()) AT TIME ZONE 'UTC')::date AS day),
-		     r AS (
-			INSERT INTO memory_ai_usage AS u (day, requests) SELECT day, 1 FROM d
-			ON CONFLICT (day) DO UPDATE SET requests = u.requests + 1 WHERE u.requests < $2
-			RETURNING requests
-		)
-		SELECT d.day, (SELECT requests FROM r) FROM d`
-
-	qUsageToday = `
-		SELECT d.day, coalesce((SELECT requests FROM memory_ai_usage WHERE day = d.day), 0)
-		  FROM (SELECT (coalesce($1::timestamptz, now()) AT TIME ZONE 'UTC')::date AS day) d`
+	"github.com/open-bot/memory/internal/ai/aidb"
 )
 
 // ErrBudgetSpent is what Reserve's error matches (errors.Is) when today's budget is spent or AI is
@@ -52,7 +36,7 @@ func (e *BudgetSpentError) ErrorCode() string { return "ai budget spent" }
 
 // Budget is the daily cap on memory AI requests (I4), shared by every process on the database.
 type Budget struct {
-	pool  *pgxpool.Pool
+	q     *aidb.Queries
 	limit int
 	// now is the clock; nil means the database's. Tests only.
 	now func() time.Time
@@ -60,7 +44,7 @@ type Budget struct {
 
 // NewBudget returns a budget of limit requests a day (UTC); 0 turns memory AI off.
 func NewBudget(pool *pgxpool.Pool, limit int) *Budget {
-	return &Budget{pool: pool, limit: max(limit, 0)}
+	return &Budget{q: aidb.New(pool), limit: max(limit, 0)}
 }
 
 // WithClock returns a copy of b that reads the day from now (tests).
@@ -85,37 +69,32 @@ func (b *Budget) clock() *time.Time {
 // ErrBudgetSpent) when none is left. A reservation is never given back: a request that fails still
 // counted, which errs on the side of spending less.
 func (b *Budget) Reserve(ctx context.Context) error {
-	var (
-		day      time.Time
-		requests *int
-	)
 	if b.limit == 0 {
 		// AI is off: nothing is counted, and nothing will be tomorrow either, but tomorrow is the
 		// honest answer to "when may I retry" (the limit may have been raised by then).
-		if err := b.pool.QueryRow(ctx, qUsageToday, b.clock()).Scan(&day, new(int)); err != nil {
+		today, err := b.q.UsageToday(ctx, b.clock())
+		if err != nil {
 			return fmt.Errorf("reserve AI budget: %w", err)
 		}
-		return &BudgetSpentError{Until: nextDay(day)}
+		return &BudgetSpentError{Until: nextDay(today.Day)}
 	}
-	if err := b.pool.QueryRow(ctx, qUsageReserve, b.clock(), b.limit).Scan(&day, &requests); err != nil {
+	res, err := b.q.UsageReserve(ctx, aidb.UsageReserveParams{Now: b.clock(), MaxRequests: b.limit})
+	if err != nil {
 		return fmt.Errorf("reserve AI budget: %w", err)
 	}
-	if requests == nil {
-		return &BudgetSpentError{Until: nextDay(day)}
+	if !res.Reserved {
+		return &BudgetSpentError{Until: nextDay(res.Day)}
 	}
 	return nil
 }
 
 // Used is the number of requests reserved today (UTC).
 func (b *Budget) Used(ctx context.Context) (int, error) {
-	var (
-		day time.Time
-		n   int
-	)
-	if err := b.pool.QueryRow(ctx, qUsageToday, b.clock()).Scan(&day, &n); err != nil {
+	today, err := b.q.UsageToday(ctx, b.clock())
+	if err != nil {
 		return 0, fmt.Errorf("read AI budget: %w", err)
 	}
-	return n, nil
+	return today.Requests, nil
 }
 
 func nextDay(day time.Time) time.Time {

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/open-bot/memory/internal/auth/authdb"
 )
 
 // Sessions keep the web app's logins in the web_sessions table: each login gets its own random id,
@@ -20,21 +22,14 @@ import (
 // session because no key matches any more. (Before, the cookie was a fixed HMAC of the user token,
 // valid 400 days and still valid after logout.)
 type Sessions struct {
-	pool *pgxpool.Pool
-	ttl  time.Duration
+	q   *authdb.Queries
+	ttl time.Duration
 }
 
 // NewSessions returns the session store on pool; a login lasts ttl.
 func NewSessions(pool *pgxpool.Pool, ttl time.Duration) *Sessions {
-	return &Sessions{pool: pool, ttl: ttl}
+	return &Sessions{q: authdb.New(pool), ttl: ttl}
 }
-
-const (
-	qSessionInsert = `INSERT INTO web_sessions (key, expires_at) VALUES ($1, now() + $2::interval)`
-	qSessionValid  = `SELECT EXISTS (SELECT 1 FROM web_sessions WHERE key = $1 AND expires_at > now())`
-	qSessionDelete = `DELETE FROM web_sessions WHERE key = $1`
-	qSessionPurge  = `DELETE FROM web_sessions WHERE expires_at <= now()`
-)
 
 // sessionKey is what the table stores for the session id in a cookie.
 func (a *Authenticator) sessionKey(id string) []byte {
@@ -55,7 +50,7 @@ func (a *Authenticator) Login(ctx context.Context, secure bool) (*http.Cookie, e
 		panic(err) // crypto/rand never fails on supported platforms
 	}
 	id := base64.RawURLEncoding.EncodeToString(b)
-	if _, err := a.sessions.pool.Exec(ctx, qSessionInsert, a.sessionKey(id), a.sessions.ttl); err != nil {
+	if err := a.sessions.q.SessionInsert(ctx, authdb.SessionInsertParams{Key: a.sessionKey(id), Ttl: a.sessions.ttl}); err != nil {
 		return nil, fmt.Errorf("login: %w", err)
 	}
 	c := sessionCookie(secure)
@@ -73,7 +68,7 @@ func (a *Authenticator) Logout(ctx context.Context, r *http.Request) (clear *htt
 		return clear, "", nil
 	}
 	key := a.sessionKey(c.Value)
-	if _, err := a.sessions.pool.Exec(ctx, qSessionDelete, key); err != nil {
+	if err := a.sessions.q.SessionDelete(ctx, key); err != nil {
 		return clear, "", fmt.Errorf("logout: %w", err)
 	}
 	return clear, hex.EncodeToString(key), nil
@@ -87,8 +82,8 @@ func (a *Authenticator) session(ctx context.Context, r *http.Request) (string, e
 		return "", nil
 	}
 	key := a.sessionKey(c.Value)
-	var valid bool
-	if err := a.sessions.pool.QueryRow(ctx, qSessionValid, key).Scan(&valid); err != nil {
+	valid, err := a.sessions.q.SessionValid(ctx, key)
+	if err != nil {
 		return "", fmt.Errorf("session: %w", err)
 	}
 	if !valid {
@@ -103,11 +98,11 @@ func (a *Authenticator) PurgeSessions(ctx context.Context) (int, error) {
 	if a.sessions == nil {
 		return 0, nil
 	}
-	tag, err := a.sessions.pool.Exec(ctx, qSessionPurge)
+	n, err := a.sessions.q.SessionsPurgeExpired(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("purge sessions: %w", err)
 	}
-	return int(tag.RowsAffected()), nil
+	return int(n), nil
 }
 
 type sessionCtxKey struct{}
