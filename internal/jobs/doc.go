@@ -7,6 +7,7 @@
 // database. A job is handled until it is done, failed or cancelled; its handler may run more than
 // once (after a crash, or when a lease expires under a handler that is still running), so handlers
 // must be idempotent. Outcomes are fenced on the claim: a late one never overwrites a newer claim's.
+// Its SQL is in queries/jobs.sql, compiled by sqlc into package jobsdb.
 //
 // A job row references an item and revision, or a run — never memory text (F5). The queue keeps that
 // promise for errors too: last_error and log lines hold a text-free code (see ErrorCode), never a

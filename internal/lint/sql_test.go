@@ -50,6 +50,11 @@ func isSQL(s string) bool {
 // is a test, generated (sqlc's own output), in sqlPlaces, or the statement carries allowMarker.
 func TestSQLOnlyInQueryFiles(t *testing.T) {
 	root := moduleRoot(t)
+	for place := range sqlPlaces {
+		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(place))); err != nil {
+			t.Errorf("sqlPlaces lists %s, which isn't there any more: %v", place, err)
+		}
+	}
 	var found []string
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
