@@ -101,13 +101,14 @@ lint: ## gofmt and go vet
 
 # The static checks, cheapest first; CI runs them before make test. Generated code is regenerated in
 # place and compared with what the tree had (scripts/check-generated.sh), so a failure leaves the
-# regenerated files to review and commit. go.mod is checked before gqlgen runs, which tidies it.
+# regenerated files to review and commit; the sqlc code is generated into a scratch copy and diffed
+# (sqlc-check). go.mod is checked before gqlgen runs, which tidies it.
 .PHONY: check
-check: lint frontend/node_modules/.package-lock.json ## what CI runs before the tests: lint, staticcheck, go.mod tidy, generated code current, ESLint, the web app's unit tests
+check: lint frontend/node_modules/.package-lock.json ## what CI runs before the tests: lint, staticcheck, go.mod tidy, generated code current (gqlgen, sqlc), ESLint, the web app's unit tests
 	$(GO) mod tidy -diff
 	$(GO) tool staticcheck ./...
 	scripts/check-generated.sh graph -- $(GO) tool gqlgen generate
-# sqlc: the generate-and-diff step for the SQL query code goes here, when sqlc comes in.
+	$(MAKE) --no-print-directory sqlc-check
 	@echo "cd frontend && npm run codegen:check"; cd frontend && out=$$(npm run --silent codegen:check 2>&1) || { echo "$$out" >&2; exit 1; }
 	cd frontend && npm run --silent lint
 	cd frontend && npm run --silent test
