@@ -137,7 +137,7 @@ func New(ctx context.Context, o Options) (*App, error) {
 		return nil, err
 	}
 	svc := memory.NewService(pool, o.Log, append(aiw.Options(), memory.WithRunSuggestionLimit(o.RunSuggestionLimit),
-		memory.WithRunIdleTimeout(o.Limits.RunIdleTimeout))...)
+		memory.WithRunIdleTimeout(o.Limits.RunIdleTimeout), memory.WithPurge(o.PurgeDelay))...)
 	if err := svc.RehashTexts(ctx); err != nil {
 		pool.Close()
 		return nil, err
@@ -177,7 +177,6 @@ func New(ctx context.Context, o Options) (*App, error) {
 	a.running.Go(func() { _ = listener.Run(life) })
 	a.running.Go(func() { sweep(life, o.ExpirySweepInterval, svc, authn, o.Log) })
 	if o.PurgeDelay > 0 {
-		svc.EnablePurge(o.PurgeDelay)
 		a.running.Go(func() { runPurger(life, svc, broker, o.PurgeDelay, o.Log) })
 	}
 	if runner != nil && len(runner.Kinds()) > 0 {

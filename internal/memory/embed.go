@@ -34,13 +34,6 @@ type embeddingConfig struct {
 
 func (c embeddingConfig) enabled() bool { return c.model != "" }
 
-// WithEmbeddings turns embeddings on with model (MEMORY_EMBEDDING_MODEL) and dims
-// (MEMORY_EMBEDDING_DIMENSIONS; 0 = the model's own size): every write of an active revision enqueues
-// an embed job (I1). An empty model leaves them off.
-func WithEmbeddings(model string, dims int) Option {
-	return func(s *Service) { s.ai.embedding = embeddingConfig{model: model, dims: max(dims, 0)} }
-}
-
 // EmbeddingModel returns the configured embedding model and dimensions ("" when off).
 func (s *Service) EmbeddingModel() (model string, dims int) {
 	return s.ai.embedding.model, s.ai.embedding.dims

@@ -101,3 +101,16 @@ func isDomain(err error) bool {
 		errors.Is(err, ErrForbidden) || errors.Is(err, ErrUnauthenticated) || errors.Is(err, ErrMemoryChanged) ||
 		errors.Is(err, ErrMemoryChangedMidTurn)
 }
+
+// ErrAIBudgetSpent is what an AI client returns (wrapped or not) when the day's request budget
+// (MEMORY_AI_DAILY_REQUEST_LIMIT, I4) is used up or AI is turned off by a limit of 0.
+var ErrAIBudgetSpent = errors.New("daily AI budget spent")
+
+// wrapUnlessDomain adds context to infrastructure errors and leaves domain errors (which the
+// presenter maps to codes) untouched.
+func wrapUnlessDomain(op string, err error) error {
+	if isDomain(err) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}

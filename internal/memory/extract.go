@@ -83,10 +83,6 @@ assistant. Write each as a short statement about the user ("Prefers metric units
 key of one to three words or an empty string, and quote, exactly and in the user's own words, the part
 of the message that states it as evidence. If nothing is worth remembering, return no candidates.`
 
-// WithExtraction turns extraction on (MEMORY_EXTRACTION_URL with a daily limit above 0): a completed
-// run the user started gets an extract job (I2).
-func WithExtraction() Option { return func(s *Service) { s.ai.extraction = true } }
-
 // EnqueueExtractTx enqueues, in tx, an extract job for run when extraction is on and the run is a
 // completed run the user started; otherwise it does nothing. Call it where a run completes.
 func (s *Service) EnqueueExtractTx(ctx context.Context, tx pgx.Tx, run Run) error {

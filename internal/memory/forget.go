@@ -2,7 +2,6 @@ package memory
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
@@ -121,15 +120,6 @@ func (s *Service) forgetItemTx(ctx context.Context, tx pgx.Tx, cur Item, actor s
 // tombstonedTx reports whether text was forgotten before in scope (F3).
 func (s *Service) tombstonedTx(ctx context.Context, tx pgx.Tx, scope, text string) (bool, error) {
 	return queries(tx).TombstoneExists(ctx, memorydb.TombstoneExistsParams{Scope: scope, Hashes: s.tombstoneHashes(text)})
-}
-
-// wrapUnlessDomain adds context to infrastructure errors and leaves domain errors (which the
-// presenter maps to codes) untouched.
-func wrapUnlessDomain(op string, err error) error {
-	if isDomain(err) {
-		return err
-	}
-	return fmt.Errorf("%s: %w", op, err)
 }
 
 // ForgottenBefore reports whether text was forgotten in scope before (F3), so the web app can warn

@@ -44,11 +44,7 @@ const purgeLockTimeout = "5s"
 // purgedTables held memory text; each is rewritten by the purge.
 var purgedTables = []string{"memory_items", "memory_revisions", "memory_embeddings", "lessons", "settings"}
 
-// EnablePurge tells the Service that it owns its database's cluster and purges after forgets,
-// delay after the last one (PurgeDelay reports it to the web app). The caller runs Purge.
-func (s *Service) EnablePurge(delay time.Duration) { s.purgeDelay = delay }
-
-// PurgeDelay is the delay set by EnablePurge; false when this Service doesn't purge (DATABASE_URL).
+// PurgeDelay is the delay set by WithPurge; false when this Service doesn't purge (DATABASE_URL).
 func (s *Service) PurgeDelay() (time.Duration, bool) { return s.purgeDelay, s.purgeDelay > 0 }
 
 // PurgeDue reports whether an item was forgotten after the last purge.

@@ -53,10 +53,6 @@ type QueryEmbedder interface {
 	EmbedQuery(ctx context.Context, text string) (vector []float32, model string, err error)
 }
 
-// ErrAIBudgetSpent is what an AI client returns (wrapped or not) when the day's request budget
-// (MEMORY_AI_DAILY_REQUEST_LIMIT, I4) is used up or AI is turned off by a limit of 0.
-var ErrAIBudgetSpent = errors.New("daily AI budget spent")
-
 // semanticRecall is what WithSemanticRecall keeps in Service.embedder: the embedder and its cut-off.
 type semanticRecall struct {
 	QueryEmbedder
@@ -70,21 +66,6 @@ func CheckSemanticMaxDistance(d float64) error {
 		return invalid("MEMORY_SEMANTIC_MAX_DISTANCE", "must be greater than 0 and at most 2")
 	}
 	return nil
-}
-
-// WithSemanticRecall turns on vector search in recall (P3) with embedder e, keeping matches closer
-// than maxDistance (MEMORY_SEMANTIC_MAX_DISTANCE, see DefaultSemanticMaxDistance). A nil e leaves it
-// off. The configuration checks maxDistance first (CheckSemanticMaxDistance); an invalid one here is
-// a programming error and panics, as a service must never quietly recall with another cut-off.
-func WithSemanticRecall(e QueryEmbedder, maxDistance float64) Option {
-	if err := CheckSemanticMaxDistance(maxDistance); e != nil && err != nil {
-		panic(err)
-	}
-	return func(s *Service) {
-		if e != nil {
-			s.embedder = semanticRecall{QueryEmbedder: e, maxDistance: maxDistance}
-		}
-	}
 }
 
 // VectorState says whether vector search took part in a packet.

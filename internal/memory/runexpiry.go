@@ -17,12 +17,6 @@ import (
 // neverIdle stands for "no run idle timeout" in SQL intervals.
 const neverIdle = 100 * 365 * 24 * time.Hour
 
-// WithRunIdleTimeout sets how long a run token may go unused before its run is interrupted; zero (the
-// default) means never.
-func WithRunIdleTimeout(d time.Duration) Option {
-	return func(s *Service) { s.runIdle = d }
-}
-
 // runIdleTimeouts are the idle timeout and the granularity of activity tracking.
 func (s *Service) runIdleTimeouts() (idle, touchEvery time.Duration) {
 	idle = s.runIdle

@@ -3,7 +3,6 @@ package memory
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"strconv"
 	"strings"
 	"time"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/open-bot/memory/internal/memory/memorydb"
 )
@@ -21,53 +19,6 @@ const ScopeShared = "shared"
 
 // MaxTeammateNameLength bounds a teammate's name, in characters.
 const MaxTeammateNameLength = 120
-
-// Service is the memory domain over one database. It is safe for concurrent use.
-type Service struct {
-	pool     *pgxpool.Pool
-	log      *slog.Logger
-	hooks    hooks
-	embedder QueryEmbedder
-	// ai is the optional AI in use (embed.go, extract.go); zero when off.
-	ai aiConfig
-	// runSuggestionLimit is how many suggestions one run may make.
-	runSuggestionLimit int
-	// tombstoneKey keys tombstone hashes (tombstone.go): the installation's, or a random one.
-	tombstoneKey []byte
-	// purgeDelay is set when this Service owns its cluster and purges after forgets (purge.go).
-	purgeDelay time.Duration
-	// runIdle is the run idle timeout (runexpiry.go); zero: runs never idle out.
-	runIdle time.Duration
-}
-
-// DefaultRunSuggestionLimit is how many suggestions one run may make unless configured otherwise:
-// enough for a long turn, few enough that one turn can't bury the user's list.
-const DefaultRunSuggestionLimit = 20
-
-// Option configures a Service at construction.
-type Option func(*Service)
-
-// WithRunSuggestionLimit sets how many suggestions (saves, changes and forgets waiting for the user)
-// one run may make; n < 1 means the default.
-func WithRunSuggestionLimit(n int) Option {
-	return func(s *Service) {
-		if n >= 1 {
-			s.runSuggestionLimit = n
-		}
-	}
-}
-
-// NewService returns a Service on pool. A nil logger means slog.Default().
-func NewService(pool *pgxpool.Pool, log *slog.Logger, opts ...Option) *Service {
-	if log == nil {
-		log = slog.Default()
-	}
-	s := &Service{pool: pool, log: log, runSuggestionLimit: DefaultRunSuggestionLimit, tombstoneKey: newEphemeralKey()}
-	for _, o := range opts {
-		o(s)
-	}
-	return s
-}
 
 // Teammate is an AI agent that works for the user and has its own memory scope.
 type Teammate struct {

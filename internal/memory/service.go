@@ -1,0 +1,94 @@
+package memory
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// The service: its type, its construction and its options. A Service's configuration is fixed when
+// it is built (the options below); what it does lives in the files named after each concern.
+
+// Service is the memory domain over one database. It is safe for concurrent use.
+type Service struct {
+	pool     *pgxpool.Pool
+	log      *slog.Logger
+	hooks    hooks
+	embedder QueryEmbedder
+	// ai is the optional AI in use (embed.go, extract.go); zero when off.
+	ai aiConfig
+	// runSuggestionLimit is how many suggestions one run may make.
+	runSuggestionLimit int
+	// tombstoneKey keys tombstone hashes (tombstone.go): the installation's, or a random one.
+	tombstoneKey []byte
+	// purgeDelay is set when this Service owns its cluster and purges after forgets (purge.go).
+	purgeDelay time.Duration
+	// runIdle is the run idle timeout (runexpiry.go); zero: runs never idle out.
+	runIdle time.Duration
+}
+
+// DefaultRunSuggestionLimit is how many suggestions one run may make unless configured otherwise:
+// enough for a long turn, few enough that one turn can't bury the user's list.
+const DefaultRunSuggestionLimit = 20
+
+// Option configures a Service at construction.
+type Option func(*Service)
+
+// NewService returns a Service on pool. A nil logger means slog.Default().
+func NewService(pool *pgxpool.Pool, log *slog.Logger, opts ...Option) *Service {
+	if log == nil {
+		log = slog.Default()
+	}
+	s := &Service{pool: pool, log: log, runSuggestionLimit: DefaultRunSuggestionLimit, tombstoneKey: newEphemeralKey()}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// WithRunSuggestionLimit sets how many suggestions (saves, changes and forgets waiting for the user)
+// one run may make; n < 1 means the default.
+func WithRunSuggestionLimit(n int) Option {
+	return func(s *Service) {
+		if n >= 1 {
+			s.runSuggestionLimit = n
+		}
+	}
+}
+
+// WithRunIdleTimeout sets how long a run token may go unused before its run is interrupted; zero (the
+// default) means never.
+func WithRunIdleTimeout(d time.Duration) Option {
+	return func(s *Service) { s.runIdle = d }
+}
+
+// WithEmbeddings turns embeddings on with model (MEMORY_EMBEDDING_MODEL) and dims
+// (MEMORY_EMBEDDING_DIMENSIONS; 0 = the model's own size): every write of an active revision enqueues
+// an embed job (I1). An empty model leaves them off.
+func WithEmbeddings(model string, dims int) Option {
+	return func(s *Service) { s.ai.embedding = embeddingConfig{model: model, dims: max(dims, 0)} }
+}
+
+// WithExtraction turns extraction on (MEMORY_EXTRACTION_URL with a daily limit above 0): a completed
+// run the user started gets an extract job (I2).
+func WithExtraction() Option { return func(s *Service) { s.ai.extraction = true } }
+
+// WithSemanticRecall turns on vector search in recall (P3) with embedder e, keeping matches closer
+// than maxDistance (MEMORY_SEMANTIC_MAX_DISTANCE, see DefaultSemanticMaxDistance). A nil e leaves it
+// off. The configuration checks maxDistance first (CheckSemanticMaxDistance); an invalid one here is
+// a programming error and panics, as a service must never quietly recall with another cut-off.
+func WithSemanticRecall(e QueryEmbedder, maxDistance float64) Option {
+	if err := CheckSemanticMaxDistance(maxDistance); e != nil && err != nil {
+		panic(err)
+	}
+	return func(s *Service) {
+		if e != nil {
+			s.embedder = semanticRecall{QueryEmbedder: e, maxDistance: maxDistance}
+		}
+	}
+}
+
+// WithPurge tells the Service that it owns its database's cluster and purges after forgets, delay
+// after the last one (PurgeDelay reports it to the web app); the caller runs Purge. Zero: no purge.
+func WithPurge(delay time.Duration) Option { return func(s *Service) { s.purgeDelay = max(delay, 0) } }
