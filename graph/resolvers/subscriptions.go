@@ -10,6 +10,14 @@ import (
 	"github.com/open-bot/memory/internal/memory"
 )
 
+// subscribe registers the subscriber for the events topic selects among those its credential may
+// see: which events are visible to whom is the memory service's rule (memory.EventVisible), asked
+// of every event before topic.
+func (r *Resolver) subscribe(ctx context.Context, topic func(memory.Event) bool) *events.Subscription {
+	cred := memory.CredentialFrom(ctx)
+	return r.Events.Subscribe(func(e memory.Event) bool { return memory.EventVisible(cred, e) && topic(e) })
+}
+
 // watchGeneration sends the teammate's generation now and after every change to a scope it reads
 // (shared or its own), and after every listener resync. Values are re-read from the database, so an
 // event lost while the listener was down can't leave the client stale; repeats are suppressed.
@@ -18,7 +26,10 @@ func (r *Resolver) watchGeneration(ctx context.Context, teammateID string) (<-ch
 	if err != nil {
 		return nil, err
 	}
-	sub := r.Events.Subscribe(func(e memory.Event) bool {
+	if stream, ok := admitted[*model.GenerationChange](ctx); ok {
+		return stream, nil
+	}
+	sub := r.subscribe(ctx, func(e memory.Event) bool {
 		return e.Generation && (e.Scope == memory.ScopeShared || e.Scope == teammateID)
 	})
 	out := make(chan *model.GenerationChange, 1)
@@ -112,18 +123,11 @@ func (r *Resolver) watchMemory(ctx context.Context, scope memory.Scope) (<-chan 
 	if _, err := r.Memory.CheckScopeReadable(ctx, scope); err != nil {
 		return nil, err
 	}
+	if stream, ok := admitted[*model.MemoryChange](ctx); ok {
+		return stream, nil
+	}
 	name := scope.String()
-	suggestions := memory.CredentialFrom(ctx).CanReadSuggestions()
-	sub := r.Events.Subscribe(func(e memory.Event) bool {
-		if e.Scope != name || e.ItemID == "" {
-			return false
-		}
-		// Only the user learns of suggestions (A2, issue 18), not even their ids: the others hear of
-		// active items and of forgets that changed the generation (an active item's, not a
-		// suggestion's).
-		return suggestions || e.Status == string(memory.StatusActive) ||
-			(e.Status == string(memory.StatusForgotten) && e.Generation)
-	})
+	sub := r.subscribe(ctx, func(e memory.Event) bool { return e.Scope == name && e.ItemID != "" })
 	return forward(ctx, sub, r.runStillRunning, func(e memory.Event) (*model.MemoryChange, bool) {
 		change := &model.MemoryChange{
 			Scope: e.Scope, ItemID: e.ItemID, Revision: e.Revision, Status: memory.Status(e.Status),
@@ -145,8 +149,11 @@ func (r *Resolver) watchCandidates(ctx context.Context, scope memory.Scope) (<-c
 	if _, err := r.Memory.CheckScopeReadable(ctx, scope); err != nil {
 		return nil, err
 	}
+	if stream, ok := admitted[*memory.Item](ctx); ok {
+		return stream, nil
+	}
 	name := scope.String()
-	sub := r.Events.Subscribe(func(e memory.Event) bool { return e.Candidate && e.Scope == name })
+	sub := r.subscribe(ctx, func(e memory.Event) bool { return e.Candidate && e.Scope == name })
 	return forward(ctx, sub, r.runStillRunning, func(e memory.Event) (*memory.Item, bool) {
 		item, err := r.Memory.Item(ctx, e.ItemID)
 		// Confirmed, dismissed or forgotten since: nothing to announce.
@@ -189,7 +196,10 @@ func forward[T any](ctx context.Context, sub *events.Subscription, allowed func(
 // watchTeammates sends every teammate created, renamed or deleted. The teammate is re-read with the
 // subscriber's credential, so a name never travels in an event; a deleted one is sent without it.
 func (r *Resolver) watchTeammates(ctx context.Context) (<-chan *model.TeammateChange, error) {
-	sub := r.Events.Subscribe(func(e memory.Event) bool { return e.Teammate != "" })
+	if stream, ok := admitted[*model.TeammateChange](ctx); ok {
+		return stream, nil
+	}
+	sub := r.subscribe(ctx, func(e memory.Event) bool { return e.Teammate != "" })
 	return forward(ctx, sub, r.runStillRunning, func(e memory.Event) (*model.TeammateChange, bool) {
 		change := &model.TeammateChange{TeammateID: e.Scope}
 		switch e.Teammate {

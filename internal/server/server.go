@@ -138,6 +138,8 @@ func (s *server) graphql() http.Handler {
 	srv.Use(newOperationBudget(s.DBMaxConns))
 	srv.Use(subscriptionCaps{})
 	srv.AroundOperations(root.WithLoaders)
+	// Last: the execution it shares is set up with the context every interceptor above has made.
+	srv.Use(newSharedSubscriptions())
 	srv.SetErrorPresenter(resolvers.ErrorPresenter(s.Log))
 	srv.SetRecoverFunc(resolvers.Recover(s.Log))
 	return srv
