@@ -78,6 +78,7 @@ type App struct {
 	pool     *pgxpool.Pool
 	health   *pgxpool.Pool
 	listener *events.Listener
+	broker   *events.Broker
 	handler  http.Handler
 	limits   config.Limits
 
@@ -172,7 +173,7 @@ func New(ctx context.Context, o Options) (*App, error) {
 	listener := events.NewListener(pool.Config().ConnConfig, broker, o.Log)
 	woken.Store(listener)
 	life, stop := context.WithCancel(context.Background())
-	a := &App{pool: pool, health: health, listener: listener, life: life, stop: stop, limits: o.Limits}
+	a := &App{pool: pool, health: health, listener: listener, broker: broker, life: life, stop: stop, limits: o.Limits}
 	authn := auth.New(o.UserToken, o.WorkerToken, svc, auth.NewSessions(pool, o.Limits.SessionTTL))
 	a.running.Go(func() { _ = listener.Run(life) })
 	a.running.Go(func() { sweep(life, o.ExpirySweepInterval, svc, authn, o.Log) })
@@ -246,6 +247,10 @@ func (a *App) Handler() http.Handler {
 // Listener is the process's LISTEN connection; tests wait on its Ready channel before they expect
 // notifications to arrive.
 func (a *App) Listener() *events.Listener { return a.listener }
+
+// Broker fans the listener's events out to this process's subscriptions; its Subscribers gauge counts
+// the running executions of subscriptions (equivalent websocket subscriptions share one).
+func (a *App) Broker() *events.Broker { return a.broker }
 
 // Close cancels running requests, stops the listener and the sweeper, waits for them, and closes the
 // pools (which wait for connections still in use). It is safe to call more than once.
