@@ -192,6 +192,36 @@ func (a *apiProc) rssMB() (float64, error) {
 	return 0, errors.New("no VmRSS in /proc status")
 }
 
+// apisCPU is the CPU time (user and system) the two API processes have used so far.
+func (b *bench) apisCPU() (time.Duration, error) {
+	var total time.Duration
+	for _, a := range b.apis {
+		raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", a.cmd.Process.Pid))
+		if err != nil {
+			return 0, err
+		}
+		// utime and stime are the 14th and 15th fields, in clock ticks; the command name (the 2nd,
+		// in parentheses) is skipped first, as it may hold spaces.
+		_, rest, ok := bytes.Cut(raw, []byte(") "))
+		fields := strings.Fields(string(rest))
+		if !ok || len(fields) < 13 {
+			return 0, errors.New("unexpected /proc stat")
+		}
+		for _, f := range fields[11:13] {
+			ticks, err := strconv.ParseInt(f, 10, 64)
+			if err != nil {
+				return 0, err
+			}
+			total += time.Duration(ticks) * time.Second / clockTicks
+		}
+	}
+	return total, nil
+}
+
+// clockTicks is the kernel's USER_HZ, the unit of /proc's CPU times: 100 on every Linux build Go
+// supports.
+const clockTicks = 100
+
 func freePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -34,7 +35,8 @@ func main() {
 	flag.IntVar(&o.small, "small", 10_000, "items visible to the small teammate (and in the vector database)")
 	flag.DurationVar(&o.phase, "phase", 10*time.Second, "how long each throughput phase runs")
 	flag.IntVar(&o.requests, "requests", 400, "requests per latency row")
-	flag.IntVar(&o.subscribers, "subscribers", 1_000, "websocket subscribers for the live-delivery row")
+	o.subscribers = counts{1_000, 10_000}
+	flag.Var(&o.subscribers, "subscribers", "websocket subscribers of the live-delivery rows, comma-separated: one pair of rows for each")
 	flag.StringVar(&o.dir, "dir", "", "cluster directory (default: a temporary one, removed at the end)")
 	flag.StringVar(&o.profile, "profile", "", "write a CPU profile of the API during each step into this directory")
 	flag.StringVar(&o.steps, "steps", "", "comma-separated steps to run after the seed (default: all), e.g. writes,jobs")
@@ -49,17 +51,47 @@ func main() {
 }
 
 type options struct {
-	out                   string
-	items, teammates      int
-	big, small            int
-	phase                 time.Duration
-	requests, subscribers int
-	dir, profile, steps   string
+	out                 string
+	items, teammates    int
+	big, small          int
+	phase               time.Duration
+	requests            int
+	subscribers         counts
+	dir, profile, steps string
+}
+
+// counts is a comma-separated list of positive numbers, as a flag.
+type counts []int
+
+func (c *counts) String() string {
+	parts := make([]string, len(*c))
+	for i, n := range *c {
+		parts[i] = strconv.Itoa(n)
+	}
+	return strings.Join(parts, ",")
+}
+
+func (c *counts) Set(v string) error {
+	var out counts
+	for _, part := range strings.Split(v, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(part))
+		if err != nil || n < 1 {
+			return fmt.Errorf("%q is not a positive number", part)
+		}
+		out = append(out, n)
+	}
+	*c = out
+	return nil
 }
 
 func run(ctx context.Context, o options, log *slog.Logger) error {
-	if o.small < 2_000 || o.big < o.small || o.items < o.big+o.small || o.teammates < 3 {
-		return fmt.Errorf("want -items ≥ -big + -small, -big ≥ -small ≥ 2000 and -teammates ≥ 3")
+	if o.small < 2_000 || o.big < o.small || o.items < o.big+o.small || o.teammates < 65 {
+		return fmt.Errorf("want -items ≥ -big + -small, -big ≥ -small ≥ 2000 and -teammates ≥ 65")
+	}
+	// Every subscriber is a socket here and, in the resident-memory row, in one API process; the API
+	// processes inherit the limit.
+	if err := raiseOpenFiles(uint64(slices.Max(o.subscribers)) + 1024); err != nil {
+		return err
 	}
 	started := time.Now()
 	dir := o.dir
@@ -140,4 +172,21 @@ func run(ctx context.Context, o options, log *slog.Logger) error {
 		return err
 	}
 	return os.WriteFile(o.out, []byte(report), 0o644)
+}
+
+// raiseOpenFiles raises this process's limit on open files (ulimit -n) to at least need, the hard
+// limit too when it is lower and this process may (root).
+func raiseOpenFiles(need uint64) error {
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		return err
+	}
+	if lim.Cur >= need {
+		return nil
+	}
+	lim.Cur, lim.Max = need, max(lim.Max, need)
+	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		return fmt.Errorf("the live-delivery rows need %d open files (ulimit -n) and the limit can't be raised: %w", need, err)
+	}
+	return nil
 }

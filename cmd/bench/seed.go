@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -106,8 +107,11 @@ func (b *bench) seed(ctx context.Context) ([]row, error) {
 	}
 	b.log.Info("seeded the vector database", "items", 2*o.small, "took", time.Since(t).Round(time.Second))
 
+	// The resident-memory row puts every subscriber on one process, past the default caps.
+	wsCap := strconv.Itoa(slices.Max(o.subscribers) + 100)
 	for range 2 {
-		a, err := b.startAPI(ctx, b.cluster.URL("bench"), "MEMORY_JOBS_IN_API=false")
+		a, err := b.startAPI(ctx, b.cluster.URL("bench"), "MEMORY_JOBS_IN_API=false",
+			"MEMORY_WS_MAX_CONNECTIONS="+wsCap, "MEMORY_WS_MAX_SUBSCRIPTIONS_PER_CREDENTIAL="+wsCap)
 		if err != nil {
 			return nil, err
 		}

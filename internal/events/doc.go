@@ -6,5 +6,6 @@
 // After every (re)connect the broker tells all subscribers to re-synchronise (re-read the current
 // values), because notifications sent while the connection was down are lost by PostgreSQL.
 //
-// It must not decide who may see what: subscribers pass their own filters (built from memory rules).
+// It must not decide who may see what: subscribers pass their own filters, which ask
+// memory.EventVisible.
 package events
