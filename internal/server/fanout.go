@@ -59,17 +59,18 @@ type subscriptionKey struct {
 	credential memory.Credential
 }
 
-// subscriptionGroup is one execution and the subscribers it serves. Everything but key and cancel
-// is guarded by sharedSubscriptions.mu.
+// subscriptionGroup is one execution and the subscribers it serves. members and latest are guarded
+// by sharedSubscriptions.mu; the rest never changes.
 type subscriptionGroup struct {
 	key subscriptionKey
 	// cancel ends the execution; it is called when the last subscriber leaves.
 	cancel  context.CancelFunc
 	members map[*groupMember]struct{}
-	// latest is the last response sent, kept for a subscription that starts with the current value
-	// (resolvers.SendsCurrentValue): a subscriber joining later is sent it first.
-	latest *graphql.Response
+	// replay is set for a subscription that starts with the current value
+	// (resolvers.SendsCurrentValue): latest, the last response sent, is sent first to a subscriber
+	// that joins later.
 	replay bool
+	latest *graphql.Response
 }
 
 // groupMember is one subscriber of a group: its queue of responses, closed when the subscriber is
