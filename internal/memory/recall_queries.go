@@ -43,8 +43,21 @@ const (
 	// match gives (TestRecallTermsMatchReference compares them on randomised data). memory_terms
 	// holds the active, unpinned items, with their expiry, and changes in the transaction of every
 	// write (triggers); the 30 are checked against recallVisible once more, so only a visible item
-	// can be in the list (P1).
-	recallFullText = `fts AS (
+	// can be in the list (P1). They are read by id alone (ranked is materialised so that the check
+	// can't be pushed into the read: a generic plan, which doesn't know the scope, would otherwise
+	// intersect the ids with a bitmap of the scope's every item).
+	recallFullText = `ranked AS MATERIALIZED (
+		SELECT i.id, i.search, i.pinned, i.scope, i.status, i.expires_at
+		  FROM memory_items i
+		 WHERE i.id = ANY (ARRAY(
+		           SELECT t.item_id
+		             FROM memory_terms t
+		            WHERE t.scope IN ('shared', $1::text) AND t.lexeme = ANY ((SELECT lexemes FROM q)::text[])
+		              AND (t.expires_at IS NULL OR t.expires_at > now())
+		            GROUP BY t.item_id
+		            ORDER BY sum(t.tf) DESC, t.item_id
+		            LIMIT 30))
+	), fts AS (
 		SELECT m.id, m.rank, row_number() OVER (ORDER BY m.pinned DESC, m.lesson DESC, m.rank DESC, m.id) AS pos
 		  FROM (SELECT i.id, true AS pinned, i.kind = 'lesson' AS lesson,
 		               CASE WHEN i.search @@ (SELECT tsq FROM q) THEN ts_rank_cd(i.search, (SELECT tsq FROM q)) ELSE 0 END AS rank
@@ -52,16 +65,8 @@ const (
 		         WHERE i.pinned AND ` + recallVisible + `
 		        UNION ALL
 		        SELECT i.id, false, false, ts_rank_cd(i.search, (SELECT tsq FROM q))
-		          FROM memory_items i
-		         WHERE i.id = ANY (ARRAY(
-		                   SELECT t.item_id
-		                     FROM memory_terms t
-		                    WHERE t.scope IN ('shared', $1::text) AND t.lexeme = ANY ((SELECT lexemes FROM q)::text[])
-		                      AND (t.expires_at IS NULL OR t.expires_at > now())
-		                    GROUP BY t.item_id
-		                    ORDER BY sum(t.tf) DESC, t.item_id
-		                    LIMIT 30))
-		           AND NOT i.pinned AND ` + recallVisible + `
+		          FROM ranked i
+		         WHERE NOT i.pinned AND ` + recallVisible + `
 		         ORDER BY pinned DESC, lesson DESC, rank DESC, id
 		         LIMIT 30) AS m
 	)`
