@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -294,7 +296,7 @@ func TestRecallTermsMatchReference(t *testing.T) {
 	a, b, d, gone := f.teammate(t, "A"), f.teammate(t, "B"), f.teammate(t, "D"), f.teammate(t, "Gone")
 	nobody := "00000000-0000-4000-8000-00000000beef" // sees the shared scope only
 	scopes := []*string{nil, &a, &b, &d, &gone}
-	seedRecallCorpus(t, f, c, scopes, []int{160, 150, 90, 60, 60})
+	seedRecallCorpus(t, f, c, scopes, []int{100, 90, 60, 40, 40})
 
 	writes := map[string]int{}
 	const rounds = 12
@@ -330,45 +332,60 @@ func TestRecallTermsMatchReference(t *testing.T) {
 }
 
 // compareLists runs both statements for each request (viewer i sends request i), 100 requests at a
-// time in one read-only snapshot, and reports every difference; it returns how many requests differ.
+// time in one read-only snapshot, on two connections at once, and reports every difference; it
+// returns how many requests differ.
 func compareLists(t *testing.T, pool *pgxpool.Pool, viewers, requests []string) int {
 	t.Helper()
-	differences := 0
-	const batch = 100
-	for from := 0; from < len(requests); from += batch {
-		to := min(from+batch, len(requests))
-		err := pgx.BeginTxFunc(context.Background(), pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-			b := &pgx.Batch{}
-			for i := from; i < to; i++ {
-				b.Queue(referenceFullTextSQL, viewers[i], requests[i])
-				b.Queue(recallFullTextList, viewers[i], requests[i])
+	const batch, connections = 100, 2
+	var (
+		differences atomic.Int64
+		wg          sync.WaitGroup
+		errs        = make([]error, connections)
+	)
+	for c := range connections {
+		wg.Go(func() {
+			for from := c * batch; from < len(requests) && errs[c] == nil; from += connections * batch {
+				errs[c] = compareBatch(t, pool, viewers[from:min(from+batch, len(requests))], requests[from:min(from+batch, len(requests))], &differences)
 			}
-			results := tx.SendBatch(context.Background(), b)
-			defer results.Close()
-			for i := from; i < to; i++ {
-				var l lists
-				rows, err := results.Query()
-				if err == nil {
-					l.reference, err = collectList(rows)
-				}
-				if err != nil {
-					return err
-				}
-				if rows, err = results.Query(); err == nil {
-					l.terms, err = collectList(rows)
-				}
-				if err != nil {
-					return err
-				}
-				if !assert.Equal(t, l.reference, l.terms, "teammate %s, words %q", viewers[i], requests[i]) {
-					differences++
-				}
-			}
-			return results.Close()
 		})
-		require.NoError(t, err)
 	}
-	return differences
+	wg.Wait()
+	require.NoError(t, errors.Join(errs...))
+	return int(differences.Load())
+}
+
+// compareBatch compares the lists of requests in one read-only snapshot, counting the requests
+// whose lists differ.
+func compareBatch(t *testing.T, pool *pgxpool.Pool, viewers, requests []string, differences *atomic.Int64) error {
+	return pgx.BeginTxFunc(context.Background(), pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		b := &pgx.Batch{}
+		for i := range requests {
+			b.Queue(referenceFullTextSQL, viewers[i], requests[i])
+			b.Queue(recallFullTextList, viewers[i], requests[i])
+		}
+		results := tx.SendBatch(context.Background(), b)
+		defer results.Close()
+		for i := range requests {
+			var l lists
+			rows, err := results.Query()
+			if err == nil {
+				l.reference, err = collectList(rows)
+			}
+			if err != nil {
+				return err
+			}
+			if rows, err = results.Query(); err == nil {
+				l.terms, err = collectList(rows)
+			}
+			if err != nil {
+				return err
+			}
+			if !assert.Equal(t, l.reference, l.terms, "teammate %s, words %q", viewers[i], requests[i]) {
+				differences.Add(1)
+			}
+		}
+		return results.Close()
+	})
 }
 
 // seedRecallCorpus inserts sizes[i] random items into scopes[i] in one statement (through the insert
