@@ -280,7 +280,7 @@ const recallEquivalenceRequests = 10_200
 // order (ties by id), same ranks, bit for bit — for 10,200 random requests over the bench
 // vocabulary, between rounds of random writes through the service (creates, edits of text and key,
 // pins, expiries, forgets, confirmed and dismissed suggestions, a deleted teammate) and the SQL
-// (expiries in the past, deleted items), over items of four scopes with pinned lessons, repeated
+// (expiries in the past, deleted items), over 330 items of five scopes with pinned lessons, repeated
 // words, keys, candidates, dismissed, forgotten and expired items. After every round memory_terms
 // is exactly what its definition says.
 func TestRecallTermsMatchReference(t *testing.T) {
