@@ -127,6 +127,12 @@ func machine(ctx context.Context, b *bench) []string {
 	if err := b.pool.QueryRow(ctx, `SELECT current_setting('server_version'), (SELECT extversion FROM pg_extension WHERE extname = 'vector')`).Scan(&pg, &vec); err == nil {
 		lines = append(lines, "PostgreSQL "+pg+", pgvector "+vec+" (the private cluster's default settings, fsync on)")
 	}
+	// Other work on the machine shows in every row; the load average says how much there was.
+	if raw, err := os.ReadFile("/proc/loadavg"); err == nil {
+		if f := strings.Fields(string(raw)); len(f) >= 3 {
+			lines = append(lines, "Load average at the end of the run (1, 5, 15 min): "+strings.Join(f[:3], ", "))
+		}
+	}
 	lines = append(lines, "Date: "+time.Now().UTC().Format("2006-01-02 15:04 UTC"))
 	return lines
 }
