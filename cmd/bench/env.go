@@ -46,9 +46,9 @@ type bench struct {
 	pool  *pgxpool.Pool // the main database: -items items across -teammates teammates
 	vpool *pgxpool.Pool // the vector database: -small items visible to one teammate, all embedded
 
-	big, small, other string   // main database: the teammates with -big and -small visible items, and one more
-	hot               []string // main database: 64 items created through the API, one per teammate scope
-	vsmall            string   // vector database: the teammate
+	big, small, tiny string   // main database: the teammates with -big, -small and -tiny visible items
+	hot              []string // main database: 64 items created through the API, one per teammate scope
+	vsmall           string   // vector database: the teammate
 
 	apis  []*apiProc // two API processes on the main database, no AI
 	vapi  *apiProc   // one API process on the vector database, embeddings on

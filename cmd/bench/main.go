@@ -33,6 +33,7 @@ func main() {
 	flag.IntVar(&o.teammates, "teammates", 1_000, "teammates in the main database")
 	flag.IntVar(&o.big, "big", 100_000, "items visible to the large teammate")
 	flag.IntVar(&o.small, "small", 10_000, "items visible to the small teammate (and in the vector database)")
+	flag.IntVar(&o.tiny, "tiny", 1_000, "items visible to the smallest teammate (the common case); a fifth of them are the shared scope's")
 	flag.DurationVar(&o.phase, "phase", 10*time.Second, "how long each throughput phase runs")
 	flag.IntVar(&o.requests, "requests", 400, "requests per latency row")
 	o.subscribers = counts{1_000, 10_000}
@@ -53,7 +54,7 @@ func main() {
 type options struct {
 	out                 string
 	items, teammates    int
-	big, small          int
+	big, small, tiny    int
 	phase               time.Duration
 	requests            int
 	subscribers         counts
@@ -85,8 +86,8 @@ func (c *counts) Set(v string) error {
 }
 
 func run(ctx context.Context, o options, log *slog.Logger) error {
-	if o.small < 2_000 || o.big < o.small || o.items < o.big+o.small || o.teammates < 65 {
-		return fmt.Errorf("want -items ≥ -big + -small, -big ≥ -small ≥ 2000 and -teammates ≥ 65")
+	if o.tiny < 100 || o.small < 2_000 || o.small < o.tiny || o.big < o.small || o.items < o.big+o.small+o.tiny || o.teammates < 66 {
+		return fmt.Errorf("want -items ≥ -big + -small + -tiny, -big ≥ -small ≥ 2000, -small ≥ -tiny ≥ 100 and -teammates ≥ 66")
 	}
 	// Every subscriber is a socket here and, in the resident-memory row, in one API process; the API
 	// processes inherit the limit.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,13 +12,16 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"golang.org/x/sync/errgroup"
+
+	"github.com/open-bot/memory/internal/memory"
 )
 
-// itemsSQL inserts the items numbered $1..$2 of a database laid out as: the first $3 shared, the
-// next $4 the teammate $5's, the next $6 the teammate $7's, the rest spread over the teammates $8.
-// Contents are short sentences from a small vocabulary: every subject, verb, object and time of day
-// is common (1 item in 10 to 30 has each), and 1 item in 40 also names one of twenty rare words
-// (1 in 800). One item in 5,000 is pinned. Revision 1 of each item is recorded as its history.
+// itemsSQL inserts the items numbered $1..$2 of a database laid out as: the first $3 shared, then
+// for each teammate of $4 its own items up to the matching bound of $5 (cumulative item numbers),
+// the rest spread over the teammates $6. Contents are short sentences from a small vocabulary: every
+// subject, verb, object and time of day is common (1 item in 10 to 30 has each), and 1 item in 40
+// also names one of twenty rare words (1 in 800). One item in 5,000 is pinned. Revision 1 of each
+// item is recorded as its history.
 const itemsSQL = `
 	WITH v AS (
 		SELECT '{The user,Ada,My sister,Our team,The client,My manager,The landlord,Grandma,The dentist,Bob}'::text[] AS subjects,
@@ -28,9 +32,8 @@ const itemsSQL = `
 	), items AS (
 		INSERT INTO memory_items (teammate_id, kind, content, status, source, pinned, content_hash)
 		SELECT CASE WHEN g <= $3 THEN NULL
-		            WHEN g <= $3 + $4 THEN $5::uuid
-		            WHEN g <= $3 + $4 + $6 THEN $7::uuid
-		            ELSE ($8::uuid[])[1 + g % cardinality($8::uuid[])] END,
+		            ELSE coalesce((SELECT o.id FROM unnest($4::uuid[], $5::int[]) AS o (id, upto) WHERE g <= o.upto ORDER BY o.upto LIMIT 1),
+		                          ($6::uuid[])[1 + g % cardinality($6::uuid[])]) END,
 		       (ARRAY['fact', 'preference', 'lesson', 'note'])[1 + g % 4],
 		       v.subjects[1 + (hashint4(g) & 2147483647) % cardinality(v.subjects)] || ' ' ||
 		       v.verbs[1 + (hashint4(g + 7919) & 2147483647) % cardinality(v.verbs)] || ' ' ||
@@ -46,27 +49,45 @@ const itemsSQL = `
 	INSERT INTO memory_revisions (item_id, revision, content, kind, pinned, action, actor)
 	SELECT id, 1, content, kind, pinned, 'create', 'user' FROM items`
 
-// layout is how a database's items are spread over scopes.
+// layout is how a database's items are spread over scopes: shared items first, then each owner's
+// own items (owned[i] for owners[i]), then the rest over others.
 type layout struct {
-	shared, firstOwn, secondOwn int
-	first, second               string
-	others                      []string
-	total                       int
+	shared int
+	owners []string
+	owned  []int
+	others []string
+	total  int
 }
 
 // insertItems inserts the layout's items in chunks, two at a time (one per core).
 func insertItems(ctx context.Context, pool *pgxpool.Pool, l layout) error {
 	const chunk = 50_000
+	bounds := make([]int32, len(l.owned))
+	upto := l.shared
+	for i, n := range l.owned {
+		upto += n
+		bounds[i] = int32(upto)
+	}
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(2)
 	for from := 1; from <= l.total; from += chunk {
 		to := min(from+chunk-1, l.total)
 		g.Go(func() error {
-			_, err := pool.Exec(ctx, itemsSQL, from, to, l.shared, l.firstOwn, l.first, l.secondOwn, l.second, l.others)
+			_, err := pool.Exec(ctx, itemsSQL, from, to, l.shared, l.owners, bounds, l.others)
 			return err
 		})
 	}
 	return g.Wait()
+}
+
+// rehash brings the seeded items' content hashes (placeholders) to the text model, as the API
+// would at its first start (memory.Service.RehashTexts): done here, it is part of the seed rather
+// than of the API's start, which at a million items would outlast the wait for it to be ready.
+func rehash(ctx context.Context, pool *pgxpool.Pool) error {
+	if err := memory.NewService(pool, slog.New(slog.DiscardHandler)).RehashTexts(ctx); err != nil {
+		return fmt.Errorf("rehash the seeded items: %w", err)
+	}
+	return nil
 }
 
 func createTeammates(ctx context.Context, pool *pgxpool.Pool, n int) ([]string, error) {
@@ -87,14 +108,17 @@ func (b *bench) seed(ctx context.Context) ([]row, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.big, b.small, b.other = ids[0], ids[1], ids[2]
-	shared := o.small / 5
+	b.big, b.small, b.tiny = ids[0], ids[1], ids[2]
+	shared := o.tiny / 5
 	l := layout{
-		shared: shared, firstOwn: o.big - shared, secondOwn: o.small - shared,
-		first: b.big, second: b.small, others: ids[2:], total: o.items,
+		shared: shared, owners: ids[:3], owned: []int{o.big - shared, o.small - shared, o.tiny - shared},
+		others: ids[3:], total: o.items,
 	}
 	if err := insertItems(ctx, b.pool, l); err != nil {
 		return nil, fmt.Errorf("seed the main database: %w", err)
+	}
+	if err := rehash(ctx, b.pool); err != nil {
+		return nil, err
 	}
 	if _, err := b.pool.Exec(ctx, `VACUUM ANALYZE`); err != nil {
 		return nil, err
@@ -125,9 +149,9 @@ func (b *bench) seed(ctx context.Context) ([]row, error) {
 		return nil, err
 	}
 
-	// 64 items in 64 scopes (shared and 63 teammates', the two measured ones excluded) for the
+	// 64 items in 64 scopes (shared and 63 teammates', the three measured ones excluded) for the
 	// write benchmark, created through the API so that they have the history an edit expects.
-	scopes := append([]string{""}, ids[2:65]...)
+	scopes := append([]string{""}, ids[3:66]...)
 	for _, tm := range scopes {
 		var out struct {
 			CreateMemory struct{ Item struct{ ID string } }
@@ -156,8 +180,11 @@ func (b *bench) seedVectors(ctx context.Context) error {
 	}
 	b.vsmall = ids[0]
 	shared := b.o.small / 5
-	l := layout{shared: shared, firstOwn: b.o.small - shared, first: ids[0], second: ids[1], others: ids[1:], total: 2 * b.o.small}
+	l := layout{shared: shared, owners: ids[:1], owned: []int{b.o.small - shared}, others: ids[1:], total: 2 * b.o.small}
 	if err := insertItems(ctx, b.vpool, l); err != nil {
+		return err
+	}
+	if err := rehash(ctx, b.vpool); err != nil {
 		return err
 	}
 	var indexDef string

@@ -17,8 +17,9 @@ import (
 // after forgets rewrites what held text and retires the WAL that recorded it:
 //
 //  1. VACUUM FULL of the tables that held memory text (memory_items with its TOAST table and the
-//     GIN index of its search vectors, memory_revisions, memory_embeddings, lessons, settings): each
-//     is copied to new files without the dead rows, and the old files are truncated at commit;
+//     GIN index of its search vectors, memory_terms with the lexemes of those vectors,
+//     memory_revisions, memory_embeddings, lessons, settings): each is copied to new files without
+//     the dead rows, and the old files are truncated at commit;
 //  2. ANALYZE of the same tables, then VACUUM FULL of pg_statistic: the planner's samples of a
 //     column (most common values, histogram bounds, frequent lexemes) may hold forgotten text;
 //  3. pg_switch_wal() and CHECKPOINT: the redo point moves past every segment written before, and
@@ -42,7 +43,7 @@ const DefaultPurgeDelay = 2 * time.Second
 const purgeLockTimeout = "5s"
 
 // purgedTables held memory text; each is rewritten by the purge.
-var purgedTables = []string{"memory_items", "memory_revisions", "memory_embeddings", "lessons", "settings"}
+var purgedTables = []string{"memory_items", "memory_terms", "memory_revisions", "memory_embeddings", "lessons", "settings"}
 
 // PurgeDelay is the delay set by WithPurge; false when this Service doesn't purge (DATABASE_URL).
 func (s *Service) PurgeDelay() (time.Duration, bool) { return s.purgeDelay, s.purgeDelay > 0 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -116,11 +117,15 @@ func TestPurgeLeavesNoTraceInTheDataDirectory(t *testing.T) {
 	before := filesWith(t, dataDir, []byte(marker))
 	require.NotEmpty(t, before, "before the purge, VACUUM and CHECKPOINT leave the text in the files")
 	t.Logf("before the purge the text is in %v", before)
+	// The search vectors' lexemes are lower case (the GIN index, memory_terms).
+	lexeme := []byte(strings.ToLower(marker))
+	require.NotEmpty(t, filesWith(t, dataDir, lexeme), "before the purge, the files hold the text's lexemes")
 
 	report, err := f.svc.Purge(context.Background())
 	require.NoError(t, err)
 	t.Logf("purge: tables %v, statistics %v, WAL %v", report.Tables, report.Statistics, report.WAL)
 	assert.Empty(t, filesWith(t, dataDir, []byte(marker)), "files of the data directory that still hold forgotten text")
+	assert.Empty(t, filesWith(t, dataDir, lexeme), "files of the data directory that still hold forgotten text's lexemes")
 	due, err = f.svc.PurgeDue(context.Background())
 	require.NoError(t, err)
 	assert.False(t, due)

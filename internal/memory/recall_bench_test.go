@@ -13,15 +13,24 @@ import (
 )
 
 // seedRecallItems inserts n active items visible to teammate tm — half shared, half its own — plus
-// n/5 items of another teammate, and analyses the table. The contents are short sentences from a
-// small vocabulary: every subject, verb, object and time of day is common (1 item in 10 to 30), and
-// one item in 40 also names one of twenty rare words (1 in 800). One item in 5,000 is pinned.
+// n/5 items of another teammate, and vacuums and analyses the tables, as autovacuum would. The
+// contents are short sentences from a small vocabulary: every subject, verb, object and time of day
+// is common (1 item in 10 to 30), and one item in 40 also names one of twenty rare words (1 in 800).
+// One item in 5,000 is pinned.
 func seedRecallItems(tb testing.TB, f fixture, tm string, n int) {
 	tb.Helper()
 	ctx := context.Background()
 	var other string
 	require.NoError(tb, f.pool.QueryRow(ctx, `INSERT INTO teammates (name) VALUES ('Bystander') RETURNING id::text`).Scan(&other))
-	_, err := f.pool.Exec(ctx, `
+	// The test cluster commits asynchronously, and a row's commit can't be marked on it (nor its
+	// page all-visible, which index-only scans need) before the commit record is flushed: this
+	// commit waits for it, and the VACUUM below runs before the ANALYZE (which commits
+	// asynchronously), so that it marks the pages all-visible as autovacuum would.
+	err := pgx.BeginFunc(ctx, f.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SET LOCAL synchronous_commit = on`); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `
 		INSERT INTO memory_items (teammate_id, kind, content, status, source, pinned, content_hash)
 		SELECT CASE WHEN g > $3 THEN $2::uuid WHEN g % 2 = 0 THEN NULL ELSE $1::uuid END,
 		       (ARRAY['fact', 'preference', 'lesson', 'note'])[1 + g % 4],
@@ -39,9 +48,13 @@ func seedRecallItems(tb testing.TB, f fixture, tm string, n int) {
 		               '{green tea,black coffee,oat milk,the window seat,early meetings,long walks,spicy food,the blue notebook,jazz records,train tickets,a standing desk,dark mode,paper invoices,weekly reports,the old laptop,sparkling water,vegetarian meals,morning runs,quiet rooms,video calls,short emails,printed maps,red wine,hiking boots,the gym,bike rides,sushi,Italian food,board games,audiobooks}'::text[] AS objects,
 		               '{in the morning,on weekends,for meetings,at work,when travelling,after lunch,before bed,on Mondays,during holidays,at home,with friends,in winter,in summer,for birthdays,on the train}'::text[] AS tails,
 		               '{zeppelin,quokka,marzipan,tamarind,kumquat,origami,xylophone,yurt,fjord,harpsichord,saffron,obsidian,narwhal,bonsai,kombucha,theremin,ukulele,pangolin,axolotl,sourdough}'::text[] AS rare) AS v`,
-		tm, other, n)
+			tm, other, n)
+		return err
+	})
 	require.NoError(tb, err)
-	_, err = f.pool.Exec(ctx, `ANALYZE memory_items`)
+	_, err = f.pool.Exec(ctx, `VACUUM memory_items, memory_terms`)
+	require.NoError(tb, err)
+	_, err = f.pool.Exec(ctx, `ANALYZE memory_items, memory_terms`)
 	require.NoError(tb, err)
 }
 

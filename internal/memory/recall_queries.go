@@ -17,10 +17,12 @@ const (
 	// recallQuery turns the request into an OR of its lexemes (P2). PostgreSQL normalises the words
 	// exactly as it normalised the items (to_tsvector 'english': lower case, stems, no stop words);
 	// each lexeme is then quoted as a tsquery literal, so no input can be read as tsquery syntax. No
-	// lexeme (only stop words, or nothing) gives NULL, which matches nothing.
+	// lexeme (only stop words, or nothing) gives NULL, which matches nothing. lexemes is the same
+	// lexemes as an array (NULL when there are none), for memory_terms.
 	recallQuery = `q AS (
-		SELECT (SELECT array_to_string(array_agg('''' || replace(replace(w.lexeme, '\', '\\'), '''', '''''') || ''''), ' | ')::tsquery
-		          FROM unnest(to_tsvector('english', $2::text)) AS w) AS tsq
+		SELECT array_to_string(array_agg('''' || replace(replace(w.lexeme, '\', '\\'), '''', '''''') || ''''), ' | ')::tsquery AS tsq,
+		       array_agg(w.lexeme) AS lexemes
+		  FROM unnest(to_tsvector('english', $2::text)) AS w
 	)`
 
 	// recallFullText is the full-text list (P2): items whose stored search vector matches, ranked by
@@ -28,20 +30,43 @@ const (
 	// lead the list, pinned lessons first (L2: a lesson reaches every packet, so pinned notes can't
 	// push it out of the 30), each group ordered by rank; ties fall to the item id. Top 30.
 	//
-	// The pinned items are a second arm rather than "OR pinned", so the first arm stays a bitmap scan
-	// of the GIN index memory_items_recall_search (scope and search vector) and the second an index
-	// scan of memory_items_list.
-	recallFullText = `fts AS (
+	// Pinned items are few: their arm ranks each with ts_rank_cd, found by the index
+	// memory_items_list. The other matches may be tens of thousands, and ranking each with
+	// ts_rank_cd (reading and decoding its vector, about 6 µs a row) was most of recall's time. For
+	// this query — an OR of plain lexemes over an unweighted vector, default weights and
+	// normalisation — ts_rank_cd is 0.1 × the number of stored positions of the query's lexemes in
+	// the item (migration 000010 says why; TestRecallRankIsTermFrequency checks the corner cases): a
+	// strictly increasing function of the sum of those lexemes' term frequencies. So the other arm
+	// sums the frequencies memory_terms holds for the query's lexemes in the two visible scopes (an
+	// index-only scan of its primary key; no item is read), keeps the top 30 by that sum, then id,
+	// and computes ts_rank_cd for those 30 alone: the list and its ranks are the ones ranking every
+	// match gives (TestRecallTermsMatchReference compares them on randomised data). memory_terms
+	// holds the active, unpinned items, with their expiry, and changes in the transaction of every
+	// write (triggers); the 30 are checked against recallVisible once more, so only a visible item
+	// can be in the list (P1). They are read by id alone (ranked is materialised so that the check
+	// can't be pushed into the read: a generic plan, which doesn't know the scope, would otherwise
+	// intersect the ids with a bitmap of the scope's every item).
+	recallFullText = `ranked AS MATERIALIZED (
+		SELECT i.id, i.search, i.pinned, i.scope, i.status, i.expires_at
+		  FROM memory_items i
+		 WHERE i.id = ANY (ARRAY(
+		           SELECT t.item_id
+		             FROM memory_terms t
+		            WHERE t.scope IN ('shared', $1::text) AND t.lexeme = ANY ((SELECT lexemes FROM q)::text[])
+		              AND (t.expires_at IS NULL OR t.expires_at > now())
+		            GROUP BY t.item_id
+		            ORDER BY sum(t.tf) DESC, t.item_id
+		            LIMIT 30))
+	), fts AS (
 		SELECT m.id, m.rank, row_number() OVER (ORDER BY m.pinned DESC, m.lesson DESC, m.rank DESC, m.id) AS pos
-		  FROM (SELECT i.id, i.pinned, i.pinned AND i.kind = 'lesson' AS lesson,
-		               ts_rank_cd(i.search, (SELECT tsq FROM q)) AS rank
-		          FROM memory_items i
-		         WHERE i.search @@ (SELECT tsq FROM q) AND ` + recallVisible + `
-		        UNION ALL
-		        SELECT i.id, true, i.kind = 'lesson', 0::real
+		  FROM (SELECT i.id, true AS pinned, i.kind = 'lesson' AS lesson,
+		               CASE WHEN i.search @@ (SELECT tsq FROM q) THEN ts_rank_cd(i.search, (SELECT tsq FROM q)) ELSE 0 END AS rank
 		          FROM memory_items i
 		         WHERE i.pinned AND ` + recallVisible + `
-		           AND NOT coalesce(i.search @@ (SELECT tsq FROM q), false)
+		        UNION ALL
+		        SELECT i.id, false, false, ts_rank_cd(i.search, (SELECT tsq FROM q))
+		          FROM ranked i
+		         WHERE NOT i.pinned AND ` + recallVisible + `
 		         ORDER BY pinned DESC, lesson DESC, rank DESC, id
 		         LIMIT 30) AS m
 	)`

@@ -746,9 +746,11 @@ func TestRecallPreviewAccess(t *testing.T) {
 	assert.ErrorAs(t, err, &bad)
 }
 
-// TestRecallFullTextUsesGINIndex: at 100,000 items the full-text statement is a bitmap scan of the
-// GIN index on the scope and the stored search vector (P2, migration 000005), not a scan of the table.
-func TestRecallFullTextUsesGINIndex(t *testing.T) {
+// TestRecallFullTextUsesTermIndex: at 100,000 items the full-text statement reads the term
+// frequencies of the request's lexemes with an index-only scan of memory_terms' primary key (P2,
+// migration 000010) — no scan of a table, and no ranking of every match through the GIN index of
+// the search vectors.
+func TestRecallFullTextUsesTermIndex(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seeds 100,000 items")
 	}
@@ -765,7 +767,8 @@ func TestRecallFullTextUsesGINIndex(t *testing.T) {
 		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
 		require.NoError(t, err)
 		plan := strings.Join(lines, "\n")
-		assert.Contains(t, plan, "Bitmap Index Scan on memory_items_recall_search", "request %q:\n%s", request, plan)
-		assert.NotContains(t, plan, "Seq Scan on memory_items", "request %q:\n%s", request, plan)
+		assert.Contains(t, plan, "Index Only Scan using memory_terms_pkey on memory_terms", "request %q:\n%s", request, plan)
+		assert.NotContains(t, plan, "Seq Scan", "request %q:\n%s", request, plan)
+		assert.NotContains(t, plan, "memory_items_recall_search", "request %q:\n%s", request, plan)
 	}
 }

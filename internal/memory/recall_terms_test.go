@@ -1,0 +1,591 @@
+package memory_test
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/open-bot/memory/internal/memory"
+)
+
+// Full-text recall ranks from term frequencies (migration 000010, recallFullText): these tests hold
+// it to the statement it replaced, which ranked every match with ts_rank_cd.
+
+var recallSeed = flag.Uint64("recall-seed", 0, "seed of TestRecallTermsMatchReference (0: a new one, logged)")
+
+// referenceFullTextSQL is the full-text list as recall computed it before migration 000010 — every
+// match ranked with ts_rank_cd, every visible pinned item added — verbatim, with its positions and
+// ranks as the oracle's answer.
+const referenceFullTextSQL = `
+	WITH q AS (
+		SELECT (SELECT array_to_string(array_agg('''' || replace(replace(w.lexeme, '\', '\\'), '''', '''''') || ''''), ' | ')::tsquery
+		          FROM unnest(to_tsvector('english', $2::text)) AS w) AS tsq
+	), fts AS (
+		SELECT m.id, m.rank, row_number() OVER (ORDER BY m.pinned DESC, m.lesson DESC, m.rank DESC, m.id) AS pos
+		  FROM (SELECT i.id, i.pinned, i.pinned AND i.kind = 'lesson' AS lesson,
+		               ts_rank_cd(i.search, (SELECT tsq FROM q)) AS rank
+		          FROM memory_items i
+		         WHERE i.search @@ (SELECT tsq FROM q) AND i.scope IN ('shared', $1::text) AND i.status = 'active'
+		           AND (i.expires_at IS NULL OR i.expires_at > now())
+		        UNION ALL
+		        SELECT i.id, true, i.kind = 'lesson', 0::real
+		          FROM memory_items i
+		         WHERE i.pinned AND i.scope IN ('shared', $1::text) AND i.status = 'active'
+		           AND (i.expires_at IS NULL OR i.expires_at > now())
+		           AND NOT coalesce(i.search @@ (SELECT tsq FROM q), false)
+		         ORDER BY pinned DESC, lesson DESC, rank DESC, id
+		         LIMIT 30) AS m
+	)
+	SELECT id::text, pos, rank::float8 FROM fts ORDER BY pos`
+
+// recallFullTextList is the full-text list of the statement recall runs.
+var recallFullTextList = `SELECT id, ft_pos, ft_rank FROM (` + memory.RecallFullTextSQL + `) AS r ORDER BY ft_pos`
+
+// ftEntry is one place of a full-text list.
+type ftEntry struct {
+	ID   string
+	Pos  int64
+	Rank float64
+}
+
+func (e ftEntry) String() string { return fmt.Sprintf("%d %s %v", e.Pos, e.ID, e.Rank) }
+
+func collectList(rows pgx.Rows) ([]ftEntry, error) {
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (ftEntry, error) {
+		var e ftEntry
+		return e, row.Scan(&e.ID, &e.Pos, &e.Rank)
+	})
+}
+
+// tsRanksCD lists what ts_rank_cd returns, with its default weights and normalisation, for 0 to n
+// covers of one position of weight D each — what an OR of plain lexemes finds in an unweighted
+// vector: one cover per stored position of a query lexeme. It sums as calc_rank_cd (PostgreSQL's
+// tsrank.c) does: each cover adds 1 / (1 / 0.1f) in double precision, and the sum is returned as a
+// float4.
+func tsRanksCD(n int) []float32 {
+	inverse := 1 / float64(float32(0.1))
+	ranks := make([]float32, n+1)
+	var sum float64
+	for i := 1; i <= n; i++ {
+		sum += 1 / inverse
+		ranks[i] = float32(sum)
+	}
+	return ranks
+}
+
+func tsRankCD(n int) float32 { return tsRanksCD(n)[n] }
+
+// requireTermsFollowItems checks memory_terms against its definition: one row per lexeme of every
+// active, unpinned item's search vector, with the number of its positions and the item's expiry,
+// and no other row.
+func requireTermsFollowItems(t *testing.T, pool *pgxpool.Pool) {
+	t.Helper()
+	var missing, extra int
+	require.NoError(t, pool.QueryRow(context.Background(), `
+		WITH want AS (
+			SELECT i.scope COLLATE "C" AS scope, w.lexeme COLLATE "C" AS lexeme, i.id AS item_id,
+			       cardinality(w.positions)::smallint AS tf, i.expires_at
+			  FROM memory_items i, unnest(i.search) AS w
+			 WHERE i.status = 'active' AND NOT i.pinned
+		), have AS (SELECT scope, lexeme, item_id, tf, expires_at FROM memory_terms)
+		SELECT (SELECT count(*) FROM (SELECT * FROM want EXCEPT ALL SELECT * FROM have) AS m),
+		       (SELECT count(*) FROM (SELECT * FROM have EXCEPT ALL SELECT * FROM want) AS e)`).Scan(&missing, &extra))
+	require.Zero(t, missing, "rows memory_terms lacks")
+	require.Zero(t, extra, "rows memory_terms should not hold")
+}
+
+// TestRecallRankIsTermFrequency checks, on the corner cases, the identity recall relies on: for an
+// OR of the request's lexemes, ts_rank_cd of an item is tsRankCD(n), n the sum of the term
+// frequencies memory_terms holds for those lexemes — so ordering by that sum is ordering by rank.
+func TestRecallRankIsTermFrequency(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	ctx := context.Background()
+	tm := f.teammate(t, "Ranks")
+	for i, tc := range []struct {
+		name, request string
+		item          recallItem
+		n             int // positions of the request's lexemes in the item
+	}{
+		{"repeated words count", "tea milk", recallItem{content: "tea tea coffee milk"}, 3},
+		{"one each", "tea milk", recallItem{content: "tea milk"}, 2},
+		{"a lexeme keeps 255 positions", "tea", recallItem{content: strings.TrimSpace(strings.Repeat("tea ", 300))}, 255},
+		{"stop words are not lexemes but take positions", "the tea of the day", recallItem{content: "The tea of the day, and the milk of the night"}, 2},
+		{"the key's words count", "green tea coffee", recallItem{key: ptr("green tea"), content: "Coffee, coffee."}, 4},
+		{"a compound and its parts", "tea pot", recallItem{content: "tea-pot tea"}, 3},
+		{"stems", "running runs", recallItem{content: "Runs, ran, running and a runner"}, 2},
+		{"the longest item", "x y", recallItem{key: ptr(strings.Repeat("x", 120)), content: strings.Repeat("x-y ", 1000)}, 255 + 255},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.item.id = itemID(i + 1)
+			tc.item.teammate = &tm
+			tc.item.insert(t, f)
+			requireTermsFollowItems(t, f.pool)
+			var n int
+			require.NoError(t, f.pool.QueryRow(ctx, `
+				SELECT coalesce(sum(tf), 0) FROM memory_terms
+				 WHERE item_id = $1 AND lexeme = ANY (ARRAY(SELECT lexeme FROM unnest(to_tsvector('english', $2))))`,
+				tc.item.id, memory.RequestWords(tc.request)).Scan(&n))
+			assert.Equal(t, tc.n, n, "term frequencies")
+			got := fullTextLists(t, f.pool, tm, tc.request)
+			require.Len(t, got.reference, 1)
+			assert.Equal(t, got.reference, got.terms, "the list is the reference's")
+			assert.Equal(t, float64(tsRankCD(tc.n)), got.terms[0].Rank, "ts_rank_cd is 0.1 a position")
+			_, err := f.pool.Exec(ctx, `DELETE FROM memory_items WHERE id = $1`, tc.item.id)
+			require.NoError(t, err)
+		})
+	}
+
+	// Positions are clamped at 16,383, so two lexemes may share one (an item's 4,120 characters of
+	// content and key don't get there, but the identity doesn't need that): each still counts, as
+	// ts_rank_cd merges the positions of one lexeme only.
+	for _, tc := range []struct {
+		vector  string
+		lexemes []string
+		n       int
+	}{
+		{"x:16383 y:16383", []string{"x", "y"}, 2},
+		{"x:16383,16383 y:16383", []string{"x", "y"}, 2},
+		{"x:3,16383 y:1,2,16383 z:16383", []string{"x", "y", "z"}, 6},
+		{"x:3,16383 y:1,2,16383 z:16383", []string{"y"}, 3},
+	} {
+		var rank float32
+		var n int
+		require.NoError(t, f.pool.QueryRow(ctx, `
+			SELECT ts_rank_cd(v, array_to_string($2::text[], ' | ')::tsquery),
+			       (SELECT sum(cardinality(positions)) FROM unnest(v) WHERE lexeme = ANY ($2))
+			  FROM CAST($1 AS tsvector) AS v`, tc.vector, tc.lexemes).Scan(&rank, &n))
+		assert.Equal(t, tc.n, n, "%s", tc.vector)
+		assert.Equal(t, tsRankCD(tc.n), rank, "%s against %v", tc.vector, tc.lexemes)
+	}
+	// The rank grows with every position, far beyond what an item's 4,120 characters can hold.
+	ranks := tsRanksCD(1_000_000)
+	for n := 1; n < len(ranks); n++ {
+		require.Greater(t, ranks[n], ranks[n-1], "ts_rank_cd grows with every position")
+	}
+}
+
+// lists is one request's full-text list as the reference statement and as recall compute it.
+type lists struct{ reference, terms []ftEntry }
+
+func fullTextLists(t *testing.T, pool *pgxpool.Pool, teammateID, request string) lists {
+	t.Helper()
+	var l lists
+	words := memory.RequestWords(request)
+	err := pgx.BeginTxFunc(context.Background(), pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		rows, err := tx.Query(context.Background(), referenceFullTextSQL, teammateID, words)
+		if err == nil {
+			l.reference, err = collectList(rows)
+		}
+		if err != nil {
+			return err
+		}
+		rows, err = tx.Query(context.Background(), recallFullTextList, teammateID, words)
+		if err == nil {
+			l.terms, err = collectList(rows)
+		}
+		return err
+	})
+	require.NoError(t, err)
+	return l
+}
+
+// The vocabulary of make bench's items (cmd/bench/seed.go), with words a request adds around them.
+var (
+	benchSubjects = []string{"The user", "Ada", "My sister", "Our team", "The client", "My manager", "The landlord", "Grandma", "The dentist", "Bob"}
+	benchVerbs    = []string{"prefers", "likes", "avoids", "uses", "needs", "remembers", "orders", "recommends", "dislikes", "booked"}
+	benchObjects  = []string{"green tea", "black coffee", "oat milk", "the window seat", "early meetings", "long walks", "spicy food",
+		"the blue notebook", "jazz records", "train tickets", "a standing desk", "dark mode", "paper invoices", "weekly reports",
+		"the old laptop", "sparkling water", "vegetarian meals", "morning runs", "quiet rooms", "video calls", "short emails",
+		"printed maps", "red wine", "hiking boots", "the gym", "bike rides", "sushi", "Italian food", "board games", "audiobooks"}
+	benchTails = []string{"in the morning", "on weekends", "for meetings", "at work", "when travelling", "after lunch", "before bed",
+		"on Mondays", "during holidays", "at home", "with friends", "in winter", "in summer", "for birthdays", "on the train"}
+	benchRare = []string{"zeppelin", "quokka", "marzipan", "tamarind", "kumquat", "origami", "xylophone", "yurt", "fjord",
+		"harpsichord", "saffron", "obsidian", "narwhal", "bonsai", "kombucha", "theremin", "ukulele", "pangolin", "axolotl", "sourdough"}
+	requestFillers = []string{"what", "does", "the", "for", "on", "please", "remind", "me", "which", "and", "is", "where", "did",
+		"I", "put", "can", "you", "a", "about", "zzyzx", "thanks"}
+)
+
+// kindNames are the kinds of items, as the schema spells them.
+var kindNames = []string{"fact", "preference", "lesson", "note"}
+
+// recallCorpus makes random items and requests from the bench vocabulary.
+type recallCorpus struct{ rng *rand.Rand }
+
+func (c recallCorpus) pick(words []string) string { return words[c.rng.IntN(len(words))] }
+
+// sentence is a bench item's text, sometimes with a rare word, sometimes with a word repeated
+// (up to past the 255 positions a lexeme keeps).
+func (c recallCorpus) sentence() string {
+	s := c.pick(benchSubjects) + " " + c.pick(benchVerbs) + " " + c.pick(benchObjects) + " " + c.pick(benchTails)
+	if c.rng.IntN(6) == 0 {
+		s += ", see " + c.pick(benchRare)
+	}
+	if c.rng.IntN(8) == 0 {
+		word := strings.Fields(c.pick(benchObjects))
+		s += ". " + strings.Repeat(word[len(word)-1]+" ", []int{2, 3, 5, 40, 300}[c.rng.IntN(5)])
+	}
+	return strings.TrimSpace(s) + "."
+}
+
+// key is nil or a few words of the vocabulary.
+func (c recallCorpus) key() *string {
+	switch c.rng.IntN(4) {
+	case 0:
+		return ptr(c.pick(benchObjects))
+	case 1:
+		return ptr(c.pick(benchRare) + " " + c.pick(benchTails))
+	}
+	return nil
+}
+
+// request is a turn: a few words of the vocabulary and fillers, in any case, with punctuation,
+// sometimes a word twice; sometimes nothing searchable.
+func (c recallCorpus) request() string {
+	lists := [][]string{benchSubjects, benchVerbs, benchObjects, benchTails, benchRare, requestFillers, requestFillers}
+	var words []string
+	for range 1 + c.rng.IntN(7) {
+		w := c.pick(lists[c.rng.IntN(len(lists))])
+		switch c.rng.IntN(5) {
+		case 0:
+			w = strings.ToUpper(w)
+		case 1:
+			w += w[len(w)/2:] // another word, or no word at all
+		}
+		words = append(words, w)
+		if c.rng.IntN(10) == 0 {
+			words = append(words, w)
+		}
+	}
+	return strings.Join(words, []string{" ", ", ", "? ", " — "}[c.rng.IntN(4)])
+}
+
+// recallEquivalenceRequests is how many requests TestRecallTermsMatchReference compares.
+const recallEquivalenceRequests = 10_200
+
+// TestRecallTermsMatchReference: the full-text list recall computes from term frequencies is the
+// one the reference statement computes by ranking every match with ts_rank_cd — same items, same
+// order (ties by id), same ranks, bit for bit — for 10,200 random requests over the bench
+// vocabulary, between rounds of random writes through the service (creates, edits of text and key,
+// pins, expiries, forgets, confirmed and dismissed suggestions, a deleted teammate) and the SQL
+// (expiries in the past, deleted items), over 330 items of five scopes with pinned lessons, repeated
+// words, keys, candidates, dismissed, forgotten and expired items. After every round memory_terms
+// is exactly what its definition says.
+func TestRecallTermsMatchReference(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	seed := *recallSeed
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano())
+	}
+	t.Logf("seed %d (rerun with -recall-seed %d)", seed, seed)
+	c := recallCorpus{rng: rand.New(rand.NewPCG(seed, 10))}
+
+	a, b, d, gone := f.teammate(t, "A"), f.teammate(t, "B"), f.teammate(t, "D"), f.teammate(t, "Gone")
+	nobody := "00000000-0000-4000-8000-00000000beef" // sees the shared scope only
+	scopes := []*string{nil, &a, &b, &d, &gone}
+	seedRecallCorpus(t, f, c, scopes, []int{100, 90, 60, 40, 40})
+
+	writes := map[string]int{}
+	const rounds = 12
+	differences := 0
+	for round := range rounds {
+		if round > 0 {
+			writeRandomly(t, f, c, scopes, writes)
+			if round == rounds/2 {
+				_, err := f.svc.DeleteTeammate(user, gone)
+				require.NoError(t, err)
+				scopes = scopes[:len(scopes)-1]
+				writes["delete teammate"]++
+			}
+		}
+		requireTermsFollowItems(t, f.pool)
+		teammates := []string{a, b, d, nobody}
+		if round < rounds/2 {
+			teammates = append(teammates, gone)
+		}
+		n := recallEquivalenceRequests / rounds
+		requests, viewers := make([]string, n), make([]string, n)
+		for i := range n {
+			requests[i], viewers[i] = memory.RequestWords(c.request()), teammates[i%len(teammates)]
+		}
+		differences += compareLists(t, f.pool, viewers, requests)
+	}
+	assert.Zero(t, differences, "requests whose lists differ")
+	t.Logf("writes: %v", writes)
+	for _, w := range []string{"create", "edit", "pin", "unpin", "expire later", "expire now", "clear expiry", "forget",
+		"confirm", "dismiss", "delete", "delete teammate"} {
+		assert.Positive(t, writes[w], "the rounds made writes of every kind: %s", w)
+	}
+}
+
+// compareLists runs both statements for each request (viewer i sends request i), 100 requests at a
+// time in one read-only snapshot, on two connections at once, and reports every difference; it
+// returns how many requests differ.
+func compareLists(t *testing.T, pool *pgxpool.Pool, viewers, requests []string) int {
+	t.Helper()
+	const batch, connections = 100, 2
+	var (
+		differences atomic.Int64
+		wg          sync.WaitGroup
+		errs        = make([]error, connections)
+	)
+	for c := range connections {
+		wg.Go(func() {
+			for from := c * batch; from < len(requests) && errs[c] == nil; from += connections * batch {
+				errs[c] = compareBatch(t, pool, viewers[from:min(from+batch, len(requests))], requests[from:min(from+batch, len(requests))], &differences)
+			}
+		})
+	}
+	wg.Wait()
+	require.NoError(t, errors.Join(errs...))
+	return int(differences.Load())
+}
+
+// compareBatch compares the lists of requests in one read-only snapshot, counting the requests
+// whose lists differ.
+func compareBatch(t *testing.T, pool *pgxpool.Pool, viewers, requests []string, differences *atomic.Int64) error {
+	return pgx.BeginTxFunc(context.Background(), pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		b := &pgx.Batch{}
+		for i := range requests {
+			b.Queue(referenceFullTextSQL, viewers[i], requests[i])
+			b.Queue(recallFullTextList, viewers[i], requests[i])
+		}
+		results := tx.SendBatch(context.Background(), b)
+		defer results.Close()
+		for i := range requests {
+			var l lists
+			rows, err := results.Query()
+			if err == nil {
+				l.reference, err = collectList(rows)
+			}
+			if err != nil {
+				return err
+			}
+			if rows, err = results.Query(); err == nil {
+				l.terms, err = collectList(rows)
+			}
+			if err != nil {
+				return err
+			}
+			if !assert.Equal(t, l.reference, l.terms, "teammate %s, words %q", viewers[i], requests[i]) {
+				differences.Add(1)
+			}
+		}
+		return results.Close()
+	})
+}
+
+// seedRecallCorpus inserts sizes[i] random items into scopes[i] in one statement (through the insert
+// trigger a statement at a time, as an import would): 1 in 15 pinned, a kind of each sort (pinned
+// lessons among them), 1 in 8 expired and 1 in 8 expiring later, 1 in 10 a waiting suggestion, 1 in
+// 15 dismissed, 1 in 15 forgotten; each with its first revision. It analyses the tables, as
+// autovacuum would have.
+func seedRecallCorpus(t *testing.T, f fixture, c recallCorpus, scopes []*string, sizes []int) {
+	t.Helper()
+	var (
+		teammates, kinds, keys, contents, statuses []*string
+		pinned                                     []bool
+		expires                                    []*time.Time
+	)
+	for i, scope := range scopes {
+		for range sizes[i] {
+			teammates = append(teammates, scope)
+			kinds = append(kinds, ptr(c.pick(kindNames)))
+			keys = append(keys, c.key())
+			contents = append(contents, ptr(c.sentence()))
+			pinned = append(pinned, c.rng.IntN(15) == 0)
+			var expiry *time.Time
+			switch c.rng.IntN(8) {
+			case 0:
+				expiry = ptr(time.Now().Add(-time.Duration(1+c.rng.IntN(1000)) * time.Minute))
+			case 1:
+				expiry = ptr(time.Now().Add(time.Duration(60+c.rng.IntN(1000)) * time.Minute))
+			}
+			expires = append(expires, expiry)
+			status := "active"
+			switch r := c.rng.IntN(30); {
+			case r < 3:
+				status = "candidate"
+			case r < 5:
+				status = "dismissed"
+			case r < 7:
+				status = "forgotten"
+			}
+			statuses = append(statuses, &status)
+		}
+	}
+	_, err := f.pool.Exec(context.Background(), `
+		WITH items AS (
+			INSERT INTO memory_items (teammate_id, kind, key, content, status, pinned, source, expires_at, content_hash, forgotten_at)
+			SELECT x.teammate, x.kind,
+			       CASE WHEN x.status <> 'forgotten' THEN x.key END,
+			       CASE WHEN x.status <> 'forgotten' THEN x.content ELSE '' END,
+			       x.status, x.pinned, 'user', x.expires,
+			       CASE WHEN x.status <> 'forgotten' THEN sha256(convert_to(x.content, 'UTF8')) END,
+			       CASE WHEN x.status = 'forgotten' THEN now() END
+			  FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::timestamptz[])
+			       AS x (teammate, kind, key, content, status, pinned, expires)
+			RETURNING id, content, key, kind, pinned, expires_at
+		)
+		INSERT INTO memory_revisions (item_id, revision, content, key, kind, pinned, expires_at, action, actor)
+		SELECT id, 1, content, key, kind, pinned, expires_at, 'create', 'user' FROM items`,
+		teammates, kinds, keys, contents, statuses, pinned, expires)
+	require.NoError(t, err)
+	_, err = f.pool.Exec(context.Background(), `ANALYZE memory_items, memory_terms`)
+	require.NoError(t, err)
+}
+
+// writeRandomly makes one round of random writes to the items of scopes and counts, by kind, those
+// that were made. A write the service refuses (an edit to the same text, a confirmation whose text
+// was forgotten) is a domain error and is skipped; any other error fails the test.
+func writeRandomly(t *testing.T, f fixture, c recallCorpus, scopes []*string, writes map[string]int) {
+	t.Helper()
+	ctx := context.Background()
+	type row struct {
+		id       string
+		revision int
+		status   string
+		pinned   bool
+	}
+	rows, err := f.pool.Query(ctx, `SELECT id::text, revision, status, pinned FROM memory_items WHERE status <> 'forgotten' ORDER BY id`)
+	require.NoError(t, err)
+	items, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (row, error) {
+		var it row
+		return it, r.Scan(&it.id, &it.revision, &it.status, &it.pinned)
+	})
+	require.NoError(t, err)
+	c.rng.Shuffle(len(items), func(i, j int) { items[i], items[j] = items[j], items[i] })
+	did := func(kind string, err error) {
+		t.Helper()
+		var bad *memory.ValidationError
+		var conflict *memory.ConflictError
+		switch {
+		case err == nil:
+			writes[kind]++
+		case errors.As(err, &bad), errors.As(err, &conflict), errors.Is(err, memory.ErrNotFound), errors.Is(err, memory.ErrMemoryChanged):
+		default:
+			require.NoError(t, err, kind)
+		}
+	}
+	later := func() *time.Time { return ptr(time.Now().Add(time.Duration(60+c.rng.IntN(1000)) * time.Minute)) }
+	for i, it := range items[:min(len(items), 40)] {
+		switch {
+		case it.status == "candidate" && i%2 == 0:
+			_, err := f.svc.ConfirmCandidate(user, memory.ConfirmInput{ID: it.id})
+			did("confirm", err)
+		case it.status == "candidate":
+			_, err := f.svc.DismissCandidate(user, it.id)
+			did("dismiss", err)
+		case it.status != "active":
+		case i%10 == 0:
+			_, err := f.svc.ForgetMemory(user, it.id)
+			did("forget", err)
+		case i%10 == 1:
+			_, err := f.svc.EditMemory(user, memory.EditInput{ID: it.id, BaseRevision: it.revision, Pinned: ptr(!it.pinned)})
+			did(map[bool]string{false: "pin", true: "unpin"}[it.pinned], err)
+		case i%10 == 2:
+			_, err := f.svc.EditMemory(user, memory.EditInput{ID: it.id, BaseRevision: it.revision, ExpiresAt: later()})
+			did("expire later", err)
+		case i%10 == 3:
+			_, err := f.svc.EditMemory(user, memory.EditInput{ID: it.id, BaseRevision: it.revision, ClearExpiresAt: true})
+			did("clear expiry", err)
+		case i%10 == 4:
+			_, err := f.pool.Exec(ctx, `UPDATE memory_items SET expires_at = now() - interval '1 minute' WHERE id = $1`, it.id)
+			did("expire now", err)
+		case i%10 == 5:
+			_, err := f.pool.Exec(ctx, `DELETE FROM memory_items WHERE id = $1`, it.id)
+			did("delete", err)
+		default:
+			key := c.key()
+			if key == nil {
+				key = ptr("")
+			}
+			_, err := f.svc.EditMemory(user, memory.EditInput{ID: it.id, BaseRevision: it.revision, Content: ptr(c.sentence()), Key: key})
+			did("edit", err)
+		}
+	}
+	for range 10 {
+		_, err := f.svc.CreateMemory(user, memory.CreateInput{
+			Scope: memory.Scope{TeammateID: scopes[c.rng.IntN(len(scopes))]}, Kind: memory.Kind(c.pick(kindNames)),
+			Key: c.key(), Content: c.sentence(), Pinned: c.rng.IntN(4) == 0,
+		})
+		did("create", err)
+	}
+}
+
+// TestRecallTermsFollowTransactions: an item's terms change inside the transaction that changes it
+// — seen by recall in that transaction, by no other before it commits, and not at all if it rolls
+// back — and pins, expiries and forgets move it out of memory_terms; a forget leaves none of its
+// lexemes there (F1, F5).
+func TestRecallTermsFollowTransactions(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	ctx := context.Background()
+	tm := f.teammate(t, "Transactions")
+	item := f.create(t, &tm, "Kumquat jam on Sundays")
+	ids := func(q interface {
+		Query(context.Context, string, ...any) (pgx.Rows, error)
+	}, request string) []string {
+		rows, err := q.Query(ctx, recallFullTextList, tm, memory.RequestWords(request))
+		require.NoError(t, err)
+		list, err := collectList(rows)
+		require.NoError(t, err)
+		out := []string{}
+		for _, e := range list {
+			out = append(out, e.ID)
+		}
+		return out
+	}
+	require.Equal(t, []string{item.ID}, ids(f.pool, "kumquat"))
+
+	tx, err := f.pool.Begin(ctx)
+	require.NoError(t, err)
+	_, err = tx.Exec(ctx, `UPDATE memory_items SET content = 'Tamarind chutney on Sundays' WHERE id = $1`, item.ID)
+	require.NoError(t, err)
+	assert.Equal(t, []string{item.ID}, ids(tx, "tamarind"), "the writing transaction sees its terms")
+	assert.Empty(t, ids(tx, "kumquat"))
+	assert.Equal(t, []string{item.ID}, ids(f.pool, "kumquat"), "no other transaction does before it commits")
+	assert.Empty(t, ids(f.pool, "tamarind"))
+	require.NoError(t, tx.Rollback(ctx))
+	assert.Equal(t, []string{item.ID}, ids(f.pool, "kumquat"), "a rolled-back write leaves the terms as they were")
+	assert.Empty(t, ids(f.pool, "tamarind"))
+	requireTermsFollowItems(t, f.pool)
+
+	rowsOf := func() (n int) {
+		require.NoError(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM memory_terms WHERE item_id = $1`, item.ID).Scan(&n))
+		return n
+	}
+	require.Equal(t, 3, rowsOf(), "kumquat, jam, sunday")
+	pinned, err := f.svc.EditMemory(user, memory.EditInput{ID: item.ID, BaseRevision: 1, Pinned: ptr(true)})
+	require.NoError(t, err)
+	assert.Zero(t, rowsOf(), "a pinned item is ranked from memory_items")
+	assert.Equal(t, []string{item.ID}, ids(f.pool, "kumquat"))
+	unpinned, err := f.svc.EditMemory(user, memory.EditInput{ID: item.ID, BaseRevision: pinned.Revision, Pinned: ptr(false)})
+	require.NoError(t, err)
+	assert.Equal(t, 3, rowsOf())
+	_, err = f.pool.Exec(ctx, `UPDATE memory_items SET expires_at = now() - interval '1 second' WHERE id = $1`, item.ID)
+	require.NoError(t, err)
+	assert.Empty(t, ids(f.pool, "kumquat"), "an expired item is not given")
+	requireTermsFollowItems(t, f.pool)
+
+	_, err = f.svc.ForgetMemory(user, unpinned.ID)
+	require.NoError(t, err)
+	assert.Zero(t, rowsOf())
+	var lexemes int
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM memory_terms WHERE lexeme IN ('kumquat', 'jam')`).Scan(&lexemes))
+	assert.Zero(t, lexemes, "nothing of a forgotten item stays in memory_terms")
+	requireTermsFollowItems(t, f.pool)
+}
