@@ -94,19 +94,6 @@ const (
 // ActorUser is the actor of the user's own changes; teammates act as "teammate:<id>".
 const ActorUser = "user"
 
-// Scope names where an item lives: the shared scope (TeammateID nil) or one teammate's.
-type Scope struct {
-	TeammateID *string
-}
-
-// String is ScopeShared or the teammate id.
-func (s Scope) String() string {
-	if s.TeammateID == nil {
-		return ScopeShared
-	}
-	return *s.TeammateID
-}
-
 // Item is the current state of one memory item.
 type Item struct {
 	ID string

@@ -45,18 +45,6 @@ type cursor struct {
 	ID      string    `json:"i"`
 }
 
-// readScope checks that the caller may read scope and returns its credential.
-func readScope(ctx context.Context, scope string) (Credential, error) {
-	c, err := require(ctx, CredentialUser, CredentialWorker, CredentialRun)
-	if err != nil {
-		return c, err
-	}
-	if !c.CanReadScope(scope) {
-		return c, ErrForbidden
-	}
-	return c, nil
-}
-
 // ListItems returns a page of one scope's items. Runs read shared and their own scope, active items
 // only (A2: candidates are never given to a run); only the user lists suggestions (candidate and
 // dismissed items, see CanReadSuggestions).
@@ -261,24 +249,4 @@ func (s *Service) RunTeammatesByID(ctx context.Context, runIDs []string) ([]stri
 		}
 	}
 	return out, errs
-}
-
-// CheckScopeReadable validates scope, checks that it exists and that the caller may read it, and
-// returns it in canonical form.
-func (s *Service) CheckScopeReadable(ctx context.Context, scope Scope) (Scope, error) {
-	sc, err := scopeOf(scope)
-	if err != nil {
-		return sc, err
-	}
-	if _, err := readScope(ctx, sc.String()); err != nil {
-		return sc, err
-	}
-	exists, err := queries(s.pool).ScopeExists(ctx, sc.String())
-	if err != nil {
-		return sc, fmt.Errorf("check scope: %w", err)
-	}
-	if !exists {
-		return sc, ErrNotFound
-	}
-	return sc, nil
 }

@@ -14,9 +14,6 @@ import (
 	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
-// ScopeShared is the scope every teammate reads; the other scopes are teammate ids.
-const ScopeShared = "shared"
-
 // MaxTeammateNameLength bounds a teammate's name, in characters.
 const MaxTeammateNameLength = 120
 

@@ -70,18 +70,6 @@ func eqPtr[T comparable](a, b *T) bool {
 	return (a == nil && b == nil) || (a != nil && b != nil && *a == *b)
 }
 
-// scopeOf validates a scope given by a caller and returns it with a canonical teammate id.
-func scopeOf(sc Scope) (Scope, error) {
-	if sc.TeammateID == nil {
-		return sc, nil
-	}
-	id, err := parseID("scope.teammateId", *sc.TeammateID)
-	if err != nil {
-		return sc, err
-	}
-	return Scope{TeammateID: &id}, nil
-}
-
 // CreateMemory saves a new active item in a scope (user only). It bumps the scope's generation (G1).
 func (s *Service) CreateMemory(ctx context.Context, in CreateInput) (Item, error) {
 	if _, err := require(ctx, CredentialUser); err != nil {
