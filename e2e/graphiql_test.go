@@ -26,7 +26,11 @@ func TestGraphiQLLoadsNothingExternal(t *testing.T) {
 				mu.Unlock()
 			}
 		})
-		p := openPageIn(t, browser, vp, "/graphiql", record)
+		// A browser context of its own, signed in with the login link: GraphiQL keeps its tabs in
+		// the browser's storage, and another test's (or viewport's) tabs must not be restored here.
+		p := openPageOn(t, srv, browser, vp, "/login?token="+srv.userToken, chromedp.WithNewBrowserContext(), record)
+		p.waitVisible(tid("teammates-page"))
+		p.navigate("/graphiql")
 		if vp.phone {
 			// GraphiQL's side-by-side panes don't fit a phone: it says so, and opens anyway on request.
 			p.waitVisible(tid("graphiql-narrow"))
@@ -40,6 +44,8 @@ func TestGraphiQLLoadsNothingExternal(t *testing.T) {
 			t.Error("the desktop is told GraphiQL needs a wider screen")
 		}
 		p.waitVisible(`.graphiql-container`)
+		// Run the query only once the editor shows it (GraphiQL fills the editor after it mounts).
+		p.waitFor("the default query in the editor", `document.querySelector('.graphiql-query-editor')?.textContent.includes('teammates')`)
 		p.click(`.graphiql-execute-button`)
 		p.waitFor("the query's result", `document.querySelector('.result-window')?.textContent.includes('"teammates"')`)
 		p.shot("graphiql")
