@@ -74,6 +74,12 @@ describe('describeError', () => {
     expect(describeError(new CombinedError({}))).toBe('Something went wrong. Try again.')
   })
 
+  it('never shows an empty message as a lone full stop', () => {
+    expect(describeError(graphQLError({ message: '' }))).toBe('Something went wrong. Try again.')
+    expect(describeError(graphQLError({ message: '[GraphQL]  ' }))).toBe('Something went wrong. Try again.')
+    expect(describeError(withCode('BAD_USER_INPUT', ''))).toBe('Something went wrong. Try again.')
+  })
+
   it('keeps a long message whole', () => {
     const long = 'limit '.repeat(2000).trim()
     expect(describeError(graphQLError({ message: long }))).toBe(`L${long.slice(1)}.`)

@@ -81,7 +81,9 @@ export function validationSentence(message: string, field: unknown): string {
   return capitalize(text)
 }
 
+/** s as a sentence: capital first, a full stop last; an empty message says something went wrong. */
 function capitalize(s: string): string {
-  const t = s.replace(/^\[GraphQL\]\s*/, '')
+  const t = s.replace(/^\[GraphQL\]\s*/, '').trim()
+  if (t === '') return 'Something went wrong. Try again.'
   return t.charAt(0).toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? '' : '.')
 }
