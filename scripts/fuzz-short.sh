@@ -12,7 +12,7 @@ TARGETS=(
 	internal/memory/intent:FuzzCanonical
 	internal/memory:FuzzTSQuery
 	internal/memory:FuzzValidation
-	internal/memory:FuzzPacketCutter
+	internal/memory/packet:FuzzPacketCutter
 )
 FUZZTIME=${FUZZTIME:-5s}
 

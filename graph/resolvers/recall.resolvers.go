@@ -11,6 +11,7 @@ import (
 	"github.com/open-bot/memory/graph/generated"
 	"github.com/open-bot/memory/graph/model"
 	"github.com/open-bot/memory/internal/memory"
+	"github.com/open-bot/memory/internal/memory/packet"
 )
 
 // RecallPreview is the resolver for the recallPreview field.
@@ -28,7 +29,7 @@ func (r *queryResolver) AiStatus(ctx context.Context) (*model.AIStatus, error) {
 
 // Header is the resolver for the header field.
 func (r *recallEntryResolver) Header(ctx context.Context, obj *memory.PacketEntry) (string, error) {
-	return memory.PacketEntryHeader(obj.Item), nil
+	return packet.Header(obj.Item.PacketItem()), nil
 }
 
 // Entries is the resolver for the entries field.

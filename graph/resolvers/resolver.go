@@ -11,6 +11,7 @@ import (
 	"github.com/open-bot/memory/graph/model"
 	"github.com/open-bot/memory/internal/events"
 	"github.com/open-bot/memory/internal/memory"
+	"github.com/open-bot/memory/internal/memory/packet"
 )
 
 // Resolver is the root resolver.
@@ -79,7 +80,7 @@ func (r *Resolver) Config() generated.Config {
 	c.Complexity.MemoryItem.Revisions = func(child int, first *int, _ *string) int {
 		return QueryComplexity + listCost(child, first, 20)
 	}
-	c.Complexity.Run.MemoryContext = func(child int) int { return QueryComplexity + listCost(child, nil, memory.PacketMaxEntries) }
+	c.Complexity.Run.MemoryContext = func(child int) int { return QueryComplexity + listCost(child, nil, packet.MaxEntries) }
 	c.Complexity.Run.UserMessage = func(child int) int { return QueryComplexity + child }
 	c.Complexity.Run.Reply = func(child int) int { return QueryComplexity + child }
 	c.Complexity.Run.Thread = func(child int) int { return QueryComplexity + child }

@@ -19,6 +19,7 @@ import (
 	"github.com/open-bot/memory/internal/apitest"
 	"github.com/open-bot/memory/internal/dbtest"
 	"github.com/open-bot/memory/internal/memory"
+	"github.com/open-bot/memory/internal/memory/packet"
 )
 
 func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
@@ -290,7 +291,7 @@ func TestStreamableHTTP(t *testing.T) {
 		w.createItem(t, w.ada, fmt.Sprintf("Green note %d: %s", i, strings.Repeat("green leaves ", 300)))
 	}
 	r := w.startRun(t, w.ada, saveMessage)
-	require.True(t, strings.HasSuffix(r.Packet, memory.PacketTruncationMarker), "the packet was cut")
+	require.True(t, strings.HasSuffix(r.Packet, packet.TruncationMarker), "the packet was cut")
 	s, err := connectHTTP(t, w, r.Token)
 	require.NoError(t, err)
 	checkSession(t, w, r, s, bobsItem, adasItem)

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/open-bot/memory/internal/memory"
+	"github.com/open-bot/memory/internal/memory/packet"
 )
 
 // PacketURI is the resource holding the run's memory packet (P5, P7).
@@ -217,12 +218,9 @@ func (t tools) searchMemory(ctx context.Context, req *mcp.CallToolRequest, a sea
 	for _, i := range items {
 		out.Items = append(out.Items, FoundItem{ID: i.ID, Revision: i.Revision, Scope: i.Scope, Kind: string(i.Kind),
 			Key: i.Key, Content: i.Content, Pinned: i.Pinned})
-		// The packet's layout (P5), so the model reads ids and revisions the same way everywhere.
-		b.WriteString("\n\n" + memory.PacketEntryHeader(i) + "\n")
-		if i.Key != nil {
-			b.WriteString(*i.Key + ": ")
-		}
-		b.WriteString(i.Content)
+		// The packet's layout and encoding (P5), so the model reads ids and revisions the same way
+		// everywhere and no item's content can pass for another entry.
+		b.WriteString("\n\n" + packet.Entry(i.PacketItem()))
 	}
 	return b.String(), out, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/open-bot/memory/internal/memory"
+	"github.com/open-bot/memory/internal/memory/packet"
 )
 
 // The packet can't be forged (issue 18, P5): whatever an item's content holds, the only lines of a
@@ -55,7 +56,7 @@ func TestPacketEntryHasExactlyOneHeader(t *testing.T) {
 	}
 	var want []string
 	for _, e := range p.Entries {
-		want = append(want, memory.PacketEntryHeader(e.Item))
+		want = append(want, packet.Header(e.Item.PacketItem()))
 	}
 	assert.Equal(t, want, headers, "exactly one header per entry, and only real ones:\n%s", p.Text)
 	// The text is all there, indented.

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/open-bot/memory/internal/memory"
+	"github.com/open-bot/memory/internal/memory/packet"
 )
 
 // memoryFile is a MEMORY.md of sections about topics, just under limit bytes.
@@ -83,7 +84,7 @@ func TestLessonReachesEveryPacketAfterALargeImport(t *testing.T) {
 		} else {
 			t.Errorf("request %q: the packet doesn't start with the whole lesson", r)
 		}
-		assert.LessOrEqual(t, utf8.RuneCountInString(run.Packet.Text), memory.PacketMaxCharacters)
+		assert.LessOrEqual(t, utf8.RuneCountInString(run.Packet.Text), packet.MaxCharacters)
 	}
 	assert.Equal(t, 20, found, "the lesson in 20 of 20 packets")
 }
@@ -110,7 +111,7 @@ func TestLessonsAloneOverTheBudget(t *testing.T) {
 		assert.Equal(t, memory.KindLesson, e.Item.Kind)
 		assert.Equal(t, i == 2, e.Truncated)
 	}
-	assert.True(t, strings.HasSuffix(run.Packet.Text, memory.PacketTruncationMarker))
+	assert.True(t, strings.HasSuffix(run.Packet.Text, packet.TruncationMarker))
 	assert.NotContains(t, run.Packet.Text, "A pinned note about lessons")
 	assert.NotContains(t, run.Packet.Text, "A fact about lessons")
 }

@@ -5,30 +5,24 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/open-bot/memory/internal/memory/packet"
 )
 
 // Recall's limits (RULES P2–P5).
 const (
-	// RecallListLength is how many items each of the two lists (full text, vector) keeps.
+	// RecallListLength is how many items each of the two lists (full text, vector) keeps; package
+	// packet fuses them.
 	RecallListLength = 30
-	// RecallFusionK is the k of reciprocal rank fusion: an item at rank r of a list gets 1/(k+r).
-	RecallFusionK = 60
-	// PacketMaxEntries is how many fused items a packet holds at most.
-	PacketMaxEntries = 12
-	// PacketMaxCharacters bounds a packet's text, in characters (runes), separators included.
-	PacketMaxCharacters = 6000
 	// DefaultSemanticMaxDistance is MEMORY_SEMANTIC_MAX_DISTANCE's default: vector matches must be
 	// closer than this cosine distance.
 	DefaultSemanticMaxDistance = 0.4
-	// PacketTruncationMarker ends the content of the entry that was cut to fit the packet.
-	PacketTruncationMarker = "…"
 )
 
 // Bounds on the work a request can cause; see requestWords.
@@ -110,29 +104,14 @@ type PacketEntry struct {
 	// vector list; both nil when the item isn't in that list.
 	VectorDistance *float64
 	VectorPos      *int
-	// Score is the fused reciprocal-rank score: the sum over the lists of 1/(RecallFusionK+position).
+	// Score is the fused reciprocal-rank score: the sum over the lists of 1/(packet.FusionK+position).
 	Score float64
-	// Truncated: the entry's content was cut to fit PacketMaxCharacters.
+	// Truncated: the entry's body was cut to fit packet.MaxCharacters.
 	Truncated bool
 }
 
-// Packet is the bounded memory given to a run for one request (P1–P6).
-//
-// Text holds the entries in order, separated by one blank line. Each entry is a header line, then
-// the item's key and content:
-//
-//	[memory:<id>@<revision>; <scope>; <kind>]
-//	<key>: <content>
-//
-// or just <content> on the second line when the item has no key. The body is encoded so that only
-// headers start a line with "[" (see indentBody): every line break in it becomes "\n" followed by
-// two spaces, and a first line starting with "[" is indented the same way. Scope is "shared" or the
-// teammate's id. The text is at most PacketMaxCharacters characters. Entries are added whole in
-// order while they fit; the first one that doesn't is cut: its header is kept whole, its key and
-// content are cut to the room left (trailing spaces removed) and end with PacketTruncationMarker, and
-// it is marked Truncated. If not even one character of it fits after the header, it is left out.
-// Either way, nothing follows it, so a packet is always a prefix of the ranking. An empty result is
-// the empty text with no entries (P6).
+// Packet is the bounded memory given to a run for one request (P1–P6): Text is the entries laid
+// out by package packet (its doc says how), Entries the items in it, in order.
 type Packet struct {
 	Text    string
 	Entries []PacketEntry
@@ -237,15 +216,15 @@ func (q RecallQuery) forRequest(request string) RecallQuery {
 //   - Vector list, when an embedder is set and the request has searchable words: the items whose
 //     embedding of their current revision, by the embedder's model, is closer than the maximum
 //     distance, nearest first (ties by item id). Top RecallListLength.
-//   - Fusion: each list adds 1/(RecallFusionK+position); pinned items first, then by score (compared
-//     exactly, as fractions), ties by item id. Top PacketMaxEntries, then cut to PacketMaxCharacters
+//   - Fusion: each list adds 1/(packet.FusionK+position); pinned items first, then by score (compared
+//     exactly, as fractions), ties by item id. Top packet.MaxEntries, then cut to packet.MaxCharacters
 //     (see Packet).
 //   - Lessons (L2): pinned lessons come first of all, before the other pinned items, in the full-text
 //     list and in the fusion, so they are laid out first and the other pinned items and the ranked
 //     ones fill what remains; a pinned note that doesn't fit is the one cut, never a lesson ahead of
-//     it. When the lessons alone exceed PacketMaxCharacters (or PacketMaxEntries), the packet holds
+//     it. When the lessons alone exceed packet.MaxCharacters (or packet.MaxEntries), the packet holds
 //     lessons only: the most relevant to the request first (by score, then id), whole while they
-//     fit, the first that doesn't cut with PacketTruncationMarker, and the rest left out of that
+//     fit, the first that doesn't cut with packet.TruncationMarker, and the rest left out of that
 //     packet. A teammate's lessons are not otherwise limited; the user sees them all on the Memory
 //     tab and can merge or forget them.
 func (s *Service) BuildPacketTx(ctx context.Context, tx pgx.Tx, teammateID string, q RecallQuery) (Packet, error) {
@@ -287,8 +266,35 @@ func (s *Service) BuildPacketTx(ctx context.Context, tx pgx.Tx, teammateID strin
 	if err != nil {
 		return Packet{}, fmt.Errorf("build memory packet: %w", err)
 	}
-	p.Text, p.Entries = renderPacket(fuse(candidates))
+	p.Text, p.Entries = layOut(candidates)
 	return p, nil
+}
+
+// layOut fuses recall's candidates and renders the packet (package packet), returning its text and
+// the entries in it, scored and in order.
+func layOut(candidates []PacketEntry) (string, []PacketEntry) {
+	in := make([]packet.Candidate, len(candidates))
+	for i, c := range candidates {
+		in[i] = packet.Candidate{Item: c.Item.PacketItem(), FullTextPos: c.FullTextPos, VectorPos: c.VectorPos}
+	}
+	ranked := packet.Fuse(in)
+	entries, items := make([]PacketEntry, len(ranked)), make([]packet.Item, len(ranked))
+	for i, r := range ranked {
+		entries[i], items[i] = candidates[r.Index], in[r.Index].Item
+		entries[i].Score = r.Score
+	}
+	text, n, truncated := packet.Render(items)
+	entries = entries[:n]
+	if truncated {
+		entries[n-1].Truncated = true
+	}
+	return text, entries
+}
+
+// PacketItem is what a packet shows of i.
+func (i Item) PacketItem() packet.Item {
+	return packet.Item{ID: i.ID, Revision: i.Revision, Scope: i.Scope, Kind: string(i.Kind), Key: i.Key,
+		Content: i.Content, Pinned: i.Pinned, Lesson: i.Kind == KindLesson}
 }
 
 // scanCandidate reads an item of qRecall* with its places in the two lists.
@@ -325,160 +331,6 @@ func vectorText(v []float32) (string, bool) {
 		b = strconv.AppendFloat(b, float64(x), 'g', -1, 32)
 	}
 	return string(append(b, ']')), true
-}
-
-// rrf is an entry's fused score as an exact fraction num/den: the sum over the lists it is in of
-// 1/(RecallFusionK+position).
-func rrf(e PacketEntry) (num, den int64) {
-	num, den = 0, 1
-	for _, pos := range []*int{e.FullTextPos, e.VectorPos} {
-		if pos != nil {
-			k := int64(RecallFusionK + *pos)
-			num, den = num*k+den, den*k
-		}
-	}
-	return num, den
-}
-
-// fuse orders the candidates of both lists (P4): pinned first — pinned lessons before the other
-// pinned items (L2) — then by fused score, highest first, compared exactly so that equal sums are
-// equal; ties by item id. It keeps PacketMaxEntries.
-func fuse(candidates []PacketEntry) []PacketEntry {
-	for i := range candidates {
-		num, den := rrf(candidates[i])
-		candidates[i].Score = float64(num) / float64(den)
-	}
-	slices.SortFunc(candidates, func(a, b PacketEntry) int {
-		if a.Item.Pinned != b.Item.Pinned {
-			if a.Item.Pinned {
-				return -1
-			}
-			return 1
-		}
-		if al, bl := pinnedLesson(a.Item), pinnedLesson(b.Item); al != bl {
-			if al {
-				return -1
-			}
-			return 1
-		}
-		an, ad := rrf(a)
-		bn, bd := rrf(b)
-		if c := cmpInt64(bn*ad, an*bd); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Item.ID, b.Item.ID)
-	})
-	if len(candidates) > PacketMaxEntries {
-		candidates = candidates[:PacketMaxEntries]
-	}
-	return candidates
-}
-
-// pinnedLesson reports whether i is a pinned lesson: what keepLesson saves, and what every packet
-// gives before anything else (L2).
-func pinnedLesson(i Item) bool { return i.Pinned && i.Kind == KindLesson }
-
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-// PacketEntryHeader is the header line of an item in a packet (P5).
-func PacketEntryHeader(i Item) string {
-	return "[memory:" + i.ID + "@" + strconv.Itoa(i.Revision) + "; " + i.Scope + "; " + string(i.Kind) + "]"
-}
-
-// packetEntryBody is the line (or lines) under the header: "key: content", or the content alone,
-// encoded so that no line of it can pass for a header (see Packet).
-func packetEntryBody(i Item) string {
-	if i.Key != nil {
-		return indentBody(*i.Key + ": " + i.Content)
-	}
-	return indentBody(i.Content)
-}
-
-// packetIndent starts every continuation line of an entry's body.
-const packetIndent = "  "
-
-// indentBody is the packet's encoding of an entry body (P5, issue 18): every line break a reader
-// might honour — CR LF, LF, CR, VT, FF, NEL, LS, PS — becomes "\n" followed by packetIndent, and a
-// first line that starts with "[" is indented too. So only headers start a line with "[": content
-// (an imported MEMORY.md above all, which is pinned into every run) can't fake an entry.
-func indentBody(body string) string {
-	var b strings.Builder
-	b.Grow(len(body) + 8)
-	if strings.HasPrefix(body, "[") {
-		b.WriteString(packetIndent)
-	}
-	for i := 0; i < len(body); {
-		r, size := utf8.DecodeRuneInString(body[i:])
-		switch r {
-		case '\r':
-			if strings.HasPrefix(body[i+size:], "\n") {
-				size++
-			}
-			fallthrough
-		case '\n', '\v', '\f', '\u0085', '\u2028', '\u2029':
-			b.WriteString("\n" + packetIndent)
-		default:
-			b.WriteString(body[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
-}
-
-// renderPacket lays the fused entries out and cuts them to PacketMaxCharacters, as Packet
-// describes. It returns the entries that made it into the text.
-func renderPacket(entries []PacketEntry) (string, []PacketEntry) {
-	const separator = "\n\n"
-	var (
-		b    strings.Builder
-		used int
-		out  []PacketEntry
-	)
-	for _, e := range entries {
-		sep := ""
-		if len(out) > 0 {
-			sep = separator
-		}
-		header := PacketEntryHeader(e.Item)
-		body := packetEntryBody(e.Item)
-		fixed := utf8.RuneCountInString(sep) + utf8.RuneCountInString(header) + 1
-		if used+fixed+utf8.RuneCountInString(body) <= PacketMaxCharacters {
-			b.WriteString(sep + header + "\n" + body)
-			used += fixed + utf8.RuneCountInString(body)
-			out = append(out, e)
-			continue
-		}
-		room := PacketMaxCharacters - used - fixed - utf8.RuneCountInString(PacketTruncationMarker)
-		if cut := strings.TrimRightFunc(firstRunes(body, room), unicode.IsSpace); cut != "" {
-			b.WriteString(sep + header + "\n" + cut + PacketTruncationMarker)
-			e.Truncated = true
-			out = append(out, e)
-		}
-		break
-	}
-	return b.String(), out
-}
-
-// firstRunes returns the first n runes of s ("" when n < 1).
-func firstRunes(s string, n int) string {
-	if n < 1 {
-		return ""
-	}
-	for i := range s {
-		if n == 0 {
-			return s[:i]
-		}
-		n--
-	}
-	return s
 }
 
 // requestWords is the sanitised form of a request for full-text recall (P2): its words — maximal

@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/open-bot/memory/internal/memory"
+	"github.com/open-bot/memory/internal/memory/packet"
 )
 
 var updatePackets = flag.Bool("update", false, "rewrite the golden packets in testdata/packets")
@@ -226,7 +227,7 @@ func TestPacketCut(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	tm := teammateWithID(t, f, goldenTeammate, "Golden")
-	header := memory.PacketEntryHeader(memory.Item{ID: itemID(1), Revision: 1, Scope: "shared", Kind: memory.KindFact})
+	header := packet.Header(memory.Item{ID: itemID(1), Revision: 1, Scope: "shared", Kind: memory.KindFact}.PacketItem())
 	require.Len(t, header, 61)
 	// "é" and "🍵" are one character each but two and four bytes: the limit counts characters.
 	emoji := strings.TrimSpace(strings.Repeat("é🍵 ", 1300)) // 3,899 characters
@@ -241,12 +242,12 @@ func TestPacketCut(t *testing.T) {
 	golden(t, "cut", p.Text)
 	// Room for the second entry's text: 6,000 - 3,982 - 2 - 62 - 1 (marker) = 1,953 characters,
 	// which end on a whole "boil": nothing to trim, so the packet is exactly full.
-	assert.Equal(t, memory.PacketMaxCharacters, utf8.RuneCountInString(p.Text))
+	assert.Equal(t, packet.MaxCharacters, utf8.RuneCountInString(p.Text))
 	require.Equal(t, []string{itemID(1), itemID(2)}, packetIDs(p), "nothing follows the cut entry")
 	assert.False(t, p.Entries[0].Truncated)
 	assert.True(t, p.Entries[1].Truncated)
-	assert.True(t, strings.HasSuffix(p.Text, "boil"+memory.PacketTruncationMarker))
-	assert.Contains(t, p.Text, "\n\n"+memory.PacketEntryHeader(p.Entries[1].Item)+"\nkettle kettle boil", "the header is never cut")
+	assert.True(t, strings.HasSuffix(p.Text, "boil"+packet.TruncationMarker))
+	assert.Contains(t, p.Text, "\n\n"+packet.Header(p.Entries[1].Item.PacketItem())+"\nkettle kettle boil", "the header is never cut")
 
 	for _, tc := range []struct {
 		name    string
@@ -282,7 +283,7 @@ func TestPacketCut(t *testing.T) {
 				assert.Equal(t, tc.name == "one short: cut" && i == 2, e.Truncated, "entry %d", i)
 			}
 			if tc.name == "one short: cut" {
-				assert.True(t, strings.HasSuffix(p.Text, "\nkettle no"+memory.PacketTruncationMarker), "%q", p.Text[len(p.Text)-40:])
+				assert.True(t, strings.HasSuffix(p.Text, "\nkettle no"+packet.TruncationMarker), "%q", p.Text[len(p.Text)-40:])
 			}
 		})
 	}
@@ -362,12 +363,12 @@ func TestRecallRankingRRF(t *testing.T) {
 	t.Run("more pinned items than the packet holds", func(t *testing.T) {
 		f := setup(t)
 		tm := f.teammate(t, "Pins")
-		for n := 1; n <= memory.PacketMaxEntries+3; n++ {
+		for n := 1; n <= packet.MaxEntries+3; n++ {
 			recallItem{id: itemID(n), content: "rule number " + strconv.Itoa(n), pinned: true}.insert(t, f)
 		}
 		recallItem{id: itemID(99), content: "rule of thumb about tea"}.insert(t, f)
 		p := buildPacket(t, f, tm, "tea")
-		assert.Len(t, p.Entries, memory.PacketMaxEntries)
+		assert.Len(t, p.Entries, packet.MaxEntries)
 		for _, e := range p.Entries {
 			assert.True(t, e.Item.Pinned, "pinned items come first and fill the packet")
 		}

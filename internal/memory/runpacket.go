@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/open-bot/memory/internal/memory/packet"
 )
 
 // RunPacket returns the memory packet the caller's run was given at startRun (run credential): the
@@ -21,14 +23,14 @@ func (s *Service) RunPacket(ctx context.Context) (string, error) {
 		if err != nil {
 			return fmt.Errorf("run packet: %w", err)
 		}
-		var kept []PacketEntry
+		var kept []packet.Item
 		for _, r := range rows {
 			if Status(r.Status) != StatusForgotten {
-				kept = append(kept, PacketEntry{Item: Item{ID: r.ID, Scope: r.Scope, Status: Status(r.Status),
-					Revision: r.Revision, Kind: Kind(r.Kind), Key: r.Key, Content: r.Content}})
+				kept = append(kept, packet.Item{ID: r.ID, Scope: r.Scope, Revision: r.Revision, Kind: r.Kind,
+					Key: r.Key, Content: r.Content})
 			}
 		}
-		text, _ = renderPacket(kept)
+		text, _, _ = packet.Render(kept)
 		return nil
 	})
 	return text, err

@@ -1,4 +1,4 @@
-package memory
+package packet
 
 import (
 	"fmt"
@@ -10,12 +10,12 @@ import (
 	"unicode/utf8"
 )
 
-// FuzzPacketCutter checks the fusion and the cutting of a recall packet (fuse, renderPacket; RULES
-// P4–P6 and the Packet doc comment) on entries decoded from the fuzz input (see packetEntries):
-// pinned entries come first, then by fused score, ties by id, at most PacketMaxEntries; the text
-// is valid UTF-8 of at most PacketMaxCharacters characters; it lays out a prefix of the ranking,
+// FuzzPacketCutter checks the fusion and the cutting of a recall packet (Fuse, Render; RULES P4–P6 and
+// the package doc) on entries decoded from the fuzz input (see packetEntries):
+// pinned entries come first, then by fused score, ties by id, at most MaxEntries; the text
+// is valid UTF-8 of at most MaxCharacters characters; it lays out a prefix of the ranking,
 // every entry whole except possibly the last, which is cut as documented (header whole, key and
-// content cut to the room left, trailing spaces removed, PacketTruncationMarker) or left out when
+// content cut to the room left, trailing spaces removed, TruncationMarker) or left out when
 // not one character of it fits; and the result doesn't depend on the order the rows arrive in.
 func FuzzPacketCutter(f *testing.F) {
 	f.Add([]byte{})
@@ -51,15 +51,14 @@ func FuzzPacketCutter(f *testing.F) {
 	))
 	// More entries than a packet holds, with equal scores decided by id.
 	var many []packetSeed
-	for i := range PacketMaxEntries + 4 {
+	for i := range MaxEntries + 4 {
 		many = append(many, packetSeed{pinned: i%5 == 0, ftPos: 1 + i%3, vPos: 3 - i%3, id: byte(255 - i), content: "tea"})
 	}
 	f.Add(encodePacketSeed(many...))
 
 	f.Fuzz(func(t *testing.T, data []byte) {
 		entries := packetEntries(data)
-		fused := fuse(slices.Clone(entries))
-		text, out := renderPacket(fused)
+		fused, text, out := build(entries)
 
 		requireRanking(t, entries, fused)
 		requirePacketText(t, fused, text, out)
@@ -67,7 +66,7 @@ func FuzzPacketCutter(f *testing.F) {
 		// Deterministic, whatever order the database returns the rows in.
 		reversed := slices.Clone(entries)
 		slices.Reverse(reversed)
-		text2, out2 := renderPacket(fuse(reversed))
+		_, text2, out2 := build(reversed)
 		if text2 != text || len(out2) != len(out) {
 			t.Fatalf("the packet depends on the order of the rows")
 		}
@@ -79,20 +78,43 @@ func FuzzPacketCutter(f *testing.F) {
 	})
 }
 
-// requireRanking checks fuse against RULES P4: the top PacketMaxEntries of the candidates, pinned
+// entry is a candidate as the test sees it after fusion and rendering.
+type entry struct {
+	Candidate
+	Score     float64
+	Truncated bool
+}
+
+// build fuses the candidates and renders them, returning the fused ranking, the text and the
+// entries in it.
+func build(candidates []Candidate) (fused []entry, text string, out []entry) {
+	var items []Item
+	for _, r := range Fuse(candidates) {
+		fused = append(fused, entry{Candidate: candidates[r.Index], Score: r.Score})
+		items = append(items, candidates[r.Index].Item)
+	}
+	text, n, truncated := Render(items)
+	out = slices.Clone(fused[:n])
+	if truncated {
+		out[n-1].Truncated = true
+	}
+	return fused, text, out
+}
+
+// requireRanking checks Fuse against RULES P4: the top MaxEntries of the candidates, pinned
 // first, then by reciprocal-rank score (exact), ties by smaller id.
-func requireRanking(t *testing.T, entries, fused []PacketEntry) {
+func requireRanking(t *testing.T, entries []Candidate, fused []entry) {
 	t.Helper()
-	if want := min(len(entries), PacketMaxEntries); len(fused) != want {
+	if want := min(len(entries), MaxEntries); len(fused) != want {
 		t.Fatalf("%d candidates fused to %d entries, want %d", len(entries), len(fused), want)
 	}
 	kept := make(map[string]bool, len(fused))
 	for i, e := range fused {
 		kept[e.Item.ID] = true
-		if s, _ := exactScore(e).Float64(); e.Score != s {
+		if s, _ := exactScore(e.Candidate).Float64(); e.Score != s {
 			t.Fatalf("entry %d has score %v, want %v", i, e.Score, s)
 		}
-		if i > 0 && rankBefore(e, fused[i-1]) {
+		if i > 0 && rankBefore(e.Candidate, fused[i-1].Candidate) {
 			t.Fatalf("entry %d (%s, pinned %v) ranks before entry %d (%s, pinned %v)",
 				i, e.Item.ID, e.Item.Pinned, i-1, fused[i-1].Item.ID, fused[i-1].Item.Pinned)
 		}
@@ -101,19 +123,19 @@ func requireRanking(t *testing.T, entries, fused []PacketEntry) {
 		t.Fatalf("an entry was fused twice")
 	}
 	for _, e := range entries {
-		if !kept[e.Item.ID] && rankBefore(e, fused[len(fused)-1]) {
+		if !kept[e.Item.ID] && rankBefore(e, fused[len(fused)-1].Candidate) {
 			t.Fatalf("%s was left out, but ranks before the last entry kept", e.Item.ID)
 		}
 	}
 }
 
-// rankBefore is the order of P4, computed independently of fuse: pinned first, pinned lessons
+// rankBefore is the order of P4, computed independently of Fuse: pinned first, pinned lessons
 // before the other pinned items (L2), then the higher exact score, then the smaller id.
-func rankBefore(a, b PacketEntry) bool {
+func rankBefore(a, b Candidate) bool {
 	if a.Item.Pinned != b.Item.Pinned {
 		return a.Item.Pinned
 	}
-	if al, bl := a.Item.Pinned && a.Item.Kind == KindLesson, b.Item.Pinned && b.Item.Kind == KindLesson; al != bl {
+	if al, bl := a.Item.Pinned && a.Item.Lesson, b.Item.Pinned && b.Item.Lesson; al != bl {
 		return al
 	}
 	if c := exactScore(a).Cmp(exactScore(b)); c != 0 {
@@ -122,25 +144,25 @@ func rankBefore(a, b PacketEntry) bool {
 	return a.Item.ID < b.Item.ID
 }
 
-// exactScore is the sum over the lists an entry is in of 1/(RecallFusionK+position).
-func exactScore(e PacketEntry) *big.Rat {
+// exactScore is the sum over the lists an entry is in of 1/(FusionK+position).
+func exactScore(e Candidate) *big.Rat {
 	sum := new(big.Rat)
 	for _, pos := range []*int{e.FullTextPos, e.VectorPos} {
 		if pos != nil {
-			sum.Add(sum, big.NewRat(1, int64(RecallFusionK+*pos)))
+			sum.Add(sum, big.NewRat(1, int64(FusionK+*pos)))
 		}
 	}
 	return sum
 }
 
-// requirePacketText checks the text and entries renderPacket made of the ranking fused.
-func requirePacketText(t *testing.T, fused []PacketEntry, text string, out []PacketEntry) {
+// requirePacketText checks the text and entries Render made of the ranking fused.
+func requirePacketText(t *testing.T, fused []entry, text string, out []entry) {
 	t.Helper()
 	if !utf8.ValidString(text) {
 		t.Fatalf("the packet is not valid UTF-8 (cut inside a character)")
 	}
-	if n := utf8.RuneCountInString(text); n > PacketMaxCharacters {
-		t.Fatalf("the packet has %d characters, more than %d", n, PacketMaxCharacters)
+	if n := utf8.RuneCountInString(text); n > MaxCharacters {
+		t.Fatalf("the packet has %d characters, more than %d", n, MaxCharacters)
 	}
 	if len(fused) == 0 && (text != "" || len(out) != 0) {
 		t.Fatalf("no entries, but %d characters and %d entries (P6)", len(text), len(out))
@@ -158,8 +180,8 @@ func requirePacketText(t *testing.T, fused []PacketEntry, text string, out []Pac
 		if i > 0 {
 			want.WriteString("\n\n")
 		}
-		want.WriteString(PacketEntryHeader(e.Item) + "\n")
-		body := packetEntryBody(e.Item)
+		want.WriteString(Header(e.Item) + "\n")
+		body := Body(e.Item)
 		if !e.Truncated {
 			want.WriteString(body)
 			continue
@@ -167,11 +189,11 @@ func requirePacketText(t *testing.T, fused []PacketEntry, text string, out []Pac
 		if i != len(out)-1 {
 			t.Fatalf("entry %d is truncated but entries follow it", i)
 		}
-		if !strings.HasPrefix(text, want.String()) || !strings.HasSuffix(text, PacketTruncationMarker) {
+		if !strings.HasPrefix(text, want.String()) || !strings.HasSuffix(text, TruncationMarker) {
 			t.Fatalf("the truncated entry %d is not laid out as header, cut body, marker", i)
 		}
 		before := utf8.RuneCountInString(want.String())
-		cut := strings.TrimSuffix(text[want.Len():], PacketTruncationMarker)
+		cut := strings.TrimSuffix(text[want.Len():], TruncationMarker)
 		n := utf8.RuneCountInString(cut)
 		switch {
 		case cut == "":
@@ -180,18 +202,18 @@ func requirePacketText(t *testing.T, fused []PacketEntry, text string, out []Pac
 			t.Fatalf("entry %d is truncated to text that doesn't start its body", i)
 		case strings.TrimRightFunc(cut, unicode.IsSpace) != cut:
 			t.Fatalf("entry %d is truncated after a space", i)
-		case before+utf8.RuneCountInString(body) <= PacketMaxCharacters:
+		case before+utf8.RuneCountInString(body) <= MaxCharacters:
 			t.Fatalf("entry %d is truncated but would fit whole", i)
 		}
 		// The cut is as long as the room allows: only spaces were dropped before the marker.
-		room := PacketMaxCharacters - before - utf8.RuneCountInString(PacketTruncationMarker)
+		room := MaxCharacters - before - utf8.RuneCountInString(TruncationMarker)
 		if n > room {
 			t.Fatalf("entry %d is cut after %d characters, but only %d fit", i, n, room)
 		}
 		if dropped := []rune(body)[n:room]; strings.TrimSpace(string(dropped)) != "" {
 			t.Fatalf("entry %d is cut after %d characters, but %d fit", i, n, room)
 		}
-		want.WriteString(cut + PacketTruncationMarker)
+		want.WriteString(cut + TruncationMarker)
 	}
 	if text != want.String() {
 		t.Fatalf("the packet text is not its entries laid out as P5 says:\n%q\nwant\n%q", text, want.String())
@@ -204,7 +226,7 @@ func requirePacketText(t *testing.T, fused []PacketEntry, text string, out []Pac
 	})
 	for _, line := range lines {
 		if strings.HasPrefix(line, "[") {
-			if headers >= len(out) || line != PacketEntryHeader(out[headers].Item) {
+			if headers >= len(out) || line != Header(out[headers].Item) {
 				t.Fatalf("line %q starts like a header but is not entry %d's", line, headers)
 			}
 			headers++
@@ -223,55 +245,58 @@ func requirePacketText(t *testing.T, fused []PacketEntry, text string, out []Pac
 	if len(out) > 0 {
 		used += 2
 	}
-	used += utf8.RuneCountInString(PacketEntryHeader(next.Item)) + 1
-	body := []rune(packetEntryBody(next.Item))
-	if used+len(body) <= PacketMaxCharacters {
+	used += utf8.RuneCountInString(Header(next.Item)) + 1
+	body := []rune(Body(next.Item))
+	if used+len(body) <= MaxCharacters {
 		t.Fatalf("entry %d was left out, but fits whole", len(out))
 	}
-	if room := PacketMaxCharacters - used - utf8.RuneCountInString(PacketTruncationMarker); room > 0 &&
+	if room := MaxCharacters - used - utf8.RuneCountInString(TruncationMarker); room > 0 &&
 		strings.TrimSpace(string(body[:room])) != "" {
 		t.Fatalf("entry %d was left out, but %d characters of it fit", len(out), room)
 	}
 }
 
 // packetEntries decodes fuzz input into recall candidates as the database returns them: distinct
-// ids, content and keys that passed validation (so valid UTF-8), every candidate in at least one
-// list and pinned ones always in the full-text list, positions 1–RecallListLength. Each entry is:
+// ids, valid UTF-8 without NUL (what the memory package's validation lets through, and more: keys
+// may hold line breaks here, which the encoding must survive too), every candidate in at least one
+// list and pinned ones always in the full-text list, positions 1–listLength. Each entry is:
 //
 //	flags (1 pinned, 2 has key, 4 shared, 8 in full text, 16 in vector list), full-text position,
 //	vector position, kind, revision (2 bytes), id byte, [key length, key bytes], content length,
 //	content bytes, repeat count (the content is repeated, so short inputs reach the limits)
 //
 // Missing bytes read as zero.
-func packetEntries(data []byte) []PacketEntry {
+func packetEntries(data []byte) []Candidate {
+	const (
+		listLength = 30   // memory.RecallListLength
+		maxContent = 4000 // memory.MaxContentLength
+	)
 	r := fuzzReader(data)
-	kinds := []Kind{KindFact, KindPreference, KindLesson, KindNote}
+	kinds := []string{"fact", "preference", "lesson", "note"}
 	teammate := "7e4d0c1a-0000-4000-8000-000000000001"
-	var entries []PacketEntry
-	for len(r) > 0 && len(entries) < PacketMaxEntries+4 {
+	var entries []Candidate
+	for len(r) > 0 && len(entries) < MaxEntries+4 {
 		flags := r.next()
-		ftPos, vPos := 1+int(r.next())%RecallListLength, 1+int(r.next())%RecallListLength
+		ftPos, vPos := 1+int(r.next())%listLength, 1+int(r.next())%listLength
 		kind := kinds[r.next()%4]
 		revision := 1 + (int(r.next())<<8 | int(r.next()))
 		// The index keeps ids distinct; the id byte, in front, decides their order.
 		item := Item{ID: fmt.Sprintf("%02x000000-0000-4000-8000-%012x", r.next(), len(entries)),
-			Kind: kind, Revision: revision, Status: StatusActive, Pinned: flags&1 != 0, Scope: ScopeShared}
+			Kind: kind, Lesson: kind == "lesson", Revision: revision, Pinned: flags&1 != 0, Scope: "shared"}
 		if flags&4 == 0 {
-			item.Scope, item.TeammateID = teammate, &teammate
+			item.Scope = teammate
 		}
 		if flags&2 != 0 {
-			raw := r.text(int(r.next()) % 64)
-			if key, err := normalizeKey(&raw); err == nil {
-				item.Key = key
+			if key := strings.TrimSpace(r.text(int(r.next()) % 64)); key != "" {
+				item.Key = &key
 			}
 		}
 		chunk := r.text(int(r.next()))
-		content := firstRunes(strings.Repeat(chunk, 1+int(r.next())), MaxContentLength)
-		if checkContent(content) != nil {
-			content = "tea"
+		item.Content = firstRunes(strings.Repeat(chunk, 1+int(r.next())), maxContent)
+		if strings.TrimSpace(item.Content) == "" {
+			item.Content = "tea"
 		}
-		item.Content = content
-		e := PacketEntry{Item: item}
+		e := Candidate{Item: item}
 		inFullText, inVector := flags&8 != 0 || item.Pinned, flags&16 != 0
 		if !inFullText && !inVector {
 			inFullText = true
@@ -299,8 +324,7 @@ func (r *fuzzReader) next() byte {
 	return b
 }
 
-// text reads up to n bytes as text that passes checkText: invalid UTF-8 becomes U+FFFD, NUL is
-// dropped.
+// text reads up to n bytes as valid text: invalid UTF-8 becomes U+FFFD, NUL is dropped.
 func (r *fuzzReader) text(n int) string {
 	n = min(n, len(*r))
 	s := string((*r)[:n])
