@@ -81,10 +81,10 @@ func insertItems(ctx context.Context, pool *pgxpool.Pool, l layout) error {
 }
 
 // rehash brings the seeded items' content hashes (placeholders) to the text model, as the API
-// would at its first start (memory.Service.RehashTexts): done here, it is part of the seed rather
+// would at its first start (memory.Background.RehashTexts): done here, it is part of the seed rather
 // than of the API's start, which at a million items would outlast the wait for it to be ready.
 func rehash(ctx context.Context, pool *pgxpool.Pool) error {
-	if err := memory.NewService(pool, slog.New(slog.DiscardHandler)).RehashTexts(ctx); err != nil {
+	if err := memory.NewService(pool, slog.New(slog.DiscardHandler)).Background().RehashTexts(ctx); err != nil {
 		return fmt.Errorf("rehash the seeded items: %w", err)
 	}
 	return nil

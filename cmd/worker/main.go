@@ -129,7 +129,7 @@ func runJobs() error {
 		return err
 	}
 	// Extraction drops suggestions of forgotten texts: it must match the API's tombstones (F3).
-	if err := svc.UseTombstoneKey(ctx, key); err != nil {
+	if err := svc.Background().UseTombstoneKey(ctx, key); err != nil {
 		return err
 	}
 	runner := jobs.NewRunner(pool, jobs.Options{Log: log, Lease: cfg.AI.JobLease})

@@ -9,7 +9,7 @@ import (
 )
 
 // Embedder binds a client to the configured embedding model, for internal/memory: EmbedQuery is its
-// memory.QueryEmbedder (recall, P3), EmbedTexts the batch function of memory.Service.EmbedJobs (I1).
+// memory.QueryEmbedder (recall, P3), EmbedTexts the batch function of memory.Background.EmbedJobs (I1).
 type Embedder struct {
 	Client *Client
 	Model  string
@@ -19,7 +19,7 @@ type Embedder struct {
 
 var _ memory.QueryEmbedder = Embedder{}
 
-// EmbedTexts embeds several texts in one request (the batch function of memory.Service.EmbedJobs).
+// EmbedTexts embeds several texts in one request (the batch function of memory.Background.EmbedJobs).
 func (e Embedder) EmbedTexts(ctx context.Context, texts []string) ([][]float32, error) {
 	return e.Client.Embed(ctx, e.Model, e.Dimensions, texts)
 }
@@ -47,7 +47,7 @@ func (e Embedder) EmbedQuery(ctx context.Context, text string) ([]float32, strin
 }
 
 // Extractor binds a client to the configured extraction model: Extract is the extract function of
-// memory.Service.ExtractJob (I2).
+// memory.Background.ExtractJob (I2).
 type Extractor struct {
 	Client *Client
 	Model  string

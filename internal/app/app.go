@@ -69,7 +69,7 @@ type Options struct {
 	DBStatementTimeout time.Duration
 	// PurgeDelay, when positive, says the process owns its database's cluster (the embedded default):
 	// forgotten text is then purged from the data files this long after a burst of forgets (F5,
-	// memory.Service.Purge). Zero: a database the service doesn't own, never purged.
+	// memory.Background.Purge). Zero: a database the service doesn't own, never purged.
 	PurgeDelay time.Duration
 }
 
@@ -139,11 +139,11 @@ func New(ctx context.Context, o Options) (*App, error) {
 	}
 	svc := memory.NewService(pool, o.Log, append(aiw.Options(), memory.WithRunSuggestionLimit(o.RunSuggestionLimit),
 		memory.WithRunIdleTimeout(o.Limits.RunIdleTimeout), memory.WithPurge(o.PurgeDelay))...)
-	if err := svc.RehashTexts(ctx); err != nil {
+	if err := svc.Background().RehashTexts(ctx); err != nil {
 		pool.Close()
 		return nil, err
 	}
-	if err := svc.UseTombstoneKey(ctx, o.TombstoneKey); err != nil {
+	if err := svc.Background().UseTombstoneKey(ctx, o.TombstoneKey); err != nil {
 		pool.Close()
 		return nil, err
 	}
@@ -210,10 +210,10 @@ func sweep(ctx context.Context, interval time.Duration, svc *memory.Service, aut
 			return
 		case <-t.C:
 		}
-		if _, err := svc.SweepExpiry(ctx); err != nil && ctx.Err() == nil {
+		if _, err := svc.Background().SweepExpiry(ctx); err != nil && ctx.Err() == nil {
 			log.WarnContext(ctx, "expiry sweep failed", "err", err)
 		}
-		if _, err := svc.InterruptIdleRuns(ctx); err != nil && ctx.Err() == nil {
+		if _, err := svc.Background().InterruptIdleRuns(ctx); err != nil && ctx.Err() == nil {
 			log.WarnContext(ctx, "idle run sweep failed", "err", err)
 		}
 		if _, err := authn.PurgeSessions(ctx); err != nil && ctx.Err() == nil {

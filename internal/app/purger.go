@@ -13,7 +13,7 @@ import (
 // waits before it is tried again.
 const purgeRetry = 30 * time.Second
 
-// runPurger purges forgotten text from the embedded cluster's files (F5, memory.Service.Purge):
+// runPurger purges forgotten text from the embedded cluster's files (F5, memory.Background.Purge):
 // once at start when a forget happened after the last purge (the process may have stopped before
 // purging), and then delay after each burst of forgets — a forget event, from any process, restarts
 // the wait, but never past 10 × delay after the first. It runs until ctx ends.
@@ -41,9 +41,9 @@ func runPurger(ctx context.Context, svc *memory.Service, broker *events.Broker, 
 			timer.Reset(min(delay, max(0, firstAt.Add(10*delay).Sub(now))))
 		case <-timer.C:
 			firstAt = time.Time{}
-			due, err := svc.PurgeDue(ctx)
+			due, err := svc.Background().PurgeDue(ctx)
 			if err == nil && due {
-				_, err = svc.Purge(ctx)
+				_, err = svc.Background().Purge(ctx)
 			}
 			if err != nil && ctx.Err() == nil {
 				log.Warn("purge of forgotten text failed; retrying", "err", err, "in", purgeRetry)

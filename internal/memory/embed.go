@@ -63,7 +63,7 @@ const (
 )
 
 // EmbedJob is the body of an embed job for revision of item itemID (I1, F2); see EmbedJobs.
-func (s *Service) EmbedJob(ctx context.Context, itemID string, revision int, embed func(ctx context.Context, text string) ([]float32, error)) error {
+func (s *Background) EmbedJob(ctx context.Context, itemID string, revision int, embed func(ctx context.Context, text string) ([]float32, error)) error {
 	return s.EmbedJobs(ctx, []EmbedRef{{ItemID: itemID, Revision: revision}}, func(ctx context.Context, texts []string) ([][]float32, error) {
 		v, err := embed(ctx, texts[0])
 		if err != nil {
@@ -87,7 +87,7 @@ type EmbedRef struct {
 // active and the revision still current — so a result that arrives after a
 // forget or an edit is dropped. Errors from embed are returned wrapped (a queue sees their codes);
 // none carries memory text.
-func (s *Service) EmbedJobs(ctx context.Context, refs []EmbedRef, embed func(ctx context.Context, texts []string) ([][]float32, error)) []error {
+func (s *Background) EmbedJobs(ctx context.Context, refs []EmbedRef, embed func(ctx context.Context, texts []string) ([][]float32, error)) []error {
 	errs := make([]error, len(refs))
 	cfg := s.ai.embedding
 	if !cfg.enabled() {
@@ -136,7 +136,7 @@ func (s *Service) EmbedJobs(ctx context.Context, refs []EmbedRef, embed func(ctx
 }
 
 // storeVector checks one vector and stores it for ref (see storeEmbedding).
-func (s *Service) storeVector(ctx context.Context, ref EmbedRef, cfg embeddingConfig, vector []float32) error {
+func (s *Background) storeVector(ctx context.Context, ref EmbedRef, cfg embeddingConfig, vector []float32) error {
 	if cfg.dims > 0 && len(vector) != cfg.dims {
 		return jobs.Permanent(codeDimensions, nil)
 	}
@@ -156,7 +156,7 @@ func (s *Service) storeVector(ctx context.Context, ref EmbedRef, cfg embeddingCo
 // can't change under it: a Service's configuration is fixed at construction, and a vector a process
 // of an older configuration stores late is of a model recall no longer reads. A forget or an edit that committed meanwhile wins: nothing is
 // stored and the job ends without error.
-func (s *Service) storeEmbedding(ctx context.Context, itemID string, revision int, store func(*memorydb.Queries) error) error {
+func (s *Background) storeEmbedding(ctx context.Context, itemID string, revision int, store func(*memorydb.Queries) error) error {
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		item, err := lockItemTx(ctx, tx, itemID)
 		if err != nil {
@@ -181,7 +181,7 @@ func (s *Service) storeEmbedding(ctx context.Context, itemID string, revision in
 // start: after a change of model or dimensions it re-embeds everything (vectors of other models stop
 // counting in recall at once); otherwise it catches up with whatever was missed. It returns how many
 // jobs it enqueued; it does nothing when embeddings are off.
-func (s *Service) ReembedActive(ctx context.Context) (int, error) {
+func (s *Background) ReembedActive(ctx context.Context) (int, error) {
 	cfg := s.ai.embedding
 	if !cfg.enabled() {
 		return 0, nil

@@ -68,12 +68,12 @@ func TestEmbedJobStoresTheVector(t *testing.T) {
 	require.NoError(t, err)
 
 	rec := &recordingEmbed{vector: []float32{0.5, -1, 2}}
-	require.NoError(t, f.svc.EmbedJob(context.Background(), item.ID, 1, rec.embed))
+	require.NoError(t, f.svc.Background().EmbedJob(context.Background(), item.ID, 1, rec.embed))
 	assert.Equal(t, []string{"drink: Prefers green tea"}, rec.texts, "the text is the packet's key: content")
 	assert.Equal(t, []embeddingRow{{1, "test-embed", 3, "[0.5,-1,2]"}}, embeddingRows(t, f, item.ID))
 
 	// A second run of the same job (a retry after a crash) costs no request.
-	require.NoError(t, f.svc.EmbedJob(context.Background(), item.ID, 1, mustNotEmbed(t)))
+	require.NoError(t, f.svc.Background().EmbedJob(context.Background(), item.ID, 1, mustNotEmbed(t)))
 	done, total, err := f.svc.EmbeddingProgress(context.Background())
 	require.NoError(t, err)
 	assert.Equal(t, [2]int{1, 1}, [2]int{done, total})
@@ -90,7 +90,7 @@ func TestEmbedJobForgetDuringTheCall(t *testing.T) {
 	started, release := make(chan struct{}), make(chan struct{})
 	result := make(chan error, 1)
 	go func() {
-		result <- f.svc.EmbedJob(context.Background(), item.ID, 1, func(context.Context, string) ([]float32, error) {
+		result <- f.svc.Background().EmbedJob(context.Background(), item.ID, 1, func(context.Context, string) ([]float32, error) {
 			close(started)
 			<-release
 			return []float32{1, 2, 3}, nil
@@ -115,7 +115,7 @@ func TestEmbedJobEditDuringTheCall(t *testing.T) {
 	started, release := make(chan struct{}), make(chan struct{})
 	result := make(chan error, 1)
 	go func() {
-		result <- f.svc.EmbedJob(context.Background(), item.ID, 1, func(context.Context, string) ([]float32, error) {
+		result <- f.svc.Background().EmbedJob(context.Background(), item.ID, 1, func(context.Context, string) ([]float32, error) {
 			close(started)
 			<-release
 			return []float32{1, 1, 1}, nil
@@ -129,10 +129,10 @@ func TestEmbedJobEditDuringTheCall(t *testing.T) {
 	assert.Empty(t, embeddingRows(t, f, item.ID), "the stale revision's vector is dropped")
 
 	// A job for a revision that is no longer current doesn't even call the endpoint.
-	require.NoError(t, f.svc.EmbedJob(context.Background(), item.ID, 1, mustNotEmbed(t)))
+	require.NoError(t, f.svc.Background().EmbedJob(context.Background(), item.ID, 1, mustNotEmbed(t)))
 
 	rec := &recordingEmbed{vector: []float32{2, 2, 2}}
-	require.NoError(t, f.svc.EmbedJob(context.Background(), item.ID, 2, rec.embed))
+	require.NoError(t, f.svc.Background().EmbedJob(context.Background(), item.ID, 2, rec.embed))
 	assert.Equal(t, []string{"Lives in Porto"}, rec.texts)
 	assert.Equal(t, []embeddingRow{{2, "test-embed", 3, "[2,2,2]"}}, embeddingRows(t, f, item.ID))
 }
@@ -144,14 +144,14 @@ func TestEmbedJobSkipsWhatIsNotActive(t *testing.T) {
 	forgotten := f.create(t, nil, "Forget me")
 	_, err := f.svc.ForgetMemory(user, forgotten.ID)
 	require.NoError(t, err)
-	require.NoError(t, f.svc.EmbedJob(context.Background(), forgotten.ID, 1, mustNotEmbed(t)))
-	require.NoError(t, f.svc.EmbedJob(context.Background(), forgotten.ID, 2, mustNotEmbed(t)))
-	require.NoError(t, f.svc.EmbedJob(context.Background(), "00000000-0000-0000-0000-0000000000aa", 1, mustNotEmbed(t)),
+	require.NoError(t, f.svc.Background().EmbedJob(context.Background(), forgotten.ID, 1, mustNotEmbed(t)))
+	require.NoError(t, f.svc.Background().EmbedJob(context.Background(), forgotten.ID, 2, mustNotEmbed(t)))
+	require.NoError(t, f.svc.Background().EmbedJob(context.Background(), "00000000-0000-0000-0000-0000000000aa", 1, mustNotEmbed(t)),
 		"an item deleted with its teammate")
 
 	f.with()
 	live := f.create(t, nil, "Embeddings are off")
-	require.NoError(t, f.svc.EmbedJob(context.Background(), live.ID, 1, mustNotEmbed(t)))
+	require.NoError(t, f.svc.Background().EmbedJob(context.Background(), live.ID, 1, mustNotEmbed(t)))
 }
 
 // TestEmbedJobReusesTheVectorOfTheSameText: a revision that changes neither key nor content (a pin, a
@@ -161,18 +161,18 @@ func TestEmbedJobReusesTheVectorOfTheSameText(t *testing.T) {
 	f := setup(t)
 	f.with(memory.WithEmbeddings("test-embed", 3))
 	item := f.create(t, nil, "Allergic to peanuts")
-	require.NoError(t, f.svc.EmbedJob(context.Background(), item.ID, 1, (&recordingEmbed{vector: []float32{1, 0, 0}}).embed))
+	require.NoError(t, f.svc.Background().EmbedJob(context.Background(), item.ID, 1, (&recordingEmbed{vector: []float32{1, 0, 0}}).embed))
 
 	_, err := f.svc.EditMemory(user, memory.EditInput{ID: item.ID, BaseRevision: 1, Pinned: ptr(true)})
 	require.NoError(t, err)
-	require.NoError(t, f.svc.EmbedJob(context.Background(), item.ID, 2, mustNotEmbed(t)))
+	require.NoError(t, f.svc.Background().EmbedJob(context.Background(), item.ID, 2, mustNotEmbed(t)))
 
 	_, err = f.svc.EditMemory(user, memory.EditInput{ID: item.ID, BaseRevision: 2, Content: ptr("Allergic to cashews")})
 	require.NoError(t, err)
-	require.NoError(t, f.svc.EmbedJob(context.Background(), item.ID, 3, (&recordingEmbed{vector: []float32{0, 1, 0}}).embed))
+	require.NoError(t, f.svc.Background().EmbedJob(context.Background(), item.ID, 3, (&recordingEmbed{vector: []float32{0, 1, 0}}).embed))
 	_, err = f.svc.RestoreRevision(user, item.ID, 1, 3)
 	require.NoError(t, err)
-	require.NoError(t, f.svc.EmbedJob(context.Background(), item.ID, 4, mustNotEmbed(t)))
+	require.NoError(t, f.svc.Background().EmbedJob(context.Background(), item.ID, 4, mustNotEmbed(t)))
 
 	assert.Equal(t, []embeddingRow{
 		{1, "test-embed", 3, "[1,0,0]"}, {2, "test-embed", 3, "[1,0,0]"},
@@ -186,18 +186,18 @@ func TestEmbedJobErrors(t *testing.T) {
 	f.with(memory.WithEmbeddings("test-embed", 3))
 	item := f.create(t, nil, "My passport number is X1234567")
 
-	err := f.svc.EmbedJob(context.Background(), item.ID, 1, (&recordingEmbed{vector: []float32{1, 2}}).embed)
+	err := f.svc.Background().EmbedJob(context.Background(), item.ID, 1, (&recordingEmbed{vector: []float32{1, 2}}).embed)
 	require.Error(t, err)
 	assert.Equal(t, "embedding dimension mismatch", jobs.ErrorCode(err))
 
 	nan := float32(0)
-	err = f.svc.EmbedJob(context.Background(), item.ID, 1, (&recordingEmbed{vector: []float32{1, 2, nan / nan}}).embed)
+	err = f.svc.Background().EmbedJob(context.Background(), item.ID, 1, (&recordingEmbed{vector: []float32{1, 2, nan / nan}}).embed)
 	require.Error(t, err)
 	assert.Equal(t, "embedding unusable", jobs.ErrorCode(err))
 
 	// The endpoint's own error passes through with its code (a queue retries or waits on it).
 	endpointErr := &jobs.Error{Code: "ai embeddings HTTP 429"}
-	err = f.svc.EmbedJob(context.Background(), item.ID, 1, (&recordingEmbed{err: endpointErr}).embed)
+	err = f.svc.Background().EmbedJob(context.Background(), item.ID, 1, (&recordingEmbed{err: endpointErr}).embed)
 	require.ErrorIs(t, err, endpointErr)
 	assert.Equal(t, "ai embeddings HTTP 429", jobs.ErrorCode(err))
 	assert.NotContains(t, err.Error(), "X1234567")
@@ -244,14 +244,14 @@ func TestReEmbedActiveAfterAModelChange(t *testing.T) {
 	_, err = f.svc.EditMemory(user, memory.EditInput{ID: c.ID, BaseRevision: 1, Content: ptr("Item C, edited")})
 	require.NoError(t, err)
 	vec := (&recordingEmbed{vector: []float32{1, 2, 3}}).embed
-	require.NoError(t, f.svc.EmbedJob(ctx, a.ID, 1, vec))
-	require.NoError(t, f.svc.EmbedJob(ctx, b.ID, 1, vec))
-	require.NoError(t, f.svc.EmbedJob(ctx, c.ID, 2, vec))
+	require.NoError(t, f.svc.Background().EmbedJob(ctx, a.ID, 1, vec))
+	require.NoError(t, f.svc.Background().EmbedJob(ctx, b.ID, 1, vec))
+	require.NoError(t, f.svc.Background().EmbedJob(ctx, c.ID, 2, vec))
 	// The writes above enqueued their own embed jobs (I1); they were run by hand just now.
 	_, err = f.pool.Exec(ctx, `DELETE FROM memory_jobs`)
 	require.NoError(t, err)
 
-	n, err := f.svc.ReembedActive(ctx)
+	n, err := f.svc.Background().ReembedActive(ctx)
 	require.NoError(t, err)
 	assert.Zero(t, n, "nothing is missing")
 
@@ -260,7 +260,7 @@ func TestReEmbedActiveAfterAModelChange(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, [2]int{0, 3}, [2]int{done, total}, "the old model's vectors stop counting at once")
 
-	n, err = f.svc.ReembedActive(ctx)
+	n, err = f.svc.Background().ReembedActive(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, 3, n)
 	rows, err := f.pool.Query(ctx, `SELECT item_id::text, revision FROM memory_jobs WHERE kind = 'embed' AND status = 'pending' ORDER BY item_id`)
@@ -273,14 +273,14 @@ func TestReEmbedActiveAfterAModelChange(t *testing.T) {
 	require.NoError(t, err)
 	assert.ElementsMatch(t, []ref{{a.ID, 1}, {b.ID, 1}, {c.ID, 2}}, got, "the current revisions of the active items")
 
-	n, err = f.svc.ReembedActive(ctx)
+	n, err = f.svc.Background().ReembedActive(ctx)
 	require.NoError(t, err)
 	assert.Zero(t, n, "idempotent while the jobs wait")
 
 	runner := jobs.NewRunner(f.pool, jobs.Options{Log: slog.New(slog.DiscardHandler)})
 	newVec := &recordingEmbed{vector: []float32{3, 2, 1}}
 	runner.Handle(memory.JobEmbed, func(ctx context.Context, j jobs.Job) error {
-		return f.svc.EmbedJob(ctx, j.ItemID, j.Revision, newVec.embed)
+		return f.svc.Background().EmbedJob(ctx, j.ItemID, j.Revision, newVec.embed)
 	})
 	ran, err := runner.RunOnce(ctx)
 	require.NoError(t, err)
@@ -292,7 +292,7 @@ func TestReEmbedActiveAfterAModelChange(t *testing.T) {
 
 	// Same model, other dimensions: the vectors are re-made and replaced.
 	f.with(memory.WithEmbeddings("model-b", 2))
-	n, err = f.svc.ReembedActive(ctx)
+	n, err = f.svc.Background().ReembedActive(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, 3, n)
 	newVec.vector = []float32{1, 1}
@@ -317,7 +317,7 @@ func TestEmbedJobsSendsOneRequestPerBatch(t *testing.T) {
 	_, err := f.svc.EditMemory(user, memory.EditInput{ID: stale.ID, BaseRevision: 1, Content: ptr("Item C, edited")})
 	require.NoError(t, err)
 	pinned := f.create(t, nil, "Item D")
-	require.NoError(t, f.svc.EmbedJob(ctx, pinned.ID, 1, (&recordingEmbed{vector: []float32{4, 4}}).embed))
+	require.NoError(t, f.svc.Background().EmbedJob(ctx, pinned.ID, 1, (&recordingEmbed{vector: []float32{4, 4}}).embed))
 	_, err = f.svc.EditMemory(user, memory.EditInput{ID: pinned.ID, BaseRevision: 1, Pinned: ptr(true)})
 	require.NoError(t, err)
 	gone := f.create(t, nil, "Item E")
@@ -334,7 +334,7 @@ func TestEmbedJobsSendsOneRequestPerBatch(t *testing.T) {
 		}
 		return out, nil
 	}
-	errs := f.svc.EmbedJobs(ctx, refs, batch)
+	errs := f.svc.Background().EmbedJobs(ctx, refs, batch)
 	assert.Equal(t, make([]error, len(refs)), errs)
 	assert.Equal(t, [][]string{{"Item A", "Item B"}}, calls)
 	assert.Equal(t, []embeddingRow{{1, "test-embed", 2, "[0,1]"}}, embeddingRows(t, f, a.ID))
@@ -346,12 +346,12 @@ func TestEmbedJobsSendsOneRequestPerBatch(t *testing.T) {
 	// A failed call fails only the jobs that needed it; a wrong number of vectors is unusable.
 	c := f.create(t, nil, "Item F")
 	endpointErr := &jobs.Error{Code: "ai embeddings HTTP 500"}
-	errs = f.svc.EmbedJobs(ctx, []memory.EmbedRef{{a.ID, 1}, {c.ID, 1}}, func(context.Context, []string) ([][]float32, error) {
+	errs = f.svc.Background().EmbedJobs(ctx, []memory.EmbedRef{{a.ID, 1}, {c.ID, 1}}, func(context.Context, []string) ([][]float32, error) {
 		return nil, endpointErr
 	})
 	assert.NoError(t, errs[0])
 	assert.ErrorIs(t, errs[1], endpointErr)
-	errs = f.svc.EmbedJobs(ctx, []memory.EmbedRef{{c.ID, 1}}, func(context.Context, []string) ([][]float32, error) {
+	errs = f.svc.Background().EmbedJobs(ctx, []memory.EmbedRef{{c.ID, 1}}, func(context.Context, []string) ([][]float32, error) {
 		return nil, nil
 	})
 	assert.Equal(t, "embedding unusable", jobs.ErrorCode(errs[0]))

@@ -99,7 +99,7 @@ func (s *Service) EnqueueExtractTx(ctx context.Context, tx pgx.Tx, run Run) erro
 // scope's lock, with the suppression checked again — saves as candidates those that are valid, not
 // tombstoned (F3) and not already known in the scope. It returns how many candidates it saved.
 // Errors from extract are returned wrapped (so a queue sees their codes); none carries memory text.
-func (s *Service) ExtractJob(ctx context.Context, runID string, extract func(ctx context.Context, message string) (Extraction, error)) (int, error) {
+func (s *Background) ExtractJob(ctx context.Context, runID string, extract func(ctx context.Context, message string) (Extraction, error)) (int, error) {
 	if !s.ai.extraction {
 		return 0, nil
 	}
@@ -150,7 +150,7 @@ func (s *Service) ExtractJob(ctx context.Context, runID string, extract func(ctx
 			return err
 		}
 		for _, n := range kept {
-			dead, err := s.tombstonedTx(ctx, tx, teammateID, n.state.content)
+			dead, err := s.service().tombstonedTx(ctx, tx, teammateID, n.state.content)
 			if err != nil {
 				return err
 			}
@@ -164,7 +164,7 @@ func (s *Service) ExtractJob(ctx context.Context, runID string, extract func(ctx
 			if dead || known {
 				continue
 			}
-			if _, err := s.insertItemTx(ctx, tx, n); err != nil {
+			if _, err := s.service().insertItemTx(ctx, tx, n); err != nil {
 				return err
 			}
 			saved++

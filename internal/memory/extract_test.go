@@ -59,7 +59,7 @@ func TestExtractJobKeepsProposalsWithEvidence(t *testing.T) {
 	run, msg := extractRun(t, f, tm, true, "completed", extractMessage)
 
 	var sent string
-	n, err := f.svc.ExtractJob(context.Background(), run, func(_ context.Context, message string) (memory.Extraction, error) {
+	n, err := f.svc.Background().ExtractJob(context.Background(), run, func(_ context.Context, message string) (memory.Extraction, error) {
 		sent = message
 		return memory.Extraction{Candidates: []memory.ExtractedCandidate{
 			{Kind: memory.KindFact, Key: "diet", Content: "Is vegetarian", Evidence: "I'm vegetarian"},
@@ -97,7 +97,7 @@ func TestExtractJobKeepsProposalsWithEvidence(t *testing.T) {
 	assert.Equal(t, msg, sourceMessage)
 	assert.Equal(t, "0:0:0", f.generation(t, tm), "candidates don't count in a generation (G1)")
 
-	n, err = f.svc.ExtractJob(context.Background(), run, mustNotExtract(t))
+	n, err = f.svc.Background().ExtractJob(context.Background(), run, mustNotExtract(t))
 	require.NoError(t, err)
 	assert.Zero(t, n, "a second run of the job (a retry) extracts nothing more")
 }
@@ -113,7 +113,7 @@ func TestExtractJobDropsForgottenAndKnownText(t *testing.T) {
 	f.create(t, &tm, "Has a sister, Ana, in Porto")
 	run, _ := extractRun(t, f, tm, true, "completed", extractMessage)
 
-	n, err := f.svc.ExtractJob(context.Background(), run, answer(
+	n, err := f.svc.Background().ExtractJob(context.Background(), run, answer(
 		memory.ExtractedCandidate{Kind: memory.KindFact, Content: "is VEGETARIAN.", Evidence: "I'm vegetarian"},
 		memory.ExtractedCandidate{Kind: memory.KindFact, Content: "Has a sister, Ana, in Porto", Evidence: "my sister Ana lives in Porto"},
 		memory.ExtractedCandidate{Kind: memory.KindFact, Content: "Has a sister, Ana, in Porto", Evidence: "my sister Ana lives in Porto"},
@@ -129,7 +129,7 @@ func TestExtractJobSkipsWhatItMustNotRead(t *testing.T) {
 	tm := f.teammate(t, "Chef")
 	completed, _ := extractRun(t, f, tm, true, "completed", extractMessage)
 
-	n, err := f.svc.ExtractJob(context.Background(), completed, mustNotExtract(t))
+	n, err := f.svc.Background().ExtractJob(context.Background(), completed, mustNotExtract(t))
 	require.NoError(t, err)
 	assert.Zero(t, n, "extraction off")
 
@@ -146,7 +146,7 @@ func TestExtractJobSkipsWhatItMustNotRead(t *testing.T) {
 			return r
 		}(),
 	} {
-		n, err := f.svc.ExtractJob(context.Background(), run, mustNotExtract(t))
+		n, err := f.svc.Background().ExtractJob(context.Background(), run, mustNotExtract(t))
 		require.NoError(t, err, name)
 		assert.Zero(t, n, name)
 	}
@@ -160,7 +160,7 @@ func TestExtractJobSuppressedDuringTheCall(t *testing.T) {
 	f.with(memory.WithExtraction())
 	tm := f.teammate(t, "Chef")
 	run, msg := extractRun(t, f, tm, true, "completed", extractMessage)
-	n, err := f.svc.ExtractJob(context.Background(), run, func(context.Context, string) (memory.Extraction, error) {
+	n, err := f.svc.Background().ExtractJob(context.Background(), run, func(context.Context, string) (memory.Extraction, error) {
 		_, err := f.pool.Exec(context.Background(), `INSERT INTO memory_suppressions (message_id) VALUES ($1)`, msg)
 		require.NoError(t, err)
 		return memory.Extraction{Candidates: []memory.ExtractedCandidate{{Kind: memory.KindFact, Content: "Is vegetarian", Evidence: "I'm vegetarian"}}}, nil
@@ -176,7 +176,7 @@ func TestExtractJobErrorsCarryCodesOnly(t *testing.T) {
 	tm := f.teammate(t, "Chef")
 	run, _ := extractRun(t, f, tm, true, "completed", extractMessage)
 	endpointErr := &jobs.Error{Code: "ai chat/completions HTTP 503"}
-	_, err := f.svc.ExtractJob(context.Background(), run, func(context.Context, string) (memory.Extraction, error) {
+	_, err := f.svc.Background().ExtractJob(context.Background(), run, func(context.Context, string) (memory.Extraction, error) {
 		return memory.Extraction{}, endpointErr
 	})
 	require.ErrorIs(t, err, endpointErr)

@@ -250,7 +250,7 @@ func TestForgetAuditLeavesNoTrace(t *testing.T) {
 	_, err = f.svc.CompleteRun(rc1, "Reply "+m(15)+": you drive a car.")
 	require.NoError(t, err)
 	// An extraction candidate, with evidence quoted from the message.
-	n, err := f.svc.ExtractJob(ctx, run1.Run.ID, answer(memory.ExtractedCandidate{
+	n, err := f.svc.Background().ExtractJob(ctx, run1.Run.ID, answer(memory.ExtractedCandidate{
 		Kind: memory.KindFact, Key: "pet", Content: "Adopted a cat, " + m(16), Evidence: "I adopted a cat called " + m(12),
 	}))
 	require.NoError(t, err)
@@ -297,7 +297,7 @@ func TestForgetAuditLeavesNoTrace(t *testing.T) {
 				}
 			}
 		}
-		return f.svc.EmbedJobs(ctx, refs, embed)
+		return f.svc.Background().EmbedJobs(ctx, refs, embed)
 	})
 	for {
 		ran, err := runner.RunOnce(ctx)

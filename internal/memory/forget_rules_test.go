@@ -54,11 +54,11 @@ func TestTombstoneDropsCandidatesOfItsScopeOnly(t *testing.T) {
 	// Extraction in the same scope drops it; in another scope, it is a candidate like any other.
 	runA, _ := extractRun(t, f, a, true, "completed", message)
 	proposal := answer(memory.ExtractedCandidate{Kind: memory.KindFact, Content: "my locker code is 7391", Evidence: "my locker code is 7391"})
-	n, err := f.svc.ExtractJob(context.Background(), runA, proposal)
+	n, err := f.svc.Background().ExtractJob(context.Background(), runA, proposal)
 	require.NoError(t, err)
 	assert.Zero(t, n, "extraction drops the tombstoned text")
 	runC, _ := extractRun(t, f, c, true, "completed", message)
-	n, err = f.svc.ExtractJob(context.Background(), runC, proposal)
+	n, err = f.svc.Background().ExtractJob(context.Background(), runC, proposal)
 	require.NoError(t, err)
 	assert.Equal(t, 1, n, "another scope's tombstones don't block")
 
@@ -159,7 +159,7 @@ func TestSuppressForgetStopsQueuedExtraction(t *testing.T) {
 	)
 	runner := jobs.NewRunner(f.pool, jobs.Options{Log: slog.New(slog.DiscardHandler)})
 	runner.Handle(memory.JobExtract, func(ctx context.Context, j jobs.Job) error {
-		_, err := f.svc.ExtractJob(ctx, j.RunID, func(_ context.Context, message string) (memory.Extraction, error) {
+		_, err := f.svc.Background().ExtractJob(ctx, j.RunID, func(_ context.Context, message string) (memory.Extraction, error) {
 			mu.Lock()
 			read[j.RunID] = true
 			mu.Unlock()
@@ -205,7 +205,7 @@ func TestLateWriterEmbedBatchThroughRunner(t *testing.T) {
 		for i, j := range js {
 			refs[i] = memory.EmbedRef{ItemID: j.ItemID, Revision: j.Revision}
 		}
-		return f.svc.EmbedJobs(ctx, refs, func(_ context.Context, texts []string) ([][]float32, error) {
+		return f.svc.Background().EmbedJobs(ctx, refs, func(_ context.Context, texts []string) ([][]float32, error) {
 			mu.Lock()
 			calls = append(calls, texts)
 			first := len(calls) == 1
@@ -307,7 +307,7 @@ func TestForgetCancelsPendingJobs(t *testing.T) {
 		mu.Lock()
 		ran = append(ran, j.ItemID)
 		mu.Unlock()
-		return f.svc.EmbedJob(ctx, j.ItemID, j.Revision, (&recordingEmbed{vector: []float32{1, 1, 1}}).embed)
+		return f.svc.Background().EmbedJob(ctx, j.ItemID, j.Revision, (&recordingEmbed{vector: []float32{1, 1, 1}}).embed)
 	})
 	n, err := runner.RunOnce(ctx)
 	require.NoError(t, err)

@@ -332,12 +332,12 @@ func TestGenerationAndExpiry(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, got.Expired(time.Now()), "expired items stay visible, marked expired")
 
-	n, err := f.svc.SweepExpiry(context.Background())
+	n, err := f.svc.Background().SweepExpiry(context.Background())
 	require.NoError(t, err)
 	assert.Equal(t, 1, n, "the sweep announces the scope whose expired count changed")
 	e := listen.next(t)
 	assert.Equal(t, memory.Event{Scope: a, Generation: true}, e)
-	n, err = f.svc.SweepExpiry(context.Background())
+	n, err = f.svc.Background().SweepExpiry(context.Background())
 	require.NoError(t, err)
 	assert.Zero(t, n, "nothing new: nothing announced")
 

@@ -49,7 +49,7 @@ var purgedTables = []string{"memory_items", "memory_terms", "memory_revisions", 
 func (s *Service) PurgeDelay() (time.Duration, bool) { return s.purgeDelay, s.purgeDelay > 0 }
 
 // PurgeDue reports whether an item was forgotten after the last purge.
-func (s *Service) PurgeDue(ctx context.Context) (bool, error) {
+func (s *Background) PurgeDue(ctx context.Context) (bool, error) {
 	return queries(s.pool).PurgeDue(ctx)
 }
 
@@ -66,7 +66,7 @@ func (r PurgeReport) Total() time.Duration { return r.Tables + r.Statistics + r.
 // superuser connection (CHECKPOINT, pg_switch_wal, pg_statistic), which the embedded cluster's is.
 // Everything forgotten before it started is covered; a forget committed while it runs is left for
 // the next purge (PurgeDue).
-func (s *Service) Purge(ctx context.Context) (PurgeReport, error) {
+func (s *Background) Purge(ctx context.Context) (PurgeReport, error) {
 	var r PurgeReport
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {

@@ -82,7 +82,7 @@ func TestPurgeLeavesNoTraceInTheDataDirectory(t *testing.T) {
 	t.Parallel()
 	_, dataDir, pool := privateCluster(t)
 	f := fixture{svc: memory.NewService(pool, slog.New(slog.DiscardHandler)), pool: pool}
-	require.NoError(t, f.svc.UseTombstoneKey(context.Background(), []byte(testTombstoneKey)))
+	require.NoError(t, f.svc.Background().UseTombstoneKey(context.Background(), []byte(testTombstoneKey)))
 	marker := markerPrefix(t)
 	tm := f.teammate(t, "Purged")
 
@@ -107,7 +107,7 @@ func TestPurgeLeavesNoTraceInTheDataDirectory(t *testing.T) {
 		_, err := f.svc.ForgetMemory(user, id)
 		require.NoError(t, err)
 	}
-	due, err := f.svc.PurgeDue(context.Background())
+	due, err := f.svc.Background().PurgeDue(context.Background())
 	require.NoError(t, err)
 	require.True(t, due)
 	for _, q := range []string{`VACUUM`, `CHECKPOINT`} {
@@ -121,12 +121,12 @@ func TestPurgeLeavesNoTraceInTheDataDirectory(t *testing.T) {
 	lexeme := []byte(strings.ToLower(marker))
 	require.NotEmpty(t, filesWith(t, dataDir, lexeme), "before the purge, the files hold the text's lexemes")
 
-	report, err := f.svc.Purge(context.Background())
+	report, err := f.svc.Background().Purge(context.Background())
 	require.NoError(t, err)
 	t.Logf("purge: tables %v, statistics %v, WAL %v", report.Tables, report.Statistics, report.WAL)
 	assert.Empty(t, filesWith(t, dataDir, []byte(marker)), "files of the data directory that still hold forgotten text")
 	assert.Empty(t, filesWith(t, dataDir, lexeme), "files of the data directory that still hold forgotten text's lexemes")
-	due, err = f.svc.PurgeDue(context.Background())
+	due, err = f.svc.Background().PurgeDue(context.Background())
 	require.NoError(t, err)
 	assert.False(t, due)
 }
@@ -161,7 +161,7 @@ func TestPurgeCost(t *testing.T) {
 	item := f.create(t, nil, "Forget me "+markerPrefix(t))
 	_, err = f.svc.ForgetMemory(user, item.ID)
 	require.NoError(t, err)
-	r, err := f.svc.Purge(ctx)
+	r, err := f.svc.Background().Purge(ctx)
 	require.NoError(t, err)
 	t.Logf("purge of %d items (%s): total %v — tables %v, statistics %v, WAL %v", n, size, r.Total(), r.Tables, r.Statistics, r.WAL)
 }

@@ -49,11 +49,11 @@ func (s *Service) authenticateRun(ctx context.Context, tokenHash []byte) (Creden
 
 // InterruptIdleRuns interrupts every running run whose token has not been used for longer than the
 // run idle timeout, and returns how many it ended. The API's sweeper calls it.
-func (s *Service) InterruptIdleRuns(ctx context.Context) (int, error) {
+func (s *Background) InterruptIdleRuns(ctx context.Context) (int, error) {
 	if s.runIdle <= 0 {
 		return 0, nil
 	}
-	return s.endIdleRuns(ctx, nil)
+	return s.service().endIdleRuns(ctx, nil)
 }
 
 func (s *Service) endIdleRuns(ctx context.Context, runID *string) (int, error) {

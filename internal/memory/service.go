@@ -47,6 +47,19 @@ func NewService(pool *pgxpool.Pool, log *slog.Logger, opts ...Option) *Service {
 	return s
 }
 
+// Background is the service as background work sees it: the same value, with the entry points of
+// jobs (embeddings, extraction), sweeps (expiry, idle runs), the purge and start-up maintenance
+// (rehashing, the tombstone key) instead of the request-facing methods. None of them takes a
+// credential: they run as the service itself, from the API's or the worker's own loops, never on
+// behalf of a request. Get it with Service.Background.
+type Background Service
+
+// Background returns s's background entry points.
+func (s *Service) Background() *Background { return (*Background)(s) }
+
+// service is b with the request-facing method set, for the helpers both sides share.
+func (s *Background) service() *Service { return (*Service)(s) }
+
 // WithRunSuggestionLimit sets how many suggestions (saves, changes and forgets waiting for the user)
 // one run may make; n < 1 means the default.
 func WithRunSuggestionLimit(n int) Option {

@@ -19,7 +19,7 @@ const textModelVersion = 3
 // would let a copy of a forgotten text survive. It runs in one transaction holding the model's row,
 // so concurrent API processes rehash once and never see half of it. Tombstones can't be rehashed —
 // their texts are gone — and are matched with both models instead (legacyContentHash).
-func (s *Service) RehashTexts(ctx context.Context) error {
+func (s *Background) RehashTexts(ctx context.Context) error {
 	n := 0
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		q := queries(tx)

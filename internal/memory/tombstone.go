@@ -81,12 +81,12 @@ func (s *Service) importHash(text string) []byte { return s.mac("import", []byte
 // recorded by its fingerprint, and a different one is refused with ErrTombstoneKeyMismatch; rows
 // still holding a plain SHA-256 (written before keys) are wrapped into keyed ones. Call it before
 // serving; without it a Service uses a random key of its own (good for one process only).
-func (s *Service) UseTombstoneKey(ctx context.Context, key []byte) error {
+func (s *Background) UseTombstoneKey(ctx context.Context, key []byte) error {
 	if len(key) < MinTombstoneKeyLength {
 		return fmt.Errorf("MEMORY_TOMBSTONE_KEY: must be at least %d bytes", MinTombstoneKeyLength)
 	}
 	s.tombstoneKey = append([]byte(nil), key...)
-	fingerprint := s.mac("fingerprint", nil)
+	fingerprint := s.service().mac("fingerprint", nil)
 	wrapped := 0
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		q := queries(tx)
@@ -111,11 +111,11 @@ func (s *Service) UseTombstoneKey(ctx context.Context, key []byte) error {
 		b := newBatch()
 		for _, t := range tombstones {
 			b.q.TombstoneWrap(ctx, memorydb.TombstoneWrapParams{
-				Scope: t.Scope, ContentHash: t.ContentHash, KeyedHash: s.mac("legacy", t.ContentHash),
+				Scope: t.Scope, ContentHash: t.ContentHash, KeyedHash: s.service().mac("legacy", t.ContentHash),
 			})
 		}
 		for _, i := range imports {
-			b.q.ImportWrap(ctx, memorydb.ImportWrapParams{TeammateID: i.TeammateID, KeyedHash: s.mac("import-legacy", i.ContentHash)})
+			b.q.ImportWrap(ctx, memorydb.ImportWrapParams{TeammateID: i.TeammateID, KeyedHash: s.service().mac("import-legacy", i.ContentHash)})
 		}
 		wrapped = len(tombstones) + len(imports)
 		return b.send(ctx, tx)

@@ -27,7 +27,7 @@ const testTombstoneKey = "mk_memory-test-tombstone-key-0123456789"
 func keyedSetup(t *testing.T) fixture {
 	t.Helper()
 	f := setup(t)
-	require.NoError(t, f.svc.UseTombstoneKey(context.Background(), []byte(testTombstoneKey)))
+	require.NoError(t, f.svc.Background().UseTombstoneKey(context.Background(), []byte(testTombstoneKey)))
 	return f
 }
 
@@ -125,7 +125,7 @@ func TestLegacyTombstonesAreWrappedWithTheKey(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []string{"4821"}, bruteForcePIN(t, f, "My bank PIN is %04d."), "the plain hash is reversible (the test can find a PIN)")
 
-	require.NoError(t, f.svc.UseTombstoneKey(ctx, []byte(testTombstoneKey)))
+	require.NoError(t, f.svc.Background().UseTombstoneKey(ctx, []byte(testTombstoneKey)))
 	assert.Empty(t, bruteForcePIN(t, f, "My bank PIN is %04d."))
 	assert.Empty(t, bruteForcePIN(t, f, "Door code %04d"))
 	var plain int
@@ -143,12 +143,12 @@ func TestLegacyTombstonesAreWrappedWithTheKey(t *testing.T) {
 	assert.Equal(t, memory.OutcomeDropped, res.Outcome)
 
 	// Starting again with the same key changes nothing; with another key, the process refuses.
-	require.NoError(t, f.svc.UseTombstoneKey(ctx, []byte(testTombstoneKey)))
+	require.NoError(t, f.svc.Background().UseTombstoneKey(ctx, []byte(testTombstoneKey)))
 	other := memory.NewService(pool, slog.New(slog.DiscardHandler))
-	err = other.UseTombstoneKey(ctx, []byte(strings.Repeat("x", memory.MinTombstoneKeyLength)))
+	err = other.Background().UseTombstoneKey(ctx, []byte(strings.Repeat("x", memory.MinTombstoneKeyLength)))
 	require.ErrorIs(t, err, memory.ErrTombstoneKeyMismatch)
 	assert.Contains(t, err.Error(), "MEMORY_TOMBSTONE_KEY")
-	require.Error(t, other.UseTombstoneKey(ctx, []byte("short")))
+	require.Error(t, other.Background().UseTombstoneKey(ctx, []byte("short")))
 }
 
 // After forgetting "My café PIN is 4321 straße", every spelling of the same text is that text: it is

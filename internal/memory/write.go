@@ -403,7 +403,7 @@ func queueAnnouncement(ctx context.Context, b *batch, item Item, action Action, 
 // SweepExpiry announces a generation change for every scope in which items expired (or stopped
 // being expired) since the last sweep (G2, G7). It returns how many scopes it announced.
 // The shared scope's about_me projection leaves out expired items, so it is re-rendered too.
-func (s *Service) SweepExpiry(ctx context.Context) (int, error) {
+func (s *Background) SweepExpiry(ctx context.Context) (int, error) {
 	var n int
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		announced, err := queries(tx).GenerationsSweepExpired(ctx, EventChannel)

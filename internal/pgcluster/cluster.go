@@ -297,7 +297,7 @@ func (c *Cluster) pgCtlStart(ctx context.Context, port int, fast bool) error {
 		"-c fsync=" + durability,
 		"-c synchronous_commit=" + durability,
 		"-c full_page_writes=" + durability,
-		// Forgetting is physical here (F5, memory.Service.Purge): a checkpoint must unlink old WAL
+		// Forgetting is physical here (F5, memory.Background.Purge): a checkpoint must unlink old WAL
 		// segments, not rename them for reuse with the forgotten text still inside, and an error
 		// must not copy a failing row's values into server.log (DETAIL lines).
 		"-c wal_recycle=off",

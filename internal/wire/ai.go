@@ -78,7 +78,7 @@ func (a AI) Extraction() bool { return a.extractor != nil }
 func (a AI) RegisterJobs(runner *jobs.Runner, svc *memory.Service) {
 	if ex := a.extractor; ex != nil {
 		runner.Handle(memory.JobExtract, func(ctx context.Context, j jobs.Job) error {
-			_, err := svc.ExtractJob(ctx, j.RunID, ex.Extract)
+			_, err := svc.Background().ExtractJob(ctx, j.RunID, ex.Extract)
 			return err
 		})
 	}
@@ -88,7 +88,7 @@ func (a AI) RegisterJobs(runner *jobs.Runner, svc *memory.Service) {
 			for i, j := range js {
 				refs[i] = memory.EmbedRef{ItemID: j.ItemID, Revision: j.Revision}
 			}
-			return svc.EmbedJobs(ctx, refs, emb.EmbedTexts)
+			return svc.Background().EmbedJobs(ctx, refs, emb.EmbedTexts)
 		})
 	}
 }
@@ -100,7 +100,7 @@ func (a AI) CatchUp(ctx context.Context, svc *memory.Service, log *slog.Logger) 
 	if a.embedder == nil {
 		return 0, nil
 	}
-	n, err := svc.ReembedActive(ctx)
+	n, err := svc.Background().ReembedActive(ctx)
 	if err == nil && n > 0 && log != nil {
 		log.InfoContext(ctx, "embedding active memories that lack a vector of the configured model", "jobs", n)
 	}
