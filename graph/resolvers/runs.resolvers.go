@@ -143,13 +143,13 @@ func (r *runResolver) Thread(ctx context.Context, obj *memory.Run) (*memory.Thre
 
 // UserMessage is the resolver for the userMessage field.
 func (r *runResolver) UserMessage(ctx context.Context, obj *memory.Run) (string, error) {
-	message, _, err := r.Memory.RunMessages(ctx, obj.ID)
+	message, _, err := r.Memory.RunMessages(ctx, *obj)
 	return message, err
 }
 
 // Reply is the resolver for the reply field.
 func (r *runResolver) Reply(ctx context.Context, obj *memory.Run) (*string, error) {
-	_, reply, err := r.Memory.RunMessages(ctx, obj.ID)
+	_, reply, err := r.Memory.RunMessages(ctx, *obj)
 	if err != nil || reply == "" {
 		return nil, err
 	}
@@ -158,7 +158,7 @@ func (r *runResolver) Reply(ctx context.Context, obj *memory.Run) (*string, erro
 
 // RetryOfRunID is the resolver for the retryOfRunId field.
 func (r *runResolver) RetryOfRunID(ctx context.Context, obj *memory.Run) (*string, error) {
-	redoOf, _, err := r.Memory.RunRetry(ctx, obj.ID)
+	redoOf, _, err := r.Memory.RunRetry(ctx, *obj)
 	if err != nil || redoOf == "" {
 		return nil, err
 	}
@@ -167,7 +167,7 @@ func (r *runResolver) RetryOfRunID(ctx context.Context, obj *memory.Run) (*strin
 
 // RetryNote is the resolver for the retryNote field.
 func (r *runResolver) RetryNote(ctx context.Context, obj *memory.Run) (*string, error) {
-	redoOf, note, err := r.Memory.RunRetry(ctx, obj.ID)
+	redoOf, note, err := r.Memory.RunRetry(ctx, *obj)
 	if err != nil || redoOf == "" {
 		return nil, err
 	}

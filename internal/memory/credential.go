@@ -67,6 +67,19 @@ func (c Credential) canReadTeammate(id string) bool {
 	}
 }
 
+// canReadRun reports whether c may read run id: the user and the worker read every run, a run
+// credential its own.
+func (c Credential) canReadRun(id string) bool {
+	switch c.Kind {
+	case CredentialUser, CredentialWorker:
+		return true
+	case CredentialRun:
+		return c.RunID == id
+	default:
+		return false
+	}
+}
+
 // CanReadScope reports whether c may read scope (ScopeShared or a teammate id); used by subscriptions
 // to filter events (RULES §4).
 func (c Credential) CanReadScope(scope string) bool {

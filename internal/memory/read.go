@@ -53,18 +53,14 @@ func (s *Service) ListItems(ctx context.Context, f ListFilter) (ItemPage, error)
 	if err != nil {
 		return ItemPage{}, err
 	}
-	c := CredentialFrom(ctx)
 	if f.Status == "" {
 		f.Status = StatusActive
 	}
 	if !f.Status.valid() {
 		return ItemPage{}, invalid("status", "must be active, candidate, dismissed or forgotten")
 	}
-	if c.Kind == CredentialRun && f.Status != StatusActive {
-		return ItemPage{}, ErrForbidden
-	}
-	if f.Status.isSuggestion() && !c.CanReadSuggestions() {
-		return ItemPage{}, ErrForbidden
+	if err := mayList(ctx, sc.String(), f.Status); err != nil {
+		return ItemPage{}, err
 	}
 	if f.Kind != nil && !f.Kind.valid() {
 		return ItemPage{}, invalid("kind", "must be fact, preference, lesson or note")
@@ -122,6 +118,9 @@ func (s *Service) ListItems(ctx context.Context, f ListFilter) (ItemPage, error)
 
 // Count is the number of items the page's filter matches across all pages.
 func (s *Service) Count(ctx context.Context, p ItemPage) (int, error) {
+	if err := mayList(ctx, p.filter.Scope, Status(p.filter.Status)); err != nil {
+		return 0, err
+	}
 	n, err := queries(s.pool).ItemsCount(ctx, p.filter)
 	if err != nil {
 		return 0, fmt.Errorf("count memory: %w", err)
@@ -249,4 +248,17 @@ func (s *Service) RunTeammatesByID(ctx context.Context, runIDs []string) ([]stri
 		}
 	}
 	return out, errs
+}
+
+// mayList checks that the caller may list scope's items of status: it reads the scope (S1), a run
+// lists active items only (A2), and only the user lists suggestions (CanReadSuggestions).
+func mayList(ctx context.Context, scope string, status Status) error {
+	c, err := readScope(ctx, scope)
+	switch {
+	case err != nil:
+		return err
+	case c.Kind == CredentialRun && status != StatusActive, status.isSuggestion() && !c.CanReadSuggestions():
+		return ErrForbidden
+	}
+	return nil
 }

@@ -491,7 +491,7 @@ func (s *Service) GetRun(ctx context.Context, runID string) (Run, error) {
 	if runID, err = parseID("id", runID); err != nil {
 		return Run{}, err
 	}
-	if c.Kind == CredentialRun && c.RunID != runID {
+	if !c.canReadRun(runID) {
 		return Run{}, ErrForbidden
 	}
 	row, err := queries(s.pool).RunGet(ctx, runID)
@@ -501,18 +501,21 @@ func (s *Service) GetRun(ctx context.Context, runID string) (Run, error) {
 	return runFromRow(row), nil
 }
 
-// RunMessages returns the run's user message and reply ("" while there is none), for a caller that
-// has read the run with GetRun.
-func (s *Service) RunMessages(ctx context.Context, runID string) (message, reply string, err error) {
+// RunMessages returns the run's user message and reply ("" while there is none). The caller must
+// be able to read the run (see GetRun).
+func (s *Service) RunMessages(ctx context.Context, run Run) (message, reply string, err error) {
+	if err := mayReadRun(ctx, run); err != nil {
+		return "", "", err
+	}
 	q := queries(s.pool)
-	user, err := q.MessageUserOfRun(ctx, runID)
+	user, err := q.MessageUserOfRun(ctx, run.ID)
 	switch {
 	case err == nil:
 		message = user.Content
 	case !errors.Is(err, ErrNotFound):
 		return "", "", err
 	}
-	reply, err = q.MessageReplyOfRun(ctx, runID)
+	reply, err = q.MessageReplyOfRun(ctx, run.ID)
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return "", "", err
 	}
@@ -520,9 +523,12 @@ func (s *Service) RunMessages(ctx context.Context, runID string) (message, reply
 }
 
 // RunRetry returns, for a retry's run (L3), the id of the run it redoes and the user's note; both
-// "" for any other run. For a caller that has read the run with GetRun.
-func (s *Service) RunRetry(ctx context.Context, runID string) (redoOf, note string, err error) {
-	req, err := queries(s.pool).MessageRequestOfRun(ctx, runID)
+// "" for any other run. The caller must be able to read the run (see GetRun).
+func (s *Service) RunRetry(ctx context.Context, run Run) (redoOf, note string, err error) {
+	if err := mayReadRun(ctx, run); err != nil {
+		return "", "", err
+	}
+	req, err := queries(s.pool).MessageRequestOfRun(ctx, run.ID)
 	if errors.Is(err, ErrNotFound) || (err == nil && req.RedoOfRunID == nil) {
 		return "", "", nil
 	}
@@ -532,13 +538,26 @@ func (s *Service) RunRetry(ctx context.Context, runID string) (redoOf, note stri
 	return *req.RedoOfRunID, RetryNote(req.Content), nil
 }
 
-// ThreadOf returns the thread of a run the caller has read with GetRun or StartRun.
+// ThreadOf returns the thread of a run. The caller must be able to read the run (see GetRun).
 func (s *Service) ThreadOf(ctx context.Context, run Run) (Thread, error) {
+	if err := mayReadRun(ctx, run); err != nil {
+		return Thread{}, err
+	}
 	row, err := queries(s.pool).ThreadGet(ctx, run.ThreadID)
 	if err != nil {
 		return Thread{}, err
 	}
 	return threadFromRow(row), nil
+}
+
+// mayReadRun checks that the caller may read run: the user and the worker read every run, a run
+// credential its own.
+func mayReadRun(ctx context.Context, run Run) error {
+	c, err := require(ctx, CredentialUser, CredentialWorker, CredentialRun)
+	if err == nil && !c.canReadRun(run.ID) {
+		err = ErrForbidden
+	}
+	return err
 }
 
 // Runs lists a teammate's runs, newest first (user or worker): the conversations screen. before is

@@ -190,7 +190,7 @@ func TestRetryAfterMemoryChangeCarriesTheOriginalRequest(t *testing.T) {
 		Note: "Make it polite and formal"}, *redo.RetryOf)
 	assert.Contains(t, redo.Packet.Text, "Ms Smith", "recalled for the original request (the note says nothing of landlords)")
 	assert.Contains(t, redo.Packet.Text, "Write to officials politely", "the lesson too (L2)")
-	redoOf, note, err := f.svc.RunRetry(user, redo.Run.ID)
+	redoOf, note, err := f.svc.RunRetry(user, redo.Run)
 	require.NoError(t, err)
 	assert.Equal(t, [2]string{first.Run.ID, "Make it polite and formal"}, [2]string{redoOf, note})
 	_, err = f.svc.CompleteRun(asRun(t, f, redo.Token), "Dear Ms Smith, could the heating be repaired?")
@@ -234,4 +234,51 @@ func TestRetryWaitsAgainWhenItsStartFails(t *testing.T) {
 	redo, err := f.svc.StartRun(worker, memory.StartRunInput{TeammateID: tm, RetryMessageID: retry.MessageID})
 	require.NoError(t, err)
 	assert.Equal(t, "Plan my week", redo.RetryOf.UserMessage)
+}
+
+// The readers of a run's and a page's fields check the credential themselves (S1, §4), so they are
+// safe whoever calls them, not only after GetRun or ListItems: another run, no credential, and a
+// credential that may not list suggestions are refused, and nothing is read.
+func TestFieldReadersCheckTheCredential(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	ada, bob := f.teammate(t, "Ada"), f.teammate(t, "Bob")
+	adas, bobs := f.startRun(t, ada, "Hello Ada"), f.startRun(t, bob, "Hello Bob")
+	asAda := asRun(t, f, adas.Token)
+	nobody := context.Background()
+
+	message, _, err := f.svc.RunMessages(asAda, adas.Run)
+	require.NoError(t, err)
+	assert.Equal(t, "Hello Ada", message)
+	for name, ctx := range map[string]context.Context{"another run": asAda, "no credential": nobody} {
+		want := memory.ErrForbidden
+		if ctx == nobody {
+			want = memory.ErrUnauthenticated
+		}
+		message, _, err := f.svc.RunMessages(ctx, bobs.Run)
+		assert.ErrorIs(t, err, want, name)
+		assert.Empty(t, message, name)
+		_, _, err = f.svc.RunRetry(ctx, bobs.Run)
+		assert.ErrorIs(t, err, want, name)
+		thread, err := f.svc.ThreadOf(ctx, bobs.Run)
+		assert.ErrorIs(t, err, want, name)
+		assert.Zero(t, thread, name)
+	}
+
+	// A page of suggestions listed by the user can't be counted by the worker, nor Bob's items by
+	// Ada's run.
+	f.create(t, &bob, "Bob likes tea")
+	suggestions, err := f.svc.ListItems(user, memory.ListFilter{Scope: memory.Scope{TeammateID: &bob}, Status: memory.StatusCandidate})
+	require.NoError(t, err)
+	_, err = f.svc.Count(worker, suggestions)
+	assert.ErrorIs(t, err, memory.ErrForbidden)
+	bobsItems, err := f.svc.ListItems(user, memory.ListFilter{Scope: memory.Scope{TeammateID: &bob}})
+	require.NoError(t, err)
+	n, err := f.svc.Count(user, bobsItems)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+	_, err = f.svc.Count(asAda, bobsItems)
+	assert.ErrorIs(t, err, memory.ErrForbidden)
+	_, err = f.svc.Count(nobody, memory.ItemPage{})
+	assert.ErrorIs(t, err, memory.ErrUnauthenticated)
 }
