@@ -3,11 +3,13 @@ package mcpserver
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/open-bot/memory/internal/memory"
@@ -18,7 +20,8 @@ type HTTPOptions struct {
 	// MaxBodyBytes bounds a request body (the API's MaxBodyBytes).
 	MaxBodyBytes int64
 	// CheckBody, when set, refuses a POST body (for example one that isn't valid UTF-8) with 400 and
-	// the error's text, after the credential was checked and before the SDK decodes it.
+	// a JSON-RPC error holding the error's text (see refuse), after the credential was checked and
+	// before the SDK decodes it. MaxBodyBytes is then enforced here too (413, likewise).
 	CheckBody func(body []byte) error
 	// HostChecked says that the API checks Host itself (issue 17's hostGuard), so the SDK's own
 	// localhost-only check, which would refuse a configured public name, is turned off.
@@ -52,14 +55,14 @@ func Handler(s *mcp.Server, o HTTPOptions) http.Handler {
 			if r.Method == http.MethodPost && o.CheckBody != nil {
 				body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, o.MaxBodyBytes))
 				if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-					http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+					refuse(w, http.StatusRequestEntityTooLarge, body, "request body too large")
 					return
 				} else if err != nil {
-					http.Error(w, "could not read the request body", http.StatusBadRequest)
+					refuse(w, http.StatusBadRequest, body, "could not read the request body")
 					return
 				}
 				if err := o.CheckBody(body); err != nil {
-					http.Error(w, err.Error(), http.StatusBadRequest)
+					refuse(w, http.StatusBadRequest, body, err.Error())
 					return
 				}
 				r.Body = io.NopCloser(bytes.NewReader(body))
@@ -72,4 +75,50 @@ func Handler(s *mcp.Server, o HTTPOptions) http.Handler {
 			http.Error(w, "Forbidden: only a run's token reaches the memory tools; the user's and the worker's tokens don't.", http.StatusForbidden)
 		}
 	})
+}
+
+// refuse answers a POST whose body the handler won't pass to the SDK with status and, as the SDK
+// answers a request it rejects, a JSON-RPC error for the request's id: a client then fails that
+// call alone. A plain-text answer would end the Go SDK client's whole connection — Relay's too, so
+// one hostile argument would leave a stdio agent without its tools for the rest of the run. The
+// message starts with BAD_USER_INPUT, like the tool errors of bad arguments.
+func refuse(w http.ResponseWriter, status int, body []byte, reason string) {
+	data, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: requestID(body), Error: &jsonrpc.Error{
+		Code: jsonrpc.CodeInvalidRequest, Message: "BAD_USER_INPUT: " + reason + "; nothing was done",
+	}})
+	if err != nil {
+		http.Error(w, reason, status)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(data)
+}
+
+// requestID is the id of the JSON-RPC request body starts with, read as far as body goes (a body
+// cut at the size limit still names the id it began with), or no id when it names none that can
+// be read. Invalid UTF-8 and lone surrogates elsewhere don't stop the decoder.
+func requestID(body []byte) jsonrpc.ID {
+	d := json.NewDecoder(bytes.NewReader(body))
+	if tok, err := d.Token(); err != nil || tok != json.Delim('{') {
+		return jsonrpc.ID{}
+	}
+	for d.More() {
+		key, err := d.Token()
+		if err != nil {
+			break
+		}
+		var value any
+		if err := d.Decode(&value); err != nil {
+			break
+		}
+		if key == "id" {
+			id, err := jsonrpc.MakeID(value)
+			if err != nil {
+				break
+			}
+			return id
+		}
+	}
+	return jsonrpc.ID{}
 }

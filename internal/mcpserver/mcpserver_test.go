@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -135,18 +136,38 @@ func call(t *testing.T, s *mcp.ClientSession, name string, args map[string]any) 
 	t.Helper()
 	res, err := s.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
 	require.NoError(t, err, "%s: a protocol error instead of a tool result", name)
+	if res.StructuredContent != nil {
+		b, err := json.Marshal(res.StructuredContent)
+		require.NoError(t, err)
+		require.NoError(t, json.Unmarshal(b, &structured))
+	}
+	return textOf(res), res.IsError, structured
+}
+
+// refusedCall calls a tool with raw as its arguments, sent as they are, and returns the text of the
+// refusal: a tool error's, or a JSON-RPC error's (what a client of /mcp gets for a body the API
+// refuses whole). An answer that is neither fails the test.
+func refusedCall(t *testing.T, s *mcp.ClientSession, name, raw string) string {
+	t.Helper()
+	res, err := s.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: json.RawMessage(raw)})
+	if err != nil {
+		var rpc *jsonrpc.Error
+		require.ErrorAs(t, err, &rpc, "%s: an error that isn't the API's answer", name)
+		return rpc.Message
+	}
+	require.True(t, res.IsError, "%s %s: accepted", name, raw)
+	return textOf(res)
+}
+
+// textOf is the text of a tool's answer.
+func textOf(res *mcp.CallToolResult) string {
 	var parts []string
 	for _, c := range res.Content {
 		if tc, ok := c.(*mcp.TextContent); ok {
 			parts = append(parts, tc.Text)
 		}
 	}
-	if res.StructuredContent != nil {
-		b, err := json.Marshal(res.StructuredContent)
-		require.NoError(t, err)
-		require.NoError(t, json.Unmarshal(b, &structured))
-	}
-	return strings.Join(parts, "\n"), res.IsError, structured
+	return strings.Join(parts, "\n")
 }
 
 // checkSession runs the scenario of issue 20's "Show it" on a connected session of a run of Ada whose
@@ -158,6 +179,7 @@ func checkSession(t *testing.T, w *world, r run, s *mcp.ClientSession, bobsItem,
 	require.NotNil(t, init)
 	assert.Equal(t, "memory", init.ServerInfo.Name)
 	assert.Contains(t, init.Instructions, "memory://packet")
+	assert.Contains(t, init.Instructions, "Which memory you reach comes from this session", "S2, in the model's terms")
 
 	// tools/list: the six tools, each with a description for the model and a schema that takes no
 	// scope or teammate (S2).
@@ -165,8 +187,10 @@ func checkSession(t *testing.T, w *world, r run, s *mcp.ClientSession, bobsItem,
 	for tool, err := range s.Tools(t.Context(), nil) {
 		require.NoError(t, err)
 		names = append(names, tool.Name)
-		assert.Contains(t, tool.Description, "", tool.Name)
 		assert.Greater(t, len(tool.Description), 80, "%s: a description a model can act on", tool.Name)
+		if !strings.HasPrefix(tool.Name, "search_") {
+			assert.Contains(t, tool.Description, "the user's own words", "%s says what makes its change confirmed (A1, A4, A5)", tool.Name)
+		}
 		schema, ok := tool.InputSchema.(map[string]any)
 		require.True(t, ok, tool.Name)
 		assert.Equal(t, "object", schema["type"], tool.Name)
@@ -255,6 +279,13 @@ func checkSession(t *testing.T, w *world, r run, s *mcp.ClientSession, bobsItem,
 	}
 	_, revision, _ = w.item(t, adasItem)
 	assert.Equal(t, 1, revision, "bad arguments change nothing")
+
+	// Arguments /mcp refuses whole, before any tool runs (RULES §6): not valid UTF-8, or a lone
+	// surrogate escape. The call fails alone, saying why, and the session goes on (the calls below).
+	for _, raw := range []string{"{\"content\":\"my bike is \xff\"}", `{"content":"my bike is \ud800"}`} {
+		text := refusedCall(t, s, "remember", raw)
+		assert.True(t, strings.HasPrefix(text, "BAD_USER_INPUT: the request "), text)
+	}
 
 	// Reads: the saved memory and the user's message.
 	text, isErr, out = call(t, s, "search_memory", map[string]any{"query": "bike"})
@@ -368,8 +399,8 @@ func post(t *testing.T, w *world, method, token, body string) (int, string) {
 }
 
 // /mcp needs no session: a bare tools/list (as the README's curl sends) is answered with JSON; GET
-// offers no stream (405); a body that isn't valid UTF-8, or escapes a lone surrogate, is refused
-// whole as on /graphql, before any tool runs.
+// offers no stream (405); a body that isn't valid UTF-8, escapes a lone surrogate or is over the
+// size limit is refused whole as on /graphql, before any tool runs.
 func TestBareRequests(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
@@ -387,12 +418,37 @@ func TestBareRequests(t *testing.T) {
 	status, _ = post(t, w, http.MethodGet, r.Token, "")
 	assert.Equal(t, http.StatusMethodNotAllowed, status)
 
-	for _, bad := range []string{
-		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"remember\",\"arguments\":{\"content\":\"my bike is \xff\"}}}",
-		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"remember","arguments":{"content":"my bike is \ud800"}}}`,
+	// Each refusal is a JSON-RPC error for the request's id, as the SDK answers a request it rejects,
+	// so that a client fails the call alone; a body cut at the size limit still names its id, and one
+	// that names none gets an error without one (the MCP transport says so).
+	for _, bad := range []struct {
+		body, id string
+		status   int
+		message  string
+	}{
+		{"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"remember\",\"arguments\":{\"content\":\"my bike is \xff\"}}}",
+			"1", http.StatusBadRequest, "BAD_USER_INPUT: the request body is not valid UTF-8; nothing was done"},
+		{`{"jsonrpc":"2.0","id":"call-7","method":"tools/call","params":{"name":"remember","arguments":{"content":"my bike is \ud800"}}}`,
+			`"call-7"`, http.StatusBadRequest, "BAD_USER_INPUT: the request holds a lone UTF-16 surrogate escape"},
+		{`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"remember","arguments":{"content":"` + strings.Repeat("green ", 200_000) + `"}}}`,
+			"2", http.StatusRequestEntityTooLarge, "BAD_USER_INPUT: request body too large; nothing was done"},
+		{`{"method":"tools/call","params":{"arguments":{"content":"\ud800"}}}`, "", http.StatusBadRequest, "BAD_USER_INPUT: the request holds"},
 	} {
-		status, body = post(t, w, http.MethodPost, r.Token, bad)
-		assert.Equal(t, http.StatusBadRequest, status, body)
+		status, body = post(t, w, http.MethodPost, r.Token, bad.body)
+		assert.Equal(t, bad.status, status, body)
+		var answer struct {
+			JSONRPC string          `json:"jsonrpc"`
+			ID      json.RawMessage `json:"id"`
+			Error   struct {
+				Code    int    `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if assert.NoError(t, json.Unmarshal([]byte(body), &answer), body) {
+			assert.Equal(t, []any{"2.0", bad.id, jsonrpc.CodeInvalidRequest}, []any{answer.JSONRPC, string(answer.ID), answer.Error.Code}, body)
+			assert.True(t, strings.HasPrefix(answer.Error.Message, bad.message), answer.Error.Message)
+			assert.NotContains(t, answer.Error.Message, "bike", "a refusal never repeats the body (F5)")
+		}
 	}
 	var items struct {
 		MemoryItems struct {

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -64,9 +65,12 @@ func Relay(ctx context.Context, o RelayOptions, transport mcp.Transport) error {
 	s := mcp.NewServer(&mcp.Implementation{Name: init.ServerInfo.Name, Title: init.ServerInfo.Title, Version: init.ServerInfo.Version},
 		&mcp.ServerOptions{Instructions: init.Instructions, Capabilities: &mcp.ServerCapabilities{}})
 	failed := func(err error) string {
+		var refusal *jsonrpc.Error
 		switch {
 		case rt.refused.Load():
 			return msgUnauthenticated
+		case errors.As(err, &refusal):
+			return refusal.Message // the API refused this call alone, saying why (see refuse)
 		case errors.Is(err, context.Canceled):
 			return "the call was cancelled"
 		}
