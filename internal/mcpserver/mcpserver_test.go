@@ -485,3 +485,59 @@ func TestSearchResultsCannotForgeEntries(t *testing.T) {
 	assert.Equal(t, 1, headers, "one item, one header line:\n%s", text)
 	assert.Contains(t, text, "\n  "+fake, "the content is kept, indented")
 }
+
+// A correction based on a revision the item has moved past is a CONFLICT tool error naming the
+// current revision (R2), and nothing is written; the run's own confirmed changes don't interrupt it
+// (G6).
+func TestStaleRevisionIsAConflict(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	r := w.startRun(t, w.ada, "Please remember that my bike is green. Please update my bike: my bike is blue.")
+	s, err := connectHTTP(t, w, r.Token)
+	require.NoError(t, err)
+	text, isErr, out := call(t, s, "remember", map[string]any{"content": "my bike is green"})
+	require.False(t, isErr, text)
+	item, _ := out["item"].(map[string]any)
+	id, _ := item["id"].(string)
+	require.NotEmpty(t, id, text)
+	text, isErr, out = call(t, s, "update_memory", map[string]any{"id": id, "base_revision": 1, "content": "my bike is blue"})
+	require.False(t, isErr, text)
+	require.Equal(t, "SAVED", out["outcome"], text)
+
+	text, isErr, _ = call(t, s, "update_memory", map[string]any{"id": id, "base_revision": 1, "content": "my bike is red"})
+	assert.True(t, isErr)
+	assert.Equal(t, "CONFLICT: the item changed since it was read: current revision is 2. Nothing was written; "+
+		"read the memory again (search_memory) and base the change on revision 2.", text)
+	status, revision, content := w.item(t, id)
+	assert.Equal(t, []any{"ACTIVE", 2, "my bike is blue"}, []any{status, revision, content})
+	assert.Equal(t, "RUNNING", w.runStatus(t, r.ID))
+}
+
+// Reading memory://packet is a run-credential operation like the tools: after a concurrent user
+// edit it answers the G5 message and the run ends, over either transport.
+func TestPacketChecksTheGeneration(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	for name, connect := range map[string]func(r run) *mcp.ClientSession{
+		"http": func(r run) *mcp.ClientSession {
+			s, err := connectHTTP(t, w, r.Token)
+			require.NoError(t, err)
+			return s
+		},
+		"stdio": func(r run) *mcp.ClientSession { return connectStdio(t, w, r.Token) },
+	} {
+		item := w.createItem(t, w.ada, "Likes the colour green")
+		r := w.startRun(t, w.ada, "What colour do I like?")
+		s := connect(r)
+		res, err := s.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "memory://packet"})
+		require.NoError(t, err, name)
+		require.Contains(t, res.Contents[0].Text, "Likes the colour green", name)
+		w.api.Must(t, apitest.UserToken, `mutation($id: ID!) { editMemory(input: {id: $id, baseRevision: 1, content: "Likes the colour teal"}) { item { id } } }`,
+			map[string]any{"id": item}, &struct{}{})
+		_, err = s.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "memory://packet"})
+		var rpc *jsonrpc.Error
+		require.ErrorAs(t, err, &rpc, name)
+		assert.Equal(t, memory.ErrMemoryChangedMidTurn.Error(), rpc.Message, name)
+		assert.Equal(t, "INTERRUPTED", w.runStatus(t, r.ID), name)
+	}
+}

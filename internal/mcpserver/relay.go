@@ -65,12 +65,12 @@ func Relay(ctx context.Context, o RelayOptions, transport mcp.Transport) error {
 	s := mcp.NewServer(&mcp.Implementation{Name: init.ServerInfo.Name, Title: init.ServerInfo.Title, Version: init.ServerInfo.Version},
 		&mcp.ServerOptions{Instructions: init.Instructions, Capabilities: &mcp.ServerCapabilities{}})
 	failed := func(err error) string {
-		var refusal *jsonrpc.Error
+		var answer *jsonrpc.Error
 		switch {
 		case rt.refused.Load():
 			return msgUnauthenticated
-		case errors.As(err, &refusal):
-			return refusal.Message // the API refused this call alone, saying why (see refuse)
+		case errors.As(err, &answer):
+			return answer.Message // the API refused this call alone, saying why (see refuse)
 		case errors.Is(err, context.Canceled):
 			return "the call was cancelled"
 		}
@@ -94,11 +94,17 @@ func Relay(ctx context.Context, o RelayOptions, transport mcp.Transport) error {
 		}
 		s.AddResource(resource, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			res, err := upstream.ReadResource(ctx, &mcp.ReadResourceParams{URI: req.Params.URI})
-			if err != nil && rt.refused.Load() {
+			var answer *jsonrpc.Error
+			switch {
+			case err == nil:
+				return res, nil
+			case rt.refused.Load():
 				//lint:ignore ST1005 the model reads this as it is: a sentence, like every tool error's text.
 				return nil, errors.New(msgUnauthenticated)
+			case errors.As(err, &answer):
+				return nil, answer // the API's error as it gave it (G5's message), not wrapped in the call's
 			}
-			return res, err
+			return nil, err
 		})
 	}
 	return s.Run(ctx, transport)
