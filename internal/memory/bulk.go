@@ -342,21 +342,15 @@ func (s *Service) UndoDismissCandidate(ctx context.Context, id string) (Item, er
 	if _, err := require(ctx, CredentialUser); err != nil {
 		return Item{}, err
 	}
-	id, err := parseID("id", id)
-	if err != nil {
-		return Item{}, err
-	}
-	var out Item
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		cur, err := lockItemTx(ctx, tx, id)
-		if err != nil {
-			return err
-		}
+	return s.changeItem(ctx, "undo dismissal", id, func(tx pgx.Tx, cur Item) (Item, error) {
 		if cur.Status != StatusDismissed || cur.Resolution == nil || *cur.Resolution != ResolutionDismissed {
-			return invalid("id", "is not a dismissed suggestion")
+			return Item{}, invalid("id", "is not a dismissed suggestion")
 		}
 		q := queries(tx)
-		var waiting bool
+		var (
+			waiting bool
+			err     error
+		)
 		if cur.ProposesForget {
 			waiting, err = q.ItemForgetProposalWaiting(ctx, *cur.TargetItemID)
 		} else {
@@ -365,27 +359,23 @@ func (s *Service) UndoDismissCandidate(ctx context.Context, id string) (Item, er
 			})
 		}
 		if err != nil {
-			return err
+			return Item{}, err
 		}
 		if waiting {
-			return invalid("id", "the same suggestion is waiting already")
+			return Item{}, invalid("id", "the same suggestion is waiting already")
 		}
 		rev := cur.Revision + 1
 		if err := q.RevisionInsert(ctx, itemState(cur).revision(cur.ID, rev, ActionUndo, ActorUser, &cur.Revision, nil)); err != nil {
-			return err
+			return Item{}, err
 		}
-		row, err := q.ItemUndismiss(ctx, memorydb.ItemUndismissParams{ID: id, Revision: rev})
+		row, err := q.ItemUndismiss(ctx, memorydb.ItemUndismissParams{ID: cur.ID, Revision: rev})
 		if err != nil {
-			return err
+			return Item{}, err
 		}
-		out = itemFromRow(row)
-		return notifyTx(ctx, tx, Event{
+		out := itemFromRow(row)
+		return out, notifyTx(ctx, tx, Event{
 			Scope: out.Scope, ItemID: out.ID, Revision: out.Revision, Action: string(ActionUndo),
 			Status: string(out.Status), Candidate: true,
 		})
 	})
-	if err != nil {
-		return Item{}, wrapUnlessDomain("undo dismissal", err)
-	}
-	return out, nil
 }

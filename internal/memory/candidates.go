@@ -108,30 +108,20 @@ func (s *Service) ConfirmCandidate(ctx context.Context, in ConfirmInput) (Item, 
 	if _, err := require(ctx, CredentialUser); err != nil {
 		return Item{}, err
 	}
-	id, err := parseID("id", in.ID)
-	if err != nil {
-		return Item{}, err
-	}
 	edits, err := in.validate()
 	if err != nil {
 		return Item{}, err
 	}
-	var out Item
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		cand, err := lockItemTx(ctx, tx, id)
-		if err != nil {
-			return err
-		}
+	out, err := s.changeItem(ctx, "confirm suggestion", in.ID, func(tx pgx.Tx, cand Item) (Item, error) {
 		if cand.Status != StatusCandidate {
-			return invalid("id", "is not a suggestion waiting for confirmation")
+			return Item{}, invalid("id", "is not a suggestion waiting for confirmation")
 		}
-		out, err = s.confirmCandidateTx(ctx, tx, cand, edits)
-		return err
+		return s.confirmCandidateTx(ctx, tx, cand, edits)
 	})
 	if err != nil {
-		return Item{}, wrapUnlessDomain("confirm suggestion", err)
+		return Item{}, err
 	}
-	s.log.InfoContext(ctx, "suggestion confirmed", "candidate", id, "item", out.ID, "revision", out.Revision)
+	s.log.InfoContext(ctx, "suggestion confirmed", "candidate", in.ID, "item", out.ID, "revision", out.Revision)
 	return out, nil
 }
 
@@ -180,24 +170,10 @@ func (s *Service) DismissCandidate(ctx context.Context, id string) (Item, error)
 	if _, err := require(ctx, CredentialUser); err != nil {
 		return Item{}, err
 	}
-	id, err := parseID("id", id)
-	if err != nil {
-		return Item{}, err
-	}
-	var out Item
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		cand, err := lockItemTx(ctx, tx, id)
-		if err != nil {
-			return err
-		}
+	return s.changeItem(ctx, "dismiss suggestion", id, func(tx pgx.Tx, cand Item) (Item, error) {
 		if cand.Status != StatusCandidate {
-			return invalid("id", "is not a suggestion waiting for confirmation")
+			return Item{}, invalid("id", "is not a suggestion waiting for confirmation")
 		}
-		out, err = settleSuggestionTx(ctx, tx, cand, ResolutionDismissed, ActionDismiss, ActorUser, nil)
-		return err
+		return settleSuggestionTx(ctx, tx, cand, ResolutionDismissed, ActionDismiss, ActorUser, nil)
 	})
-	if err != nil {
-		return Item{}, wrapUnlessDomain("dismiss suggestion", err)
-	}
-	return out, nil
 }

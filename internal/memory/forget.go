@@ -13,24 +13,11 @@ func (s *Service) ForgetMemory(ctx context.Context, id string) (Item, error) {
 	if _, err := require(ctx, CredentialUser); err != nil {
 		return Item{}, err
 	}
-	id, err := parseID("id", id)
-	if err != nil {
-		return Item{}, err
-	}
-	var out Item
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		cur, err := lockItemTx(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		if cur.Status == StatusForgotten {
-			return ErrNotFound
-		}
-		out, err = s.forgetItemTx(ctx, tx, cur, ActorUser, nil)
-		return err
+	out, err := s.changeItem(ctx, "forget memory", id, func(tx pgx.Tx, cur Item) (Item, error) {
+		return s.forgetItemTx(ctx, tx, cur, ActorUser, nil)
 	})
 	if err != nil {
-		return Item{}, wrapUnlessDomain("forget memory", err)
+		return Item{}, err
 	}
 	s.log.InfoContext(ctx, "memory forgotten", "item", out.ID, "scope", out.Scope)
 	return out, nil

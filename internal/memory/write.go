@@ -2,7 +2,6 @@ package memory
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -219,12 +218,40 @@ type reviseFunc func(ctx context.Context, tx pgx.Tx, cur Item) (state, Action, e
 // revise runs one change of an active item as the user: lock the scope, check the base revision,
 // write the next revision, bump the generation, notify — all in one transaction (R1, R2, G1).
 func (s *Service) revise(ctx context.Context, id string, base int, next reviseFunc) (Item, error) {
-	id, err := parseID("id", id)
+	if base < 1 {
+		return Item{}, invalid("baseRevision", "must be a revision number (1 or more)")
+	}
+	out, err := s.changeItem(ctx, "revise memory", id, func(tx pgx.Tx, cur Item) (Item, error) {
+		if err := checkBase(cur, base); err != nil {
+			return Item{}, err
+		}
+		if cur.Status != StatusActive {
+			return Item{}, invalid("id", "only active memories can be changed; confirm or dismiss a suggestion instead")
+		}
+		st, action, err := next(ctx, tx, cur)
+		if err != nil {
+			return Item{}, err
+		}
+		if st.equal(itemState(cur)) {
+			return Item{}, invalid("input", "changes nothing")
+		}
+		return s.writeRevisionTx(ctx, tx, cur, st, StatusActive, action, ActorUser, nil)
+	})
 	if err != nil {
 		return Item{}, err
 	}
-	if base < 1 {
-		return Item{}, invalid("baseRevision", "must be a revision number (1 or more)")
+	s.log.InfoContext(ctx, "memory revised", "item", out.ID, "revision", out.Revision)
+	return out, nil
+}
+
+// changeItem is the prologue of every change a user's request makes to one item (the caller has
+// checked the credential): it validates the id, then, in one transaction, locks the item's scope
+// and the item (R1) and runs change on the item as it is under the locks. A forgotten item doesn't
+// exist (F1): ErrNotFound. Errors other than the domain's are wrapped with op.
+func (s *Service) changeItem(ctx context.Context, op, id string, change func(tx pgx.Tx, cur Item) (Item, error)) (Item, error) {
+	id, err := parseID("id", id)
+	if err != nil {
+		return Item{}, err
 	}
 	var out Item
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
@@ -235,30 +262,12 @@ func (s *Service) revise(ctx context.Context, id string, base int, next reviseFu
 		if cur.Status == StatusForgotten {
 			return ErrNotFound
 		}
-		if err := checkBase(cur, base); err != nil {
-			return err
-		}
-		if cur.Status != StatusActive {
-			return invalid("id", "only active memories can be changed; confirm or dismiss a suggestion instead")
-		}
-		st, action, err := next(ctx, tx, cur)
-		if err != nil {
-			return err
-		}
-		if st.equal(itemState(cur)) {
-			return invalid("input", "changes nothing")
-		}
-		out, err = s.writeRevisionTx(ctx, tx, cur, st, StatusActive, action, ActorUser, nil)
+		out, err = change(tx, cur)
 		return err
 	})
 	if err != nil {
-		var conflict *ConflictError
-		if errors.As(err, &conflict) || errors.Is(err, ErrNotFound) {
-			return Item{}, err
-		}
-		return Item{}, fmt.Errorf("revise memory: %w", err)
+		return Item{}, wrapUnlessDomain(op, err)
 	}
-	s.log.InfoContext(ctx, "memory revised", "item", out.ID, "revision", out.Revision)
 	return out, nil
 }
 
