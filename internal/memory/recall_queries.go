@@ -9,10 +9,8 @@ package memory
 //	   distance, $6 the vector's dimensions (vector statements only)
 
 const (
-	// recallVisible is P1: active (so confirmed: candidates and dismissed suggestions are other
-	// statuses), unexpired items of the shared scope and the teammate's own.
-	recallVisible = `i.scope IN ('shared', $1::text) AND i.status = 'active'
-		AND (i.expires_at IS NULL OR i.expires_at > now())`
+	// recallVisible is P1, asked of its one home, memory_visible (migration 000011).
+	recallVisible = `memory_visible(i.scope, i.status, i.expires_at, $1::text)`
 
 	// recallQuery turns the request into an OR of its lexemes (P2). PostgreSQL normalises the words
 	// exactly as it normalised the items (to_tsvector 'english': lower case, stems, no stop words);
@@ -42,8 +40,9 @@ const (
 	// and computes ts_rank_cd for those 30 alone: the list and its ranks are the ones ranking every
 	// match gives (TestRecallTermsMatchReference compares them on randomised data). memory_terms
 	// holds the active, unpinned items, with their expiry, and changes in the transaction of every
-	// write (triggers); the 30 are checked against recallVisible once more, so only a visible item
-	// can be in the list (P1). They are read by id alone (ranked is materialised so that the check
+	// write (triggers); its scope and expiry test only narrows the scan (written out: the planner
+	// chose a sequential scan of memory_terms when it was memory_visible's), and the 30 are checked
+	// against recallVisible once more, so only a visible item can be in the list (P1). They are read by id alone (ranked is materialised so that the check
 	// can't be pushed into the read: a generic plan, which doesn't know the scope, would otherwise
 	// intersect the ids with a bitmap of the scope's every item).
 	recallFullText = `ranked AS MATERIALIZED (

@@ -1490,7 +1490,7 @@ SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, sou
        target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
        updated_at, forgotten_at
   FROM memory_items
- WHERE scope IN ('shared', $1::text) AND status = 'active' AND (expires_at IS NULL OR expires_at > now())
+ WHERE memory_visible(scope, status, expires_at, $1::text)
    AND (search @@ plainto_tsquery('english', $2) OR content ILIKE $3::text OR key ILIKE $3::text)
  ORDER BY pinned DESC, ts_rank_cd(search, plainto_tsquery('english', $2)) DESC, updated_at DESC
  LIMIT $4::int

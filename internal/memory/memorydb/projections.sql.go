@@ -22,8 +22,7 @@ func (q *Queries) AboutMeGet(ctx context.Context) (string, error) {
 
 const aboutMeItems = `-- name: AboutMeItems :many
 SELECT kind, key, content FROM memory_items
- WHERE scope = 'shared' AND status = 'active' AND kind IN ('fact', 'preference')
-   AND (expires_at IS NULL OR expires_at > now())
+ WHERE memory_visible(scope, status, expires_at, NULL) AND kind IN ('fact', 'preference')
  ORDER BY kind, pinned DESC, created_at, id
 `
 

@@ -128,7 +128,7 @@ SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, sou
        target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
        updated_at, forgotten_at
   FROM memory_items
- WHERE scope IN ('shared', @teammate_id::text) AND status = 'active' AND (expires_at IS NULL OR expires_at > now())
+ WHERE memory_visible(scope, status, expires_at, @teammate_id::text)
    AND (search @@ plainto_tsquery('english', @words) OR content ILIKE @pattern::text OR key ILIKE @pattern::text)
  ORDER BY pinned DESC, ts_rank_cd(search, plainto_tsquery('english', @words)) DESC, updated_at DESC
  LIMIT @max_rows::int;

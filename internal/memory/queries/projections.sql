@@ -14,8 +14,7 @@ SELECT item_id, run_id FROM lessons WHERE teammate_id = @teammate_id::uuid ORDER
 -- name: AboutMeItems :many
 -- What settings.about_me renders: the active, unexpired shared facts and preferences.
 SELECT kind, key, content FROM memory_items
- WHERE scope = 'shared' AND status = 'active' AND kind IN ('fact', 'preference')
-   AND (expires_at IS NULL OR expires_at > now())
+ WHERE memory_visible(scope, status, expires_at, NULL) AND kind IN ('fact', 'preference')
  ORDER BY kind, pinned DESC, created_at, id;
 
 -- name: AboutMeSet :exec

@@ -1,0 +1,1 @@
+DROP FUNCTION memory_visible(text, text, timestamptz, text);
