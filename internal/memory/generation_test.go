@@ -220,3 +220,37 @@ func TestOwnSaveKeepsTheThread(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, after.Fresh)
 }
+
+// G5 with tools called in parallel: a search that arrives while the same run's save is inside its
+// transaction waits for it, then sees the save's adopted generation and answers — the save was the
+// run's own change, so nothing is interrupted. (Its repeatable-read snapshot once predated the
+// adoption and the search failed with a serialization error, INTERNAL to the teammate.)
+func TestParallelReadDuringTheRunsOwnSave(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	tm := f.teammate(t, "Parallel")
+	run := f.startRun(t, tm, "Please remember that my bike is green")
+	ctx := asRun(t, f, run.Token)
+	type answer struct {
+		items []memory.Item
+		err   error
+	}
+	read := make(chan answer, 1)
+	f.svc.SetInToolWriteWindow(func() {
+		f.svc.SetInToolWriteWindow(nil)
+		go func() {
+			items, err := f.svc.ToolSearchMemory(ctx, "bike")
+			read <- answer{items, err}
+		}()
+		require.True(t, apitest.WaitUntil(10*time.Second, func() bool { return lockWaiters(t, f.pool) > 0 }),
+			"the search waits for the save")
+	})
+	res, err := f.svc.ToolRemember(ctx, memory.RememberInput{Content: "my bike is green"})
+	require.NoError(t, err)
+	require.True(t, res.Adopted)
+	got := <-read
+	require.NoError(t, got.err, "the parallel search")
+	require.Len(t, got.items, 1, "the search sees the save it waited for")
+	assert.Equal(t, res.Item.ID, got.items[0].ID)
+	assert.Equal(t, memory.RunRunning, f.runStatus(t, run.Run.ID))
+}

@@ -2,8 +2,10 @@ package memory
 
 import (
 	"context"
+	"errors"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/open-bot/memory/internal/memory/memorydb"
 )
@@ -135,29 +137,43 @@ func ownBumpOnly(before, after Generation) bool {
 	return after.Shared >= before.Shared && after.Own >= before.Own
 }
 
+// runReadAttempts bounds how often runReadTx starts its transaction over after a serialization
+// failure. Each failure means one concurrent call of the same run committed while the read waited
+// for the run's lock, so the bound is only reached by more parallel writes of one run than that.
+const runReadAttempts = 5
+
 // runReadTx runs a teammate's read (run credential) in one repeatable-read transaction: it locks
 // the run, checks the run's generation (G5; a change interrupts the run and answers
 // ErrMemoryChangedMidTurn), then reads. The check and the read see one snapshot, so what the read
 // returns is the memory whose generation was checked; a change committed meanwhile is caught by the
-// next call.
+// next call. A call of the same run that updates the run's row (a save it adopts, an interruption)
+// while the read waits for the run's lock makes that snapshot too old to lock the row with
+// (SQLSTATE 40001): the read then starts over with a new snapshot, which sees that call's outcome —
+// tools called in parallel wait for each other instead of failing.
 func (s *Service) runReadTx(ctx context.Context, read func(tx pgx.Tx, run Run) error) error {
 	c, err := require(ctx, CredentialRun)
 	if err != nil {
 		return err
 	}
 	changed := false
-	err = pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead}, func(tx pgx.Tx) error {
-		run, err := runOpen(ctx, tx, c)
-		if err != nil {
-			return err
+	for attempt := 1; ; attempt++ {
+		err = pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead}, func(tx pgx.Tx) error {
+			run, err := runOpen(ctx, tx, c)
+			if err != nil {
+				return err
+			}
+			_, ok, err := checkGenerationTx(ctx, tx, run)
+			if err != nil || !ok {
+				changed = !ok
+				return err
+			}
+			return read(tx, run)
+		})
+		if !isSerializationFailure(err) || attempt == runReadAttempts {
+			break
 		}
-		_, ok, err := checkGenerationTx(ctx, tx, run)
-		if err != nil || !ok {
-			changed = !ok
-			return err
-		}
-		return read(tx, run)
-	})
+		changed = false
+	}
 	if err != nil {
 		return wrapUnlessDomain("teammate tool", err)
 	}
@@ -166,4 +182,11 @@ func (s *Service) runReadTx(ctx context.Context, read func(tx pgx.Tx, run Run) e
 		return ErrMemoryChangedMidTurn
 	}
 	return nil
+}
+
+// isSerializationFailure reports whether err is PostgreSQL's serialization failure (SQLSTATE 40001):
+// a repeatable-read transaction met a row that a concurrent one changed after its snapshot.
+func isSerializationFailure(err error) bool {
+	pgErr, ok := errors.AsType[*pgconn.PgError](err)
+	return ok && pgErr.Code == "40001"
 }
