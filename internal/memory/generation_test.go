@@ -254,3 +254,37 @@ func TestParallelReadDuringTheRunsOwnSave(t *testing.T) {
 	assert.Equal(t, res.Item.ID, got.items[0].ID)
 	assert.Equal(t, memory.RunRunning, f.runStatus(t, run.Run.ID))
 }
+
+// G6's fixed order is the one order of every write that spans scopes: shared first. A user's
+// forget of an item and its shared copy (forgetMemory with alsoForget) queued behind a teammate's
+// write used to lock the teammate's scope first, then shared — the reverse of the write — and
+// PostgreSQL ended one of the two as a deadlock. Another teammate's write holds shared while both
+// queue up, so the two meet in exactly that window.
+func TestForgetWithCopiesAndATeammateWriteNeverDeadlock(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	a, b := f.teammate(t, "Writer A"), f.teammate(t, "Writer B")
+	own := f.create(t, &a, "The gate code is 4411")
+	copied := f.create(t, nil, "The gate code is 4411")
+	runA := f.startRun(t, a, "Please remember that I like figs")
+	runB := f.startRun(t, b, "Please remember that I like plums")
+
+	write, forget := make(chan error, 1), make(chan error, 1)
+	f.svc.SetInToolWriteWindow(func() { // B's write holds shared and B's scope
+		f.svc.SetInToolWriteWindow(nil)
+		go func() {
+			_, err := f.svc.ToolRemember(asRun(t, f, runA.Token), memory.RememberInput{Content: "I like figs"})
+			write <- err
+		}()
+		require.True(t, apitest.WaitUntil(10*time.Second, func() bool { return lockWaiters(t, f.pool) >= 1 }))
+		go func() {
+			_, _, err := f.svc.ForgetWithCopies(user, own.ID, []string{copied.ID})
+			forget <- err
+		}()
+		require.True(t, apitest.WaitUntil(10*time.Second, func() bool { return lockWaiters(t, f.pool) >= 2 }))
+	})
+	_, err := f.svc.ToolRemember(asRun(t, f, runB.Token), memory.RememberInput{Content: "I like plums"})
+	require.NoError(t, err)
+	assert.NoError(t, <-write, "A's write")
+	assert.NoError(t, <-forget, "the user's forget")
+}

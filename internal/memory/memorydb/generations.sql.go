@@ -120,10 +120,12 @@ func (q *Queries) ScopeLockOfItem(ctx context.Context, itemID string) (string, e
 }
 
 const scopesLock = `-- name: ScopesLock :exec
-SELECT scope FROM memory_generations WHERE scope = ANY($1::text[]) ORDER BY scope FOR UPDATE
+SELECT scope FROM memory_generations WHERE scope = ANY($1::text[]) ORDER BY scope <> 'shared', scope FOR UPDATE
 `
 
-// Scopes are locked in one order (by name), so two operations that span scopes can't deadlock.
+// Scopes are locked in the one order of every write that spans scopes — shared first, then the
+// teammates' by name, as a teammate's write takes shared then its own (G6) — so that two such
+// writes can't deadlock.
 func (q *Queries) ScopesLock(ctx context.Context, scopes []string) error {
 	_, err := q.db.Exec(ctx, scopesLock, scopes)
 	return err

@@ -8,8 +8,10 @@ SELECT generation FROM memory_generations WHERE scope = @scope FOR UPDATE;
 SELECT scope FROM memory_generations WHERE scope = (SELECT i.scope FROM memory_items i WHERE i.id = @item_id) FOR UPDATE;
 
 -- name: ScopesLock :exec
--- Scopes are locked in one order (by name), so two operations that span scopes can't deadlock.
-SELECT scope FROM memory_generations WHERE scope = ANY(@scopes::text[]) ORDER BY scope FOR UPDATE;
+-- Scopes are locked in the one order of every write that spans scopes — shared first, then the
+-- teammates' by name, as a teammate's write takes shared then its own (G6) — so that two such
+-- writes can't deadlock.
+SELECT scope FROM memory_generations WHERE scope = ANY(@scopes::text[]) ORDER BY scope <> 'shared', scope FOR UPDATE;
 
 -- name: ScopeExists :one
 SELECT EXISTS (SELECT 1 FROM memory_generations WHERE scope = @scope);
