@@ -2,6 +2,7 @@ package resolvers_test
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/open-bot/memory/internal/apitest"
 	"github.com/open-bot/memory/internal/dbtest"
+	"github.com/open-bot/memory/internal/memory"
 )
 
 func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
@@ -341,6 +343,41 @@ func TestThreadsAndGenerationsMidTurn(t *testing.T) {
 	// Only the worker starts runs; only the user cancels them.
 	assert.Equal(t, "FORBIDDEN", w.api.Do(t, user, `mutation($t: ID!) { startRun(input: {teammateId: $t, message: "hi"}) { runToken } }`, map[string]any{"t": tm}).Code())
 	assert.Equal(t, "FORBIDDEN", w.api.Do(t, worker, `mutation($id: ID!) { cancelRun(input: {runId: $id}) { status } }`, map[string]any{"id": first.Run.ID}).Code())
+}
+
+// G5 over the API: after the user's change, each run-credential operation called with no
+// checkRunGeneration before it answers extensions.code MEMORY_CHANGED with the mid-turn message, and
+// the run is interrupted.
+func TestEveryRunOperationAnswersMemoryChanged(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	tm := w.teammate("Dee")
+	own := w.createMemory(&tm, "Likes pears")
+	ops := map[string]string{
+		"toolRemember":          `mutation { toolRemember(input: {content: "Likes plums"}) { outcome } }`,
+		"toolRememberAboutUser": `mutation { toolRememberAboutUser(input: {content: "Likes plums"}) { outcome } }`,
+		"toolUpdateMemory":      `mutation($id: ID!) { toolUpdateMemory(input: {id: $id, baseRevision: 1, content: "Likes plums"}) { outcome } }`,
+		"toolForgetMemory":      `mutation($id: ID!) { toolForgetMemory(input: {id: $id}) { outcome } }`,
+		"toolSearchMemory":      `query { toolSearchMemory(query: "pears") { id } }`,
+		"toolSearchHistory":     `query { toolSearchHistory(query: "pears") { id } }`,
+		"completeRun":           `mutation { completeRun(input: {reply: "Noted."}) { status } }`,
+	}
+	for name, op := range ops {
+		run := w.startRun(tm, "", "Please remember that I like plums, and forget that I like pears.")
+		w.createMemory(nil, "The user's correction before "+name)
+		vars := map[string]any{}
+		if strings.Contains(op, "$id") {
+			vars["id"] = own.ID
+		}
+		res := w.api.Do(t, run.RunToken, op, vars)
+		if assert.Equal(t, "MEMORY_CHANGED", res.Code(), name) {
+			assert.Equal(t, memory.ErrMemoryChangedMidTurn.Error(), res.Errors[0].Message, name)
+		}
+		var got struct{ Run struct{ Status string } }
+		w.api.Must(t, user, `query($id: ID!) { run(id: $id) { status } }`, map[string]any{"id": run.Run.ID}, &got)
+		assert.Equal(t, "INTERRUPTED", got.Run.Status, name)
+	}
+	assert.Equal(t, "Likes pears", w.item(own.ID).Content)
 }
 
 // TestForgetProposalConfirmAndDismiss: a proposal to forget erases nothing until the user confirms
