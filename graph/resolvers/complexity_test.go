@@ -149,4 +149,8 @@ func TestCostsReflectDatabaseWork(t *testing.T) {
 		server.MaxComplexity, "a page without a search is no search")
 	history := `toolSearchHistory(query: "tea") { id }`
 	assert.Greater(t, complexityOf(cfg, heavy(history, 21), nil), server.MaxComplexity)
+	export := `exportMemory(scope: {teammateId: null}, includeRevisions: true)`
+	assert.LessOrEqual(t, complexityOf(cfg, heavy(export, 1), nil), server.MaxComplexity, "an export")
+	assert.Greater(t, complexityOf(cfg, heavy(export, 2), nil), server.MaxComplexity, "at most one export an operation")
+	assert.True(t, resolvers.HeavyField("Query", "exportMemory"), "exports share the process's heavy slots")
 }

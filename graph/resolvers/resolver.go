@@ -43,6 +43,11 @@ const (
 	// QueryComplexity is one indexed statement more than the field's parent made: a page of runs or
 	// revisions, a run's memory context, messages or thread, a teammate's generation.
 	QueryComplexity = 10
+	// ExportComplexity is a whole scope read in one snapshot and rendered in memory (exportMemory:
+	// up to memory.MaxExportItems items of up to 4,000 characters, and their history on request —
+	// tens of megabytes). One fits in an operation: 200 aliases of it over 500 items made one
+	// response of 436 MB and held 2.7 GB of memory for a minute.
+	ExportComplexity = 3000
 )
 
 // Config returns the gqlgen executable-schema config with the resolvers and the @auth directive.
@@ -69,6 +74,9 @@ func (r *Resolver) Config() generated.Config {
 		return SearchComplexity + listCost(child, first, memory.MaxSearchAllResults)
 	}
 	q.PendingRetries = func(child int) int { return listCost(child, nil, memory.MaxPageSize) }
+	q.ExportMemory = func(child int, _ model.ScopeInput, _ model.ExportFormat, _ *bool) int {
+		return ExportComplexity + child
+	}
 	q.Runs = func(child int, _ string, first *int, _ *string) int {
 		return QueryComplexity + listCost(child, first, 20)
 	}
@@ -91,12 +99,12 @@ func (r *Resolver) Config() generated.Config {
 }
 
 // HeavyField reports whether field of object (as the schema names them: "Query", "recallPreview")
-// makes the database rank, search or count over a whole scope. The server allows only a few of them
+// makes the database rank, search, count or read over a whole scope. The server allows only a few of them
 // per operation, wherever they sit in it (internal/server.MaxHeavyFields), on top of their cost.
 func HeavyField(object, field string) bool {
 	switch object + "." + field {
 	case "Query.recallPreview", "Mutation.startRun", "Query.toolSearchMemory", "Query.toolSearchHistory",
-		"Query.aiStatus", "MemoryItemConnection.totalCount", "Query.searchMemory":
+		"Query.aiStatus", "MemoryItemConnection.totalCount", "Query.searchMemory", "Query.exportMemory":
 		return true
 	}
 	return false
