@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -76,28 +77,42 @@ type presentedKey struct{}
 
 // Middleware puts the caller's credential on the request context: from "Authorization: Bearer", else
 // from the session cookie. A request that presents an invalid token, or a session that is unknown,
-// logged out or expired, carries no credential, so every operation answers UNAUTHENTICATED. When the
-// session can't be looked up (the database is unreachable), the request is answered 503 UNAVAILABLE
-// rather than treated as logged out.
+// logged out or expired, carries no credential, so every operation answers UNAUTHENTICATED. When a
+// run token or the session can't be looked up (the database is unreachable), the request is
+// answered 503 UNAVAILABLE rather than treated as unauthenticated: a worker told UNAUTHENTICATED
+// would take its run for ended, and the web app its user for logged out (issue 17).
 func (a *Authenticator) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
 		if h := r.Header.Get("Authorization"); h != "" {
 			ctx = context.WithValue(ctx, presentedKey{}, true)
-			if cred, err := a.Authenticate(ctx, bearer(h)); err == nil {
+			cred, err := a.Authenticate(ctx, bearer(h))
+			switch {
+			case err == nil:
 				ctx = memory.WithCredential(ctx, cred)
+			case !errors.Is(err, memory.ErrUnauthenticated):
+				writeUnavailable(w, "the run token could not be checked: the database is unreachable")
+				return
 			}
 		} else if session, err := a.session(ctx, r); err != nil {
-			w.Header().Set("Content-Type", "application/json")
-			w.Header().Set("Retry-After", "5")
-			w.WriteHeader(http.StatusServiceUnavailable)
-			_, _ = w.Write([]byte(`{"errors":[{"message":"the session could not be checked: the database is unreachable","extensions":{"code":"UNAVAILABLE"}}]}` + "\n"))
+			writeUnavailable(w, "the session could not be checked: the database is unreachable")
 			return
 		} else if session != "" {
 			ctx = context.WithValue(ctx, sessionCtxKey{}, session)
 			ctx = memory.WithCredential(ctx, memory.Credential{Kind: memory.CredentialUser})
 		}
 		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+// writeUnavailable answers a request whose credential could not be checked with 503 and the
+// retryable code UNAVAILABLE, in the shape of a GraphQL request error.
+func writeUnavailable(w http.ResponseWriter, message string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", "5")
+	w.WriteHeader(http.StatusServiceUnavailable)
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"errors": []any{map[string]any{"message": message, "extensions": map[string]any{"code": "UNAVAILABLE"}}},
 	})
 }
 
@@ -112,13 +127,23 @@ func bearer(h string) string {
 // CloseForbidden is the graphql-transport-ws close code for a refused connection_init.
 const CloseForbidden = 4403
 
+// CloseTryAgainLater is the websocket close code (RFC 6455's registry: Try Again Later) for a
+// connection_init whose run token could not be checked because the database is unreachable; clients
+// such as graphql-ws reconnect after it, as they should after an outage.
+const CloseTryAgainLater = 1013
+
 // WebsocketInit authenticates a graphql-transport-ws connection_init: its payload's "authorization"
 // ("Bearer <token>") wins; without one, the upgrade request's cookie (already on ctx) is used. No valid
-// credential closes the socket with 4403.
+// credential closes the socket with 4403; a run token that can't be checked now, with 1013.
 func (a *Authenticator) WebsocketInit(ctx context.Context, payload transport.InitPayload) (context.Context, *transport.InitPayload, error) {
 	if raw, ok := payload["authorization"]; ok {
 		s, _ := raw.(string)
 		cred, err := a.Authenticate(ctx, bearer(s))
+		if err != nil && !errors.Is(err, memory.ErrUnauthenticated) {
+			ctx = transport.WithWebsocketCloseCode(ctx, CloseTryAgainLater)
+			return transport.AppendCloseReason(ctx, "Try again later: the database is unreachable"), nil,
+				errors.New("the credential could not be checked: the database is unreachable")
+		}
 		if err != nil {
 			return forbidden(ctx), nil, errors.New("forbidden: invalid credential")
 		}

@@ -1,6 +1,8 @@
 package server_test
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -113,4 +115,59 @@ func TestSessionExpires(t *testing.T) {
 		return n == 0
 	})
 	require.True(t, purged, "the sweeper kept an expired session")
+}
+
+// A run token that can't be checked because the database is unreachable is not an ended run (issue
+// 17 point 5): the request is answered 503 with the retryable UNAVAILABLE over /graphql and /mcp,
+// and a connection_init is closed with 1013 (try again later). They used to answer UNAUTHENTICATED,
+// 401 and 4403, which tell a worker or an agent that its run is over. Once the database is back, the
+// same token works: its run was not ended.
+func TestRunTokenDuringAnOutage(t *testing.T) {
+	t.Parallel()
+	databaseURL := dbtest.URL(t)
+	s := startServer(t, databaseURL)
+	f := &matrixFixture{t: t, s: s, db: newSnapshots(t, databaseURL)}
+	f.owner = s.createTeammate(t, "Ada")
+	run := f.startRun(f.owner, runMessage)
+	const check = `mutation { checkRunGeneration { current } }`
+
+	// The outage, of this test's database alone: it refuses new connections, and the API's are ended
+	// (from the cluster's maintenance database: a database can't refuse its own session's).
+	cfg, err := pgx.ParseConfig(databaseURL)
+	require.NoError(t, err)
+	name := cfg.Database
+	cfg.Database = "postgres"
+	admin, err := pgx.ConnectConfig(t.Context(), cfg)
+	require.NoError(t, err)
+	t.Cleanup(func() { admin.Close(context.Background()) })
+	allowConnections := func(allow bool) {
+		_, err := admin.Exec(context.Background(), fmt.Sprintf(`ALTER DATABASE %s ALLOW_CONNECTIONS %t`, pgx.Identifier{name}.Sanitize(), allow))
+		require.NoError(t, err)
+	}
+	allowConnections(false)
+	t.Cleanup(func() { allowConnections(true) })
+	_, err = admin.Exec(t.Context(), `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, name)
+	require.NoError(t, err)
+
+	res := s.post(t, bearer(run.Token), check, nil)
+	require.Equal(t, http.StatusServiceUnavailable, res.Status, "errors %+v", res.Errors)
+	require.Equal(t, "UNAVAILABLE", res.code())
+	status, _ := postMCP(t, f, bearer(run.Token), mcpOp{tool: "search_memory"}, map[string]any{"query": "tea"})
+	require.Equal(t, http.StatusServiceUnavailable, status, "/mcp")
+	c := mustDialWS(t, s, nil)
+	c.sendInit(map[string]any{"authorization": "Bearer " + run.Token})
+	c.expectClose(auth.CloseTryAgainLater)
+
+	// The database is back: the token works again once the pool has dropped its ended connections —
+	// a client retries UNAVAILABLE, and is never told the run is over.
+	allowConnections(true)
+	works := apitest.WaitUntil(wait, func() bool {
+		code := s.post(t, bearer(run.Token), check, nil).code()
+		require.Contains(t, []string{"", "UNAVAILABLE"}, code)
+		return code == ""
+	})
+	require.True(t, works, "the run token still doesn't work after the outage")
+	var read struct{ Run struct{ Status string } }
+	s.post(t, bearer(userToken), `query($id: ID!) { run(id: $id) { status } }`, map[string]any{"id": run.ID}).decode(t, &read)
+	require.Equal(t, "RUNNING", read.Run.Status, "the outage ended the run")
 }
