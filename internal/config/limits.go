@@ -19,8 +19,8 @@ type Limits struct {
 	// running at once on one websocket.
 	WSMaxSubscriptionsPerConnection int
 	// WSMaxSubscriptionsPerCredential is MEMORY_WS_MAX_SUBSCRIPTIONS_PER_CREDENTIAL: subscriptions
-	// one credential (the user, the worker, one run) holds at once in one API process, over all its
-	// websockets.
+	// the user, or the worker and every run together (the worker starts runs at will), hold at once
+	// in one API process, over all their websockets.
 	WSMaxSubscriptionsPerCredential int
 	// BodyTimeout is MEMORY_HTTP_BODY_TIMEOUT: how long a request's headers and body may take to
 	// arrive before the request is answered 408 and its connection closed.

@@ -106,9 +106,15 @@ func (t *wsTracker) closeSession(session string, code int, reason string) {
 	}
 }
 
-// credentialKey names who holds a subscription: the user, the worker, or one run.
+// credentialKey names whose cap a subscription counts against: the user's, or the worker's — runs'
+// included, since the worker starts runs at will: with a cap for each run, one worker could hold as
+// many subscriptions as the connection caps allow (2,000 websockets × 100 by default; 20 runs held
+// 1,000 subscriptions under a per-credential cap of 50, about 17 kB of heap each).
 func credentialKey(c memory.Credential) string {
-	return c.Kind.String() + ":" + c.RunID
+	if c.Kind == memory.CredentialRun {
+		return memory.CredentialWorker.String()
+	}
+	return c.Kind.String()
 }
 
 // acquire counts one more subscription of cred on c, or says which cap it would exceed.
@@ -122,7 +128,7 @@ func (c *trackedConn) acquire(cred string) *gqlerror.Error {
 			"too many subscriptions on this connection (at most %d); complete one first", t.maxPerConn))
 	case t.byCred[cred] >= t.maxPerCred:
 		return capError(codeSubscriptionLimit, fmt.Sprintf(
-			"too many subscriptions for this credential (at most %d at once); complete one first", t.maxPerCred))
+			"too many subscriptions for the %s's credentials (at most %d at once); complete one first", cred, t.maxPerCred))
 	}
 	c.subs++
 	t.byCred[cred]++

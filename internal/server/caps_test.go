@@ -17,6 +17,7 @@ import (
 
 	"github.com/open-bot/memory/internal/apitest"
 	"github.com/open-bot/memory/internal/app"
+	"github.com/open-bot/memory/internal/dbtest"
 	"github.com/open-bot/memory/internal/server"
 )
 
@@ -140,6 +141,36 @@ func TestSubscriptionCapPerCredential(t *testing.T) {
 		return true
 	})
 	require.True(t, freed, "the closed connection's subscriptions still count")
+}
+
+// Runs count toward the worker's cap: the worker starts runs at will, so a cap for each run would let
+// one worker hold as many subscriptions as the connection caps allow (2,000 websockets × 100). The
+// user's cap is its own.
+func TestSubscriptionCapCountsRunsWithTheWorker(t *testing.T) {
+	t.Parallel()
+	databaseURL := dbtest.URL(t)
+	s := startServer(t, databaseURL, func(o *app.Options) { o.Limits.WSMaxSubscriptionsPerCredential = 3 })
+	f := &matrixFixture{t: t, s: s, db: newSnapshots(t, databaseURL)}
+	f.owner = s.createTeammate(t, "Ada")
+	dial := func(token string) *wsClient {
+		c := mustDialWS(t, s, nil)
+		c.init(map[string]any{"authorization": "Bearer " + token})
+		return c
+	}
+	dial(workerToken).subscribeGeneration(s, "1", f.owner)
+	dial(f.startRun(f.owner, runMessage).Token).subscribeGeneration(s, "1", f.owner)
+	second := dial(f.startRun(f.owner, runMessage).Token)
+	second.subscribeGeneration(s, "1", f.owner)
+	second.subscribe("2", generationSubscription, map[string]any{"id": f.owner})
+	require.Equal(t, []string{"SUBSCRIPTION_LIMIT_EXCEEDED"}, second.expectFailedNext("2"), "a run beyond the worker's cap")
+	third := dial(f.startRun(f.owner, runMessage).Token)
+	third.subscribe("1", generationSubscription, map[string]any{"id": f.owner})
+	require.Equal(t, []string{"SUBSCRIPTION_LIMIT_EXCEEDED"}, third.expectFailedNext("1"), "a new run beyond the worker's cap")
+
+	user := dial(userToken)
+	for _, id := range []string{"1", "2", "3"} {
+		user.subscribeGeneration(s, id, f.owner)
+	}
 }
 
 // An API process holds at most MEMORY_WS_MAX_CONNECTIONS websockets: an upgrade beyond is refused
