@@ -3,15 +3,18 @@ package db_test
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"io/fs"
 	"net/url"
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/stretchr/testify/require"
 
 	"github.com/open-bot/memory/internal/db"
@@ -171,4 +174,36 @@ func TestBadDatabaseURL(t *testing.T) {
 	require.ErrorContains(t, err, "ping database")
 	_, err = db.Open(ctx, "postgres://memory@127.0.0.1:5432/memory?sslmode=bogus")
 	require.ErrorContains(t, err, "parse database URL")
+}
+
+// OpenPool applies MEMORY_DB_MAX_CONNS and MEMORY_DB_STATEMENT_TIMEOUT to every connection it
+// opens (issue 17 point 2): a request statement that runs longer is cancelled by PostgreSQL
+// (query_canceled, which the API answers UNAVAILABLE); the /readyz pool is small and short.
+func TestOpenPoolShapesThePool(t *testing.T) {
+	t.Parallel()
+	databaseURL := dbtest.URL(t)
+	var connected atomic.Int32
+	pool, err := db.OpenPool(t.Context(), databaseURL, db.PoolOptions{
+		MaxConns: 3, StatementTimeout: 150 * time.Millisecond, ApplicationName: "memory-test",
+		AfterConnect: func() { connected.Add(1) },
+	})
+	require.NoError(t, err)
+	defer pool.Close()
+	require.EqualValues(t, 3, pool.Config().MaxConns)
+	require.Positive(t, connected.Load(), "AfterConnect ran for the first connection")
+	var timeout, name string
+	require.NoError(t, pool.QueryRow(t.Context(), `SELECT current_setting('statement_timeout'), current_setting('application_name')`).Scan(&timeout, &name))
+	require.Equal(t, "150ms", timeout)
+	require.Equal(t, "memory-test", name)
+	_, err = pool.Exec(t.Context(), `SELECT pg_sleep(2)`)
+	pgErr, ok := errors.AsType[*pgconn.PgError](err)
+	require.True(t, ok, "want PostgreSQL's error, got %v", err)
+	require.Equal(t, "57014", pgErr.Code, "the statement timeout cancels it")
+
+	health, err := db.OpenHealthPool(t.Context(), databaseURL, nil)
+	require.NoError(t, err)
+	defer health.Close()
+	require.EqualValues(t, db.HealthPoolConns, health.Config().MaxConns)
+	require.NoError(t, health.QueryRow(t.Context(), `SELECT current_setting('statement_timeout'), current_setting('application_name')`).Scan(&timeout, &name))
+	require.Equal(t, []string{"2s", "memory-health"}, []string{timeout, name})
 }
