@@ -136,8 +136,7 @@ func TestRunTokenDuringAnOutage(t *testing.T) {
 	cfg, err := pgx.ParseConfig(databaseURL)
 	require.NoError(t, err)
 	name := cfg.Database
-	cfg.Database = "postgres"
-	admin, err := pgx.ConnectConfig(t.Context(), cfg)
+	admin, err := pgx.Connect(t.Context(), dbtest.AdminURL(t))
 	require.NoError(t, err)
 	t.Cleanup(func() { admin.Close(context.Background()) })
 	allowConnections := func(allow bool) {
