@@ -9,10 +9,11 @@ import (
 	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
-// textModelVersion is the version of the text model ContentHash uses (intent.Canonical): 3 folds
-// Cherokee letters and the minus sign one way (2 could fold them two ways). Items whose
-// hash was computed with an older one are rehashed once, at start.
-const textModelVersion = 3
+// textModelVersion is the version of the text model ContentHash uses (intent.Canonical): 4 reads the
+// figure and en dashes as "-" and keeps a trailing minus ("O-" is not "O"); 3 folds Cherokee letters
+// and the minus sign one way (2 could fold them two ways). Items whose hash was computed with an
+// older one are rehashed once, at start.
+const textModelVersion = 4
 
 // RehashTexts brings every live item's content_hash to the current text model, once: dedup,
 // same-text suggestions and the forget of copies compare hashes (F3), so a hash of an older model

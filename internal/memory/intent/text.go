@@ -16,7 +16,8 @@ import (
 //  1. Normalise: Unicode NFKC (so full-width "ＰＩＮ" is "PIN" and "ﬁ" is "fi"), full case folding
 //     ("STRASSE" and "straße" are both "strasse"), default-ignorable characters removed (zero-width
 //     space and joiners, soft hyphen, bidi controls, variation selectors), and the apostrophe's
-//     look-alikes (’ ‘ ʼ ′ ´ `) made one "'", the minus sign and hyphens (− ‐ ‑) made one "-".
+//     look-alikes (’ ‘ ʼ ′ ´ `) made one "'", the minus sign, the hyphens and the figure and en dashes
+//     (− ‐ ‑ ‒ –) made one "-": typed on a phone, "–18" is "-18", and "O–" is "O-".
 //  2. Cut into tokens. A token is a run of word characters (letters, digits, marks) and symbols
 //     (+ # % & @ * / \ = < > ^ ~ | $ € ° and every other symbol, emoji included), so "c++", "a+",
 //     "#3", "50%" and "€5" are tokens of their own and differ from "c", "a", "3", "50" and "5".
@@ -24,11 +25,12 @@ import (
 //     - "." and "_" between two word characters ("2.5", "node.js", "snake_case");
 //     - "," and ":" between two digits ("1,000", "10:00");
 //     - "'" between two letters ("don't", "ann's");
-//     - "-" between two word characters ("well-known", "2024-05-01"), and as a sign before a digit
-//     at the start of a token ("-18").
+//     - "-" between two word characters ("well-known", "2024-05-01"), as a sign before a digit at
+//     the start of a token ("-18"), and as a minus at the end of one ("A-", "O-": a grade, a blood
+//     type, which differ from "A" and "O" as "A+" and "O+" do).
 //     Everything else — white space and punctuation between tokens — only separates, so "I like
-//     tea." and "i like  TEA" have the same tokens, while "-18 C" and "18 C", or "2.5" and "2 5", do
-//     not.
+//     tea." and "i like  TEA" have the same tokens, while "-18 C" and "18 C", "2.5" and "2 5", or "O-"
+//     and "O", do not.
 
 // Token is one token of a text: its canonical form and where it came from in the original.
 type Token struct {
@@ -93,9 +95,12 @@ func ignorable(r rune) bool {
 		unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r)
 }
 
-// isDash: the minus sign and the hyphens that mean the same as "-" (NFKC maps the superscript and
-// subscript minus to U+2212). They are made "-" before tokenising so one text has one form.
-func isDash(r rune) bool { return r == '\u2212' || r == '\u2010' || r == '\u2011' }
+// isDash: the minus sign, hyphens and dashes that mean the same as "-" between or before digits and
+// letters (NFKC maps the superscript and subscript minus to U+2212). They are made "-" before
+// tokenising so one text has one form; the em dash stays punctuation.
+func isDash(r rune) bool {
+	return r == '\u2212' || r == '\u2010' || r == '\u2011' || r == '\u2012' || r == '\u2013'
+}
 
 // cherokeeFold folds Cherokee small letters to the capitals, as Unicode's case folding does.
 // golang.org/x/text's cases.Fold maps the capitals to the small letters instead (and the small to
@@ -155,7 +160,8 @@ func joins(n []normRune, i int, inToken bool) bool {
 		return inToken && unicode.IsLetter(prev) && unicode.IsLetter(next)
 	case '-':
 		if inToken {
-			return isWord(prev) && isWord(next)
+			// Inside ("well-known") or a minus at the end ("A-"), not before more punctuation ("a--b").
+			return isWord(prev) && (isWord(next) || !isTokenRune(next) && next != '-')
 		}
 		return unicode.IsDigit(next) // a sign: "-18"
 	}
