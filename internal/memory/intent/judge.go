@@ -99,6 +99,7 @@ const (
 	ReasonKeyNotInSentence = "the sentence that asks doesn't contain the key word for word"
 	ReasonNegated          = "the sentence that asks also says no, not or never (or similar), so it may ask not to"
 	ReasonForgetNegated    = "the sentence that asks to forget also says no, not or never (or similar), so it may ask not to"
+	ReasonForgetKeeps      = "the sentence that asks to forget also asks to keep or remember something, which may be this memory"
 	ReasonNotThisItem      = "the sentence that asks doesn't name this memory (its key, or at least half of its words)"
 	ReasonNotForEveryone   = "the sentence that asks doesn't say this is for all teammates; shared memory changes only when the user says so"
 	ReasonRevoked          = "the user's message takes the request back (never mind, scratch that, don't …)"
@@ -111,7 +112,7 @@ const (
 // Reasons lists every reason Judge gives, for tests that check no other text escapes.
 var Reasons = []string{
 	ReasonUnknownKind, ReasonEmpty, ReasonNoRequest, ReasonNoForgetRequest, ReasonNotARequest, ReasonQuestion,
-	ReasonNotInSentence, ReasonPartial, ReasonKeyNotInSentence, ReasonNegated, ReasonForgetNegated, ReasonNotThisItem,
+	ReasonNotInSentence, ReasonPartial, ReasonKeyNotInSentence, ReasonNegated, ReasonForgetNegated, ReasonForgetKeeps, ReasonNotThisItem,
 	ReasonNotForEveryone, ReasonRevoked, ReasonConfirmed, ReasonConfirmedShared, ReasonUpdateConfirmed,
 	ReasonForgetConfirmed,
 }
@@ -119,7 +120,7 @@ var Reasons = []string{
 // progress orders the ways a sentence can fall short, for choosing the reason to report.
 var progress = map[string]int{
 	ReasonNoRequest: 0, ReasonNoForgetRequest: 0, ReasonNotARequest: 1, ReasonQuestion: 1, ReasonNotInSentence: 2,
-	ReasonPartial: 3, ReasonKeyNotInSentence: 4, ReasonNegated: 5, ReasonForgetNegated: 5,
+	ReasonPartial: 3, ReasonKeyNotInSentence: 4, ReasonNegated: 5, ReasonForgetNegated: 5, ReasonForgetKeeps: 5,
 	ReasonNotThisItem: 6, ReasonNotForEveryone: 7,
 }
 
@@ -347,26 +348,47 @@ func skip(toks []string, i, end int, ps ...[][]string) int {
 
 // revokes: the sentence takes the request back — after fillers it opens with a revocation ("never
 // mind", "scratch that", "on second thought") or a negator ("please don't", "no wait", "not now");
-// or, against a save, it is "forget it" ("forget that", "forget about this") or opens with a forget
-// verb and holds a negator. Which words open it and whether it holds a negator only: no word added
-// to a revoking sentence can turn it back into a request, and "Forget the old one" after "Remember
-// my new address …" takes nothing back.
+// or it opens with the opposite request and holds a negator or names nothing: against a save,
+// "forget it" ("forget that", "forget about this"); against a forget, "keep it" ("actually, remember
+// that"). Which words open it and whether it holds a negator only, and the opening is read with the
+// negators passed over: no word added to a revoking sentence, a negator inside "on second thought"
+// included, can turn it back into a request; and "Forget the old one" after "Remember my new
+// address …" takes nothing back.
 func (s Sentence) revokes(kind Kind) bool {
-	i := skip(s.Tokens, 0, len(s.Tokens), fillers)
-	if i == len(s.Tokens) {
+	var rest []string // the sentence without its negators
+	var at []int      // where each of rest's tokens stands in the sentence
+	for j, t := range s.Tokens {
+		if !negator(t) {
+			rest = append(rest, t)
+			at = append(at, j)
+		}
+	}
+	i := skip(rest, 0, len(rest), fillers)
+	opening := len(s.Tokens) // the opening word's place in the sentence
+	if i < len(rest) {
+		opening = at[i]
+	}
+	for _, t := range s.Tokens[:opening] {
+		if negator(t) {
+			return true // "please don't", "thank you, no"; "Okay." takes nothing back
+		}
+	}
+	if i == len(rest) {
 		return false
 	}
-	t := s.Tokens[i]
-	if negators[t] || matchAny(s.Tokens, i, revocations) > 0 {
-		return true
+	for _, p := range revocations {
+		if opensWith(s.Tokens[opening:], p) {
+			return true
+		}
 	}
-	if kind == Forget || !forgetVerbs[t] {
-		return false
+	opposite := forgetVerbs[rest[i]]
+	if kind == Forget {
+		opposite = saveVerbs[rest[i]] || keepVerbs[rest[i]]
 	}
-	if s.negatedOutside(false) {
-		return true
+	if !opposite || len(rest) < len(s.Tokens) {
+		return opposite // the opposite request and a negator: "forget the old one, don't keep anything"
 	}
-	for _, w := range s.Tokens[i+1:] {
+	for _, w := range rest[i+1:] {
 		if !vagueObjects[w] && !trailers[w] {
 			return false
 		}
@@ -374,19 +396,43 @@ func (s Sentence) revokes(kind Kind) bool {
 	return true
 }
 
+// opensWith reports whether toks open with the phrase p, negators that p doesn't have passed over:
+// "on second, no, thought" and "I am never joking" take a request back as surely as the phrases do.
+func opensWith(toks, p []string) bool {
+	j := 0
+	for _, w := range p {
+		for j < len(toks) && toks[j] != w && negator(toks[j]) {
+			j++
+		}
+		if j == len(toks) || toks[j] != w {
+			return false
+		}
+		j++
+	}
+	return true
+}
+
+// negator reports a token that says no (negators, or any "…n't").
+func negator(t string) bool { return negators[t] || strings.HasSuffix(t, "n't") }
+
 // span is a half-open range of token indexes.
 type span struct{ from, to int }
 
 func (p span) contains(i int) bool { return i >= p.from && i < p.to }
 
 // verbs returns the spans of the request verbs of set in the sentence ("remember", "keep in mind").
+// A save verb whose object is a person ("correct me if I'm wrong", "save me a seat", "update us on
+// the build") asks for something else, and so does "correct" or "update" on its own before a
+// punctuation mark ("Correct, I am vegetarian" agrees; "Update: the build is green" reports).
 func (s Sentence) verbs(kind Kind) []span {
 	var out []span
 	for i, t := range s.Tokens {
+		last := i+1 == len(s.Tokens)
 		switch {
 		case kind == Forget && forgetVerbs[t]:
 			out = append(out, span{i, i + 1})
-		case kind != Forget && saveVerbs[t]:
+		case kind != Forget && saveVerbs[t] && (last || !personObjects[s.Tokens[i+1]]) &&
+			!(bareVerbs[t] && (last || s.breakAfter[i])):
 			out = append(out, span{i, i + 1})
 		case kind != Forget && keepVerbs[t]:
 			if n := matchAny(s.Tokens, i+1, keepObjects); n > 0 {
@@ -416,9 +462,8 @@ func (s Sentence) occurrences(seq []string) []span {
 	return out
 }
 
-// negatedOutside reports a negator (or, for a save, a forget verb) anywhere in the sentence outside
-// the given spans.
-func (s Sentence) negatedOutside(forgetToo bool, keep ...span) bool {
+// holdsOutside reports a token for which is holds anywhere in the sentence outside the given spans.
+func (s Sentence) holdsOutside(is func(string) bool, keep ...span) bool {
 next:
 	for i, t := range s.Tokens {
 		for _, k := range keep {
@@ -426,17 +471,40 @@ next:
 				continue next
 			}
 		}
-		if negators[t] || (forgetToo && forgetVerbs[t]) || strings.HasSuffix(t, "n't") {
+		if is(t) {
 			return true
 		}
 	}
 	return false
 }
 
-// audienceOutside reports an audience phrase (A3) outside the span.
+// negatorOrForget: in a save's sentence a forget verb says no as much as a negator does.
+func negatorOrForget(t string) bool { return negator(t) || forgetVerbs[t] }
+
+// keeps: a save or keep verb. A sentence that asks to forget one thing and keep another ("forget my
+// dog but keep the note about my cat") may name, in its other half, the very item a teammate wants
+// to erase.
+func keeps(t string) bool { return saveVerbs[t] || keepVerbs[t] }
+
+// audienceOutside reports an audience phrase (A3) outside the span that names who the memory is for.
+// A phrase that says so itself ("for all teammates", "tell everyone", "everyone should know") always
+// does; the others are nouns ("all of you", "my teammates", "my profile") and do only as the
+// request's audience: opening the sentence, after a punctuation break or after for, to, with, in,
+// into, on, among or across, and ending it, a clause or the request. "Keep it from my teammates",
+// "unlike all of you", "thank you all" and "my profile picture" name no audience.
 func (s Sentence) audienceOutside(c span) bool {
 	for i := range s.Tokens {
-		if n := matchAny(s.Tokens, i, audiences); n > 0 && (i+n <= c.from || i >= c.to) {
+		n := matchAny(s.Tokens, i, audiences)
+		if n == 0 || (i+n > c.from && i < c.to) {
+			continue
+		}
+		if audienceLeads[s.Tokens[i]] {
+			return true
+		}
+		opens := skip(s.Tokens, 0, i, fillers) == i || s.breakAfter[i-1] || audiencePreps[s.Tokens[i-1]]
+		end := i + n
+		ends := end == len(s.Tokens) || s.breakAfter[end-1] || clauseJoins[s.Tokens[end]] || trailers[s.Tokens[end]]
+		if opens && ends {
 			return true
 		}
 	}
@@ -526,7 +594,7 @@ func (s Sentence) judgeSave(w Write, content, key []string) string {
 				}
 				keep = append(keep, ks...)
 			}
-			if s.negatedOutside(true, keep...) {
+			if s.holdsOutside(negatorOrForget, keep...) {
 				better(ReasonNegated)
 				continue
 			}
@@ -558,8 +626,10 @@ func (s Sentence) judgeForget(w Write) string {
 		// The item's own words may hold a negation ("forget that I don't eat pork").
 		keep := append(s.occurrences(texts(Tokens(w.Target.Content))), s.occurrences(texts(Tokens(w.Target.Key)))...)
 		switch {
-		case s.negatedOutside(false, keep...):
+		case s.holdsOutside(negator, keep...):
 			reason = ReasonForgetNegated
+		case s.holdsOutside(keeps, keep...):
+			reason = ReasonForgetKeeps
 		case !s.refersTo(w.Target, span{}, v):
 			reason = ReasonNotThisItem
 		case w.Shared && !s.audienceOutside(span{}):
@@ -585,8 +655,8 @@ func (s Sentence) refersTo(it Item, c, v span) bool {
 		outside[t] = true
 		rest = append(rest, t)
 	}
-	if key := texts(Tokens(it.Key)); len(key) > 0 && indexSeq(rest, key, 0) >= 0 {
-		return true
+	if key := texts(Tokens(it.Key)); len(key) > 0 && !allStopWords(key) && indexSeq(rest, key, 0) >= 0 {
+		return true // a key of stop words alone ("it", "that") names nothing
 	}
 	words := map[string]bool{}
 	for _, t := range Tokens(it.Content) {
@@ -601,6 +671,15 @@ func (s Sentence) refersTo(it Item, c, v span) bool {
 		}
 	}
 	return found >= 1 && 2*found >= len(words)
+}
+
+func allStopWords(toks []string) bool {
+	for _, t := range toks {
+		if !stopWords[t] {
+			return false
+		}
+	}
+	return true
 }
 
 // SourceSentence returns the sentence of message that a text most likely came from — the one that

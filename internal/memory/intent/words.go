@@ -31,6 +31,14 @@ var saveVerbs = set(
 	"memorise", "memorises", "memorised", "memorising",
 )
 
+// personObjects after a save verb make it ask for something else than a memory ("correct me",
+// "save us a table"). "her" is left out: "remember her name is Ann" asks to remember.
+var personObjects = set("me", "us", "him", "them")
+
+// bareVerbs are save verbs that ask nothing when a punctuation mark or the sentence's end follows
+// them at once ("Correct, I am vegetarian", "Update: the build is green").
+var bareVerbs = set("correct", "update")
+
 var keepVerbs = set("keep", "keeps", "kept", "keeping")
 
 // keepObjects: "keep" asks to save only with one of these after it ("keep in mind", "keep a note");
@@ -60,7 +68,7 @@ var negators = set(
 	"forbid", "forbids", "forbidden", "forbidding", "prohibit", "prohibits", "prohibited",
 	"stop", "stops", "stopped", "stopping", "quit", "refrain", "avoid", "skip", "cease",
 	"ignore", "disregard", "cancel", "undo", "scratch", "nevermind", "rather", "instead",
-	"unless", "except", "neglect", "omit",
+	"unless", "except", "neglect", "omit", "kidding", "joking", "jk",
 )
 
 // questionStarts make a sentence a question even without a question mark ("did you save the file").
@@ -76,7 +84,8 @@ var fillers = phrases(
 	"hi", "hello", "oh", "then", "alright", "right", "well", "yes", "yeah", "yep", "sure", "great",
 	"cool", "good", "thanks", "thank you", "always", "definitely", "really", "actually", "again",
 	"one more thing", "finally", "lastly", "first", "second", "next",
-	"by the way", "btw", "anyway", "anyways", "incidentally", "ps", "p.s",
+	"by the way", "btw", "anyway", "anyways", "incidentally", "ps", "p.s", "hmm", "hm", "um", "uh", "lol",
+	"haha",
 )
 
 // leadIns are the ways to ask that may stand before the verb ("I want you to remember …"). Anything
@@ -120,6 +129,13 @@ var audiences = phrases(
 	"my profile", "shared memory", "everyone's memory", "everybody's memory",
 )
 
+// audienceLeads open the audience phrases that name the audience by themselves; the other phrases
+// count only in an audience's place (see audienceOutside).
+var audienceLeads = set("for", "tell", "let", "so", "everyone", "everybody")
+
+// audiencePreps may stand before an audience noun ("save it to my profile", "share with all of you").
+var audiencePreps = set("for", "to", "with", "in", "into", "on", "among", "across")
+
 // revocations, as a whole short sentence, take back what the message asked ("Remember my PIN 5000.
 // Actually, never mind.").
 var revocations = phrases(
@@ -127,6 +143,8 @@ var revocations = phrases(
 	"don't", "do not", "no", "nope", "wait", "don't do that", "don't do it", "don't save it",
 	"don't save that", "don't remember it", "don't remember that", "actually no", "actually don't",
 	"no don't", "not that", "changed my mind", "i changed my mind", "i've changed my mind", "nah",
+	"i'm kidding", "i am kidding", "i was kidding", "i'm joking", "i am joking", "i was joking", "only joking", "only kidding",
+	"better not",
 )
 
 // vagueObjects after a forget verb make "forget it" — a revocation, not a forget of anything named.
