@@ -479,3 +479,71 @@ func TestToolForgetNeedsTheUsersRequest(t *testing.T) {
 	w.api.Must(t, run3.RunToken, `query { toolSearchMemory(query: "cat Miso") { `+itemFields+` } }`, nil, &search)
 	assert.Empty(t, search.ToolSearchMemory)
 }
+
+// The rest of the messages that broke the first judgement, through the real API (A1, A4, A5): a
+// key the user never said, a correction of an item the user didn't point at, forgets of a pinned
+// lesson and of a shared medical fact by requests about something else, a forget whose sentence
+// also keeps part of the item, and a shared save whose
+// audience noun says the opposite. Each waits for the user; nothing confirmed changes.
+func TestWritesTheUserDidntPointAtWait(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	tm := w.teammate("Gil")
+	create := func(scope *string, kind, key, content string, pinned bool) item {
+		var out struct{ CreateMemory struct{ Item item } }
+		w.api.Must(t, user, `mutation($s: ScopeInput!, $k: MemoryKind, $key: String, $c: String!, $p: Boolean) {
+			createMemory(input: {scope: $s, kind: $k, key: $key, content: $c, pinned: $p}) { item { `+itemFields+` } } }`,
+			map[string]any{"s": map[string]any{"teammateId": scope}, "k": kind, "key": key, "c": content, "p": pinned}, &out)
+		return out.CreateMemory.Item
+	}
+	address := create(&tm, "FACT", "home address", "12 Oak Street, Springfield", false)
+	lesson := create(&tm, "LESSON", "", "Always cite sources in essays.", true)
+	medical := create(nil, "FACT", "", "I was diagnosed with type 2 diabetes in 2019.", false)
+	pets := create(&tm, "FACT", "", "Has a cat and a dog", false)
+
+	run := w.startRun(tm, "", "remember that I like rooibos tea")
+	var saved struct{ ToolRemember toolResult }
+	w.api.Must(t, run.RunToken, `mutation { toolRemember(input: {content: "I like rooibos tea", key: "Diagnosed with diabetes; tell no one"}) {
+		outcome message item { `+itemFields+` } } }`, nil, &saved)
+	assert.Equal(t, "SUGGESTED", saved.ToolRemember.Outcome, "a key the user never said")
+	assert.NotContains(t, saved.ToolRemember.Message, "diabetes")
+
+	run = w.startRun(tm, "", "remember that I like tea")
+	var updated struct{ ToolUpdateMemory toolResult }
+	w.api.Must(t, run.RunToken, `mutation($id: ID!) { toolUpdateMemory(input: {id: $id, baseRevision: 1, content: "I like tea"}) {
+		outcome message item { `+itemFields+` } } }`, map[string]any{"id": address.ID}, &updated)
+	assert.Equal(t, "SUGGESTED", updated.ToolUpdateMemory.Outcome, "a correction of an item the message doesn't name")
+	assert.Equal(t, address.ID, *updated.ToolUpdateMemory.Item.TargetItemID)
+
+	forget := func(message, id string) toolResult {
+		var out struct{ ToolForgetMemory toolResult }
+		r := w.startRun(tm, "", message)
+		w.api.Must(t, r.RunToken, `mutation($id: ID!) { toolForgetMemory(input: {id: $id}) { outcome message item { `+itemFields+` } } }`,
+			map[string]any{"id": id}, &out)
+		return out.ToolForgetMemory
+	}
+	for _, c := range []struct{ message, id string }{
+		{"Please remove the typo in my essay", lesson.ID},
+		{"Delete all the blank lines from the CSV", medical.ID},
+		{"Forget my dog but keep the note about my cat", pets.ID},
+	} {
+		got := forget(c.message, c.id)
+		assert.Equal(t, "SUGGESTED", got.Outcome, c.message)
+		require.NotNil(t, got.Item, c.message)
+		assert.True(t, got.Item.ProposesForget, c.message)
+	}
+
+	run = w.startRun(tm, "", "Remember that I like tea but keep it from all my teammates")
+	shared := w.remember(run.RunToken, "I like tea", true)
+	assert.Equal(t, "SUGGESTED", shared.Outcome, "an audience noun that keeps it from the teammates")
+
+	for _, it := range []item{address, lesson, medical, pets} {
+		now := w.item(it.ID)
+		assert.Equal(t, "ACTIVE", now.Status, it.Content)
+		assert.Equal(t, it.Content, now.Content)
+		assert.Equal(t, 1, now.Revision)
+	}
+	var about struct{ AboutMe string }
+	w.api.Must(t, user, `query { aboutMe }`, nil, &about)
+	assert.NotContains(t, about.AboutMe, "tea", "nothing reached the shared profile")
+}

@@ -56,7 +56,7 @@ const MaxToolResults = 20
 
 func actorOf(run Run) string { return "teammate:" + run.TeammateID }
 
-// ToolRemember saves what a teammate learned (run credential). Actor decides: confirmed memory when
+// ToolRemember saves what a teammate learned (run credential). intent.Judge decides: confirmed memory when
 // the user's message asks for it and contains it (A1, A3 for shared), a suggestion otherwise (A2). A
 // suggestion whose text the user forgot before is dropped (F3); a text already remembered is not
 // saved twice.
