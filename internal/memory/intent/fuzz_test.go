@@ -13,7 +13,8 @@ func seedCorpus(f *testing.F) {
 }
 
 // FuzzNegatorNeverConfirms: putting a negator in front of any token of the message never turns a
-// suggestion into a confirmation (A1: negation fails closed).
+// suggestion into a confirmation, of a save or of a forget of an item with that text (A1, A5:
+// negation fails closed).
 func FuzzNegatorNeverConfirms(f *testing.F) {
 	seedCorpus(f)
 	negs := []string{"not", "never", "don't", "no", "nothing", "forbidden", "stop", "without"}
@@ -22,6 +23,9 @@ func FuzzNegatorNeverConfirms(f *testing.F) {
 			t.Skip()
 		}
 		w := Write{Kind: Save, Content: content, Shared: pick&1 == 1}
+		if pick&0x80 != 0 {
+			w = Write{Kind: Forget, Shared: pick&1 == 1, Target: Item{Content: content}}
+		}
 		if Judge(msg, w).Verdict == Confirmed {
 			return
 		}
@@ -33,7 +37,7 @@ func FuzzNegatorNeverConfirms(f *testing.F) {
 		neg := negs[int(pick/2)%len(negs)]
 		negated := msg[:at] + " " + neg + " " + msg[at:]
 		if d := Judge(negated, w); d.Verdict == Confirmed {
-			t.Fatalf("adding %q turned a suggestion into a confirmation: %q (content %q)", neg, negated, content)
+			t.Fatalf("adding %q turned a suggestion into a confirmation of the %s: %q (content %q)", neg, w.Kind, negated, content)
 		}
 	})
 }
