@@ -67,9 +67,12 @@ func (j Job) validate() error {
 	return nil
 }
 
+// DBTX is what EnqueueTx writes with: a transaction, or a batch of statements queued to run in one.
+type DBTX = jobsdb.DBTX
+
 // EnqueueTx adds j in tx, so the job exists if and only if the change that needs it commits, and
-// wakes the runners (at commit).
-func EnqueueTx(ctx context.Context, tx pgx.Tx, j Job) error {
+// wakes the runners (at commit). On a queued batch, the statement's error is the batch's.
+func EnqueueTx(ctx context.Context, tx DBTX, j Job) error {
 	if err := j.validate(); err != nil {
 		return err
 	}

@@ -39,9 +39,10 @@ func (s *Service) EmbeddingModel() (model string, dims int) {
 	return s.ai.embedding.model, s.ai.embedding.dims
 }
 
-// EnqueueEmbedTx enqueues, in tx, an embed job for item's current revision when embeddings are on and
-// the item is active; otherwise it does nothing. Call it after every write of an active revision.
-func (s *Service) EnqueueEmbedTx(ctx context.Context, tx pgx.Tx, item Item) error {
+// EnqueueEmbedTx enqueues, in tx (a transaction, or a batch that runs in one), an embed job for
+// item's current revision when embeddings are on and the item is active; otherwise it does nothing.
+// Call it with every write of an active revision.
+func (s *Service) EnqueueEmbedTx(ctx context.Context, tx jobs.DBTX, item Item) error {
 	if !s.ai.embedding.enabled() || item.Status != StatusActive {
 		return nil
 	}

@@ -63,9 +63,13 @@ type batch struct {
 
 func newBatch() *batch {
 	b := &batch{}
-	b.q = memorydb.New(queueing{&b.Batch})
+	b.q = memorydb.New(b.queue())
 	return b
 }
+
+// queue is the batch as a database handle that queues, for other packages' generated queries (an
+// embed job, say).
+func (b *batch) queue() queueing { return queueing{&b.Batch} }
 
 // send runs the queued statements in tx and returns the first error, translated by dbError.
 func (b *batch) send(ctx context.Context, tx pgx.Tx) error {

@@ -366,6 +366,17 @@ func (s *Service) writeRevisionTx(ctx context.Context, tx pgx.Tx, cur Item, st s
 	if err := queueAnnouncement(ctx, b, next, action, cur.Kind == KindLesson); err != nil {
 		return Item{}, err
 	}
+	// The embed job and the check for proposals this revision applies travel with the write, so an
+	// edit is BEGIN, the locks, this batch and COMMIT (TestEditRoundTrips).
+	applied := &memorydb.ItemProposalsAppliedCountRow{}
+	if status == StatusActive {
+		applied, _ = b.q.ItemProposalsAppliedCount(ctx, memorydb.ItemProposalsAppliedCountParams{
+			ItemID: cur.ID, ContentHash: ContentHash(st.content),
+		})
+		if err := s.EnqueueEmbedTx(ctx, b.queue(), next); err != nil {
+			return Item{}, err
+		}
+	}
 	if err := b.send(ctx, tx); err != nil {
 		return Item{}, err
 	}
@@ -373,12 +384,12 @@ func (s *Service) writeRevisionTx(ctx context.Context, tx pgx.Tx, cur Item, st s
 	if err := refreshAboutMeIfSharedTx(ctx, tx, item); err != nil {
 		return Item{}, err
 	}
-	if item.Status == StatusActive {
+	if applied.Waiting > 0 {
 		if err := resolveAppliedProposalsTx(ctx, tx, item, actor, runID); err != nil {
 			return Item{}, err
 		}
 	}
-	return item, s.EnqueueEmbedTx(ctx, tx, item)
+	return item, nil
 }
 
 // announceTx brings the projections in line, bumps the scope's generation if the change touched

@@ -449,6 +449,32 @@ func (q *Queries) ItemKnownTextExists(ctx context.Context, arg ItemKnownTextExis
 	return exists, err
 }
 
+const itemProposalsAppliedCount = `-- name: ItemProposalsAppliedCount :one
+SELECT count(*)::int AS waiting, $1::uuid AS item_id
+  FROM memory_items
+ WHERE target_item_id = $1::uuid AND status = 'candidate' AND NOT proposes_forget AND content_hash = $2
+`
+
+type ItemProposalsAppliedCountParams struct {
+	ItemID      string
+	ContentHash []byte
+}
+
+type ItemProposalsAppliedCountRow struct {
+	Waiting int
+	ItemID  string
+}
+
+// How many proposals ItemsProposalsApplied would find, queued with the write that may apply them
+// so that the common case (none) costs no round trip of its own. The item id is returned too, so
+// that sqlc makes a row a queued statement can fill.
+func (q *Queries) ItemProposalsAppliedCount(ctx context.Context, arg ItemProposalsAppliedCountParams) (*ItemProposalsAppliedCountRow, error) {
+	row := q.db.QueryRow(ctx, itemProposalsAppliedCount, arg.ItemID, arg.ContentHash)
+	var i ItemProposalsAppliedCountRow
+	err := row.Scan(&i.Waiting, &i.ItemID)
+	return &i, err
+}
+
 const itemRevise = `-- name: ItemRevise :one
 UPDATE memory_items
    SET revision = $1, content = $2, key = $3, kind = $4, pinned = $5,

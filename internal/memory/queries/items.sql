@@ -154,6 +154,14 @@ SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, sou
  WHERE target_item_id = @item_id::uuid AND status = 'candidate' AND NOT proposes_forget AND content_hash = @content_hash
    FOR UPDATE;
 
+-- name: ItemProposalsAppliedCount :one
+-- How many proposals ItemsProposalsApplied would find, queued with the write that may apply them
+-- so that the common case (none) costs no round trip of its own. The item id is returned too, so
+-- that sqlc makes a row a queued statement can fill.
+SELECT count(*)::int AS waiting, @item_id::uuid AS item_id
+  FROM memory_items
+ WHERE target_item_id = @item_id::uuid AND status = 'candidate' AND NOT proposes_forget AND content_hash = @content_hash;
+
 -- name: ItemsExport :many
 -- Active items only: forgotten items, suggestions and dismissed suggestions are never exported.
 SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
