@@ -3145,7 +3145,10 @@ type ToolResult {
   outcome: ToolOutcome!
   "A plain sentence saying what happened and why, never quoting memory text."
   message: String!
-  "The item saved, suggested, changed or forgotten; null when nothing was written."
+  """
+  The item saved, suggested, changed or forgotten; null when nothing was written, and when the same
+  suggestion, made by another run, was counted again (suggestions are the user's, A2).
+  """
   item: MemoryItem
   "The run adopted the generation its own change produced (G6)."
   adopted: Boolean!

@@ -37,7 +37,9 @@ const (
 type ToolResult struct {
 	Outcome ToolOutcome
 	Message string
-	Item    *Item
+	// Item is what the tool wrote: nil when nothing was, and when it counted again a suggestion
+	// another run made (suggestions are the user's, A2).
+	Item *Item
 	// Adopted is true when the run adopted the generation its own write produced (G6).
 	Adopted bool
 }
@@ -212,9 +214,10 @@ func (s *Service) ToolForgetMemory(ctx context.Context, id string) (ToolResult, 
 // suggestTx saves n as a suggestion of run (A2, A4, A5) with its source: the sentence of the user's
 // message it most likely came from (the one sharing most words with about) is kept as its evidence,
 // so the user sees where the idea came from. An identical suggestion already waiting in the scope
-// (same text, same target) is counted again instead of stored twice, and a run that has made
-// runSuggestionLimit suggestions makes no more, so one turn can't bury the user's list. Both are
-// decided under the scope's lock, so concurrent identical suggestions merge too.
+// (same text, same target) is counted again instead of stored twice, and the answer holds it only
+// when this run made it. A run that has made runSuggestionLimit suggestions makes no more, so one
+// turn can't bury the user's list. Both are decided under the scope's lock, so concurrent
+// identical suggestions merge too.
 func (s *Service) suggestTx(ctx context.Context, tx pgx.Tx, run Run, n newItem, message, about, saved string) (ToolResult, error) {
 	n.status = StatusCandidate
 	q := queries(tx)
@@ -225,8 +228,15 @@ func (s *Service) suggestTx(ctx context.Context, tx pgx.Tx, run Run, n newItem, 
 		switch {
 		case err == nil:
 			merged := itemFromRow(row)
-			return ToolResult{Outcome: OutcomeSuggested, Item: &merged,
-				Message: "The same suggestion is already waiting for the user; it was counted again."}, announceTx(ctx, tx, merged, "")
+			res := ToolResult{Outcome: OutcomeSuggested,
+				Message: "The same suggestion is already waiting for the user; it was counted again."}
+			// Suggestions are the user's (A2): a run reads back only one it made itself. Another
+			// run's carries that run's evidence, a sentence of a conversation this run may not read
+			// — another teammate's, when the suggestion is for everyone (S1).
+			if merged.SourceRunID != nil && *merged.SourceRunID == run.ID {
+				res.Item = &merged
+			}
+			return res, announceTx(ctx, tx, merged, "")
 		case !errors.Is(err, ErrNotFound): // ErrNotFound: none waits
 			return ToolResult{}, err
 		}

@@ -935,6 +935,42 @@ func TestAccessMatrixSuggestionsAreTheUsersOnly(t *testing.T) {
 		})
 	}
 
+	// A tool's answer: a run that suggests what is already waiting gets the suggestion back only if
+	// it made it. Another teammate's run, suggesting the same for everyone, doesn't: the suggestion
+	// holds the first run's evidence, a sentence of a conversation it may not read (S1).
+	t.Run("a suggestion counted again", func(t *testing.T) {
+		f.t = t
+		text := f.text("Interviewing at Globex")
+		secret := "Between us, " + strings.ToLower(text) + " is a secret"
+		const suggest = `mutation($c: String!) { toolRemember(input: {content: $c, forEveryone: true}) { outcome item { id evidence } } }`
+		var answer struct {
+			ToolRemember struct {
+				Outcome string
+				Item    *struct{ ID, Evidence string }
+			}
+		}
+		own := f.startRun(f.owner, secret+". What should I wear?")
+		for range 2 {
+			require.NoError(t, json.Unmarshal(f.mutate(own.Token, suggest, map[string]any{"c": text}), &answer))
+			require.Equal(t, "SUGGESTED", answer.ToolRemember.Outcome)
+			require.NotNil(t, answer.ToolRemember.Item, "the run's own suggestion, made and counted again")
+			require.Equal(t, secret, answer.ToolRemember.Item.Evidence)
+		}
+		first := answer.ToolRemember.Item.ID
+		other := f.startRun(f.other, "Hello.")
+		data := f.mutate(other.Token, suggest, map[string]any{"c": text})
+		require.NoError(t, json.Unmarshal(data, &answer))
+		require.Equal(t, "SUGGESTED", answer.ToolRemember.Outcome)
+		require.Nil(t, answer.ToolRemember.Item, "another run's suggestion")
+		require.NotContains(t, string(data), "Between us")
+		require.NotContains(t, string(data), first)
+		var waiting struct {
+			Candidates []struct{ TimesSuggested int }
+		}
+		require.NoError(t, json.Unmarshal(f.mutate(userToken, `{ candidates(scope: {}) { timesSuggested } }`, nil), &waiting))
+		require.Equal(t, []struct{ TimesSuggested int }{{3}}, waiting.Candidates, "one suggestion, counted three times")
+	})
+
 	// memoryChanged: a suggestion arrives, is dismissed and forgotten, then an active item is made.
 	// The user hears of all of it; the worker and the run hear of the active item first.
 	t.Run("memoryChanged", func(t *testing.T) {
