@@ -9,8 +9,9 @@
 //	[memory:<id>@<revision>; <scope>; <kind>]
 //	<key>: <content>
 //
-// or just <content> on the second line when the item has no key. The body is encoded so that only
-// headers start a line with "[" (see Body). The text is at most MaxCharacters characters. Entries
+// or just <content> on the second line when the item has no key. The body is encoded so that no line
+// of it can pass for a header (see Body): every line of a packet is a header, the blank line between
+// entries, indented by two spaces, or starts with a letter or digit. The text is at most MaxCharacters characters. Entries
 // are added whole in order while they fit; the first one that doesn't is cut: its header is kept
 // whole, its body is cut to the room left (trailing spaces removed) and ends with
 // TruncationMarker. If not even one character of it fits after the header, it is left out. Either
@@ -126,8 +127,10 @@ func Header(i Item) string {
 // Body is the line (or lines) under an item's header: "key: content", or the content alone,
 // encoded so that no line of it can pass for a header (P5, issue 18): every line break a reader
 // might honour — CR LF, LF, CR, VT, FF, NEL, LS, PS — becomes "\n" followed by two spaces, and a
-// first line that starts with "[" is indented too. So content (an imported MEMORY.md above all,
-// which is pinned into every run) can't fake an entry.
+// first line that starts with anything but a letter or a digit is indented too: "[", but also a
+// space, an invisible or bidi character in front of "[" (a reader doesn't see it, a model may skip
+// it) or a look-alike bracket. So content (an imported MEMORY.md above all, which is pinned into
+// every run) can't fake an entry.
 func Body(i Item) string {
 	body := i.Content
 	if i.Key != nil {
@@ -136,7 +139,7 @@ func Body(i Item) string {
 	const indent = "  "
 	var b strings.Builder
 	b.Grow(len(body) + 8)
-	if strings.HasPrefix(body, "[") {
+	if first, _ := utf8.DecodeRuneInString(body); !unicode.IsLetter(first) && !unicode.IsDigit(first) {
 		b.WriteString(indent)
 	}
 	for i := 0; i < len(body); {
