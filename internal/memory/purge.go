@@ -18,8 +18,10 @@ import (
 //
 //  1. VACUUM FULL of the tables that held memory text (memory_items with its TOAST table and the
 //     GIN index of its search vectors, memory_terms with the lexemes of those vectors,
-//     memory_revisions, memory_embeddings, lessons, settings): each is copied to new files without
-//     the dead rows, and the old files are truncated at commit;
+//     memory_revisions, memory_embeddings, lessons, settings) or a plain hash of it
+//     (memory_tombstones and memory_imports: rows written before keys held a SHA-256 a short text
+//     can be recovered from until UseTombstoneKey wrapped them, and the old row versions keep it):
+//     each is copied to new files without the dead rows, and the old files are truncated at commit;
 //  2. ANALYZE of the same tables, then VACUUM FULL of pg_statistic: the planner's samples of a
 //     column (most common values, histogram bounds, frequent lexemes) may hold forgotten text;
 //  3. pg_switch_wal() and CHECKPOINT: the redo point moves past every segment written before, and
@@ -42,8 +44,10 @@ const DefaultPurgeDelay = 2 * time.Second
 // rather than block every request queued behind the purge's lock request.
 const purgeLockTimeout = "5s"
 
-// purgedTables held memory text; each is rewritten by the purge.
-var purgedTables = []string{"memory_items", "memory_terms", "memory_revisions", "memory_embeddings", "lessons", "settings"}
+// purgedTables held memory text, or a plain hash of it; each is rewritten by the purge. The README
+// (Forgetting) gives the same list to the operator of a DATABASE_URL server.
+var purgedTables = []string{"memory_items", "memory_terms", "memory_revisions", "memory_embeddings",
+	"memory_tombstones", "memory_imports", "lessons", "settings"}
 
 // PurgeDelay is the delay set by WithPurge; false when this Service doesn't purge (DATABASE_URL).
 func (s *Service) PurgeDelay() (time.Duration, bool) { return s.purgeDelay, s.purgeDelay > 0 }

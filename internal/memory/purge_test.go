@@ -3,6 +3,7 @@ package memory_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -45,8 +46,15 @@ func privateCluster(t *testing.T) (*pgcluster.Cluster, string, *pgxpool.Pool) {
 	return cluster, filepath.Join(dir, "pg"), pool
 }
 
-// filesWith returns the files under dir that contain marker, as paths relative to dir.
+// filesWith returns the files under dir that contain marker, in any case, as paths relative to dir.
 func filesWith(t *testing.T, dir string, marker []byte) []string {
+	t.Helper()
+	marker = bytes.ToLower(marker)
+	return filesWhere(t, dir, func(b []byte) bool { return bytes.Contains(bytes.ToLower(b), marker) })
+}
+
+// filesWhere returns the files under dir whose bytes match, as paths relative to dir.
+func filesWhere(t *testing.T, dir string, match func([]byte) bool) []string {
 	t.Helper()
 	var out []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
@@ -64,7 +72,7 @@ func filesWith(t *testing.T, dir string, marker []byte) []string {
 			return nil
 		}
 		require.NoError(t, err)
-		if bytes.Contains(bytes.ToLower(b), bytes.ToLower(marker)) {
+		if match(b) {
 			rel, _ := filepath.Rel(dir, path)
 			out = append(out, rel)
 		}
@@ -76,15 +84,38 @@ func filesWith(t *testing.T, dir string, marker []byte) []string {
 }
 
 // F5 where the service owns the cluster: after forgets and a purge, no file of the data directory —
-// tables, indexes, TOAST, statistics, WAL, server log — holds the text (issue 18 item 5). Before the
-// purge it does: the forget alone only blanks the rows.
+// tables, indexes, TOAST, statistics, WAL, server log — holds the text (issue 18 item 5), nor the
+// plain hashes that tombstones and import records held before keys. Before the purge they do: the
+// forget alone only blanks the rows, and wrapping a hash only writes a new row version.
 func TestPurgeLeavesNoTraceInTheDataDirectory(t *testing.T) {
 	t.Parallel()
+	ctx := context.Background()
 	_, dataDir, pool := privateCluster(t)
 	f := fixture{svc: memory.NewService(pool, slog.New(slog.DiscardHandler)), pool: pool}
-	require.NoError(t, f.svc.Background().UseTombstoneKey(context.Background(), []byte(testTombstoneKey)))
 	marker := markerPrefix(t)
 	tm := f.teammate(t, "Purged")
+	// Tombstones and an import record written before keys: plain SHA-256 hashes (a short text's can
+	// be reversed), wrapped with the key at start; the old row versions still hold them. There are
+	// enough of them to fill pages, as in an installation that has forgotten things for a while.
+	var pins [][]byte
+	for i := range 300 {
+		h := sha256.Sum256([]byte(firstModelText(fmt.Sprintf("My bank PIN is %04d. %s", i, marker))))
+		pins = append(pins, h[:])
+	}
+	file := sha256.Sum256([]byte("Workspace notes " + marker))
+	_, err := pool.Exec(ctx, `INSERT INTO memory_tombstones (scope, content_hash) SELECT 'shared', unnest($1::bytea[])`, pins)
+	require.NoError(t, err)
+	_, err = pool.Exec(ctx, `INSERT INTO memory_imports (teammate_id, outcome, content_hash) VALUES ($1, 'imported', $2)`, tm, file[:])
+	require.NoError(t, err)
+	require.NoError(t, f.svc.Background().UseTombstoneKey(ctx, []byte(testTombstoneKey)))
+	plainHashes := func(b []byte) bool {
+		for _, h := range [][]byte{pins[0], pins[150], pins[299], file[:]} {
+			if bytes.Contains(b, h) {
+				return true
+			}
+		}
+		return false
+	}
 
 	// Text in every table that holds memory: content and key, revisions, a long content (TOAST),
 	// the lessons and about_me projections, a suggestion.
@@ -120,12 +151,14 @@ func TestPurgeLeavesNoTraceInTheDataDirectory(t *testing.T) {
 	// The search vectors' lexemes are lower case (the GIN index, memory_terms).
 	lexeme := []byte(strings.ToLower(marker))
 	require.NotEmpty(t, filesWith(t, dataDir, lexeme), "before the purge, the files hold the text's lexemes")
+	require.NotEmpty(t, filesWhere(t, dataDir, plainHashes), "before the purge, the files hold the plain hashes the key replaced")
 
 	report, err := f.svc.Background().Purge(context.Background())
 	require.NoError(t, err)
 	t.Logf("purge: tables %v, statistics %v, WAL %v", report.Tables, report.Statistics, report.WAL)
 	assert.Empty(t, filesWith(t, dataDir, []byte(marker)), "files of the data directory that still hold forgotten text")
 	assert.Empty(t, filesWith(t, dataDir, lexeme), "files of the data directory that still hold forgotten text's lexemes")
+	assert.Empty(t, filesWhere(t, dataDir, plainHashes), "files of the data directory that still hold a plain hash")
 	due, err = f.svc.Background().PurgeDue(context.Background())
 	require.NoError(t, err)
 	assert.False(t, due)
