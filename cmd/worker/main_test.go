@@ -97,12 +97,20 @@ func TestCompiledWorker(t *testing.T) {
 	}))
 	defer fake.Close()
 
+	env := append(os.Environ(), "DATABASE_URL="+url, "MEMORY_EMBEDDING_URL="+fake.URL+"/v1",
+		"MEMORY_EMBEDDING_MODEL=fake", "MEMORY_EMBEDDING_DIMENSIONS=3", "MEMORY_AI_API_KEY=sk-smoke",
+		"MEMORY_AI_DAILY_REQUEST_LIMIT=10", "MEMORY_LOG_LEVEL=debug", "MEMORY_DATA_DIR="+t.TempDir())
+	// Without the tombstone key (none given, none in MEMORY_DATA_DIR) the worker refuses to start:
+	// its extraction would match no tombstone (F3).
+	refused := exec.Command(bin)
+	refused.Env = append(env, "MEMORY_TOMBSTONE_KEY=")
+	out, err := refused.CombinedOutput()
+	require.Error(t, err, "started without a tombstone key:\n%s", out)
+	assert.Contains(t, string(out), "MEMORY_TOMBSTONE_KEY is required")
+
 	stderr := &syncBuffer{lines: make(chan string, 100)}
 	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), "DATABASE_URL="+url, "MEMORY_EMBEDDING_URL="+fake.URL+"/v1",
-		"MEMORY_EMBEDDING_MODEL=fake", "MEMORY_EMBEDDING_DIMENSIONS=3", "MEMORY_AI_API_KEY=sk-smoke",
-		"MEMORY_AI_DAILY_REQUEST_LIMIT=10", "MEMORY_LOG_LEVEL=debug",
-		"MEMORY_TOMBSTONE_KEY=mk_worker-test-tombstone-key-0123456789")
+	cmd.Env = append(env, "MEMORY_TOMBSTONE_KEY=mk_worker-test-tombstone-key-0123456789")
 	cmd.Stderr = stderr
 	require.NoError(t, cmd.Start())
 	exited := make(chan error, 1)
@@ -142,6 +150,13 @@ func TestCompiledWorker(t *testing.T) {
 	var status string
 	require.NoError(t, pool.QueryRow(t.Context(), `SELECT status FROM memory_jobs WHERE item_id = $1`, item.ID).Scan(&status))
 	assert.Equal(t, "done", status)
+
+	// The database now knows the key: another one is refused.
+	other := exec.Command(bin)
+	other.Env = append(env, "MEMORY_TOMBSTONE_KEY=mk_another-tombstone-key-0123456789abcdef")
+	out, err = other.CombinedOutput()
+	require.Error(t, err, "started with another tombstone key:\n%s", out)
+	assert.Contains(t, string(out), "is not the key this database's tombstones were written with")
 }
 
 // TestHelp: worker -h explains the commands and succeeds; an unknown command points at it.
