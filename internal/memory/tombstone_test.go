@@ -170,7 +170,8 @@ func TestForgottenTextMatchesEveryUnicodeSpelling(t *testing.T) {
 		"zero-width space":     "My ca\u200bfé PIN is 43\u200b21 straße",
 		"soft hyphen":          "My café PIN is 4321 stra\u00adße",
 		"Cyrillic а and е":     "My cаfé PIN is 4321 strаße",
-		"Greek ο, Cyrillic р":  "My café PΙN is 4321 straße", // Greek capital iota
+		"Greek capital iota":   "My café PΙN is 4321 straße",
+		"Cyrillic у and Р":     "Mу café РIN is 4321 straße",
 		"punctuation, spacing": "  my café — PIN is: 4321, straße!  ",
 		"hyphen":               "My café-PIN is 4321 straße",
 	}
