@@ -136,28 +136,13 @@ func (s *Service) ForgetMemories(ctx context.Context, refs []ItemRef) ([]Item, e
 	if _, err := require(ctx, CredentialUser); err != nil {
 		return nil, err
 	}
-	refs, err := checkRefs(refs)
-	if err != nil {
-		return nil, err
-	}
-	var out []Item
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		items, err := lockActiveRefsTx(ctx, tx, refs)
-		if err != nil {
-			return err
-		}
-		out = make([]Item, len(items))
-		for i, cur := range items {
-			// forgetItemTx only ever forgets suggestions besides cur, so the other active items of
-			// the list are as they were locked.
-			if out[i], err = s.forgetItemTx(ctx, tx, cur, ActorUser, nil); err != nil {
-				return err
-			}
-		}
-		return nil
+	// forgetItemTx only ever forgets suggestions besides cur, so the other active items of the list
+	// are as they were locked.
+	out, err := s.changeItems(ctx, "forget memories", refs, func(tx pgx.Tx, cur Item) (Item, error) {
+		return s.forgetItemTx(ctx, tx, cur, ActorUser, nil)
 	})
 	if err != nil {
-		return nil, wrapUnlessDomain("forget memories", err)
+		return nil, err
 	}
 	s.log.InfoContext(ctx, "memories forgotten", "count", len(out))
 	return out, nil
@@ -170,6 +155,26 @@ func (s *Service) PinMemories(ctx context.Context, refs []ItemRef, pinned bool) 
 	if _, err := require(ctx, CredentialUser); err != nil {
 		return nil, err
 	}
+	out, err := s.changeItems(ctx, "pin memories", refs, func(tx pgx.Tx, cur Item) (Item, error) {
+		if cur.Pinned == pinned {
+			return cur, nil
+		}
+		next := itemState(cur)
+		next.pinned = pinned
+		return s.writeRevisionTx(ctx, tx, cur, next, StatusActive, ActionPin, ActorUser, nil)
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.log.InfoContext(ctx, "memories pinned", "count", len(out), "pinned", pinned)
+	return out, nil
+}
+
+// changeItems is changeItem for a list of active items the user saw (the caller has checked the
+// credential): it validates the references, then, in one transaction, locks the items' scopes and
+// the items, checks each is active at the revision given (R2), and runs change on each in order —
+// all of them or, on any error, none.
+func (s *Service) changeItems(ctx context.Context, op string, refs []ItemRef, change func(tx pgx.Tx, cur Item) (Item, error)) ([]Item, error) {
 	refs, err := checkRefs(refs)
 	if err != nil {
 		return nil, err
@@ -182,22 +187,15 @@ func (s *Service) PinMemories(ctx context.Context, refs []ItemRef, pinned bool) 
 		}
 		out = make([]Item, len(items))
 		for i, cur := range items {
-			if cur.Pinned == pinned {
-				out[i] = cur
-				continue
-			}
-			next := itemState(cur)
-			next.pinned = pinned
-			if out[i], err = s.writeRevisionTx(ctx, tx, cur, next, StatusActive, ActionPin, ActorUser, nil); err != nil {
+			if out[i], err = change(tx, cur); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, wrapUnlessDomain("pin memories", err)
+		return nil, wrapUnlessDomain(op, err)
 	}
-	s.log.InfoContext(ctx, "memories pinned", "count", len(out), "pinned", pinned)
 	return out, nil
 }
 

@@ -11,14 +11,14 @@ import (
 
 // RunPacket returns the memory packet the caller's run was given at startRun (run credential): the
 // text the worker got then, for an MCP client that reads it as a resource. It is a run-credential
-// operation like the tools, so it checks the run's generation first (G5, runReadTx) and interrupts a
+// operation like the tools, so it checks the run's generation first (G5, runTx) and interrupts a
 // run whose memory changed (ErrMemoryChangedMidTurn). The packet is laid out again from
 // memory_contexts and each item's saved revision with the same rules (P5), so it is the same text
 // as long as nothing in it was forgotten: an item the run itself forgot since (its own change, which
 // the run adopted, G6) is left out, since its text is gone (F1).
 func (s *Service) RunPacket(ctx context.Context) (string, error) {
 	var text string
-	err := s.runReadTx(ctx, func(tx pgx.Tx, run Run) error {
+	err := s.runTx(ctx, "run packet", func(tx pgx.Tx, run Run) error {
 		rows, err := queries(tx).ContextsPacketOfRun(ctx, run.ID)
 		if err != nil {
 			return fmt.Errorf("run packet: %w", err)

@@ -377,7 +377,7 @@ type GenerationCheck struct {
 
 // CheckRunGeneration lets a worker check between model steps (run credential): if memory the
 // teammate sees changed since the run adopted its generation, the run is marked interrupted (G5).
-// Every tool call and completeRun make the same check themselves (runWriteTx, runReadTx).
+// Every tool call and completeRun make the same check themselves (runWriteTx, runTx).
 func (s *Service) CheckRunGeneration(ctx context.Context) (GenerationCheck, error) {
 	c, err := require(ctx, CredentialRun)
 	if err != nil {
@@ -406,25 +406,14 @@ func (s *Service) CheckRunGeneration(ctx context.Context) (GenerationCheck, erro
 // operation it checks the run's generation first (G5): a reply written from memory the user has
 // changed since is not stored; the run is interrupted and the answer is ErrMemoryChangedMidTurn.
 func (s *Service) CompleteRun(ctx context.Context, reply string) (Run, error) {
-	c, err := require(ctx, CredentialRun)
-	if err != nil {
+	if _, err := require(ctx, CredentialRun); err != nil {
 		return Run{}, err
 	}
 	if err := checkText("reply", reply, MaxMessageLength, true); err != nil {
 		return Run{}, err
 	}
 	var out Run
-	changed := false
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		run, err := runOpen(ctx, tx, c)
-		if err != nil {
-			return err
-		}
-		_, ok, err := checkGenerationTx(ctx, tx, run)
-		if err != nil || !ok {
-			changed = !ok
-			return err
-		}
+	err := s.runTx(ctx, "complete run", func(tx pgx.Tx, run Run) error {
 		q := queries(tx)
 		if _, err := q.MessageInsert(ctx, memorydb.MessageInsertParams{
 			ThreadID: run.ThreadID, RunID: &run.ID, Role: "assistant", Content: reply,
@@ -439,11 +428,7 @@ func (s *Service) CompleteRun(ctx context.Context, reply string) (Run, error) {
 		return s.EnqueueExtractTx(ctx, tx, out) // I2: a no-op unless extraction is on and the user started the run
 	})
 	if err != nil {
-		return Run{}, wrapUnlessDomain("complete run", err)
-	}
-	if changed {
-		s.log.InfoContext(ctx, "run interrupted: memory changed mid-turn", "run", c.RunID)
-		return Run{}, ErrMemoryChangedMidTurn
+		return Run{}, err
 	}
 	s.log.InfoContext(ctx, "run completed", "run", out.ID)
 	return out, nil

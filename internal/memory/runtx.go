@@ -12,7 +12,7 @@ import (
 
 // The run-credential prologue (G5) and the adoption epilogue (G6), in one place: every operation a
 // run credential makes on memory — the teammate's tools and completeRun — goes through runWriteTx or
-// runReadTx, so no tool can forget the check and a worker that skips checkRunGeneration (or calls
+// runTx, so no tool can forget the check and a worker that skips checkRunGeneration (or calls
 // tools in parallel) still can't act on memory the user just corrected.
 
 // runOpen locks the caller's run and returns it while it is running; a cancelled or ended run's
@@ -137,20 +137,20 @@ func ownBumpOnly(before, after Generation) bool {
 	return after.Shared >= before.Shared && after.Own >= before.Own
 }
 
-// runReadAttempts bounds how often runReadTx starts its transaction over after a serialization
+// runTxAttempts bounds how often runTx starts its transaction over after a serialization
 // failure. Each failure means one concurrent call of the same run committed while the read waited
 // for the run's lock, so the bound is only reached by more parallel writes of one run than that.
-const runReadAttempts = 5
+const runTxAttempts = 5
 
-// runReadTx runs a teammate's read (run credential) in one repeatable-read transaction: it locks
-// the run, checks the run's generation (G5; a change interrupts the run and answers
-// ErrMemoryChangedMidTurn), then reads. The check and the read see one snapshot, so what the read
-// returns is the memory whose generation was checked; a change committed meanwhile is caught by the
+// runTx runs a teammate's operation that changes no memory — a read, or completeRun's reply — (run
+// credential) in one repeatable-read transaction: it locks the run, checks the run's generation
+// (G5; a change interrupts the run and answers ErrMemoryChangedMidTurn), then runs fn. The check and
+// fn see one snapshot, so what a read returns is the memory whose generation was checked; a change committed meanwhile is caught by the
 // next call. A call of the same run that updates the run's row (a save it adopts, an interruption)
 // while the read waits for the run's lock makes that snapshot too old to lock the row with
 // (SQLSTATE 40001): the read then starts over with a new snapshot, which sees that call's outcome —
 // tools called in parallel wait for each other instead of failing.
-func (s *Service) runReadTx(ctx context.Context, read func(tx pgx.Tx, run Run) error) error {
+func (s *Service) runTx(ctx context.Context, op string, fn func(tx pgx.Tx, run Run) error) error {
 	c, err := require(ctx, CredentialRun)
 	if err != nil {
 		return err
@@ -167,15 +167,15 @@ func (s *Service) runReadTx(ctx context.Context, read func(tx pgx.Tx, run Run) e
 				changed = !ok
 				return err
 			}
-			return read(tx, run)
+			return fn(tx, run)
 		})
-		if !isSerializationFailure(err) || attempt == runReadAttempts {
+		if !isSerializationFailure(err) || attempt == runTxAttempts {
 			break
 		}
 		changed = false
 	}
 	if err != nil {
-		return wrapUnlessDomain("teammate tool", err)
+		return wrapUnlessDomain(op, err)
 	}
 	if changed {
 		s.log.InfoContext(ctx, "run interrupted: memory changed mid-turn", "run", c.RunID)

@@ -293,27 +293,13 @@ func (s *Service) visibleScope(ctx context.Context, c Credential, id string) (st
 }
 
 // ToolSearchMemory searches the teammate's visible active, unexpired items (run credential), after
-// the run's generation check (G5, runReadTx).
+// the run's generation check (G5, runTx).
 func (s *Service) ToolSearchMemory(ctx context.Context, query string) ([]Item, error) {
-	c, err := require(ctx, CredentialRun)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkText("query", query, MaxSearchLength, true); err != nil {
-		return nil, err
-	}
-	var out []Item
-	err = s.runReadTx(ctx, func(tx pgx.Tx, _ Run) error {
-		rows, err := queries(tx).ItemsSearchVisible(ctx, memorydb.ItemsSearchVisibleParams{
-			TeammateID: c.TeammateID, Words: query, Pattern: "%" + escapeLike(query) + "%", MaxRows: MaxToolResults,
+	return runSearch(ctx, s, "search memory", query, func(q *memorydb.Queries, teammateID, pattern string) ([]*memorydb.ItemsSearchVisibleRow, error) {
+		return q.ItemsSearchVisible(ctx, memorydb.ItemsSearchVisibleParams{
+			TeammateID: teammateID, Words: query, Pattern: pattern, MaxRows: MaxToolResults,
 		})
-		if err != nil {
-			return fmt.Errorf("search memory: %w", err)
-		}
-		out = mapRows(rows, itemFromRow)
-		return nil
-	})
-	return out, err
+	}, itemFromRow)
 }
 
 // HistoryMessage is one message of a teammate's own conversations (P8).
@@ -328,8 +314,23 @@ type HistoryMessage struct {
 
 // ToolSearchHistory searches the teammate's own conversations (run credential, P8): original
 // conversations are not memory, but a teammate may look back at them. The run's generation is
-// checked first (G5, runReadTx).
+// checked first (G5, runTx).
 func (s *Service) ToolSearchHistory(ctx context.Context, query string) ([]HistoryMessage, error) {
+	return runSearch(ctx, s, "search history", query, func(q *memorydb.Queries, teammateID, pattern string) ([]*memorydb.MessagesSearchOfTeammateRow, error) {
+		return q.MessagesSearchOfTeammate(ctx, memorydb.MessagesSearchOfTeammateParams{
+			TeammateID: teammateID, Words: query, Pattern: pattern, MaxRows: MaxToolResults,
+		})
+	}, func(r *memorydb.MessagesSearchOfTeammateRow) HistoryMessage {
+		return HistoryMessage{ID: r.ID, ThreadID: r.ThreadID, RunID: r.RunID, Role: r.Role, Content: r.Content,
+			CreatedAt: r.CreatedAt}
+	})
+}
+
+// runSearch is the body of a run's search tool: the run credential, a query of at most
+// MaxSearchLength characters, then search — given the run's teammate and the query as a substring
+// pattern — in a transaction that checks the run's generation first (G5, runTx).
+func runSearch[R, T any](ctx context.Context, s *Service, op, query string,
+	search func(q *memorydb.Queries, teammateID, pattern string) ([]*R, error), convert func(*R) T) ([]T, error) {
 	c, err := require(ctx, CredentialRun)
 	if err != nil {
 		return nil, err
@@ -337,18 +338,13 @@ func (s *Service) ToolSearchHistory(ctx context.Context, query string) ([]Histor
 	if err := checkText("query", query, MaxSearchLength, true); err != nil {
 		return nil, err
 	}
-	var out []HistoryMessage
-	err = s.runReadTx(ctx, func(tx pgx.Tx, _ Run) error {
-		rows, err := queries(tx).MessagesSearchOfTeammate(ctx, memorydb.MessagesSearchOfTeammateParams{
-			TeammateID: c.TeammateID, Words: query, Pattern: "%" + escapeLike(query) + "%", MaxRows: MaxToolResults,
-		})
+	var out []T
+	err = s.runTx(ctx, op, func(tx pgx.Tx, _ Run) error {
+		rows, err := search(queries(tx), c.TeammateID, "%"+escapeLike(query)+"%")
 		if err != nil {
-			return fmt.Errorf("search history: %w", err)
+			return fmt.Errorf("%s: %w", op, err)
 		}
-		out = mapRows(rows, func(r *memorydb.MessagesSearchOfTeammateRow) HistoryMessage {
-			return HistoryMessage{ID: r.ID, ThreadID: r.ThreadID, RunID: r.RunID, Role: r.Role, Content: r.Content,
-				CreatedAt: r.CreatedAt}
-		})
+		out = mapRows(rows, convert)
 		return nil
 	})
 	return out, err
