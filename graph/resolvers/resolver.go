@@ -32,8 +32,9 @@ type Resolver struct {
 // limit on work.
 const (
 	// RecallComplexity is a packet built from a ranked search over every visible item
-	// (recallPreview, startRun): ts_rank_cd over each full-text match (about 6 µs a row, thousands of
-	// rows at the benchmark's sizes) and maybe a vector search. Fewer than ten fit in an operation.
+	// (recallPreview, startRun): the term frequencies of every full-text match summed (tens of
+	// thousands of index entries at the benchmark's largest size) and maybe a vector search. Fewer
+	// than ten fit in an operation.
 	RecallComplexity = 500
 	// SearchComplexity is a text search over a scope or a teammate's conversations (memoryItems with
 	// search, toolSearchMemory, toolSearchHistory), or a count over every active item (aiStatus's
