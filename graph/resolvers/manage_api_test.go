@@ -221,6 +221,8 @@ func TestImportValidatesEverythingFirst(t *testing.T) {
 		{"a forget in the history", "JSON", file(forgetHistory), "data.items[0].revisions[0].action"},
 		{"a NUL in the content", "JSON", file(item("A\u0000")), "data.items[0].content"},
 		{"two values", "JSON", file(item("A")) + " {}", "data"},
+		// The file's own escapes: a lone surrogate would be decoded as U+FFFD (issue #23).
+		{"a lone surrogate escape in the content", "JSON", strings.Replace(file(item("A")), `"A"`, `"Likes \ud800 tea"`, 1), "data"},
 	}
 	for _, c := range cases {
 		res := w.api.Do(t, user, importMutation, map[string]any{"s": map[string]any{"teammateId": tm}, "f": c.format, "d": c.data})

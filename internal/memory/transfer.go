@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/open-bot/memory/internal/escapes"
 	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
@@ -405,6 +406,10 @@ var importActions = []Action{ActionCreate, ActionEdit, ActionCorrect, ActionRest
 func parseImport(data string, now time.Time) ([]importItem, error) {
 	if err := checkText("data", data, len(data), true); err != nil {
 		return nil, err
+	}
+	// The decoder would turn a lone surrogate escape into U+FFFD: not the text in the file (§6).
+	if escapes.LoneSurrogate(data) {
+		return nil, invalid("data", "escapes a lone UTF-16 surrogate (like \\ud800), which is not text")
 	}
 	dec := json.NewDecoder(strings.NewReader(data))
 	dec.DisallowUnknownFields()

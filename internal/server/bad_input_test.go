@@ -205,6 +205,8 @@ func TestBadInput(t *testing.T) {
 		{name: "reversed surrogate pair in a search variable", body: gqlBodyRaw(search, `{"q": "tea \udc00\ud800"}`), status: badReq, code: "BAD_USER_INPUT"},
 		{name: "lone surrogate in a content literal", body: []byte(`{"query": "mutation { createMemory(input: {scope: {teammateId: \"` + tm + `\"}, content: \"Likes \\ud800 tea\"}) { item { id } } }"}`),
 			status: badReq, code: "BAD_USER_INPUT"},
+		{name: "braced surrogate escape in a content literal", body: []byte(`{"query": "mutation { createMemory(input: {scope: {teammateId: \"` + tm + `\"}, content: \"Likes \\u{D800} tea\"}) { item { id } } }"}`),
+			status: badReq, code: "BAD_USER_INPUT"},
 		{name: "lone surrogate in a GET query string", get: `{ memoryItems(scope: {}, search: "tea \ud800") { totalCount } }`, status: badReq, code: "BAD_USER_INPUT"},
 		{name: "invalid UTF-8 in a GET query string", get: `{ memoryItems(scope: {}, search: "tea` + "\xff" + `") { totalCount } }`, status: badReq, code: "BAD_USER_INPUT"},
 

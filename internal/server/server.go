@@ -30,6 +30,7 @@ import (
 	"github.com/open-bot/memory/internal/auth"
 	"github.com/open-bot/memory/internal/config"
 	"github.com/open-bot/memory/internal/db"
+	"github.com/open-bot/memory/internal/escapes"
 	"github.com/open-bot/memory/internal/events"
 	"github.com/open-bot/memory/internal/memory"
 )
@@ -200,7 +201,7 @@ func (s *server) graphqlGuard(next http.Handler) http.Handler {
 					writeGuardError(w, r, http.StatusBadRequest, "BAD_USER_INPUT", "the query string is not valid UTF-8")
 					return
 				}
-				if loneSurrogate(v) {
+				if escapes.LoneSurrogate(v) {
 					writeGuardError(w, r, http.StatusBadRequest, "BAD_USER_INPUT", errLoneSurrogate.Error())
 					return
 				}
