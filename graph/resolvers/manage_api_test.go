@@ -363,6 +363,10 @@ func TestBulkForgetAndPin(t *testing.T) {
 	assert.Equal(t, b.ID, ext["itemId"])
 	assert.EqualValues(t, 2, ext["currentRevision"])
 	assert.True(t, w.item(a.ID).Revision == 2, "a was not unpinned")
+	// A revision ahead of the item was never read from it: bad input naming the entry, not a conflict.
+	_, code, ext = pin(false, ref(a.ID, 2), ref(b.ID, 9))
+	assert.Equal(t, "BAD_USER_INPUT", code)
+	assert.Equal(t, "items[1].baseRevision", ext["field"])
 
 	for name, refs := range map[string][]map[string]any{
 		"empty":      {},

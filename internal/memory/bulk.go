@@ -102,8 +102,8 @@ func lockItemsTx(ctx context.Context, tx pgx.Tx, ids []string) (map[string]Item,
 	return out, nil
 }
 
-// lockActiveRefsTx locks refs' items and checks each as an edit would (R2): not forgotten, at its
-// base revision, active.
+// lockActiveRefsTx locks refs' items and checks each as an edit would (R2, checkBase): not
+// forgotten, at its base revision, active.
 func lockActiveRefsTx(ctx context.Context, tx pgx.Tx, refs []ItemRef) ([]Item, error) {
 	ids := make([]string, len(refs))
 	for i, r := range refs {
@@ -119,6 +119,8 @@ func lockActiveRefsTx(ctx context.Context, tx pgx.Tx, refs []ItemRef) ([]Item, e
 		switch {
 		case cur.Status == StatusForgotten:
 			return nil, ErrNotFound
+		case r.BaseRevision > cur.Revision:
+			return nil, baseAhead(fmt.Sprintf("items[%d].baseRevision", i), cur)
 		case cur.Revision != r.BaseRevision:
 			return nil, &ConflictError{Current: cur.Revision, ItemID: cur.ID}
 		case cur.Status != StatusActive:

@@ -294,11 +294,16 @@ func lockItemTx(ctx context.Context, tx pgx.Tx, id string) (Item, error) {
 func checkBase(cur Item, base int) error {
 	switch {
 	case base > cur.Revision:
-		return invalid("baseRevision", fmt.Sprintf("is ahead of the item's current revision %d", cur.Revision))
+		return baseAhead("baseRevision", cur)
 	case base < cur.Revision:
 		return &ConflictError{Current: cur.Revision}
 	}
 	return nil
+}
+
+// baseAhead is the error for field, a base revision ahead of cur's (see checkBase).
+func baseAhead(field string, cur Item) error {
+	return invalid(field, fmt.Sprintf("is ahead of the item's current revision %d", cur.Revision))
 }
 
 // newItem is an item to insert with its first revision.
