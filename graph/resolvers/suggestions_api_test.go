@@ -132,6 +132,15 @@ func TestProposalsSettleAndLeaveHistory(t *testing.T) {
 	assert.Empty(t, w.suggestions(&tm), "settled the moment the item held its text")
 	assert.Equal(t, []string{"APPLIED", "RESOLVE by user", "CREATE by teammate:" + tm}, history(same))
 	assert.Equal(t, 4, w.item(fact.ID).Revision)
+
+	// A proposal of the text the item holds, but for case and punctuation, is applied already: none waits.
+	run := w.startRun(tm, "", "What do you know about my job?")
+	var out struct{ ToolUpdateMemory toolResult }
+	w.api.Must(t, run.RunToken, `mutation($id: ID!) { toolUpdateMemory(input: {id: $id, baseRevision: 4, content: "works at HOOLI, and likes it!"}) { outcome item { id } } }`,
+		map[string]any{"id": fact.ID}, &out)
+	assert.Equal(t, "UNCHANGED", out.ToolUpdateMemory.Outcome)
+	assert.Nil(t, out.ToolUpdateMemory.Item)
+	assert.Empty(t, w.suggestions(&tm))
 }
 
 // propose has a run of tm propose content for item id, based on revision base (A4).

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -114,7 +115,8 @@ func (s *Service) ToolRemember(ctx context.Context, in RememberInput) (ToolResul
 
 // ToolUpdateMemory changes a visible active item for a teammate (run credential). With an explicit,
 // matching request from the user it is a "correct" revision, based on baseRevision (R2); otherwise it
-// becomes a suggestion that proposes the change (A4).
+// becomes a suggestion that proposes the change (A4) — unless the item already holds that text up to
+// A1's normaliser, when nothing is left to propose.
 func (s *Service) ToolUpdateMemory(ctx context.Context, id string, baseRevision int, content string) (ToolResult, error) {
 	c, err := require(ctx, CredentialRun)
 	if err != nil {
@@ -154,6 +156,11 @@ func (s *Service) ToolUpdateMemory(ctx context.Context, id string, baseRevision 
 				return ToolResult{}, err
 			}
 			return ToolResult{Outcome: OutcomeSaved, Item: &item, Message: "Memory corrected, as the user asked."}, nil
+		}
+		// The same text but for case, spacing or punctuation: the proposal would be settled as
+		// already applied the moment it was made (resolveAppliedProposalsTx compares the same hash).
+		if bytes.Equal(ContentHash(content), ContentHash(cur.Content)) {
+			return ToolResult{Outcome: OutcomeUnchanged, Message: "The memory already says this, but for case, spacing or punctuation; nothing changed."}, nil
 		}
 		if gone, err := s.tombstonedTx(ctx, tx, cur.Scope, content); err != nil || gone {
 			return ToolResult{Outcome: OutcomeDropped, Message: "Not saved: the user asked to forget this before."}, err
