@@ -78,8 +78,9 @@ func TestSuggestionBudgetAndMerge(t *testing.T) {
 	assert.Equal(t, "SAVED", w.remember(asked.RunToken, "I work long weeks in spring", false).Outcome)
 }
 
-// Proposals settle themselves when their item comes to hold their text; settling, dismissing and
-// confirming are in the suggestion's history, and a confirmed proposal stays, marked CONFIRMED.
+// Proposals settle themselves when their item comes to hold their text; settling, dismissing, undoing
+// a dismissal and confirming are in the suggestion's history, and a confirmed proposal stays, marked
+// CONFIRMED.
 func TestProposalsSettleAndLeaveHistory(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
@@ -119,6 +120,12 @@ func TestProposalsSettleAndLeaveHistory(t *testing.T) {
 
 	w.api.Must(t, user, `mutation($id: ID!) { dismissCandidate(input: {id: $id}) { item { id } } }`, map[string]any{"id": dismissed}, &struct{}{})
 	assert.Equal(t, []string{"DISMISSED", "DISMISS by user", "CREATE by teammate:" + tm}, history(dismissed))
+	// Undo brings it back, in its history too; dismissed again, it says so again.
+	w.api.Must(t, user, `mutation($id: ID!) { undoDismissCandidate(input: {id: $id}) { item { id } } }`, map[string]any{"id": dismissed}, &struct{}{})
+	assert.Equal(t, []string{"UNDO by user", "DISMISS by user", "CREATE by teammate:" + tm}, history(dismissed))
+	require.Len(t, w.suggestions(&tm), 1)
+	w.api.Must(t, user, `mutation($id: ID!) { dismissCandidate(input: {id: $id}) { item { id } } }`, map[string]any{"id": dismissed}, &struct{}{})
+	assert.Equal(t, []string{"DISMISSED", "DISMISS by user", "UNDO by user", "DISMISS by user", "CREATE by teammate:" + tm}, history(dismissed))
 
 	confirmed := propose(t, w, tm, fact.ID, 2, "Works at Hooli")
 	w.api.Must(t, user, `mutation($id: ID!) { confirmCandidate(input: {id: $id}) { item { id } } }`, map[string]any{"id": confirmed}, &struct{}{})
