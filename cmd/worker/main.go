@@ -53,8 +53,10 @@ import (
 func main() {
 	var err error
 	switch cmd := firstArg(); cmd {
-	case "", "jobs":
-		err = runJobs()
+	case "":
+		err = runJobs(nil)
+	case "jobs":
+		err = runJobs(os.Args[2:])
 	case "prepare":
 		err = prepareCommand(os.Args[2:])
 	case "play":
@@ -79,7 +81,7 @@ func main() {
 const usage = `worker: the reference worker of the memory service.
 
 Usage:
-  worker [jobs]          run the background jobs (embeddings, extraction) until Ctrl-C
+  worker [jobs]          run the background jobs (embeddings, extraction) until Ctrl-C (worker jobs -h)
   worker prepare ...     import a teammate's MEMORY.md once (worker prepare -h for its flags)
   worker play ...        run one turn of a teammate from the terminal (worker play -h)
   worker mcp             serve a run's memory tools over stdio (MCP) for an agent; the run token
@@ -99,8 +101,21 @@ func firstArg() string {
 	return os.Args[1]
 }
 
-// runJobs runs the background jobs until SIGINT/SIGTERM.
-func runJobs() error {
+// runJobs runs the background jobs until SIGINT/SIGTERM. It takes no arguments: -h explains it.
+func runJobs(args []string) error {
+	flags := flag.NewFlagSet("jobs", flag.ContinueOnError)
+	flags.Usage = func() {
+		fmt.Fprint(flags.Output(), "usage: DATABASE_URL=... worker jobs\n\n"+
+			"Runs the background jobs (embeddings, extraction) of the database at DATABASE_URL until Ctrl-C;\n"+
+			"any number of workers may share one database. The MEMORY_* AI variables configure the jobs.\n")
+	}
+	if err := flags.Parse(args); err != nil {
+		return err
+	}
+	if flags.NArg() > 0 {
+		flags.Usage()
+		return errors.New("jobs takes no arguments")
+	}
 	cfg, err := config.LoadWorker(nil)
 	if err != nil {
 		return err

@@ -171,13 +171,18 @@ func TestHelp(t *testing.T) {
 			t.Errorf("worker %s: %v\n%s", arg, err, out)
 		}
 	}
-	for _, cmd := range []string{"play", "prepare", "mcp"} {
-		if out, err := exec.Command(bin, cmd, "-h").CombinedOutput(); err != nil {
+	for _, cmd := range []string{"play", "prepare", "mcp", "jobs"} {
+		if out, err := exec.Command(bin, cmd, "-h").CombinedOutput(); err != nil || !strings.Contains(string(out), cmd) {
 			t.Errorf("worker %s -h: %v\n%s", cmd, err, out)
 		}
 	}
 	out, err := exec.Command(bin, "bogus").CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "worker -h") {
 		t.Errorf("worker bogus: %v\n%s", err, out)
+	}
+	// jobs takes nothing: a stray argument is refused before anything starts.
+	out, err = exec.Command(bin, "jobs", "now").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "jobs takes no arguments") {
+		t.Errorf("worker jobs now: %v\n%s", err, out)
 	}
 }
