@@ -21,7 +21,9 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -55,7 +57,19 @@ func main() {
 func run(ctx context.Context, args []string) error {
 	flags := flag.NewFlagSet("api", flag.ContinueOnError)
 	skipMigrations := flags.Bool("skip-migrations", false, "don't apply migrations at start (also MEMORY_SKIP_MIGRATIONS=true)")
+	flags.Usage = func() {
+		fmt.Fprint(flags.Output(), usage)
+		flags.PrintDefaults()
+	}
 	if err := flags.Parse(args); err != nil {
+		return err
+	}
+	// Before anything starts: a mistyped command must not first start (or create) the embedded
+	// cluster and generate tokens.
+	if err := checkCommand(flags.Args()); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			flags.Usage()
+		}
 		return err
 	}
 	cfg, err := config.Load(nil)
@@ -130,9 +144,6 @@ func run(ctx context.Context, args []string) error {
 	}
 
 	if rest := flags.Args(); len(rest) > 0 {
-		if rest[0] != "migrate" || len(rest) < 2 || (rest[1] == "force") != (len(rest) == 3) || len(rest) > 3 {
-			return fmt.Errorf("unknown command %q; want: migrate up|down|version|force N", rest)
-		}
 		return migrate(databaseURL, rest[1:])
 	}
 	if !*skipMigrations && !cfg.SkipMigrations {
@@ -161,8 +172,37 @@ func purgeDelay(cfg config.Config) time.Duration {
 // TombstoneKeyFile is the generated tombstone key's file in MEMORY_DATA_DIR (mode 0600).
 const TombstoneKeyFile = "tombstone-key"
 
+// usage is what api -h prints before the flags.
+const usage = `api: the memory service.
+
+Usage:
+  api [-skip-migrations]       serve (migrating first), on MEMORY_ADDR (default 127.0.0.1:8080)
+  api migrate up|down|version  manage the schema and exit
+  api migrate force N          record migration N as applied and clean, running nothing (after a
+                               failed migration was repaired by hand; 0: none applied)
+
+Without DATABASE_URL it starts (and stops) its own PostgreSQL in MEMORY_DATA_DIR (default ./.data).
+The README lists every MEMORY_* variable.
+
+Flags:
+`
+
+// checkCommand accepts the commands usage lists: none (serve), or a migrate command. A -h among
+// them, or "help", is flag.ErrHelp.
+func checkCommand(args []string) error {
+	if slices.ContainsFunc(args, func(a string) bool { return a == "help" || a == "-h" || a == "-help" || a == "--help" }) {
+		return flag.ErrHelp
+	}
+	if len(args) == 0 || args[0] == "migrate" &&
+		(len(args) == 2 && slices.Contains([]string{"up", "down", "version"}, args[1]) || len(args) == 3 && args[1] == "force") {
+		return nil
+	}
+	return fmt.Errorf("unknown command %q; want: migrate up|down|version|force N (api -h explains them)", strings.Join(args, " "))
+}
+
+// migrate runs a migrate command checkCommand accepted.
 func migrate(databaseURL string, args []string) error {
-	switch cmd := args[0]; cmd {
+	switch args[0] {
 	case "up":
 		return db.MigrateUp(databaseURL)
 	case "down":
@@ -178,7 +218,7 @@ func migrate(databaseURL string, args []string) error {
 		}
 		fmt.Printf("version %d (latest %d, dirty %t)\n", v, latest, dirty)
 		return nil
-	case "force":
+	default: // force N
 		n, err := strconv.ParseUint(args[1], 10, 0)
 		if err != nil {
 			return fmt.Errorf("migrate force %q: want a migration number (0 for none)", args[1])
@@ -188,8 +228,6 @@ func migrate(databaseURL string, args []string) error {
 		}
 		fmt.Printf("version %d recorded as applied, clean; nothing was run\n", n)
 		return nil
-	default:
-		return fmt.Errorf("unknown migrate command %q; want up, down, version or force N", cmd)
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/open-bot/memory/internal/db"
@@ -364,4 +365,32 @@ func TestPrintLogin(t *testing.T) {
 		require.NotContains(t, out.String(), token)
 		require.Contains(t, out.String(), "http://127.0.0.1:8080/login?token=<the user token in "+from+">")
 	}
+}
+
+// TestCommandLine: api -h (and help, and -h after a command) lists the commands and succeeds; an
+// unknown command is refused with a pointer to -h — all before anything starts: no data directory,
+// cluster or token is created.
+func TestCommandLine(t *testing.T) {
+	t.Parallel()
+	bin := buildAPI(t)
+	data := filepath.Join(t.TempDir(), "data")
+	run := func(args ...string) (string, error) {
+		cmd := exec.CommandContext(t.Context(), bin, args...)
+		cmd.Env = apiEnv(data)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	for _, args := range [][]string{{"-h"}, {"help"}, {"migrate", "-h"}, {"-skip-migrations", "--help"}} {
+		out, err := run(args...)
+		assert.NoError(t, err, "api %v", args)
+		assert.Contains(t, out, "api migrate up|down|version", "api %v", args)
+	}
+	for _, args := range [][]string{{"serve"}, {"migrate"}, {"migrate", "sideways"}, {"migrate", "force"}, {"migrate", "up", "now"}} {
+		out, err := run(args...)
+		assert.Error(t, err, "api %v", args)
+		assert.Contains(t, out, "unknown command", "api %v", args)
+		assert.Contains(t, out, "api -h", "api %v", args)
+	}
+	_, err := os.Stat(data)
+	assert.ErrorIs(t, err, os.ErrNotExist, "a command line that was refused or asked for help started nothing")
 }
