@@ -300,7 +300,7 @@ func playTool(ctx context.Context, c *apiClient, run, verb, rest string, out io.
 		if err := c.do(ctx, run, `query($q: String!) { toolSearchMemory(query: $q) { id content } }`, map[string]any{"q": rest}, &res); err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "%d memories\n", len(res.ToolSearchMemory))
+		fmt.Fprintln(out, count(len(res.ToolSearchMemory), "memory", "memories"))
 		for _, m := range res.ToolSearchMemory {
 			fmt.Fprintf(out, "  %s  %s\n", m.ID, m.Content)
 		}
@@ -311,7 +311,7 @@ func playTool(ctx context.Context, c *apiClient, run, verb, rest string, out io.
 		if err := c.do(ctx, run, `query($q: String!) { toolSearchHistory(query: $q) { role content } }`, map[string]any{"q": rest}, &res); err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "%d messages\n", len(res.ToolSearchHistory))
+		fmt.Fprintln(out, count(len(res.ToolSearchHistory), "message", "messages"))
 		for _, m := range res.ToolSearchHistory {
 			fmt.Fprintf(out, "  %s: %s\n", m.Role, m.Content)
 		}
@@ -319,4 +319,12 @@ func playTool(ctx context.Context, c *apiClient, run, verb, rest string, out io.
 		return &gqlError{Code: "USAGE", Message: "unknown command " + strconv.Quote(verb) + "\n" + playHelp}
 	}
 	return nil
+}
+
+// count is "1 memory", "2 memories".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

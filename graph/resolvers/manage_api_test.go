@@ -130,7 +130,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	assert.Equal(t, "edit", home.Revisions[1].Action)
 
 	md := w.export(&from, "MARKDOWN", true)
-	for _, want := range []string{"# Memory of Ada", "## Preferences", "**drink:** Green tea, no sugar _(pinned, expires ", "## Lessons", "Lives in Bergen\n  since 2020", "revision 1 (create"} {
+	for _, want := range []string{"# Memory of Ada", ": 3 memories.\n", "## Preferences", "**drink:** Green tea, no sugar _(pinned, expires ", "## Lessons", "Lives in Bergen\n  since 2020", "revision 1 (create"} {
 		assert.Contains(t, md, want)
 	}
 	assert.NotContains(t, md, "4711")

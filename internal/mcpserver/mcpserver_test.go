@@ -290,12 +290,14 @@ func checkSession(t *testing.T, w *world, r run, s *mcp.ClientSession, bobsItem,
 	// Reads: the saved memory and the user's message.
 	text, isErr, out = call(t, s, "search_memory", map[string]any{"query": "bike"})
 	require.False(t, isErr, text)
+	assert.True(t, strings.HasPrefix(text, "1 memory found.\n"), text)
 	assert.Contains(t, text, "[memory:"+saved+"@1; "+w.ada+"; fact]\nmy bike is green")
 	assert.NotContains(t, text, "Bob rides", "S1: another teammate's memory is never found")
 	items, _ := out["items"].([]any)
 	assert.Len(t, items, 1)
 	text, isErr, _ = call(t, s, "search_history", map[string]any{"query": "bike"})
 	require.False(t, isErr, text)
+	assert.True(t, strings.HasPrefix(text, "1 message found.\n"), text)
 	assert.Contains(t, text, "Please remember that my bike is green.")
 
 	// The user edits Ada's memory mid-turn: the next call interrupts the run (G5) with exactly the

@@ -207,6 +207,14 @@ func written(res memory.ToolResult, err error) (string, WriteResult, error) {
 	return text, out, nil
 }
 
+// found is "1 memory found.", "2 memories found.": the first line of a search's text.
+func found(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one + " found."
+	}
+	return fmt.Sprintf("%d %s found.", n, many)
+}
+
 func (t tools) searchMemory(ctx context.Context, req *mcp.CallToolRequest, a searchArgs) (string, SearchResult, error) {
 	items, err := t.svc.ToolSearchMemory(withCredential(ctx, req.Extra), a.Query)
 	if err != nil {
@@ -214,7 +222,7 @@ func (t tools) searchMemory(ctx context.Context, req *mcp.CallToolRequest, a sea
 	}
 	out := SearchResult{Items: make([]FoundItem, 0, len(items))}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d memories found.", len(items))
+	b.WriteString(found(len(items), "memory", "memories"))
 	for _, i := range items {
 		out.Items = append(out.Items, FoundItem{ID: i.ID, Revision: i.Revision, Scope: i.Scope, Kind: string(i.Kind),
 			Key: i.Key, Content: i.Content, Pinned: i.Pinned})
@@ -232,7 +240,7 @@ func (t tools) searchHistory(ctx context.Context, req *mcp.CallToolRequest, a se
 	}
 	out := HistoryResult{Messages: make([]FoundMessage, 0, len(messages))}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d messages found.", len(messages))
+	b.WriteString(found(len(messages), "message", "messages"))
 	for _, m := range messages {
 		out.Messages = append(out.Messages, FoundMessage{ID: m.ID, ThreadID: m.ThreadID, RunID: m.RunID, Role: m.Role,
 			Content: m.Content, CreatedAt: m.CreatedAt})

@@ -253,8 +253,12 @@ func (s *Service) suggestTx(ctx context.Context, tx pgx.Tx, run Run, n newItem, 
 		return ToolResult{}, err
 	}
 	if made >= s.runSuggestionLimit {
-		return ToolResult{Outcome: OutcomeRefused, Message: fmt.Sprintf("Not saved: this turn already made %d suggestions "+
-			"for the user to review, the most one turn may make. Mention anything else in your reply.", made)}, nil
+		suggestions := fmt.Sprintf("%d suggestions", made)
+		if made == 1 {
+			suggestions = "1 suggestion" // MEMORY_RUN_SUGGESTION_LIMIT=1
+		}
+		return ToolResult{Outcome: OutcomeRefused, Message: "Not saved: this turn already made " + suggestions +
+			" for the user to review, the most one turn may make. Mention anything else in your reply."}, nil
 	}
 	if sentence := intent.SourceSentence(message, about); sentence != "" {
 		n.evidence = &sentence

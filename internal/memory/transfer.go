@@ -208,7 +208,11 @@ func renderMarkdown(file ExportFile) []byte {
 	if file.Teammate != "" {
 		title = "Memory of " + oneLine(file.Teammate)
 	}
-	fmt.Fprintf(&b, "# %s\n\nExported %s: %d memories.\n", title, file.ExportedAt.UTC().Format(time.RFC3339), len(file.Items))
+	n := fmt.Sprintf("%d memories", len(file.Items))
+	if len(file.Items) == 1 {
+		n = "1 memory"
+	}
+	fmt.Fprintf(&b, "# %s\n\nExported %s: %s.\n", title, file.ExportedAt.UTC().Format(time.RFC3339), n)
 	now := file.ExportedAt
 	for _, k := range markdownKinds {
 		var list []ExportItem
