@@ -148,6 +148,8 @@ func TestStaleProposalComparedWithCurrentVersion(t *testing.T) {
 
 		p.click(suggestionSel(a, tid("suggestion-apply-current")))
 		p.waitGone(suggestionSel(a))
+		// The edit itself settled the proposal (already applied): the page says it is done.
+		p.waitFor("the notice", `document.querySelector('[data-testid="suggestions-notice"]')?.textContent.startsWith('Change applied to the current version of the memory.')`)
 		p.waitText(itemSel(item.ID, tid("item-content")), "Works at Initech in Paris")
 		p.waitVisible(itemSel(item.ID) + `[data-revision="4"]`)
 		revs, err := user.revisions(ctx, item.ID)

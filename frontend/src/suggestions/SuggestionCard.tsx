@@ -63,8 +63,8 @@ type Target = { state: 'loading' } | { state: 'gone' } | { state: 'read'; item: 
  * would answer CONFLICT (R2). The card says so as soon as it knows — the item is the cache's, which
  * the scope's events keep current — or when a confirm did answer CONFLICT, and then shows the current
  * version beside the proposal (with what the teammate changed in the version it saw). The user can
- * apply the proposal to the current version (an ordinary edit based on the current revision, after
- * which the proposal is dismissed) or dismiss it.
+ * apply the proposal to the current version (an ordinary edit based on the current revision, which
+ * settles the proposal; one the user edited first is dismissed after it) or dismiss it.
  */
 export function SuggestionCard({ candidate, onDone }: SuggestionCardProps) {
   const limits = useLimits()
@@ -163,11 +163,16 @@ export function SuggestionCard({ candidate, onDone }: SuggestionCardProps) {
       }
       return
     }
-    const dismissed = await dismissCandidate({ input: { id: candidate.id } })
-    if (!dismissed.data) {
-      // The change is saved; only the stale proposal is still listed.
-      setError(`The change is saved, but the suggestion could not be dismissed: ${describeError(dismissed.error)}`)
-      return
+    // The item holding the proposal's own text settles the proposal (already applied); an edited
+    // text leaves it waiting, so it is dismissed. BAD_USER_INPUT: it no longer waits — the edit
+    // settled it after all (the same text but for case or punctuation).
+    if (proposedText !== candidate.content) {
+      const dismissed = await dismissCandidate({ input: { id: candidate.id } })
+      if (!dismissed.data && !hasErrorCode(dismissed.error, 'BAD_USER_INPUT')) {
+        // The change is saved; only the stale proposal is still listed.
+        setError(`The change is saved, but the suggestion could not be dismissed: ${describeError(dismissed.error)}`)
+        return
+      }
     }
     onDone(candidate.id, 'Change applied to the current version of the memory.')
   }
