@@ -2361,7 +2361,8 @@ input DismissCandidateInput {
 
 extend type Query {
   """
-  Suggestions waiting for the user in a scope, pinned first then newest (up to 100).
+  Suggestions waiting for the user in a scope, pinned first then newest (up to 100; memoryItems with
+  status CANDIDATE pages through all of them, as the web app does).
 
   Credentials: user.
   """
