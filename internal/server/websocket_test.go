@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -233,16 +234,24 @@ func TestWebsocketOversizedMessage(t *testing.T) {
 	s.requireHealthy(t)
 }
 
-// TestWebsocketInvalidUTF8: a text message that is not valid UTF-8 closes the connection with 1007
-// instead of reaching the JSON decoder, which would replace the bytes; nothing is written.
+// TestWebsocketInvalidUTF8: a text message that is not valid UTF-8, or that escapes a lone surrogate
+// (in its JSON or in the GraphQL text it carries), closes the connection with 1007 instead of
+// reaching the decoders, which would replace it with U+FFFD; nothing is written.
 func TestWebsocketInvalidUTF8(t *testing.T) {
 	t.Parallel()
 	s := newServer(t)
-	c := mustDialWS(t, s, nil)
-	c.init(map[string]any{"authorization": "Bearer " + userToken})
-	msg := `{"id":"1","type":"subscribe","payload":{"query":"mutation { createTeammate(input: {name: \"Ann` + "\xff" + `\"}) { teammate { id } } }"}}`
-	require.NoError(t, c.conn.WriteMessage(websocket.TextMessage, []byte(msg)))
-	c.expectClose(websocket.CloseInvalidFramePayloadData)
+	const create = `{"id":"1","type":"subscribe","payload":{"query":"mutation($n: String!) { createTeammate(input: {name: $n}) { teammate { id } } }","variables":{"n":"%s"}}}`
+	for _, msg := range []string{
+		`{"id":"1","type":"subscribe","payload":{"query":"mutation { createTeammate(input: {name: \"Ann` + "\xff" + `\"}) { teammate { id } } }"}}`,
+		fmt.Sprintf(create, `Ann \ud800`),
+		`{"id":"1","type":"subscribe","payload":{"query":"mutation { createTeammate(input: {name: \"Ann \\udc00\"}) { teammate { id } } }"}}`,
+		`{"id":"1","type":"subscribe","payload":{"query":"mutation { createTeammate(input: {name: \"Ann \\u{D800}\"}) { teammate { id } } }"}}`,
+	} {
+		c := mustDialWS(t, s, nil)
+		c.init(map[string]any{"authorization": "Bearer " + userToken})
+		require.NoError(t, c.conn.WriteMessage(websocket.TextMessage, []byte(msg)))
+		c.expectClose(websocket.CloseInvalidFramePayloadData)
+	}
 	s.requireHealthy(t)
 	res := s.post(t, bearer(userToken), `{ teammates { name } }`, nil)
 	require.Empty(t, res.Errors)
