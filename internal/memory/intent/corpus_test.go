@@ -99,9 +99,9 @@ func TestCorpusCoversEveryWord(t *testing.T) {
 	}
 	lists := map[string][][]string{
 		"audiences": audiences, "leadIns": leadIns, "keepObjects": keepObjects, "revocations": revocations,
-		"topicShifts": topicShifts,
+		"topicShifts": topicShifts, "objectFraming": objectFraming,
 	}
-	for name, words := range map[string]map[string]bool{"negators": negators, "questionStarts": questionStarts} {
+	for name, words := range map[string]map[string]bool{"negators": negators, "questionStarts": questionStarts, "objectEnds": objectEnds} {
 		for w := range words {
 			lists[name] = append(lists[name], []string{w})
 		}

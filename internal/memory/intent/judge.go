@@ -101,6 +101,7 @@ const (
 	ReasonForgetNegated    = "the sentence that asks to forget also says no, not or never (or similar), so it may ask not to"
 	ReasonForgetKeeps      = "the sentence that asks to forget also asks to keep or remember something, which may be this memory"
 	ReasonNotThisItem      = "the sentence that asks doesn't name this memory (its key, or at least half of its words)"
+	ReasonOtherObject      = "the sentence that asks shares words with this memory, but what it asks to change or forget is mostly something else"
 	ReasonNotForEveryone   = "the sentence that asks doesn't say this is for all teammates; shared memory changes only when the user says so"
 	ReasonRevoked          = "the user's message takes the request back (never mind, scratch that, don't …)"
 	ReasonConfirmed        = "the user's message asks to remember this and contains it"
@@ -113,7 +114,7 @@ const (
 var Reasons = []string{
 	ReasonUnknownKind, ReasonEmpty, ReasonNoRequest, ReasonNoForgetRequest, ReasonNotARequest, ReasonQuestion,
 	ReasonNotInSentence, ReasonPartial, ReasonKeyNotInSentence, ReasonNegated, ReasonForgetNegated, ReasonForgetKeeps, ReasonNotThisItem,
-	ReasonNotForEveryone, ReasonRevoked, ReasonConfirmed, ReasonConfirmedShared, ReasonUpdateConfirmed,
+	ReasonOtherObject, ReasonNotForEveryone, ReasonRevoked, ReasonConfirmed, ReasonConfirmedShared, ReasonUpdateConfirmed,
 	ReasonForgetConfirmed,
 }
 
@@ -121,7 +122,7 @@ var Reasons = []string{
 var progress = map[string]int{
 	ReasonNoRequest: 0, ReasonNoForgetRequest: 0, ReasonNotARequest: 1, ReasonQuestion: 1, ReasonNotInSentence: 2,
 	ReasonPartial: 3, ReasonKeyNotInSentence: 4, ReasonNegated: 5, ReasonForgetNegated: 5, ReasonForgetKeeps: 5,
-	ReasonNotThisItem: 6, ReasonNotForEveryone: 7,
+	ReasonNotThisItem: 6, ReasonOtherObject: 7, ReasonNotForEveryone: 8,
 }
 
 // Judge decides whether a teammate's write is confirmed or waits for the user, from the run's user
@@ -598,9 +599,11 @@ func (s Sentence) judgeSave(w Write, content, key []string) string {
 				better(ReasonNegated)
 				continue
 			}
-			if w.Kind == Update && !s.refersTo(w.Target, c, v) {
-				better(ReasonNotThisItem)
-				continue
+			if w.Kind == Update {
+				if r := s.pointsAt(w.Target, c, v); r != "" {
+					better(r)
+					continue
+				}
 			}
 			if w.Shared && !s.audienceOutside(c) {
 				better(ReasonNotForEveryone)
@@ -625,13 +628,14 @@ func (s Sentence) judgeForget(w Write) string {
 		}
 		// The item's own words may hold a negation ("forget that I don't eat pork").
 		keep := append(s.occurrences(texts(Tokens(w.Target.Content))), s.occurrences(texts(Tokens(w.Target.Key)))...)
+		aim := s.pointsAt(w.Target, span{}, v)
 		switch {
 		case s.holdsOutside(negator, keep...):
 			reason = ReasonForgetNegated
 		case s.holdsOutside(keeps, keep...):
 			reason = ReasonForgetKeeps
-		case !s.refersTo(w.Target, span{}, v):
-			reason = ReasonNotThisItem
+		case aim != "":
+			reason = aim
 		case w.Shared && !s.audienceOutside(span{}):
 			reason = ReasonNotForEveryone
 		default:
@@ -641,10 +645,24 @@ func (s Sentence) judgeForget(w Write) string {
 	return reason
 }
 
-// refersTo reports whether the sentence, outside the new text at c and the verb at v, names the
+// pointsAt returns "" when the sentence points at the item with the verb at v (A4, A5), or why it
+// doesn't: it must name the item (namesItem), and what the verb acts on must be the item, not
+// something that merely holds one of its words (actsOnItem): "Remove the cat hair from my sofa"
+// names "Has a cat" but acts on the hair.
+func (s Sentence) pointsAt(it Item, c, v span) string {
+	switch {
+	case !s.namesItem(it, c, v):
+		return ReasonNotThisItem
+	case !s.actsOnItem(it, c, v):
+		return ReasonOtherObject
+	}
+	return ""
+}
+
+// namesItem reports whether the sentence, outside the new text at c and the verb at v, names the
 // item: its key word for word, or at least half (and at least one) of the distinct words of its
-// current text that aren't stop words (A4, A5).
-func (s Sentence) refersTo(it Item, c, v span) bool {
+// current text that aren't stop words.
+func (s Sentence) namesItem(it Item, c, v span) bool {
 	outside := make(map[string]bool, len(s.Tokens))
 	var rest []string
 	for i, t := range s.Tokens {
@@ -658,12 +676,7 @@ func (s Sentence) refersTo(it Item, c, v span) bool {
 	if key := texts(Tokens(it.Key)); len(key) > 0 && !allStopWords(key) && indexSeq(rest, key, 0) >= 0 {
 		return true // a key of stop words alone ("it", "that") names nothing
 	}
-	words := map[string]bool{}
-	for _, t := range Tokens(it.Content) {
-		if !stopWords[t.Text] {
-			words[t.Text] = true
-		}
-	}
+	words := contentWords(it.Content)
 	found := 0
 	for w := range words {
 		if outside[w] {
@@ -671,6 +684,62 @@ func (s Sentence) refersTo(it Item, c, v span) bool {
 		}
 	}
 	return found >= 1 && 2*found >= len(words)
+}
+
+// actsOnItem reports whether the verb's object — the words after the verb at v to the end of the
+// sentence, or to a word that opens a clause of its own ("because", "since" …), without the new text
+// at c — is mostly the item's words: the distinct words of its key and text that it holds outnumber
+// all its other words, each of those counted as often as it occurs. Stop words don't count, nor do
+// the words that point at a memory rather than at a thing (objectFraming: "the note about", "from
+// your memory", "for good") or name the audience ("for all teammates"). A word is the item's when it
+// is one of them, give or take a final "s" or "es" ("I like coffee" points at "Likes coffee"). So
+// "the cat hair from my sofa" (cat; hair, sofa) doesn't point at "Has a cat", nor "the coffee stain
+// and the tea stain" (coffee, tea; stain, stain) at "Likes coffee and tea"; "my old address, 12 Elm
+// Street" (12, elm, street; old, address) points at "Lives at 12 Elm Street".
+func (s Sentence) actsOnItem(it Item, c, v span) bool {
+	words := contentWords(it.Key + " " + it.Content)
+	own := map[string]bool{}
+	other := 0
+	for i := v.to; i < len(s.Tokens) && !objectEnds[s.Tokens[i]]; {
+		if c.contains(i) {
+			i++
+			continue
+		}
+		if n := max(matchAny(s.Tokens, i, objectFraming), matchAny(s.Tokens, i, audiences)); n > 0 {
+			i += n
+			continue
+		}
+		if t := s.Tokens[i]; !stopWords[t] {
+			if w, ok := itemWord(words, t); ok {
+				own[w] = true
+			} else {
+				other++
+			}
+		}
+		i++
+	}
+	return len(own) > other
+}
+
+// itemWord returns the word of words that t is, give or take a final "s" or "es".
+func itemWord(words map[string]bool, t string) (string, bool) {
+	for _, w := range []string{t, t + "s", t + "es", strings.TrimSuffix(t, "s"), strings.TrimSuffix(t, "es")} {
+		if words[w] {
+			return w, true
+		}
+	}
+	return "", false
+}
+
+// contentWords returns the distinct tokens of text that aren't stop words.
+func contentWords(text string) map[string]bool {
+	words := map[string]bool{}
+	for _, t := range Tokens(text) {
+		if !stopWords[t.Text] {
+			words[t.Text] = true
+		}
+	}
+	return words
 }
 
 func allStopWords(toks []string) bool {
@@ -686,12 +755,7 @@ func allStopWords(toks []string) bool {
 // holds the most of the text's distinct words (stop words aside) — as written in the message, or ""
 // when no sentence holds any. Suggestions show it so the user sees where a teammate got the idea.
 func SourceSentence(message, text string) string {
-	words := map[string]bool{}
-	for _, t := range Tokens(text) {
-		if !stopWords[t.Text] {
-			words[t.Text] = true
-		}
-	}
+	words := contentWords(text)
 	best, bestN := "", 0
 	for _, s := range Sentences(message) {
 		seen := map[string]bool{}

@@ -167,3 +167,20 @@ var stopWords = set(
 	"will", "would", "should", "could", "may", "might", "must", "also", "too", "all", "any", "some",
 	"please", "s", "t", "not", "no", "don't", "dont",
 )
+
+// objectFraming are the words of a forget's or an update's object that point at a memory rather than
+// at a thing ("the note about my cat", "everything you know about", "from your memory", "for good"):
+// they are neither the item's words nor another thing's (see actsOnItem). Words that also name things
+// in documents ("line", "entry", "part") are left out: "remove the line about coffee" may be about a
+// file.
+var objectFraming = phrases(
+	"memory", "memories", "note", "notes", "fact", "facts", "info", "information", "everything",
+	"anything", "thing", "things", "stuff", "know", "knows", "told", "said", "mentioned", "ever",
+	"thanks", "thank", "forever", "now", "again", "completely", "entirely", "permanently", "for good",
+	"right away", "immediately",
+)
+
+// objectEnds open a clause of its own after a forget's or an update's object ("forget my cat because
+// she died"): the object stops there. Words that may join the parts of one object ("and", "or", "with",
+// "after") are left out, so "the coffee and tea stains" stays one object.
+var objectEnds = set("because", "since", "while", "though", "although", "if", "so", "but")
