@@ -18,16 +18,26 @@
 //     forget verb anywhere outside the text and the key, however far from the verb;
 //   - for an update, names the item outside the new text: its key (unless the key is stop words
 //     alone, such as "it"), or at least half (and at least one) of the distinct non-stop words of
-//     its current text;
+//     its current text; and acts on the item: the verb's object, outside the new text, is mostly
+//     the item's words (see below);
 //   - for the shared scope, names every teammate ("for all teammates", "everyone should know", "all
 //     of you", "my profile" …) outside the text, a noun among them in an audience's place ("save
 //     it to my profile", "…, all of you."; not "keep it from my teammates", "my profile picture").
 //
 // A forget is confirmed when one sentence asks to forget, delete, remove or erase (not "forgot"),
 // unnegated outside the item's own words, with no save or keep verb there either ("forget my dog but
-// keep the note about my cat"), is not a question, names the item as an update must, and for a
-// shared item names every teammate. Anything else waits for the user: a suggestion, a proposed
-// change or a proposed forget.
+// keep the note about my cat"), is not a question, names the item and acts on it as an update must,
+// and for a shared item names every teammate. Anything else waits for the user: a suggestion, a
+// proposed change or a proposed forget.
+//
+// Naming the item's words is not enough to act on it: the verb's object — the words after the verb
+// to the sentence's end or to a word that opens a clause of its own ("because", "since", "if" …) —
+// must be mostly the item's. The distinct words of the item's key and text there (give or take a
+// final "s" or "es") must outnumber every other word there; stop words, words that point at a memory
+// rather than a thing ("the note about", "everything you know about", "from your memory", "for
+// good") and audience phrases don't count. "Remove the cat hair from my sofa" (cat; hair, sofa)
+// doesn't act on "Has a cat"; "Please forget my old address, 12 Elm Street" (12, elm, street; old,
+// address) acts on "Lives at 12 Elm Street".
 //
 // Sentences end at . ! ? ; and their other-script forms, at line and paragraph breaks, and before
 // topic shifts ("by the way", "btw", "on another note"); a full stop inside a token ("2.5") or after
