@@ -690,8 +690,8 @@ func (s Sentence) namesItem(it Item, c, v span) bool {
 // sentence, or to a word that opens a clause of its own ("because", "since" …), without the new text
 // at c — is mostly the item's words: the distinct words of its key and text that it holds outnumber
 // all its other words, each of those counted as often as it occurs. Stop words don't count, nor do
-// the words that point at a memory rather than at a thing (objectFraming: "the note about", "from
-// your memory", "for good") or name the audience ("for all teammates"). A word is the item's when it
+// the words that point at a memory rather than at a thing (objectFraming: "note" in "the note about
+// …", "memory" in "from your memory", "for good") or name the audience ("for all teammates"). A word is the item's when it
 // is one of them, give or take a final "s" or "es" ("I like coffee" points at "Likes coffee"). So
 // "the cat hair from my sofa" (cat; hair, sofa) doesn't point at "Has a cat", nor "the coffee stain
 // and the tea stain" (coffee, tea; stain, stain) at "Likes coffee and tea"; "my old address, 12 Elm
@@ -700,10 +700,13 @@ func (s Sentence) actsOnItem(it Item, c, v span) bool {
 	words := contentWords(it.Key + " " + it.Content)
 	own := map[string]bool{}
 	other := 0
-	for i := v.to; i < len(s.Tokens) && !objectEnds[s.Tokens[i]]; {
+	for i := v.to; i < len(s.Tokens); {
 		if c.contains(i) {
 			i++
 			continue
+		}
+		if objectEnds[s.Tokens[i]] {
+			break
 		}
 		if n := max(matchAny(s.Tokens, i, objectFraming), matchAny(s.Tokens, i, audiences)); n > 0 {
 			i += n
