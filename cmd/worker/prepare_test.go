@@ -56,13 +56,7 @@ func (c client) env() []string {
 	return append(os.Environ(), "MEMORY_API_URL="+c.api.URL, "MEMORY_WORKER_TOKEN="+apitest.WorkerToken)
 }
 
-func (c client) teammate(t *testing.T) string {
-	var out struct {
-		CreateTeammate struct{ Teammate struct{ ID string } }
-	}
-	c.api.Must(t, apitest.UserToken, `mutation { createTeammate(input: {name: "Kit"}) { teammate { id } } }`, nil, &out)
-	return out.CreateTeammate.Teammate.ID
-}
+func (c client) teammate(t *testing.T) string { return c.api.CreateTeammate(t, "Kit") }
 
 func (c client) notes(t *testing.T, teammate string) []string {
 	var out struct {

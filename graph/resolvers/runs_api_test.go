@@ -30,14 +30,7 @@ func newWorld(t *testing.T) world {
 	return world{api: apitest.Start(t, dbtest.URL(t)), t: t}
 }
 
-func (w world) teammate(name string) string {
-	var out struct {
-		CreateTeammate struct{ Teammate struct{ ID string } }
-	}
-	w.api.Must(w.t, user, `mutation($n: String!) { createTeammate(input: {name: $n}) { teammate { id } } }`,
-		map[string]any{"n": name}, &out)
-	return out.CreateTeammate.Teammate.ID
-}
+func (w world) teammate(name string) string { return w.api.CreateTeammate(w.t, name) }
 
 type item struct {
 	ID             string

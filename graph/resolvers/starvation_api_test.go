@@ -101,7 +101,7 @@ func TestRecallNeverEmbedsWhileHoldingAConnection(t *testing.T) {
 	for i := range each {
 		wg.Go(func() {
 			var out struct{ StartRun struct{ Packet string } }
-			err := gql.Must(ctx, worker, `mutation($t: ID!, $m: String!) { startRun(input: {teammateId: $t, message: $m}) { packet } }`,
+			err := gql.Call(ctx, worker, `mutation($t: ID!, $m: String!) { startRun(input: {teammateId: $t, message: $m}) { packet } }`,
 				map[string]any{"t": tm, "m": fmt.Sprintf("which cello quartet, take %d?", i)}, &out)
 			if err == nil && out.StartRun.Packet == "" {
 				err = fmt.Errorf("startRun %d: empty packet", i)
@@ -110,7 +110,7 @@ func TestRecallNeverEmbedsWhileHoldingAConnection(t *testing.T) {
 		})
 		wg.Go(func() {
 			var out struct{ RecallPreview struct{ VectorSearch string } }
-			err := gql.Must(ctx, user, `query($t: ID!, $q: String!) { recallPreview(teammateId: $t, query: $q) { vectorSearch } }`,
+			err := gql.Call(ctx, user, `query($t: ID!, $q: String!) { recallPreview(teammateId: $t, query: $q) { vectorSearch } }`,
 				map[string]any{"t": tm, "q": fmt.Sprintf("cello quartet %d", i)}, &out)
 			if err == nil && out.RecallPreview.VectorSearch != "USED" {
 				err = fmt.Errorf("recallPreview %d: vector search %s", i, out.RecallPreview.VectorSearch)

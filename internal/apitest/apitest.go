@@ -1,15 +1,12 @@
-// Package apitest starts the real API (internal/app) on a test database behind an httptest server
-// and speaks GraphQL to it over HTTP, for tests that exercise the API end to end. It holds no rules
-// and is imported by tests only.
+// Package apitest is the one GraphQL test client of the repository and the harness that serves the
+// real API (internal/app) on a test database. Start serves an App on loopback; Client speaks GraphQL
+// over HTTP and WS speaks graphql-transport-ws, to that App or to any API at a base URL (the compiled
+// binary that e2e and cmd/api run). It holds no rules and is imported by tests only.
 package apitest
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"io"
 	"log/slog"
-	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -27,94 +24,69 @@ const (
 	TombstoneKey = "mk_test-tombstone-key-0123456789abcdef"
 )
 
-// API is one running API process over httptest.
+// Wait bounds every wait for the server in this package (a websocket message, a handshake, the event
+// listener): long enough for a loaded CI machine running -race, short enough that a hang fails the
+// test instead of the whole binary.
+const Wait = 15 * time.Second
+
+// API is one App served over HTTP on loopback until the test ends; the embedded Client talks to it.
 type API struct {
-	URL string
+	*Client
+	// App is the running App, for tests that look inside it (Listener, Broker) or close it early.
+	App *app.App
+	// Addr is the host:port the server listens on, for tests that write HTTP by hand.
+	Addr string
 }
 
-// Start runs the API on databaseURL (a migrated database, e.g. dbtest.URL(t)) until the test ends.
+// Start serves an App on databaseURL (a migrated database, e.g. dbtest.URL(t)) until the test ends.
 func Start(t testing.TB, databaseURL string) *API {
 	t.Helper()
-	return StartWith(t, databaseURL, nil)
+	return StartWith(t, databaseURL)
 }
 
-// StartWith is Start with options adjusted by configure (AI settings, say) before the API starts.
-func StartWith(t testing.TB, databaseURL string, configure func(*app.Options)) *API {
+// StartWith is Start with the options adjusted by each of configure in turn (AI settings, limits,
+// a logger) before the App starts. The App's own http.Server serves it, with the header and idle
+// timeouts cmd/api has. It returns once the App's event listener is connected, so that a change made
+// from then on reaches its subscribers.
+func StartWith(t testing.TB, databaseURL string, configure ...func(*app.Options)) *API {
 	t.Helper()
 	o := app.Options{
 		DatabaseURL: databaseURL, UserToken: UserToken, WorkerToken: WorkerToken, TombstoneKey: []byte(TombstoneKey),
 		Log: slog.New(slog.DiscardHandler),
 	}
-	if configure != nil {
-		configure(&o)
+	for _, c := range configure {
+		c(&o)
 	}
 	a, err := app.New(context.Background(), o)
 	require.NoError(t, err)
-	srv := httptest.NewServer(a.Handler())
+	srv := httptest.NewUnstartedServer(nil)
+	srv.Config = a.HTTPServer()
+	srv.Start()
 	t.Cleanup(func() {
 		srv.Close()
 		a.Close()
 	})
 	select {
 	case <-a.Listener().Ready():
-	case <-time.After(10 * time.Second):
+	case <-time.After(Wait):
 		t.Fatal("the API's event listener did not connect")
 	}
-	return &API{URL: srv.URL}
+	return &API{Client: &Client{URL: srv.URL, HTTP: srv.Client()}, App: a, Addr: srv.Listener.Addr().String()}
 }
 
-// Error is one GraphQL error.
-type Error struct {
-	Message    string         `json:"message"`
-	Path       []any          `json:"path"`
-	Extensions map[string]any `json:"extensions"`
-}
-
-// Result is a GraphQL response.
-type Result struct {
-	Data   json.RawMessage `json:"data"`
-	Errors []Error         `json:"errors"`
-}
-
-// Code is the first error's extensions.code, or "" when there is no error.
-func (r Result) Code() string {
-	if len(r.Errors) == 0 {
-		return ""
+// WaitUntil polls cond every 10 ms until it holds or timeout passes, and reports whether it held.
+func WaitUntil(timeout time.Duration, cond func() bool) bool {
+	deadline := time.After(timeout)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if cond() {
+			return true
+		}
+		select {
+		case <-deadline:
+			return cond()
+		case <-tick.C:
+		}
 	}
-	code, _ := r.Errors[0].Extensions["code"].(string)
-	return code
-}
-
-// Decode unmarshals data into v, failing the test if the response has errors.
-func (r Result) Decode(t testing.TB, v any) {
-	t.Helper()
-	require.Empty(t, r.Errors, "GraphQL errors")
-	require.NoError(t, json.Unmarshal(r.Data, v))
-}
-
-// Do posts one operation with token as bearer ("" sends none).
-func (a *API) Do(t testing.TB, token, query string, vars map[string]any) Result {
-	t.Helper()
-	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
-	require.NoError(t, err)
-	req, err := http.NewRequest(http.MethodPost, a.URL+"/graphql", bytes.NewReader(body))
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	var out Result
-	require.NoError(t, json.Unmarshal(raw, &out), "response: %s", raw)
-	return out
-}
-
-// Must is Do that fails the test on any error and decodes data into v.
-func (a *API) Must(t testing.TB, token, query string, vars map[string]any, v any) {
-	t.Helper()
-	a.Do(t, token, query, vars).Decode(t, v)
 }

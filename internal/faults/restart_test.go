@@ -116,11 +116,11 @@ func (w *writer) run(t *testing.T, gql *apitest.Client, l *ledger, stop <-chan s
 		var err error
 		sent := time.Now()
 		if create {
-			res, err = gql.Do(ctx, apitest.UserToken, qCreateMemory, map[string]any{"scope": w.scopeVars, "content": content})
+			res, err = gql.Post(ctx, apitest.Bearer(apitest.UserToken), qCreateMemory, map[string]any{"scope": w.scopeVars, "content": content})
 		} else {
 			id = w.ids[n%len(w.ids)]
 			base = w.revs[id]
-			res, err = gql.Do(ctx, apitest.UserToken, qEditMemory, map[string]any{"id": id, "base": base, "content": content})
+			res, err = gql.Post(ctx, apitest.Bearer(apitest.UserToken), qEditMemory, map[string]any{"id": id, "base": base, "content": content})
 		}
 		switch {
 		case err == nil && len(res.Errors) == 0:
@@ -252,13 +252,13 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 	var tm struct {
 		CreateTeammate struct{ Teammate struct{ ID string } }
 	}
-	require.NoError(t, gql.Must(ctx, apitest.UserToken, qCreateTeammate, map[string]any{"name": "Ada"}, &tm))
+	require.NoError(t, gql.Call(ctx, apitest.UserToken, qCreateTeammate, map[string]any{"name": "Ada"}, &tm))
 	teammate := tm.CreateTeammate.Teammate.ID
 	scopes := map[string]map[string]any{teammate: {"teammateId": teammate}, "shared": {"teammateId": nil}}
 
 	// Subscribers, each on its own connection.
 	dial := func(name string) *apitest.WS {
-		c, err := apitest.DialWS(ctx, api.URL, apitest.UserToken)
+		c, err := apitest.ConnectWS(ctx, api.URL, apitest.UserToken)
 		require.NoError(t, err, name)
 		t.Cleanup(c.Close)
 		return c
@@ -290,7 +290,7 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 				CreateMemory struct{ Item struct{ ID string } }
 			}
 			sent := time.Now()
-			require.NoError(t, gql.Must(ctx, apitest.UserToken, qCreateMemory, map[string]any{"scope": scopes[scope], "content": content}, &out))
+			require.NoError(t, gql.Call(ctx, apitest.UserToken, qCreateMemory, map[string]any{"scope": scopes[scope], "content": content}, &out))
 			id := out.CreateMemory.Item.ID
 			l.mu.Lock()
 			l.acks = append(l.acks, ack{scope: scope, item: id, rev: 1, content: content, sent: sent, acked: time.Now()})
@@ -471,7 +471,7 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 	// The generation subscriber converges on the current generation, whether it stayed open through
 	// the re-sync or was completed and resubscribed, and never goes backwards.
 	var current struct{ Teammate struct{ Generation string } }
-	require.NoError(t, gql.Must(ctx, apitest.UserToken, qGeneration, map[string]any{"id": teammate}, &current))
+	require.NoError(t, gql.Call(ctx, apitest.UserToken, qGeneration, map[string]any{"id": teammate}, &current))
 	require.True(t, apitest.WaitUntil(15*time.Second, func() bool {
 		_, nexts, _, _ := gen.snapshot()
 		values := generations(nexts)

@@ -37,19 +37,9 @@ type world struct {
 func newWorld(t *testing.T) *world {
 	t.Helper()
 	w := &world{api: apitest.Start(t, dbtest.URL(t))}
-	w.ada = w.teammate(t, "Ada")
-	w.bob = w.teammate(t, "Bob")
+	w.ada = w.api.CreateTeammate(t, "Ada")
+	w.bob = w.api.CreateTeammate(t, "Bob")
 	return w
-}
-
-func (w *world) teammate(t *testing.T, name string) string {
-	t.Helper()
-	var out struct {
-		CreateTeammate struct{ Teammate struct{ ID string } }
-	}
-	w.api.Must(t, apitest.UserToken, `mutation($n: String!) { createTeammate(input: {name: $n}) { teammate { id } } }`,
-		map[string]any{"n": name}, &out)
-	return out.CreateTeammate.Teammate.ID
 }
 
 // createItem adds an active item to teammate's scope as the user and returns its id.

@@ -111,7 +111,7 @@ func TestDeleteTeammateLeavesNoTrace(t *testing.T) {
 	// Every open page hears of it: a teammate list and Ada's generation, over the websocket.
 	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	ws, err := apitest.DialWS(wctx, api.URL, user)
+	ws, err := apitest.ConnectWS(wctx, api.URL, user)
 	require.NoError(t, err)
 	defer ws.Close()
 	require.NoError(t, ws.Subscribe("teammates", `subscription { teammatesChanged { teammateId change teammate { id } } }`, nil))

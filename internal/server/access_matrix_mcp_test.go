@@ -10,6 +10,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
+
+	"github.com/open-bot/memory/internal/apitest"
 )
 
 // The MCP cells of the access matrix: /mcp answers HTTP 401 or 403 before any tool runs, or a tool
@@ -167,11 +169,11 @@ func checkMCPCell(t *testing.T, f *matrixFixture, name string, op mcpOp, c *matr
 func connectMCP(t *testing.T, f *matrixFixture, header http.Header) *mcp.ClientSession {
 	t.Helper()
 	client := mcp.NewClient(&mcp.Implementation{Name: "matrix", Version: "1"}, nil)
-	ctx, cancel := context.WithTimeout(t.Context(), wait)
+	ctx, cancel := context.WithTimeout(t.Context(), apitest.Wait)
 	defer cancel()
 	session, err := client.Connect(ctx, &mcp.StreamableClientTransport{
 		Endpoint: f.s.URL + "/mcp", MaxRetries: -1,
-		HTTPClient: &http.Client{Timeout: wait, Transport: headerTransport{header: header, next: f.s.Client().Transport}},
+		HTTPClient: &http.Client{Timeout: apitest.Wait, Transport: headerTransport{header: header, next: f.s.HTTP.Transport}},
 	}, nil)
 	require.NoError(t, err)
 	return session
@@ -201,7 +203,7 @@ func postMCP(t *testing.T, f *matrixFixture, header http.Header, op mcpOp, args 
 	}
 	body, err := json.Marshal(msg)
 	require.NoError(t, err)
-	ctx, cancel := context.WithTimeout(t.Context(), wait)
+	ctx, cancel := context.WithTimeout(t.Context(), apitest.Wait)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, f.s.URL+"/mcp", strings.NewReader(string(body)))
 	require.NoError(t, err)
@@ -214,7 +216,7 @@ func postMCP(t *testing.T, f *matrixFixture, header http.Header, op mcpOp, args 
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
-	resp, err := f.s.Client().Do(req)
+	resp, err := f.s.HTTP.Do(req)
 	require.NoError(t, err)
 	_ = resp.Body.Close()
 	return resp.StatusCode, resp.Header

@@ -18,6 +18,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/open-bot/memory/graph/generated"
+	"github.com/open-bot/memory/internal/apitest"
 	"github.com/open-bot/memory/internal/auth"
 	"github.com/open-bot/memory/internal/dbtest"
 )
@@ -86,7 +87,7 @@ type matrixOp struct {
 // runs, and another teammate.
 type matrixFixture struct {
 	t            *testing.T
-	s            *apiServer
+	s            *apitest.API
 	db           *snapshots
 	owner, other string
 	item         string // an active item of the owner's scope
@@ -121,11 +122,10 @@ const runMessage = "Please remember that I like green tea. Forget the note about
 func newMatrixFixture(t *testing.T) *matrixFixture {
 	t.Helper()
 	databaseURL := dbtest.URL(t)
-	s := startServer(t, databaseURL)
-	s.awaitListener(t)
+	s := apitest.StartWith(t, databaseURL, settings)
 	f := &matrixFixture{t: t, s: s, db: newSnapshots(t, databaseURL)}
-	f.owner = s.createTeammate(t, "Ada")
-	f.other = s.createTeammate(t, "Bob")
+	f.owner = s.CreateTeammate(t, "Ada")
+	f.other = s.CreateTeammate(t, "Bob")
 	f.item = f.createItem("The note about coffee")
 	f.completedRun = f.startRun(f.owner, runMessage)
 	f.mutate(f.completedRun.Token, `mutation { completeRun(input: {reply: "Noted."}) { id } }`, nil)
@@ -155,7 +155,7 @@ func (f *matrixFixture) runStatus(t *testing.T, id string) (status string, hasTo
 // mutate runs an operation that must succeed and returns its data.
 func (f *matrixFixture) mutate(token, query string, vars map[string]any) json.RawMessage {
 	f.t.Helper()
-	res := f.s.post(f.t, bearer(token), query, vars)
+	res := f.s.Do(f.t, token, query, vars)
 	require.Empty(f.t, res.Errors, "%s", query)
 	require.Equal(f.t, http.StatusOK, res.Status)
 	return res.Data
@@ -275,7 +275,7 @@ func (c *matrixCell) header() http.Header {
 	case c.token == "":
 		return nil
 	}
-	return bearer(c.token)
+	return apitest.Bearer(c.token)
 }
 
 // initPayload is the connection_init payload carrying the cell's credential.
@@ -494,7 +494,7 @@ var matrixOps = map[string]matrixOp{
 	"deleteTeammate": {
 		query: `mutation($tm: ID!) { deleteTeammate(input: {id: $tm}) { teammateId } }`,
 		vars: func(f *matrixFixture, _ *matrixCell) map[string]any {
-			return map[string]any{"tm": f.s.createTeammate(f.t, f.text("Dana"))}
+			return map[string]any{"tm": f.s.CreateTeammate(f.t, f.text("Dana"))}
 		},
 		want: userOnly,
 	},
@@ -559,8 +559,8 @@ var matrixOps = map[string]matrixOp{
 		vars:  ownerVars, want: readers,
 		event: func(f *matrixFixture) func(context.Context, int) error {
 			return func(ctx context.Context, n int) error {
-				return f.sendOK(ctx, userToken, `mutation($tm: ID, $c: String!) { createMemory(input: {scope: {teammateId: $tm}, content: $c}) { item { id } } }`,
-					map[string]any{"tm": f.owner, "c": fmt.Sprintf("Changes %d", n)})
+				return f.s.Call(ctx, userToken, `mutation($tm: ID, $c: String!) { createMemory(input: {scope: {teammateId: $tm}, content: $c}) { item { id } } }`,
+					map[string]any{"tm": f.owner, "c": fmt.Sprintf("Changes %d", n)}, nil)
 			}
 		},
 	},
@@ -570,8 +570,8 @@ var matrixOps = map[string]matrixOp{
 		event: func(f *matrixFixture) func(context.Context, int) error {
 			run := f.startRun(f.owner, "Hello.")
 			return func(ctx context.Context, n int) error {
-				return f.sendOK(ctx, run.Token, `mutation($c: String!) { toolRemember(input: {content: $c}) { outcome } }`,
-					map[string]any{"c": fmt.Sprintf("Collects stamps %d", n)})
+				return f.s.Call(ctx, run.Token, `mutation($c: String!) { toolRemember(input: {content: $c}) { outcome } }`,
+					map[string]any{"c": fmt.Sprintf("Collects stamps %d", n)}, nil)
 			}
 		},
 	},
@@ -580,24 +580,11 @@ var matrixOps = map[string]matrixOp{
 		vars:  noVars, want: userAndWorker,
 		event: func(f *matrixFixture) func(context.Context, int) error {
 			return func(ctx context.Context, _ int) error {
-				return f.sendOK(ctx, userToken, `mutation($tm: ID!) { renameTeammate(input: {id: $tm, name: "Ada"}) { teammate { id } } }`,
-					map[string]any{"tm": f.owner})
+				return f.s.Call(ctx, userToken, `mutation($tm: ID!) { renameTeammate(input: {id: $tm, name: "Ada"}) { teammate { id } } }`,
+					map[string]any{"tm": f.owner}, nil)
 			}
 		},
 	},
-}
-
-// sendOK posts an operation from a goroutine other than the test's and reports any failure.
-func (f *matrixFixture) sendOK(ctx context.Context, token, query string, vars map[string]any) error {
-	req, err := f.s.postRequest(ctx, bearer(token), query, vars)
-	if err != nil {
-		return err
-	}
-	res, err := f.s.send(req)
-	if err == nil && (res.Status != http.StatusOK || len(res.Errors) > 0) {
-		err = fmt.Errorf("status %d, errors %+v", res.Status, res.Errors)
-	}
-	return err
 }
 
 // rootFields lists the schema's root fields by operation type.
@@ -688,11 +675,11 @@ func checkHTTPCell(t *testing.T, f *matrixFixture, name string, op matrixOp, c *
 	if want != allowed {
 		before = f.db.take(t)
 	}
-	res := f.s.post(t, c.header(), op.query, vars)
+	res := f.s.DoWith(t, c.header(), op.query, vars)
 	require.Equal(t, http.StatusOK, res.Status)
 	if want != allowed {
 		require.NotEmpty(t, res.Errors, "%s as %s: want %s", name, c.cred, want)
-		require.Equal(t, []string{string(want)}, codes(res.Errors), "%s as %s", name, c.cred)
+		require.Equal(t, []string{string(want)}, res.Codes(), "%s as %s", name, c.cred)
 		if string(res.Data) != "null" { // a nullable root field is null
 			require.JSONEq(t, fmt.Sprintf(`{%q: null}`, name), string(res.Data), "a refused call returned data")
 		}
@@ -727,21 +714,21 @@ func checkSubscriptionCell(t *testing.T, f *matrixFixture, op matrixOp, c *matri
 		// The web app's websocket: the cookie on the upgrade request, the page's own origin.
 		header = http.Header{"Cookie": {c.cookie.String()}, "Origin": {f.s.URL}}
 	}
-	ws := mustDialWS(t, f.s, header)
+	ws := f.s.MustDialWS(t, header)
 	want := op.want[c.cred]
 	if want == unauth {
-		ws.sendInit(c.initPayload())
-		ws.expectClose(auth.CloseForbidden)
+		require.NoError(t, ws.SendInit(c.initPayload()))
+		ws.ExpectClose(t, auth.CloseForbidden)
 		if c.cred == credIdleRun {
 			status, _ := f.runStatus(t, c.run.ID)
 			require.Equal(t, "interrupted", status, "the idle run goes on")
 		}
 		return
 	}
-	ws.init(c.initPayload())
-	ws.subscribe("1", op.query, op.vars(f, c))
+	require.NoError(t, ws.Init(c.initPayload()))
+	require.NoError(t, ws.Subscribe("1", op.query, op.vars(f, c)))
 	if want != allowed {
-		require.Equal(t, []string{string(want)}, ws.expectFailedNext("1"), "as %s", c.cred)
+		require.Equal(t, []string{string(want)}, ws.ExpectFailedNext(t, "1"), "as %s", c.cred)
 		return
 	}
 	var stop func() error
@@ -749,7 +736,7 @@ func checkSubscriptionCell(t *testing.T, f *matrixFixture, op matrixOp, c *matri
 		stop = repeatUntilStopped(t.Context(), op.event(f))
 	}
 	var data map[string]map[string]any
-	ws.next("1", &data)
+	ws.Next(t, "1", &data)
 	if stop != nil {
 		require.NoError(t, stop())
 	}
@@ -812,18 +799,18 @@ func TestRunCredentialEndsOnItsWebsocket(t *testing.T) {
 		t.Run(end.name, func(t *testing.T) {
 			f.t = t
 			run := f.startRun(f.owner, runMessage)
-			ws := mustDialWS(t, f.s, nil)
-			ws.init(map[string]any{"authorization": "Bearer " + run.Token})
-			ws.subscribe("before", generationSubscription, map[string]any{"id": f.owner})
-			ws.nextGeneration("before", f.owner)
+			ws := f.s.MustDialWS(t, nil)
+			require.NoError(t, ws.Init(map[string]any{"authorization": "Bearer " + run.Token}))
+			require.NoError(t, ws.Subscribe("before", generationSubscription, map[string]any{"id": f.owner}))
+			nextGeneration(t, ws, "before", f.owner)
 
 			end.do(run)
 			// The subscription the run opened ends at its next event rather than deliver it.
 			f.mutate(userToken, `mutation($tm: ID!) { createMemory(input: {scope: {teammateId: $tm}, content: "Changed after the run"}) { item { id } } }`,
 				map[string]any{"tm": f.owner})
-			ws.expectComplete("before")
-			ws.subscribe("after", generationSubscription, map[string]any{"id": f.owner})
-			require.Equal(t, []string{"UNAUTHENTICATED"}, ws.expectFailedNext("after"))
+			ws.ExpectComplete(t, "before")
+			require.NoError(t, ws.Subscribe("after", generationSubscription, map[string]any{"id": f.owner}))
+			require.Equal(t, []string{"UNAUTHENTICATED"}, ws.ExpectFailedNext(t, "after"))
 		})
 	}
 }
@@ -834,14 +821,14 @@ func TestRunCredentialEndsOnItsWebsocket(t *testing.T) {
 func TestCrossSiteFormPostsAreRefused(t *testing.T) {
 	t.Parallel()
 	databaseURL := dbtest.URL(t)
-	s := startServer(t, databaseURL)
+	s := apitest.StartWith(t, databaseURL, settings)
 	cookie := loginCookie(t, s)
-	teammate := s.createTeammate(t, "Ada")
+	teammate := s.CreateTeammate(t, "Ada")
 	var created struct {
 		CreateMemory struct{ Item struct{ ID string } }
 	}
-	s.post(t, http.Header{"Cookie": {cookie.String()}}, createMemoryMutation,
-		map[string]any{"tm": teammate, "content": "Likes tea"}).decode(t, &created)
+	s.DoWith(t, http.Header{"Cookie": {cookie.String()}}, createMemoryMutation,
+		map[string]any{"tm": teammate, "content": "Likes tea"}).Decode(t, &created)
 	db := newSnapshots(t, databaseURL)
 	before := db.take(t)
 
@@ -876,14 +863,14 @@ func TestCrossSiteFormPostsAreRefused(t *testing.T) {
 					req.Header.Set("Origin", origin)
 				}
 				req.AddCookie(cookie)
-				res := s.do(t, req)
+				res := s.DoRequest(t, req)
 				require.Equal(t, status, res.Status, "Origin %q: errors %+v", origin, res.Errors)
 				require.NotEmpty(t, res.Errors)
 				require.Equal(t, before, db.take(t), "a form POST changed the database")
 			}
 		})
 	}
-	require.Equal(t, []string{"Ada"}, s.teammateNames(t))
+	require.Equal(t, []string{"Ada"}, teammateNames(t, s))
 }
 
 // One rule for suggestions (issue 18 item 6): only the user reads candidate and dismissed items.
@@ -918,10 +905,10 @@ func TestAccessMatrixSuggestionsAreTheUsersOnly(t *testing.T) {
 			f.t = t
 			for i, cred := range []credential{credUser, credWorker, credOwnRun} {
 				c := f.cell(cred)
-				res := f.s.post(t, c.header(), r.query, r.vars)
+				res := f.s.DoWith(t, c.header(), r.query, r.vars)
 				require.Equal(t, http.StatusOK, res.Status)
 				if r.want[i] != allowed {
-					require.Equal(t, []string{string(r.want[i])}, codes(res.Errors), "%s as %s", name, cred)
+					require.Equal(t, []string{string(r.want[i])}, res.Codes(), "%s as %s", name, cred)
 					continue
 				}
 				require.Empty(t, res.Errors, "%s as %s", name, cred)
@@ -977,25 +964,25 @@ func TestAccessMatrixSuggestionsAreTheUsersOnly(t *testing.T) {
 		f.t = t
 		type sub struct {
 			cred credential
-			ws   *wsClient
+			ws   *apitest.WS
 		}
 		var subs []sub
 		for _, cred := range []credential{credUser, credWorker, credOwnRun} {
 			c := f.cell(cred)
-			ws := mustDialWS(t, f.s, nil)
-			ws.init(c.initPayload())
-			ws.subscribe("1", `subscription($tm: ID) { memoryChanged(scope: {teammateId: $tm}) { itemId status } }`, map[string]any{"tm": f.owner})
+			ws := f.s.MustDialWS(t, nil)
+			require.NoError(t, ws.Init(c.initPayload()))
+			require.NoError(t, ws.Subscribe("1", `subscription($tm: ID) { memoryChanged(scope: {teammateId: $tm}) { itemId status } }`, map[string]any{"tm": f.owner}))
 			subs = append(subs, sub{cred, ws})
 		}
 		// A subscription registers asynchronously: repeat an active-item change until each
 		// subscriber has seen one, so all of them are listening before the suggestions arrive.
 		for _, s := range subs {
 			stop := repeatUntilStopped(t.Context(), func(ctx context.Context, n int) error {
-				return f.sendOK(ctx, userToken, `mutation($tm: ID, $c: String!) { createMemory(input: {scope: {teammateId: $tm}, content: $c}) { item { id } } }`,
-					map[string]any{"tm": f.owner, "c": fmt.Sprintf("Warm-up %d %s", n, s.cred)})
+				return f.s.Call(ctx, userToken, `mutation($tm: ID, $c: String!) { createMemory(input: {scope: {teammateId: $tm}, content: $c}) { item { id } } }`,
+					map[string]any{"tm": f.owner, "c": fmt.Sprintf("Warm-up %d %s", n, s.cred)}, nil)
 			})
 			var first map[string]map[string]any
-			s.ws.next("1", &first)
+			s.ws.Next(t, "1", &first)
 			require.NoError(t, stop())
 		}
 		// Drain the warm-up events: read until a marker item arrives on every connection.
@@ -1009,7 +996,7 @@ func TestAccessMatrixSuggestionsAreTheUsersOnly(t *testing.T) {
 				var ev struct {
 					MemoryChanged struct{ ItemID, Status string }
 				}
-				s.ws.next("1", &ev)
+				s.ws.Next(t, "1", &ev)
 				if ev.MemoryChanged.ItemID == marker {
 					break
 				}

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
+	"github.com/open-bot/memory/internal/apitest"
 	"github.com/open-bot/memory/internal/dbtest"
 	"github.com/open-bot/memory/internal/server"
 )
@@ -136,18 +137,17 @@ type badInput struct {
 func TestBadInput(t *testing.T) {
 	t.Parallel()
 	databaseURL := dbtest.URL(t)
-	s := startServer(t, databaseURL)
-	s.awaitListener(t)
+	s := apitest.StartWith(t, databaseURL, settings)
 	db := newSnapshots(t, databaseURL)
-	tm := s.createTeammate(t, "Ada")
+	tm := s.CreateTeammate(t, "Ada")
 	var created struct {
 		CreateMemory struct{ Item struct{ ID string } }
 	}
-	s.post(t, bearer(userToken), createMemoryMutation, map[string]any{"tm": tm, "content": "Likes tea"}).decode(t, &created)
+	s.Must(t, userToken, createMemoryMutation, map[string]any{"tm": tm, "content": "Likes tea"}, &created)
 	item := created.CreateMemory.Item.ID
 	var started struct{ StartRun struct{ RunToken string } }
-	s.post(t, bearer(workerToken), `mutation($tm: ID!) { startRun(input: {teammateId: $tm, message: "Please remember that I like tea."}) { runToken } }`,
-		map[string]any{"tm": tm}).decode(t, &started)
+	s.Must(t, workerToken, `mutation($tm: ID!) { startRun(input: {teammateId: $tm, message: "Please remember that I like tea."}) { runToken } }`,
+		map[string]any{"tm": tm}, &started)
 	runToken := started.StartRun.RunToken
 	require.NotEmpty(t, runToken)
 
@@ -302,11 +302,11 @@ func TestBadInput(t *testing.T) {
 				want = http.StatusOK
 				req := tc.request(t, s)
 				req.Header.Set("Accept", "application/graphql-response+json")
-				res := s.do(t, req)
+				res := s.DoRequest(t, req)
 				require.Equal(t, http.StatusBadRequest, res.Status, "application/graphql-response+json: errors %+v", res.Errors)
-				require.Equal(t, tc.code, res.code())
+				require.Equal(t, tc.code, res.Code())
 			}
-			res := s.do(t, tc.request(t, s))
+			res := s.DoRequest(t, tc.request(t, s))
 			require.Equal(t, want, res.Status, "errors %+v", res.Errors)
 			require.NotEmpty(t, res.Errors)
 			for _, e := range res.Errors {
@@ -323,26 +323,26 @@ func TestBadInput(t *testing.T) {
 	t.Logf("%d bad inputs refused", len(cases))
 
 	// The server is still healthy after all of them.
-	s.requireHealthy(t)
-	res, body := s.fetch(t, "/readyz")
+	requireHealthy(t, s)
+	res, body := s.Fetch(t, "/readyz")
 	require.Equal(t, http.StatusOK, res.StatusCode, body)
 	var data struct {
 		MemoryItems struct {
 			Edges []struct{ Node struct{ ID, Content string } }
 		}
 	}
-	s.post(t, bearer(userToken), `query($tm: ID) { memoryItems(scope: {teammateId: $tm}) { edges { node { id content } } } }`,
-		map[string]any{"tm": tm}).decode(t, &data)
+	s.Must(t, userToken, `query($tm: ID) { memoryItems(scope: {teammateId: $tm}) { edges { node { id content } } } }`,
+		map[string]any{"tm": tm}, &data)
 	require.Len(t, data.MemoryItems.Edges, 1)
 	require.Equal(t, item, data.MemoryItems.Edges[0].Node.ID)
 	require.Equal(t, "Likes tea", data.MemoryItems.Edges[0].Node.Content)
-	require.Equal(t, []string{"Ada"}, s.teammateNames(t))
+	require.Equal(t, []string{"Ada"}, teammateNames(t, s))
 
 	// The limits leave room for GraphiQL's introspection, the largest document a client sends.
 	var schema struct {
 		Schema struct{ Types []struct{ Name string } } `json:"__schema"`
 	}
-	s.post(t, bearer(userToken), graphiQLIntrospection, nil).decode(t, &schema)
+	s.Must(t, userToken, graphiQLIntrospection, nil, &schema)
 	require.NotEmpty(t, schema.Schema.Types)
 }
 
@@ -351,7 +351,7 @@ func TestBadInput(t *testing.T) {
 const graphiQLIntrospection = `query IntrospectionQuery { __schema { description queryType { name kind } mutationType { name kind } subscriptionType { name kind } types { ...FullType } directives { name description isRepeatable locations args(includeDeprecated: true) { ...InputValue } } } } fragment FullType on __Type { kind name description specifiedByURL fields(includeDeprecated: true) { name description args(includeDeprecated: true) { ...InputValue } type { ...TypeRef } isDeprecated deprecationReason } inputFields(includeDeprecated: true) { ...InputValue } interfaces { ...TypeRef } enumValues(includeDeprecated: true) { name description isDeprecated deprecationReason } possibleTypes { ...TypeRef } } fragment InputValue on __InputValue { name description type { ...TypeRef } defaultValue isDeprecated deprecationReason } fragment TypeRef on __Type { kind name ofType { name kind ofType { name kind ofType { name kind ofType { name kind ofType { name kind ofType { name kind ofType { name kind ofType { name kind ofType { name kind } } } } } } } } } }`
 
 // request builds the case's HTTP request.
-func (tc badInput) request(t *testing.T, s *apiServer) *http.Request {
+func (tc badInput) request(t *testing.T, s *apitest.API) *http.Request {
 	t.Helper()
 	var req *http.Request
 	var err error

@@ -27,16 +27,16 @@ import (
 func TestWebsocketInitTimeout(t *testing.T) {
 	t.Parallel()
 	const timeout = 300 * time.Millisecond
-	s := newServer(t, func(o *app.Options) {
+	s := apitest.StartWith(t, dbtest.URL(t), settings, func(o *app.Options) {
 		o.WebsocketInitTimeout = timeout
 		o.PingPongInterval = 2 * timeout
 	})
 
 	t.Run("silent", func(t *testing.T) {
 		t.Parallel()
-		c := mustDialWS(t, s, nil)
+		c := s.MustDialWS(t, nil)
 		start := time.Now()
-		_, err := c.readMessage()
+		_, err := c.Receive()
 		elapsed := time.Since(start)
 		closeErr, ok := errors.AsType[*websocket.CloseError](err)
 		require.True(t, ok, "want a close frame, got %v", err)
@@ -48,13 +48,13 @@ func TestWebsocketInitTimeout(t *testing.T) {
 	})
 	t.Run("initialised in time", func(t *testing.T) {
 		t.Parallel()
-		teammate := s.createTeammate(t, "Ada")
-		c := mustDialWS(t, s, nil)
-		c.init(map[string]any{"authorization": "Bearer " + workerToken})
+		teammate := s.CreateTeammate(t, "Ada")
+		c := s.MustDialWS(t, nil)
+		require.NoError(t, c.Init(map[string]any{"authorization": "Bearer " + workerToken}))
 		// Two keep-alive pings come at twice and four times the init timeout: the connection is
 		// still open well after it.
-		c.awaitPings(2)
-		c.subscribeGeneration(s, "1", teammate)
+		c.AwaitPings(t, 2)
+		subscribeGeneration(t, s, c, "1", teammate)
 	})
 }
 
@@ -63,39 +63,38 @@ func TestWebsocketInitTimeout(t *testing.T) {
 // connection and its other subscriptions carry on; completing one makes room at once.
 func TestSubscriptionCapPerConnection(t *testing.T) {
 	t.Parallel()
-	s := newServer(t, func(o *app.Options) { o.Limits.WSMaxSubscriptionsPerConnection = 3 })
-	s.awaitListener(t)
-	teammate := s.createTeammate(t, "Ada")
+	s := apitest.StartWith(t, dbtest.URL(t), settings, func(o *app.Options) { o.Limits.WSMaxSubscriptionsPerConnection = 3 })
+	teammate := s.CreateTeammate(t, "Ada")
 
-	c := mustDialWS(t, s, nil)
-	c.init(map[string]any{"authorization": "Bearer " + workerToken})
+	c := s.MustDialWS(t, nil)
+	require.NoError(t, c.Init(map[string]any{"authorization": "Bearer " + workerToken}))
 	for _, id := range []string{"1", "2", "3"} {
-		c.subscribeGeneration(s, id, teammate)
+		subscribeGeneration(t, s, c, id, teammate)
 	}
-	c.subscribe("4", generationSubscription, map[string]any{"id": teammate})
-	require.Equal(t, []string{"SUBSCRIPTION_LIMIT_EXCEEDED"}, c.expectFailedNext("4"))
+	require.NoError(t, c.Subscribe("4", generationSubscription, map[string]any{"id": teammate}))
+	require.Equal(t, []string{"SUBSCRIPTION_LIMIT_EXCEEDED"}, c.ExpectFailedNext(t, "4"))
 
 	// The three still deliver.
-	s.createMemory(t, teammate, "Prefers tea")
+	createMemory(t, s, teammate, "Prefers tea")
 	got := map[string]bool{}
 	for range 3 {
-		m := c.read()
+		m := c.Read(t)
 		require.Equal(t, "next", m.Type, "%s", m.Payload)
 		got[m.ID] = true
 	}
 	require.Equal(t, map[string]bool{"1": true, "2": true, "3": true}, got)
 
 	// gqlgen confirms a client's complete after the subscription has released its place.
-	c.send(wsMessage{ID: "2", Type: "complete"})
-	c.expectComplete("2")
-	c.subscribeGeneration(s, "5", teammate)
-	c.subscribe("6", generationSubscription, map[string]any{"id": teammate})
-	require.Equal(t, []string{"SUBSCRIPTION_LIMIT_EXCEEDED"}, c.expectFailedNext("6"))
+	require.NoError(t, c.Send(apitest.WSMessage{ID: "2", Type: "complete"}))
+	c.ExpectComplete(t, "2")
+	subscribeGeneration(t, s, c, "5", teammate)
+	require.NoError(t, c.Subscribe("6", generationSubscription, map[string]any{"id": teammate}))
+	require.Equal(t, []string{"SUBSCRIPTION_LIMIT_EXCEEDED"}, c.ExpectFailedNext(t, "6"))
 
 	// Another connection has places of its own.
-	other := mustDialWS(t, s, nil)
-	other.init(map[string]any{"authorization": "Bearer " + workerToken})
-	other.subscribeGeneration(s, "1", teammate)
+	other := s.MustDialWS(t, nil)
+	require.NoError(t, other.Init(map[string]any{"authorization": "Bearer " + workerToken}))
+	subscribeGeneration(t, s, other, "1", teammate)
 }
 
 // One credential holds at most MEMORY_WS_MAX_SUBSCRIPTIONS_PER_CREDENTIAL subscriptions over all its
@@ -103,39 +102,39 @@ func TestSubscriptionCapPerConnection(t *testing.T) {
 // are not affected, and a closed socket gives its places back.
 func TestSubscriptionCapPerCredential(t *testing.T) {
 	t.Parallel()
-	s := newServer(t, func(o *app.Options) { o.Limits.WSMaxSubscriptionsPerCredential = 3 })
-	teammate := s.createTeammate(t, "Ada")
+	s := apitest.StartWith(t, dbtest.URL(t), settings, func(o *app.Options) { o.Limits.WSMaxSubscriptionsPerCredential = 3 })
+	teammate := s.CreateTeammate(t, "Ada")
 
-	first := mustDialWS(t, s, nil)
-	first.init(map[string]any{"authorization": "Bearer " + workerToken})
-	first.subscribeGeneration(s, "1", teammate)
-	first.subscribeGeneration(s, "2", teammate)
-	second := mustDialWS(t, s, nil)
-	second.init(map[string]any{"authorization": "Bearer " + workerToken})
-	second.subscribeGeneration(s, "1", teammate)
-	second.subscribe("2", generationSubscription, map[string]any{"id": teammate})
-	require.Equal(t, []string{"SUBSCRIPTION_LIMIT_EXCEEDED"}, second.expectFailedNext("2"))
+	first := s.MustDialWS(t, nil)
+	require.NoError(t, first.Init(map[string]any{"authorization": "Bearer " + workerToken}))
+	subscribeGeneration(t, s, first, "1", teammate)
+	subscribeGeneration(t, s, first, "2", teammate)
+	second := s.MustDialWS(t, nil)
+	require.NoError(t, second.Init(map[string]any{"authorization": "Bearer " + workerToken}))
+	subscribeGeneration(t, s, second, "1", teammate)
+	require.NoError(t, second.Subscribe("2", generationSubscription, map[string]any{"id": teammate}))
+	require.Equal(t, []string{"SUBSCRIPTION_LIMIT_EXCEEDED"}, second.ExpectFailedNext(t, "2"))
 
-	user := mustDialWS(t, s, nil)
-	user.init(map[string]any{"authorization": "Bearer " + userToken})
+	user := s.MustDialWS(t, nil)
+	require.NoError(t, user.Init(map[string]any{"authorization": "Bearer " + userToken}))
 	for _, id := range []string{"1", "2", "3"} {
-		user.subscribeGeneration(s, id, teammate)
+		subscribeGeneration(t, s, user, id, teammate)
 	}
 
 	// The server notices the closed socket on its own time: subscribe until a place is free.
-	first.close()
+	first.Close()
 	n := 2
-	freed := apitest.WaitUntil(wait, func() bool {
+	freed := apitest.WaitUntil(apitest.Wait, func() bool {
 		n++
 		id := fmt.Sprint(n)
-		second.subscribe(id, generationSubscription, map[string]any{"id": teammate})
-		m := second.read()
-		require.Equal(t, wsMessage{ID: id, Type: "next"}, wsMessage{ID: m.ID, Type: m.Type})
-		var result struct{ Errors []gqlError }
+		require.NoError(t, second.Subscribe(id, generationSubscription, map[string]any{"id": teammate}))
+		m := second.Read(t)
+		require.Equal(t, apitest.WSMessage{ID: id, Type: "next"}, apitest.WSMessage{ID: m.ID, Type: m.Type})
+		var result apitest.Result
 		require.NoError(t, json.Unmarshal(m.Payload, &result))
 		if len(result.Errors) > 0 {
-			require.Equal(t, []string{"SUBSCRIPTION_LIMIT_EXCEEDED"}, codes(result.Errors))
-			second.expectComplete(id)
+			require.Equal(t, []string{"SUBSCRIPTION_LIMIT_EXCEEDED"}, result.Codes())
+			second.ExpectComplete(t, id)
 			return false
 		}
 		return true
@@ -149,27 +148,27 @@ func TestSubscriptionCapPerCredential(t *testing.T) {
 func TestSubscriptionCapCountsRunsWithTheWorker(t *testing.T) {
 	t.Parallel()
 	databaseURL := dbtest.URL(t)
-	s := startServer(t, databaseURL, func(o *app.Options) { o.Limits.WSMaxSubscriptionsPerCredential = 3 })
+	s := apitest.StartWith(t, databaseURL, settings, func(o *app.Options) { o.Limits.WSMaxSubscriptionsPerCredential = 3 })
 	f := &matrixFixture{t: t, s: s, db: newSnapshots(t, databaseURL)}
-	f.owner = s.createTeammate(t, "Ada")
-	dial := func(token string) *wsClient {
-		c := mustDialWS(t, s, nil)
-		c.init(map[string]any{"authorization": "Bearer " + token})
+	f.owner = s.CreateTeammate(t, "Ada")
+	dial := func(token string) *apitest.WS {
+		c := s.MustDialWS(t, nil)
+		require.NoError(t, c.Init(map[string]any{"authorization": "Bearer " + token}))
 		return c
 	}
-	dial(workerToken).subscribeGeneration(s, "1", f.owner)
-	dial(f.startRun(f.owner, runMessage).Token).subscribeGeneration(s, "1", f.owner)
+	subscribeGeneration(t, s, dial(workerToken), "1", f.owner)
+	subscribeGeneration(t, s, dial(f.startRun(f.owner, runMessage).Token), "1", f.owner)
 	second := dial(f.startRun(f.owner, runMessage).Token)
-	second.subscribeGeneration(s, "1", f.owner)
-	second.subscribe("2", generationSubscription, map[string]any{"id": f.owner})
-	require.Equal(t, []string{"SUBSCRIPTION_LIMIT_EXCEEDED"}, second.expectFailedNext("2"), "a run beyond the worker's cap")
+	subscribeGeneration(t, s, second, "1", f.owner)
+	require.NoError(t, second.Subscribe("2", generationSubscription, map[string]any{"id": f.owner}))
+	require.Equal(t, []string{"SUBSCRIPTION_LIMIT_EXCEEDED"}, second.ExpectFailedNext(t, "2"), "a run beyond the worker's cap")
 	third := dial(f.startRun(f.owner, runMessage).Token)
-	third.subscribe("1", generationSubscription, map[string]any{"id": f.owner})
-	require.Equal(t, []string{"SUBSCRIPTION_LIMIT_EXCEEDED"}, third.expectFailedNext("1"), "a new run beyond the worker's cap")
+	require.NoError(t, third.Subscribe("1", generationSubscription, map[string]any{"id": f.owner}))
+	require.Equal(t, []string{"SUBSCRIPTION_LIMIT_EXCEEDED"}, third.ExpectFailedNext(t, "1"), "a new run beyond the worker's cap")
 
 	user := dial(userToken)
 	for _, id := range []string{"1", "2", "3"} {
-		user.subscribeGeneration(s, id, f.owner)
+		subscribeGeneration(t, s, user, id, f.owner)
 	}
 }
 
@@ -178,41 +177,40 @@ func TestSubscriptionCapCountsRunsWithTheWorker(t *testing.T) {
 // served, and a closed socket makes room.
 func TestWebsocketConnectionCap(t *testing.T) {
 	t.Parallel()
-	s := newServer(t, func(o *app.Options) { o.Limits.WSMaxConnections = 2 })
-	first := mustDialWS(t, s, nil)
-	first.init(map[string]any{"authorization": "Bearer " + workerToken})
-	second := mustDialWS(t, s, nil)
-	second.init(map[string]any{"authorization": "Bearer " + workerToken})
+	s := apitest.StartWith(t, dbtest.URL(t), settings, func(o *app.Options) { o.Limits.WSMaxConnections = 2 })
+	first := s.MustDialWS(t, nil)
+	require.NoError(t, first.Init(map[string]any{"authorization": "Bearer " + workerToken}))
+	second := s.MustDialWS(t, nil)
+	require.NoError(t, second.Init(map[string]any{"authorization": "Bearer " + workerToken}))
 
-	c, res, body, err := dialWS(t, s, nil)
+	c, res, err := apitest.DialWS(t.Context(), s.URL, nil)
 	require.ErrorIs(t, err, websocket.ErrBadHandshake)
 	require.Nil(t, c)
-	require.Equal(t, http.StatusServiceUnavailable, res.StatusCode)
+	require.Equal(t, http.StatusServiceUnavailable, res.Status)
 	require.NotEmpty(t, res.Header.Get("Retry-After"))
-	var out gqlResponse
-	require.NoError(t, json.Unmarshal([]byte(body), &out), body)
-	require.Equal(t, "CONNECTION_LIMIT_EXCEEDED", out.code())
-	s.requireHealthy(t)
+	require.Equal(t, "CONNECTION_LIMIT_EXCEEDED", res.Code(), "errors %+v", res.Errors)
+	requireHealthy(t, s)
 
-	first.close()
-	admitted := apitest.WaitUntil(wait, func() bool {
-		c, _, _, err := dialWS(t, s, nil)
+	first.Close()
+	admitted := apitest.WaitUntil(apitest.Wait, func() bool {
+		c, _, err := apitest.DialWS(t.Context(), s.URL, nil)
 		if err != nil {
 			return false
 		}
-		c.init(map[string]any{"authorization": "Bearer " + workerToken})
+		t.Cleanup(c.Close)
+		require.NoError(t, c.Init(map[string]any{"authorization": "Bearer " + workerToken}))
 		return true
 	})
 	require.True(t, admitted, "the closed connection still counts")
 }
 
 // rawConn is a TCP connection to s for writing HTTP by hand.
-func rawConn(t *testing.T, s *apiServer) net.Conn {
+func rawConn(t *testing.T, s *apitest.API) net.Conn {
 	t.Helper()
-	conn, err := net.DialTimeout("tcp", s.Listener.Addr().String(), wait)
+	conn, err := net.DialTimeout("tcp", s.Addr, apitest.Wait)
 	require.NoError(t, err)
 	t.Cleanup(func() { conn.Close() })
-	require.NoError(t, conn.SetDeadline(time.Now().Add(wait)))
+	require.NoError(t, conn.SetDeadline(time.Now().Add(apitest.Wait)))
 	return conn
 }
 
@@ -232,7 +230,7 @@ func requireClosed(t *testing.T, r io.Reader) {
 func TestStalledBodyIsClosedWithinTheDeadline(t *testing.T) {
 	t.Parallel()
 	const deadline = 500 * time.Millisecond
-	s := newServer(t, func(o *app.Options) { o.Limits.BodyTimeout = deadline })
+	s := apitest.StartWith(t, dbtest.URL(t), settings, func(o *app.Options) { o.Limits.BodyTimeout = deadline })
 
 	for name, trickle := range map[string]bool{"stalled": false, "trickling": true} {
 		t.Run(name, func(t *testing.T) {
@@ -245,7 +243,7 @@ func TestStalledBodyIsClosedWithinTheDeadline(t *testing.T) {
 			} else {
 				header += "Content-Length: 1000\r\n\r\n{\"query\": \""
 			}
-			_, err := fmt.Fprintf(conn, header, s.Listener.Addr(), userToken)
+			_, err := fmt.Fprintf(conn, header, s.Addr, userToken)
 			require.NoError(t, err)
 			stop := make(chan struct{})
 			defer close(stop)
@@ -274,8 +272,8 @@ func TestStalledBodyIsClosedWithinTheDeadline(t *testing.T) {
 				require.Less(t, elapsed, deadline+2*time.Second, "closed long after the deadline")
 				return
 			}
-			require.NoError(t, err, "no answer within %v", wait)
-			var out gqlResponse
+			require.NoError(t, err, "no answer within %v", apitest.Wait)
+			var out apitest.Result
 			require.NoError(t, json.NewDecoder(res.Body).Decode(&out))
 			require.Equal(t, http.StatusRequestTimeout, res.StatusCode, "errors %+v", out.Errors)
 			require.Contains(t, out.Errors[0].Message, "did not arrive within 500ms")
@@ -285,16 +283,16 @@ func TestStalledBodyIsClosedWithinTheDeadline(t *testing.T) {
 			t.Logf("%s body: 408 and closed after %v (deadline %v)", name, elapsed.Round(time.Millisecond), deadline)
 		})
 	}
-	s.requireHealthy(t)
+	requireHealthy(t, s)
 }
 
 // A keep-alive connection that sends no further request is closed after MEMORY_HTTP_IDLE_TIMEOUT.
 func TestIdleConnectionIsClosed(t *testing.T) {
 	t.Parallel()
 	const idle = 300 * time.Millisecond
-	s := newServer(t, func(o *app.Options) { o.Limits.IdleTimeout = idle })
+	s := apitest.StartWith(t, dbtest.URL(t), settings, func(o *app.Options) { o.Limits.IdleTimeout = idle })
 	conn := rawConn(t, s)
-	_, err := fmt.Fprintf(conn, "GET /healthz HTTP/1.1\r\nHost: %s\r\n\r\n", s.Listener.Addr())
+	_, err := fmt.Fprintf(conn, "GET /healthz HTTP/1.1\r\nHost: %s\r\n\r\n", s.Addr)
 	require.NoError(t, err)
 	br := bufio.NewReader(conn)
 	res, err := http.ReadResponse(br, nil)

@@ -1,14 +1,15 @@
 package server_test
 
 import (
-	"encoding/json"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/open-bot/memory/internal/apitest"
+	"github.com/open-bot/memory/internal/dbtest"
 )
 
 // GraphQL over HTTP (RULES §5; issue 19 item 6), for both response media types: the status of each
@@ -16,15 +17,10 @@ import (
 // request always has one.
 func TestGraphQLOverHTTP(t *testing.T) {
 	t.Parallel()
-	s := newServer(t)
-	s.createTeammate(t, "Ada")
+	s := apitest.StartWith(t, dbtest.URL(t), settings)
+	s.CreateTeammate(t, "Ada")
 
-	type answer struct {
-		status int
-		header http.Header
-		body   map[string]json.RawMessage
-	}
-	send := func(t *testing.T, method, accept, contentType, body, query string) answer {
+	send := func(t *testing.T, method, accept, contentType, body, query string) apitest.Result {
 		t.Helper()
 		target := s.URL + "/graphql"
 		if query != "" {
@@ -39,17 +35,9 @@ func TestGraphQLOverHTTP(t *testing.T) {
 		if contentType != "" {
 			req.Header.Set("Content-Type", contentType)
 		}
-		res, err := http.DefaultClient.Do(req)
-		require.NoError(t, err)
-		defer res.Body.Close()
-		raw, err := io.ReadAll(res.Body)
-		require.NoError(t, err)
-		var out answer
-		out.status, out.header = res.StatusCode, res.Header
-		require.NoError(t, json.Unmarshal(raw, &out.body), "a JSON object: %s", raw)
-		return out
+		return s.DoRequest(t, req)
 	}
-	post := func(t *testing.T, accept, body string) answer {
+	post := func(t *testing.T, accept, body string) apitest.Result {
 		return send(t, http.MethodPost, accept, "application/json", body, "")
 	}
 	const (
@@ -70,21 +58,19 @@ func TestGraphQLOverHTTP(t *testing.T) {
 		{"application/graphql-response+json;q=0.5, application/json", jsonMedia, http.StatusOK},
 	} {
 		t.Run("Accept "+media.accept, func(t *testing.T) {
-			executed := func(a answer, what string) {
+			executed := func(a apitest.Result, what string) {
 				t.Helper()
-				require.Equal(t, http.StatusOK, a.status, what)
-				require.Equal(t, media.contentType, a.header.Get("Content-Type"), what)
-				require.Contains(t, a.body, "data", "%s: an executed request has data", what)
+				require.Equal(t, http.StatusOK, a.Status, what)
+				require.Equal(t, media.contentType, a.Header.Get("Content-Type"), what)
+				require.NotNil(t, a.Data, "%s: an executed request has data", what)
 			}
-			requestError := func(a answer, status int, code, what string) {
+			requestError := func(a apitest.Result, status int, code, what string) {
 				t.Helper()
-				require.Equal(t, status, a.status, what)
-				require.Equal(t, media.contentType, a.header.Get("Content-Type"), what)
-				require.NotContains(t, a.body, "data", "%s: a request error has no data entry", what)
-				var errs []gqlError
-				require.NoError(t, json.Unmarshal(a.body["errors"], &errs), what)
-				require.NotEmpty(t, errs, what)
-				require.Equal(t, code, errs[0].Extensions["code"], what)
+				require.Equal(t, status, a.Status, what)
+				require.Equal(t, media.contentType, a.Header.Get("Content-Type"), what)
+				require.Nil(t, a.Data, "%s: a request error has no data entry", what)
+				require.NotEmpty(t, a.Errors, what)
+				require.Equal(t, code, a.Code(), what)
 			}
 
 			executed(post(t, media.accept, `{"query": "{ teammates { name } }"}`), "a query")
@@ -92,7 +78,7 @@ func TestGraphQLOverHTTP(t *testing.T) {
 			// A field error during execution is no request error: data is there (null here).
 			fieldError := post(t, media.accept, `{"query": "mutation { editMemory(input: {id: \"5b0f3a4e-8f1c-4c1e-9d7a-000000000000\", baseRevision: 1, content: \"x\"}) { item { id } } }"}`)
 			executed(fieldError, "a field error")
-			require.JSONEq(t, `null`, string(fieldError.body["data"]))
+			require.JSONEq(t, `null`, string(fieldError.Data))
 
 			// Request errors: parse, validation, variable coercion, limits.
 			requestError(post(t, media.accept, `{"query": "{ teammates { name "}`), media.requestErrorStatus, "GRAPHQL_PARSE_FAILED", "a syntax error")
@@ -121,23 +107,23 @@ func TestGraphQLOverHTTP(t *testing.T) {
 				media.requestErrorStatus, "GRAPHQL_PARSE_FAILED", "a syntax error over GET")
 			viaGET := send(t, http.MethodGet, media.accept, "", "", url.Values{"query": {`mutation { createTeammate(input: {name: "Mallory"}) { teammate { id } } }`}}.Encode())
 			requestError(viaGET, http.StatusMethodNotAllowed, "BAD_USER_INPUT", "a mutation over GET")
-			require.Equal(t, "POST", viaGET.header.Get("Allow"))
+			require.Equal(t, "POST", viaGET.Header.Get("Allow"))
 			for _, method := range []string{http.MethodPut, http.MethodDelete, http.MethodPatch} {
 				a := send(t, method, media.accept, "application/json", `{"query": "{ teammates { name } }"}`, "")
 				requestError(a, http.StatusMethodNotAllowed, "BAD_USER_INPUT", method)
-				require.Equal(t, "GET, POST", a.header.Get("Allow"))
+				require.Equal(t, "GET, POST", a.Header.Get("Allow"))
 			}
 		})
 	}
-	require.Equal(t, []string{"Ada"}, s.teammateNames(t), "no refused request ran")
+	require.Equal(t, []string{"Ada"}, teammateNames(t, s), "no refused request ran")
 
 	// An Accept that allows neither media type.
 	a := send(t, http.MethodPost, "text/html", "application/json", `{"query": "{ teammates { name } }"}`, "")
-	require.Equal(t, http.StatusNotAcceptable, a.status)
-	require.NotContains(t, a.body, "data")
+	require.Equal(t, http.StatusNotAcceptable, a.Status)
+	require.Nil(t, a.Data)
 	// The transport's own refusals (before GraphQL) have no data either.
 	a = send(t, http.MethodPost, "application/graphql-response+json", "application/json", "{\"query\": \"{ teammates { name(x: \\\"\xff\\\") } }\"}", "")
-	require.Equal(t, http.StatusBadRequest, a.status)
-	require.Equal(t, responseMedia, a.header.Get("Content-Type"))
-	require.NotContains(t, a.body, "data")
+	require.Equal(t, http.StatusBadRequest, a.Status)
+	require.Equal(t, responseMedia, a.Header.Get("Content-Type"))
+	require.Nil(t, a.Data)
 }

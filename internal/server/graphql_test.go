@@ -13,13 +13,15 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/open-bot/memory/internal/apitest"
 	"github.com/open-bot/memory/internal/auth"
+	"github.com/open-bot/memory/internal/dbtest"
 )
 
 func TestQueryOverPOST(t *testing.T) {
 	t.Parallel()
-	s := newServer(t)
-	id := s.createTeammate(t, "Ada")
+	s := apitest.StartWith(t, dbtest.URL(t), settings)
+	id := s.CreateTeammate(t, "Ada")
 
 	for name, token := range map[string]string{"user": userToken, "worker": workerToken} {
 		t.Run(name, func(t *testing.T) {
@@ -27,7 +29,7 @@ func TestQueryOverPOST(t *testing.T) {
 			var data struct {
 				Teammates []struct{ ID, Name, Generation string }
 			}
-			s.post(t, bearer(token), `{ teammates { id name generation } }`, nil).decode(t, &data)
+			s.Must(t, token, `{ teammates { id name generation } }`, nil, &data)
 			require.Len(t, data.Teammates, 1)
 			require.Equal(t, id, data.Teammates[0].ID)
 			require.Equal(t, "Ada", data.Teammates[0].Name)
@@ -38,35 +40,35 @@ func TestQueryOverPOST(t *testing.T) {
 
 func TestQueryOverGET(t *testing.T) {
 	t.Parallel()
-	s := newServer(t)
-	s.createTeammate(t, "Grace")
+	s := apitest.StartWith(t, dbtest.URL(t), settings)
+	s.CreateTeammate(t, "Grace")
 
-	res := s.get(t, bearer(workerToken), `{ teammates { name } }`)
+	res := s.Get(t, apitest.Bearer(workerToken), `{ teammates { name } }`)
 	var data struct{ Teammates []struct{ Name string } }
-	res.decode(t, &data)
+	res.Decode(t, &data)
 	require.Equal(t, []struct{ Name string }{{"Grace"}}, data.Teammates)
 }
 
 func TestMutationOverGETIsRefused(t *testing.T) {
 	t.Parallel()
-	s := newServer(t)
+	s := apitest.StartWith(t, dbtest.URL(t), settings)
 
-	res := s.get(t, bearer(userToken), `mutation { createTeammate(input: {name: "Mallory"}) { teammate { id } } }`)
+	res := s.Get(t, apitest.Bearer(userToken), `mutation { createTeammate(input: {name: "Mallory"}) { teammate { id } } }`)
 	require.Equal(t, http.StatusMethodNotAllowed, res.Status, "GraphQL over HTTP: a mutation over GET is 405")
 	require.NotEmpty(t, res.Errors)
-	require.Empty(t, s.teammateNames(t), "a GET ran a mutation")
+	require.Empty(t, teammateNames(t, s), "a GET ran a mutation")
 }
 
 func TestCredentials(t *testing.T) {
 	t.Parallel()
-	s := newServer(t)
+	s := apitest.StartWith(t, dbtest.URL(t), settings)
 
 	for _, tc := range []struct {
 		name   string
 		header http.Header
 	}{
 		{"missing", nil},
-		{"wrong token", bearer("mu_not-the-user-token-0123456789abcdef")},
+		{"wrong token", apitest.Bearer("mu_not-the-user-token-0123456789abcdef")},
 		{"empty bearer", http.Header{"Authorization": {"Bearer "}}},
 		{"scheme only", http.Header{"Authorization": {"Bearer"}}},
 		{"no scheme", http.Header{"Authorization": {userToken}}},
@@ -81,29 +83,29 @@ func TestCredentials(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			res := s.post(t, tc.header, `{ teammates { id } }`, nil)
-			require.Equal(t, "UNAUTHENTICATED", res.code(), "errors %+v", res.Errors)
+			res := s.DoWith(t, tc.header, `{ teammates { id } }`, nil)
+			require.Equal(t, "UNAUTHENTICATED", res.Code(), "errors %+v", res.Errors)
 			require.JSONEq(t, "null", string(res.Data))
 		})
 	}
 
 	t.Run("worker creating a teammate", func(t *testing.T) {
 		t.Parallel()
-		res := s.post(t, bearer(workerToken), `mutation { createTeammate(input: {name: "Eve"}) { teammate { id } } }`, nil)
-		require.Equal(t, "FORBIDDEN", res.code(), "errors %+v", res.Errors)
-		require.NotContains(t, s.teammateNames(t), "Eve")
+		res := s.Do(t, workerToken, `mutation { createTeammate(input: {name: "Eve"}) { teammate { id } } }`, nil)
+		require.Equal(t, "FORBIDDEN", res.Code(), "errors %+v", res.Errors)
+		require.NotContains(t, teammateNames(t, s), "Eve")
 	})
 }
 
 // noRedirects is s's client, stopping at the first response.
-func noRedirects(s *apiServer) *http.Client {
-	c := *s.Client()
+func noRedirects(s *apitest.API) *http.Client {
+	c := *s.HTTP
 	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	return &c
 }
 
 // login opens the login URL with token and returns the response.
-func login(t *testing.T, s *apiServer, token string) *http.Response {
+func login(t *testing.T, s *apitest.API, token string) *http.Response {
 	t.Helper()
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/login?"+url.Values{"token": {token}}.Encode(), nil)
 	require.NoError(t, err)
@@ -115,7 +117,7 @@ func login(t *testing.T, s *apiServer, token string) *http.Response {
 }
 
 // loginCookie returns the session cookie the login URL sets for the user's token.
-func loginCookie(t *testing.T, s *apiServer) *http.Cookie {
+func loginCookie(t *testing.T, s *apitest.API) *http.Cookie {
 	t.Helper()
 	res := login(t, s, userToken)
 	require.Equal(t, http.StatusSeeOther, res.StatusCode)
@@ -128,16 +130,16 @@ func loginCookie(t *testing.T, s *apiServer) *http.Cookie {
 	return nil
 }
 
-func sessionValue(t *testing.T, s *apiServer) string { return loginCookie(t, s).Value }
+func sessionValue(t *testing.T, s *apitest.API) string { return loginCookie(t, s).Value }
 
 // logout posts /logout with cookie, as the web app does, and returns the response.
-func logout(t *testing.T, s *apiServer, cookie *http.Cookie) *http.Response {
+func logout(t *testing.T, s *apitest.API, cookie *http.Cookie) *http.Response {
 	t.Helper()
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, s.URL+"/logout", nil)
 	require.NoError(t, err)
 	req.Header.Set("Origin", s.URL)
 	req.AddCookie(cookie)
-	res, err := s.Client().Do(req)
+	res, err := s.HTTP.Do(req)
 	require.NoError(t, err)
 	res.Body.Close()
 	return res
@@ -145,7 +147,7 @@ func logout(t *testing.T, s *apiServer, cookie *http.Cookie) *http.Response {
 
 func TestLogin(t *testing.T) {
 	t.Parallel()
-	s := newServer(t)
+	s := apitest.StartWith(t, dbtest.URL(t), settings)
 
 	res := login(t, s, userToken)
 	require.Equal(t, http.StatusSeeOther, res.StatusCode)
@@ -163,8 +165,8 @@ func TestLogin(t *testing.T) {
 		var data struct {
 			CreateTeammate struct{ Teammate struct{ Name string } }
 		}
-		s.post(t, http.Header{"Cookie": {cookie.String()}},
-			`mutation { createTeammate(input: {name: "Linus"}) { teammate { name } } }`, nil).decode(t, &data)
+		s.DoWith(t, http.Header{"Cookie": {cookie.String()}},
+			`mutation { createTeammate(input: {name: "Linus"}) { teammate { name } } }`, nil).Decode(t, &data)
 		require.Equal(t, "Linus", data.CreateTeammate.Teammate.Name)
 	})
 
@@ -191,10 +193,10 @@ func TestLogin(t *testing.T) {
 		require.Negative(t, res.Cookies()[0].MaxAge)
 
 		// The cookie no longer acts, though a copy of it was kept (issue 17); another login's does.
-		res2 := s.post(t, http.Header{"Cookie": {cookie.String()}}, `{ teammates { id } }`, nil)
-		require.Equal(t, "UNAUTHENTICATED", res2.code(), "errors %+v", res2.Errors)
+		res2 := s.DoWith(t, http.Header{"Cookie": {cookie.String()}}, `{ teammates { id } }`, nil)
+		require.Equal(t, "UNAUTHENTICATED", res2.Code(), "errors %+v", res2.Errors)
 		var data struct{ Teammates []struct{ ID string } }
-		s.post(t, http.Header{"Cookie": {other.String()}}, `{ teammates { id } }`, nil).decode(t, &data)
+		s.DoWith(t, http.Header{"Cookie": {other.String()}}, `{ teammates { id } }`, nil).Decode(t, &data)
 	})
 }
 
@@ -202,12 +204,12 @@ func TestLogin(t *testing.T) {
 // mutation registered that way still doesn't run over GET.
 func TestPersistedQueries(t *testing.T) {
 	t.Parallel()
-	s := newServer(t)
+	s := apitest.StartWith(t, dbtest.URL(t), settings)
 	persisted := func(query string) map[string]any {
 		sum := sha256.Sum256([]byte(query))
 		return map[string]any{"persistedQuery": map[string]any{"version": 1, "sha256Hash": hex.EncodeToString(sum[:])}}
 	}
-	send := func(t *testing.T, body map[string]any) gqlResponse {
+	send := func(t *testing.T, body map[string]any) apitest.Result {
 		t.Helper()
 		b, err := json.Marshal(body)
 		require.NoError(t, err)
@@ -215,25 +217,25 @@ func TestPersistedQueries(t *testing.T) {
 		require.NoError(t, err)
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Authorization", "Bearer "+userToken)
-		return s.do(t, req)
+		return s.DoRequest(t, req)
 	}
 
 	const query = `{ teammates { name } }`
 	res := send(t, map[string]any{"extensions": persisted(query)})
-	require.Equal(t, "PERSISTED_QUERY_NOT_FOUND", res.code(), "errors %+v", res.Errors)
-	send(t, map[string]any{"query": query, "extensions": persisted(query)}).decode(t, &struct{}{})
+	require.Equal(t, "PERSISTED_QUERY_NOT_FOUND", res.Code(), "errors %+v", res.Errors)
+	send(t, map[string]any{"query": query, "extensions": persisted(query)}).Decode(t, &struct{}{})
 	var data struct{ Teammates []struct{ Name string } }
-	send(t, map[string]any{"extensions": persisted(query)}).decode(t, &data)
+	send(t, map[string]any{"extensions": persisted(query)}).Decode(t, &data)
 	require.Empty(t, data.Teammates)
 
 	mutation := `mutation { createTeammate(input: {name: "Once"}) { teammate { id } } }`
-	send(t, map[string]any{"query": mutation, "extensions": persisted(mutation)}).decode(t, &struct{}{})
+	send(t, map[string]any{"query": mutation, "extensions": persisted(mutation)}).Decode(t, &struct{}{})
 	ext, err := json.Marshal(persisted(mutation))
 	require.NoError(t, err)
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet,
 		s.URL+"/graphql?"+url.Values{"extensions": {string(ext)}}.Encode(), nil)
 	require.NoError(t, err)
 	req.Header.Set("Authorization", "Bearer "+userToken)
-	require.Equal(t, http.StatusMethodNotAllowed, s.do(t, req).Status)
-	require.Equal(t, []string{"Once"}, s.teammateNames(t), "the persisted mutation ran again over GET")
+	require.Equal(t, http.StatusMethodNotAllowed, s.DoRequest(t, req).Status)
+	require.Equal(t, []string{"Once"}, teammateNames(t, s), "the persisted mutation ran again over GET")
 }

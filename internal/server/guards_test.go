@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/open-bot/memory/frontend"
+	"github.com/open-bot/memory/internal/apitest"
 	"github.com/open-bot/memory/internal/app"
 	"github.com/open-bot/memory/internal/dbtest"
 	"github.com/open-bot/memory/internal/server"
@@ -25,7 +26,7 @@ func TestCrossOriginCookiePostsAreRefused(t *testing.T) {
 	t.Parallel()
 	const configured = "http://app.example:5173"
 	databaseURL := dbtest.URL(t)
-	s := startServer(t, databaseURL, func(o *app.Options) { o.AllowedOrigins = []string{configured} })
+	s := apitest.StartWith(t, databaseURL, settings, func(o *app.Options) { o.AllowedOrigins = []string{configured} })
 	cookie := loginCookie(t, s)
 	db := newSnapshots(t, databaseURL)
 	const mutation = `mutation($n: String!) { createTeammate(input: {name: $n}) { teammate { id } } }`
@@ -44,9 +45,9 @@ func TestCrossOriginCookiePostsAreRefused(t *testing.T) {
 			before := db.take(t)
 			header = header.Clone()
 			header.Set("Cookie", cookie.String())
-			res := s.post(t, header, mutation, map[string]any{"n": "Mallory"})
+			res := s.DoWith(t, header, mutation, map[string]any{"n": "Mallory"})
 			require.Equal(t, http.StatusForbidden, res.Status)
-			require.Equal(t, "FORBIDDEN", res.code(), "errors %+v", res.Errors)
+			require.Equal(t, "FORBIDDEN", res.Code(), "errors %+v", res.Errors)
 			require.Equal(t, before, db.take(t), "a refused POST changed the database")
 		})
 	}
@@ -63,7 +64,7 @@ func TestCrossOriginCookiePostsAreRefused(t *testing.T) {
 			var data struct {
 				CreateTeammate struct{ Teammate struct{ ID string } }
 			}
-			s.post(t, header, mutation, map[string]any{"n": "Ada " + name}).decode(t, &data)
+			s.DoWith(t, header, mutation, map[string]any{"n": "Ada " + name}).Decode(t, &data)
 			require.NotEmpty(t, data.CreateTeammate.Teammate.ID)
 		})
 	}
@@ -73,17 +74,17 @@ func TestCrossOriginCookiePostsAreRefused(t *testing.T) {
 		require.NoError(t, err)
 		req.Header.Set("Origin", "http://evil.example")
 		req.AddCookie(cookie)
-		res := s.do(t, req)
+		res := s.DoRequest(t, req)
 		require.Equal(t, http.StatusForbidden, res.Status)
 		var data struct{ Teammates []struct{ ID string } }
-		s.post(t, http.Header{"Cookie": {cookie.String()}}, `{ teammates { id } }`, nil).decode(t, &data)
+		s.DoWith(t, http.Header{"Cookie": {cookie.String()}}, `{ teammates { id } }`, nil).Decode(t, &data)
 	})
 
 	t.Run("websocket upgrade with cross-site metadata", func(t *testing.T) {
-		c, res, _, err := dialWS(t, s, http.Header{"Cookie": {cookie.String()}, "Sec-Fetch-Site": {"cross-site"}})
+		c, res, err := apitest.DialWS(t.Context(), s.URL, http.Header{"Cookie": {cookie.String()}, "Sec-Fetch-Site": {"cross-site"}})
 		require.ErrorIs(t, err, websocket.ErrBadHandshake)
 		require.Nil(t, c)
-		require.Equal(t, http.StatusForbidden, res.StatusCode)
+		require.Equal(t, http.StatusForbidden, res.Status)
 	})
 }
 
@@ -92,8 +93,8 @@ func TestCrossOriginCookiePostsAreRefused(t *testing.T) {
 // the address the connection arrived on and configured origins' hosts are served.
 func TestHostIsChecked(t *testing.T) {
 	t.Parallel()
-	s := newServer(t, func(o *app.Options) { o.AllowedOrigins = []string{"https://memory.example"} })
-	port := s.Listener.Addr().String()[strings.LastIndex(s.Listener.Addr().String(), ":"):]
+	s := apitest.StartWith(t, dbtest.URL(t), settings, func(o *app.Options) { o.AllowedOrigins = []string{"https://memory.example"} })
+	port := s.Addr[strings.LastIndex(s.Addr, ":"):]
 	get := func(t *testing.T, host, path string, header http.Header) (*http.Response, string) {
 		t.Helper()
 		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+path, nil)
@@ -102,7 +103,7 @@ func TestHostIsChecked(t *testing.T) {
 		for k, v := range header {
 			req.Header[k] = v
 		}
-		res, err := s.Client().Do(req)
+		res, err := s.HTTP.Do(req)
 		require.NoError(t, err)
 		defer res.Body.Close()
 		body, err := io.ReadAll(res.Body)
@@ -118,11 +119,11 @@ func TestHostIsChecked(t *testing.T) {
 				require.Contains(t, body, "MEMORY_ALLOWED_ORIGINS")
 				require.Empty(t, res.Cookies(), "a refused login set a cookie")
 			}
-			res, body := get(t, host, "/graphql?query=%7Bteammates%7Bid%7D%7D", bearer(userToken))
+			res, body := get(t, host, "/graphql?query=%7Bteammates%7Bid%7D%7D", apitest.Bearer(userToken))
 			require.Equal(t, http.StatusMisdirectedRequest, res.StatusCode)
-			var out gqlResponse
+			var out apitest.Result
 			require.NoError(t, json.Unmarshal([]byte(body), &out), body)
-			require.Equal(t, "FORBIDDEN", out.code())
+			require.Equal(t, "FORBIDDEN", out.Code())
 			// A websocket upgrade too.
 			res, _ = get(t, host, "/graphql", http.Header{
 				"Connection": {"Upgrade"}, "Upgrade": {"websocket"}, "Sec-Websocket-Version": {"13"},
@@ -145,14 +146,14 @@ func TestHostIsChecked(t *testing.T) {
 // no inline script or style that the policy would block.
 func TestContentSecurityPolicy(t *testing.T) {
 	t.Parallel()
-	s := newServer(t)
+	s := apitest.StartWith(t, dbtest.URL(t), settings)
 	csp := server.ContentSecurityPolicy
 	for _, directive := range []string{"default-src 'self'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "object-src 'none'", "frame-ancestors 'none'", "base-uri 'none'"} {
 		require.Contains(t, strings.Split(csp, "; "), directive)
 	}
 	require.NotContains(t, csp, "unsafe")
 	for _, path := range []string{"/", "/graphiql", "/memory", "/healthz", "/graphql"} {
-		res, body := s.fetch(t, path)
+		res, body := s.Fetch(t, path)
 		require.Equal(t, csp, res.Header.Get("Content-Security-Policy"), path)
 		if !frontend.Built() || (path != "/" && path != "/graphiql") {
 			continue

@@ -10,13 +10,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/open-bot/memory/frontend"
+	"github.com/open-bot/memory/internal/apitest"
 	"github.com/open-bot/memory/internal/dbtest"
 )
 
 func TestHealthz(t *testing.T) {
 	t.Parallel()
-	s := newServer(t)
-	res, body := s.fetch(t, "/healthz")
+	s := apitest.StartWith(t, dbtest.URL(t), settings)
+	res, body := s.Fetch(t, "/healthz")
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	require.JSONEq(t, `{"status":"ok"}`, body)
 	require.Equal(t, "nosniff", res.Header.Get("X-Content-Type-Options"))
@@ -26,12 +27,11 @@ func TestHealthz(t *testing.T) {
 func TestReadyz(t *testing.T) {
 	t.Parallel()
 	databaseURL := dbtest.URL(t)
-	s := startServer(t, databaseURL)
-	s.awaitListener(t)
+	s := apitest.StartWith(t, databaseURL, settings)
 
 	readyz := func(t *testing.T) (int, map[string]string) {
 		t.Helper()
-		res, body := s.fetch(t, "/readyz")
+		res, body := s.Fetch(t, "/readyz")
 		var checks map[string]string
 		require.NoError(t, json.Unmarshal([]byte(body), &checks), body)
 		return res.StatusCode, checks
@@ -61,8 +61,8 @@ func TestReadyz(t *testing.T) {
 
 func TestGraphiQL(t *testing.T) {
 	t.Parallel()
-	s := newServer(t)
-	res, body := s.fetch(t, "/graphiql")
+	s := apitest.StartWith(t, dbtest.URL(t), settings)
+	res, body := s.Fetch(t, "/graphiql")
 	if frontend.Built() {
 		require.Equal(t, http.StatusOK, res.StatusCode)
 		require.True(t, strings.HasPrefix(res.Header.Get("Content-Type"), "text/html"), res.Header.Get("Content-Type"))

@@ -24,9 +24,9 @@ func TestRunTokenIdleTimeout(t *testing.T) {
 	databaseURL := dbtest.URL(t)
 	// This server's sweeper doesn't run during the test, so the token's presentation alone ends the
 	// idle run.
-	s := startServer(t, databaseURL, func(o *app.Options) { o.Limits.RunIdleTimeout = time.Hour })
+	s := apitest.StartWith(t, databaseURL, settings, func(o *app.Options) { o.Limits.RunIdleTimeout = time.Hour })
 	f := &matrixFixture{t: t, s: s, db: newSnapshots(t, databaseURL)}
-	f.owner = s.createTeammate(t, "Ada")
+	f.owner = s.CreateTeammate(t, "Ada")
 	conn := f.db.conn
 	lastActive := func(id string) time.Duration {
 		var ago time.Duration
@@ -46,23 +46,23 @@ func TestRunTokenIdleTimeout(t *testing.T) {
 
 	idle := f.startRun(f.owner, runMessage)
 	setIdle(idle.ID, "61 minutes")
-	res := s.post(t, bearer(idle.Token), check, nil)
-	require.Equal(t, "UNAUTHENTICATED", res.code(), "errors %+v", res.Errors)
+	res := s.Do(t, idle.Token, check, nil)
+	require.Equal(t, "UNAUTHENTICATED", res.Code(), "errors %+v", res.Errors)
 	status, hasToken := f.runStatus(t, idle.ID)
 	require.Equal(t, "interrupted", status)
 	require.False(t, hasToken, "an ended run keeps no token hash")
 	var read struct{ Run struct{ Status string } }
-	s.post(t, bearer(userToken), `query($id: ID!) { run(id: $id) { status } }`, map[string]any{"id": idle.ID}).decode(t, &read)
+	s.Must(t, userToken, `query($id: ID!) { run(id: $id) { status } }`, map[string]any{"id": idle.ID}, &read)
 	require.Equal(t, "INTERRUPTED", read.Run.Status, "the user sees why the run ended")
 
 	// Nobody presents this one again: the sweeper (of a second API process on the database) ends it.
 	abandoned := f.startRun(f.owner, runMessage)
 	setIdle(abandoned.ID, "2 hours")
-	startServer(t, databaseURL, func(o *app.Options) {
+	apitest.StartWith(t, databaseURL, settings, func(o *app.Options) {
 		o.Limits.RunIdleTimeout = time.Hour
 		o.ExpirySweepInterval = 20 * time.Millisecond
 	})
-	swept := apitest.WaitUntil(wait, func() bool {
+	swept := apitest.WaitUntil(apitest.Wait, func() bool {
 		status, _ := f.runStatus(t, abandoned.ID)
 		return status == "interrupted"
 	})
@@ -75,41 +75,41 @@ func TestRunTokenIdleTimeout(t *testing.T) {
 // Logging out closes the websockets the session's cookie opened, with 4403; other sessions' stay.
 func TestLogoutClosesTheSessionsWebsockets(t *testing.T) {
 	t.Parallel()
-	s := newServer(t)
-	teammate := s.createTeammate(t, "Ada")
+	s := apitest.StartWith(t, dbtest.URL(t), settings)
+	teammate := s.CreateTeammate(t, "Ada")
 	leaving, staying := loginCookie(t, s), loginCookie(t, s)
-	open := func(cookie *http.Cookie) *wsClient {
-		c := mustDialWS(t, s, http.Header{"Cookie": {cookie.String()}, "Origin": {s.URL}})
-		c.init(map[string]any{})
-		c.subscribeGeneration(s, "1", teammate)
+	open := func(cookie *http.Cookie) *apitest.WS {
+		c := s.MustDialWS(t, http.Header{"Cookie": {cookie.String()}, "Origin": {s.URL}})
+		require.NoError(t, c.Init(map[string]any{}))
+		subscribeGeneration(t, s, c, "1", teammate)
 		return c
 	}
 	gone, kept := open(leaving), open(staying)
 
 	require.Equal(t, http.StatusNoContent, logout(t, s, leaving).StatusCode)
-	gone.expectClose(auth.CloseForbidden)
-	kept.subscribeGeneration(s, "2", teammate)
+	gone.ExpectClose(t, auth.CloseForbidden)
+	subscribeGeneration(t, s, kept, "2", teammate)
 
 	// Nor can the logged-out cookie open a new one.
-	c := mustDialWS(t, s, http.Header{"Cookie": {leaving.String()}, "Origin": {s.URL}})
-	c.sendInit(map[string]any{})
-	c.expectClose(auth.CloseForbidden)
+	c := s.MustDialWS(t, http.Header{"Cookie": {leaving.String()}, "Origin": {s.URL}})
+	require.NoError(t, c.SendInit(map[string]any{}))
+	c.ExpectClose(t, auth.CloseForbidden)
 }
 
 // An expired session is refused like a logged-out one, and the sweeper deletes it.
 func TestSessionExpires(t *testing.T) {
 	t.Parallel()
 	databaseURL := dbtest.URL(t)
-	s := startServer(t, databaseURL, func(o *app.Options) { o.ExpirySweepInterval = 20 * time.Millisecond })
+	s := apitest.StartWith(t, databaseURL, settings, func(o *app.Options) { o.ExpirySweepInterval = 20 * time.Millisecond })
 	cookie := loginCookie(t, s)
 	conn, err := pgx.Connect(t.Context(), databaseURL)
 	require.NoError(t, err)
 	t.Cleanup(func() { conn.Close(t.Context()) })
 	_, err = conn.Exec(t.Context(), `UPDATE web_sessions SET expires_at = now() - interval '1 second'`)
 	require.NoError(t, err)
-	res := s.post(t, http.Header{"Cookie": {cookie.String()}}, `{ teammates { id } }`, nil)
-	require.Equal(t, "UNAUTHENTICATED", res.code())
-	purged := apitest.WaitUntil(wait, func() bool {
+	res := s.DoWith(t, http.Header{"Cookie": {cookie.String()}}, `{ teammates { id } }`, nil)
+	require.Equal(t, "UNAUTHENTICATED", res.Code())
+	purged := apitest.WaitUntil(apitest.Wait, func() bool {
 		var n int
 		require.NoError(t, conn.QueryRow(t.Context(), `SELECT count(*) FROM web_sessions`).Scan(&n))
 		return n == 0
@@ -125,9 +125,9 @@ func TestSessionExpires(t *testing.T) {
 func TestRunTokenDuringAnOutage(t *testing.T) {
 	t.Parallel()
 	databaseURL := dbtest.URL(t)
-	s := startServer(t, databaseURL)
+	s := apitest.StartWith(t, databaseURL, settings)
 	f := &matrixFixture{t: t, s: s, db: newSnapshots(t, databaseURL)}
-	f.owner = s.createTeammate(t, "Ada")
+	f.owner = s.CreateTeammate(t, "Ada")
 	run := f.startRun(f.owner, runMessage)
 	const check = `mutation { checkRunGeneration { current } }`
 
@@ -148,25 +148,25 @@ func TestRunTokenDuringAnOutage(t *testing.T) {
 	_, err = admin.Exec(t.Context(), `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, name)
 	require.NoError(t, err)
 
-	res := s.post(t, bearer(run.Token), check, nil)
+	res := s.Do(t, run.Token, check, nil)
 	require.Equal(t, http.StatusServiceUnavailable, res.Status, "errors %+v", res.Errors)
-	require.Equal(t, "UNAVAILABLE", res.code())
-	status, _ := postMCP(t, f, bearer(run.Token), mcpOp{tool: "search_memory"}, map[string]any{"query": "tea"})
+	require.Equal(t, "UNAVAILABLE", res.Code())
+	status, _ := postMCP(t, f, apitest.Bearer(run.Token), mcpOp{tool: "search_memory"}, map[string]any{"query": "tea"})
 	require.Equal(t, http.StatusServiceUnavailable, status, "/mcp")
-	c := mustDialWS(t, s, nil)
-	c.sendInit(map[string]any{"authorization": "Bearer " + run.Token})
-	c.expectClose(auth.CloseTryAgainLater)
+	c := s.MustDialWS(t, nil)
+	require.NoError(t, c.SendInit(map[string]any{"authorization": "Bearer " + run.Token}))
+	c.ExpectClose(t, auth.CloseTryAgainLater)
 
 	// The database is back: the token works again once the pool has dropped its ended connections —
 	// a client retries UNAVAILABLE, and is never told the run is over.
 	allowConnections(true)
-	works := apitest.WaitUntil(wait, func() bool {
-		code := s.post(t, bearer(run.Token), check, nil).code()
+	works := apitest.WaitUntil(apitest.Wait, func() bool {
+		code := s.Do(t, run.Token, check, nil).Code()
 		require.Contains(t, []string{"", "UNAVAILABLE"}, code)
 		return code == ""
 	})
 	require.True(t, works, "the run token still doesn't work after the outage")
 	var read struct{ Run struct{ Status string } }
-	s.post(t, bearer(userToken), `query($id: ID!) { run(id: $id) { status } }`, map[string]any{"id": run.ID}).decode(t, &read)
+	s.Must(t, userToken, `query($id: ID!) { run(id: $id) { status } }`, map[string]any{"id": run.ID}, &read)
 	require.Equal(t, "RUNNING", read.Run.Status, "the outage ended the run")
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/open-bot/memory/internal/apitest"
 	"github.com/open-bot/memory/internal/app"
 	"github.com/open-bot/memory/internal/dbtest"
 	"github.com/open-bot/memory/internal/server"
@@ -103,8 +104,8 @@ func (p *latencyProbe) result() (count int, slowest time.Duration, bad []string)
 func TestOneOperationCannotTakeEveryConnection(t *testing.T) {
 	t.Parallel()
 	url := dbtest.URL(t)
-	s := startServer(t, url, func(o *app.Options) { o.DBMaxConns = 4 })
-	tm := s.createTeammate(t, "Heavy")
+	s := apitest.StartWith(t, url, settings, func(o *app.Options) { o.DBMaxConns = 4 })
+	tm := s.CreateTeammate(t, "Heavy")
 	conn, err := pgx.Connect(t.Context(), url)
 	require.NoError(t, err)
 	t.Cleanup(func() { conn.Close(context.Background()) })
@@ -112,19 +113,19 @@ func TestOneOperationCannotTakeEveryConnection(t *testing.T) {
 
 	recall := fmt.Sprintf(`recallPreview(teammateId: %q, query: "does the user like green tea or black coffee with oat milk") { text }`, tm)
 	began := time.Now()
-	res := s.post(t, bearer(userToken), aliased(recall, 120), nil)
-	assert.Equal(t, "COMPLEXITY_LIMIT_EXCEEDED", res.code(), "120 aliased recallPreview: %s", res.Data)
+	res := s.Do(t, userToken, aliased(recall, 120), nil)
+	assert.Equal(t, "COMPLEXITY_LIMIT_EXCEEDED", res.Code(), "120 aliased recallPreview: %s", res.Data)
 	assert.Less(t, time.Since(began), time.Second, "refused before it runs")
 	count := fmt.Sprintf(`memoryItems(scope: {teammateId: %q}, first: 1) { totalCount }`, tm)
-	res = s.post(t, bearer(userToken), aliased(count, server.MaxHeavyFields+1), nil)
-	assert.Equal(t, "COMPLEXITY_LIMIT_EXCEEDED", res.code(), "%d counts: %s", server.MaxHeavyFields+1, res.Data)
+	res = s.Do(t, userToken, aliased(count, server.MaxHeavyFields+1), nil)
+	assert.Equal(t, "COMPLEXITY_LIMIT_EXCEEDED", res.Code(), "%d counts: %s", server.MaxHeavyFields+1, res.Data)
 
 	// The heaviest accepted document: as many recalls as the limits let through (found with a
 	// teammate that doesn't exist, which the limits don't know and recall answers at once).
 	heaviest := 0
 	for n := server.MaxHeavyFields; n > 0 && heaviest == 0; n-- {
 		probe := strings.ReplaceAll(aliased(recall, n), tm, "00000000-0000-0000-0000-000000000000")
-		if res := s.post(t, bearer(userToken), probe, nil); res.code() != "COMPLEXITY_LIMIT_EXCEEDED" {
+		if res := s.Do(t, userToken, probe, nil); res.Code() != "COMPLEXITY_LIMIT_EXCEEDED" {
 			heaviest = n
 		}
 	}
@@ -141,11 +142,7 @@ func TestOneOperationCannotTakeEveryConnection(t *testing.T) {
 		for range clients {
 			wg.Go(func() {
 				for ctx.Err() == nil {
-					req, err := s.postRequest(context.Background(), bearer(userToken), doc, nil)
-					if !assert.NoError(t, err) {
-						return
-					}
-					res, err := s.send(req)
+					res, err := s.Post(context.Background(), apitest.Bearer(userToken), doc, nil)
 					if assert.NoError(t, err) {
 						assert.Empty(t, res.Errors, "the heaviest accepted document")
 					}
@@ -170,11 +167,7 @@ func TestOneOperationCannotTakeEveryConnection(t *testing.T) {
 
 	stop := make(chan struct{})
 	teammates := startProbe(50*time.Millisecond, time.Second, stop, func(ctx context.Context) error {
-		req, err := s.postRequest(ctx, bearer(userToken), `{ teammates { id } }`, nil)
-		if err != nil {
-			return err
-		}
-		res, err := s.send(req)
+		res, err := s.Post(ctx, apitest.Bearer(userToken), `{ teammates { id } }`, nil)
 		if err == nil && len(res.Errors) > 0 {
 			err = fmt.Errorf("%s", res.Errors[0].Message)
 		}
@@ -185,7 +178,7 @@ func TestOneOperationCannotTakeEveryConnection(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		resp, err := s.Client().Do(req)
+		resp, err := s.HTTP.Do(req)
 		if err != nil {
 			return err
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/open-bot/memory/internal/apitest"
+	"github.com/open-bot/memory/internal/dbtest"
 )
 
 // wsSubscriber is one websocket subscription of these tests, on a connection of its own.
@@ -20,9 +21,9 @@ type wsSubscriber struct {
 }
 
 // subscribeWS opens a connection with token and starts operation "1".
-func subscribeWS(t *testing.T, s *apiServer, name, token, query string, vars map[string]any) wsSubscriber {
+func subscribeWS(t *testing.T, s *apitest.API, name, token, query string, vars map[string]any) wsSubscriber {
 	t.Helper()
-	ws, err := apitest.DialWS(t.Context(), s.URL, token)
+	ws, err := apitest.ConnectWS(t.Context(), s.URL, token)
 	require.NoError(t, err, name)
 	t.Cleanup(ws.Close)
 	require.NoError(t, ws.Subscribe("1", query, vars), name)
@@ -50,7 +51,7 @@ type change struct{ Item, Status string }
 
 func (s wsSubscriber) nextChange(t *testing.T) change {
 	t.Helper()
-	data, ok := s.next(t, wait)
+	data, ok := s.next(t, apitest.Wait)
 	require.True(t, ok, "%s: no event", s.name)
 	var v struct {
 		MemoryChanged struct{ ItemID, Status string }
@@ -96,10 +97,10 @@ func TestSharedSubscriptionsDeliverWhatEachMaySee(t *testing.T) {
 	}
 	// Refused by its own checks, whatever runs already: another teammate's run can't follow the
 	// owner's scope (S1).
-	refused := mustDialWS(t, f.s, nil)
-	refused.init(map[string]any{"authorization": "Bearer " + othersRun.Token})
-	refused.subscribe("1", memoryChangedSubscription, map[string]any{"tm": f.owner})
-	require.Equal(t, []string{"FORBIDDEN"}, refused.expectFailedNext("1"))
+	refused := f.s.MustDialWS(t, nil)
+	require.NoError(t, refused.Init(map[string]any{"authorization": "Bearer " + othersRun.Token}))
+	require.NoError(t, refused.Subscribe("1", memoryChangedSubscription, map[string]any{"tm": f.owner}))
+	require.Equal(t, []string{"FORBIDDEN"}, refused.ExpectFailedNext(t, "1"))
 
 	// Subscriptions register on goroutines of their own: change both scopes until every subscriber
 	// has heard of a change; those changes are left out below.
@@ -121,7 +122,7 @@ func TestSharedSubscriptionsDeliverWhatEachMaySee(t *testing.T) {
 	f.mutate(userToken, `mutation($id: ID!) { dismissCandidate(input: {id: $id}) { item { id } } }`, map[string]any{"id": suggestion})
 	f.mutate(userToken, `mutation($id: ID!) { forgetMemory(input: {id: $id}) { item { id } } }`, map[string]any{"id": suggestion})
 	shared := f.createShared(f.text("Lives in Lyon"))
-	f.s.createMemory(t, f.other, f.text("Another teammate's")) // nobody here may see it, or follows it
+	createMemory(t, f.s, f.other, f.text("Another teammate's")) // nobody here may see it, or follows it
 	f.mutate(userToken, `mutation($id: ID!) { forgetMemory(input: {id: $id}) { item { id } } }`, map[string]any{"id": active})
 	ownMarker := f.createItem(f.text("Marker"))
 	sharedMarker := f.createShared(f.text("Marker"))
@@ -160,13 +161,12 @@ func (f *matrixFixture) createShared(content string) string {
 // as one with an execution of its own is, then every change with the others.
 func TestSharedGenerationSubscriptionStartsWithTheCurrentValue(t *testing.T) {
 	t.Parallel()
-	s := newServer(t)
-	s.awaitListener(t)
-	tm := s.createTeammate(t, "Ada")
+	s := apitest.StartWith(t, dbtest.URL(t), settings)
+	tm := s.CreateTeammate(t, "Ada")
 	vars := map[string]any{"id": tm}
-	generation := func(sub wsSubscriber) string {
+	received := func(sub wsSubscriber) string {
 		t.Helper()
-		data, ok := sub.next(t, wait)
+		data, ok := sub.next(t, apitest.Wait)
 		require.True(t, ok, "%s: no generation", sub.name)
 		var v struct{ GenerationChanged struct{ Generation string } }
 		require.NoError(t, json.Unmarshal(data, &v))
@@ -174,18 +174,18 @@ func TestSharedGenerationSubscriptionStartsWithTheCurrentValue(t *testing.T) {
 	}
 
 	first := subscribeWS(t, s, "first", userToken, generationSubscription, vars)
-	require.Equal(t, s.generation(t, tm), generation(first))
-	s.createMemory(t, tm, "Likes tea")
-	changed := s.generation(t, tm)
-	require.Equal(t, changed, generation(first))
+	require.Equal(t, generation(t, s, tm), received(first))
+	createMemory(t, s, tm, "Likes tea")
+	changed := generation(t, s, tm)
+	require.Equal(t, changed, received(first))
 
 	joined := subscribeWS(t, s, "joined", userToken, generationSubscription, vars)
-	require.Equal(t, changed, generation(joined), "the joining subscriber's first value")
+	require.Equal(t, changed, received(joined), "the joining subscriber's first value")
 	require.Equal(t, 1, s.App.Broker().Subscribers(), "executions")
-	s.createMemory(t, tm, "Likes coffee")
-	now := s.generation(t, tm)
-	require.Equal(t, now, generation(first))
-	require.Equal(t, now, generation(joined))
+	createMemory(t, s, tm, "Likes coffee")
+	now := generation(t, s, tm)
+	require.Equal(t, now, received(first))
+	require.Equal(t, now, received(joined))
 }
 
 // A run's credential ends with the run (RULES §4) for a subscription that would join an execution
@@ -196,27 +196,27 @@ func TestSharedSubscriptionOfAnEndedRunIsRefused(t *testing.T) {
 	f := newMatrixFixture(t)
 	f.t = t
 	run := f.startRun(f.owner, runMessage)
-	running := mustDialWS(t, f.s, nil)
-	running.init(map[string]any{"authorization": "Bearer " + run.Token})
-	running.subscribe("1", memoryChangedSubscription, map[string]any{"tm": f.owner})
+	running := f.s.MustDialWS(t, nil)
+	require.NoError(t, running.Init(map[string]any{"authorization": "Bearer " + run.Token}))
+	require.NoError(t, running.Subscribe("1", memoryChangedSubscription, map[string]any{"tm": f.owner}))
 	stop := repeatUntilStopped(t.Context(), func(ctx context.Context, n int) error {
-		return f.sendOK(ctx, userToken, `mutation($tm: ID, $c: String!) { createMemory(input: {scope: {teammateId: $tm}, content: $c}) { item { id } } }`,
-			map[string]any{"tm": f.owner, "c": fmt.Sprintf("Warm-up %d", n)})
+		return f.s.Call(ctx, userToken, `mutation($tm: ID, $c: String!) { createMemory(input: {scope: {teammateId: $tm}, content: $c}) { item { id } } }`,
+			map[string]any{"tm": f.owner, "c": fmt.Sprintf("Warm-up %d", n)}, nil)
 	})
 	var first map[string]any
-	running.next("1", &first)
+	running.Next(t, "1", &first)
 	require.NoError(t, stop())
 	// A second connection of the run, opened while it runs.
-	late := mustDialWS(t, f.s, nil)
-	late.init(map[string]any{"authorization": "Bearer " + run.Token})
+	late := f.s.MustDialWS(t, nil)
+	require.NoError(t, late.Init(map[string]any{"authorization": "Bearer " + run.Token}))
 
 	f.mutate(userToken, `mutation($id: ID!) { cancelRun(input: {runId: $id}) { id } }`, map[string]any{"id": run.ID})
-	late.subscribe("1", memoryChangedSubscription, map[string]any{"tm": f.owner})
-	require.Equal(t, []string{"UNAUTHENTICATED"}, late.expectFailedNext("1"))
+	require.NoError(t, late.Subscribe("1", memoryChangedSubscription, map[string]any{"tm": f.owner}))
+	require.Equal(t, []string{"UNAUTHENTICATED"}, late.ExpectFailedNext(t, "1"))
 
 	f.createItem(f.text("Changed after the run"))
 	for {
-		m := running.read()
+		m := running.Read(t)
 		if m.Type == "complete" {
 			break
 		}

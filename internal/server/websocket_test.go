@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/stretchr/testify/require"
 
+	"github.com/open-bot/memory/internal/apitest"
 	"github.com/open-bot/memory/internal/app"
 	"github.com/open-bot/memory/internal/auth"
 	"github.com/open-bot/memory/internal/dbtest"
@@ -24,70 +24,69 @@ type generationChange struct {
 }
 
 // nextGeneration reads the next generationChanged value of subscription id.
-func (c *wsClient) nextGeneration(id, teammateID string) string {
-	c.t.Helper()
+func nextGeneration(t *testing.T, c *apitest.WS, id, teammateID string) string {
+	t.Helper()
 	var data generationChange
-	c.next(id, &data)
-	require.Equal(c.t, teammateID, data.GenerationChanged.TeammateID)
-	require.NotEmpty(c.t, data.GenerationChanged.Generation)
+	c.Next(t, id, &data)
+	require.Equal(t, teammateID, data.GenerationChanged.TeammateID)
+	require.NotEmpty(t, data.GenerationChanged.Generation)
 	return data.GenerationChanged.Generation
 }
 
 // subscribeGeneration subscribes to the teammate's generation and checks that the first value is the
 // current one.
-func (c *wsClient) subscribeGeneration(s *apiServer, id, teammateID string) string {
-	c.t.Helper()
-	c.subscribe(id, generationSubscription, map[string]any{"id": teammateID})
-	first := c.nextGeneration(id, teammateID)
-	require.Equal(c.t, s.generation(c.t, teammateID), first, "the first value is the current generation")
+func subscribeGeneration(t *testing.T, s *apitest.API, c *apitest.WS, id, teammateID string) string {
+	t.Helper()
+	require.NoError(t, c.Subscribe(id, generationSubscription, map[string]any{"id": teammateID}))
+	first := nextGeneration(t, c, id, teammateID)
+	require.Equal(t, generation(t, s, teammateID), first, "the first value is the current generation")
 	return first
 }
 
 func TestGenerationChangedOverWebsocket(t *testing.T) {
 	t.Parallel()
-	s := newServer(t)
-	s.awaitListener(t)
+	s := apitest.StartWith(t, dbtest.URL(t), settings)
 
 	for name, token := range map[string]string{"worker": workerToken, "user": userToken} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			teammate := s.createTeammate(t, "Ada "+name)
-			c := mustDialWS(t, s, nil)
-			c.init(map[string]any{"authorization": "Bearer " + token})
-			first := c.subscribeGeneration(s, "1", teammate)
+			teammate := s.CreateTeammate(t, "Ada "+name)
+			c := s.MustDialWS(t, nil)
+			require.NoError(t, c.Init(map[string]any{"authorization": "Bearer " + token}))
+			first := subscribeGeneration(t, s, c, "1", teammate)
 
-			s.createMemory(t, teammate, "Prefers short answers")
-			bumped := c.nextGeneration("1", teammate)
+			createMemory(t, s, teammate, "Prefers short answers")
+			bumped := nextGeneration(t, c, "1", teammate)
 			require.NotEqual(t, first, bumped)
-			require.Equal(t, s.generation(t, teammate), bumped)
+			require.Equal(t, generation(t, s, teammate), bumped)
 
 			// The client ends the subscription (gqlgen confirms with a complete of its own), and the
 			// connection stays usable.
-			c.send(wsMessage{ID: "1", Type: "complete"})
-			c.expectComplete("1")
-			c.subscribe("2", generationSubscription, map[string]any{"id": teammate})
-			require.Equal(t, bumped, c.nextGeneration("2", teammate))
+			require.NoError(t, c.Send(apitest.WSMessage{ID: "1", Type: "complete"}))
+			c.ExpectComplete(t, "1")
+			require.NoError(t, c.Subscribe("2", generationSubscription, map[string]any{"id": teammate}))
+			require.Equal(t, bumped, nextGeneration(t, c, "2", teammate))
 		})
 	}
 }
 
 func TestSubscriptionErrors(t *testing.T) {
 	t.Parallel()
-	s := newServer(t)
-	c := mustDialWS(t, s, nil)
-	c.init(map[string]any{"authorization": "Bearer " + workerToken})
+	s := apitest.StartWith(t, dbtest.URL(t), settings)
+	c := s.MustDialWS(t, nil)
+	require.NoError(t, c.Init(map[string]any{"authorization": "Bearer " + workerToken}))
 
-	c.subscribe("bad-id", generationSubscription, map[string]any{"id": "not-a-uuid"})
-	require.Equal(t, []string{"BAD_USER_INPUT"}, c.expectFailedNext("bad-id"))
-	c.subscribe("unknown", generationSubscription, map[string]any{"id": "00000000-0000-4000-8000-000000000000"})
-	require.Equal(t, []string{"NOT_FOUND"}, c.expectFailedNext("unknown"))
-	c.subscribe("invalid", `subscription { generationChanged(teammateId: "x") { salary } }`, nil)
-	require.Equal(t, []string{"GRAPHQL_VALIDATION_FAILED"}, c.expectError("invalid"))
+	require.NoError(t, c.Subscribe("bad-id", generationSubscription, map[string]any{"id": "not-a-uuid"}))
+	require.Equal(t, []string{"BAD_USER_INPUT"}, c.ExpectFailedNext(t, "bad-id"))
+	require.NoError(t, c.Subscribe("unknown", generationSubscription, map[string]any{"id": "00000000-0000-4000-8000-000000000000"}))
+	require.Equal(t, []string{"NOT_FOUND"}, c.ExpectFailedNext(t, "unknown"))
+	require.NoError(t, c.Subscribe("invalid", `subscription { generationChanged(teammateId: "x") { salary } }`, nil))
+	require.Equal(t, []string{"GRAPHQL_VALIDATION_FAILED"}, c.ExpectError(t, "invalid"))
 }
 
 func TestWebsocketInitRefused(t *testing.T) {
 	t.Parallel()
-	s := newServer(t)
+	s := apitest.StartWith(t, dbtest.URL(t), settings)
 
 	for name, payload := range map[string]map[string]any{
 		"wrong token":        {"authorization": "Bearer mw_not-the-worker-token-0123456789abcdef"},
@@ -98,9 +97,9 @@ func TestWebsocketInitRefused(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			c := mustDialWS(t, s, nil)
-			c.sendInit(payload)
-			c.expectClose(auth.CloseForbidden)
+			c := s.MustDialWS(t, nil)
+			require.NoError(t, c.SendInit(payload))
+			c.ExpectClose(t, auth.CloseForbidden)
 		})
 	}
 }
@@ -109,39 +108,37 @@ func TestWebsocketInitRefused(t *testing.T) {
 // credential, and the browser sends the page's own origin.
 func TestWebsocketSessionCookie(t *testing.T) {
 	t.Parallel()
-	s := newServer(t)
-	teammate := s.createTeammate(t, "Ada")
+	s := apitest.StartWith(t, dbtest.URL(t), settings)
+	teammate := s.CreateTeammate(t, "Ada")
 	cookie := loginCookie(t, s)
 
-	c := mustDialWS(t, s, http.Header{"Cookie": {cookie.String()}, "Origin": {s.URL}})
-	c.init(map[string]any{})
-	c.subscribeGeneration(s, "1", teammate)
+	c := s.MustDialWS(t, http.Header{"Cookie": {cookie.String()}, "Origin": {s.URL}})
+	require.NoError(t, c.Init(map[string]any{}))
+	subscribeGeneration(t, s, c, "1", teammate)
 }
 
 func TestWebsocketOrigin(t *testing.T) {
 	t.Parallel()
 	const allowed = "http://app.example:5173"
-	s := newServer(t, func(o *app.Options) { o.AllowedOrigins = []string{allowed} })
+	s := apitest.StartWith(t, dbtest.URL(t), settings, func(o *app.Options) { o.AllowedOrigins = []string{allowed} })
 	cookie := loginCookie(t, s)
 
 	for _, origin := range []string{"http://evil.example", "null", allowed + ".evil.example", "https://app.example:5173"} {
 		t.Run("refused "+origin, func(t *testing.T) {
 			t.Parallel()
-			c, res, body, err := dialWS(t, s, http.Header{"Cookie": {cookie.String()}, "Origin": {origin}})
+			c, res, err := apitest.DialWS(t.Context(), s.URL, http.Header{"Cookie": {cookie.String()}, "Origin": {origin}})
 			require.ErrorIs(t, err, websocket.ErrBadHandshake)
 			require.Nil(t, c)
-			require.Equal(t, http.StatusForbidden, res.StatusCode)
+			require.Equal(t, http.StatusForbidden, res.Status)
 			require.Empty(t, res.Header.Get("Upgrade"), "no upgrade")
-			var out gqlResponse
-			require.NoError(t, json.Unmarshal([]byte(body), &out), body)
-			require.Equal(t, "FORBIDDEN", out.code())
+			require.Equal(t, "FORBIDDEN", res.Code(), "errors %+v", res.Errors)
 		})
 	}
 	for _, origin := range []string{allowed, allowed + "/", s.URL} {
 		t.Run("allowed "+origin, func(t *testing.T) {
 			t.Parallel()
-			c := mustDialWS(t, s, http.Header{"Cookie": {cookie.String()}, "Origin": {origin}})
-			c.init(map[string]any{})
+			c := s.MustDialWS(t, http.Header{"Cookie": {cookie.String()}, "Origin": {origin}})
+			require.NoError(t, c.Init(map[string]any{}))
 		})
 	}
 }
@@ -151,28 +148,26 @@ func TestWebsocketOrigin(t *testing.T) {
 func TestTwoServersOnOneDatabase(t *testing.T) {
 	t.Parallel()
 	databaseURL := dbtest.URL(t)
-	a := startServer(t, databaseURL)
-	b := startServer(t, databaseURL)
-	a.awaitListener(t)
-	b.awaitListener(t)
-	teammate := a.createTeammate(t, "Ada")
+	a := apitest.StartWith(t, databaseURL, settings)
+	b := apitest.StartWith(t, databaseURL, settings)
+	teammate := a.CreateTeammate(t, "Ada")
 
-	onA := mustDialWS(t, a, nil)
-	onA.init(map[string]any{"authorization": "Bearer " + workerToken})
-	first := onA.subscribeGeneration(a, "a", teammate)
-	onB := mustDialWS(t, b, nil)
-	onB.init(map[string]any{"authorization": "Bearer " + userToken})
-	require.Equal(t, first, onB.subscribeGeneration(b, "b", teammate))
+	onA := a.MustDialWS(t, nil)
+	require.NoError(t, onA.Init(map[string]any{"authorization": "Bearer " + workerToken}))
+	first := subscribeGeneration(t, a, onA, "a", teammate)
+	onB := b.MustDialWS(t, nil)
+	require.NoError(t, onB.Init(map[string]any{"authorization": "Bearer " + userToken}))
+	require.Equal(t, first, subscribeGeneration(t, b, onB, "b", teammate))
 
-	a.createMemory(t, teammate, "Works in UTC")
-	bumped := onB.nextGeneration("b", teammate)
+	createMemory(t, a, teammate, "Works in UTC")
+	bumped := nextGeneration(t, onB, "b", teammate)
 	require.NotEqual(t, first, bumped)
-	require.Equal(t, bumped, onA.nextGeneration("a", teammate))
+	require.Equal(t, bumped, nextGeneration(t, onA, "a", teammate))
 
-	b.createMemory(t, teammate, "Likes tables")
-	again := onA.nextGeneration("a", teammate)
+	createMemory(t, b, teammate, "Likes tables")
+	again := nextGeneration(t, onA, "a", teammate)
 	require.NotEqual(t, bumped, again)
-	require.Equal(t, again, onB.nextGeneration("b", teammate))
+	require.Equal(t, again, nextGeneration(t, onB, "b", teammate))
 }
 
 // With a short keep-alive the server pings; a client that answers keeps its subscription. The test
@@ -180,41 +175,39 @@ func TestTwoServersOnOneDatabase(t *testing.T) {
 // the deadline of two intervals.
 func TestWebsocketKeepAlive(t *testing.T) {
 	t.Parallel()
-	s := newServer(t, func(o *app.Options) { o.PingPongInterval = 500 * time.Millisecond })
-	s.awaitListener(t)
-	teammate := s.createTeammate(t, "Ada")
-	c := mustDialWS(t, s, nil)
-	c.init(map[string]any{"authorization": "Bearer " + workerToken})
-	c.subscribe("1", generationSubscription, map[string]any{"id": teammate})
-	first := c.nextGeneration("1", teammate)
+	s := apitest.StartWith(t, dbtest.URL(t), settings, func(o *app.Options) { o.PingPongInterval = 500 * time.Millisecond })
+	teammate := s.CreateTeammate(t, "Ada")
+	c := s.MustDialWS(t, nil)
+	require.NoError(t, c.Init(map[string]any{"authorization": "Bearer " + workerToken}))
+	require.NoError(t, c.Subscribe("1", generationSubscription, map[string]any{"id": teammate}))
+	first := nextGeneration(t, c, "1", teammate)
 
-	c.awaitPings(2)
-	created := s.createMemoryAsync(t.Context(), teammate, "Answers pings")
-	require.NotEqual(t, first, c.nextGeneration("1", teammate))
+	c.AwaitPings(t, 2)
+	created := createMemoryAsync(t.Context(), s, teammate, "Answers pings")
+	require.NotEqual(t, first, nextGeneration(t, c, "1", teammate))
 	require.NoError(t, <-created)
 }
 
 // Closing the App ends the websockets it serves (http.Server.Shutdown doesn't wait for them).
 func TestAppCloseEndsWebsockets(t *testing.T) {
 	t.Parallel()
-	s := newServer(t)
-	teammate := s.createTeammate(t, "Ada")
-	c := mustDialWS(t, s, nil)
-	c.init(map[string]any{"authorization": "Bearer " + workerToken})
-	c.subscribeGeneration(s, "1", teammate)
+	s := apitest.StartWith(t, dbtest.URL(t), settings)
+	teammate := s.CreateTeammate(t, "Ada")
+	c := s.MustDialWS(t, nil)
+	require.NoError(t, c.Init(map[string]any{"authorization": "Bearer " + workerToken}))
+	subscribeGeneration(t, s, c, "1", teammate)
 
 	s.App.Close()
-	c.expectClose(websocket.CloseNormalClosure)
+	c.ExpectClose(t, websocket.CloseNormalClosure)
 }
 
 // New starts the listener and the sweeper; Close stops them (TestMain checks that nothing is left
 // running) and may be called again.
 func TestAppLifecycle(t *testing.T) {
 	t.Parallel()
-	s := newServer(t, func(o *app.Options) { o.ExpirySweepInterval = 10 * time.Millisecond })
-	s.awaitListener(t)
+	s := apitest.StartWith(t, dbtest.URL(t), settings, func(o *app.Options) { o.ExpirySweepInterval = 10 * time.Millisecond })
 	require.True(t, s.App.Listener().Connected())
-	res, body := s.fetch(t, "/readyz")
+	res, body := s.Fetch(t, "/readyz")
 	require.Equal(t, http.StatusOK, res.StatusCode, body)
 
 	s.App.Close()
@@ -225,13 +218,13 @@ func TestAppLifecycle(t *testing.T) {
 // A websocket message larger than MaxBodyBytes closes that connection (1009) and nothing else.
 func TestWebsocketOversizedMessage(t *testing.T) {
 	t.Parallel()
-	s := newServer(t)
-	c := mustDialWS(t, s, nil)
-	c.init(map[string]any{"authorization": "Bearer " + workerToken})
-	c.subscribe("big", "subscription { generationChanged(teammateId: \"x\") { generation } }\n#"+
-		strings.Repeat("x", server.MaxBodyBytes), nil)
-	c.expectClose(websocket.CloseMessageTooBig)
-	s.requireHealthy(t)
+	s := apitest.StartWith(t, dbtest.URL(t), settings)
+	c := s.MustDialWS(t, nil)
+	require.NoError(t, c.Init(map[string]any{"authorization": "Bearer " + workerToken}))
+	require.NoError(t, c.Subscribe("big", "subscription { generationChanged(teammateId: \"x\") { generation } }\n#"+
+		strings.Repeat("x", server.MaxBodyBytes), nil))
+	c.ExpectClose(t, websocket.CloseMessageTooBig)
+	requireHealthy(t, s)
 }
 
 // TestWebsocketInvalidUTF8: a text message that is not valid UTF-8, or that escapes a lone surrogate
@@ -239,7 +232,7 @@ func TestWebsocketOversizedMessage(t *testing.T) {
 // reaching the decoders, which would replace it with U+FFFD; nothing is written.
 func TestWebsocketInvalidUTF8(t *testing.T) {
 	t.Parallel()
-	s := newServer(t)
+	s := apitest.StartWith(t, dbtest.URL(t), settings)
 	const create = `{"id":"1","type":"subscribe","payload":{"query":"mutation($n: String!) { createTeammate(input: {name: $n}) { teammate { id } } }","variables":{"n":"%s"}}}`
 	for _, msg := range []string{
 		`{"id":"1","type":"subscribe","payload":{"query":"mutation { createTeammate(input: {name: \"Ann` + "\xff" + `\"}) { teammate { id } } }"}}`,
@@ -247,13 +240,13 @@ func TestWebsocketInvalidUTF8(t *testing.T) {
 		`{"id":"1","type":"subscribe","payload":{"query":"mutation { createTeammate(input: {name: \"Ann \\udc00\"}) { teammate { id } } }"}}`,
 		`{"id":"1","type":"subscribe","payload":{"query":"mutation { createTeammate(input: {name: \"Ann \\u{D800}\"}) { teammate { id } } }"}}`,
 	} {
-		c := mustDialWS(t, s, nil)
-		c.init(map[string]any{"authorization": "Bearer " + userToken})
-		require.NoError(t, c.conn.WriteMessage(websocket.TextMessage, []byte(msg)))
-		c.expectClose(websocket.CloseInvalidFramePayloadData)
+		c := s.MustDialWS(t, nil)
+		require.NoError(t, c.Init(map[string]any{"authorization": "Bearer " + userToken}))
+		require.NoError(t, c.SendText([]byte(msg)))
+		c.ExpectClose(t, websocket.CloseInvalidFramePayloadData)
 	}
-	s.requireHealthy(t)
-	res := s.post(t, bearer(userToken), `{ teammates { name } }`, nil)
+	requireHealthy(t, s)
+	res := s.Do(t, userToken, `{ teammates { name } }`, nil)
 	require.Empty(t, res.Errors)
 	require.JSONEq(t, `{"teammates": []}`, string(res.Data), "nothing was created")
 }

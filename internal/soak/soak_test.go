@@ -340,7 +340,7 @@ func TestSoak(t *testing.T) {
 	}
 	began := time.Now()
 	url := dbtest.URL(t)
-	api := apitest.StartWith(t, url, nil)
+	api := apitest.Start(t, url)
 	gql := apitest.NewClient(api.URL, 64)
 	t.Cleanup(gql.CloseIdleConnections)
 	bg := context.Background() // requests are bounded by the client's timeout, not by the soak's end
@@ -352,7 +352,7 @@ func TestSoak(t *testing.T) {
 		var out struct {
 			CreateTeammate struct{ Teammate struct{ ID string } }
 		}
-		require.NoError(t, gql.Must(bg, apitest.UserToken, qCreateTeammate, map[string]any{"name": name}, &out))
+		require.NoError(t, gql.Call(bg, apitest.UserToken, qCreateTeammate, map[string]any{"name": name}, &out))
 		teammates = append(teammates, out.CreateTeammate.Teammate.ID)
 	}
 	scopeVars := map[string]map[string]any{"shared": {"teammateId": nil}}
@@ -372,7 +372,7 @@ func TestSoak(t *testing.T) {
 		}
 		content := fmt.Sprintf("soak [%s.%d] created", who, n)
 		sent := time.Now()
-		res, err := gql.Do(bg, apitest.UserToken, qCreateMemory, map[string]any{"scope": scopeVars[scope], "kind": kind, "key": key, "content": content})
+		res, err := gql.Post(bg, apitest.Bearer(apitest.UserToken), qCreateMemory, map[string]any{"scope": scopeVars[scope], "kind": kind, "key": key, "content": content})
 		if ok, _ := st.result("createMemory", res, err); !ok {
 			return
 		}
@@ -400,7 +400,7 @@ func TestSoak(t *testing.T) {
 	// the worker, and generationChanged of both teammates.
 	var longSubs []*longSub
 	dial := func(name, token string) *apitest.WS {
-		c, err := apitest.DialWS(bg, api.URL, token)
+		c, err := apitest.ConnectWS(bg, api.URL, token)
 		require.NoError(t, err, name)
 		t.Cleanup(c.Close)
 		return c
@@ -497,7 +497,7 @@ func TestSoak(t *testing.T) {
 			}
 			content := fmt.Sprintf("soak [%s.%d] edited", who, n)
 			sent := time.Now()
-			res, err := gql.Do(bg, apitest.UserToken, qEditMemory, map[string]any{"id": e.id, "base": base, "content": content})
+			res, err := gql.Post(bg, apitest.Bearer(apitest.UserToken), qEditMemory, map[string]any{"id": e.id, "base": base, "content": content})
 			ok, code := st.result("editMemory", res, err, "CONFLICT")
 			switch {
 			case ok:
@@ -550,7 +550,7 @@ func TestSoak(t *testing.T) {
 			if !e.forgotten {
 				latest, _ := reg.state(e.id)
 				sent := time.Now()
-				res, err := gql.Do(bg, apitest.UserToken, qForgetMemory, map[string]any{"id": e.id})
+				res, err := gql.Post(bg, apitest.Bearer(apitest.UserToken), qForgetMemory, map[string]any{"id": e.id})
 				if ok, _ := st.result("forgetMemory", res, err); ok {
 					var out struct {
 						ForgetMemory struct {
@@ -580,7 +580,7 @@ func TestSoak(t *testing.T) {
 		for n := 0; ctx.Err() == nil; n++ {
 			if n%3 == 0 {
 				scope := scopes[rng.IntN(len(scopes))]
-				res, err := gql.Do(bg, apitest.UserToken, qMemoryItems, map[string]any{"scope": scopeVars[scope]})
+				res, err := gql.Post(bg, apitest.Bearer(apitest.UserToken), qMemoryItems, map[string]any{"scope": scopeVars[scope]})
 				st.result("memoryItems", res, err)
 				continue
 			}
@@ -589,7 +589,7 @@ func TestSoak(t *testing.T) {
 				continue
 			}
 			latest, forgotten := reg.state(e.id)
-			res, err := gql.Do(bg, apitest.UserToken, qMemoryItem, map[string]any{"id": e.id})
+			res, err := gql.Post(bg, apitest.Bearer(apitest.UserToken), qMemoryItem, map[string]any{"id": e.id})
 			if ok, _ := st.result("memoryItem", res, err); !ok {
 				continue
 			}
@@ -621,7 +621,7 @@ func TestSoak(t *testing.T) {
 		for n := 0; ctx.Err() == nil; n++ {
 			teammate := teammates[rng.IntN(len(teammates))]
 			text := fmt.Sprintf("soak [%s.%d] from a run", who, n)
-			res, err := gql.Do(bg, apitest.WorkerToken, qStartRun, map[string]any{"teammate": teammate, "message": "Please remember that " + text + "."})
+			res, err := gql.Post(bg, apitest.Bearer(apitest.WorkerToken), qStartRun, map[string]any{"teammate": teammate, "message": "Please remember that " + text + "."})
 			if ok, _ := st.result("startRun", res, err, "MEMORY_CHANGED"); !ok {
 				continue
 			}
@@ -635,7 +635,7 @@ func TestSoak(t *testing.T) {
 			started++
 			sent := time.Now()
 			if first == 0 {
-				res, err = gql.Do(bg, token, qToolRemember, map[string]any{"content": text})
+				res, err = gql.Post(bg, apitest.Bearer(token), qToolRemember, map[string]any{"content": text})
 				ok, code := st.result("toolRemember", res, err, "MEMORY_CHANGED")
 				if code == "MEMORY_CHANGED" {
 					continue
@@ -660,12 +660,12 @@ func TestSoak(t *testing.T) {
 				}
 			}
 			if first <= 1 {
-				res, err = gql.Do(bg, token, qToolSearch, map[string]any{"q": "soak run"})
+				res, err = gql.Post(bg, apitest.Bearer(token), qToolSearch, map[string]any{"q": "soak run"})
 				if _, code := st.result("toolSearchMemory", res, err, "MEMORY_CHANGED"); code == "MEMORY_CHANGED" {
 					continue
 				}
 			}
-			res, err = gql.Do(bg, token, qCompleteRun, map[string]any{"reply": "Noted."})
+			res, err = gql.Post(bg, apitest.Bearer(token), qCompleteRun, map[string]any{"reply": "Noted."})
 			if ok, _ := st.result("completeRun", res, err, "MEMORY_CHANGED"); ok && !strings.Contains(string(res.Data), `"COMPLETED"`) {
 				st.problem("completeRun answered %s", res.Data)
 			}
@@ -678,7 +678,7 @@ func TestSoak(t *testing.T) {
 	var churnMu sync.Mutex
 	run("s", 2, func(who string, rng *rand.Rand) {
 		for n := 0; ctx.Err() == nil; n++ {
-			c, err := apitest.DialWS(bg, api.URL, apitest.UserToken)
+			c, err := apitest.ConnectWS(bg, api.URL, apitest.UserToken)
 			if ok, _ := st.result("subscribe (short-lived)", apitest.Result{}, err); !ok {
 				continue
 			}
@@ -745,7 +745,7 @@ func TestSoak(t *testing.T) {
 	for _, s := range longSubs {
 		if s.scope == "" {
 			var g struct{ Teammate struct{ Generation string } }
-			require.NoError(t, gql.Must(bg, apitest.UserToken, qGeneration, map[string]any{"id": s.teammate}, &g))
+			require.NoError(t, gql.Call(bg, apitest.UserToken, qGeneration, map[string]any{"id": s.teammate}, &g))
 			converged := apitest.WaitUntil(15*time.Second, func() bool { s.mu.Lock(); defer s.mu.Unlock(); return s.generation == g.Teammate.Generation })
 			s.mu.Lock()
 			last, values, problems := s.generation, s.events, slices.Clone(s.problems)
