@@ -225,7 +225,7 @@ func TestRemoveDemo(t *testing.T) {
 			saveLog(logPath, "remove-demo-server.log")
 		}
 	})
-	as := api{base: s.base, token: s.userToken}
+	as := s.as(s.userToken)
 	if _, err := as.createMemory(ctx, newMemory{Content: "Works from home on Fridays"}); err != nil {
 		t.Fatal(err)
 	}

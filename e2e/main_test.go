@@ -79,8 +79,8 @@ func runSuite(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
 		return 1
 	}
-	user = api{base: srv.base, token: srv.userToken}
-	worker = api{base: srv.base, token: srv.workerToken}
+	user = srv.as(srv.userToken)
+	worker = srv.as(srv.workerToken)
 	code := 1
 	defer func() {
 		srv.stop()

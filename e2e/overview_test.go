@@ -168,7 +168,7 @@ func TestOfflineBanner(t *testing.T) {
 		}
 	})
 	addr := strings.TrimPrefix(s.base, "http://")
-	as := api{base: s.base, token: s.userToken}
+	as := s.as(s.userToken)
 
 	for _, vp := range viewports {
 		t.Run(vp.name, func(t *testing.T) {
@@ -201,7 +201,7 @@ func TestOfflineBanner(t *testing.T) {
 			if s, err = startServerAt(ctx, serverBin, dataDir, logPath, addr); err != nil {
 				t.Fatalf("starting the server again: %v", err)
 			}
-			item, err := api{base: s.base, token: s.userToken}.createMemory(ctx, newMemory{TeammateID: teammate, Content: "Written while the page was reconnecting"})
+			item, err := s.as(s.userToken).createMemory(ctx, newMemory{TeammateID: teammate, Content: "Written while the page was reconnecting"})
 			if err != nil {
 				t.Fatalf("createMemory: %v", err)
 			}

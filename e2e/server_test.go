@@ -1,12 +1,9 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -15,11 +12,14 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/open-bot/memory/internal/apitest"
 )
 
 // server is the real API binary, run on its own embedded database.
 type server struct {
 	base        string // http://127.0.0.1:<port>
+	client      *apitest.Client
 	userToken   string
 	workerToken string
 	cmd         *exec.Cmd
@@ -78,6 +78,7 @@ func startServerAt(ctx context.Context, bin, dataDir, logPath, addr string, env 
 		return nil, fmt.Errorf("start %s: %w", bin, err)
 	}
 	s := &server{base: "http://" + addr, cmd: cmd, exited: make(chan struct{}), logPath: logPath}
+	s.client = apitest.NewClient(s.base, 4)
 	go func() {
 		_ = cmd.Wait()
 		logFile.Close()
@@ -128,6 +129,7 @@ func (s *server) waitReady(ctx context.Context) error {
 
 // stop sends SIGTERM (the server stops its embedded cluster on the way out) and waits for the exit.
 func (s *server) stop() {
+	s.client.CloseIdleConnections()
 	_ = s.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-s.exited:
@@ -155,54 +157,20 @@ func freePort() (int, error) {
 	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
-// graphQLError is one entry of a GraphQL response's errors.
-type graphQLError struct {
-	Message    string         `json:"message"`
-	Extensions map[string]any `json:"extensions"`
-}
-
-// api talks to the server as a GraphQL client with the user's bearer token: the tests use it to set
-// up data and to change it behind the browser's back.
+// api talks to the server as a GraphQL client with one bearer token: the tests use it to set up data
+// and to change it behind the browser's back.
 type api struct {
-	base  string
-	token string
+	client *apitest.Client
+	token  string
 }
 
-// do runs one operation and decodes data into out; GraphQL errors are returned as an error.
+// as is an api of the server with token.
+func (s *server) as(token string) api { return api{client: s.client, token: token} }
+
+// do runs one operation and decodes data into out (nil: not at all); GraphQL errors are returned as
+// an error.
 func (a api) do(ctx context.Context, query string, vars map[string]any, out any) error {
-	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
-	if err != nil {
-		return err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.base+"/graphql", bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+a.token)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer res.Body.Close()
-	raw, err := io.ReadAll(res.Body)
-	if err != nil {
-		return err
-	}
-	var envelope struct {
-		Data   json.RawMessage `json:"data"`
-		Errors []graphQLError  `json:"errors"`
-	}
-	if err := json.Unmarshal(raw, &envelope); err != nil {
-		return fmt.Errorf("HTTP %d, not a GraphQL response: %s", res.StatusCode, raw)
-	}
-	if len(envelope.Errors) > 0 {
-		return fmt.Errorf("GraphQL errors: %+v", envelope.Errors)
-	}
-	if out == nil {
-		return nil
-	}
-	return json.Unmarshal(envelope.Data, out)
+	return a.client.Call(ctx, a.token, query, vars, out)
 }
 
 // memoryItem is what the tests read back of an item.

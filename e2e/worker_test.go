@@ -34,7 +34,7 @@ func startRunWith(t *testing.T, ctx context.Context, input map[string]any) run {
 	if err != nil {
 		t.Fatalf("startRun %v: %v", input, err)
 	}
-	return run{ID: out.StartRun.Run.ID, api: api{base: srv.base, token: out.StartRun.RunToken}}
+	return run{ID: out.StartRun.Run.ID, api: srv.as(out.StartRun.RunToken)}
 }
 
 // toolResult is what a teammate's memory tool answered.

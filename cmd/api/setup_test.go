@@ -62,7 +62,7 @@ func TestStartWithoutTheVectorExtension(t *testing.T) {
 	require.NoError(t, err)
 	p := startAPI(t, bin, env)
 	p.awaitReady(t)
-	p.awaitOutput(t, p.baseURL+"/login?token=<the user token in MEMORY_USER_TOKEN>")
+	p.awaitOutput(t, p.api.URL+"/login?token=<the user token in MEMORY_USER_TOKEN>")
 	require.NotContains(t, p.text(), userToken, "the token itself is never printed")
 	p.stop(t)
 	version, dirty, err := db.Version(ownerURL)
