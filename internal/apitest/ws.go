@@ -232,11 +232,7 @@ func (c *WS) Read(t testing.TB) WSMessage {
 // Next expects a "next" message for id without errors and unmarshals its data into v.
 func (c *WS) Next(t testing.TB, id string, v any) {
 	t.Helper()
-	m := c.Read(t)
-	require.Equal(t, "next", m.Type, "message %s %s", m.Type, m.Payload)
-	require.Equal(t, id, m.ID)
-	var res Result
-	require.NoError(t, json.Unmarshal(m.Payload, &res))
+	res := c.nextResult(t, id)
 	require.Empty(t, res.Errors, "errors in next")
 	require.NoError(t, json.Unmarshal(res.Data, v))
 }
@@ -257,14 +253,21 @@ func (c *WS) ExpectError(t testing.TB, id string) []string {
 // "complete", and returns the errors' codes.
 func (c *WS) ExpectFailedNext(t testing.TB, id string) []string {
 	t.Helper()
+	res := c.nextResult(t, id)
+	require.JSONEq(t, "null", string(res.Data))
+	c.ExpectComplete(t, id)
+	return res.Codes()
+}
+
+// nextResult expects a "next" message for id and returns its payload.
+func (c *WS) nextResult(t testing.TB, id string) Result {
+	t.Helper()
 	m := c.Read(t)
 	require.Equal(t, "next", m.Type, "message %s %s", m.Type, m.Payload)
 	require.Equal(t, id, m.ID)
 	var res Result
 	require.NoError(t, json.Unmarshal(m.Payload, &res))
-	require.JSONEq(t, "null", string(res.Data))
-	c.ExpectComplete(t, id)
-	return res.Codes()
+	return res
 }
 
 // ExpectComplete expects the server to complete id.
