@@ -48,7 +48,7 @@ func TestEmbeddedRunStopRestart(t *testing.T) {
 	require.True(t, strings.HasPrefix(workerToken, "mw_"))
 	first.awaitOutput(t, first.api.URL+"/login?token="+userToken)
 
-	res, _ := first.api.Fetch(t, "/healthz")
+	res, _ := first.api.Fetch(t, "/healthz", nil)
 	require.Equal(t, http.StatusOK, res.StatusCode)
 
 	var created struct {

@@ -2,7 +2,6 @@ package resolvers_test
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -11,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/open-bot/memory/internal/apitest"
 )
 
 // Export and import, bulk actions on items and suggestions (issue 19 items 2 and 3), through the
@@ -245,19 +246,8 @@ func TestExportDownload(t *testing.T) {
 	w.createMemory(&tm, "Likes the Analytical Engine")
 
 	get := func(query string, header http.Header) (*http.Response, string) {
-		req, err := http.NewRequest(http.MethodGet, w.api.URL+"/export?"+query, nil)
-		require.NoError(t, err)
-		for k, v := range header {
-			req.Header[k] = v
-		}
-		resp, err := http.DefaultClient.Do(req)
-		require.NoError(t, err)
-		defer resp.Body.Close()
-		body, err := io.ReadAll(resp.Body)
-		require.NoError(t, err)
-		return resp, string(body)
+		return w.api.Fetch(t, "/export?"+query, header)
 	}
-	bearer := func(token string) http.Header { return http.Header{"Authorization": {"Bearer " + token}} }
 
 	// The web app's way: the session cookie from the login URL.
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
@@ -278,7 +268,7 @@ func TestExportDownload(t *testing.T) {
 	assert.Equal(t, "Likes the Analytical Engine", file.Items[0].Content)
 	assert.Len(t, file.Items[0].Revisions, 1)
 
-	resp, body = get("scope=shared&format=markdown", bearer(user))
+	resp, body = get("scope=shared&format=markdown", apitest.Bearer(user))
 	require.Equal(t, http.StatusOK, resp.StatusCode, body)
 	assert.Equal(t, "text/markdown; charset=utf-8", resp.Header.Get("Content-Type"))
 	assert.Regexp(t, `filename="memory-shared-[0-9-]+\.md"`, resp.Header.Get("Content-Disposition"))
@@ -291,13 +281,13 @@ func TestExportDownload(t *testing.T) {
 		code   string
 	}{
 		{"scope=" + tm, nil, http.StatusUnauthorized, "UNAUTHENTICATED"},
-		{"scope=" + tm, bearer("mu_not-the-token-0123456789abcdef"), http.StatusUnauthorized, "UNAUTHENTICATED"},
-		{"scope=" + tm, bearer(worker), http.StatusForbidden, "FORBIDDEN"},
-		{"", bearer(user), http.StatusBadRequest, "BAD_USER_INPUT"},
-		{"scope=nope", bearer(user), http.StatusBadRequest, "BAD_USER_INPUT"},
-		{"scope=" + tm + "&format=pdf", bearer(user), http.StatusBadRequest, "BAD_USER_INPUT"},
-		{"scope=" + tm + "&revisions=maybe", bearer(user), http.StatusBadRequest, "BAD_USER_INPUT"},
-		{"scope=5b0f3a4e-8f1c-4c1e-9d7a-000000000000", bearer(user), http.StatusNotFound, "NOT_FOUND"},
+		{"scope=" + tm, apitest.Bearer("mu_not-the-token-0123456789abcdef"), http.StatusUnauthorized, "UNAUTHENTICATED"},
+		{"scope=" + tm, apitest.Bearer(worker), http.StatusForbidden, "FORBIDDEN"},
+		{"", apitest.Bearer(user), http.StatusBadRequest, "BAD_USER_INPUT"},
+		{"scope=nope", apitest.Bearer(user), http.StatusBadRequest, "BAD_USER_INPUT"},
+		{"scope=" + tm + "&format=pdf", apitest.Bearer(user), http.StatusBadRequest, "BAD_USER_INPUT"},
+		{"scope=" + tm + "&revisions=maybe", apitest.Bearer(user), http.StatusBadRequest, "BAD_USER_INPUT"},
+		{"scope=5b0f3a4e-8f1c-4c1e-9d7a-000000000000", apitest.Bearer(user), http.StatusNotFound, "NOT_FOUND"},
 	} {
 		resp, body := get(c.query, c.header)
 		assert.Equal(t, c.status, resp.StatusCode, "%s: %s", c.query, body)

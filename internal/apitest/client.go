@@ -199,12 +199,18 @@ func (c *Client) DoRequest(t testing.TB, req *http.Request) Result {
 	return res
 }
 
-// Fetch GETs path, a page or route other than /graphql (/healthz, /readyz, /graphiql …), and
-// returns the response with its body read.
-func (c *Client) Fetch(t testing.TB, path string) (*http.Response, string) {
+// Fetch GETs path, a route other than /graphql (/healthz, /export?…, a page), with header — a Host
+// entry sets the request's Host — and returns the response with its body read.
+func (c *Client) Fetch(t testing.TB, path string, header http.Header) (*http.Response, string) {
 	t.Helper()
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, c.URL+path, nil)
 	require.NoError(t, err)
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	if host := header.Get("Host"); host != "" {
+		req.Host = host // net/http sends req.Host, not a Host header
+	}
 	res, err := c.HTTP.Do(req)
 	require.NoError(t, err)
 	defer res.Body.Close()

@@ -324,7 +324,7 @@ func TestBadInput(t *testing.T) {
 
 	// The server is still healthy after all of them.
 	requireHealthy(t, s)
-	res, body := s.Fetch(t, "/readyz")
+	res, body := s.Fetch(t, "/readyz", nil)
 	require.Equal(t, http.StatusOK, res.StatusCode, body)
 	var data struct {
 		MemoryItems struct {

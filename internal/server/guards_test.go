@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"regexp"
 	"strings"
@@ -97,18 +96,12 @@ func TestHostIsChecked(t *testing.T) {
 	port := s.Addr[strings.LastIndex(s.Addr, ":"):]
 	get := func(t *testing.T, host, path string, header http.Header) (*http.Response, string) {
 		t.Helper()
-		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+path, nil)
-		require.NoError(t, err)
-		req.Host = host
-		for k, v := range header {
-			req.Header[k] = v
+		header = header.Clone()
+		if header == nil {
+			header = http.Header{}
 		}
-		res, err := s.HTTP.Do(req)
-		require.NoError(t, err)
-		defer res.Body.Close()
-		body, err := io.ReadAll(res.Body)
-		require.NoError(t, err)
-		return res, string(body)
+		header.Set("Host", host)
+		return s.Fetch(t, path, header)
 	}
 	for _, host := range []string{"evil.example" + port, "evil.example", "127.0.0.1.evil.example" + port, "localhost.evil.example", "10.1.2.3" + port} {
 		t.Run("refused "+host, func(t *testing.T) {
@@ -153,7 +146,7 @@ func TestContentSecurityPolicy(t *testing.T) {
 	}
 	require.NotContains(t, csp, "unsafe")
 	for _, path := range []string{"/", "/graphiql", "/memory", "/healthz", "/graphql"} {
-		res, body := s.Fetch(t, path)
+		res, body := s.Fetch(t, path, nil)
 		require.Equal(t, csp, res.Header.Get("Content-Security-Policy"), path)
 		if !frontend.Built() || (path != "/" && path != "/graphiql") {
 			continue

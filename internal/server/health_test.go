@@ -17,7 +17,7 @@ import (
 func TestHealthz(t *testing.T) {
 	t.Parallel()
 	s := apitest.StartWith(t, dbtest.URL(t), settings)
-	res, body := s.Fetch(t, "/healthz")
+	res, body := s.Fetch(t, "/healthz", nil)
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	require.JSONEq(t, `{"status":"ok"}`, body)
 	require.Equal(t, "nosniff", res.Header.Get("X-Content-Type-Options"))
@@ -31,7 +31,7 @@ func TestReadyz(t *testing.T) {
 
 	readyz := func(t *testing.T) (int, map[string]string) {
 		t.Helper()
-		res, body := s.Fetch(t, "/readyz")
+		res, body := s.Fetch(t, "/readyz", nil)
 		var checks map[string]string
 		require.NoError(t, json.Unmarshal([]byte(body), &checks), body)
 		return res.StatusCode, checks
@@ -62,7 +62,7 @@ func TestReadyz(t *testing.T) {
 func TestGraphiQL(t *testing.T) {
 	t.Parallel()
 	s := apitest.StartWith(t, dbtest.URL(t), settings)
-	res, body := s.Fetch(t, "/graphiql")
+	res, body := s.Fetch(t, "/graphiql", nil)
 	if frontend.Built() {
 		require.Equal(t, http.StatusOK, res.StatusCode)
 		require.True(t, strings.HasPrefix(res.Header.Get("Content-Type"), "text/html"), res.Header.Get("Content-Type"))

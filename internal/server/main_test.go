@@ -91,7 +91,7 @@ func teammateNames(t *testing.T, s *apitest.API) []string {
 // requireHealthy checks that the server still answers after a bad request: /healthz and a query.
 func requireHealthy(t *testing.T, s *apitest.API) {
 	t.Helper()
-	res, body := s.Fetch(t, "/healthz")
+	res, body := s.Fetch(t, "/healthz", nil)
 	require.Equal(t, http.StatusOK, res.StatusCode, body)
 	var data struct{ Teammates []struct{ ID string } }
 	s.Must(t, userToken, `{ teammates { id } }`, nil, &data)

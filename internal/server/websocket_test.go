@@ -207,7 +207,7 @@ func TestAppLifecycle(t *testing.T) {
 	t.Parallel()
 	s := apitest.StartWith(t, dbtest.URL(t), settings, func(o *app.Options) { o.ExpirySweepInterval = 10 * time.Millisecond })
 	require.True(t, s.App.Listener().Connected())
-	res, body := s.Fetch(t, "/readyz")
+	res, body := s.Fetch(t, "/readyz", nil)
 	require.Equal(t, http.StatusOK, res.StatusCode, body)
 
 	s.App.Close()
