@@ -1,4 +1,4 @@
-package resolvers_test
+package server_test
 
 import (
 	"context"

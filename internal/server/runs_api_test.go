@@ -1,7 +1,6 @@
-package resolvers_test
+package server_test
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -12,8 +11,6 @@ import (
 	"github.com/open-bot/memory/internal/dbtest"
 	"github.com/open-bot/memory/internal/memory"
 )
-
-func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
 
 const (
 	user   = apitest.UserToken
