@@ -56,25 +56,20 @@ func CredentialFrom(ctx context.Context) Credential {
 
 // canReadTeammate reports whether c may read teammate id's scope (S1): the user and the worker read
 // every scope; a run reads its own teammate's scope only.
-func (c Credential) canReadTeammate(id string) bool {
-	switch c.Kind {
-	case CredentialUser, CredentialWorker:
-		return true
-	case CredentialRun:
-		return c.TeammateID == id
-	default:
-		return false
-	}
-}
+func (c Credential) canReadTeammate(id string) bool { return c.readsAllOr(c.TeammateID == id) }
 
 // canReadRun reports whether c may read run id: the user and the worker read every run, a run
 // credential its own.
-func (c Credential) canReadRun(id string) bool {
+func (c Credential) canReadRun(id string) bool { return c.readsAllOr(c.RunID == id) }
+
+// readsAllOr is the shape of both: true for the user and the worker, own for a run, false without
+// a credential.
+func (c Credential) readsAllOr(own bool) bool {
 	switch c.Kind {
 	case CredentialUser, CredentialWorker:
 		return true
 	case CredentialRun:
-		return c.RunID == id
+		return own
 	default:
 		return false
 	}
