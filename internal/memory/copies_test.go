@@ -1,6 +1,7 @@
 package memory_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -82,6 +83,6 @@ func TestForgetFindsCopiesAndForgetsThemTogether(t *testing.T) {
 		res, err := f.svc.ToolRemember(asRun(t, f, run.Token), memory.RememberInput{Content: "Gate code is 5521", ForEveryone: c.shared})
 		require.NoError(t, err)
 		assert.Equal(t, memory.OutcomeDropped, res.Outcome, name)
-		assert.NotContains(t, run.Packet.Text, "5521", "%s: no copy reaches a packet", name)
+		assert.NotContains(t, strings.ToLower(run.Packet.Text), "code is 5521", "%s: no copy reaches a packet", name)
 	}
 }

@@ -98,7 +98,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	w.api.Must(t, user, `mutation($tm: ID) { createMemory(input: {scope: {teammateId: $tm}, kind: LESSON, content: "Keep replies short"}) { item { id } } }`,
 		map[string]any{"tm": from}, &struct{}{})
 	// Never exported: a forgotten item, a waiting and a dismissed suggestion.
-	gone := w.createMemory(&from, "Forgotten locker code 4711")
+	gone := w.createMemory(&from, "Forgotten locker code Quxwell")
 	w.api.Must(t, user, `mutation($id: ID!) { forgetMemory(input: {id: $id}) { item { id } } }`, map[string]any{"id": gone.ID}, &struct{}{})
 	run := w.startRun(from, "", "Hello.")
 	w.remember(run.RunToken, "Waiting suggestion about chess", false)
@@ -106,7 +106,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	w.api.Must(t, user, `mutation($id: ID!) { dismissCandidate(input: {id: $id}) { item { id } } }`, map[string]any{"id": dismissed.Item.ID}, &struct{}{})
 
 	data := w.export(&from, "JSON", true)
-	for _, never := range []string{"4711", "chess", "golf"} {
+	for _, never := range []string{"Quxwell", "chess", "golf"} {
 		assert.NotContains(t, data, never, "forgotten items and suggestions are never exported")
 	}
 	var file exported
@@ -134,7 +134,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	for _, want := range []string{"# Memory of Ada", ": 3 memories.\n", "## Preferences", "**drink:** Green tea, no sugar _(pinned, expires ", "## Lessons", "Lives in Bergen\n  since 2020", "revision 1 (create"} {
 		assert.Contains(t, md, want)
 	}
-	assert.NotContains(t, md, "4711")
+	assert.NotContains(t, md, "Quxwell")
 
 	// The import writes every item as it was, with one generation bump (G1), source IMPORT.
 	genBefore := w.generation(to)
