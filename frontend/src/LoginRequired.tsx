@@ -2,6 +2,8 @@ import { useEffect, useId, useState, type FormEvent } from 'react'
 import { useClient } from 'urql'
 import { describeError, hasErrorCode } from './api/errors.ts'
 import { graphql } from './gql'
+import { ErrorMessage } from './ui/ErrorMessage.tsx'
+import { problemAttributes, problemId } from './ui/Field.tsx'
 
 // Asks the server whether a pasted token is the user's, before the login link is opened with it:
 // candidates takes the user's credential only, so a worker's token answers FORBIDDEN and a wrong one
@@ -62,9 +64,9 @@ export function LoginRequired() {
       <div className="card narrow" data-testid="login-required">
         <h1 className="page-title">Sign in to Memory</h1>
         {badLink && (
-          <p className="message error" role="alert" data-testid="login-link-invalid">
+          <ErrorMessage testId="login-link-invalid">
             That login link isn’t valid on this server: its token is wrong or from another installation.
-          </p>
+          </ErrorMessage>
         )}
         <p>
           <strong>Open the login link the server printed at start.</strong> It looks like{' '}
@@ -89,8 +91,7 @@ export function LoginRequired() {
               setToken(e.target.value)
               setProblem(null)
             }}
-            aria-invalid={problem ? true : undefined}
-            aria-describedby={problem ? `${id}-problem` : `${id}-hint`}
+            {...problemAttributes(id, problem, `${id}-hint`)}
             data-testid="login-token"
           />
           <button type="submit" className="button primary" disabled={checking} data-testid="login-submit">
@@ -98,9 +99,9 @@ export function LoginRequired() {
           </button>
         </form>
         {problem && (
-          <p className="message error" id={`${id}-problem`} role="alert" data-testid="login-problem">
+          <ErrorMessage id={problemId(id)} testId="login-problem">
             {problem}
-          </p>
+          </ErrorMessage>
         )}
       </div>
     </main>

@@ -1,4 +1,5 @@
-import type { CombinedError } from 'urql'
+import { useCallback, useState } from 'react'
+import type { AnyVariables, CombinedError, OperationResult } from 'urql'
 
 /** The extensions.code values of RULES §5 that the web app tells apart. */
 export type ErrorCode =
@@ -86,4 +87,20 @@ function capitalize(s: string): string {
   const t = s.replace(/^\[GraphQL\]\s*/, '').trim()
   if (t === '') return 'Something went wrong. Try again.'
   return t.charAt(0).toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? '' : '.')
+}
+
+/**
+ * The error of a component's calls, in words, and attempt(), which makes one: it clears the error,
+ * runs the call and, when the answer has no data, says why; it answers the data, or undefined.
+ * setError says one of the component's own (a check that failed before any call).
+ */
+export function useCallError() {
+  const [error, setError] = useState<string | null>(null)
+  const attempt = useCallback(async <Data>(call: () => Promise<OperationResult<Data, AnyVariables>>): Promise<Data | undefined> => {
+    setError(null)
+    const result = await call()
+    if (!result.data) setError(describeError(result.error))
+    return result.data
+  }, [])
+  return { error, setError, attempt }
 }

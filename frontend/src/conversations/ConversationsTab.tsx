@@ -6,6 +6,7 @@ import { usePagedList } from '../api/pagination.ts'
 import { graphql } from '../gql'
 import type { RunsQuery as RunsResult } from '../gql/graphql.ts'
 import { formatTime } from '../memory/model.ts'
+import { ErrorMessage } from '../ui/ErrorMessage.tsx'
 import { RunCard, type Run } from './RunCard.tsx'
 import { retryNote, useWaitingRetries, type WaitingRetry } from './retries.ts'
 
@@ -126,12 +127,9 @@ export function ConversationsTab({ teammate, generation, focusRunId }: Conversat
       )}
 
       {error && (
-        <p className="message error" role="alert" data-testid="runs-error">
-          {describeError(error)}{' '}
-          <button type="button" className="link-button" onClick={refresh}>
-            Try again
-          </button>
-        </p>
+        <ErrorMessage onRetry={refresh} testId="runs-error">
+          {describeError(error)}
+        </ErrorMessage>
       )}
 
       {/* G7: the newest thread is the one the next message would continue, if its generation is still

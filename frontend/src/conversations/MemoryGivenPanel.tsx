@@ -5,6 +5,7 @@ import { graphql } from '../gql'
 import type { ContextState } from '../gql/graphql.ts'
 import { kindLabel } from '../memory/model.ts'
 import { DemoBadge, isDemo } from '../ui/demo.tsx'
+import { ErrorMessage } from '../ui/ErrorMessage.tsx'
 
 const RunMemoryContextQuery = graphql(`
   query RunMemoryContext($id: ID!) {
@@ -64,11 +65,7 @@ export function MemoryGivenPanel({ runId, teammateName }: MemoryGivenPanelProps)
       <p className="muted small" data-testid="memory-given-note">
         This is what {teammateName} was given for this reply, not what the model relied on.
       </p>
-      {error && (
-        <p className="message error" role="alert">
-          {describeError(error)}
-        </p>
-      )}
+      {error && <ErrorMessage>{describeError(error)}</ErrorMessage>}
       {!entries && !error && <p className="muted small">Loading…</p>}
       {entries && entries.length === 0 && (
         <p className="muted small" data-testid="memory-given-empty">

@@ -1,11 +1,13 @@
 import { useId, useState } from 'react'
 import { useMutation } from 'urql'
-import { describeError } from '../api/errors.ts'
+import { useCallError } from '../api/errors.ts'
 import { useLimits } from '../api/limits.ts'
 import { graphql } from '../gql'
 import type { Rating, RunFieldsFragment, RunStatus } from '../gql/graphql.ts'
 import { formatTime } from '../memory/model.ts'
 import { Link, paths } from '../router.tsx'
+import { Disclosure } from '../ui/Disclosure.tsx'
+import { ErrorMessage } from '../ui/ErrorMessage.tsx'
 import { ThumbIcon } from '../ui/icons.tsx'
 import { MemoryGivenPanel } from './MemoryGivenPanel.tsx'
 import { retryNote, type WaitingRetry } from './retries.ts'
@@ -93,6 +95,12 @@ const statusLabels: Record<RunStatus, string> = {
   CANCELLED: 'Cancelled',
 }
 
+/** The rating buttons under a reply. */
+const thumbs: { rating: Rating; label: string; testId: string }[] = [
+  { rating: 'UP', label: 'Helpful', testId: 'run-thumbs-up' },
+  { rating: 'DOWN', label: 'Not helpful', testId: 'run-thumbs-down' },
+]
+
 /** Why a run has no reply, by its status. */
 function noReply(status: RunStatus, name: string): string {
   switch (status) {
@@ -119,8 +127,7 @@ export function RunCard({ run, teammate, startsThread, focused, waitingRetry, on
   const [asking, setAsking] = useState(false)
   const [note, setNote] = useState('')
   const [kept, setKept] = useState(false)
-  const [memoryOpen, setMemoryOpen] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const { error, attempt } = useCallError()
   const [rateState, rateRun] = useMutation(RateRunMutation)
   const [cancelState, cancelRun] = useMutation(CancelRunMutation)
   const [lessonState, keepLesson] = useMutation(KeepLessonMutation)
@@ -133,13 +140,8 @@ export function RunCard({ run, teammate, startsThread, focused, waitingRetry, on
   const isRetry = retryText !== null
 
   const rate = async (rating: Rating) => {
-    setError(null)
     const next = run.rating === rating ? null : rating // the same thumb again clears it
-    const result = await rateRun({ input: { runId: run.id, rating: next } })
-    if (!result.data) {
-      setError(describeError(result.error))
-      return
-    }
+    if (!(await attempt(() => rateRun({ input: { runId: run.id, rating: next } })))) return
     if (next === 'DOWN') {
       setAsking(true)
       setKept(false)
@@ -148,32 +150,19 @@ export function RunCard({ run, teammate, startsThread, focused, waitingRetry, on
     }
   }
 
-  const cancel = async () => {
-    setError(null)
-    const result = await cancelRun({ input: { runId: run.id } })
-    if (!result.data) setError(describeError(result.error))
-  }
+  const cancel = () => attempt(() => cancelRun({ input: { runId: run.id } }))
 
   const lesson = async () => {
-    setError(null)
-    const result = await keepLesson({ input: { runId: run.id, note } })
-    if (!result.data) {
-      setError(describeError(result.error))
-      return
-    }
+    if (!(await attempt(() => keepLesson({ input: { runId: run.id, note } })))) return
     setKept(true)
     setAsking(false)
     setNote('')
   }
 
   const retry = async () => {
-    setError(null)
-    const result = await retryRun({ input: { runId: run.id, note } })
-    if (!result.data) {
-      setError(describeError(result.error))
-      return
-    }
-    const r = result.data.retryRunWithNote
+    const data = await attempt(() => retryRun({ input: { runId: run.id, note } }))
+    if (!data) return
+    const r = data.retryRunWithNote
     onRetryRequested({ messageId: r.messageId, runId: run.id, prompt: r.prompt, note: r.note, createdAt: r.createdAt })
     setAsking(false)
     setNote('')
@@ -244,26 +233,19 @@ export function RunCard({ run, teammate, startsThread, focused, waitingRetry, on
 
       {run.reply && (
         <div className="feedback-row" role="group" aria-label="Rate this reply">
-          <button
-            type="button"
-            className="button small thumb"
-            aria-pressed={run.rating === 'UP'}
-            onClick={() => rate('UP')}
-            disabled={busy}
-            data-testid="run-thumbs-up"
-          >
-            <ThumbIcon /> Helpful
-          </button>
-          <button
-            type="button"
-            className="button small thumb"
-            aria-pressed={run.rating === 'DOWN'}
-            onClick={() => rate('DOWN')}
-            disabled={busy}
-            data-testid="run-thumbs-down"
-          >
-            <ThumbIcon down /> Not helpful
-          </button>
+          {thumbs.map((t) => (
+            <button
+              key={t.rating}
+              type="button"
+              className="button small thumb"
+              aria-pressed={run.rating === t.rating}
+              onClick={() => rate(t.rating)}
+              disabled={busy}
+              data-testid={t.testId}
+            >
+              <ThumbIcon down={t.rating === 'DOWN'} /> {t.label}
+            </button>
+          ))}
           {run.rating === 'DOWN' && !asking && (
             <button type="button" className="link-button small" onClick={() => setAsking(true)} data-testid="feedback-open">
               What should be done differently?
@@ -316,31 +298,12 @@ export function RunCard({ run, teammate, startsThread, focused, waitingRetry, on
           picks it up; the new reply appears there.
         </p>
       )}
-      {error && (
-        <p className="message error" role="alert" data-testid="run-error">
-          {error}
-        </p>
-      )}
+      {error && <ErrorMessage testId="run-error">{error}</ErrorMessage>}
 
       <div className="run-memory">
-        <button
-          type="button"
-          className="disclosure"
-          aria-expanded={memoryOpen}
-          aria-controls={`${id}-memory`}
-          onClick={() => setMemoryOpen((o) => !o)}
-          data-testid="run-memory-toggle"
-        >
-          <span className="disclosure-mark" aria-hidden="true">
-            {memoryOpen ? '▾' : '▸'}
-          </span>
-          Memory given
-        </button>
-        {memoryOpen && (
-          <div id={`${id}-memory`}>
-            <MemoryGivenPanel runId={run.id} teammateName={teammate.name} />
-          </div>
-        )}
+        <Disclosure label="Memory given" toggleTestId="run-memory-toggle">
+          <MemoryGivenPanel runId={run.id} teammateName={teammate.name} />
+        </Disclosure>
       </div>
     </li>
   )

@@ -1,4 +1,3 @@
-import { useId, useState } from 'react'
 import { useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
 import { graphql } from '../gql'
@@ -8,6 +7,8 @@ import { useNowUntilNextExpiry } from '../memory/MemoryPanel.tsx'
 import { formatTime } from '../memory/model.ts'
 import { useLiveScope } from '../memory/useMemoryList.ts'
 import { Link, paths } from '../router.tsx'
+import { Disclosure } from '../ui/Disclosure.tsx'
+import { ErrorMessage } from '../ui/ErrorMessage.tsx'
 
 const LessonsQuery = graphql(`
   query Lessons($teammateId: ID!) {
@@ -68,14 +69,7 @@ export function LessonsSection({ teammateId, teammateName }: LessonsSectionProps
       <p className="lede small-lede">
         Notes you kept from your feedback on replies. They are pinned, so they are given in every conversation.
       </p>
-      {error && (
-        <p className="message error" role="alert">
-          {describeError(error)}{' '}
-          <button type="button" className="link-button" onClick={() => reexecute({ requestPolicy: 'network-only' })}>
-            Try again
-          </button>
-        </p>
-      )}
+      {error && <ErrorMessage onRetry={() => reexecute({ requestPolicy: 'network-only' })}>{describeError(error)}</ErrorMessage>}
       {loaded && lessons.length === 0 && !error ? (
         <p className="muted lessons-empty" data-testid="lessons-empty">
           No lessons yet. When a reply misses the mark, give it a thumbs down in{' '}
@@ -116,34 +110,17 @@ function LessonExchange({ runId, createdAt, teammateName }: { runId: string; cre
 
 /** Where a lesson came from: an expander with the reply that prompted it and a link to it. */
 function LessonSource({ run, teammateId, teammateName }: { run: LessonRun | null; teammateId: string; teammateName: string }) {
-  const [open, setOpen] = useState(false)
-  const id = useId()
   if (!run) {
     return <p className="muted small lesson-source">Written directly, not from feedback on a reply.</p>
   }
   return (
     <div className="lesson-source" data-testid="lesson-source" data-run-id={run.id}>
-      <button
-        type="button"
-        className="disclosure"
-        aria-expanded={open}
-        aria-controls={`${id}-reply`}
-        onClick={() => setOpen((o) => !o)}
-        data-testid="lesson-reply-toggle"
-      >
-        <span className="disclosure-mark" aria-hidden="true">
-          {open ? '▾' : '▸'}
-        </span>
-        The reply that prompted it
-      </button>
-      {open && (
-        <div className="lesson-reply" id={`${id}-reply`} data-testid="lesson-reply">
-          <LessonExchange runId={run.id} createdAt={run.createdAt} teammateName={teammateName} />
-          <Link to={paths.run(teammateId, run.id)} className="small" data-testid="lesson-run-link">
-            Open in Conversations
-          </Link>
-        </div>
-      )}
+      <Disclosure label="The reply that prompted it" className="lesson-reply" toggleTestId="lesson-reply-toggle" contentTestId="lesson-reply">
+        <LessonExchange runId={run.id} createdAt={run.createdAt} teammateName={teammateName} />
+        <Link to={paths.run(teammateId, run.id)} className="small" data-testid="lesson-run-link">
+          Open in Conversations
+        </Link>
+      </Disclosure>
     </div>
   )
 }

@@ -2,7 +2,9 @@ import { useId } from 'react'
 import { useMutation, type CombinedError } from 'urql'
 import { conflictRevision, describeError, hasErrorCode } from '../api/errors.ts'
 import { graphql } from '../gql'
-import { Dialog } from '../ui/Dialog.tsx'
+import { ConfirmButtons, Dialog } from '../ui/Dialog.tsx'
+import { ErasureFacts } from '../ui/ErasureFacts.tsx'
+import { ErrorMessage } from '../ui/ErrorMessage.tsx'
 import { itemLabel, useRereadItem, type MemoryItem } from './model.ts'
 
 const ForgetMemoriesMutation = graphql(`
@@ -92,9 +94,9 @@ export function BulkBar({ selected, shown, onSelectAll, onClear, onChanged, onFo
         Done
       </button>
       {message && (
-        <p className="message error bulk-message" role="alert" data-testid="bulk-error">
+        <ErrorMessage className="bulk-message" testId="bulk-error">
           {message}
-        </p>
+        </ErrorMessage>
       )}
     </div>
   )
@@ -132,33 +134,24 @@ export function BulkForgetDialog({ items, onForgotten, onFailed, onClose }: Bulk
           </li>
         ))}
       </ul>
-      <div className="forget-facts">
-        <section>
-          <h3 className="forget-heading">Erased now, for good</h3>
-          <ul>
+      <ErasureFacts
+        erased={
+          <>
             <li>Their text and keys, from every saved version in the history.</li>
             <li>Every embedding made from them.</li>
             <li>Suggestions to change them, and suggestions with the same text.</li>
-          </ul>
-          <p className="small">All of them or, if one changed in the meantime, none.</p>
-        </section>
-        <section>
-          <h3 className="forget-heading">Not erased</h3>
-          <ul>
+          </>
+        }
+        erasedNote="All of them or, if one changed in the meantime, none."
+        kept={
+          <>
             <li>The original conversations they came from.</li>
             <li>Replies teammates already gave.</li>
             <li>Backups of the database.</li>
-          </ul>
-        </section>
-      </div>
-      <div className="actions dialog-actions">
-        <button type="button" className="button danger" onClick={() => void forget()} disabled={fetching} data-testid="bulk-forget-confirm">
-          {fetching ? 'Forgetting…' : n === 1 ? 'Forget it' : `Forget all ${n}`}
-        </button>
-        <button type="button" className="button" onClick={onClose} disabled={fetching} data-autofocus data-testid="bulk-forget-cancel">
-          Cancel
-        </button>
-      </div>
+          </>
+        }
+      />
+      <ConfirmButtons label={n === 1 ? 'Forget it' : `Forget all ${n}`} busyLabel="Forgetting…" busy={fetching} onConfirm={() => void forget()} onCancel={onClose} testId="bulk-forget" />
     </Dialog>
   )
 }

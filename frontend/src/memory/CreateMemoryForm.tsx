@@ -1,11 +1,13 @@
 import { useId, useState, type FormEvent } from 'react'
 import { useMutation } from 'urql'
 import { describeError } from '../api/errors.ts'
-import { useLimits } from '../api/limits.ts'
 import { graphql } from '../gql'
 import type { MemoryKind, ScopeInput } from '../gql/graphql.ts'
+import { ErrorMessage } from '../ui/ErrorMessage.tsx'
+import { Field } from '../ui/Field.tsx'
 import { ForgottenWarning, useForgottenGuard } from './ForgottenWarning.tsx'
-import { fromLocalInput, memoryKinds } from './model.ts'
+import { ContentArea, KeyField, KindField } from './MemoryFields.tsx'
+import { fromLocalInput } from './model.ts'
 
 const CreateMemoryMutation = graphql(`
   mutation CreateMemory($input: CreateMemoryInput!) {
@@ -25,7 +27,6 @@ interface CreateMemoryFormProps {
 
 /** The form that adds an item to a scope; a text forgotten before is saved only after a warning (F3). */
 export function CreateMemoryForm({ scope, onClose }: CreateMemoryFormProps) {
-  const limits = useLimits()
   const [content, setContent] = useState('')
   const [key, setKey] = useState('')
   const [kind, setKind] = useState<MemoryKind>('FACT')
@@ -40,12 +41,7 @@ export function CreateMemoryForm({ scope, onClose }: CreateMemoryFormProps) {
     e?.preventDefault()
     if (!content.trim()) return
     setCheckError(null)
-    const check = await guard.check(content, confirmed)
-    if (check.verdict === 'warn') return
-    if (check.verdict === 'error') {
-      setCheckError(describeError(check.error))
-      return
-    }
+    if (!(await guard.allows(content, confirmed, setCheckError))) return
     const result = await createMemory({
       input: {
         scope: { teammateId: scope.teammateId ?? null },
@@ -61,59 +57,13 @@ export function CreateMemoryForm({ scope, onClose }: CreateMemoryFormProps) {
 
   return (
     <form className="card form" onSubmit={submit} data-testid="memory-create-form" aria-label="New memory">
-      <div className="field">
-        <label htmlFor={`${id}-content`} className="field-label">
-          What should be remembered
-        </label>
-        <textarea
-          id={`${id}-content`}
-          rows={3}
-          required
-          maxLength={limits.contentLength}
-          value={content}
-          onChange={(e) => {
-            setContent(e.target.value)
-            guard.reset()
-          }}
-          autoFocus
-          data-testid="create-content"
-        />
-      </div>
+      <Field htmlFor={`${id}-content`} label="What should be remembered">
+        <ContentArea id={`${id}-content`} rows={3} required value={content} onChange={setContent} guard={guard} autoFocus testId="create-content" />
+      </Field>
       <div className="form-row">
-        <div className="field grow">
-          <label htmlFor={`${id}-key`} className="field-label">
-            Key <span className="muted">(optional short label)</span>
-          </label>
-          <input
-            id={`${id}-key`}
-            type="text"
-            maxLength={limits.keyLength}
-            value={key}
-            onChange={(e) => setKey(e.target.value)}
-            data-testid="create-key"
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-kind`} className="field-label">
-            Kind
-          </label>
-          <select
-            id={`${id}-kind`}
-            value={kind}
-            onChange={(e) => setKind(e.target.value as MemoryKind)}
-            data-testid="create-kind"
-          >
-            {memoryKinds.map((k) => (
-              <option key={k.value} value={k.value}>
-                {k.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-expires`} className="field-label">
-            Expires <span className="muted">(optional)</span>
-          </label>
+        <KeyField id={`${id}-key`} hint="optional short label" value={key} onChange={setKey} testId="create-key" />
+        <KindField id={`${id}-kind`} value={kind} onChange={setKind} testId="create-kind" />
+        <Field htmlFor={`${id}-expires`} label="Expires" hint="optional">
           <input
             id={`${id}-expires`}
             type="datetime-local"
@@ -121,17 +71,13 @@ export function CreateMemoryForm({ scope, onClose }: CreateMemoryFormProps) {
             onChange={(e) => setExpires(e.target.value)}
             data-testid="create-expires"
           />
-        </div>
+        </Field>
       </div>
       <label className="check">
         <input type="checkbox" checked={pinned} onChange={(e) => setPinned(e.target.checked)} data-testid="create-pinned" />
         Pinned <span className="muted">— always given to teammates, first</span>
       </label>
-      {(error || checkError) && (
-        <p className="message error" role="alert" data-testid="create-error">
-          {checkError ?? describeError(error)}
-        </p>
-      )}
+      {(error || checkError) && <ErrorMessage testId="create-error">{checkError ?? describeError(error)}</ErrorMessage>}
       {guard.warnedText === content ? (
         <ForgottenWarning busy={fetching} onConfirm={() => void submit(undefined, true)} onCancel={guard.reset} />
       ) : (

@@ -1,8 +1,11 @@
-import { useId, useState } from 'react'
+import { useId } from 'react'
 import { useMutation, useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
 import { graphql } from '../gql'
-import { Dialog } from '../ui/Dialog.tsx'
+import { ConfirmButtons, Dialog } from '../ui/Dialog.tsx'
+import { ErasureFacts } from '../ui/ErasureFacts.tsx'
+import { ErrorMessage } from '../ui/ErrorMessage.tsx'
+import { useIdSet } from '../ui/useIdSet.ts'
 import type { MemoryItem } from './model.ts'
 
 // The item and the copies forgotten with it come back erased (no content, no key), and the cache
@@ -60,7 +63,7 @@ export function ForgetDialog({ item, onForgotten, onClose }: ForgetDialogProps) 
   const [{ fetching, error }, forgetMemory] = useMutation(ForgetMemoryMutation)
   const [{ data: info }] = useQuery({ query: ForgetInfoQuery, variables: { id: item.id }, requestPolicy: 'network-only' })
   // Copies the user unticked; every other copy is forgotten too.
-  const [kept, setKept] = useState<ReadonlySet<string>>(new Set())
+  const [kept, keep] = useIdSet()
   const titleId = useId()
   const copies = info?.copies ?? []
   const erasure = info?.erasure
@@ -70,13 +73,6 @@ export function ForgetDialog({ item, onForgotten, onClose }: ForgetDialogProps) 
     const result = await forgetMemory({ input: { id: item.id, alsoForget } })
     if (result.data) onForgotten()
   }
-  const toggle = (id: string, forgetIt: boolean) =>
-    setKept((prev) => {
-      const next = new Set(prev)
-      if (forgetIt) next.delete(id)
-      else next.add(id)
-      return next
-    })
 
   return (
     <Dialog title="Forget this memory?" titleId={titleId} onClose={onClose} testId="forget-dialog">
@@ -95,7 +91,7 @@ export function ForgetDialog({ item, onForgotten, onClose }: ForgetDialogProps) 
                   <input
                     type="checkbox"
                     checked={!kept.has(c.id)}
-                    onChange={(e) => toggle(c.id, e.target.checked)}
+                    onChange={(e) => keep(c.id, !e.target.checked)}
                     data-testid="forget-copy"
                   />
                   <span>
@@ -113,25 +109,24 @@ export function ForgetDialog({ item, onForgotten, onClose }: ForgetDialogProps) 
         </section>
       )}
 
-      <div className="forget-facts" data-testid="forget-explanation">
-        <section>
-          <h3 className="forget-heading">Erased now, for good</h3>
-          <ul>
+      <ErasureFacts
+        erased={
+          <>
             <li>This text and its key, from every saved version in the history.</li>
             <li>Every embedding made from it (the index used to find related memories).</li>
             <li>Suggestions to change it, and suggestions with the same text.</li>
-          </ul>
-          <p className="small">It leaves memory immediately: no teammate is given it from now on.</p>
-        </section>
-        <section>
-          <h3 className="forget-heading">Not erased</h3>
-          <ul>
+          </>
+        }
+        erasedNote="It leaves memory immediately: no teammate is given it from now on."
+        kept={
+          <>
             <li>The original conversations it came from.</li>
             <li>Replies teammates already gave.</li>
             <li>Backups of the database.</li>
-          </ul>
-        </section>
-      </div>
+          </>
+        }
+        testId="forget-explanation"
+      />
       {erasure && (
         <p className="muted small" data-testid="forget-storage">
           {erasure.purged
@@ -141,19 +136,8 @@ export function ForgetDialog({ item, onForgotten, onClose }: ForgetDialogProps) 
       )}
       <p className="muted small">If you save the same text again later, you will be asked to confirm first.</p>
 
-      {error && (
-        <p className="message error" role="alert" data-testid="forget-error">
-          {describeError(error)}
-        </p>
-      )}
-      <div className="actions dialog-actions">
-        <button type="button" className="button danger" onClick={forget} disabled={fetching} data-testid="forget-confirm">
-          {fetching ? 'Forgetting…' : 'Forget'}
-        </button>
-        <button type="button" className="button" onClick={onClose} disabled={fetching} data-autofocus data-testid="forget-cancel">
-          Cancel
-        </button>
-      </div>
+      {error && <ErrorMessage testId="forget-error">{describeError(error)}</ErrorMessage>}
+      <ConfirmButtons label="Forget" busyLabel="Forgetting…" busy={fetching} onConfirm={() => void forget()} onCancel={onClose} testId="forget" />
     </Dialog>
   )
 }

@@ -1,5 +1,6 @@
 import { useCallback, useRef, useState } from 'react'
-import { useClient, type CombinedError } from 'urql'
+import { useClient } from 'urql'
+import { describeError } from '../api/errors.ts'
 import { graphql } from '../gql'
 import type { ScopeInput } from '../gql/graphql.ts'
 
@@ -10,9 +11,6 @@ const ForgottenBeforeQuery = graphql(`
   }
 `)
 
-/** What a form asks before it saves a text: go ahead, stop for the warning, or a failed check. */
-export type ForgottenCheck = { verdict: 'save' } | { verdict: 'warn' } | { verdict: 'error'; error: CombinedError | undefined }
-
 export interface ForgottenGuard {
   /** The text the warning is shown for; null while there is none. */
   warnedText: string | null
@@ -20,9 +18,10 @@ export interface ForgottenGuard {
   /**
    * Decides whether text may be saved now: yes when it was never forgotten in the scope, or when
    * the user confirmed the warning for exactly this text; otherwise the warning shows. confirmed
-   * is true for the warning's own "Save it again" button, and only then.
+   * is true for the warning's own "Save it again" button, and only then. When the check itself
+   * fails, fail is told why, in words, and the answer is no.
    */
-  check(text: string, confirmed?: boolean): Promise<ForgottenCheck>
+  allows(text: string, confirmed: boolean, fail: (message: string) => void): Promise<boolean>
   /** The user changed the text or went back: the warning goes away. */
   reset(): void
 }
@@ -40,28 +39,31 @@ export function useForgottenGuard(scope: ScopeInput): ForgottenGuard {
   const [checking, setChecking] = useState(false)
   const teammateId = scope.teammateId ?? null
 
-  const check = useCallback(
-    async (text: string, confirmed = false): Promise<ForgottenCheck> => {
-      if (confirmedText.current === text) return { verdict: 'save' }
+  const allows = useCallback(
+    async (text: string, confirmed: boolean, fail: (message: string) => void): Promise<boolean> => {
+      if (confirmedText.current === text) return true
       if (warned.current === text) {
-        if (!confirmed) return { verdict: 'warn' } // Enter in a field doesn't answer the warning
+        if (!confirmed) return false // Enter in a field doesn't answer the warning
         confirmedText.current = text
         warned.current = null
         setWarnedText(null)
-        return { verdict: 'save' }
+        return true
       }
       setChecking(true)
       const result = await client
         .query(ForgottenBeforeQuery, { scope: { teammateId }, content: text }, { requestPolicy: 'network-only' })
         .toPromise()
       setChecking(false)
-      if (!result.data) return { verdict: 'error', error: result.error }
+      if (!result.data) {
+        fail(describeError(result.error))
+        return false
+      }
       if (result.data.forgottenBefore) {
         warned.current = text
         setWarnedText(text)
-        return { verdict: 'warn' }
+        return false
       }
-      return { verdict: 'save' }
+      return true
     },
     [client, teammateId],
   )
@@ -70,7 +72,7 @@ export function useForgottenGuard(scope: ScopeInput): ForgottenGuard {
     warned.current = null
     setWarnedText(null)
   }, [])
-  return { warnedText, checking, check, reset }
+  return { warnedText, checking, allows, reset }
 }
 
 /**

@@ -5,6 +5,7 @@ import { useLimits } from '../api/limits.ts'
 import { connectionPage, usePagedList } from '../api/pagination.ts'
 import { graphql } from '../gql'
 import type { MemoryHistoryQuery as MemoryHistoryResult } from '../gql/graphql.ts'
+import { ErrorMessage } from '../ui/ErrorMessage.tsx'
 import { actionLabel, actorLabel, formatTime, kindLabel, useRereadItem, type MemoryItem } from './model.ts'
 
 /** An item's revisions, newest first (also read for a stale proposal's base, in SuggestionCard). */
@@ -101,16 +102,8 @@ export function HistoryPanel({ item, onRestored, onClose }: HistoryPanelProps) {
         </button>
       </div>
       {history.loading && <p className="muted small">Loading…</p>}
-      {history.error && (
-        <p className="message error" role="alert">
-          {describeError(history.error)}
-        </p>
-      )}
-      {message && (
-        <p className="message error" role="alert" data-testid="history-error">
-          {message}
-        </p>
-      )}
+      {history.error && <ErrorMessage>{describeError(history.error)}</ErrorMessage>}
+      {message && <ErrorMessage testId="history-error">{message}</ErrorMessage>}
       <ol className="revisions" data-testid="history-list" data-current-revision={item.revision}>
         {revisions.map((r) => (
           <li key={r.revision} className="revision" data-testid="history-revision" data-revision={r.revision} data-action={r.action}>

@@ -1,16 +1,16 @@
 import { useId, useState, type FormEvent } from 'react'
 import { useMutation } from 'urql'
 import { conflictRevision, describeError, hasErrorCode } from '../api/errors.ts'
-import { useLimits } from '../api/limits.ts'
-import type { MemoryKind } from '../gql/graphql.ts'
+import { ErrorMessage } from '../ui/ErrorMessage.tsx'
+import { Field } from '../ui/Field.tsx'
 import { ForgottenWarning, useForgottenGuard } from './ForgottenWarning.tsx'
+import { ContentArea, KeyField, KindField, textRows } from './MemoryFields.tsx'
 import {
   EditMemoryMutation,
   draftChanges,
   draftOf,
   formatTime,
   kindLabel,
-  memoryKinds,
   scopeInputOf,
   useRereadItem,
   type MemoryDraft,
@@ -32,7 +32,6 @@ interface MemoryEditorProps {
  * mine". Changing the text to one the user asked to forget before needs a second confirmation (F3).
  */
 export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
-  const limits = useLimits()
   const reread = useRereadItem()
   const [base] = useState(() => ({ revision: item.revision, draft: draftOf(item) }))
   const [draft, setDraft] = useState<MemoryDraft>(base.draft)
@@ -44,10 +43,7 @@ export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
   const guard = useForgottenGuard(scopeInputOf(item.scope))
   const id = useId()
 
-  const set = <K extends keyof MemoryDraft>(field: K, value: MemoryDraft[K]) => {
-    if (field === 'content') guard.reset()
-    setDraft((d) => ({ ...d, [field]: value }))
-  }
+  const set = <K extends keyof MemoryDraft>(field: K, value: MemoryDraft[K]) => setDraft((d) => ({ ...d, [field]: value }))
   const changes = draftChanges(base.draft, draft)
   const changed = Object.keys(changes).length > 0
 
@@ -63,14 +59,7 @@ export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
   const save = async (e?: FormEvent, confirmed = false) => {
     e?.preventDefault()
     if (!changed) return
-    if (changes.content !== undefined) {
-      const check = await guard.check(changes.content, confirmed)
-      if (check.verdict === 'warn') return
-      if (check.verdict === 'error') {
-        setError(describeError(check.error))
-        return
-      }
-    }
+    if (changes.content !== undefined && !(await guard.allows(changes.content, confirmed, setError))) return
     const result = await editMemory({ input: { id: item.id, baseRevision: base.revision, ...changes } })
     if (result.data) onSaved(result.data.editMemory.item)
     else if (hasErrorCode(result.error, 'CONFLICT')) await showConflict()
@@ -110,13 +99,13 @@ export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
             <label htmlFor={`${id}-mine`} className="conflict-label">
               Your unsaved version
             </label>
-            <textarea
+            <ContentArea
               id={`${id}-mine`}
-              rows={Math.min(12, Math.max(3, draft.content.split('\n').length + 1))}
-              maxLength={limits.contentLength}
+              rows={textRows(draft.content, 12)}
               value={draft.content}
-              onChange={(e) => set('content', e.target.value)}
-              data-testid="conflict-mine"
+              onChange={(text) => set('content', text)}
+              guard={guard}
+              testId="conflict-mine"
             />
             <ChangedFields base={base.draft} draft={draft} />
           </div>
@@ -132,11 +121,7 @@ export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
             <p className="muted small">{kindLabel(current.kind)}{current.pinned ? ' · pinned' : ''}</p>
           </div>
         </div>
-        {error && (
-          <p className="message error" role="alert" data-testid="editor-error">
-            {error}
-          </p>
-        )}
+        {error && <ErrorMessage testId="editor-error">{error}</ErrorMessage>}
         <div className="actions">
           <button type="button" className="button primary" onClick={useMine} disabled={fetching || loadingCurrent || !draft.content.trim()} data-testid="conflict-use-mine">
             {fetching ? 'Saving…' : 'Use mine'}
@@ -151,51 +136,22 @@ export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
 
   return (
     <form className="editor" onSubmit={save} data-testid="item-editor" aria-label="Edit memory">
-      <div className="field">
-        <label htmlFor={`${id}-content`} className="field-label">
-          Content
-        </label>
-        <textarea
+      <Field htmlFor={`${id}-content`} label="Content">
+        <ContentArea
           id={`${id}-content`}
-          rows={Math.min(12, Math.max(3, draft.content.split('\n').length + 1))}
+          rows={textRows(draft.content, 12)}
           required
-          maxLength={limits.contentLength}
           value={draft.content}
-          onChange={(e) => set('content', e.target.value)}
+          onChange={(text) => set('content', text)}
+          guard={guard}
           autoFocus
-          data-testid="editor-content"
+          testId="editor-content"
         />
-      </div>
+      </Field>
       <div className="form-row">
-        <div className="field grow">
-          <label htmlFor={`${id}-key`} className="field-label">
-            Key
-          </label>
-          <input
-            id={`${id}-key`}
-            type="text"
-            maxLength={limits.keyLength}
-            value={draft.key}
-            onChange={(e) => set('key', e.target.value)}
-            data-testid="editor-key"
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-kind`} className="field-label">
-            Kind
-          </label>
-          <select id={`${id}-kind`} value={draft.kind} onChange={(e) => set('kind', e.target.value as MemoryKind)} data-testid="editor-kind">
-            {memoryKinds.map((k) => (
-              <option key={k.value} value={k.value}>
-                {k.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-expires`} className="field-label">
-            Expires
-          </label>
+        <KeyField id={`${id}-key`} value={draft.key} onChange={(key) => set('key', key)} testId="editor-key" />
+        <KindField id={`${id}-kind`} value={draft.kind} onChange={(kind) => set('kind', kind)} testId="editor-kind" />
+        <Field htmlFor={`${id}-expires`} label="Expires">
           <div className="inline">
             <input
               id={`${id}-expires`}
@@ -210,14 +166,10 @@ export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
               </button>
             )}
           </div>
-        </div>
+        </Field>
       </div>
       <p className="muted small">Editing revision {base.revision}.</p>
-      {error && (
-        <p className="message error" role="alert" data-testid="editor-error">
-          {error}
-        </p>
-      )}
+      {error && <ErrorMessage testId="editor-error">{error}</ErrorMessage>}
       {guard.warnedText !== null && guard.warnedText === changes.content ? (
         <ForgottenWarning busy={fetching} onConfirm={() => void save(undefined, true)} onCancel={guard.reset} />
       ) : (

@@ -6,6 +6,7 @@ import { ForgetDialog } from './ForgetDialog.tsx'
 import { HistoryPanel } from './HistoryPanel.tsx'
 import { MemoryEditor } from './MemoryEditor.tsx'
 import { DemoBadge, isDemo } from '../ui/demo.tsx'
+import { ErrorMessage } from '../ui/ErrorMessage.tsx'
 import { useInPlaceForm } from '../ui/inPlaceForm.ts'
 import { EditMemoryMutation, formatDate, formatTime, isExpired, itemLabel, kindLabel, useRereadItem, type MemoryItem } from './model.ts'
 
@@ -205,11 +206,7 @@ export function MemoryItemCard({ item, now, children, selection }: MemoryItemCar
         />
       )}
 
-      {message && (
-        <p className="message error" role="alert" data-testid="item-error">
-          {message}
-        </p>
-      )}
+      {message && <ErrorMessage testId="item-error">{message}</ErrorMessage>}
 
       {historyOpen && <HistoryPanel item={item} onRestored={saved} onClose={() => setHistoryOpen(false)} />}
     </li>

@@ -2,10 +2,14 @@ import { useEffect, useId, useState } from 'react'
 import { describeError } from '../api/errors.ts'
 import { useLimits } from '../api/limits.ts'
 import type { MemoryKind, ScopeInput } from '../gql/graphql.ts'
+import { ErrorMessage } from '../ui/ErrorMessage.tsx'
+import { Field } from '../ui/Field.tsx'
+import { useIdSet } from '../ui/useIdSet.ts'
 import { BulkBar, BulkForgetDialog } from './BulkActions.tsx'
 import { CreateMemoryForm } from './CreateMemoryForm.tsx'
 import { MemoryItemCard } from './MemoryItemCard.tsx'
-import { memoryKinds, type MemoryItem } from './model.ts'
+import { KindOptions } from './MemoryFields.tsx'
+import type { MemoryItem } from './model.ts'
 import { memoryPageSize, useLiveScope, useMemoryList } from './useMemoryList.ts'
 
 interface MemoryPanelProps {
@@ -36,28 +40,20 @@ export function MemoryPanel({ scope, heading, emptyHint, kinds }: MemoryPanelPro
   const wanted = asked.filterKey === filterKey ? asked.wanted : memoryPageSize
   const list = useMemoryList({ scope, kind, kinds: kinds ?? null, search, wanted })
   useLiveScope(scope)
-  const kindChoices = kinds ? memoryKinds.filter((k) => kinds.includes(k.value)) : memoryKinds
   const now = useNowUntilNextExpiry(list.items)
   const searchId = useId()
   const kindId = useId()
   // Selection mode: a checkbox on every card and the bar of bulk actions.
   const [selecting, setSelecting] = useState(false)
-  const [selectedIds, setSelectedIds] = useState<ReadonlySet<string>>(new Set())
+  const [selectedIds, select, setSelectedIds] = useIdSet()
   const [bulkForget, setBulkForget] = useState(false)
   const [bulkMessage, setBulkMessage] = useState<string | null>(null)
   const [bulkDone, setBulkDone] = useState<string | null>(null)
   // Only items still listed count as selected (one forgotten elsewhere drops out).
   const selected = list.items.filter((i) => selectedIds.has(i.id))
-  const toggle = (id: string, on: boolean) =>
-    setSelectedIds((s) => {
-      const next = new Set(s)
-      if (on) next.add(id)
-      else next.delete(id)
-      return next
-    })
   const endSelecting = () => {
     setSelecting(false)
-    setSelectedIds(new Set())
+    setSelectedIds([])
     setBulkMessage(null)
   }
 
@@ -73,10 +69,7 @@ export function MemoryPanel({ scope, heading, emptyHint, kinds }: MemoryPanelPro
       </div>
 
       <div className="toolbar">
-        <div className="field grow" role="search">
-          <label htmlFor={searchId} className="field-label">
-            Search
-          </label>
+        <Field htmlFor={searchId} label="Search" className="grow" role="search">
           <input
             id={searchId}
             type="search"
@@ -86,11 +79,8 @@ export function MemoryPanel({ scope, heading, emptyHint, kinds }: MemoryPanelPro
             onChange={(e) => setSearchText(e.target.value)}
             data-testid="memory-search"
           />
-        </div>
-        <div className="field">
-          <label htmlFor={kindId} className="field-label">
-            Kind
-          </label>
+        </Field>
+        <Field htmlFor={kindId} label="Kind">
           <select
             id={kindId}
             value={kind ?? ''}
@@ -98,13 +88,9 @@ export function MemoryPanel({ scope, heading, emptyHint, kinds }: MemoryPanelPro
             data-testid="memory-kind-filter"
           >
             <option value="">All kinds</option>
-            {kindChoices.map((k) => (
-              <option key={k.value} value={k.value}>
-                {k.label}
-              </option>
-            ))}
+            <KindOptions kinds={kinds} />
           </select>
-        </div>
+        </Field>
         <div className="field toolbar-action">
           <button
             type="button"
@@ -134,7 +120,7 @@ export function MemoryPanel({ scope, heading, emptyHint, kinds }: MemoryPanelPro
         <BulkBar
           selected={selected}
           shown={list.items.length}
-          onSelectAll={() => setSelectedIds(new Set(list.items.map((i) => i.id)))}
+          onSelectAll={() => setSelectedIds(list.items.map((i) => i.id))}
           onClear={endSelecting}
           onChanged={(items) => {
             setBulkDone(`${items.length === 1 ? '1 memory' : `${items.length} memories`} ${items[0]?.pinned ? 'pinned' : 'unpinned'}.`)
@@ -155,7 +141,7 @@ export function MemoryPanel({ scope, heading, emptyHint, kinds }: MemoryPanelPro
           onClose={() => setBulkForget(false)}
           onForgotten={(n) => {
             setBulkForget(false)
-            setSelectedIds(new Set())
+            setSelectedIds([])
             setBulkDone(`Forgot ${n === 1 ? '1 memory' : `${n} memories`}.`)
           }}
           onFailed={(message) => {
@@ -168,12 +154,9 @@ export function MemoryPanel({ scope, heading, emptyHint, kinds }: MemoryPanelPro
       {creating && <CreateMemoryForm scope={scope} onClose={() => setCreating(false)} />}
 
       {list.error && (
-        <p className="message error" role="alert" data-testid="memory-list-error">
-          {describeError(list.error)}{' '}
-          <button type="button" className="link-button" onClick={list.refresh}>
-            Try again
-          </button>
-        </p>
+        <ErrorMessage onRetry={list.refresh} testId="memory-list-error">
+          {describeError(list.error)}
+        </ErrorMessage>
       )}
 
       <ul
@@ -189,7 +172,7 @@ export function MemoryPanel({ scope, heading, emptyHint, kinds }: MemoryPanelPro
             key={item.id}
             item={item}
             now={now}
-            selection={selecting ? { selected: selectedIds.has(item.id), onToggle: (on) => toggle(item.id, on) } : undefined}
+            selection={selecting ? { selected: selectedIds.has(item.id), onToggle: (on) => select(item.id, on) } : undefined}
           />
         ))}
       </ul>

@@ -4,6 +4,7 @@ import { describeError } from '../api/errors.ts'
 import { graphql } from '../gql'
 import type { RecallPreviewQuery as PreviewResult, VectorSearch } from '../gql/graphql.ts'
 import { DemoBadge, isDemo } from '../ui/demo.tsx'
+import { ErrorMessage } from '../ui/ErrorMessage.tsx'
 import { kindLabel } from './model.ts'
 
 const RecallPreviewQuery = graphql(`
@@ -141,11 +142,7 @@ export function RecallPreview({ teammateId, teammateName }: { teammateId: string
           {fetching ? 'Looking…' : 'Preview'}
         </button>
       </form>
-      {error && (
-        <p className="message error" role="alert">
-          {describeError(error)}
-        </p>
-      )}
+      {error && <ErrorMessage>{describeError(error)}</ErrorMessage>}
       {preview && (
         <div className="recall-result" data-testid="recall-result" data-query={shown}>
           <p className="muted small" data-testid="recall-vector">
@@ -184,22 +181,15 @@ export function RecallPreview({ teammateId, teammateName }: { teammateId: string
                   <details className="recall-scores">
                     <summary>Scores</summary>
                     <dl className="recall-score-list">
-                      <div>
-                        <dt>Words</dt>
-                        <dd data-testid="recall-fulltext">
-                          {e.fullTextPosition != null ? `#${e.fullTextPosition} (rank ${formatNumber(e.fullTextRank)})` : 'no match'}
-                        </dd>
-                      </div>
-                      <div>
-                        <dt>Meaning</dt>
-                        <dd data-testid="recall-vector-distance">
-                          {e.vectorPosition != null ? `#${e.vectorPosition} (distance ${formatNumber(e.vectorDistance)})` : '—'}
-                        </dd>
-                      </div>
-                      <div>
-                        <dt>Fused score</dt>
-                        <dd data-testid="recall-score">{formatNumber(e.score)}</dd>
-                      </div>
+                      <Score term="Words" testId="recall-fulltext">
+                        {e.fullTextPosition != null ? `#${e.fullTextPosition} (rank ${formatNumber(e.fullTextRank)})` : 'no match'}
+                      </Score>
+                      <Score term="Meaning" testId="recall-vector-distance">
+                        {e.vectorPosition != null ? `#${e.vectorPosition} (distance ${formatNumber(e.vectorDistance)})` : '—'}
+                      </Score>
+                      <Score term="Fused score" testId="recall-score">
+                        {formatNumber(e.score)}
+                      </Score>
                     </dl>
                   </details>
                 </li>
@@ -209,6 +199,16 @@ export function RecallPreview({ teammateId, teammateName }: { teammateId: string
         </div>
       )}
     </section>
+  )
+}
+
+/** One score of an entry: its name and its value. */
+function Score({ term, testId, children }: { term: string; testId: string; children: string }) {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd data-testid={testId}>{children}</dd>
+    </div>
   )
 }
 

@@ -4,6 +4,7 @@ import { describeError } from '../api/errors.ts'
 import { useLimits } from '../api/limits.ts'
 import { graphql } from '../gql'
 import type { ScopeInput } from '../gql/graphql.ts'
+import { ErrorMessage } from '../ui/ErrorMessage.tsx'
 
 // What the import wrote is read by the scope's lists, which the mutation's updater invalidates.
 const ImportMemoryMutation = graphql(`
@@ -113,11 +114,7 @@ export function TransferSection({ scope, whose }: TransferSectionProps) {
         </span>
       </div>
       <div aria-live="polite">
-        {problem && (
-          <p className="message error" role="alert" data-testid="import-error">
-            {problem}
-          </p>
-        )}
+        {problem && <ErrorMessage testId="import-error">{problem}</ErrorMessage>}
         {done && (
           <p className="message ok" data-testid="import-done">
             {done}

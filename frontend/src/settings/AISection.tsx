@@ -1,7 +1,8 @@
-import { useEffect } from 'react'
+import { useEffect, type ReactNode } from 'react'
 import { useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
 import { graphql } from '../gql'
+import { ErrorMessage } from '../ui/ErrorMessage.tsx'
 
 const AIStatusQuery = graphql(`
   query AIStatus {
@@ -44,9 +45,7 @@ export function AISection() {
     return (
       <div data-testid="ai-section" data-state="loading">
         {error ? (
-          <p className="message error" role="alert">
-            {describeError(error)}
-          </p>
+          <ErrorMessage>{describeError(error)}</ErrorMessage>
         ) : (
           <p className="muted">{fetching ? 'Loading…' : ''}</p>
         )}
@@ -79,15 +78,7 @@ export function AISection() {
       )}
 
       <div className="ai-grid">
-        <section className="card ai-feature" data-testid="ai-embeddings" data-on={status.embeddings} aria-labelledby="ai-embeddings-title">
-          <div className="ai-feature-head">
-            <h2 className="panel-title" id="ai-embeddings-title">
-              Embeddings
-            </h2>
-            <span className={`badge ${status.embeddings ? 'state-unchanged' : 'subtle'}`} data-testid="ai-embeddings-status">
-              {status.embeddings ? 'On' : 'Not configured'}
-            </span>
-          </div>
+        <AIFeature feature="embeddings" title="Embeddings" on={status.embeddings}>
           {status.embeddings ? (
             <>
               <p data-testid="ai-embeddings-sent">
@@ -114,17 +105,9 @@ export function AISection() {
               Not configured: memory text is not sent anywhere. Teammates get memory found by its words.
             </p>
           )}
-        </section>
+        </AIFeature>
 
-        <section className="card ai-feature" data-testid="ai-extraction" data-on={status.extraction} aria-labelledby="ai-extraction-title">
-          <div className="ai-feature-head">
-            <h2 className="panel-title" id="ai-extraction-title">
-              Extraction
-            </h2>
-            <span className={`badge ${status.extraction ? 'state-unchanged' : 'subtle'}`} data-testid="ai-extraction-status">
-              {status.extraction ? 'On' : 'Not configured'}
-            </span>
-          </div>
+        <AIFeature feature="extraction" title="Extraction" on={status.extraction}>
           {status.extraction ? (
             <>
               <p data-testid="ai-extraction-sent">
@@ -143,7 +126,7 @@ export function AISection() {
               Not configured: your messages are not sent anywhere. Suggestions come only from teammates.
             </p>
           )}
-        </section>
+        </AIFeature>
       </div>
 
       <section className="card ai-usage" data-testid="ai-usage" aria-labelledby="ai-usage-title">
@@ -163,5 +146,31 @@ export function AISection() {
         )}
       </section>
     </div>
+  )
+}
+
+interface AIFeatureProps {
+  /** embeddings or extraction: the card's test ids and title id start with ai-<feature>. */
+  feature: string
+  title: string
+  on: boolean
+  /** What is sent where, or that nothing is. */
+  children: ReactNode
+}
+
+/** The card of one optional AI feature: its name, whether it is on, and what it sends. */
+function AIFeature({ feature, title, on, children }: AIFeatureProps) {
+  return (
+    <section className="card ai-feature" data-testid={`ai-${feature}`} data-on={on} aria-labelledby={`ai-${feature}-title`}>
+      <div className="ai-feature-head">
+        <h2 className="panel-title" id={`ai-${feature}-title`}>
+          {title}
+        </h2>
+        <span className={`badge ${on ? 'state-unchanged' : 'subtle'}`} data-testid={`ai-${feature}-status`}>
+          {on ? 'On' : 'Not configured'}
+        </span>
+      </div>
+      {children}
+    </section>
   )
 }

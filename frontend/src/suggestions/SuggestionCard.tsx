@@ -1,16 +1,16 @@
 import { useId, useState } from 'react'
 import { useMutation, useQuery } from 'urql'
-import { describeError, hasErrorCode } from '../api/errors.ts'
+import { describeError, hasErrorCode, useCallError } from '../api/errors.ts'
 import { useLimits } from '../api/limits.ts'
 import { graphql } from '../gql'
 import { MemoryHistoryQuery } from '../memory/HistoryPanel.tsx'
 import { ForgottenWarning, useForgottenGuard } from '../memory/ForgottenWarning.tsx'
+import { ContentArea, KeyField, KindField, textRows } from '../memory/MemoryFields.tsx'
 import {
   EditMemoryMutation,
   MemoryItemQuery,
   formatTime,
   kindLabel,
-  memoryKinds,
   scopeInputOf,
   sourceLabel,
   useRereadItem,
@@ -18,6 +18,8 @@ import {
 } from '../memory/model.ts'
 import { Link, paths } from '../router.tsx'
 import { DemoBadge, isDemo } from '../ui/demo.tsx'
+import { ErrorMessage } from '../ui/ErrorMessage.tsx'
+import { Field } from '../ui/Field.tsx'
 import type { MemoryKind } from '../gql/graphql.ts'
 import type { Candidate } from './SuggestionsPanel.tsx'
 import { wordDiff } from './wordDiff.ts'
@@ -70,7 +72,7 @@ export function SuggestionCard({ candidate, onDone }: SuggestionCardProps) {
   const limits = useLimits()
   const [editing, setEditing] = useState(false)
   const [draft, setDraft] = useState(candidate.content)
-  const [error, setError] = useState<string | null>(null)
+  const { error, setError, attempt } = useCallError()
   const [conflict, setConflict] = useState(false)
   const [confirmState, confirmCandidate] = useMutation(ConfirmCandidateMutation)
   const [dismissState, dismissCandidate] = useMutation(DismissCandidateMutation)
@@ -114,14 +116,7 @@ export function SuggestionCard({ candidate, onDone }: SuggestionCardProps) {
   const confirm = async (confirmed = false) => {
     setError(null)
     const edited = editing && draft !== candidate.content
-    if (edited) {
-      const check = await guard.check(draft, confirmed)
-      if (check.verdict === 'warn') return
-      if (check.verdict === 'error') {
-        setError(describeError(check.error))
-        return
-      }
-    }
+    if (edited && !(await guard.allows(draft, confirmed, setError))) return
     const result = await confirmCandidate({
       input: { id: candidate.id, content: edited ? draft : null, kind: kindChange, key: keyChange },
     })
@@ -142,10 +137,9 @@ export function SuggestionCard({ candidate, onDone }: SuggestionCardProps) {
   }
 
   const dismiss = async () => {
-    setError(null)
-    const result = await dismissCandidate({ input: { id: candidate.id } })
-    if (result.data) onDone(candidate.id, forget ? 'Kept: the memory stays as it is.' : 'Dismissed: it won’t be remembered.', true)
-    else setError(describeError(result.error))
+    if (await attempt(() => dismissCandidate({ input: { id: candidate.id } }))) {
+      onDone(candidate.id, forget ? 'Kept: the memory stays as it is.' : 'Dismissed: it won’t be remembered.', true)
+    }
   }
 
   // After a conflict: the proposed text saved as an ordinary edit of the current version, then the
@@ -176,6 +170,24 @@ export function SuggestionCard({ candidate, onDone }: SuggestionCardProps) {
     }
     onDone(candidate.id, 'Change applied to the current version of the memory.')
   }
+
+  // Beside the confirm (or, once stale, the apply) button. A target that is gone can't be edited.
+  const editAndDismiss = (
+    <>
+      {editing ? (
+        <button type="button" className="button small" onClick={cancelEdit} disabled={busy} data-testid="suggestion-edit-cancel">
+          Cancel edit
+        </button>
+      ) : (
+        <button type="button" className="button small" onClick={() => setEditing(true)} disabled={busy || target.state === 'gone'} data-testid="suggestion-edit">
+          Edit
+        </button>
+      )}
+      <button type="button" className="button small" onClick={dismiss} disabled={busy} data-testid="suggestion-dismiss">
+        Dismiss
+      </button>
+    </>
+  )
 
   const origin = candidate.source === 'EXTRACTION' ? 'Found by automatic extraction' : `Suggested by ${sourceLabel(candidate.source)}`
 
@@ -286,63 +298,23 @@ export function SuggestionCard({ candidate, onDone }: SuggestionCardProps) {
       <SuggestionSource candidate={candidate} />
 
       {editing && (
-        <div className="field suggestion-editor">
-          <label htmlFor={`${id}-edit`} className="field-label">
-            {targetId ? 'The new text' : 'Text to remember'}
-          </label>
-          <textarea
-            id={`${id}-edit`}
-            rows={Math.min(10, Math.max(3, draft.split('\n').length + 1))}
-            maxLength={limits.contentLength}
-            value={draft}
-            onChange={(e) => {
-              setDraft(e.target.value)
-              guard.reset()
-            }}
-            autoFocus
-            data-testid="suggestion-edit-content"
-          />
+        <Field htmlFor={`${id}-edit`} label={targetId ? 'The new text' : 'Text to remember'} className="suggestion-editor">
+          <ContentArea id={`${id}-edit`} rows={textRows(draft, 10)} value={draft} onChange={setDraft} guard={guard} autoFocus testId="suggestion-edit-content" />
           <div className="form-row">
-            <div className="field">
-              <label htmlFor={`${id}-kind`} className="field-label">
-                Kind
-              </label>
-              <select
-                id={`${id}-kind`}
-                value={kindDraft ?? baseKind}
-                onChange={(e) => setKindDraft(e.target.value as MemoryKind)}
-                data-testid="suggestion-edit-kind"
-              >
-                {memoryKinds.map((k) => (
-                  <option key={k.value} value={k.value}>
-                    {k.label}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="field grow">
-              <label htmlFor={`${id}-key`} className="field-label">
-                Key <span className="muted">(optional)</span>
-              </label>
-              <input
-                id={`${id}-key`}
-                type="text"
-                maxLength={limits.keyLength}
-                placeholder="A short label, e.g. coffee"
-                value={keyDraft ?? baseKey}
-                onChange={(e) => setKeyDraft(e.target.value)}
-                data-testid="suggestion-edit-key"
-              />
-            </div>
+            <KindField id={`${id}-kind`} value={kindDraft ?? baseKind} onChange={setKindDraft} testId="suggestion-edit-kind" />
+            <KeyField
+              id={`${id}-key`}
+              hint="optional"
+              placeholder="A short label, e.g. coffee"
+              value={keyDraft ?? baseKey}
+              onChange={setKeyDraft}
+              testId="suggestion-edit-key"
+            />
           </div>
-        </div>
+        </Field>
       )}
 
-      {error && (
-        <p className="message error" role="alert" data-testid="suggestion-error">
-          {error}
-        </p>
-      )}
+      {error && <ErrorMessage testId="suggestion-error">{error}</ErrorMessage>}
 
       {guard.warnedText !== null && guard.warnedText === draft ? (
         <ForgottenWarning busy={busy} onConfirm={() => void confirm(true)} onCancel={guard.reset} />
@@ -358,24 +330,7 @@ export function SuggestionCard({ candidate, onDone }: SuggestionCardProps) {
           >
             {applyState.fetching ? 'Saving…' : `Apply to revision ${staleCurrent.revision}`}
           </button>
-          {editing ? (
-            <button
-              type="button"
-              className="button small"
-              onClick={cancelEdit}
-              disabled={busy}
-              data-testid="suggestion-edit-cancel"
-            >
-              Cancel edit
-            </button>
-          ) : (
-            <button type="button" className="button small" onClick={() => setEditing(true)} disabled={busy} data-testid="suggestion-edit">
-              Edit
-            </button>
-          )}
-          <button type="button" className="button small" onClick={dismiss} disabled={busy} data-testid="suggestion-dismiss">
-            Dismiss
-          </button>
+          {editAndDismiss}
         </div>
       ) : (
         <div className="actions compact">
@@ -388,24 +343,7 @@ export function SuggestionCard({ candidate, onDone }: SuggestionCardProps) {
           >
             {confirmState.fetching ? 'Saving…' : editing ? 'Confirm with my changes' : 'Confirm'}
           </button>
-          {editing ? (
-            <button
-              type="button"
-              className="button small"
-              onClick={cancelEdit}
-              disabled={busy}
-              data-testid="suggestion-edit-cancel"
-            >
-              Cancel edit
-            </button>
-          ) : (
-            <button type="button" className="button small" onClick={() => setEditing(true)} disabled={busy || target.state === 'gone'} data-testid="suggestion-edit">
-              Edit
-            </button>
-          )}
-          <button type="button" className="button small" onClick={dismiss} disabled={busy} data-testid="suggestion-dismiss">
-            Dismiss
-          </button>
+          {editAndDismiss}
         </div>
       )}
     </li>
@@ -528,11 +466,7 @@ function ForgetProposal({ candidate, id, origin, target, stale, busy, error, con
           </p>
         )}
       </div>
-      {error && (
-        <p className="message error" role="alert" data-testid="suggestion-error">
-          {error}
-        </p>
-      )}
+      {error && <ErrorMessage testId="suggestion-error">{error}</ErrorMessage>}
       <div className="actions compact">
         <button type="button" className="button small" onClick={onDismiss} disabled={busy} data-testid="suggestion-dismiss">
           Keep it

@@ -6,6 +6,7 @@ import { connectionPage, usePagedList, type Page } from '../api/pagination.ts'
 import { graphql } from '../gql'
 import type { CandidateFieldsFragment, CandidatesQuery as CandidatesResult, ScopeInput } from '../gql/graphql.ts'
 import { useLiveScope } from '../memory/useMemoryList.ts'
+import { ErrorMessage } from '../ui/ErrorMessage.tsx'
 import { SuggestionCard } from './SuggestionCard.tsx'
 
 export type Candidate = CandidateFieldsFragment
@@ -202,14 +203,7 @@ export function SuggestionsPanel({ scope, audience }: SuggestionsPanelProps) {
           </p>
         </>
       )}
-      {list.error && (
-        <p className="message error" role="alert">
-          {describeError(list.error)}{' '}
-          <button type="button" className="link-button" onClick={list.refresh}>
-            Try again
-          </button>
-        </p>
-      )}
+      {list.error && <ErrorMessage onRetry={list.refresh}>{describeError(list.error)}</ErrorMessage>}
       <ul className="suggestion-list" data-testid="suggestion-list" aria-live="polite">
         {items.map((c) => (
           <SuggestionCard key={c.id} candidate={c} onDone={done} />
@@ -222,11 +216,7 @@ export function SuggestionsPanel({ scope, audience }: SuggestionsPanelProps) {
           </button>
         </p>
       )}
-      {bulkError && (
-        <p className="message error" role="alert" data-testid="suggestions-bulk-error">
-          {bulkError}
-        </p>
-      )}
+      {bulkError && <ErrorMessage testId="suggestions-bulk-error">{bulkError}</ErrorMessage>}
       {notice && (
         <p className="message ok" role="status" data-testid="suggestions-notice">
           {notice}{' '}

@@ -3,7 +3,9 @@ import { useMutation, useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
 import { graphql } from '../gql'
 import { navigate, paths } from '../router.tsx'
-import { Dialog } from '../ui/Dialog.tsx'
+import { ConfirmButtons, Dialog } from '../ui/Dialog.tsx'
+import { ErasureFacts } from '../ui/ErasureFacts.tsx'
+import { ErrorMessage } from '../ui/ErrorMessage.tsx'
 
 // What the confirmation counts: read when it opens.
 const TeammateActivityQuery = graphql(`
@@ -77,10 +79,9 @@ function DeleteDialog({ teammate, onClose }: { teammate: { id: string; name: str
 
   return (
     <Dialog title={`Delete ${teammate.name}?`} titleId={titleId} onClose={onClose} testId="delete-dialog">
-      <div className="forget-facts" data-testid="delete-explanation">
-        <section>
-          <h3 className="forget-heading">Erased now, for good</h3>
-          <ul>
+      <ErasureFacts
+        erased={
+          <>
             <li data-testid="delete-memories" data-state={activity ? 'ready' : readError ? 'error' : 'loading'}>
               {activity
                 ? `${count(activity.memories, 'memory', 'memories')} (lessons included) and ${count(activity.suggestions, 'suggestion', 'suggestions')} waiting`
@@ -92,36 +93,25 @@ function DeleteDialog({ teammate, onClose }: { teammate: { id: string; name: str
               messages, its replies, your ratings and the memory each reply was given.
             </li>
             <li>{teammate.name} itself: its name leaves every list and page, here and in every open window.</li>
-          </ul>
-        </section>
-        <section>
-          <h3 className="forget-heading">Not erased</h3>
-          <ul>
+          </>
+        }
+        kept={
+          <>
             <li>Your shared memory (About you) and suggestions for it: other teammates keep them.</li>
             <li>Files you exported.</li>
             <li>Backups of the database.</li>
-          </ul>
-        </section>
-      </div>
+          </>
+        }
+        testId="delete-explanation"
+      />
       <p className="muted small">This can’t be undone. To keep a copy of its memory, export it first.</p>
       {readError && !activity && (
         <p className="message warn" data-testid="delete-count-error">
           How much it keeps couldn’t be read just now ({describeError(readError)}); everything listed above goes all the same.
         </p>
       )}
-      {error && (
-        <p className="message error" role="alert" data-testid="delete-error">
-          {describeError(error)}
-        </p>
-      )}
-      <div className="actions dialog-actions">
-        <button type="button" className="button danger" onClick={() => void remove()} disabled={fetching} data-testid="delete-confirm">
-          {fetching ? 'Deleting…' : `Delete ${teammate.name}`}
-        </button>
-        <button type="button" className="button" onClick={onClose} disabled={fetching} data-autofocus data-testid="delete-cancel">
-          Cancel
-        </button>
-      </div>
+      {error && <ErrorMessage testId="delete-error">{describeError(error)}</ErrorMessage>}
+      <ConfirmButtons label={`Delete ${teammate.name}`} busyLabel="Deleting…" busy={fetching} onConfirm={() => void remove()} onCancel={onClose} testId="delete" />
     </Dialog>
   )
 }

@@ -7,6 +7,8 @@ import { useDebounced } from '../memory/MemoryPanel.tsx'
 import { formatDate, kindLabel } from '../memory/model.ts'
 import { Link, paths } from '../router.tsx'
 import { DemoBadge, isDemo } from '../ui/demo.tsx'
+import { ErrorMessage } from '../ui/ErrorMessage.tsx'
+import { Field } from '../ui/Field.tsx'
 
 // One search across shared memory and every teammate's (user only).
 const SearchMemoryQuery = graphql(`
@@ -44,10 +46,7 @@ export function MemorySearch() {
       <h2 className="panel-title" id={`${id}-title`}>
         Search all memory
       </h2>
-      <div className="field" role="search">
-        <label htmlFor={`${id}-q`} className="field-label">
-          Words in any teammate’s memory or in About you
-        </label>
+      <Field htmlFor={`${id}-q`} label="Words in any teammate’s memory or in About you" role="search">
         <input
           id={`${id}-q`}
           type="search"
@@ -57,12 +56,8 @@ export function MemorySearch() {
           onChange={(e) => setText(e.target.value)}
           data-testid="search-all-input"
         />
-      </div>
-      {error && search !== '' && (
-        <p className="message error" role="alert">
-          {describeError(error)}
-        </p>
-      )}
+      </Field>
+      {error && search !== '' && <ErrorMessage>{describeError(error)}</ErrorMessage>}
       <div aria-live="polite">
         {shown && (
           <p className="muted small" data-testid="search-all-count" data-search={shown.search}>

@@ -1,7 +1,6 @@
-import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
+import { useState, type FormEvent, type KeyboardEvent } from 'react'
 import { useMutation, useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
-import { useLimits } from '../api/limits.ts'
 import { useLiveSubscription } from '../api/live.ts'
 import { graphql } from '../gql'
 import { ConversationsTab } from '../conversations/ConversationsTab.tsx'
@@ -12,11 +11,12 @@ import { TransferSection } from '../memory/TransferSection.tsx'
 import { Link, paths, teammateTabs, type TeammateTab } from '../router.tsx'
 import { SuggestionsPanel } from '../suggestions/SuggestionsPanel.tsx'
 import { DemoBadge, DemoNoticeDismiss, isDemo, useDemoNotice } from '../ui/demo.tsx'
+import { ErrorMessage } from '../ui/ErrorMessage.tsx'
 import { useInPlaceForm } from '../ui/inPlaceForm.ts'
 import { PageHeading } from '../ui/PageHeading.tsx'
 import type { MemoryKind } from '../gql/graphql.ts'
 import { DeleteTeammate } from './DeleteTeammate.tsx'
-import { teammateNameProblem } from './name.ts'
+import { TeammateNameField, useTeammateName } from './TeammateNameField.tsx'
 import { TeammatesChangedSubscription } from './TeammatesPage.tsx'
 
 const TeammateQuery = graphql(`
@@ -178,22 +178,13 @@ function TeammateView({ teammate, tab, runId }: TeammateViewProps) {
  * closes it unchanged.
  */
 function RenameForm({ teammate, onDone }: { teammate: { id: string; name: string }; onDone(): void }) {
-  const limits = useLimits()
-  const [name, setName] = useState(teammate.name)
-  const [tried, setTried] = useState(false)
+  const [field, input] = useTeammateName(teammate.name)
+  const { name, shownProblem } = field
   const [{ fetching, error }, renameTeammate] = useMutation(RenameTeammateMutation)
-  const input = useRef<HTMLInputElement>(null)
-  const id = useId()
-  const problem = teammateNameProblem(name, limits.teammateNameLength)
-  const shownProblem = problem && (tried || name.trim() !== '') ? problem : null
 
   const submit = async (e: FormEvent) => {
     e.preventDefault()
-    setTried(true)
-    if (problem) {
-      input.current?.focus()
-      return
-    }
+    if (!field.ready()) return
     if (name.trim() === teammate.name) {
       onDone()
       return
@@ -210,22 +201,7 @@ function RenameForm({ teammate, onDone }: { teammate: { id: string; name: string
 
   return (
     <form className="card rename-form" onSubmit={submit} onKeyDown={escape} aria-label={`Rename ${teammate.name}`} noValidate data-testid="rename-form">
-      <label htmlFor={id} className="field-label">
-        New name
-      </label>
-      <div className="inline-form-row">
-        <input
-          id={id}
-          ref={input}
-          type="text"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          onFocus={(e) => e.target.select()}
-          autoFocus
-          aria-invalid={shownProblem ? true : undefined}
-          aria-describedby={shownProblem ? `${id}-problem` : undefined}
-          data-testid="rename-input"
-        />
+      <TeammateNameField label="New name" field={field} input={input} focusAtOnce testId="rename">
         <div className="inline">
           <button type="submit" className="button primary" disabled={fetching} data-testid="rename-save">
             {fetching ? 'Saving…' : 'Save name'}
@@ -234,17 +210,8 @@ function RenameForm({ teammate, onDone }: { teammate: { id: string; name: string
             Cancel
           </button>
         </div>
-      </div>
-      {shownProblem && (
-        <p className="message error" id={`${id}-problem`} role="alert" data-testid="rename-problem">
-          {shownProblem}
-        </p>
-      )}
-      {error && !shownProblem && (
-        <p className="message error" role="alert" data-testid="rename-error">
-          {describeError(error)}
-        </p>
-      )}
+      </TeammateNameField>
+      {error && !shownProblem && <ErrorMessage testId="rename-error">{describeError(error)}</ErrorMessage>}
     </form>
   )
 }

@@ -1,17 +1,17 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
+import { useEffect, useState, type FormEvent } from 'react'
 import { useMutation, useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
-import { useLimits } from '../api/limits.ts'
 import { useLiveSubscription } from '../api/live.ts'
 import { graphql } from '../gql'
 import { formatAgo, formatTime } from '../memory/model.ts'
 import { Link, paths } from '../router.tsx'
 import { DemoBadge, DemoNoticeDismiss, isDemo, useDemoNotice } from '../ui/demo.tsx'
+import { ErrorMessage } from '../ui/ErrorMessage.tsx'
 import { RemoveDemo } from '../ui/RemoveDemo.tsx'
 import { takeDeletedNotice } from './DeleteTeammate.tsx'
 import { MemorySearch } from './MemorySearch.tsx'
 import { PageHeading } from '../ui/PageHeading.tsx'
-import { teammateNameProblem } from './name.ts'
+import { TeammateNameField, useTeammateName } from './TeammateNameField.tsx'
 
 /** What a row of the teammate list shows. */
 export const TeammateRowFields = graphql(`
@@ -71,18 +71,14 @@ const refreshInterval = 10_000
  * wait and when it last talked; a search across all memory; the form that adds a teammate.
  */
 export function TeammatesPage() {
-  const limits = useLimits()
   const [{ data, error }, reexecute] = useQuery({ query: TeammatesQuery, requestPolicy: 'cache-and-network' })
   const [demoNoticeShown, dismissDemoNotice] = useDemoNotice()
   const [deletedNotice, setDeletedNotice] = useState(takeDeletedNotice)
   // Teammates added, renamed or deleted anywhere (another window, the API) show at once.
   useLiveSubscription(TeammatesChangedSubscription, {})
-  const [name, setName] = useState('')
-  const [tried, setTried] = useState(false)
+  const [field, input] = useTeammateName('')
   const [created, setCreated] = useState<string | null>(null)
   const [{ fetching, error: createError }, createTeammate] = useMutation(CreateTeammateMutation)
-  const input = useRef<HTMLInputElement>(null)
-  const id = useId()
   const teammates = [...(data?.teammates ?? [])].sort(
     (a, b) => Date.parse(b.activity.lastActivityAt) - Date.parse(a.activity.lastActivityAt) || a.name.localeCompare(b.name),
   )
@@ -99,22 +95,13 @@ export function TeammatesPage() {
   }, [reexecute])
   const demoTeammates = teammates.filter((t) => isDemo(t.name))
 
-  // Said once the user tried to add, or at once when the name is already too long.
-  const problem = teammateNameProblem(name, limits.teammateNameLength)
-  const shownProblem = problem && (tried || name.trim() !== '') ? problem : null
-
   const submit = async (e: FormEvent) => {
     e.preventDefault()
-    setTried(true)
     setCreated(null)
-    if (problem) {
-      input.current?.focus()
-      return
-    }
-    const result = await createTeammate({ input: { name: name.trim() } })
+    if (!field.ready()) return
+    const result = await createTeammate({ input: { name: field.name.trim() } })
     if (result.data) {
-      setName('')
-      setTried(false)
+      field.clear()
       setCreated(result.data.createTeammate.teammate.name)
     }
   }
@@ -150,38 +137,12 @@ export function TeammatesPage() {
       )}
 
       <form className="card inline-form add-teammate" onSubmit={submit} aria-label="Add a teammate" noValidate>
-        <label htmlFor={id} className="field-label">
-          New teammate
-        </label>
-        <div className="inline-form-row">
-          <input
-            id={id}
-            ref={input}
-            type="text"
-            placeholder="Name, e.g. Research assistant"
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value)
-              setCreated(null)
-            }}
-            aria-invalid={shownProblem ? true : undefined}
-            aria-describedby={shownProblem ? `${id}-problem` : undefined}
-            data-testid="teammate-name-input"
-          />
+        <TeammateNameField label="New teammate" field={field} input={input} placeholder="Name, e.g. Research assistant" onEdit={() => setCreated(null)} testId="teammate-name">
           <button type="submit" className="button primary" disabled={fetching} data-testid="teammate-create">
             {fetching ? 'Adding…' : 'Add teammate'}
           </button>
-        </div>
-        {shownProblem && (
-          <p className="message error" id={`${id}-problem`} role="alert" data-testid="teammate-name-problem">
-            {shownProblem}
-          </p>
-        )}
-        {createError && !shownProblem && (
-          <p className="message error" role="alert" data-testid="teammate-create-error">
-            {describeError(createError)}
-          </p>
-        )}
+        </TeammateNameField>
+        {createError && !field.shownProblem && <ErrorMessage testId="teammate-create-error">{describeError(createError)}</ErrorMessage>}
         {created && (
           <p className="message ok" role="status">
             Added {created}.
@@ -189,11 +150,7 @@ export function TeammatesPage() {
         )}
       </form>
 
-      {error && (
-        <p className="message error" role="alert">
-          {describeError(error)}
-        </p>
-      )}
+      {error && <ErrorMessage>{describeError(error)}</ErrorMessage>}
       {teammates.length > 0 && <MemorySearch />}
 
       {teammates.length === 0 && !error ? (

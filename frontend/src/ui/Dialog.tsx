@@ -77,3 +77,32 @@ export function Dialog({ title, titleId, onClose, children, testId }: DialogProp
     </dialog>
   )
 }
+
+interface ConfirmButtonsProps {
+  /** What the destructive button says ("Forget"), and while its call runs ("Forgetting…"). */
+  label: string
+  busyLabel: string
+  /** The call runs: both buttons wait. */
+  busy: boolean
+  onConfirm(): void
+  onCancel(): void
+  /** The buttons' test ids are testId-confirm and testId-cancel. */
+  testId: string
+}
+
+/**
+ * The buttons of a confirmation dialog: the destructive action, then Cancel, which has the focus when
+ * the dialog opens (data-autofocus).
+ */
+export function ConfirmButtons({ label, busyLabel, busy, onConfirm, onCancel, testId }: ConfirmButtonsProps) {
+  return (
+    <div className="actions dialog-actions">
+      <button type="button" className="button danger" onClick={onConfirm} disabled={busy} data-testid={`${testId}-confirm`}>
+        {busy ? busyLabel : label}
+      </button>
+      <button type="button" className="button" onClick={onCancel} disabled={busy} data-autofocus data-testid={`${testId}-cancel`}>
+        Cancel
+      </button>
+    </div>
+  )
+}

@@ -2,7 +2,9 @@ import { useId, useState } from 'react'
 import { useMutation } from 'urql'
 import { describeError } from '../api/errors.ts'
 import { graphql } from '../gql'
-import { Dialog } from './Dialog.tsx'
+import { ConfirmButtons, Dialog } from './Dialog.tsx'
+import { ErasureFacts } from './ErasureFacts.tsx'
+import { ErrorMessage } from './ErrorMessage.tsx'
 
 const RemoveDemoMutation = graphql(`
   mutation RemoveDemo {
@@ -44,37 +46,21 @@ function RemoveDemoDialog({ teammates, onClose }: { teammates: { id: string; nam
   }
   return (
     <Dialog title="Remove the demo?" titleId={titleId} onClose={onClose} testId="remove-demo-dialog">
-      <div className="forget-facts" data-testid="remove-demo-explanation">
-        <section>
-          <h3 className="forget-heading">Erased now, for good</h3>
-          <ul>
+      <ErasureFacts
+        erased={
+          <>
             {teammates.map((t) => (
               <li key={t.id}>{t.name}, with all its memories, lessons, suggestions and conversations.</li>
             ))}
             <li>Every memory of your shared memory (About you) whose text is marked “(demo)”.</li>
-          </ul>
-        </section>
-        <section>
-          <h3 className="forget-heading">Not erased</h3>
-          <ul>
-            <li>Teammates and memories you added yourself — unless you marked them “(demo)” too.</li>
-          </ul>
-        </section>
-      </div>
+          </>
+        }
+        kept={<li>Teammates and memories you added yourself — unless you marked them “(demo)” too.</li>}
+        testId="remove-demo-explanation"
+      />
       <p className="muted small">This can’t be undone.</p>
-      {error && (
-        <p className="message error" role="alert" data-testid="remove-demo-error">
-          {describeError(error)}
-        </p>
-      )}
-      <div className="actions dialog-actions">
-        <button type="button" className="button danger" onClick={() => void remove()} disabled={fetching} data-testid="remove-demo-confirm">
-          {fetching ? 'Removing…' : 'Remove the demo'}
-        </button>
-        <button type="button" className="button" onClick={onClose} disabled={fetching} data-autofocus data-testid="remove-demo-cancel">
-          Cancel
-        </button>
-      </div>
+      {error && <ErrorMessage testId="remove-demo-error">{describeError(error)}</ErrorMessage>}
+      <ConfirmButtons label="Remove the demo" busyLabel="Removing…" busy={fetching} onConfirm={() => void remove()} onCancel={onClose} testId="remove-demo" />
     </Dialog>
   )
 }
