@@ -119,6 +119,7 @@ export function BulkForgetDialog({ items, onForgotten, onFailed, onClose }: Bulk
   const bulkFailure = useBulkFailure()
   const titleId = useId()
   const n = items.length
+  const forgetLabel = n === 1 ? 'Forget it' : `Forget all ${n}`
   const forget = async () => {
     const result = await forgetMemories({ input: { items: items.map((i) => ({ id: i.id, baseRevision: i.revision })) } })
     if (result.data) onForgotten(result.data.forgetMemories.items.length)
@@ -151,7 +152,7 @@ export function BulkForgetDialog({ items, onForgotten, onFailed, onClose }: Bulk
           </>
         }
       />
-      <ConfirmButtons label={n === 1 ? 'Forget it' : `Forget all ${n}`} busyLabel="Forgetting…" busy={fetching} onConfirm={() => void forget()} onCancel={onClose} testId="bulk-forget" />
+      <ConfirmButtons label={forgetLabel} busyLabel="Forgetting…" busy={fetching} onConfirm={() => void forget()} onCancel={onClose} testId="bulk-forget" />
     </Dialog>
   )
 }
