@@ -40,11 +40,13 @@ export function activeQueries() {
 }
 
 /**
- * rereadExchange reads a query again when a subscription event arrived while its request was on the
- * way (it sits after the cache, so it sees the requests that go to the server). The event's updater
- * invalidates the query's data, but urql does not send a query again while the same one is in
- * flight, and the answer on its way may have been read before the change the event announces: it is
- * shown, then replaced by a read that starts after the event.
+ * rereadExchange reads a query again when a subscription event or a mutation's answer arrived while
+ * its request was on the way (it sits after the cache, so it sees the requests that go to the
+ * server). The event's or the mutation's updater invalidates the query's data, but urql does not
+ * send a query again while the same one is in flight, and the answer on its way may have been read
+ * before the change: it is shown, then replaced by a read that starts after the change. (Two
+ * mutations in a row — Undo bringing back several suggestions — each invalidate the list; the read
+ * the first one started may not see the second.)
  */
 export const rereadExchange: Exchange = ({ client, forward }) => {
   const inFlight = new Set<number>()
@@ -65,7 +67,7 @@ export const rereadExchange: Exchange = ({ client, forward }) => {
       ),
       tap((result) => {
         const op = result.operation
-        if (op.kind === 'subscription') {
+        if (op.kind === 'subscription' || op.kind === 'mutation') {
           for (const key of inFlight) overtaken.add(key)
         } else if (op.kind === 'query' && !result.hasNext) {
           inFlight.delete(op.key)
