@@ -63,7 +63,7 @@ e2e: bootstrap frontend ## browser tests: the real binary driven by headless Chr
 	MEMORY_E2E=1 $(GO) test -count=1 ./e2e/...
 
 .PHONY: bench
-bench: bootstrap frontend ## the benchmark table (real API and database, floors side by side) into docs/BENCHMARKS.md, then the Go benchmarks; about 8 min on 2 cores
+bench: bootstrap frontend ## the benchmark table (real API and database, floors side by side) into docs/BENCHMARKS.md, then the Go benchmarks; about 9 min on 2 cores
 	$(GO) run ./cmd/bench -out docs/BENCHMARKS.md $(if $(PROFILE),-profile $(PROFILE))
 	$(GO) test -run '^$$' -bench . -benchtime 1s -count 1 ./internal/memory/ ./internal/jobs/
 
