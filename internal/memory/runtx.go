@@ -145,8 +145,8 @@ const runTxAttempts = 5
 // runTx runs a teammate's operation that changes no memory — a read, or completeRun's reply — (run
 // credential) in one repeatable-read transaction: it locks the run, checks the run's generation
 // (G5; a change interrupts the run and answers ErrMemoryChangedMidTurn), then runs fn. The check and
-// fn see one snapshot, so what a read returns is the memory whose generation was checked; a change committed meanwhile is caught by the
-// next call. A call of the same run that updates the run's row (a save it adopts, an interruption)
+// fn see one snapshot, so what a read returns is the memory whose generation was checked; a change
+// committed meanwhile is caught by the next call. A call of the same run that updates the run's row (a save it adopts, an interruption)
 // while the read waits for the run's lock makes that snapshot too old to lock the row with
 // (SQLSTATE 40001): the read then starts over with a new snapshot, which sees that call's outcome —
 // tools called in parallel wait for each other instead of failing.

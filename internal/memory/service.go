@@ -57,7 +57,7 @@ type Background Service
 // Background returns s's background entry points.
 func (s *Service) Background() *Background { return (*Background)(s) }
 
-// service is b with the request-facing method set, for the helpers both sides share.
+// service is s with the request-facing method set, for the helpers both sides share.
 func (s *Background) service() *Service { return (*Service)(s) }
 
 // WithRunSuggestionLimit sets how many suggestions (saves, changes and forgets waiting for the user)
