@@ -145,6 +145,12 @@ var revocations = phrases(
 	"no don't", "not that", "changed my mind", "i changed my mind", "i've changed my mind", "nah",
 	"i'm kidding", "i am kidding", "i was kidding", "i'm joking", "i am joking", "i was joking", "only joking", "only kidding",
 	"better not",
+	// Reluctance after the request takes it back too (fail closed): "Remember my PIN 5000. I'd prefer
+	// you wouldn't."
+	"i'd prefer you didn't", "i'd prefer you wouldn't", "i would prefer you didn't",
+	"i would prefer you wouldn't", "i prefer you don't", "i'd rather you didn't",
+	"i'd rather you wouldn't", "i would rather you didn't", "i'd rather not", "i would rather not",
+	"rather not", "on reflection", "maybe not", "maybe don't", "probably not", "best not",
 )
 
 // vagueObjects after a forget verb make "forget it" — a revocation, not a forget of anything named.
