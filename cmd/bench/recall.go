@@ -42,6 +42,17 @@ const floorFullText = `
 	 ORDER BY rank DESC
 	 LIMIT 30`
 
+// floorIndex serves floorFullText: the GIN index of the active items' search vectors by scope that
+// such a statement wants. The product has none (recall reads memory_terms, migration 000012), so
+// the benchmark builds it for its floors after the seed, and drops it (dropFloorIndex) before the
+// rows that write, whose edits must not pay for it.
+const floorIndex = `CREATE INDEX bench_floor_search ON memory_items USING gin (scope, search) WHERE status = 'active'`
+
+func dropFloorIndex(ctx context.Context, pool *pgxpool.Pool) error {
+	_, err := pool.Exec(ctx, `DROP INDEX IF EXISTS bench_floor_search`)
+	return err
+}
+
 // floorVector is the bare pgvector query: the nearest 30 visible items' current embeddings.
 const floorVector = `
 	SELECT i.id, e.embedding::vector(1536) <=> $2::text::vector(1536) AS distance

@@ -120,6 +120,9 @@ func (b *bench) seed(ctx context.Context) ([]row, error) {
 	if err := rehash(ctx, b.pool); err != nil {
 		return nil, err
 	}
+	if _, err := b.pool.Exec(ctx, floorIndex); err != nil {
+		return nil, fmt.Errorf("the full-text floor's index: %w", err)
+	}
 	if _, err := b.pool.Exec(ctx, `VACUUM ANALYZE`); err != nil {
 		return nil, err
 	}
@@ -233,7 +236,7 @@ func (b *bench) seedVectors(ctx context.Context) error {
 	}
 	defer conn.Release()
 	for _, sql := range []string{
-		`SET maintenance_work_mem = '1GB'`, `SET max_parallel_maintenance_workers = 1`, indexDef, `VACUUM ANALYZE`,
+		`SET maintenance_work_mem = '1GB'`, `SET max_parallel_maintenance_workers = 1`, indexDef, floorIndex, `VACUUM ANALYZE`,
 	} {
 		if _, err := conn.Exec(ctx, sql); err != nil {
 			return fmt.Errorf("%s: %w", strings.Fields(sql)[0], err)

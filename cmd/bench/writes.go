@@ -21,6 +21,9 @@ const editMutation = `mutation($in: EditMemoryInput!) { editMemory(input: $in) {
 // CONFLICT the client answers by editing on top of the current revision), so the hot item is also
 // compared with the bare form of that race: the same loop doing a compare-and-set on one row first.
 func (b *bench) benchWrites(ctx context.Context) ([]row, error) {
+	if err := dropFloorIndex(ctx, b.pool); err != nil {
+		return nil, err
+	}
 	if _, err := b.pool.Exec(ctx, `CREATE TABLE bench_floor (id bigserial PRIMARY KEY, scope int NOT NULL, content text NOT NULL);
 		CREATE TABLE bench_lock (id int PRIMARY KEY, revision int NOT NULL); INSERT INTO bench_lock VALUES (1, 1)`); err != nil {
 		return nil, err

@@ -23,7 +23,7 @@ func TestFailedMigrationIsNotLeftDirty(t *testing.T) {
 	// Migration 000005 creates this index: a table of the same name makes it fail half-way.
 	require.NoError(t, db.MigrateUp(databaseURL))
 	require.NoError(t, db.Force(databaseURL, 4))
-	_, err = conn.Exec(t.Context(), `DROP INDEX memory_items_recall_search; CREATE INDEX memory_items_search ON memory_items USING gin (search);
+	_, err = conn.Exec(t.Context(), `DROP INDEX IF EXISTS memory_items_recall_search; CREATE INDEX memory_items_search ON memory_items USING gin (search);
 		CREATE TABLE memory_items_recall_search (id int)`)
 	require.NoError(t, err)
 
