@@ -90,6 +90,8 @@ func render(ctx context.Context, b *bench, rows []row, took time.Duration) strin
 	sb.WriteString("  statement plus the bare pgvector HNSW query; writes — a transaction of one INSERT and one NOTIFY\n")
 	sb.WriteString("  per edit, same clients; live delivery — a bare LISTEN/NOTIFY round trip; jobs — one SKIP LOCKED\n")
 	sb.WriteString("  claim statement and one completing statement per batch.\n")
+	sb.WriteString("- Writes: where an edit's CPU goes against its floor's on these cores, with the profiles and what\n")
+	sb.WriteString("  was tried, is in [WRITES.md](WRITES.md).\n")
 	fmt.Fprintf(&sb, "- Live delivery: the user's subscribers, all with one document (memoryChanged of the shared scope),\n")
 	fmt.Fprintf(&sb, "  half on each API process, so each process runs one execution for all of its own; %d edits, one\n", liveEvents)
 	fmt.Fprintf(&sb, "  every %v for each 1,000 subscribers (the same messages a second in every row), each timed from\n", liveGap)

@@ -16,8 +16,8 @@ import (
 // until the segment is removed. Where the service owns the cluster (the embedded default), a purge
 // after forgets rewrites what held text and retires the WAL that recorded it:
 //
-//  1. VACUUM FULL of the tables that held memory text (memory_items with its TOAST table and the
-//     GIN index of its search vectors, memory_terms with the lexemes of those vectors,
+//  1. VACUUM FULL of the tables that held memory text (memory_items with its TOAST table and its
+//     indexes, memory_terms with the lexemes of its search vectors,
 //     memory_revisions, memory_embeddings, lessons, settings) or a plain hash of it
 //     (memory_tombstones and memory_imports: rows written before keys held a SHA-256 a short text
 //     can be recovered from until UseTombstoneKey wrapped them, and the old row versions keep it):

@@ -148,7 +148,7 @@ func TestPurgeLeavesNoTraceInTheDataDirectory(t *testing.T) {
 	before := filesWith(t, dataDir, []byte(marker))
 	require.NotEmpty(t, before, "before the purge, VACUUM and CHECKPOINT leave the text in the files")
 	t.Logf("before the purge the text is in %v", before)
-	// The search vectors' lexemes are lower case (the GIN index, memory_terms).
+	// The search vectors' lexemes are lower case (memory_items' vectors, memory_terms).
 	lexeme := []byte(strings.ToLower(marker))
 	require.NotEmpty(t, filesWith(t, dataDir, lexeme), "before the purge, the files hold the text's lexemes")
 	require.NotEmpty(t, filesWhere(t, dataDir, plainHashes), "before the purge, the files hold the plain hashes the key replaced")
