@@ -10,8 +10,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/open-bot/memory/internal/jobs"
-	"github.com/open-bot/memory/internal/memory/intent"
 	"github.com/open-bot/memory/internal/memory/memorydb"
+	"github.com/open-bot/memory/internal/memory/textmodel"
 )
 
 // Extraction (RULES I2, F3, F4): after a run the user started completes, an extract job sends the run's
@@ -213,5 +213,5 @@ func extractedItem(p ExtractedCandidate, message string) (newItem, bool) {
 
 // quotes reports whether evidence appears in message, both normalised, on word boundaries.
 func quotes(message, evidence string) bool {
-	return intent.Contains(message, evidence)
+	return textmodel.Contains(message, evidence)
 }

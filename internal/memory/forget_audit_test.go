@@ -25,7 +25,7 @@ import (
 	"github.com/open-bot/memory/internal/dbtest"
 	"github.com/open-bot/memory/internal/jobs"
 	"github.com/open-bot/memory/internal/memory"
-	"github.com/open-bot/memory/internal/memory/intent"
+	"github.com/open-bot/memory/internal/memory/textmodel"
 )
 
 // The forget audit (issue 7, RULES F1–F6): memory text is written everywhere it can go — several
@@ -433,7 +433,7 @@ func TestForgetAuditLeavesNoTrace(t *testing.T) {
 	for n := 1; n <= 21; n++ {
 		for _, text := range []string{m(n), "Born in " + m(9), "Locker combination " + m(2), "Locker combination " + m(3),
 			"Locker combination " + m(5), "Prefers " + m(8) + " tea", "Gym badge " + m(10), "Bank PIN " + m(20)} {
-			hashes = append(hashes, intent.Hash(text), memory.ContentHash(text))
+			hashes = append(hashes, textmodel.Hash(text), memory.ContentHash(text))
 		}
 	}
 	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM memory_tombstones WHERE content_hash = ANY($1) OR NOT keyed`, hashes).Scan(&plain))

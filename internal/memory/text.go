@@ -8,7 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/open-bot/memory/internal/memory/intent"
+	"github.com/open-bot/memory/internal/memory/textmodel"
 )
 
 // Limits of input, in characters (runes). The README lists them.
@@ -26,10 +26,10 @@ const (
 )
 
 // ContentHash is what items keep to find the same text without comparing texts: the SHA-256 of the
-// text's canonical form (intent.Canonical: NFKC, case folding, ignorables removed, tokens with their
+// text's canonical form (textmodel.Canonical: NFKC, case folding, ignorables removed, tokens with their
 // signs, decimals and symbols). Dedup, tombstones (F3), forgottenBefore and same-text suggestions
 // all compare it, so one text model serves them all (A1).
-func ContentHash(s string) []byte { return intent.Hash(s) }
+func ContentHash(s string) []byte { return textmodel.Hash(s) }
 
 // legacyContentHash is the hash of the first text model (letters and digits only, lower case), kept
 // only to match tombstones written before the current model: their texts are gone, so they can't be

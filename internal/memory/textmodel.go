@@ -9,7 +9,7 @@ import (
 	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
-// textModelVersion is the version of the text model ContentHash uses (intent.Canonical): 4 reads the
+// textModelVersion is the version of the text model ContentHash uses (textmodel.Canonical): 4 reads the
 // figure and en dashes as "-" and keeps a trailing minus ("O-" is not "O"); 3 folds Cherokee letters
 // and the minus sign one way (2 could fold them two ways). Items whose hash was computed with an
 // older one are rehashed once, at start.

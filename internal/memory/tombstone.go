@@ -11,8 +11,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/open-bot/memory/internal/memory/intent"
 	"github.com/open-bot/memory/internal/memory/memorydb"
+	"github.com/open-bot/memory/internal/memory/textmodel"
 )
 
 // Keyed tombstones (F3, issue 18). A tombstone keeps, per forgotten text, an HMAC-SHA-256 of the
@@ -133,7 +133,7 @@ func (s *Background) UseTombstoneKey(ctx context.Context, key []byte) error {
 }
 
 // tombstoneForm is the text a tombstone compares: the one text model's canonical form
-// (intent.Canonical: NFKC, full case folding, ignorables removed) with the common Latin look-alikes
+// (textmodel.Canonical: NFKC, full case folding, ignorables removed) with the common Latin look-alikes
 // of other scripts folded to Latin (skeleton) and hyphens inside tokens taken as spaces ("locker-code"
 // is "locker code", "-18" is "18"). Both folds are for tombstones only — a false match there only
 // drops a suggestion, the safe direction for a text the user forgot — and not for dedup or the A1
@@ -144,7 +144,7 @@ func tombstoneForm(text string) string {
 			return ' '
 		}
 		return skeleton(r)
-	}, intent.Canonical(text))), " ")
+	}, textmodel.Canonical(text))), " ")
 }
 
 // skeleton maps a case-folded character to the Latin letter it looks like, when it is one of the

@@ -16,7 +16,7 @@ import (
 
 	"github.com/open-bot/memory/internal/dbtest"
 	"github.com/open-bot/memory/internal/memory"
-	"github.com/open-bot/memory/internal/memory/intent"
+	"github.com/open-bot/memory/internal/memory/textmodel"
 )
 
 // Keyed tombstones and their text model (F3, issue 18 items 1 and 2).
@@ -66,7 +66,7 @@ func tombstoneValues(t *testing.T, f fixture) map[string]bool {
 
 // bruteForcePIN tries all 10,000 PINs in pattern against the stored tombstones, hashed every way an
 // attacker holding only the dump could: SHA-256 of the raw text, of the first model's and of the
-// intent model's normal form (intent.Hash), and an HMAC with an empty key. It returns the PINs that matched.
+// intent model's normal form (textmodel.Hash), and an HMAC with an empty key. It returns the PINs that matched.
 func bruteForcePIN(t *testing.T, f fixture, pattern string) []string {
 	t.Helper()
 	stored := tombstoneValues(t, f)
@@ -75,7 +75,7 @@ func bruteForcePIN(t *testing.T, f fixture, pattern string) []string {
 	for pin := range 10000 {
 		text := fmt.Sprintf(pattern, pin)
 		var tries [][]byte
-		for _, form := range []string{text, firstModelText(text), intent.Canonical(text)} {
+		for _, form := range []string{text, firstModelText(text), textmodel.Canonical(text)} {
 			h := sha256.Sum256([]byte(form))
 			tries = append(tries, h[:])
 			m := hmac.New(sha256.New, nil)
@@ -121,7 +121,7 @@ func TestLegacyTombstonesAreWrappedWithTheKey(t *testing.T) {
 	tm := f.teammate(t, "Legacy")
 	v1 := sha256.Sum256([]byte(firstModelText("My bank PIN is 4821.")))
 	_, err := pool.Exec(ctx, `INSERT INTO memory_tombstones (scope, content_hash) VALUES ('shared', $1), ($2, $3)`,
-		v1[:], tm, intent.Hash("Door code 7730"))
+		v1[:], tm, textmodel.Hash("Door code 7730"))
 	require.NoError(t, err)
 	require.Equal(t, []string{"4821"}, bruteForcePIN(t, f, "My bank PIN is %04d."), "the plain hash is reversible (the test can find a PIN)")
 

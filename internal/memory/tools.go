@@ -109,7 +109,7 @@ func (s *Service) ToolRemember(ctx context.Context, in RememberInput) (ToolResul
 			return ToolResult{Outcome: OutcomeDropped, Message: "Not saved: the user asked to forget this before."}, err
 		}
 		return s.suggestTx(ctx, tx, run, n, message, in.Content,
-			"Saved as a suggestion for the user to confirm, because "+d.Reason)
+			"Saved as a suggestion for the user to confirm, because "+d.Reason.ForTeammate())
 	})
 }
 
@@ -169,7 +169,7 @@ func (s *Service) ToolUpdateMemory(ctx context.Context, id string, baseRevision 
 			scope: Scope{TeammateID: cur.TeammateID}, source: SourceTeammate, actor: actorOf(run),
 			state:       state{content: content, key: cur.Key, kind: cur.Kind, pinned: cur.Pinned, expiresAt: cur.ExpiresAt},
 			sourceRunID: &run.ID, sourceMessageID: &messageID, targetItemID: &cur.ID, targetRevision: &cur.Revision,
-		}, message, content, "Not changed yet: the change waits for the user to confirm, because "+d.Reason)
+		}, message, content, "Not changed yet: the change waits for the user to confirm, because "+d.Reason.ForTeammate())
 	})
 }
 
@@ -214,7 +214,7 @@ func (s *Service) ToolForgetMemory(ctx context.Context, id string) (ToolResult, 
 			scope: Scope{TeammateID: cur.TeammateID}, state: state{kind: cur.Kind}, source: SourceTeammate,
 			actor: actorOf(run), sourceRunID: &run.ID, sourceMessageID: &messageID,
 			targetItemID: &cur.ID, targetRevision: &cur.Revision, proposesForget: true,
-		}, message, cur.Content, "Not forgotten yet: the user is asked to confirm forgetting this memory, because "+d.Reason)
+		}, message, cur.Content, "Not forgotten yet: the user is asked to confirm forgetting this memory, because "+d.Reason.ForTeammate())
 	})
 }
 

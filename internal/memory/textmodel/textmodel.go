@@ -1,4 +1,4 @@
-package intent
+package textmodel
 
 import (
 	"crypto/sha256"
@@ -10,8 +10,9 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// The text model: one tokenizer for every comparison of memory text (A1 containment, dedup,
-// tombstones, forgottenBefore, same-text suggestions, extraction evidence).
+// Package textmodel is the one text model every comparison of memory text uses: A1 containment,
+// dedup, tombstones, forgottenBefore, same-text suggestions, extraction evidence. It is pure and knows
+// nothing of requests; the judge (package intent) reads messages with it.
 //
 //  1. Normalise: Unicode NFKC (so full-width "ＰＩＮ" is "PIN" and "ﬁ" is "fi"), full case folding
 //     ("STRASSE" and "straße" are both "strasse"), default-ignorable characters removed (zero-width
@@ -34,8 +35,14 @@ import (
 
 // Token is one token of a text: its canonical form and where it came from in the original.
 type Token struct {
-	// Text is the token after normalisation.
+	// Text is the token after normalisation (NFKC, case folded): what dedup, tombstones and the
+	// judge's word lists compare, since folding more errs to the safe side there.
 	Text string
+	// Exact is the token as A1's containment compares it: NFC, ignorable characters removed, the
+	// apostrophe's and dash's look-alikes made one, and case folded only for a word of letters alone
+	// without inner capitals. A code, a password or "iPhone" keeps its case ("Xk9pQ" is not "xk9pq"),
+	// and superscripts and other compatibility characters stay themselves ("10⁶" is not "106").
+	Exact string
 	// Start and End are byte offsets of the token in the original text.
 	Start, End int
 }
@@ -176,7 +183,7 @@ func Tokens(s string) []Token {
 	start := -1
 	flush := func(end int) {
 		if start >= 0 {
-			out = append(out, Token{Text: b.String(), Start: start, End: end})
+			out = append(out, Token{Text: b.String(), Exact: exactForm(s[start:end]), Start: start, End: end})
 			b.Reset()
 			start = -1
 		}
@@ -197,6 +204,36 @@ func Tokens(s string) []Token {
 	}
 	flush(len(s))
 	return out
+}
+
+// exactForm is Token.Exact of one token's original characters.
+func exactForm(orig string) string {
+	var b strings.Builder
+	foldable, lowerBefore := true, false
+	for _, r := range norm.NFC.String(orig) {
+		if ignorable(r) {
+			continue
+		}
+		switch {
+		case isApostrophe(r):
+			r = '\''
+		case isDash(r):
+			r = '-'
+		case unicode.IsLetter(r):
+			if unicode.IsUpper(r) && lowerBefore {
+				foldable = false // an inner capital: "iPhone", "McDonald", "Xk9pQ"
+			}
+			lowerBefore = unicode.IsLower(r)
+		case unicode.IsMark(r):
+		default:
+			foldable = false // a digit or a symbol among the letters: a code, a password
+		}
+		b.WriteRune(r)
+	}
+	if foldable {
+		return cases.Fold().String(b.String())
+	}
+	return b.String()
 }
 
 // Canonical is the comparison form of a text: its tokens joined by single spaces. Two texts are the
