@@ -1,5 +1,12 @@
 package intent
 
+import (
+	"strings"
+	"unicode"
+
+	"github.com/open-bot/memory/internal/memory/textmodel"
+)
+
 // Kind says what a teammate's memory tool proposes; saves and updates (A1, A4) and forgets (A5) are
 // judged by different rules.
 type Kind int
@@ -92,10 +99,899 @@ type Trace struct {
 	Stage Stage
 }
 
-// Judge — temporary while the allow-list judge is written: everything waits.
-func Judge(message string, w Write) Decision {
-	return Decision{Verdict: Suggested, Reason: ReasonUnclear, Trace: Trace{Sentence: -1}}
+// The stages of the reading, in the order the judge reads (Trace.Stage).
+const (
+	StageKind     Stage = "kind"     // the write itself
+	StageVoice    Stage = "voice"    // is the message the user's own voice (A7)
+	StageFrame    Stage = "frame"    // does a sentence open a request frame
+	StageContent  Stage = "content"  // is the text the frame's object, word for word
+	StageTail     Stage = "tail"     // is nothing but a neutral closer after it
+	StageKey      Stage = "key"      // did the user give the key for this text
+	StageAudience Stage = "audience" // does a shared write name every teammate (A3)
+	StageTarget   Stage = "target"   // does an update or forget name and cover its item (A4, A5)
+	StageRest     Stage = "rest"     // is every other sentence neutral (A1 c)
+	StageAsked    Stage = "asked"    // confirmed
+)
+
+// rank orders failures by how far the reading got, so the furthest is reported.
+var rank = map[Reason]int{
+	ReasonNoRequest: 0, ReasonOtherSense: 1, ReasonConditional: 2, ReasonQuestion: 2, ReasonQuoted: 2,
+	ReasonNotInSentence: 3, ReasonNotTheObject: 4, ReasonQualified: 5, ReasonKeyNotSaid: 6,
+	ReasonNotThisItem: 7, ReasonVague: 7, ReasonNoAudience: 8,
 }
 
-// SourceSentence — temporary.
-func SourceSentence(message, text string) string { return "" }
+// verdict is a failure or a success of one step of the reading.
+type verdict struct {
+	reason Reason
+	trace  Trace
+}
+
+func (v verdict) decision() Decision {
+	d := Decision{Verdict: Suggested, Reason: v.reason, Trace: v.trace}
+	if v.reason.Confirms() {
+		d.Verdict = Confirmed
+	}
+	d.Trace.Words = Quote(d.Trace.Words)
+	return d
+}
+
+func fail(r Reason, s *sentence, words string, st Stage) *verdict {
+	idx := -1
+	if s != nil {
+		idx = s.index
+	}
+	return &verdict{reason: r, trace: Trace{Sentence: idx, Words: words, Stage: st}}
+}
+
+// maxSentenceWords bounds the sentence a request may be: a longer one is no chat request, and the
+// reading stays linear in the message.
+const maxSentenceWords = 120
+
+// Judge decides whether a teammate's write is confirmed or waits for the user, from the run's user
+// message alone (A1–A8, S3). It confirms only what it reads fully: one sentence that is a request
+// frame in the user's own voice whose object is exactly this text, running to the clause's end,
+// and every other sentence recognised as neutral. Anything else waits. See the package
+// documentation.
+func Judge(text string, w Write) Decision {
+	var content, key []textmodel.Token
+	switch w.Kind {
+	case Save, Update:
+		content = textmodel.Tokens(w.Content)
+		if len(content) == 0 {
+			return fail(ReasonEmpty, nil, "", StageKind).decision()
+		}
+		if w.Kind == Save {
+			key = textmodel.Tokens(w.Key)
+		}
+	case Forget:
+		if w.Target.Pinned || w.Target.Lesson {
+			return fail(ReasonProtected, nil, "", StageKind).decision()
+		}
+	default:
+		return fail(ReasonUnknownKind, nil, "", StageKind).decision()
+	}
+	m := read(text)
+	if m.voice != "" {
+		return fail(m.voice, nil, m.voiceWords, StageVoice).decision()
+	}
+	best := fail(ReasonNoRequest, nil, "", StageFrame)
+	for i := range m.sentences {
+		s := &m.sentences[i]
+		var got *verdict
+		if w.Kind == Forget {
+			got = m.judgeForget(s, w)
+		} else {
+			got = m.judgeSave(s, w, content, key)
+		}
+		if got.reason.Confirms() {
+			if bad := m.rest(s, w); bad != nil {
+				return bad.decision()
+			}
+			return got.decision()
+		}
+		if rank[got.reason] > rank[best.reason] {
+			best = got
+		}
+	}
+	return best.decision()
+}
+
+// opening skips what may stand before a request's verb: fillers, then an audience or a vocative
+// followed by punctuation ("For all teammates, …", "All of you: …"), then one lead-in ("I want you
+// to"). It returns the verb's place and whether an audience was named.
+func (s *sentence) opening() (int, bool) {
+	i := s.skipFillers(0)
+	if n := matchAt(s.words, i, openers); n > 0 {
+		i = s.skipFillers(i + n)
+	}
+	audience := false
+	for _, ps := range [][]phrase{postVerbAudiences, vocatives} {
+		if i >= s.n() {
+			break
+		}
+		at := i
+		if s.roles[at]&RoleGreeting != 0 && at+1 < s.n() && matchAt(s.words, at+1, vocatives) > 0 {
+			at++ // "hey all of you, …"
+		}
+		if n := matchAt(s.words, at, ps); n > 0 && at+n < s.n() &&
+			(s.gapEnd[at+n-1] == "," || s.gapEnd[at+n-1] == ":" || s.roles[at+n]&RoleFiller != 0) {
+			i, audience = s.skipFillers(at+n), true
+			break
+		}
+	}
+	if i < s.n() {
+		if n := matchAt(s.words, i, leadIns); n > 0 {
+			i = s.skipFillers(i + n)
+		}
+	}
+	return i, audience
+}
+
+// skipFillers returns the first index from i that is no filler.
+func (s *sentence) skipFillers(i int) int {
+	for i < s.n() && s.roles[i]&RoleFiller != 0 && s.roles[i]&RoleGreeting == 0 {
+		i++
+	}
+	// A greeting may open a request: "Hi! …" is its own sentence, "Hey, remember …" is one.
+	for i < s.n() && s.roles[i]&(RoleFiller|RoleGreeting) != 0 && s.gapEnd[i] == "," {
+		i++
+	}
+	for i < s.n() && s.roles[i]&RoleFiller != 0 && s.roles[i]&RoleGreeting == 0 {
+		i++
+	}
+	return i
+}
+
+// noFrame explains a sentence that holds a verb of the kind but no request frame: a condition or
+// role-play before it, or the verb in another sense.
+func (m *message) noFrame(s *sentence, verbs Role) *verdict {
+	for i := range s.words {
+		if s.roles[i]&verbs == 0 {
+			continue
+		}
+		for j := 0; j < i; j++ {
+			switch {
+			case s.roles[j]&RolePretend != 0:
+				return fail(ReasonRolePlay, s, m.whole(s), StageFrame)
+			case s.roles[j]&RoleCondition != 0:
+				return fail(ReasonConditional, s, m.whole(s), StageFrame)
+			}
+		}
+		return fail(ReasonOtherSense, s, m.whole(s), StageFrame)
+	}
+	return fail(ReasonNoRequest, s, "", StageFrame)
+}
+
+// exactAt reports whether the tokens want occur in s from token i, compared exactly (A1).
+func (s *sentence) exactAt(i int, want []textmodel.Token) bool {
+	if i < 0 || i+len(want) > s.n() {
+		return false
+	}
+	for j, t := range want {
+		if s.toks[i+j].Exact != t.Exact {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *sentence) exactIndex(want []textmodel.Token) int {
+	for i := 0; i < s.n(); i++ {
+		if s.exactAt(i, want) {
+			return i
+		}
+	}
+	return -1
+}
+
+// judgeSave reads s as the request for a save or an update of exactly the content.
+func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token) *verdict {
+	if s.n() > maxSentenceWords {
+		return fail(ReasonUnclear, s, "", StageFrame)
+	}
+	i, audience := s.opening()
+	if i >= s.n() {
+		return m.noFrame(s, RoleSave|RoleUpdate)
+	}
+	at := i // where the text starts
+	bare := false
+	var target span
+	end, p := s.longestFrame(i, saveFrames)
+	switch {
+	case end >= 0:
+		at, bare = end, len(p) == 1
+		audience = audience || phraseHasAudience(p)
+	case w.Kind == Update && s.roles[i]&RoleUpdate != 0:
+		var ok bool
+		if target, at, ok = s.updateObject(i + 1); !ok {
+			return fail(ReasonOtherSense, s, m.between(s, i, min(i+4, s.n())), StageFrame)
+		}
+		for k := target.from; k < target.to; k++ {
+			audience = audience || matchAt(s.words[:target.to], k, audiencePhrases) > 0
+		}
+	default:
+		return m.noFrame(s, RoleSave|RoleUpdate)
+	}
+	if m.inQuotes(s.toks[i].Start) {
+		return fail(ReasonQuoted, s, m.whole(s), StageVoice)
+	}
+	if s.question {
+		return fail(ReasonQuestion, s, m.whole(s), StageFrame)
+	}
+	// "Remember for all teammates: …", "Save this for later: …", "Remember, every teammate, that …":
+	// after the verb, "this" and modifiers, then ":" or "that" before the text.
+	if end >= 0 && at < s.n() {
+		if k, aud, ok := s.verbModifiers(at); ok {
+			at, bare, audience = k, false, audience || aud
+		}
+	}
+	if bare && at < s.n() && matchAt(s.words, at, otherSenseStarts) > 0 {
+		return fail(ReasonOtherSense, s, m.between(s, i, min(at+3, s.n())), StageFrame)
+	}
+	// The key may be named as the frame's object: "remember my locker code: 3310".
+	keyed := false
+	if len(key) > 0 && !s.exactAt(at, content) {
+		if k, ok := s.keyObject(at, key); ok {
+			at, keyed = k, true
+		}
+	}
+	if !s.exactAt(at, content) {
+		if s.exactIndex(content) >= 0 {
+			return fail(ReasonNotTheObject, s, m.whole(s), StageContent)
+		}
+		return fail(ReasonNotInSentence, s, "", StageContent)
+	}
+	after := at + len(content)
+	if bare && !proposition(s, at, after, keyed) {
+		return fail(ReasonOtherSense, s, m.whole(s), StageContent)
+	}
+	tailAudience, bad := m.tail(s, after, w)
+	if bad != nil {
+		return bad
+	}
+	audience = audience || tailAudience
+	if len(key) > 0 && !keyed && !keyOf(s, at, after, key) {
+		return fail(ReasonKeyNotSaid, s, "", StageKey)
+	}
+	if w.Kind == Update {
+		if target.to == 0 || !namesItem(s, target, w.Target) {
+			return fail(ReasonNotThisItem, s, m.whole(s), StageTarget)
+		}
+	}
+	if w.Shared && !audience {
+		return fail(ReasonNoAudience, s, m.whole(s), StageAudience)
+	}
+	switch {
+	case w.Kind == Update:
+		return &verdict{ReasonAskedUpdate, Trace{Sentence: s.index, Words: m.whole(s), Stage: StageAsked}}
+	case w.Shared:
+		return &verdict{ReasonAskedShared, Trace{Sentence: s.index, Words: m.whole(s), Stage: StageAsked}}
+	}
+	return &verdict{ReasonAsked, Trace{Sentence: s.index, Words: m.whole(s), Stage: StageAsked}}
+}
+
+func phraseHasAudience(p phrase) bool {
+	for _, w := range p {
+		switch w {
+		case "teammates", "teammate", "everyone", "everybody", "profile", "shared":
+			return true
+		}
+	}
+	return false
+}
+
+// verbModifiers reads what may stand between a save verb and its text: "this" or "it", modifiers
+// ("for later", "in memory", an audience), and then ":", "," or "that". It returns where the text
+// starts and whether an audience was named; ok is false when there is no such part.
+func (s *sentence) verbModifiers(at int) (int, bool, bool) {
+	k, audience, mods := at, false, 0
+	if k < s.n() && (s.words[k] == "this" || s.words[k] == "it") {
+		k++
+		mods++
+	}
+	for k < s.n() {
+		if n := matchAt(s.words, k, postVerbAudiences); n > 0 {
+			k, audience, mods = k+n, true, mods+1
+			continue
+		}
+		if n := matchAt(s.words, k, vocatives); n > 0 && k > 0 && s.gapEnd[k-1] == "," {
+			k, audience, mods = k+n, true, mods+1
+			continue
+		}
+		if n := matchAt(s.words, k, verbMods); n > 0 {
+			k, mods = k+n, mods+1
+			continue
+		}
+		break
+	}
+	if mods == 0 || k >= s.n() {
+		return 0, false, false
+	}
+	if s.words[k] == "that" && k+1 < s.n() {
+		return k + 1, audience, true
+	}
+	if g := s.gapEnd[k-1]; g == ":" || g == "," || g == "-" || g == "—" {
+		return k, audience, true
+	}
+	return 0, false, false
+}
+
+// span is a half-open range of token indexes.
+type span struct{ from, to int }
+
+// updateObject reads "update my address: …": from i, an object that opens with a determiner ("my",
+// "your", "the", "our", "that", "this") or names the memory, then a separator (":", "to", "with" …).
+// "Update Sarah: …", "Update Jira: …" and "Correct answer: …" have no such object: the verb is used
+// in another sense. It returns the object and where the new text starts.
+func (s *sentence) updateObject(i int) (span, int, bool) {
+	if i >= s.n() {
+		return span{}, 0, false
+	}
+	switch w := s.words[i]; {
+	case w == "my", w == "your", w == "the", w == "our", w == "that", w == "this", w == "it",
+		strings.HasSuffix(w, "'s"):
+	default:
+		return span{}, 0, false
+	}
+	for j := i; j < s.n() && j < i+12; j++ {
+		if s.roles[j]&(markers&^RolePaste) != 0 && s.roles[j]&RoleFraming == 0 {
+			return span{}, 0, false
+		}
+		if g := s.gapEnd[j]; g == ":" || g == "," || g == "-" || g == "—" {
+			return span{i, j + 1}, s.skipRestatement(j + 1), true
+		}
+		if j+1 < s.n() {
+			if end, _ := s.longestFrame(j+1, updateSeparators); end > j+1 {
+				return span{i, j + 1}, end, true
+			}
+		}
+	}
+	return span{}, 0, false
+}
+
+// skipRestatement passes over "it's", "it is", "now" that may open a new value ("Update my address:
+// it's now 5 Oak Lane").
+func (s *sentence) skipRestatement(i int) int {
+	if n := matchAt(s.words, i, restatements); n > 0 && i+n < s.n() {
+		return i + n
+	}
+	return i
+}
+
+// keyObject reads "my locker code: 3310" at i for the key "locker code": an optional determiner,
+// the key word for word, then ":", "-", "is", "=" or "as". It returns where the text starts.
+func (s *sentence) keyObject(i int, key []textmodel.Token) (int, bool) {
+	if i < s.n() && (s.words[i] == "my" || s.words[i] == "the" || s.words[i] == "our") {
+		if !s.exactAt(i, key) {
+			i++
+		}
+	}
+	if !s.exactAt(i, key) {
+		return 0, false
+	}
+	j := i + len(key)
+	if j >= s.n() {
+		return 0, false
+	}
+	if g := s.gapEnd[j-1]; g == ":" || g == "-" || g == "=" || g == "—" {
+		return j, true
+	}
+	if s.words[j] == "is" || s.words[j] == "as" || s.words[j] == "=" {
+		return j + 1, true
+	}
+	return 0, false
+}
+
+// keyOf reports whether the text at [from, to) says the key of itself: the key word for word,
+// followed by "is", ":" or the like ("my locker code is 3310") or ending the text ("3310 is my
+// locker code"). "my password hint is …" doesn't give the key "password".
+func keyOf(s *sentence, from, to int, key []textmodel.Token) bool {
+	for i := from; i+len(key) <= to; i++ {
+		if !s.exactAt(i, key) {
+			continue
+		}
+		j := i + len(key)
+		if j == to {
+			return true
+		}
+		if g := s.gapEnd[j-1]; g == ":" || g == "=" || g == "-" || g == "—" {
+			return true
+		}
+		switch s.words[j] {
+		case "is", "are", "was", "=", "'s":
+			return true
+		}
+	}
+	return false
+}
+
+// proposition reports whether the text at [from, to) states something of the user or a thing — a
+// first-person word, a verb like "is", a "name's" or a "label: value" — rather than naming a thing
+// ("Remember the Alamo", "Save the file as report.pdf").
+func proposition(s *sentence, from, to int, keyed bool) bool {
+	if keyed {
+		return true
+	}
+	for i := from; i < to; i++ {
+		if s.roles[i]&(RoleFirstPerson|RoleVerbLike) != 0 || strings.HasSuffix(s.words[i], "'s") ||
+			strings.HasSuffix(s.words[i], "'re") || strings.HasSuffix(s.words[i], "'m") {
+			return true
+		}
+		if i+1 < to && (s.gapEnd[i] == ":" || s.gapEnd[i] == "=") {
+			return true
+		}
+	}
+	return false
+}
+
+// tail reads what follows the text in its sentence: nothing, neutral closers ("please", "thanks",
+// "for me"), an audience phrase ("…, for all teammates"), or "and" with a clause that is neutral on
+// its own. Anything else qualifies the text or takes it back.
+func (m *message) tail(s *sentence, k int, w Write) (bool, *verdict) {
+	audience := false
+	for k < s.n() {
+		if n := matchAt(s.words, k, closers); n > 0 {
+			k += n
+			continue
+		}
+		if n := matchAt(s.words, k, audiencePhrases); n > 0 {
+			k, audience = k+n, true
+			continue
+		}
+		if n := matchAt(s.words, k, vocatives); n > 0 && s.gapEnd[k-1] == "," && (k+n == s.n() || s.gapEnd[k+n-1] != "") {
+			k, audience = k+n, true
+			continue
+		}
+		if s.words[k] == "and" && k+1 < s.n() {
+			clause := s.sub(k + 1)
+			if bad := m.neutral(&clause, w); bad == nil {
+				return audience, nil
+			}
+		}
+		return audience, fail(ReasonQualified, s, m.between(s, k, s.n()), StageTail)
+	}
+	return audience, nil
+}
+
+// sub is the part of s from token i, as a sentence of its own.
+func (s *sentence) sub(i int) sentence {
+	return sentence{index: s.index, toks: s.toks[i:], words: s.words[i:], roles: s.roles[i:], gapEnd: s.gapEnd[i:],
+		question: s.question, start: s.toks[i].Start, end: s.end}
+}
+
+// judgeForget reads s as the request to forget the target.
+func (m *message) judgeForget(s *sentence, w Write) *verdict {
+	if s.n() > maxSentenceWords {
+		return fail(ReasonUnclear, s, "", StageFrame)
+	}
+	i, audience := s.opening()
+	if i >= s.n() {
+		return m.noFrame(s, RoleForget)
+	}
+	at, _ := s.longestFrame(i, forgetFrames)
+	if at < 0 {
+		return m.noFrame(s, RoleForget)
+	}
+	if m.inQuotes(s.toks[i].Start) {
+		return fail(ReasonQuoted, s, m.whole(s), StageVoice)
+	}
+	if s.question {
+		return fail(ReasonQuestion, s, m.whole(s), StageFrame)
+	}
+	// The object runs to the closers at the sentence's end.
+	end := s.n()
+	for k := s.n() - 1; k >= at; k-- {
+		n := 0
+		for _, ps := range [][]phrase{closers, forgetClosers, audiencePhrases, vocatives} {
+			if c := matchAt(s.words[:end], k, ps); c == end-k {
+				n = c
+				if phraseListHasAudience(ps) {
+					audience = true
+				}
+			}
+		}
+		if n == 0 {
+			break
+		}
+		end = k
+	}
+	object := span{at, end}
+	own := map[string]bool{}
+	for _, t := range textmodel.Tokens(w.Target.Key + " " + w.Target.Content) {
+		own[t.Text] = true
+	}
+	for k := at; k < end; k++ {
+		// A word that qualifies, takes back or asks something else — unless the item itself says
+		// it ("forget that Anya is vegetarian but eats fish").
+		if s.roles[k]&(markers&^RolePaste) != 0 && s.roles[k]&RoleFraming == 0 && !own[s.words[k]] || isEmoji(s.words[k]) {
+			return fail(ReasonQualified, s, m.between(s, k, end), StageTail)
+		}
+		// "Remove the cat from this photo": the object is in something other than memory.
+		if s.words[k] == "from" && k > at && k+2 < end && !own["from"] && determiners[s.words[k+1]] &&
+			s.roles[k+2]&RoleFraming == 0 {
+			return fail(ReasonOtherSense, s, m.between(s, k, end), StageTarget)
+		}
+		// "Remove the onions, my son hates them": a clause of its own after the object.
+		if k > at && (s.gapEnd[k-1] == "," || s.gapEnd[k-1] == "—" || s.gapEnd[k-1] == "-") &&
+			s.roles[k]&(RoleSubject|RoleBackRef) != 0 && s.words[k] != "the" && s.words[k] != "a" {
+			return fail(ReasonQualified, s, m.between(s, k, end), StageTail)
+		}
+	}
+	if r := covers(s, object, w.Target); r != "" {
+		return fail(r, s, m.between(s, at, end), StageTarget)
+	}
+	if w.Shared && !audience {
+		return fail(ReasonNoAudience, s, m.whole(s), StageAudience)
+	}
+	return &verdict{ReasonAskedForget, Trace{Sentence: s.index, Words: m.whole(s), Stage: StageAsked}}
+}
+
+var determiners = map[string]bool{"the": true, "this": true, "that": true, "a": true, "an": true, "these": true,
+	"those": true, "our": true, "his": true, "her": true, "their": true, "your": true, "my": true}
+
+func phraseListHasAudience(ps []phrase) bool {
+	return len(ps) > 0 && (&ps[0] == &audiencePhrases[0] || &ps[0] == &vocatives[0])
+}
+
+// itemWords are the distinct words of an item that name it: not stop words, not framing, each
+// reduced to its stem.
+func itemWords(text string) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range textmodel.Tokens(text) {
+		if roles(t.Text)&(RoleStop|RoleFraming) == 0 {
+			out[stem(t.Text)] = true
+		}
+	}
+	return out
+}
+
+// stem reduces a word to what its inflections share: "likes", "liked", "liking" → "lik".
+func stem(word string) string {
+	for _, suf := range []string{"'s", "ing", "ies", "ied", "es", "ed", "s", "e", "y"} {
+		if len(word) > len(suf)+2 && strings.HasSuffix(word, suf) {
+			return strings.TrimSuffix(word, suf)
+		}
+	}
+	return word
+}
+
+// covers returns "" when the object names the item and covers it (A5): its key word for word, or
+// most of its distinct words; and it is mostly the item's words. A vague object ("it", "that
+// email", "everything") or one that only brushes the item doesn't.
+func covers(s *sentence, object span, it Item) Reason {
+	words, keyWords := itemWords(it.Content), itemWords(it.Key)
+	own := map[string]bool{}
+	other, meaningful := 0, 0
+	for k := object.from; k < object.to; k++ {
+		r := s.roles[k]
+		if r&(RoleStop|RoleFraming) != 0 {
+			continue
+		}
+		if r&RoleVague == 0 {
+			meaningful++
+		}
+		switch st := stem(s.words[k]); {
+		case words[st]:
+			own[st] = true
+		case keyWords[st]:
+		case r&RoleVague == 0:
+			other++
+		}
+	}
+	if meaningful == 0 {
+		return ReasonVague
+	}
+	keyed := false
+	if key := textmodel.Tokens(it.Key); len(key) > 0 && !allStop(key) {
+		for k := object.from; k+len(key) <= object.to; k++ {
+			keyed = keyed || s.foldedAt(k, key)
+		}
+	}
+	switch {
+	case keyed && (other == 0 || len(own) > 0 && other <= len(own)):
+		return ""
+	case len(own) == 0 && !keyed:
+		return ReasonNotThisItem
+	case 2*len(own) <= len(words) || other >= len(own):
+		return ReasonVague
+	}
+	return ""
+}
+
+func (s *sentence) foldedAt(i int, want []textmodel.Token) bool {
+	if i+len(want) > s.n() {
+		return false
+	}
+	for j, t := range want {
+		if s.words[i+j] != t.Text {
+			return false
+		}
+	}
+	return true
+}
+
+func allStop(toks []textmodel.Token) bool {
+	for _, t := range toks {
+		if roles(t.Text)&(RoleStop|RoleVague) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// namesItem reports whether the words of s in span refer to the item (A4): its key word for word
+// (unless the key is stop words alone), or at least half (and at least one) of its distinct words.
+// The object must also be mostly the item's words, as a forget's must: "Correct the spelling of my
+// name on the certificate" names "Name: Siobhan" but acts on a certificate.
+func namesItem(s *sentence, in span, it Item) bool {
+	words := itemWords(it.Key + " " + it.Content)
+	found := map[string]bool{}
+	other, foreign := 0, false
+	for k := in.from; k < in.to; k++ {
+		if n := matchAt(s.words[:in.to], k, postVerbAudiences); n > 0 {
+			k += n - 1
+			continue
+		}
+		if s.roles[k]&(RoleStop|RoleFraming|RoleVague) != 0 {
+			continue
+		}
+		if st := stem(s.words[k]); words[st] {
+			found[st] = true
+		} else {
+			other++
+			foreign = foreign || strings.HasSuffix(s.words[k], "'s")
+		}
+	}
+	// The key names it when at most one other word stands beside it, and no one else's: "my
+	// airline seat preference" names "airline seat"; "my wife's email" doesn't name "email".
+	if key := textmodel.Tokens(it.Key); len(key) > 0 && !allStop(key) && other <= 1 && !foreign {
+		for k := in.from; k+len(key) <= in.to; k++ {
+			if s.foldedAt(k, key) {
+				return true
+			}
+		}
+	}
+	content := itemWords(it.Content)
+	inContent := 0
+	for w := range found {
+		if content[w] {
+			inContent++
+		}
+	}
+	return inContent >= 1 && 2*inContent >= len(content) && other < len(found)
+}
+
+// rest checks every sentence but the request: each must be neutral (A1 c); for a forget, none may
+// restate or keep the item (A5).
+func (m *message) rest(req *sentence, w Write) *verdict {
+	for i := range m.sentences {
+		s := &m.sentences[i]
+		if s.index == req.index {
+			continue
+		}
+		if w.Kind == Forget {
+			if mentionsItem(s, w.Target) {
+				return fail(ReasonRestated, s, m.whole(s), StageRest)
+			}
+		}
+		if bad := m.neutral(s, w); bad != nil {
+			// A task about a text after the request ("Remember …. Then summarise the report.")
+			// leaves the request in the user's own voice; before it, it may introduce what follows.
+			if bad.reason == ReasonPasted && s.index > req.index && m.task(s) {
+				continue
+			}
+			return bad
+		}
+	}
+	return nil
+}
+
+// task reports an imperative the judge understands beside a memory request: a task or pasting verb
+// first, then no marker but pasting words, something meaningful after it, and no back reference.
+func (m *message) task(s *sentence) bool {
+	first := s.skipFillers(0)
+	if first >= s.n() || !(s.roles[first]&RoleTask != 0 || s.roles[first]&RolePaste != 0 && imperatives[s.words[first]]) ||
+		s.question {
+		return false
+	}
+	for k := first + 1; k < s.n(); k++ {
+		if s.roles[k]&(markers&^RolePaste) != 0 || s.roles[k]&RoleBackRef != 0 || isEmoji(s.words[k]) {
+			return false
+		}
+	}
+	return s.meaningful(first+1) && !m.inQuotes(s.start) && !m.inQuotes(s.end-1)
+}
+
+func mentionsItem(s *sentence, it Item) bool {
+	words := itemWords(it.Key + " " + it.Content)
+	for _, wd := range s.words {
+		if roles(wd)&(RoleStop|RoleFraming) == 0 && words[stem(wd)] {
+			return true
+		}
+	}
+	return false
+}
+
+// neutral returns nil when s is a sentence the judge understands and that changes nothing about the
+// request: a greeting or thanks, another request it understands, a plain statement or a plain
+// question with no marker of negation, take-back, hedge, condition, sarcasm or pasted text, no
+// emoji. Otherwise it says why not.
+func (m *message) neutral(s *sentence, w Write) *verdict {
+	if m.greeting(s) {
+		return nil
+	}
+	why := func() *verdict {
+		var seen Role
+		for _, r := range s.roles {
+			seen |= r
+		}
+		words := m.whole(s)
+		switch {
+		case seen&(RoleTakeBack|RoleNegation) != 0:
+			return fail(ReasonTakenBack, s, words, StageRest)
+		case seen&RolePretend != 0:
+			return fail(ReasonRolePlay, s, words, StageRest)
+		case seen&RolePaste != 0:
+			return fail(ReasonPasted, s, words, StageRest)
+		case seen&(RoleHedge|RoleSarcasm|RoleCondition|RoleModal|RoleExclusion|RoleInterjection) != 0:
+			return fail(ReasonHedged, s, words, StageRest)
+		}
+		return fail(ReasonUnclear, s, words, StageRest)
+	}
+	if s.n() > 40 {
+		return why()
+	}
+	for _, wd := range s.words {
+		if isEmoji(wd) && roles(wd)&RoleCloser == 0 {
+			return why()
+		}
+	}
+	if m.inQuotes(s.start) || m.inQuotes(s.end-1) {
+		return fail(ReasonQuoted, s, m.whole(s), StageRest)
+	}
+	// Another memory request of the same kind, whole and plain.
+	if w.Kind != Forget {
+		if i, _ := s.opening(); i < s.n() {
+			if end, p := s.longestFrame(i, saveFrames); end >= 0 && end < s.n() && !s.question &&
+				!(len(p) == 1 && matchAt(s.words, end, otherSenseStarts) > 0) && proposition(s, end, s.n(), false) &&
+				!s.marked(end, s.n()) {
+				return nil
+			}
+		}
+	} else if i, _ := s.opening(); i < s.n() {
+		if end, _ := s.longestFrame(i, forgetFrames); end >= 0 && end < s.n() && !s.question && !s.marked(end, s.n()) &&
+			covers(s, span{end, s.n()}, Item{Content: m.between(s, end, s.n())}) == "" {
+			return nil
+		}
+	}
+	first := s.skipFillers(0)
+	if first >= s.n() {
+		return why()
+	}
+	if s.marked(first, s.n()) {
+		return why()
+	}
+	r := s.roles[first]
+	switch {
+	case s.question:
+		if r&RoleQuestion != 0 && s.n()-first >= 3 && !s.has(RoleBackRef, first+1) {
+			return nil
+		}
+	case r&RoleTask != 0:
+		if s.meaningful(first+1) && !s.has(RoleBackRef, first+1) {
+			return nil
+		}
+	case r&RoleSubject != 0 && r&RoleBackRef == 0:
+		return nil
+	case r == 0 && name(s.toks[first], m.text) && first+1 < s.n() &&
+		(s.roles[first+1]&RoleVerbLike != 0 || strings.HasSuffix(s.words[first], "'s")):
+		return nil
+	}
+	return why()
+}
+
+// marked reports a marker role on a word of s in [from, to), for a sentence beside the request.
+func (s *sentence) marked(from, to int) bool {
+	for k := from; k < to; k++ {
+		if s.roles[k]&markers != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// meaningful reports a word from index from on that is no stop word, no vague or back-pointing word.
+func (s *sentence) meaningful(from int) bool {
+	for k := from; k < s.n(); k++ {
+		if s.roles[k]&(RoleStop|RoleVague|RoleBackRef) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *sentence) has(r Role, from int) bool {
+	for k := from; k < s.n(); k++ {
+		if s.roles[k]&r != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// greeting reports a sentence made of greetings, thanks and fillers alone, perhaps with a name after
+// a greeting ("Hi Max").
+func (m *message) greeting(s *sentence) bool {
+	afterGreeting := false
+	for i := 0; i < s.n(); {
+		if n := matchAt(s.words, i, greetings); n > 0 {
+			i += n
+			afterGreeting = true
+			// "Thanks for your help earlier": thanks for anything said plainly.
+			if i < s.n() && s.words[i] == "for" && (s.words[i-1] == "thanks" || s.words[i-1] == "you") {
+				return !s.marked(i, s.n()) && !s.question && !s.has(RoleBackRef, i)
+			}
+			continue
+		}
+		if afterGreeting && s.roles[i] == 0 && name(s.toks[i], m.text) {
+			i++ // "Hi Kai"
+			afterGreeting = false
+			continue
+		}
+		if s.roles[i]&RoleFiller != 0 && s.roles[i]&markers == 0 {
+			i++
+			continue
+		}
+		return false
+	}
+	return !s.question
+}
+
+// name reports a word written with a capital and letters only, which the lexicon doesn't know: a
+// name ("Sarah", "Leeds").
+func name(t textmodel.Token, text string) bool {
+	orig := text[t.Start:t.End]
+	first := true
+	for _, r := range orig {
+		if first && !unicode.IsUpper(r) {
+			return false
+		}
+		if !unicode.IsLetter(r) && r != '\'' && r != '’' {
+			return false
+		}
+		first = false
+	}
+	return true
+}
+
+// isEmoji reports a token of symbols alone (emoji, pictographs, arrows).
+func isEmoji(word string) bool {
+	for _, r := range word {
+		if !unicode.IsSymbol(r) && !unicode.Is(unicode.Mn, r) && r != '\u200d' {
+			return false
+		}
+	}
+	return word != ""
+}
+
+// SourceSentence returns the sentence of message that a text most likely came from — the one that
+// holds the most of the text's distinct words (stop words aside) — as written in the message, or ""
+// when no sentence holds any. Suggestions show it so the user sees where a teammate got the idea.
+func SourceSentence(text, about string) string {
+	words := itemWords(about)
+	m := read(text)
+	best, bestN := "", 0
+	for i := range m.sentences {
+		s := &m.sentences[i]
+		seen := map[string]bool{}
+		for _, wd := range s.words {
+			if words[stem(wd)] {
+				seen[stem(wd)] = true
+			}
+		}
+		if len(seen) > bestN {
+			best, bestN = m.whole(s), len(seen)
+		}
+	}
+	return best
+}

@@ -1,0 +1,332 @@
+package intent
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/open-bot/memory/internal/memory/textmodel"
+)
+
+// message is a user's message as the judge reads it: its sentences, tagged once, and whether it is
+// in the user's own voice at all (A7).
+type message struct {
+	text      string
+	sentences []sentence
+	// voice is set when some of the message is not the user's own voice (a paste, code, a role
+	// marker); voiceWords are the words that showed it.
+	voice      Reason
+	voiceWords string
+	// quoted are the byte ranges inside quotation marks.
+	quoted [][2]int
+}
+
+// sentence is one sentence: its tokens with their roles, and the punctuation between them.
+type sentence struct {
+	index  int
+	toks   []textmodel.Token
+	words  []string // canonical forms
+	roles  []Role
+	gapEnd []string // non-space punctuation after each token, up to the next (or the sentence's end)
+	// question: the sentence ends with a question mark, or opens like a question.
+	question bool
+	start    int
+	end      int
+}
+
+func (s *sentence) n() int { return len(s.words) }
+
+// text returns the message's words from token i to token j (exclusive), as written.
+func (m *message) between(s *sentence, i, j int) string {
+	if i >= j || i >= s.n() {
+		return ""
+	}
+	return m.text[s.toks[i].Start:s.toks[min(j, s.n())-1].End]
+}
+
+func (m *message) whole(s *sentence) string { return m.between(s, 0, s.n()) }
+
+// sentenceEnd: characters that end a sentence (after NFKC, so full-width forms are included).
+func sentenceEnd(r rune) bool {
+	switch r {
+	case '.', '!', '?', ';', '\n', '\r', '\v', '\f', '\u0085', '\u2028', '\u2029', '\u203c', '\u2047',
+		'\u2048', '\u2049', '\u3002', '\uff61', '\u061f', '\u0964', '\u0965', '\u061b', '\u06d4', '…':
+		return true
+	}
+	return false
+}
+
+func questionMark(r rune) bool {
+	return r == '?' || r == '\u061f' || r == '\u2047' || r == '\u2048' || r == '\u2049' || r == '¿'
+}
+
+// abbreviations end with a full stop that doesn't end the sentence ("my dentist is Dr. Ruiz").
+var abbreviations = map[string]bool{"dr": true, "mr": true, "mrs": true, "ms": true, "mx": true, "st": true,
+	"prof": true, "jr": true, "sr": true, "vs": true, "etc": true, "e.g": true, "i.e": true, "approx": true,
+	"mt": true, "ft": true, "inc": true, "ltd": true, "co": true, "dept": true, "apt": true, "ave": true,
+	"blvd": true, "rd": true, "no": true}
+
+// read cuts the message into sentences and tags them (one pass), and looks for what shows that
+// part of it is not the user's own voice.
+func read(text string) *message {
+	m := &message{text: text}
+	m.voice, m.voiceWords = voiceOf(text)
+	m.quoted = quotedRanges(text)
+	toks := textmodel.Tokens(text)
+	cur := sentence{}
+	flush := func(question bool) {
+		if cur.n() > 0 {
+			cur.index = len(m.sentences)
+			cur.question = question || roles(cur.words[0])&RoleQuestion != 0 && !(cur.n() > 1 && cur.words[0] == "will")
+			cur.start, cur.end = cur.toks[0].Start, cur.toks[cur.n()-1].End
+			m.sentences = append(m.sentences, cur)
+		}
+		cur = sentence{}
+	}
+	for i, t := range toks {
+		if i > 0 {
+			gap := norm.NFKC.String(text[toks[i-1].End:t.Start])
+			ends, question := false, false
+			for j, r := range gap {
+				if r == '.' && j == 0 && abbreviations[toks[i-1].Text] && strings.TrimSpace(gap) == "." {
+					continue
+				}
+				ends = ends || sentenceEnd(r)
+				question = question || questionMark(r)
+			}
+			if ends {
+				flush(question)
+			} else if cur.n() > 0 {
+				cur.gapEnd[cur.n()-1] = strings.TrimSpace(gap)
+			}
+		}
+		cur.toks = append(cur.toks, t)
+		cur.words = append(cur.words, t.Text)
+		cur.roles = append(cur.roles, roles(t.Text))
+		cur.gapEnd = append(cur.gapEnd, "")
+	}
+	question := false
+	if len(toks) > 0 {
+		for _, r := range norm.NFKC.String(text[toks[len(toks)-1].End:]) {
+			question = question || questionMark(r)
+		}
+	}
+	flush(question)
+	for i := range m.sentences {
+		m.sentences[i].tagPhrases()
+	}
+	return m
+}
+
+// tagPhrases adds the roles of the phrases that mark a sentence as a whole (take-backs, sarcasm)
+// to their words.
+func (s *sentence) tagPhrases() {
+	for i := range s.words {
+		if n := matchAt(s.words, i, takeBackPhrases); n > 0 {
+			for j := i; j < i+n; j++ {
+				s.roles[j] |= RoleTakeBack
+			}
+		}
+		if n := matchAt(s.words, i, sarcasmPhrases); n > 0 {
+			for j := i; j < i+n; j++ {
+				s.roles[j] |= RoleSarcasm
+			}
+		}
+	}
+}
+
+// matchAt returns the length of the longest phrase of ps that starts at words[i] (0 if none).
+// A phrase word ":" or "," or "-" matches the punctuation between two words, not a word.
+func matchAt(words []string, i int, ps []phrase) int {
+	best := 0
+	for _, p := range ps {
+		if len(p) > best && hasPrefix(words[i:], p) {
+			best = len(p)
+		}
+	}
+	return best
+}
+
+func hasPrefix(words []string, p phrase) bool {
+	if len(p) > len(words) {
+		return false
+	}
+	for j, w := range p {
+		if words[j] != w {
+			return false
+		}
+	}
+	return true
+}
+
+// frameMatch matches a frame phrase at token i of s, where the words ":", ",", "-" in the phrase
+// must be the punctuation after the previous word. It returns the token index after the match, the
+// punctuation check included, or -1.
+func (s *sentence) frameMatch(i int, p phrase) int {
+	j := i
+	for k, w := range p {
+		if isPunct(w) {
+			if j == i || !strings.HasPrefix(s.gapEnd[j-1], w) {
+				return -1
+			}
+			continue
+		}
+		if j >= s.n() || s.words[j] != w {
+			return -1
+		}
+		// Inside a phrase, no punctuation may part its words ("remember, that").
+		if k+1 < len(p) && !isPunct(p[k+1]) && s.gapEnd[j] != "" {
+			return -1
+		}
+		j++
+	}
+	return j
+}
+
+func isPunct(w string) bool { return w == ":" || w == "," || w == "-" }
+
+// longestFrame returns where the longest phrase of ps that matches at i ends, and the phrase.
+func (s *sentence) longestFrame(i int, ps []phrase) (int, phrase) {
+	best, bestLen := -1, -1
+	var bestP phrase
+	for _, p := range ps {
+		if end := s.frameMatch(i, p); end >= 0 && len(p) > bestLen {
+			best, bestLen, bestP = end, len(p), p
+		}
+	}
+	return best, bestP
+}
+
+// Line-level signs that part of a message is not the user's own voice (A7).
+var (
+	mailHeader = regexp.MustCompile(`(?im)^\s*(from|to|subject|sent|date|cc|bcc|reply-to|fwd?|re)\s*:`)
+	roleMarker = regexp.MustCompile(`(?im)(^|[\s\[(<|])(system|assistant|user|ai|human|bot|model|developer|tool|instructions?|chatgpt|claude|gpt|gemini|copilot|narrator)\s*(\]|\|>|>)?\s*:`)
+	tokenMark  = regexp.MustCompile(`<\|[^|]*\|>|\[/?inst\]|<</?sys>>|<\|im_(start|end)\|>|(?i)</?(system|user|assistant)>`)
+	chatLog    = regexp.MustCompile(`(?m)^\s*(\[\d{1,2}[:.]\d{2}|\d{1,2}:\d{2}\s*(am|pm)?\s*[-–:]|\w[\w .'-]{0,30} wrote:|on .{3,80} wrote:|-{3,}\s*(original|forwarded) message)`)
+	listLine   = regexp.MustCompile(`(?m)^\s*([-*•+]|\d{1,2}[.)])\s+\S`)
+	labelLine  = regexp.MustCompile(`(?m)^[^\n]{1,80}:\s*\n\s*\S`)
+)
+
+// voiceOf finds what shows that some of the message is not the user's own words: code, block
+// quotes, mail headers, role markers, chat logs, lists and labelled blocks, or more lines than a
+// chat message has. It returns the reason and the words that showed it, or "".
+func voiceOf(text string) (Reason, string) {
+	lower := strings.ToLower(text)
+	for _, fence := range []string{"```", "~~~", `"""`, "'''"} {
+		if i := strings.Index(lower, fence); i >= 0 {
+			return ReasonCode, lineAt(text, i)
+		}
+	}
+	if loc := tokenMark.FindStringIndex(text); loc != nil {
+		return ReasonRolePlay, text[loc[0]:loc[1]]
+	}
+	if loc := roleMarker.FindStringIndex(text); loc != nil {
+		return ReasonRolePlay, lineAt(text, loc[0])
+	}
+	for _, re := range []*regexp.Regexp{mailHeader, chatLog, labelLine} {
+		if loc := re.FindStringIndex(text); loc != nil {
+			return ReasonPasted, lineAt(text, loc[0])
+		}
+	}
+	lines := 0
+	for _, l := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, ">") {
+			return ReasonQuoted, t
+		}
+		if strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") || strings.HasPrefix(t, "    ") || strings.HasPrefix(l, "\t") {
+			return ReasonPasted, t
+		}
+		if t != "" {
+			lines++
+		}
+	}
+	if loc := listLine.FindStringIndex(text); loc != nil {
+		return ReasonPasted, lineAt(text, loc[0])
+	}
+	if lines > 4 {
+		return ReasonPasted, firstLine(text)
+	}
+	return "", ""
+}
+
+func lineAt(text string, i int) string {
+	start := strings.LastIndexByte(text[:i], '\n') + 1
+	end := strings.IndexByte(text[i:], '\n')
+	if end < 0 {
+		return strings.TrimSpace(text[start:])
+	}
+	return strings.TrimSpace(text[start : i+end])
+}
+
+func firstLine(text string) string { return lineAt(text, len(text)-len(strings.TrimLeft(text, " \n\t"))) }
+
+// quotedRanges returns the byte ranges of the message inside quotation marks. An opening mark
+// without its closing one quotes to the end of the message (fail closed).
+func quotedRanges(text string) [][2]int {
+	var out [][2]int
+	open := -1
+	var want rune
+	runes := []rune(text)
+	pos := 0
+	offsets := make([]int, len(runes)+1)
+	for i, r := range runes {
+		offsets[i] = pos
+		pos += len(string(r))
+	}
+	offsets[len(runes)] = pos
+	letter := func(i int) bool { return i >= 0 && i < len(runes) && (unicode.IsLetter(runes[i]) || unicode.IsDigit(runes[i])) }
+	for i, r := range runes {
+		if open >= 0 {
+			if r == want || (want == '"' && r == '”') || (want == '\'' && r == '’' && !letter(i+1)) ||
+				(want == '\'' && r == '\'' && !letter(i+1)) {
+				out = append(out, [2]int{offsets[open], offsets[i]})
+				open = -1
+			}
+			continue
+		}
+		switch r {
+		case '"', '“', '„', '«', '「', '『', '‹', '‟':
+			open, want = i, closing(r)
+		case '\'', '‘', '’':
+			// An apostrophe inside or after a word ("don't", "teammates'") is no quotation mark.
+			if !letter(i-1) && letter(i+1) {
+				open, want = i, '\''
+			}
+		case '`':
+			open, want = i, '`'
+		}
+	}
+	if open >= 0 {
+		out = append(out, [2]int{offsets[open], len(text)})
+	}
+	return out
+}
+
+func closing(r rune) rune {
+	switch r {
+	case '“', '„', '‟':
+		return '”'
+	case '«':
+		return '»'
+	case '「':
+		return '」'
+	case '『':
+		return '』'
+	case '‹':
+		return '›'
+	}
+	return r
+}
+
+// inQuotes reports whether byte offset at is inside quotation marks.
+func (m *message) inQuotes(at int) bool {
+	for _, q := range m.quoted {
+		if at > q[0] && at < q[1] {
+			return true
+		}
+	}
+	return false
+}
