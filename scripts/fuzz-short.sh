@@ -9,7 +9,9 @@ set -euo pipefail
 TARGETS=(
 	internal/memory/intent:FuzzNegatorNeverConfirms
 	internal/memory/intent:FuzzChangedTokenNeverConfirms
-	internal/memory/intent:FuzzCanonical
+	internal/memory/intent:FuzzUnknownSentenceNeverConfirms
+	internal/memory/intent:FuzzWrappedRequestNeverConfirms
+	internal/memory/textmodel:FuzzCanonical
 	internal/memory:FuzzTSQuery
 	internal/memory:FuzzValidation
 	internal/memory/packet:FuzzPacketCutter

@@ -201,6 +201,9 @@ func Judge(text string, w Write) Decision {
 // to"). It returns the verb's place and whether an audience was named.
 func (s *sentence) opening() (int, bool) {
 	i := s.skipFillers(0)
+	if n := matchAt(s.words, i, greetings); n > 0 && i+n < s.n() && s.gapEnd[i+n-1] == "," {
+		i = s.skipFillers(i + n) // "Good morning, please …"
+	}
 	if n := matchAt(s.words, i, openers); n > 0 {
 		i = s.skipFillers(i + n)
 	}
@@ -335,6 +338,9 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 			at, keyed = k, true
 		}
 	}
+	if target.to > 0 && !s.exactAt(at, content) {
+		at = s.skipRestatement(at) // "Update my address: it's now 5 Oak Lane"
+	}
 	if !s.exactAt(at, content) {
 		if s.exactIndex(content) >= 0 {
 			return fail(ReasonNotTheObject, s, m.whole(s), StageContent)
@@ -373,7 +379,7 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 func phraseHasAudience(p phrase) bool {
 	for _, w := range p {
 		switch w {
-		case "teammates", "teammate", "everyone", "everybody", "profile", "shared":
+		case "teammates", "teammate", "everyone", "everybody", "profile", "shared", "you":
 			return true
 		}
 	}
@@ -438,7 +444,7 @@ func (s *sentence) updateObject(i int) (span, int, bool) {
 			return span{}, 0, false
 		}
 		if g := s.gapEnd[j]; g == ":" || g == "," || g == "-" || g == "—" {
-			return span{i, j + 1}, s.skipRestatement(j + 1), true
+			return span{i, j + 1}, j + 1, true
 		}
 		if j+1 < s.n() {
 			if end, _ := s.longestFrame(j+1, updateSeparators); end > j+1 {
@@ -461,16 +467,33 @@ func (s *sentence) skipRestatement(i int) int {
 // keyObject reads "my locker code: 3310" at i for the key "locker code": an optional determiner,
 // the key word for word, then ":", "-", "is", "=" or "as". It returns where the text starts.
 func (s *sentence) keyObject(i int, key []textmodel.Token) (int, bool) {
-	if i < s.n() && (s.words[i] == "my" || s.words[i] == "the" || s.words[i] == "our") {
-		if !s.exactAt(i, key) {
-			i++
-		}
+	if i < s.n() && (s.words[i] == "my" || s.words[i] == "the" || s.words[i] == "our") && !s.exactAt(i, key) {
+		i++
+	}
+	if i < s.n() && s.words[i] == "new" && !s.exactAt(i, key) {
+		i++
 	}
 	if !s.exactAt(i, key) {
 		return 0, false
 	}
 	j := i + len(key)
 	if j >= s.n() {
+		return 0, false
+	}
+	// "my NHS number 943 476 5919": a number right after the key.
+	if s.gapEnd[j-1] == "" && startsWithDigit(s.words[j]) {
+		return j, true
+	}
+	// "the door code for the studio: 7#2290": a short modifier of the key, then a separator.
+	if s.gapEnd[j-1] == "" && (s.words[j] == "for" || s.words[j] == "with" || s.words[j] == "at" || s.words[j] == "to" || s.words[j] == "in") {
+		for k := j; k < s.n() && k < j+4; k++ {
+			if s.roles[k]&markers != 0 || isEmoji(s.words[k]) {
+				return 0, false
+			}
+			if g := s.gapEnd[k]; g == ":" || g == "-" || g == "=" || g == "—" {
+				return k + 1, true
+			}
+		}
 		return 0, false
 	}
 	if g := s.gapEnd[j-1]; g == ":" || g == "-" || g == "=" || g == "—" {
@@ -480,6 +503,13 @@ func (s *sentence) keyObject(i int, key []textmodel.Token) (int, bool) {
 		return j + 1, true
 	}
 	return 0, false
+}
+
+func startsWithDigit(w string) bool {
+	for _, r := range w {
+		return unicode.IsDigit(r)
+	}
+	return false
 }
 
 // keyOf reports whether the text at [from, to) says the key of itself: the key word for word,
@@ -580,20 +610,17 @@ func (m *message) judgeForget(s *sentence, w Write) *verdict {
 	}
 	// The object runs to the closers at the sentence's end.
 	end := s.n()
-	for k := s.n() - 1; k >= at; k-- {
-		n := 0
-		for _, ps := range [][]phrase{closers, forgetClosers, audiencePhrases, vocatives} {
-			if c := matchAt(s.words[:end], k, ps); c == end-k {
-				n = c
-				if phraseListHasAudience(ps) {
-					audience = true
+	for shrunk := true; shrunk; {
+		shrunk = false
+		for k := end - 1; k >= at && !shrunk; k-- {
+			for li, ps := range [][]phrase{closers, forgetClosers, audiencePhrases, vocatives} {
+				if matchAt(s.words[:end], k, ps) == end-k {
+					end, shrunk = k, true
+					audience = audience || li >= 2
+					break
 				}
 			}
 		}
-		if n == 0 {
-			break
-		}
-		end = k
 	}
 	object := span{at, end}
 	own := map[string]bool{}
@@ -629,10 +656,6 @@ func (m *message) judgeForget(s *sentence, w Write) *verdict {
 var determiners = map[string]bool{"the": true, "this": true, "that": true, "a": true, "an": true, "these": true,
 	"those": true, "our": true, "his": true, "her": true, "their": true, "your": true, "my": true}
 
-func phraseListHasAudience(ps []phrase) bool {
-	return len(ps) > 0 && (&ps[0] == &audiencePhrases[0] || &ps[0] == &vocatives[0])
-}
-
 // itemWords are the distinct words of an item that name it: not stop words, not framing, each
 // reduced to its stem.
 func itemWords(text string) map[string]bool {
@@ -661,7 +684,7 @@ func stem(word string) string {
 func covers(s *sentence, object span, it Item) Reason {
 	words, keyWords := itemWords(it.Content), itemWords(it.Key)
 	own := map[string]bool{}
-	other, meaningful := 0, 0
+	other, meaningful, foreign := 0, 0, false
 	for k := object.from; k < object.to; k++ {
 		r := s.roles[k]
 		if r&(RoleStop|RoleFraming) != 0 {
@@ -676,6 +699,7 @@ func covers(s *sentence, object span, it Item) Reason {
 		case keyWords[st]:
 		case r&RoleVague == 0:
 			other++
+			foreign = foreign || strings.HasSuffix(s.words[k], "'s")
 		}
 	}
 	if meaningful == 0 {
@@ -688,7 +712,7 @@ func covers(s *sentence, object span, it Item) Reason {
 		}
 	}
 	switch {
-	case keyed && (other == 0 || len(own) > 0 && other <= len(own)):
+	case keyed && !foreign && (other <= 1 || len(own) > 0 && other <= len(own)):
 		return ""
 	case len(own) == 0 && !keyed:
 		return ReasonNotThisItem
@@ -777,7 +801,7 @@ func (m *message) rest(req *sentence, w Write) *verdict {
 		if bad := m.neutral(s, w); bad != nil {
 			// A task about a text after the request ("Remember …. Then summarise the report.")
 			// leaves the request in the user's own voice; before it, it may introduce what follows.
-			if bad.reason == ReasonPasted && s.index > req.index && m.task(s) {
+			if bad.reason == ReasonPasted && m.task(s) && (s.index > req.index || !s.pointsForward()) {
 				continue
 			}
 			return bad
@@ -785,6 +809,28 @@ func (m *message) rest(req *sentence, w Write) *verdict {
 	}
 	return nil
 }
+
+// pointsForward reports a sentence that may introduce text after it: "this", "these", "the
+// following", "below", "here's", or a colon at its end.
+func (s *sentence) pointsForward() bool {
+	for i, w := range s.words {
+		switch w {
+		case "this", "these", "following", "below", "here", "here's", "heres", "it", "that":
+			return true
+		}
+		if strings.Contains(s.gapEnd[i], ":") || i == 0 && textVerbs[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// textVerbs work on a text that follows them ("Proofread: …", "Translate …"); a sentence they open
+// before a request may introduce it.
+var textVerbs = map[string]bool{"translate": true, "summarize": true, "summarise": true, "proofread": true,
+	"paraphrase": true, "rephrase": true, "rewrite": true, "reword": true, "reply": true, "respond": true,
+	"quote": true, "paste": true, "copy": true, "read": true, "review": true, "edit": true, "fix": true,
+	"format": true, "explain": true, "analyze": true, "analyse": true, "polish": true, "check": true}
 
 // task reports an imperative the judge understands beside a memory request: a task or pasting verb
 // first, then no marker but pasting words, something meaningful after it, and no back reference.
@@ -802,8 +848,10 @@ func (m *message) task(s *sentence) bool {
 	return s.meaningful(first+1) && !m.inQuotes(s.start) && !m.inQuotes(s.end-1)
 }
 
+// mentionsItem reports a sentence that holds a word of the item's text (its key's words are context:
+// "I renewed my passport. Forget the old passport number").
 func mentionsItem(s *sentence, it Item) bool {
-	words := itemWords(it.Key + " " + it.Content)
+	words := itemWords(it.Content)
 	for _, wd := range s.words {
 		if roles(wd)&(RoleStop|RoleFraming) == 0 && words[stem(wd)] {
 			return true
@@ -995,3 +1043,5 @@ func SourceSentence(text, about string) string {
 	}
 	return best
 }
+
+func tokensOf(s string) []textmodel.Token { return textmodel.Tokens(s) }

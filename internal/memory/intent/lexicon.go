@@ -165,7 +165,7 @@ var lexiconEntries = []entry{
 	w("allegedly", RoleHedge), w("think", RoleHedge), w("guess", RoleHedge), w("suppose", RoleHedge|RolePretend),
 	w("believe", RoleHedge), w("hope", RoleHedge), w("hopefully", RoleHedge), w("wish", RoleHedge|RoleSarcasm),
 	w("unsure", RoleHedge), w("sure", RoleHedge|RoleSarcasm), w("idk", RoleHedge), w("dunno", RoleHedge),
-	w("kinda", RoleHedge), w("sorta", RoleHedge), w("kind", RoleHedge), w("sort", RoleHedge),
+	w("kinda", RoleHedge), w("sorta", RoleHedge), 
 	w("ish", RoleHedge), w("roughly", RoleHedge), w("about", RoleStop), w("around", RoleHedge),
 	w("approximately", RoleHedge), w("something", RoleHedge), w("whatever", RoleHedge), w("tbd", RoleHedge),
 	w("seems", RoleHedge), w("confirm", RoleHedge), w("verify", RoleHedge), w("tentative", RoleHedge),
@@ -254,6 +254,13 @@ var lexiconEntries = []entry{
 	w("suggest", RoleTask), w("compare", RoleTask), w("calculate", RoleTask), w("convert", RoleTask),
 	w("reserve", RoleTask), w("look", RoleTask), w("check", RoleTask), w("use", RoleTask), w("pick", RoleTask),
 	w("choose", RoleTask), w("start", RoleTask), w("continue", RoleTask), w("go", RoleTask), w("let", RoleTask),
+	w("block", RoleTask), w("move", RoleTask), w("reschedule", RoleTask), w("pay", RoleTask), w("introduce", RoleTask),
+	w("put", RoleTask), w("bin", RoleTask), w("archive", RoleTask), w("print", RoleTask), w("share", RoleTask),
+	w("invite", RoleTask), w("organise", RoleTask), w("organize", RoleTask), w("sort", RoleTask), w("clean", RoleTask),
+	w("arrange", RoleTask), w("rent", RoleTask), w("ping", RoleTask), w("text", RoleTask|RolePaste),
+	w("email", RoleTask|RolePaste), w("message", RoleTask|RolePaste), w("open", RoleTask), w("install", RoleTask),
+	w("run", RoleTask), w("deploy", RoleTask), w("merge", RoleTask), w("review", RoleTask|RolePaste),
+	w("research", RoleTask), w("estimate", RoleTask), w("translate", RoleTask|RolePaste),
 
 	// Questions.
 	w("do", RoleQuestion|RoleStop), w("does", RoleQuestion|RoleStop), w("did", RoleQuestion|RoleStop),
@@ -342,7 +349,7 @@ var (
 	// leadIns may stand between the fillers and the verb: "I want you to remember …".
 	leadIns = phrasesOf("i want you to", "i need you to", "i'd like you to", "i would like you to",
 		"make sure to", "make sure you", "be sure to", "go ahead and", "i'm asking you to", "i am asking you to",
-		"you should", "you need to", "you must", "i'd love you to", "could you please", "can you please")
+		"you should", "you need to", "you must", "i'd love you to")
 	// saveFrames are the request verbs with what may join them to the text. The text starts right
 	// after the frame.
 	saveFrames = phrasesOf(
@@ -359,6 +366,10 @@ var (
 		"everyone should know that", "everyone should know :", "everyone should know", "everybody should know that",
 		"everybody should know", "all teammates should know that", "all teammates should know",
 		"every teammate should know that", "every teammate should know", "all of you should remember that",
+		"everyone should know this , so save it :", "everyone should know this , so remember it :",
+		"everyone should know this , so keep it in mind :", "every teammate should know this , so save it :",
+		"every teammate should know this , so remember it :", "every teammate should know this , so keep it in mind :",
+		"all teammates should know this , so save it :", "all teammates should know this , so remember it :",
 		"keep this in mind", "keep that in mind", "bear this in mind",
 		"update my profile :", "keep this in my profile :", "keep in my profile :", "add this to my profile :",
 		"every teammate should remember that", "all teammates should remember that", "everyone should remember that",
@@ -417,9 +428,11 @@ var (
 	// takeBackPhrases make a sentence a take-back whatever else it says.
 	takeBackPhrases = phrasesOf("never mind", "scratch that", "on second thought", "on second thoughts", "changed my mind", "just kidding", "no wait", "hold on",
 		"hang on", "not really", "my bad", "let it go", "leave it")
+	// hedgePhrases make a sentence unsure.
+	hedgePhrases = phrasesOf("sort of", "kind of", "or so", "or something", "more or less", "i reckon", "not sure")
 	// sarcasmPhrases may say the opposite.
 	sarcasmPhrases = phrasesOf("yeah right", "as if", "i wish", "in your dreams", "sure thing", "sure sure",
-		"oh sure", "like that's true", "not!")
+		"oh sure", "like that's true")
 	// otherSenseStarts can't open a saved text: "remember to …", "remember when …", "save me a seat".
 	otherSenseStarts = phrasesOf("to", "when", "where", "how", "why", "what", "who", "whether", "if", "back",
 		"me", "us", "him", "them", "your", "yourself", "yourselves", "the time", "it", "this", "that", "not",

@@ -90,7 +90,9 @@ func read(text string) *message {
 			gap := norm.NFKC.String(text[toks[i-1].End:t.Start])
 			ends, question := false, false
 			for j, r := range gap {
-				if r == '.' && j == 0 && abbreviations[toks[i-1].Text] && strings.TrimSpace(gap) == "." {
+				prev := toks[i-1].Text
+				if r == '.' && j == 0 && strings.TrimSpace(gap) == "." && (abbreviations[prev] ||
+					len([]rune(prev)) == 1 && unicode.IsLetter([]rune(prev)[0]) && unicode.IsUpper([]rune(text[toks[i-1].Start:])[0])) {
 					continue
 				}
 				ends = ends || sentenceEnd(r)
@@ -127,6 +129,11 @@ func (s *sentence) tagPhrases() {
 		if n := matchAt(s.words, i, takeBackPhrases); n > 0 {
 			for j := i; j < i+n; j++ {
 				s.roles[j] |= RoleTakeBack
+			}
+		}
+		if n := matchAt(s.words, i, hedgePhrases); n > 0 {
+			for j := i; j < i+n; j++ {
+				s.roles[j] |= RoleHedge
 			}
 		}
 		if n := matchAt(s.words, i, sarcasmPhrases); n > 0 {
@@ -280,8 +287,8 @@ func quotedRanges(text string) [][2]int {
 	letter := func(i int) bool { return i >= 0 && i < len(runes) && (unicode.IsLetter(runes[i]) || unicode.IsDigit(runes[i])) }
 	for i, r := range runes {
 		if open >= 0 {
-			if r == want || (want == '"' && r == '”') || (want == '\'' && r == '’' && !letter(i+1)) ||
-				(want == '\'' && r == '\'' && !letter(i+1)) {
+			apostrophe := want == '\'' && (r == '\'' || r == '’')
+			if apostrophe && !letter(i+1) || want != '\'' && (r == want || want == '"' && r == '”') {
 				out = append(out, [2]int{offsets[open], offsets[i]})
 				open = -1
 			}

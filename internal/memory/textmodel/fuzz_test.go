@@ -1,0 +1,48 @@
+package textmodel
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzCanonical: the canonical form is stable (canonicalising twice changes nothing) and has no
+// stray spaces; every token's Exact form is stable too.
+func FuzzCanonical(f *testing.F) {
+	for _, s := range []string{"Xk9pQ-Lm2", "10⁶", "-18 °C", "ＰＩＮ 4821", "iPhone", "Straße", "don’t", "O–"} {
+		f.Add(s, s, uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, msg, content string, _ uint8) {
+		for _, s := range []string{msg, content} {
+			c := Canonical(s)
+			if again := Canonical(c); again != c {
+				t.Fatalf("Canonical not stable: %q → %q → %q", s, c, again)
+			}
+			if strings.Contains(c, "  ") || strings.HasPrefix(c, " ") || strings.HasSuffix(c, " ") {
+				t.Fatalf("Canonical(%q) = %q has stray spaces", s, c)
+			}
+		}
+	})
+}
+
+// TestExact: A1's comparison keeps codes, passwords, inner capitals and compatibility characters
+// apart, and folds plain words.
+func TestExact(t *testing.T) {
+	exact := func(s string) string {
+		var out []string
+		for _, tok := range Tokens(s) {
+			out = append(out, tok.Exact)
+		}
+		return strings.Join(out, " ")
+	}
+	for _, pair := range [][2]string{{"Xk9pQ-Lm2", "xk9pq-lm2"}, {"10⁶", "106"}, {"iPhone", "iphone"}, {"-18", "18"},
+		{"2.5", "2 5"}, {"C++", "C"}, {"ＰＩＮ", "PIN"}} {
+		if exact(pair[0]) == exact(pair[1]) {
+			t.Errorf("%q and %q compare equal; A1 keeps them apart", pair[0], pair[1])
+		}
+	}
+	for _, pair := range [][2]string{{"My PIN", "my pin"}, {"Straße", "STRASSE"}, {"don’t", "DON'T"}, {"I'm", "i’m"}} {
+		if exact(pair[0]) != exact(pair[1]) {
+			t.Errorf("%q and %q differ; A1 folds the case of plain words", pair[0], pair[1])
+		}
+	}
+}
