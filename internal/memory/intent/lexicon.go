@@ -165,7 +165,7 @@ var lexiconEntries = []entry{
 	w("allegedly", RoleHedge), w("think", RoleHedge), w("guess", RoleHedge), w("suppose", RoleHedge|RolePretend),
 	w("believe", RoleHedge), w("hope", RoleHedge), w("hopefully", RoleHedge), w("wish", RoleHedge|RoleSarcasm),
 	w("unsure", RoleHedge), w("sure", RoleHedge|RoleSarcasm), w("idk", RoleHedge), w("dunno", RoleHedge),
-	w("kinda", RoleHedge), w("sorta", RoleHedge), 
+	w("kinda", RoleHedge), w("sorta", RoleHedge),
 	w("ish", RoleHedge), w("roughly", RoleHedge), w("about", RoleStop), w("around", RoleHedge),
 	w("approximately", RoleHedge), w("something", RoleHedge), w("whatever", RoleHedge), w("tbd", RoleHedge),
 	w("seems", RoleHedge), w("confirm", RoleHedge), w("verify", RoleHedge), w("tentative", RoleHedge),

@@ -268,7 +268,9 @@ func lineAt(text string, i int) string {
 	return strings.TrimSpace(text[start : i+end])
 }
 
-func firstLine(text string) string { return lineAt(text, len(text)-len(strings.TrimLeft(text, " \n\t"))) }
+func firstLine(text string) string {
+	return lineAt(text, len(text)-len(strings.TrimLeft(text, " \n\t")))
+}
 
 // quotedRanges returns the byte ranges of the message inside quotation marks. An opening mark
 // without its closing one quotes to the end of the message (fail closed).
@@ -284,7 +286,9 @@ func quotedRanges(text string) [][2]int {
 		pos += len(string(r))
 	}
 	offsets[len(runes)] = pos
-	letter := func(i int) bool { return i >= 0 && i < len(runes) && (unicode.IsLetter(runes[i]) || unicode.IsDigit(runes[i])) }
+	letter := func(i int) bool {
+		return i >= 0 && i < len(runes) && (unicode.IsLetter(runes[i]) || unicode.IsDigit(runes[i]))
+	}
 	for i, r := range runes {
 		if open >= 0 {
 			apostrophe := want == '\'' && (r == '\'' || r == '’')
