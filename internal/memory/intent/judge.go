@@ -517,8 +517,8 @@ func startsWithDigit(w string) bool {
 // locker code"). "my password hint is …" doesn't give the key "password".
 func keyOf(s *sentence, from, to int, key []textmodel.Token) bool {
 	for i := from; i+len(key) <= to; i++ {
-		if !s.exactAt(i, key) {
-			continue
+		if !s.exactAt(i, key) || i > from && strings.HasSuffix(s.words[i-1], "'s") {
+			continue // "Sam's birthday" doesn't give the key "birthday"
 		}
 		j := i + len(key)
 		if j == to {
@@ -564,7 +564,9 @@ func (m *message) tail(s *sentence, k int, w Write) (bool, *verdict) {
 			k += n
 			continue
 		}
-		if n := matchAt(s.words, k, audiencePhrases); n > 0 {
+		// "…, for all teammates" names the audience; "ordering pizza for all teammates" names who
+		// benefits: after the text an audience needs a break before it.
+		if n := matchAt(s.words, k, audiencePhrases); n > 0 && k > 0 && s.gapEnd[k-1] != "" {
 			k, audience = k+n, true
 			continue
 		}
@@ -712,14 +714,20 @@ func covers(s *sentence, object span, it Item) Reason {
 		}
 	}
 	switch {
-	case keyed && !foreign && (other <= 1 || len(own) > 0 && other <= len(own)):
+	case keyed && other == 0 && (len(own) == 0 || 2*len(own) > len(words)):
+		// The key alone names the item; words of its text beside it must cover most of it ("my
+		// allergies to peanuts" doesn't cover "penicillin, peanuts, shellfish").
 		return ""
 	case len(own) == 0 && !keyed:
 		return ReasonNotThisItem
-	case 2*len(own) <= len(words) || other >= len(own):
+	case 2*len(own) <= len(words):
 		return ReasonVague
+	case other == 0 && !foreign:
+		// Every word is the item's: "my brother lives in Denver" doesn't cover "my sister lives in
+		// Denver", nor "my sister's friend lives in Denver".
+		return ""
 	}
-	return ""
+	return ReasonVague
 }
 
 func (s *sentence) foldedAt(i int, want []textmodel.Token) bool {
@@ -768,7 +776,7 @@ func namesItem(s *sentence, in span, it Item) bool {
 	}
 	// The key names it when at most one other word stands beside it, and no one else's: "my
 	// airline seat preference" names "airline seat"; "my wife's email" doesn't name "email".
-	if key := textmodel.Tokens(it.Key); len(key) > 0 && !allStop(key) && other <= 1 && !foreign {
+	if key := textmodel.Tokens(it.Key); len(key) > 0 && !allStop(key) && other == 0 {
 		for k := in.from; k+len(key) <= in.to; k++ {
 			if s.foldedAt(k, key) {
 				return true
@@ -782,12 +790,14 @@ func namesItem(s *sentence, in span, it Item) bool {
 			inContent++
 		}
 	}
-	return inContent >= 1 && 2*inContent >= len(content) && other < len(found)
+	return inContent >= 1 && 2*inContent >= len(content) && other == 0
 }
 
 // rest checks every sentence but the request: each must be neutral (A1 c); for a forget, none may
 // restate or keep the item (A5).
 func (m *message) rest(req *sentence, w Write) *verdict {
+	m.req = req
+	m.content = w.Content
 	for i := range m.sentences {
 		s := &m.sentences[i]
 		if s.index == req.index {
@@ -902,7 +912,7 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 		if i, _ := s.opening(); i < s.n() {
 			if end, p := s.longestFrame(i, saveFrames); end >= 0 && end < s.n() && !s.question &&
 				!(len(p) == 1 && matchAt(s.words, end, otherSenseStarts) > 0) && proposition(s, end, s.n(), false) &&
-				!s.marked(end, s.n()) {
+				!s.marked(end, s.n()) && !sharesWords(s, end, m.content) {
 				return nil
 			}
 		}
@@ -929,6 +939,9 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 		if s.meaningful(first+1) && !s.has(RoleBackRef, first+1) {
 			return nil
 		}
+	case m.req != nil && s.index > m.req.index:
+		// A statement after the request may comment on it ("I'm being ironic.", "My son typed
+		// this."): only context given before it counts as neutral.
 	case r&RoleSubject != 0 && r&RoleBackRef == 0:
 		return nil
 	case r == 0 && name(s.toks[first], m.text) && first+1 < s.n() &&
@@ -936,6 +949,18 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 		return nil
 	}
 	return why()
+}
+
+// sharesWords reports another save whose text shares a word with this one's: "Remember I prefer tea.
+// Remember I prefer coffee." may correct itself.
+func sharesWords(s *sentence, from int, content string) bool {
+	words := itemWords(content)
+	for k := from; k < s.n(); k++ {
+		if s.roles[k]&(RoleStop|RoleFraming) == 0 && words[stem(s.words[k])] {
+			return true
+		}
+	}
+	return false
 }
 
 // marked reports a marker role on a word of s in [from, to), for a sentence beside the request.

@@ -421,15 +421,14 @@ var (
 		"hi team", "hey team", "hello team", "thanks everyone", "thanks all", "thank you all",
 		"thanks team", "thank you everyone", "hi", "hello", "hey", "hey there", "hi there", "hello there", "good morning",
 		"good afternoon", "good evening", "morning", "thanks", "thank you", "thanks a lot", "thank you so much",
-		"many thanks", "thanks so much", "thanks in advance", "cheers", "ty", "thx", "tysm", "ok", "okay", "great",
-		"perfect", "awesome", "cool", "that's all", "that's it", "that is all", "bye", "goodbye", "much appreciated",
+		"many thanks", "thanks so much", "thanks in advance", "cheers", "ty", "thx", "tysm", "ok", "okay", "that's all", "that's it", "that is all", "bye", "goodbye", "much appreciated",
 		"appreciate it", "i appreciate it", "have a nice day", "have a good day", "talk soon", "see you",
 		"please", "🙏", "🙂", "😊", "👍")
 	// takeBackPhrases make a sentence a take-back whatever else it says.
 	takeBackPhrases = phrasesOf("never mind", "scratch that", "on second thought", "on second thoughts", "changed my mind", "just kidding", "no wait", "hold on",
 		"hang on", "not really", "my bad", "let it go", "leave it")
 	// hedgePhrases make a sentence unsure.
-	hedgePhrases = phrasesOf("sort of", "kind of", "or so", "or something", "more or less", "i reckon", "not sure")
+	hedgePhrases = phrasesOf("for now", "for the moment", "for the time being", "sort of", "kind of", "or so", "or something", "more or less", "i reckon", "not sure")
 	// sarcasmPhrases may say the opposite.
 	sarcasmPhrases = phrasesOf("yeah right", "as if", "i wish", "in your dreams", "sure thing", "sure sure",
 		"oh sure", "like that's true")

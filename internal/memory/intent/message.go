@@ -21,6 +21,9 @@ type message struct {
 	voiceWords string
 	// quoted are the byte ranges inside quotation marks.
 	quoted [][2]int
+	// req and content are the request sentence and the write's text while the rest is read.
+	req     *sentence
+	content string
 }
 
 // sentence is one sentence: its tokens with their roles, and the punctuation between them.
@@ -59,7 +62,7 @@ func sentenceEnd(r rune) bool {
 }
 
 func questionMark(r rune) bool {
-	return r == '?' || r == '\u061f' || r == '\u2047' || r == '\u2048' || r == '\u2049' || r == '¿'
+	return r == '?' || r == '‽' || r == '\u061f' || r == '\u2047' || r == '\u2048' || r == '\u2049' || r == '¿'
 }
 
 // abbreviations end with a full stop that doesn't end the sentence ("my dentist is Dr. Ruiz").
@@ -106,10 +109,13 @@ func read(text string) *message {
 		}
 		cur.toks = append(cur.toks, t)
 		cur.words = append(cur.words, t.Text)
-		cur.roles = append(cur.roles, roles(t.Text))
+		cur.roles = append(cur.roles, wordRoles(t.Text))
 		cur.gapEnd = append(cur.gapEnd, "")
 	}
 	question := false
+	if len(toks) > 0 && strings.ContainsAny(norm.NFKC.String(text[:toks[0].Start]), "¿?") {
+		question = true // a leading "¿" opens a question
+	}
 	if len(toks) > 0 {
 		for _, r := range norm.NFKC.String(text[toks[len(toks)-1].End:]) {
 			question = question || questionMark(r)
@@ -121,6 +127,21 @@ func read(text string) *message {
 	}
 	return m
 }
+
+// wordRoles are a word's roles from the lexicon, and negation for every "…n't" contraction ("hasn't",
+// "needn't") and its forms typed without the apostrophe.
+func wordRoles(w string) Role {
+	r := roles(w)
+	if strings.HasSuffix(w, "n't") || negationsWithoutApostrophe[w] {
+		r |= RoleNegation
+	}
+	return r
+}
+
+var negationsWithoutApostrophe = map[string]bool{"dont": true, "doesnt": true, "didnt": true, "cant": true, "wont": true,
+	"wouldnt": true, "shouldnt": true, "mustnt": true, "neednt": true, "isnt": true, "arent": true, "wasnt": true,
+	"werent": true, "havent": true, "hasnt": true, "hadnt": true, "aint": true, "shant": true, "couldnt": true,
+	"mightnt": true}
 
 // tagPhrases adds the roles of the phrases that mark a sentence as a whole (take-backs, sarcasm)
 // to their words.
