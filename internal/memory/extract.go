@@ -205,9 +205,12 @@ func extractedItem(p ExtractedCandidate, message string) (newItem, bool) {
 	if checkText("evidence", evidence, MaxContentLength, true) != nil || !quotes(message, evidence) {
 		return newItem{}, false
 	}
+	// The judge never reads an extraction candidate, so it waits for the fixed reason
+	// ReasonExtracted; its evidence already quotes the message, so it keeps no wait words.
 	return newItem{
 		state:  state{content: content, key: key, kind: p.Kind},
 		status: StatusCandidate, source: SourceExtraction, actor: ActorExtraction, evidence: &evidence,
+		waitReason: ReasonExtracted,
 	}, true
 }
 

@@ -88,6 +88,13 @@ func TestExtractJobKeepsProposalsWithEvidence(t *testing.T) {
 	assert.Equal(t, "diet", *veg.Key)
 	assert.Equal(t, run, *veg.SourceRunID)
 	assert.Equal(t, tm, veg.Scope, "extraction proposes in the teammate's own scope")
+	// A8: the judge never read it, so it waits for extraction's fixed reason, with no words of its
+	// own (the evidence quotes the message).
+	require.NotNil(t, veg.WaitReason)
+	assert.Equal(t, memory.ReasonExtracted, *veg.WaitReason)
+	assert.Nil(t, veg.WaitWords)
+	require.NotNil(t, veg.WaitExplanation())
+	assert.Contains(t, *veg.WaitExplanation(), "extraction")
 	assert.Contains(t, byContent, "Has a sister, Ana, in Porto")
 	var actor, sourceMessage string
 	require.NoError(t, f.pool.QueryRow(context.Background(), `

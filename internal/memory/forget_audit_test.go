@@ -30,7 +30,8 @@ import (
 
 // The forget audit (issue 7, RULES F1–F6): memory text is written everywhere it can go — several
 // revisions and keys, embeddings, a teammate's suggestion, proposals to change an item (one of them
-// dismissed), an extraction candidate with its evidence, the lessons and about_me projections, a
+// dismissed), an extraction candidate with its evidence, the words of the user's message that made
+// a suggestion wait, the lessons and about_me projections, a
 // run's memory context, a pending and an in-flight job — then everything is forgotten, and a
 // pg_dump of the whole database, the captured logs and every NOTIFY payload are searched for the
 // text. Only the conversation (messages) may keep it (F6).
@@ -215,8 +216,9 @@ func TestForgetAuditLeavesNoTrace(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, memory.OutcomeSuggested, res.Outcome)
 	bornSuggestion := *res.Item
-	// Forgotten by the teammate, at the user's request.
-	badge, err := f.svc.CreateMemory(user, memory.CreateInput{Scope: memory.Scope{TeammateID: &tm}, Content: "Gym badge " + m(10), Pinned: true})
+	// Forgotten by the teammate, at the user's request (not pinned: a pinned item is only ever
+	// proposed for forgetting, A5).
+	badge, err := f.svc.CreateMemory(user, memory.CreateInput{Scope: memory.Scope{TeammateID: &tm}, Content: "Gym badge " + m(10)})
 	require.NoError(t, err)
 
 	// A run whose packet gives the pinned items (memory_contexts); its message and reply are the
@@ -238,6 +240,12 @@ func TestForgetAuditLeavesNoTrace(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, memory.OutcomeSuggested, res.Outcome)
 	dismissed, err := f.svc.DismissCandidate(user, res.Item.ID)
+	require.NoError(t, err)
+	// Why a suggestion waits (A8): the judge's code and the words of the user's message that
+	// decided. Which words a judge quotes is its own affair, so the audit writes a marker into them
+	// itself, as the judge's words would be stored: the forget must erase them like the evidence.
+	require.NotNil(t, proposal.WaitReason, "a suggestion keeps why it waits")
+	_, err = pool.Exec(ctx, `UPDATE memory_items SET wait_words = $1 WHERE id = $2`, "I drive a "+m(22)+" now", proposal.ID)
 	require.NoError(t, err)
 	// Suggestions of texts the user saves later as items of their own, then forgets: one waiting,
 	// one dismissed.
@@ -350,6 +358,7 @@ func TestForgetAuditLeavesNoTrace(t *testing.T) {
 		assert.Contains(t, tablesWith(before, m(n)), "public.memory_revisions", "marker %d has a revision", n)
 	}
 	assert.Contains(t, tablesWith(before, m(12)), "public.memory_items", "the evidence quotes the message")
+	assert.Equal(t, []string{"public.memory_items"}, tablesWith(before, m(22)), "the words that made a suggestion wait")
 	assert.Equal(t, []string{"public.memory_items", "public.memory_revisions", "public.settings"}, tablesWith(before, m(8)), "about_me")
 	assert.Equal(t, []string{"public.lessons", "public.memory_items", "public.memory_revisions"}, tablesWith(before, m(17)))
 
@@ -423,6 +432,7 @@ func TestForgetAuditLeavesNoTrace(t *testing.T) {
 	for _, n := range []int{11, 12, 15, 18} {
 		assert.Equal(t, []string{"public.messages"}, tablesWith(after, m(n)), "the conversation is kept (F6): marker %d", n)
 	}
+	assert.Empty(t, tablesWith(after, m(22)), "the words that made a suggestion wait went with it")
 	var tombstones int
 	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM memory_tombstones`).Scan(&tombstones))
 	assert.GreaterOrEqual(t, tombstones, 16, "one content-free hash per forgotten text and scope (F3)")

@@ -332,7 +332,9 @@ func TestForgetShowsForgottenInMemoryContext(t *testing.T) {
 	tm := f.teammate(t, "Context")
 	kept, err := f.svc.CreateMemory(user, memory.CreateInput{Scope: memory.Scope{TeammateID: &tm}, Content: "Likes hiking", Pinned: true})
 	require.NoError(t, err)
-	gone, err := f.svc.CreateMemory(user, memory.CreateInput{Scope: memory.Scope{TeammateID: &tm}, Key: ptr("locker"), Content: lockerCode, Pinned: true})
+	// Not pinned: a pinned item is only ever proposed for forgetting (A5). The message's words
+	// bring it into the packet beside the pinned one.
+	gone, err := f.svc.CreateMemory(user, memory.CreateInput{Scope: memory.Scope{TeammateID: &tm}, Key: ptr("locker"), Content: lockerCode})
 	require.NoError(t, err)
 	run := f.startRun(t, tm, "Please forget my locker code.")
 	require.Len(t, run.Packet.Entries, 2)

@@ -3,6 +3,7 @@ package memory
 import (
 	"time"
 
+	"github.com/open-bot/memory/internal/memory/intent"
 	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
@@ -98,16 +99,22 @@ const ActorUser = "user"
 type Item struct {
 	ID string
 	// Scope is ScopeShared or the teammate id; TeammateID is the same, nil for shared.
-	Scope          string
-	TeammateID     *string
-	Kind           Kind
-	Key            *string
-	Content        string
-	Status         Status
-	Pinned         bool
-	Revision       int
-	Source         Source
-	Evidence       *string
+	Scope      string
+	TeammateID *string
+	Kind       Kind
+	Key        *string
+	Content    string
+	Status     Status
+	Pinned     bool
+	Revision   int
+	Source     Source
+	Evidence   *string
+	// WaitReason is the judge's code for why a teammate's suggestion, proposed change or proposed
+	// forget waits for the user (A8), or extraction's (ReasonExtracted); nil when none was recorded.
+	// It never holds text. WaitWords are the words of the user's message that decided, quoted
+	// (intent.Quote); nil when no words decided. They are erased with the evidence (F1).
+	WaitReason     *intent.Reason
+	WaitWords      *string
 	SourceRunID    *string
 	TargetItemID   *string
 	TargetRevision *int
@@ -131,6 +138,25 @@ func (i Item) Expired(now time.Time) bool {
 	return i.ExpiresAt != nil && !i.ExpiresAt.After(now)
 }
 
+// ReasonExtracted is the wait reason extraction candidates get (I2): the extraction model picked
+// them out of the user's message after the run, and the judge never read them. It is memory's own
+// code beside the judge's (intent.Reason), and WaitExplanation words it.
+const ReasonExtracted intent.Reason = "extracted"
+
+// WaitExplanation is why a suggestion waits (or waited) for the user, in plain words that may quote
+// the deciding words of the user's message (A8); nil for an item that is no suggestion or has no
+// recorded reason.
+func (i Item) WaitExplanation() *string {
+	if i.WaitReason == nil || !i.Status.isSuggestion() {
+		return nil
+	}
+	s := "Automatic extraction picked it out of your message; nothing is remembered until you confirm it."
+	if *i.WaitReason != ReasonExtracted {
+		s = i.WaitReason.Explain(deref(i.WaitWords))
+	}
+	return &s
+}
+
 // itemRow is an item's row as every statement of queries/items.sql that returns items reads it. sqlc
 // makes a type of each statement's row; itemFromRow takes those of this shape only, so a statement
 // that reads other columns, or the same ones in another order, doesn't compile.
@@ -146,6 +172,8 @@ type itemRow = struct {
 	Revision       int
 	Source         string
 	Evidence       *string
+	WaitReason     *string
+	WaitWords      *string
 	SourceRunID    *string
 	TargetItemID   *string
 	TargetRevision *int
@@ -164,7 +192,8 @@ func itemFromRow[R ~itemRow](row *R) Item {
 	return Item{
 		ID: r.ID, Scope: r.Scope, TeammateID: r.TeammateID, Kind: Kind(r.Kind), Key: r.Key, Content: r.Content,
 		Status: Status(r.Status), Pinned: r.Pinned, Revision: r.Revision, Source: Source(r.Source),
-		Evidence: r.Evidence, SourceRunID: r.SourceRunID, TargetItemID: r.TargetItemID, TargetRevision: r.TargetRevision,
+		Evidence: r.Evidence, WaitReason: (*intent.Reason)(r.WaitReason), WaitWords: r.WaitWords,
+		SourceRunID: r.SourceRunID, TargetItemID: r.TargetItemID, TargetRevision: r.TargetRevision,
 		ProposesForget: r.ProposesForget, TimesSuggested: r.TimesSuggested, Resolution: (*Resolution)(r.Resolution),
 		ExpiresAt: r.ExpiresAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, ForgottenAt: r.ForgottenAt,
 	}

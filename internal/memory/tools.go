@@ -38,11 +38,24 @@ const (
 type ToolResult struct {
 	Outcome ToolOutcome
 	Message string
+	// Reason is the judge's code for the decision behind every outcome it judged (A8): why the
+	// write was confirmed or waits. It is "" for an outcome decided before the judge read the
+	// message (the text already remembered, say). A code holds no text of memory or message.
+	Reason intent.Reason
 	// Item is what the tool wrote: nil when nothing was, and when it counted again a suggestion
 	// another run made (suggestions are the user's, A2).
 	Item *Item
 	// Adopted is true when the run adopted the generation its own write produced (G6).
 	Adopted bool
+}
+
+// ReasonCode is Reason as the API gives it: nil when the judge didn't decide the outcome.
+func (r ToolResult) ReasonCode() *string {
+	if r.Reason == "" {
+		return nil
+	}
+	code := string(r.Reason)
+	return &code
 }
 
 // RememberInput is toolRemember's (and toolRememberAboutUser's) input. The scope is never an
@@ -103,12 +116,14 @@ func (s *Service) ToolRemember(ctx context.Context, in RememberInput) (ToolResul
 			if err != nil {
 				return ToolResult{}, err
 			}
-			return ToolResult{Outcome: OutcomeSaved, Item: &item, Message: "Saved to memory, as the user asked."}, nil
+			return ToolResult{Outcome: OutcomeSaved, Reason: d.Reason, Item: &item,
+				Message: "Saved to memory, as the user asked."}, nil
 		}
 		if gone, err := s.tombstonedTx(ctx, tx, sc.String(), in.Content); err != nil || gone {
-			return ToolResult{Outcome: OutcomeDropped, Message: "Not saved: the user asked to forget this before."}, err
+			return ToolResult{Outcome: OutcomeDropped, Reason: d.Reason,
+				Message: "Not saved: the user asked to forget this before."}, err
 		}
-		return s.suggestTx(ctx, tx, run, n, message, in.Content,
+		return s.suggestTx(ctx, tx, run, n, d, message, in.Content,
 			"Saved as a suggestion for the user to confirm, because "+d.Reason.ForTeammate())
 	})
 }
@@ -149,27 +164,31 @@ func (s *Service) ToolUpdateMemory(ctx context.Context, id string, baseRevision 
 			return ToolResult{Outcome: OutcomeUnchanged, Message: "The memory already says this; nothing changed."}, nil
 		}
 		d := intent.Judge(message, intent.Write{Kind: intent.Update, Content: content, Shared: cur.Scope == ScopeShared,
-			Target: intent.Item{Key: deref(cur.Key), Content: cur.Content}})
+			Target: judgedTarget(cur)})
 		if d.Verdict == intent.Confirmed {
 			item, err := s.writeRevisionTx(ctx, tx, cur, next, StatusActive, ActionCorrect, actorOf(run), &run.ID)
 			if err != nil {
 				return ToolResult{}, err
 			}
-			return ToolResult{Outcome: OutcomeSaved, Item: &item, Message: "Memory corrected, as the user asked."}, nil
+			return ToolResult{Outcome: OutcomeSaved, Reason: d.Reason, Item: &item,
+				Message: "Memory corrected, as the user asked."}, nil
 		}
 		// The same text but for case, spacing or punctuation: the proposal would be settled as
 		// already applied the moment it was made (resolveAppliedProposalsTx compares the same hash).
 		if bytes.Equal(ContentHash(content), ContentHash(cur.Content)) {
-			return ToolResult{Outcome: OutcomeUnchanged, Message: "The memory already says this, but for case, spacing or punctuation; nothing changed."}, nil
+			return ToolResult{Outcome: OutcomeUnchanged, Reason: d.Reason,
+				Message: "The memory already says this, but for case, spacing or punctuation; nothing changed."}, nil
 		}
 		if gone, err := s.tombstonedTx(ctx, tx, cur.Scope, content); err != nil || gone {
-			return ToolResult{Outcome: OutcomeDropped, Message: "Not saved: the user asked to forget this before."}, err
+			return ToolResult{Outcome: OutcomeDropped, Reason: d.Reason,
+				Message: "Not saved: the user asked to forget this before."}, err
 		}
 		return s.suggestTx(ctx, tx, run, newItem{
 			scope: Scope{TeammateID: cur.TeammateID}, source: SourceTeammate, actor: actorOf(run),
 			state:       state{content: content, key: cur.Key, kind: cur.Kind, pinned: cur.Pinned, expiresAt: cur.ExpiresAt},
 			sourceRunID: &run.ID, sourceMessageID: &messageID, targetItemID: &cur.ID, targetRevision: &cur.Revision,
-		}, message, content, "Not changed yet: the change waits for the user to confirm, because "+d.Reason.ForTeammate())
+		}, d, message, content,
+			"Not changed yet: the change waits for the user to confirm, because "+d.Reason.ForTeammate())
 	})
 }
 
@@ -194,39 +213,47 @@ func (s *Service) ToolForgetMemory(ctx context.Context, id string) (ToolResult, 
 			return ToolResult{}, err
 		}
 		d := intent.Judge(message, intent.Write{Kind: intent.Forget, Shared: cur.Scope == ScopeShared,
-			Target: intent.Item{Key: deref(cur.Key), Content: cur.Content}})
+			Target: judgedTarget(cur)})
 		if d.Verdict == intent.Confirmed {
 			item, err := s.forgetItemTx(ctx, tx, cur, actorOf(run), &run.ID)
 			if err != nil {
 				return ToolResult{}, err
 			}
-			return ToolResult{Outcome: OutcomeForgotten, Item: &item, Message: "Forgotten, as the user asked."}, nil
+			return ToolResult{Outcome: OutcomeForgotten, Reason: d.Reason, Item: &item,
+				Message: "Forgotten, as the user asked."}, nil
 		}
 		pending, err := queries(tx).ItemForgetProposalWaiting(ctx, cur.ID)
 		if err != nil {
 			return ToolResult{}, err
 		}
 		if pending {
-			return ToolResult{Outcome: OutcomeUnchanged,
+			return ToolResult{Outcome: OutcomeUnchanged, Reason: d.Reason,
 				Message: "Not forgotten: the user is already asked whether to forget this memory."}, nil
 		}
 		return s.suggestTx(ctx, tx, run, newItem{
 			scope: Scope{TeammateID: cur.TeammateID}, state: state{kind: cur.Kind}, source: SourceTeammate,
 			actor: actorOf(run), sourceRunID: &run.ID, sourceMessageID: &messageID,
 			targetItemID: &cur.ID, targetRevision: &cur.Revision, proposesForget: true,
-		}, message, cur.Content, "Not forgotten yet: the user is asked to confirm forgetting this memory, because "+d.Reason.ForTeammate())
+		}, d, message, cur.Content,
+			"Not forgotten yet: the user is asked to confirm forgetting this memory, because "+d.Reason.ForTeammate())
 	})
 }
 
 // suggestTx saves n as a suggestion of run (A2, A4, A5) with its source: the sentence of the user's
 // message it most likely came from (the one sharing most words with about) is kept as its evidence,
-// so the user sees where the idea came from. An identical suggestion already waiting in the scope
-// (same text, same target) is counted again instead of stored twice, and the answer holds it only
-// when this run made it. A run that has made runSuggestionLimit suggestions makes no more, so one
-// turn can't bury the user's list. Both are decided under the scope's lock, so concurrent
-// identical suggestions merge too.
-func (s *Service) suggestTx(ctx context.Context, tx pgx.Tx, run Run, n newItem, message, about, saved string) (ToolResult, error) {
+// so the user sees where the idea came from, and the judge's decision d as why it waits (A8): its
+// reason and the words that decided. Every answer carries d's reason. An identical suggestion
+// already waiting in the scope (same text, same target) is counted again instead of stored twice
+// (keeping the reason it was stored with), and the answer holds it only when this run made it. A
+// run that has made runSuggestionLimit suggestions makes no more, so one turn can't bury the user's
+// list. Both are decided under the scope's lock, so concurrent identical suggestions merge too.
+func (s *Service) suggestTx(ctx context.Context, tx pgx.Tx, run Run, n newItem, d intent.Decision,
+	message, about, saved string) (ToolResult, error) {
 	n.status = StatusCandidate
+	n.waitReason = d.Reason
+	if words := intent.Quote(d.Trace.Words); words != "" {
+		n.waitWords = &words
+	}
 	q := queries(tx)
 	if !n.proposesForget {
 		row, err := q.ItemSuggestionMerge(ctx, memorydb.ItemSuggestionMergeParams{
@@ -235,7 +262,7 @@ func (s *Service) suggestTx(ctx context.Context, tx pgx.Tx, run Run, n newItem, 
 		switch {
 		case err == nil:
 			merged := itemFromRow(row)
-			res := ToolResult{Outcome: OutcomeSuggested,
+			res := ToolResult{Outcome: OutcomeSuggested, Reason: d.Reason,
 				Message: "The same suggestion is already waiting for the user; it was counted again."}
 			// Suggestions are the user's (A2): a run reads back only one it made itself. Another
 			// run's carries that run's evidence, a sentence of a conversation this run may not read
@@ -257,8 +284,9 @@ func (s *Service) suggestTx(ctx context.Context, tx pgx.Tx, run Run, n newItem, 
 		if made == 1 {
 			suggestions = "1 suggestion" // MEMORY_RUN_SUGGESTION_LIMIT=1
 		}
-		return ToolResult{Outcome: OutcomeRefused, Message: "Not saved: this turn already made " + suggestions +
-			" for the user to review, the most one turn may make. Mention anything else in your reply."}, nil
+		return ToolResult{Outcome: OutcomeRefused, Reason: d.Reason,
+			Message: "Not saved: this turn already made " + suggestions +
+				" for the user to review, the most one turn may make. Mention anything else in your reply."}, nil
 	}
 	if sentence := intent.SourceSentence(message, about); sentence != "" {
 		n.evidence = &sentence
@@ -267,7 +295,13 @@ func (s *Service) suggestTx(ctx context.Context, tx pgx.Tx, run Run, n newItem, 
 	if err != nil {
 		return ToolResult{}, err
 	}
-	return ToolResult{Outcome: OutcomeSuggested, Item: &item, Message: saved}, nil
+	return ToolResult{Outcome: OutcomeSuggested, Item: &item, Message: saved, Reason: d.Reason}, nil
+}
+
+// judgedTarget is an item as the judge reads the target of an update or a forget: a pinned item or
+// a lesson is only ever proposed for forgetting (A5).
+func judgedTarget(cur Item) intent.Item {
+	return intent.Item{Key: deref(cur.Key), Content: cur.Content, Pinned: cur.Pinned, Lesson: cur.Kind == KindLesson}
 }
 
 func deref(s *string) string {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/open-bot/memory/internal/memory/intent"
 	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
@@ -320,6 +321,10 @@ type newItem struct {
 	targetRevision  *int
 	// proposesForget: a suggestion to forget targetItemID (A5); it has no text of its own.
 	proposesForget bool
+	// waitReason and waitWords say why a suggestion waits (A8): the judge's code and the deciding
+	// words of the user's message (nil when none); "" and nil for anything but a suggestion.
+	waitReason intent.Reason
+	waitWords  *string
 }
 
 // insertItemTx inserts an item and its revision 1 under the scope's lock (held by the caller); an
@@ -329,9 +334,10 @@ func (s *Service) insertItemTx(ctx context.Context, tx pgx.Tx, n newItem) (Item,
 	q := queries(tx)
 	row, err := q.ItemInsert(ctx, memorydb.ItemInsertParams{
 		TeammateID: n.scope.TeammateID, Kind: string(st.kind), Key: st.key, Content: st.content, Status: string(n.status),
-		Pinned: st.pinned, Source: string(n.source), Evidence: n.evidence, SourceRunID: n.sourceRunID,
-		SourceMessageID: n.sourceMessageID, TargetItemID: n.targetItemID, TargetRevision: n.targetRevision,
-		ExpiresAt: st.expiresAt, ContentHash: contentHashOrNil(st.content), ProposesForget: n.proposesForget,
+		Pinned: st.pinned, Source: string(n.source), Evidence: n.evidence, WaitReason: reasonOrNil(n.waitReason),
+		WaitWords: n.waitWords, SourceRunID: n.sourceRunID, SourceMessageID: n.sourceMessageID,
+		TargetItemID: n.targetItemID, TargetRevision: n.targetRevision, ExpiresAt: st.expiresAt,
+		ContentHash: contentHashOrNil(st.content), ProposesForget: n.proposesForget,
 	})
 	if err != nil {
 		return Item{}, err
@@ -344,6 +350,15 @@ func (s *Service) insertItemTx(ctx context.Context, tx pgx.Tx, n newItem) (Item,
 		return Item{}, err
 	}
 	return item, s.EnqueueEmbedTx(ctx, tx, item) // I1: a no-op unless active and embeddings are on
+}
+
+// reasonOrNil is the wait reason an item keeps: none for "".
+func reasonOrNil(r intent.Reason) *string {
+	if r == "" {
+		return nil
+	}
+	s := string(r)
+	return &s
 }
 
 // contentHashOrNil is the hash items keep of their text; a forget proposal has none.

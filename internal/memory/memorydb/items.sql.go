@@ -28,12 +28,12 @@ func (q *Queries) ItemActiveTextExists(ctx context.Context, arg ItemActiveTextEx
 
 const itemForget = `-- name: ItemForget :one
 UPDATE memory_items
-   SET status = 'forgotten', content = '', key = NULL, evidence = NULL, content_hash = NULL,
+   SET status = 'forgotten', content = '', key = NULL, evidence = NULL, wait_words = NULL, content_hash = NULL,
        pinned = false, revision = $1, forgotten_at = now(), updated_at = now()
  WHERE id = $2
-RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at
+RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
 `
 
 type ItemForgetParams struct {
@@ -53,6 +53,8 @@ type ItemForgetRow struct {
 	Revision       int
 	Source         string
 	Evidence       *string
+	WaitReason     *string
+	WaitWords      *string
 	SourceRunID    *string
 	TargetItemID   *string
 	TargetRevision *int
@@ -65,7 +67,8 @@ type ItemForgetRow struct {
 	ForgottenAt    *time.Time
 }
 
-// F1: the item keeps no text, key, evidence or hash.
+// F1: the item keeps no text, key, evidence (nor the words of the user's message that made it wait)
+// or hash.
 func (q *Queries) ItemForget(ctx context.Context, arg ItemForgetParams) (*ItemForgetRow, error) {
 	row := q.db.QueryRow(ctx, itemForget, arg.Revision, arg.ID)
 	var i ItemForgetRow
@@ -81,6 +84,8 @@ func (q *Queries) ItemForget(ctx context.Context, arg ItemForgetParams) (*ItemFo
 		&i.Revision,
 		&i.Source,
 		&i.Evidence,
+		&i.WaitReason,
+		&i.WaitWords,
 		&i.SourceRunID,
 		&i.TargetItemID,
 		&i.TargetRevision,
@@ -109,9 +114,9 @@ func (q *Queries) ItemForgetProposalWaiting(ctx context.Context, itemID string) 
 }
 
 const itemGet = `-- name: ItemGet :one
-SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at
+SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
   FROM memory_items WHERE id = $1
 `
 
@@ -127,6 +132,8 @@ type ItemGetRow struct {
 	Revision       int
 	Source         string
 	Evidence       *string
+	WaitReason     *string
+	WaitWords      *string
 	SourceRunID    *string
 	TargetItemID   *string
 	TargetRevision *int
@@ -156,6 +163,8 @@ func (q *Queries) ItemGet(ctx context.Context, id string) (*ItemGetRow, error) {
 		&i.Revision,
 		&i.Source,
 		&i.Evidence,
+		&i.WaitReason,
+		&i.WaitWords,
 		&i.SourceRunID,
 		&i.TargetItemID,
 		&i.TargetRevision,
@@ -171,9 +180,9 @@ func (q *Queries) ItemGet(ctx context.Context, id string) (*ItemGetRow, error) {
 }
 
 const itemGetForUpdate = `-- name: ItemGetForUpdate :one
-SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at
+SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
   FROM memory_items WHERE id = $1 FOR UPDATE
 `
 
@@ -189,6 +198,8 @@ type ItemGetForUpdateRow struct {
 	Revision       int
 	Source         string
 	Evidence       *string
+	WaitReason     *string
+	WaitWords      *string
 	SourceRunID    *string
 	TargetItemID   *string
 	TargetRevision *int
@@ -216,6 +227,8 @@ func (q *Queries) ItemGetForUpdate(ctx context.Context, id string) (*ItemGetForU
 		&i.Revision,
 		&i.Source,
 		&i.Evidence,
+		&i.WaitReason,
+		&i.WaitWords,
 		&i.SourceRunID,
 		&i.TargetItemID,
 		&i.TargetRevision,
@@ -249,9 +262,9 @@ INSERT INTO memory_items (id, teammate_id, kind, key, content, status, pinned, s
                           content_hash, created_at, updated_at)
 VALUES ($1, $2, $3, $4, $5, 'active', $6, 'import', $7, $8,
         $9, $10, $11)
-RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at
+RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
 `
 
 type ItemImportParams struct {
@@ -280,6 +293,8 @@ type ItemImportRow struct {
 	Revision       int
 	Source         string
 	Evidence       *string
+	WaitReason     *string
+	WaitWords      *string
 	SourceRunID    *string
 	TargetItemID   *string
 	TargetRevision *int
@@ -319,6 +334,8 @@ func (q *Queries) ItemImport(ctx context.Context, arg ItemImportParams) (*ItemIm
 		&i.Revision,
 		&i.Source,
 		&i.Evidence,
+		&i.WaitReason,
+		&i.WaitWords,
 		&i.SourceRunID,
 		&i.TargetItemID,
 		&i.TargetRevision,
@@ -334,14 +351,15 @@ func (q *Queries) ItemImport(ctx context.Context, arg ItemImportParams) (*ItemIm
 }
 
 const itemInsert = `-- name: ItemInsert :one
-INSERT INTO memory_items (teammate_id, kind, key, content, status, pinned, source, evidence, source_run_id,
-                          source_message_id, target_item_id, target_revision, expires_at, content_hash,
-                          proposes_forget)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,
-        $10, $11, $12, $13, $14, $15)
-RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at
+INSERT INTO memory_items (teammate_id, kind, key, content, status, pinned, source, evidence, wait_reason, wait_words,
+                          source_run_id, source_message_id, target_item_id, target_revision, expires_at,
+                          content_hash, proposes_forget)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
+        $11, $12, $13, $14, $15, $16,
+        $17)
+RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
 `
 
 type ItemInsertParams struct {
@@ -353,6 +371,8 @@ type ItemInsertParams struct {
 	Pinned          bool
 	Source          string
 	Evidence        *string
+	WaitReason      *string
+	WaitWords       *string
 	SourceRunID     *string
 	SourceMessageID *string
 	TargetItemID    *string
@@ -374,6 +394,8 @@ type ItemInsertRow struct {
 	Revision       int
 	Source         string
 	Evidence       *string
+	WaitReason     *string
+	WaitWords      *string
 	SourceRunID    *string
 	TargetItemID   *string
 	TargetRevision *int
@@ -396,6 +418,8 @@ func (q *Queries) ItemInsert(ctx context.Context, arg ItemInsertParams) (*ItemIn
 		arg.Pinned,
 		arg.Source,
 		arg.Evidence,
+		arg.WaitReason,
+		arg.WaitWords,
 		arg.SourceRunID,
 		arg.SourceMessageID,
 		arg.TargetItemID,
@@ -417,6 +441,8 @@ func (q *Queries) ItemInsert(ctx context.Context, arg ItemInsertParams) (*ItemIn
 		&i.Revision,
 		&i.Source,
 		&i.Evidence,
+		&i.WaitReason,
+		&i.WaitWords,
 		&i.SourceRunID,
 		&i.TargetItemID,
 		&i.TargetRevision,
@@ -480,9 +506,9 @@ UPDATE memory_items
    SET revision = $1, content = $2, key = $3, kind = $4, pinned = $5,
        expires_at = $6, content_hash = $7, status = $8, updated_at = now()
  WHERE id = $9
-RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at
+RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
 `
 
 type ItemReviseParams struct {
@@ -509,6 +535,8 @@ type ItemReviseRow struct {
 	Revision       int
 	Source         string
 	Evidence       *string
+	WaitReason     *string
+	WaitWords      *string
 	SourceRunID    *string
 	TargetItemID   *string
 	TargetRevision *int
@@ -547,6 +575,8 @@ func (q *Queries) ItemRevise(ctx context.Context, arg ItemReviseParams) (*ItemRe
 		&i.Revision,
 		&i.Source,
 		&i.Evidence,
+		&i.WaitReason,
+		&i.WaitWords,
 		&i.SourceRunID,
 		&i.TargetItemID,
 		&i.TargetRevision,
@@ -596,9 +626,9 @@ func (q *Queries) ItemScope(ctx context.Context, id string) (string, error) {
 const itemSettle = `-- name: ItemSettle :one
 UPDATE memory_items SET status = 'dismissed', resolution = $1::text, revision = $2, updated_at = now()
  WHERE id = $3
-RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at
+RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
 `
 
 type ItemSettleParams struct {
@@ -619,6 +649,8 @@ type ItemSettleRow struct {
 	Revision       int
 	Source         string
 	Evidence       *string
+	WaitReason     *string
+	WaitWords      *string
 	SourceRunID    *string
 	TargetItemID   *string
 	TargetRevision *int
@@ -647,6 +679,8 @@ func (q *Queries) ItemSettle(ctx context.Context, arg ItemSettleParams) (*ItemSe
 		&i.Revision,
 		&i.Source,
 		&i.Evidence,
+		&i.WaitReason,
+		&i.WaitWords,
 		&i.SourceRunID,
 		&i.TargetItemID,
 		&i.TargetRevision,
@@ -667,9 +701,9 @@ UPDATE memory_items SET times_suggested = times_suggested + 1, updated_at = now(
               WHERE w.scope = $1 AND w.status = 'candidate' AND w.content_hash = $2
                 AND w.target_item_id IS NOT DISTINCT FROM $3::uuid AND NOT w.proposes_forget
               LIMIT 1)
-RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at
+RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
 `
 
 type ItemSuggestionMergeParams struct {
@@ -690,6 +724,8 @@ type ItemSuggestionMergeRow struct {
 	Revision       int
 	Source         string
 	Evidence       *string
+	WaitReason     *string
+	WaitWords      *string
 	SourceRunID    *string
 	TargetItemID   *string
 	TargetRevision *int
@@ -719,6 +755,8 @@ func (q *Queries) ItemSuggestionMerge(ctx context.Context, arg ItemSuggestionMer
 		&i.Revision,
 		&i.Source,
 		&i.Evidence,
+		&i.WaitReason,
+		&i.WaitWords,
 		&i.SourceRunID,
 		&i.TargetItemID,
 		&i.TargetRevision,
@@ -736,9 +774,9 @@ func (q *Queries) ItemSuggestionMerge(ctx context.Context, arg ItemSuggestionMer
 const itemUndismiss = `-- name: ItemUndismiss :one
 UPDATE memory_items SET status = 'candidate', resolution = NULL, revision = $1, updated_at = now()
  WHERE id = $2
-RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at
+RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
 `
 
 type ItemUndismissParams struct {
@@ -758,6 +796,8 @@ type ItemUndismissRow struct {
 	Revision       int
 	Source         string
 	Evidence       *string
+	WaitReason     *string
+	WaitWords      *string
 	SourceRunID    *string
 	TargetItemID   *string
 	TargetRevision *int
@@ -785,6 +825,8 @@ func (q *Queries) ItemUndismiss(ctx context.Context, arg ItemUndismissParams) (*
 		&i.Revision,
 		&i.Source,
 		&i.Evidence,
+		&i.WaitReason,
+		&i.WaitWords,
 		&i.SourceRunID,
 		&i.TargetItemID,
 		&i.TargetRevision,
@@ -825,9 +867,9 @@ func (q *Queries) ItemsActiveHashes(ctx context.Context, scope string) ([][]byte
 }
 
 const itemsCopies = `-- name: ItemsCopies :many
-SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at
+SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
   FROM memory_items
  WHERE id <> $1 AND status IN ('active', 'candidate', 'dismissed') AND NOT proposes_forget
    AND content_hash = ANY($2::bytea[])
@@ -853,6 +895,8 @@ type ItemsCopiesRow struct {
 	Revision       int
 	Source         string
 	Evidence       *string
+	WaitReason     *string
+	WaitWords      *string
 	SourceRunID    *string
 	TargetItemID   *string
 	TargetRevision *int
@@ -888,6 +932,8 @@ func (q *Queries) ItemsCopies(ctx context.Context, arg ItemsCopiesParams) ([]*It
 			&i.Revision,
 			&i.Source,
 			&i.Evidence,
+			&i.WaitReason,
+			&i.WaitWords,
 			&i.SourceRunID,
 			&i.TargetItemID,
 			&i.TargetRevision,
@@ -966,9 +1012,9 @@ func (q *Queries) ItemsDistinctScopes(ctx context.Context, ids []string) ([]stri
 }
 
 const itemsExport = `-- name: ItemsExport :many
-SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at
+SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
   FROM memory_items
  WHERE scope = $1 AND status = 'active' ORDER BY created_at, id LIMIT $2::int
 `
@@ -990,6 +1036,8 @@ type ItemsExportRow struct {
 	Revision       int
 	Source         string
 	Evidence       *string
+	WaitReason     *string
+	WaitWords      *string
 	SourceRunID    *string
 	TargetItemID   *string
 	TargetRevision *int
@@ -1024,6 +1072,8 @@ func (q *Queries) ItemsExport(ctx context.Context, arg ItemsExportParams) ([]*It
 			&i.Revision,
 			&i.Source,
 			&i.Evidence,
+			&i.WaitReason,
+			&i.WaitWords,
 			&i.SourceRunID,
 			&i.TargetItemID,
 			&i.TargetRevision,
@@ -1046,9 +1096,9 @@ func (q *Queries) ItemsExport(ctx context.Context, arg ItemsExportParams) ([]*It
 }
 
 const itemsGetForUpdate = `-- name: ItemsGetForUpdate :many
-SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at
+SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
   FROM memory_items WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE
 `
 
@@ -1064,6 +1114,8 @@ type ItemsGetForUpdateRow struct {
 	Revision       int
 	Source         string
 	Evidence       *string
+	WaitReason     *string
+	WaitWords      *string
 	SourceRunID    *string
 	TargetItemID   *string
 	TargetRevision *int
@@ -1098,6 +1150,8 @@ func (q *Queries) ItemsGetForUpdate(ctx context.Context, ids []string) ([]*Items
 			&i.Revision,
 			&i.Source,
 			&i.Evidence,
+			&i.WaitReason,
+			&i.WaitWords,
 			&i.SourceRunID,
 			&i.TargetItemID,
 			&i.TargetRevision,
@@ -1120,9 +1174,9 @@ func (q *Queries) ItemsGetForUpdate(ctx context.Context, ids []string) ([]*Items
 }
 
 const itemsList = `-- name: ItemsList :many
-SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at
+SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
   FROM memory_items
  WHERE scope = $1 AND status = $2 AND ($3::text IS NULL OR kind = $3)
    AND ($4::text[] IS NULL OR kind = ANY($4::text[]))
@@ -1159,6 +1213,8 @@ type ItemsListRow struct {
 	Revision       int
 	Source         string
 	Evidence       *string
+	WaitReason     *string
+	WaitWords      *string
 	SourceRunID    *string
 	TargetItemID   *string
 	TargetRevision *int
@@ -1206,6 +1262,8 @@ func (q *Queries) ItemsList(ctx context.Context, arg ItemsListParams) ([]*ItemsL
 			&i.Revision,
 			&i.Source,
 			&i.Evidence,
+			&i.WaitReason,
+			&i.WaitWords,
 			&i.SourceRunID,
 			&i.TargetItemID,
 			&i.TargetRevision,
@@ -1282,9 +1340,9 @@ func (q *Queries) ItemsOfTeammate(ctx context.Context, teammateID string) ([]str
 }
 
 const itemsProposalsApplied = `-- name: ItemsProposalsApplied :many
-SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at
+SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
   FROM memory_items
  WHERE target_item_id = $1::uuid AND status = 'candidate' AND NOT proposes_forget AND content_hash = $2
    FOR UPDATE
@@ -1307,6 +1365,8 @@ type ItemsProposalsAppliedRow struct {
 	Revision       int
 	Source         string
 	Evidence       *string
+	WaitReason     *string
+	WaitWords      *string
 	SourceRunID    *string
 	TargetItemID   *string
 	TargetRevision *int
@@ -1341,6 +1401,8 @@ func (q *Queries) ItemsProposalsApplied(ctx context.Context, arg ItemsProposalsA
 			&i.Revision,
 			&i.Source,
 			&i.Evidence,
+			&i.WaitReason,
+			&i.WaitWords,
 			&i.SourceRunID,
 			&i.TargetItemID,
 			&i.TargetRevision,
@@ -1427,9 +1489,9 @@ func (q *Queries) ItemsScopes(ctx context.Context, ids []string) ([]*ItemsScopes
 }
 
 const itemsSearchAll = `-- name: ItemsSearchAll :many
-SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at
+SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
   FROM memory_items
  WHERE status = 'active'
    AND (search @@ plainto_tsquery('english', $1) OR content ILIKE $2::text OR key ILIKE $2::text)
@@ -1455,6 +1517,8 @@ type ItemsSearchAllRow struct {
 	Revision       int
 	Source         string
 	Evidence       *string
+	WaitReason     *string
+	WaitWords      *string
 	SourceRunID    *string
 	TargetItemID   *string
 	TargetRevision *int
@@ -1490,6 +1554,8 @@ func (q *Queries) ItemsSearchAll(ctx context.Context, arg ItemsSearchAllParams) 
 			&i.Revision,
 			&i.Source,
 			&i.Evidence,
+			&i.WaitReason,
+			&i.WaitWords,
 			&i.SourceRunID,
 			&i.TargetItemID,
 			&i.TargetRevision,
@@ -1512,9 +1578,9 @@ func (q *Queries) ItemsSearchAll(ctx context.Context, arg ItemsSearchAllParams) 
 }
 
 const itemsSearchVisible = `-- name: ItemsSearchVisible :many
-SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at
+SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
   FROM memory_items
  WHERE memory_visible(scope, status, expires_at, $1::text)
    AND (search @@ plainto_tsquery('english', $2) OR content ILIKE $3::text OR key ILIKE $3::text)
@@ -1541,6 +1607,8 @@ type ItemsSearchVisibleRow struct {
 	Revision       int
 	Source         string
 	Evidence       *string
+	WaitReason     *string
+	WaitWords      *string
 	SourceRunID    *string
 	TargetItemID   *string
 	TargetRevision *int
@@ -1580,6 +1648,8 @@ func (q *Queries) ItemsSearchVisible(ctx context.Context, arg ItemsSearchVisible
 			&i.Revision,
 			&i.Source,
 			&i.Evidence,
+			&i.WaitReason,
+			&i.WaitWords,
 			&i.SourceRunID,
 			&i.TargetItemID,
 			&i.TargetRevision,

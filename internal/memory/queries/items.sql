@@ -1,33 +1,34 @@
 -- name: ItemGet :one
 -- Every statement of this file that returns items returns these columns, in this order: the
 -- item's row (itemRow in items.go).
-SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at
+SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
   FROM memory_items WHERE id = @id;
 
 -- name: ItemGetForUpdate :one
-SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at
+SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
   FROM memory_items WHERE id = @id FOR UPDATE;
 
 -- name: ItemsGetForUpdate :many
 -- In id order, so that two bulk operations lock rows in the same order.
-SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at
+SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
   FROM memory_items WHERE id = ANY(@ids::uuid[]) ORDER BY id FOR UPDATE;
 
 -- name: ItemInsert :one
-INSERT INTO memory_items (teammate_id, kind, key, content, status, pinned, source, evidence, source_run_id,
-                          source_message_id, target_item_id, target_revision, expires_at, content_hash,
-                          proposes_forget)
-VALUES (@teammate_id, @kind, @key, @content, @status, @pinned, @source, @evidence, @source_run_id,
-        @source_message_id, @target_item_id, @target_revision, @expires_at, @content_hash, @proposes_forget)
-RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at;
+INSERT INTO memory_items (teammate_id, kind, key, content, status, pinned, source, evidence, wait_reason, wait_words,
+                          source_run_id, source_message_id, target_item_id, target_revision, expires_at,
+                          content_hash, proposes_forget)
+VALUES (@teammate_id, @kind, @key, @content, @status, @pinned, @source, @evidence, @wait_reason, @wait_words,
+        @source_run_id, @source_message_id, @target_item_id, @target_revision, @expires_at, @content_hash,
+        @proposes_forget)
+RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at;
 
 -- name: ItemRevise :one
 -- The item's next revision becomes current (the revision row is written beside it).
@@ -35,24 +36,24 @@ UPDATE memory_items
    SET revision = @revision, content = @content, key = @key, kind = @kind, pinned = @pinned,
        expires_at = @expires_at, content_hash = @content_hash, status = @status, updated_at = now()
  WHERE id = @id
-RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at;
+RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at;
 
 -- name: ItemSettle :one
 -- A suggestion that no longer waits: settled as resolution, at its next revision.
 UPDATE memory_items SET status = 'dismissed', resolution = @resolution::text, revision = @revision, updated_at = now()
  WHERE id = @id
-RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at;
+RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at;
 
 -- name: ItemUndismiss :one
 UPDATE memory_items SET status = 'candidate', resolution = NULL, revision = @revision, updated_at = now()
  WHERE id = @id
-RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at;
+RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at;
 
 -- name: ItemSuggestionMerge :one
 -- Counts a suggestion again: the one waiting in the scope with the text hash and the target
@@ -62,36 +63,37 @@ UPDATE memory_items SET times_suggested = times_suggested + 1, updated_at = now(
               WHERE w.scope = @scope AND w.status = 'candidate' AND w.content_hash = @content_hash
                 AND w.target_item_id IS NOT DISTINCT FROM sqlc.narg(target_item_id)::uuid AND NOT w.proposes_forget
               LIMIT 1)
-RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at;
+RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at;
 
 -- name: ItemForget :one
--- F1: the item keeps no text, key, evidence or hash.
+-- F1: the item keeps no text, key, evidence (nor the words of the user's message that made it wait)
+-- or hash.
 UPDATE memory_items
-   SET status = 'forgotten', content = '', key = NULL, evidence = NULL, content_hash = NULL,
+   SET status = 'forgotten', content = '', key = NULL, evidence = NULL, wait_words = NULL, content_hash = NULL,
        pinned = false, revision = @revision, forgotten_at = now(), updated_at = now()
  WHERE id = @id
-RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at;
+RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at;
 
 -- name: ItemImport :one
 INSERT INTO memory_items (id, teammate_id, kind, key, content, status, pinned, source, revision, expires_at,
                           content_hash, created_at, updated_at)
 VALUES (@id, @teammate_id, @kind, @key, @content, 'active', @pinned, 'import', @revision, @expires_at,
         @content_hash, @created_at, @updated_at)
-RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at;
+RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at;
 
 -- name: ItemsList :many
 -- A page of one scope's items with status: of kind (or any), of kinds (or any), matching words
 -- (full text) or containing pattern (an ILIKE pattern, so partial words match too). Pinned first,
 -- then most recently changed; the keyset after_* is the last row of the previous page.
-SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at
+SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
   FROM memory_items
  WHERE scope = @scope AND status = @status AND (sqlc.narg(kind)::text IS NULL OR kind = sqlc.narg(kind))
    AND (sqlc.narg(kinds)::text[] IS NULL OR kind = ANY(sqlc.narg(kinds)::text[]))
@@ -113,9 +115,9 @@ SELECT count(*) FROM memory_items
 -- name: ItemsSearchAll :many
 -- Active items of every scope matching words (English stemming) or containing pattern (ILIKE) in
 -- the content or key: shared first, then by teammate, pinned first, then most recently changed.
-SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at
+SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
   FROM memory_items
  WHERE status = 'active'
    AND (search @@ plainto_tsquery('english', @words) OR content ILIKE @pattern::text OR key ILIKE @pattern::text)
@@ -124,9 +126,9 @@ SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, sou
 
 -- name: ItemsSearchVisible :many
 -- The teammate's visible active, unexpired items matching words or containing pattern, best first.
-SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at
+SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
   FROM memory_items
  WHERE memory_visible(scope, status, expires_at, @teammate_id::text)
    AND (search @@ plainto_tsquery('english', @words) OR content ILIKE @pattern::text OR key ILIKE @pattern::text)
@@ -136,9 +138,9 @@ SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, sou
 -- name: ItemsCopies :many
 -- Live items of any scope but the item's whose text hash is one of hashes. A forget proposal has no
 -- text of its own and is not a copy.
-SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at
+SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
   FROM memory_items
  WHERE id <> @id AND status IN ('active', 'candidate', 'dismissed') AND NOT proposes_forget
    AND content_hash = ANY(@hashes::bytea[])
@@ -147,9 +149,9 @@ SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, sou
 
 -- name: ItemsProposalsApplied :many
 -- The waiting proposals to change the item whose text it now holds.
-SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at
+SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
   FROM memory_items
  WHERE target_item_id = @item_id::uuid AND status = 'candidate' AND NOT proposes_forget AND content_hash = @content_hash
    FOR UPDATE;
@@ -164,9 +166,9 @@ SELECT count(*)::int AS waiting, @item_id::uuid AS item_id
 
 -- name: ItemsExport :many
 -- Active items only: forgotten items, suggestions and dismissed suggestions are never exported.
-SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, source_run_id,
-       target_item_id, target_revision, proposes_forget, times_suggested, resolution, expires_at, created_at,
-       updated_at, forgotten_at
+SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
   FROM memory_items
  WHERE scope = @scope AND status = 'active' ORDER BY created_at, id LIMIT @max_rows::int;
 
