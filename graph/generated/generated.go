@@ -146,30 +146,31 @@ type ComplexityRoot struct {
 	}
 
 	MemoryItem struct {
-		Content        func(childComplexity int) int
-		CreatedAt      func(childComplexity int) int
-		Evidence       func(childComplexity int) int
-		Expired        func(childComplexity int) int
-		ExpiresAt      func(childComplexity int) int
-		ForgottenAt    func(childComplexity int) int
-		ID             func(childComplexity int) int
-		Key            func(childComplexity int) int
-		Kind           func(childComplexity int) int
-		Pinned         func(childComplexity int) int
-		ProposesForget func(childComplexity int) int
-		Resolution     func(childComplexity int) int
-		Revision       func(childComplexity int) int
-		Revisions      func(childComplexity int, first *int, after *string) int
-		Scope          func(childComplexity int) int
-		Source         func(childComplexity int) int
-		SourceRunID    func(childComplexity int) int
-		SourceTeammate func(childComplexity int) int
-		Status         func(childComplexity int) int
-		TargetItemID   func(childComplexity int) int
-		TargetRevision func(childComplexity int) int
-		Teammate       func(childComplexity int) int
-		TimesSuggested func(childComplexity int) int
-		UpdatedAt      func(childComplexity int) int
+		Content         func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		Evidence        func(childComplexity int) int
+		Expired         func(childComplexity int) int
+		ExpiresAt       func(childComplexity int) int
+		ForgottenAt     func(childComplexity int) int
+		ID              func(childComplexity int) int
+		Key             func(childComplexity int) int
+		Kind            func(childComplexity int) int
+		Pinned          func(childComplexity int) int
+		ProposesForget  func(childComplexity int) int
+		Resolution      func(childComplexity int) int
+		Revision        func(childComplexity int) int
+		Revisions       func(childComplexity int, first *int, after *string) int
+		Scope           func(childComplexity int) int
+		Source          func(childComplexity int) int
+		SourceRunID     func(childComplexity int) int
+		SourceTeammate  func(childComplexity int) int
+		Status          func(childComplexity int) int
+		TargetItemID    func(childComplexity int) int
+		TargetRevision  func(childComplexity int) int
+		Teammate        func(childComplexity int) int
+		TimesSuggested  func(childComplexity int) int
+		UpdatedAt       func(childComplexity int) int
+		WaitExplanation func(childComplexity int) int
 	}
 
 	MemoryItemConnection struct {
@@ -390,10 +391,11 @@ type ComplexityRoot struct {
 	}
 
 	ToolResult struct {
-		Adopted func(childComplexity int) int
-		Item    func(childComplexity int) int
-		Message func(childComplexity int) int
-		Outcome func(childComplexity int) int
+		Adopted    func(childComplexity int) int
+		Item       func(childComplexity int) int
+		Message    func(childComplexity int) int
+		Outcome    func(childComplexity int) int
+		ReasonCode func(childComplexity int) int
 	}
 }
 
@@ -1028,6 +1030,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MemoryItem.UpdatedAt(childComplexity), true
+	case "MemoryItem.waitReason":
+		if e.ComplexityRoot.MemoryItem.WaitExplanation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItem.WaitExplanation(childComplexity), true
 
 	case "MemoryItemConnection.edges":
 		if e.ComplexityRoot.MemoryItemConnection.Edges == nil {
@@ -2173,6 +2181,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ToolResult.Outcome(childComplexity), true
+	case "ToolResult.reason":
+		if e.ComplexityRoot.ToolResult.ReasonCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ToolResult.ReasonCode(childComplexity), true
 
 	}
 	return 0, false
@@ -3147,6 +3161,13 @@ type ToolResult {
   "A plain sentence saying what happened and why, never quoting memory text."
   message: String!
   """
+  The judge's code for why the write was confirmed or waits (A8), like asked, asked_forget,
+  not_in_sentence, taken_back or protected; stable, so a teammate may act on it. It holds no memory
+  text and none of the user's words. Null when the outcome was decided before the user's message
+  was judged (the text already remembered, say).
+  """
+  reason: String
+  """
   The item saved, suggested, changed or forgotten; null when nothing was written, and when the same
   suggestion, made by another run, was counted again (suggestions are the user's, A2).
   """
@@ -3467,6 +3488,12 @@ type MemoryItem {
   teammate's suggestion most likely came from, or the quote extraction found.
   """
   evidence: String
+  """
+  For suggestions: why it waits for you, in plain words that may quote the words of your message
+  that decided (A8) — "You seemed to take it back: “Scrap that.”". Null for anything but a
+  suggestion, and for suggestions made before reasons were kept. Readable wherever evidence is.
+  """
+  waitReason: String
   "For suggestions: the run (conversation turn) that made it."
   sourceRunId: ID
   "For suggestions a teammate's run made: that teammate, so the app can link to the conversation (user only)."
@@ -4056,6 +4083,8 @@ func (ec *executionContext) childFields_MemoryItem(ctx context.Context, field gr
 		return ec.fieldContext_MemoryItem_source(ctx, field)
 	case "evidence":
 		return ec.fieldContext_MemoryItem_evidence(ctx, field)
+	case "waitReason":
+		return ec.fieldContext_MemoryItem_waitReason(ctx, field)
 	case "sourceRunId":
 		return ec.fieldContext_MemoryItem_sourceRunId(ctx, field)
 	case "sourceTeammate":
@@ -4400,6 +4429,8 @@ func (ec *executionContext) childFields_ToolResult(ctx context.Context, field gr
 		return ec.fieldContext_ToolResult_outcome(ctx, field)
 	case "message":
 		return ec.fieldContext_ToolResult_message(ctx, field)
+	case "reason":
+		return ec.fieldContext_ToolResult_reason(ctx, field)
 	case "item":
 		return ec.fieldContext_ToolResult_item(ctx, field)
 	case "adopted":
@@ -7034,6 +7065,29 @@ func (ec *executionContext) _MemoryItem_evidence(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_MemoryItem_evidence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "String")
+}
+
+func (ec *executionContext) _MemoryItem_waitReason(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItem_waitReason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WaitExplanation(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItem_waitReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryItem", field, true, false, "String")
 }
 
 func (ec *executionContext) _MemoryItem_sourceRunId(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
@@ -12991,6 +13045,29 @@ func (ec *executionContext) fieldContext_ToolResult_message(_ context.Context, f
 	return graphql.NewScalarFieldContext("ToolResult", field, false, false, "String")
 }
 
+func (ec *executionContext) _ToolResult_reason(ctx context.Context, field graphql.CollectedField, obj *memory.ToolResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ToolResult_reason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReasonCode(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ToolResult_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ToolResult", field, true, false, "String")
+}
+
 func (ec *executionContext) _ToolResult_item(ctx context.Context, field graphql.CollectedField, obj *memory.ToolResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -16320,6 +16397,11 @@ func (ec *executionContext) _MemoryItem(ctx context.Context, sel ast.SelectionSe
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "waitReason":
+			out.Values[i] = ec._MemoryItem_waitReason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "sourceRunId":
 			out.Values[i] = ec._MemoryItem_sourceRunId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -17923,6 +18005,11 @@ func (ec *executionContext) _ToolResult(ctx context.Context, sel ast.SelectionSe
 		case "message":
 			out.Values[i] = ec._ToolResult_message(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reason":
+			out.Values[i] = ec._ToolResult_reason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "item":

@@ -20,6 +20,7 @@ import (
 	"github.com/open-bot/memory/internal/apitest"
 	"github.com/open-bot/memory/internal/dbtest"
 	"github.com/open-bot/memory/internal/memory"
+	"github.com/open-bot/memory/internal/memory/intent"
 	"github.com/open-bot/memory/internal/memory/packet"
 )
 
@@ -217,6 +218,11 @@ func checkSession(t *testing.T, w *world, r run, s *mcp.ClientSession, bobsItem,
 	require.False(t, isErr, text)
 	assert.True(t, strings.HasPrefix(text, "SUGGESTED: Saved as a suggestion for the user to confirm"), text)
 	assert.Equal(t, "SUGGESTED", out["outcome"])
+	// A8: the answer names why it waits by the judge's code, in the text and the structure alike.
+	reason, _ := out["reason"].(string)
+	require.NotEmpty(t, reason, "a judged outcome carries its reason")
+	assert.False(t, intent.Reason(reason).Confirms(), reason)
+	assert.Contains(t, text, "\n[reason: "+reason+"]")
 	item, _ = out["item"].(map[string]any)
 	suggestion, _ := item["id"].(string)
 	status, _, _ = w.item(t, suggestion)

@@ -32,7 +32,7 @@ const Instructions = `Memory for this turn of a teammate: facts about the user, 
 The memory relevant to the user's request is in the resource ` + PacketURI + ` (the worker may also have given it to you). Each entry starts with a header [memory:<id>@<revision>; <scope>; <kind>]; update_memory and forget_memory take that id and revision.
 Which memory you reach comes from this session: this teammate's own memory and the memory all teammates share, nothing else.
 A save or change is confirmed only when the user's own words in their message for this turn ask for it and contain the text you write; otherwise it waits as a suggestion the user confirms. Forgetting erases only when the user's message asks to forget that item; otherwise the user is asked.
-Each tool answers an outcome (SAVED, SUGGESTED, UNCHANGED, DROPPED, FORGOTTEN or REFUSED) and a message: tell the user plainly what happened.
+Each tool answers an outcome (SAVED, SUGGESTED, UNCHANGED, DROPPED, FORGOTTEN or REFUSED) and a message: tell the user plainly what happened. When the user's message was judged, the answer also names the reason by a stable code (like not_in_sentence, taken_back or protected); the user sees the same reason in plain words beside the suggestion.
 If a tool answers that memory changed during this task, the turn is over: tell the user exactly that message and call no more tools.`
 
 // New returns the MCP server of the teammates' memory tools. It holds no state of its own: each
@@ -120,6 +120,7 @@ type (
 type WriteResult struct {
 	Outcome string   `json:"outcome" jsonschema:"SAVED, SUGGESTED, UNCHANGED, DROPPED, FORGOTTEN or REFUSED"`
 	Message string   `json:"message" jsonschema:"what happened, in words to pass on to the user"`
+	Reason  string   `json:"reason,omitempty" jsonschema:"the judge's code for why the write was confirmed or waits (like asked, not_in_sentence, taken_back, protected); absent when the user's message wasn't judged"`
 	Item    *ItemRef `json:"item,omitempty" jsonschema:"the memory or suggestion written, when there is one"`
 	Adopted bool     `json:"adopted" jsonschema:"true when this run's own change became the memory the run works with"`
 }
@@ -192,14 +193,19 @@ func (t tools) forget(ctx context.Context, req *mcp.CallToolRequest, a forgetArg
 	return written(res, err)
 }
 
-// written answers a write tool: the outcome and its message as text (what the model passes on),
-// and the same as structured content.
+// written answers a write tool: the outcome and its message as text (what the model passes on), the
+// judge's reason code when it decided (A8; a code, never memory text), and the same as structured
+// content.
 func written(res memory.ToolResult, err error) (string, WriteResult, error) {
 	if err != nil {
 		return "", WriteResult{}, err
 	}
-	out := WriteResult{Outcome: strings.ToUpper(string(res.Outcome)), Message: res.Message, Adopted: res.Adopted}
+	out := WriteResult{Outcome: strings.ToUpper(string(res.Outcome)), Message: res.Message, Reason: string(res.Reason),
+		Adopted: res.Adopted}
 	text := out.Outcome + ": " + res.Message
+	if out.Reason != "" {
+		text += "\n[reason: " + out.Reason + "]"
+	}
 	if i := res.Item; i != nil {
 		out.Item = &ItemRef{ID: i.ID, Revision: i.Revision, Status: string(i.Status), Scope: i.Scope, Kind: string(i.Kind)}
 		text += fmt.Sprintf("\n[memory:%s@%d; %s; %s; %s]", i.ID, i.Revision, i.Scope, i.Kind, i.Status)
