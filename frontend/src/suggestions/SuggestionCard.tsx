@@ -58,8 +58,8 @@ type Target = { state: 'loading' } | { state: 'gone' } | { state: 'read'; item: 
 
 /**
  * One suggestion. A plain one shows its text; a proposal to change a confirmed item (A4) shows the
- * change as a word diff against the item's current text. Confirm saves it (with the user's edit, if
- * any).
+ * change as a word diff against the item's current text. Every kind says why it waits (A8). Confirm
+ * saves it (with the user's edit, if any).
  *
  * A proposal is stale once its item moved past the revision the teammate saw: confirmCandidate
  * would answer CONFLICT (R2). The card says so as soon as it knows — the item is the cache's, which
@@ -296,6 +296,7 @@ export function SuggestionCard({ candidate, onDone }: SuggestionCardProps) {
       )}
 
       <SuggestionSource candidate={candidate} />
+      <WaitReason candidate={candidate} />
 
       {editing && (
         <Field htmlFor={`${id}-edit`} label={targetId ? 'The new text' : 'Text to remember'} className="suggestion-editor">
@@ -390,6 +391,20 @@ function SuggestionSource({ candidate }: { candidate: Candidate }) {
   )
 }
 
+/**
+ * Why the suggestion waits for you instead of being memory already (A8), in the server's plain
+ * words — which may quote the words of your message that decided. Quiet, under the evidence; nothing
+ * for a suggestion made before reasons were kept.
+ */
+function WaitReason({ candidate }: { candidate: Candidate }) {
+  if (!candidate.waitReason) return null
+  return (
+    <p className="wait-reason muted small" data-testid="suggestion-reason">
+      <span className="wait-reason-label">Why it waits:</span> {candidate.waitReason}
+    </p>
+  )
+}
+
 /** "today", "yesterday", "on Tuesday" within a week, else "on 3 March". */
 function formatDay(iso: string): string {
   const then = new Date(iso)
@@ -421,8 +436,8 @@ interface ForgetProposalProps {
 
 /**
  * A teammate's proposal to forget a memory (A5): the user's message didn't clearly ask to forget
- * that item, so nothing was erased. The card shows the memory as it is now, says what forgetting
- * erases and keeps (F1, F6), and offers Forget it or Keep it. Keep it is first in the tab order after
+ * that item, so nothing was erased. The card shows the memory as it is now, why the forget waits
+ * (A8), what forgetting erases and keeps (F1, F6), and offers Forget it or Keep it. Keep it is first in the tab order after
  * the text and is the safe choice; a proposal made for an older version can only be kept.
  */
 function ForgetProposal({ candidate, id, origin, target, stale, busy, error, confirmLabel, onConfirm, onDismiss }: ForgetProposalProps) {
@@ -459,6 +474,7 @@ function ForgetProposal({ candidate, id, origin, target, stale, busy, error, con
           </>
         )}
         <SuggestionSource candidate={candidate} />
+        <WaitReason candidate={candidate} />
         {current && stale && (
           <p className="message warn" role="alert" data-testid="suggestion-conflict" data-current-revision={current.revision}>
             This memory changed after the teammate proposed forgetting it (revision {candidate.targetRevision}, now {current.revision}).

@@ -16,6 +16,7 @@ export const CandidateFields = graphql(`
   fragment CandidateFields on MemoryItem {
     ...MemoryItemFields
     evidence
+    waitReason
     targetItemId
     targetRevision
     proposesForget
