@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -287,5 +288,74 @@ func TestManySuggestionsArePaged(t *testing.T) {
 		p.waitFor("all 60 suggestions", `document.querySelectorAll('[data-testid="suggestion"]').length === 60`)
 		p.waitGone(tid("suggestions-more"))
 		p.assertNoHorizontalScroll()
+	})
+}
+
+// waitReasons reads, as the user, why each suggestion waiting in the teammate's scope waits: the
+// plain words the app shows (A8), by suggestion id.
+func (a api) waitReasons(ctx context.Context, teammateID string) (map[string]string, error) {
+	var out struct {
+		Candidates []struct {
+			ID         string
+			WaitReason *string
+		}
+	}
+	err := a.do(ctx, `query($tm: ID!) { candidates(scope: {teammateId: $tm}) { id waitReason } }`,
+		map[string]any{"tm": teammateID}, &out)
+	reasons := map[string]string{}
+	for _, c := range out.Candidates {
+		if c.WaitReason != nil {
+			reasons[c.ID] = *c.WaitReason
+		}
+	}
+	return reasons, err
+}
+
+// A8: a suggestion and a proposal to forget say in plain words why they wait, on a quiet line under
+// the evidence, readable at both sizes. Both wait whatever the judge makes of the wording: the
+// suggested text is nowhere in the user's message, and a pinned memory is only ever proposed for
+// forgetting (A5).
+func TestSuggestionAndForgetProposalSayWhyTheyWait(t *testing.T) {
+	eachViewport(t, func(t *testing.T, vp viewport) {
+		ctx := setup(t)
+		teammate := mustTeammate(t, ctx)
+		pinned := mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Allergic to penicillin", Key: "health", Pinned: true})
+		r := startRun(t, ctx, teammate, "Remember that I fly to Oslo on Friday.")
+		suggested := r.remember(t, ctx, "Plays the cello in an orchestra", false)
+		r.complete(t, ctx, "Noted.")
+		r2 := startRun(t, ctx, teammate, "Please forget that I'm allergic to penicillin.")
+		proposed := r2.forget(t, ctx, pinned.ID)
+		r2.complete(t, ctx, "I've asked you to confirm that.")
+		if suggested.Outcome != "SUGGESTED" || proposed.Outcome != "SUGGESTED" || suggested.Item == nil || proposed.Item == nil {
+			t.Fatalf("toolRemember %s and toolForgetMemory %s, want both SUGGESTED", suggested.Outcome, proposed.Outcome)
+		}
+		reasons, err := user.waitReasons(ctx, teammate)
+		if err != nil {
+			t.Fatalf("candidates: %v", err)
+		}
+
+		p := openPage(t, vp, "/teammates/"+teammate)
+		p.waitVisible(suggestionSel(proposed.Item.ID, tid("suggestion-forget-content")))
+		for _, id := range []string{suggested.Item.ID, proposed.Item.ID} {
+			reason := reasons[id]
+			if reason == "" || strings.Contains(reason, "_") {
+				t.Fatalf("suggestion %s waits for %q, want plain words", id, reason)
+			}
+			p.waitText(suggestionSel(id, tid("suggestion-reason")), "Why it waits: "+reason)
+			// Readable: on the card, inside the screen's width, not clipped to nothing.
+			fits := eval[bool](p, fmt.Sprintf(`(() => {
+				const el = document.querySelector(%s);
+				const r = el.getBoundingClientRect();
+				return r.width > 0 && r.height > 0 && r.left >= 0 && r.right <= document.documentElement.clientWidth;
+			})()`, jsString(suggestionSel(id, tid("suggestion-reason")))))
+			if !fits {
+				t.Errorf("the reason of suggestion %s is not laid out within the %d px screen", id, vp.width)
+			}
+		}
+		if got := p.text(suggestionSel(suggested.Item.ID, tid("suggestion-reason"))); strings.Contains(got, "cello") {
+			t.Errorf("the reason %q quotes the suggested text, not the user's words", got)
+		}
+		p.assertAccessible("Suggestions with their reasons")
+		p.shot("suggestion-reasons")
 	})
 }
