@@ -490,15 +490,11 @@ func TestSearchResultsCannotForgeEntries(t *testing.T) {
 func TestStaleRevisionIsAConflict(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	r := w.startRun(t, w.ada, "Please remember that my bike is green. Please update my bike: my bike is blue.")
+	id := w.createItem(t, w.ada, "my bike is green")
+	r := w.startRun(t, w.ada, "Please update my bike: my bike is blue.")
 	s, err := connectHTTP(t, w, r.Token)
 	require.NoError(t, err)
-	text, isErr, out := call(t, s, "remember", map[string]any{"content": "my bike is green"})
-	require.False(t, isErr, text)
-	item, _ := out["item"].(map[string]any)
-	id, _ := item["id"].(string)
-	require.NotEmpty(t, id, text)
-	text, isErr, out = call(t, s, "update_memory", map[string]any{"id": id, "base_revision": 1, "content": "my bike is blue"})
+	text, isErr, out := call(t, s, "update_memory", map[string]any{"id": id, "base_revision": 1, "content": "my bike is blue"})
 	require.False(t, isErr, text)
 	require.Equal(t, "SAVED", out["outcome"], text)
 

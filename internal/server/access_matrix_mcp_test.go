@@ -55,7 +55,8 @@ var mcpOps = map[string]mcpOp{
 		}},
 	"forget_memory": {tool: "forget_memory", want: mcpOwnerRun, outcome: "FORGOTTEN",
 		args: func(f *matrixFixture, c *matrixCell) map[string]any {
-			return map[string]any{"id": f.itemForRun(c, f.text("The note about coffee"))}
+			f.texts++ // a new text that "Forget the note about coffee" still covers (A5): see the GraphQL matrix
+			return map[string]any{"id": f.itemForRun(c, "The note about coffee"+strings.Repeat(" note", f.texts))}
 		}},
 	"search_memory":   {tool: "search_memory", want: mcpAnyRun, args: func(*matrixFixture, *matrixCell) map[string]any { return map[string]any{"query": "tea"} }},
 	"search_history":  {tool: "search_history", want: mcpAnyRun, args: func(*matrixFixture, *matrixCell) map[string]any { return map[string]any{"query": "tea"} }},

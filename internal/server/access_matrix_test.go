@@ -481,7 +481,10 @@ var matrixOps = map[string]matrixOp{
 	"toolForgetMemory": {
 		query: `mutation($id: ID!) { toolForgetMemory(input: {id: $id}) { outcome } }`,
 		vars: func(f *matrixFixture, c *matrixCell) map[string]any {
-			return map[string]any{"id": f.itemForRun(c, f.text("The note about coffee"))}
+			// Each cell's item must be a new text, and the run's "Forget the note about coffee" must
+			// cover it (A5): the words that keep it apart are framing ("note"), not content.
+			f.texts++
+			return map[string]any{"id": f.itemForRun(c, "The note about coffee"+strings.Repeat(" note", f.texts))}
 		},
 		want: ownerRun,
 		check: func(t *testing.T, _ *matrixFixture, _ *matrixCell, data json.RawMessage) {

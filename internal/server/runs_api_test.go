@@ -128,7 +128,7 @@ func TestToolSavesAreConfirmedOnlyWhenTheUserAskedForThem(t *testing.T) {
 		{"a topic shift", "Can you update me on the project status? By the way I am vegetarian.", "I am vegetarian", false, "SUGGESTED"},
 		{"a quantifier is no audience", "Remember that I go running every morning", "I go running every morning", true, "SUGGESTED"},
 		{"a different number", "Remember it's -18 C in the freezer", "18 C", false, "SUGGESTED"},
-		{"a negation inside the fact", "I don't eat pork, remember that.", "I don't eat pork", false, "SAVED"},
+		{"a negation inside the fact", "Remember that I don't eat pork.", "I don't eat pork", false, "SAVED"},
 	}
 	for _, c := range cases {
 		run := w.startRun(tm, "", c.message)
@@ -209,7 +209,7 @@ func TestTeammateEditOfConfirmedFactIsAProposal(t *testing.T) {
 	assert.EqualValues(t, 3, res.Errors[0].Extensions["currentRevision"])
 
 	// Explicitly asked: the teammate's correction is applied directly, as a CORRECT revision.
-	run3 := w.startRun(tm, "", "Please update Works at Umbrella to Works at Hooli")
+	run3 := w.startRun(tm, "", "Please update my work at Umbrella to Works at Hooli")
 	w.api.Must(t, run3.RunToken, `mutation($id: ID!) { toolUpdateMemory(input: {id: $id, baseRevision: 3, content: "Works at Hooli"}) {
 		outcome item { `+itemFields+` } } }`, map[string]any{"id": fact.ID}, &out)
 	assert.Equal(t, "SAVED", out.ToolUpdateMemory.Outcome)

@@ -907,18 +907,17 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 	if m.inQuotes(s.start) || m.inQuotes(s.end-1) {
 		return fail(ReasonQuoted, s, m.whole(s), StageRest)
 	}
-	// Another memory request of the same kind, whole and plain.
-	if w.Kind != Forget {
-		if i, _ := s.opening(); i < s.n() {
-			if end, p := s.longestFrame(i, saveFrames); end >= 0 && end < s.n() && !s.question &&
-				!(len(p) == 1 && matchAt(s.words, end, otherSenseStarts) > 0) && proposition(s, end, s.n(), false) &&
-				!s.marked(end, s.n()) && !sharesWords(s, end, m.content) {
-				return nil
-			}
+	// Another memory request, whole and plain, about something else: a save that states something
+	// and shares no word with this write's text, or a forget of a named thing.
+	if i, _ := s.opening(); i < s.n() && !s.question {
+		if end, p := s.longestFrame(i, saveFrames); end >= 0 && end < s.n() &&
+			!(len(p) == 1 && matchAt(s.words, end, otherSenseStarts) > 0) && proposition(s, end, s.n(), false) &&
+			!s.marked(end, s.n()) && !sharesWords(s, end, m.content) && !sharesWords(s, end, w.Target.Content) {
+			return nil
 		}
-	} else if i, _ := s.opening(); i < s.n() {
-		if end, _ := s.longestFrame(i, forgetFrames); end >= 0 && end < s.n() && !s.question && !s.marked(end, s.n()) &&
-			covers(s, span{end, s.n()}, Item{Content: m.between(s, end, s.n())}) == "" {
+		if end, _ := s.longestFrame(i, forgetFrames); end >= 0 && end < s.n() && !s.markedBesidesFraming(end, s.n()) &&
+			covers(s, span{end, s.n()}, Item{Content: m.between(s, end, s.n())}) == "" &&
+			!sharesWords(s, end, m.content) && !sharesWords(s, end, w.Target.Content) {
 			return nil
 		}
 	}
@@ -957,6 +956,15 @@ func sharesWords(s *sentence, from int, content string) bool {
 	words := itemWords(content)
 	for k := from; k < s.n(); k++ {
 		if s.roles[k]&(RoleStop|RoleFraming) == 0 && words[stem(s.words[k])] {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *sentence) markedBesidesFraming(from, to int) bool {
+	for k := from; k < to; k++ {
+		if s.roles[k]&markers != 0 && s.roles[k]&RoleFraming == 0 {
 			return true
 		}
 	}
