@@ -43,7 +43,9 @@ func (w world) rememberAsRun(token, content string) judgedResult {
 // createItem creates an item of the teammate's scope as the user, of kind (FACT, PREFERENCE …),
 // pinned or not.
 func (w world) createItem(teammateID, kind, content string, pinned bool) string {
-	var out struct{ CreateMemory struct{ Item struct{ ID string } } }
+	var out struct {
+		CreateMemory struct{ Item struct{ ID string } }
+	}
 	w.api.Must(w.t, user, `mutation($tm: ID!, $k: MemoryKind!, $c: String!, $p: Boolean!) {
 		createMemory(input: {scope: {teammateId: $tm}, kind: $k, content: $c, pinned: $p}) { item { id } } }`,
 		map[string]any{"tm": teammateID, "k": kind, "c": content, "p": pinned}, &out)
