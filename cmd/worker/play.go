@@ -236,12 +236,14 @@ func oldestRetry(ctx context.Context, c *apiClient, teammateID string) (string, 
 	return "", errors.New("play -retry: no retry of this teammate is waiting")
 }
 
-const toolFields = `outcome message adopted item { id revision status }`
+const toolFields = `outcome message reason adopted item { id revision status }`
 
 type toolAnswer struct {
 	Outcome, Message string
-	Adopted          bool
-	Item             *struct {
+	// Reason is the judge's code (A8); nil when the outcome wasn't judged.
+	Reason  *string
+	Adopted bool
+	Item    *struct {
 		ID       string
 		Revision int
 		Status   string
@@ -250,6 +252,9 @@ type toolAnswer struct {
 
 func (a toolAnswer) print(out io.Writer) {
 	fmt.Fprintf(out, "%s: %s", strings.ToLower(a.Outcome), a.Message)
+	if a.Reason != nil {
+		fmt.Fprintf(out, " (reason: %s)", *a.Reason)
+	}
 	if a.Item != nil {
 		fmt.Fprintf(out, " [item %s@%d, %s]", a.Item.ID, a.Item.Revision, strings.ToLower(a.Item.Status))
 	}

@@ -206,7 +206,7 @@ func TestPlayOneRun(t *testing.T) {
 	require.ErrorAs(t, err, &exit, "a failed tool call makes play exit non-zero: %s", text)
 	assert.Equal(t, 1, exit.ExitCode())
 	assert.Contains(t, text, "(fresh: true)")
-	assert.Contains(t, text, "saved: Saved to memory, as the user asked.")
+	assert.Contains(t, text, "saved: Saved to memory, as the user asked. (reason: asked)")
 	assert.Contains(t, text, "\n1 memory\n")
 	assert.Contains(t, text, "\n1 message\n")
 	assert.Contains(t, text, "error: NOT_FOUND")
