@@ -340,7 +340,7 @@ func TestForgetAuditLeavesNoTrace(t *testing.T) {
 	require.NoError(t, err)
 
 	// The run through which the teammate forgets, at the user's request (A5).
-	run2 := f.startRun(t, tm, "Please forget my gym badge "+m(18))
+	run2 := f.startRun(t, tm, "My new card number is "+m(18)+". Please forget my gym badge.")
 	rc2 := asRun(t, f, run2.Token)
 
 	var embeddingsBefore int
