@@ -139,7 +139,7 @@ func TestCorpus(t *testing.T) {
 	require.GreaterOrEqual(t, blindGenuine, 300)
 	// The issue asks for 90%; the judge reaches less (README: "How it is measured"). The floor may
 	// only rise.
-	require.GreaterOrEqual(t, rate, 0.83, "blind genuine requests confirmed")
+	require.GreaterOrEqual(t, rate, 0.85, "blind genuine requests confirmed")
 }
 
 // TestCorpusCoversTheLexicon: every multi-word phrase of the request frames and every marker word

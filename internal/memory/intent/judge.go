@@ -647,7 +647,11 @@ func (m *message) judgeForget(s *sentence, w Write) *verdict {
 		}
 	}
 	if r := covers(s, object, w.Target); r != "" {
-		return fail(r, s, m.between(s, at, end), StageTarget)
+		// "my old address, 12 Elm Street": a label, then after a comma the item's own words. The
+		// value alone must cover the item; the label may only name it.
+		if v, ok := s.apposition(object); !ok || covers(s, v, w.Target) != "" {
+			return fail(r, s, m.between(s, at, end), StageTarget)
+		}
 	}
 	if w.Shared && !audience {
 		return fail(ReasonNoAudience, s, m.whole(s), StageAudience)
@@ -685,6 +689,10 @@ func stem(word string) string {
 // email", "everything") or one that only brushes the item doesn't.
 func covers(s *sentence, object span, it Item) Reason {
 	words, keyWords := itemWords(it.Content), itemWords(it.Key)
+	itemToks := map[string]bool{}
+	for _, t := range textmodel.Tokens(it.Key + " " + it.Content) {
+		itemToks[t.Text] = true
+	}
 	own := map[string]bool{}
 	other, meaningful, foreign := 0, 0, false
 	for k := object.from; k < object.to; k++ {
@@ -694,6 +702,11 @@ func covers(s *sentence, object span, it Item) Reason {
 		}
 		if r&RoleVague == 0 {
 			meaningful++
+		}
+		// A possessive the item doesn't have names someone else's: "Karen's boss" is not "my boss is
+		// Karen".
+		if strings.HasSuffix(s.words[k], "'s") && !itemToks[s.words[k]] {
+			foreign = true
 		}
 		switch st := stem(s.words[k]); {
 		case words[st]:
@@ -714,13 +727,15 @@ func covers(s *sentence, object span, it Item) Reason {
 		}
 	}
 	switch {
-	case keyed && other == 0 && (len(own) == 0 || 2*len(own) > len(words)):
+	case keyed && other == 0 && !foreign && (len(own) == 0 || 2*len(own) > len(words)):
 		// The key alone names the item; words of its text beside it must cover most of it ("my
 		// allergies to peanuts" doesn't cover "penicillin, peanuts, shellfish").
 		return ""
 	case len(own) == 0 && !keyed:
 		return ReasonNotThisItem
-	case 2*len(own) <= len(words):
+	case 3*len(own) < 2*len(words):
+		// Most of the item — two thirds of its words — or it may hold more than the user named:
+		// "my sister lives in Denver" doesn't cover "my sister lives in Denver and my mom in Austin".
 		return ReasonVague
 	case other == 0 && !foreign:
 		// Every word is the item's: "my brother lives in Denver" doesn't cover "my sister lives in
@@ -912,10 +927,11 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 	if i, _ := s.opening(); i < s.n() && !s.question {
 		if end, p := s.longestFrame(i, saveFrames); end >= 0 && end < s.n() &&
 			!(len(p) == 1 && matchAt(s.words, end, otherSenseStarts) > 0) && proposition(s, end, s.n(), false) &&
-			!s.marked(end, s.n()) && !sharesWords(s, end, m.content) && !sharesWords(s, end, w.Target.Content) {
+			!s.markedExcept(end, s.n(), RolePaste) && !sharesWords(s, end, m.content) && !sharesWords(s, end, w.Target.Content) {
 			return nil
 		}
-		if end, _ := s.longestFrame(i, forgetFrames); end >= 0 && end < s.n() && !s.markedBesidesFraming(end, s.n()) &&
+		if end, _ := s.longestFrame(i, forgetFrames); end >= 0 && end < s.n() && !s.markedExcept(end, s.n(), RolePaste) &&
+			s.namesThing(end) && !clauseOpeners[s.words[end]] &&
 			covers(s, span{end, s.n()}, Item{Content: m.between(s, end, s.n())}) == "" &&
 			!sharesWords(s, end, m.content) && !sharesWords(s, end, w.Target.Content) {
 			return nil
@@ -962,9 +978,47 @@ func sharesWords(s *sentence, from int, content string) bool {
 	return false
 }
 
-func (s *sentence) markedBesidesFraming(from, to int) bool {
+// apposition splits an object at its first comma into a label and a value ("my old address, 12 Elm
+// Street") and returns the value, when the label holds a word that names something and no marker,
+// and the value doesn't open a clause of its own ("…, my address is still …").
+func (s *sentence) apposition(object span) (span, bool) {
+	for k := object.from; k < object.to-1; k++ {
+		if s.gapEnd[k] != "," {
+			continue
+		}
+		label, value := span{object.from, k + 1}, span{k + 1, object.to}
+		named := false
+		for j := label.from; j < label.to; j++ {
+			named = named || s.roles[j]&(RoleStop|RoleVague|RoleFraming|RoleBackRef) == 0
+		}
+		if !named || s.roles[value.from]&(RoleSubject|RoleBackRef) != 0 {
+			return span{}, false
+		}
+		return value, true
+	}
+	return span{}, false
+}
+
+// clauseOpeners open a clause rather than name a thing: "Forget I said anything."
+var clauseOpeners = map[string]bool{"i": true, "i'm": true, "i've": true, "i'd": true, "we": true, "you": true,
+	"that": true, "what": true, "about": true, "it": true}
+
+// namesThing reports a word from index from on that the lexicon doesn't know: a thing named, not
+// "anything", "what I said" or "it".
+func (s *sentence) namesThing(from int) bool {
+	for k := from; k < s.n(); k++ {
+		if s.roles[k] == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// markedExcept reports a marker other than except on a word of s in [from, to) that points at no
+// memory ("note" is a verb and a word for a memory).
+func (s *sentence) markedExcept(from, to int, except Role) bool {
 	for k := from; k < to; k++ {
-		if s.roles[k]&markers != 0 && s.roles[k]&RoleFraming == 0 {
+		if s.roles[k]&(markers&^except) != 0 && s.roles[k]&RoleFraming == 0 {
 			return true
 		}
 	}

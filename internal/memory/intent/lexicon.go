@@ -103,7 +103,7 @@ var lexiconEntries = []entry{
 	v("memorise", RoleSave, RoleMemoryWord),
 	v("update", RoleUpdate, RoleMemoryWord),
 	v("correct", RoleUpdate, RoleMemoryWord),
-	v("change", RoleUpdate, RoleMemoryWord),
+	v("change", RoleUpdate, 0), // "I changed banks" is context; "changed my mind" is a take-back phrase
 	v("forget", RoleForget, RoleMemoryWord, "forgot", "forgotten", "forgetting", "forgets"),
 	v("delete", RoleForget, RoleMemoryWord),
 	v("remove", RoleForget, RoleMemoryWord),
@@ -119,7 +119,7 @@ var lexiconEntries = []entry{
 	w("please", RoleFiller|RoleCloser|RoleStop), w("pls", RoleFiller|RoleCloser), w("plz", RoleFiller|RoleCloser),
 	w("kindly", RoleFiller), w("also", RoleFiller|RoleStop), w("and", RoleFiller|RoleStop),
 	w("ok", RoleFiller|RoleCloser), w("okay", RoleFiller|RoleCloser), w("k", RoleFiller),
-	w("so", RoleFiller|RoleStop), w("now", RoleFiller), w("alright", RoleFiller|RoleCloser),
+	w("so", RoleFiller|RoleStop), w("now", RoleFiller), w("then", RoleFiller|RoleStop), w("alright", RoleFiller|RoleCloser),
 	w("btw", RoleFiller), w("just", RoleFiller|RoleStop), w("ps", RoleFiller), w("p.s", RoleFiller),
 	w("thanks", RoleCloser), w("thank", RoleCloser), w("thx", RoleCloser), w("ty", RoleCloser),
 	w("tysm", RoleCloser), w("cheers", RoleCloser), w("appreciated", RoleCloser),
@@ -203,7 +203,7 @@ var lexiconEntries = []entry{
 	v("reply", RolePaste, RolePaste, "replied", "replies"), v("respond", RolePaste, RolePaste), v("forward", RolePaste, RolePaste),
 	v("paste", RolePaste, RolePaste), v("copy", RolePaste, RolePaste, "copied", "copies"), v("quote", RolePaste, RolePaste),
 	v("say", RolePaste, RolePaste, "said", "says"), v("write", RolePaste, RolePaste, "wrote", "written", "writes", "writing"),
-	v("tell", RolePaste, RolePaste, "told"), v("ask", RolePaste, RolePaste), v("read", RolePaste, RolePaste),
+	v("tell", RolePaste, RolePaste, "told"), v("ask", RolePaste|RoleHedge, RolePaste), v("read", RolePaste, RolePaste),
 	v("review", RolePaste, RolePaste), v("edit", RolePaste, RolePaste), v("fix", RolePaste, RolePaste),
 	v("format", RolePaste, RolePaste), v("explain", RolePaste, RolePaste), v("analyze", RolePaste, RolePaste),
 	v("analyse", RolePaste, RolePaste), v("draft", RolePaste, RolePaste), v("polish", RolePaste, RolePaste),
@@ -281,6 +281,7 @@ var lexiconEntries = []entry{
 	w("information", RoleFraming), w("entry", RoleFraming), w("record", RoleFraming), w("detail", RoleFraming),
 	w("details", RoleFraming), w("completely", RoleFraming), w("entirely", RoleFraming),
 	w("permanently", RoleFraming), w("forever", RoleFraming), w("old", RoleFraming),
+	w("preference", RoleFraming), w("preferences", RoleFraming),
 }
 
 // lexicon maps each canonical word to its roles; imperatives holds the verbs' base forms.
