@@ -865,6 +865,9 @@ func (m *message) task(s *sentence) bool {
 		s.question {
 		return false
 	}
+	if s.roles[first]&(markers&^(RolePaste|RoleSave|RoleUpdate|RoleForget)) != 0 {
+		return false // "Ask me again tomorrow." defers
+	}
 	for k := first + 1; k < s.n(); k++ {
 		if s.roles[k]&(markers&^RolePaste) != 0 || s.roles[k]&RoleBackRef != 0 || isEmoji(s.words[k]) {
 			return false
