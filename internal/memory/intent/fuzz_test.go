@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/open-bot/memory/internal/memory/textmodel"
 )
 
 // confirmedSeeds are corpus messages the judge confirms, with their writes: the fuzzers start from
@@ -127,11 +129,11 @@ func FuzzChangedTokenNeverConfirms(f *testing.F) {
 		if c.Kind == "forget" {
 			return
 		}
-		toks := tokensOf(c.Content)
+		toks := textmodel.Tokens(c.Content)
 		tok := toks[int(which)%len(toks)]
 		for _, repl := range []string{"zqx", "-" + tok.Text, tok.Text + "0", strings.ToUpper(tok.Text[:1]) + "Q" + tok.Text[1:]} {
 			changed := c.Content[:tok.Start] + repl + c.Content[tok.End:]
-			ct := tokensOf(changed)
+			ct := textmodel.Tokens(changed)
 			if len(ct) != len(toks) || strings.Contains(c.Msg, repl) || ct[int(which)%len(toks)].Exact == tok.Exact {
 				continue // not a one-token change the text model sees
 			}

@@ -1133,5 +1133,3 @@ func SourceSentence(text, about string) string {
 	}
 	return best
 }
-
-func tokensOf(s string) []textmodel.Token { return textmodel.Tokens(s) }
