@@ -315,11 +315,14 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 	default:
 		return m.noFrame(s, RoleSave|RoleUpdate)
 	}
-	if m.inQuotes(s.toks[i].Start) {
+	if m.inQuotes(s.toks[i].Start) || m.quotesIn(s) {
 		return fail(ReasonQuoted, s, m.whole(s), StageVoice)
 	}
 	if s.question {
 		return fail(ReasonQuestion, s, m.whole(s), StageFrame)
+	}
+	if m.trails(s) {
+		return fail(ReasonHedged, s, m.whole(s), StageTail)
 	}
 	// "Remember for all teammates: …", "Save this for later: …", "Remember, every teammate, that …":
 	// after the verb, "this" and modifiers, then ":" or "that" before the text.
@@ -362,6 +365,11 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 	if w.Kind == Update {
 		if target.to == 0 || !namesItem(s, target, w.Target) {
 			return fail(ReasonNotThisItem, s, m.whole(s), StageTarget)
+		}
+		// The new text replaces the item's: one that drops most of it ("9am" for "Flight to Rome on
+		// May 3, 7am, seat 14C") changes more than the user named.
+		if old := len(textmodel.Tokens(w.Target.Content)); old > 3 && 2*len(content) < old {
+			return fail(ReasonNotTheObject, s, m.whole(s), StageTarget)
 		}
 	}
 	if w.Shared && !audience {
@@ -420,6 +428,36 @@ func (s *sentence) verbModifiers(at int) (int, bool, bool) {
 		return k, audience, true
 	}
 	return 0, false, false
+}
+
+// quotesIn reports quotation marks inside the sentence ("Remember that I'm \"on a diet\""): scare
+// quotes may mean the opposite.
+func (m *message) quotesIn(s *sentence) bool {
+	for _, q := range m.quoted {
+		if q[0] >= s.start && q[0] < s.end || q[1] > s.start && q[1] < s.end {
+			return true
+		}
+	}
+	return false
+}
+
+// trails reports a sentence that trails off ("Remember I'm a great cook…", ". . ."), or words set
+// off for emphasis ("I *love* Mondays"): said with a wink, perhaps.
+func (m *message) trails(s *sentence) bool {
+	after := m.text[s.end:]
+	if i := strings.IndexAny(after, "\n"); i >= 0 {
+		after = after[:i]
+	}
+	after = strings.ReplaceAll(after, " ", "")
+	if strings.HasPrefix(after, "…") || strings.HasPrefix(after, "..") {
+		return true
+	}
+	for _, w := range s.words {
+		if strings.HasPrefix(w, "*") || strings.HasSuffix(w, "*") || strings.HasPrefix(w, "~") || strings.HasSuffix(w, "~") {
+			return true
+		}
+	}
+	return false
 }
 
 // span is a half-open range of token indexes.
@@ -517,18 +555,22 @@ func startsWithDigit(w string) bool {
 // locker code"). "my password hint is …" doesn't give the key "password".
 func keyOf(s *sentence, from, to int, key []textmodel.Token) bool {
 	for i := from; i+len(key) <= to; i++ {
-		if !s.exactAt(i, key) || i > from && strings.HasSuffix(s.words[i-1], "'s") {
-			continue // "Sam's birthday" doesn't give the key "birthday"
+		if !s.exactAt(i, key) {
+			continue
 		}
 		j := i + len(key)
-		if j == to {
-			return true
+		if j == to && (i == from || determiners[s.words[i-1]] || s.roles[i-1]&markers == 0 && !timeWords[s.words[i-1]] &&
+			s.roles[i-1]&RoleFraming == 0) {
+			return true // "3310 is my locker code", "I prefer tea" (key "tea"); not "I'm not vegan"
+		}
+		if i > from && !determiners[s.words[i-1]] {
+			continue // "Sam's birthday is …", "the guest wifi password is …" don't give the key
 		}
 		if g := s.gapEnd[j-1]; g == ":" || g == "=" || g == "-" || g == "—" {
 			return true
 		}
 		switch s.words[j] {
-		case "is", "are", "was", "=", "'s":
+		case "is", "are", "=":
 			return true
 		}
 	}
@@ -649,7 +691,7 @@ func (m *message) judgeForget(s *sentence, w Write) *verdict {
 	if r := covers(s, object, w.Target); r != "" {
 		// "my old address, 12 Elm Street": a label, then after a comma the item's own words. The
 		// value alone must cover the item; the label may only name it.
-		if v, ok := s.apposition(object); !ok || covers(s, v, w.Target) != "" {
+		if v, ok := s.apposition(object); !ok || s.coversFrom(object, v.from, w.Target) != "" {
 			return fail(r, s, m.between(s, at, end), StageTarget)
 		}
 	}
@@ -688,6 +730,13 @@ func stem(word string) string {
 // most of its distinct words; and it is mostly the item's words. A vague object ("it", "that
 // email", "everything") or one that only brushes the item doesn't.
 func covers(s *sentence, object span, it Item) Reason {
+	return s.coversFrom(object, object.from, it)
+}
+
+// coversFrom is covers where the words before valueFrom are a label ("my old address, 12 Elm
+// Street"): a label's words that aren't the item's don't count against it, as long as the label names
+// no one else.
+func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 	words, keyWords := itemWords(it.Content), itemWords(it.Key)
 	itemToks := map[string]bool{}
 	for _, t := range textmodel.Tokens(it.Key + " " + it.Content) {
@@ -703,21 +752,21 @@ func covers(s *sentence, object span, it Item) Reason {
 		if r&RoleVague == 0 {
 			meaningful++
 		}
-		// A possessive the item doesn't have names someone else's: "Karen's boss" is not "my boss is
-		// Karen".
+		st := stem(s.words[k])
+		// A possessive the item doesn't have is someone else's: "Karen's boss" is not "my boss is
+		// Karen", "my sister's friend" not "my sister".
 		if strings.HasSuffix(s.words[k], "'s") && !itemToks[s.words[k]] {
 			foreign = true
 		}
-		switch st := stem(s.words[k]); {
+		switch {
 		case words[st]:
 			own[st] = true
 		case keyWords[st]:
-		case r&RoleVague == 0:
+		case r&RoleVague == 0 && k >= valueFrom:
 			other++
-			foreign = foreign || strings.HasSuffix(s.words[k], "'s")
 		}
 	}
-	if meaningful == 0 {
+	if meaningful == 0 || foreign || !s.keepsItsSense(object, it) {
 		return ReasonVague
 	}
 	keyed := false
@@ -726,23 +775,68 @@ func covers(s *sentence, object span, it Item) Reason {
 			keyed = keyed || s.foldedAt(k, key)
 		}
 	}
+	named := 0 // the item's text words named, the key's aside
+	for w := range own {
+		if !keyWords[w] {
+			named++
+		}
+	}
 	switch {
-	case keyed && other == 0 && !foreign && (len(own) == 0 || 2*len(own) > len(words)):
+	case keyed && other == 0 && (named == 0 && valueFrom == object.from || 2*named > len(words)):
 		// The key alone names the item; words of its text beside it must cover most of it ("my
-		// allergies to peanuts" doesn't cover "penicillin, peanuts, shellfish").
+		// allergies to peanuts" doesn't cover "penicillin, peanuts, shellfish"). After a label, the
+		// key alone is not enough: "my dog, Rex" doesn't name the item "Rex" about a landlord.
 		return ""
 	case len(own) == 0 && !keyed:
 		return ReasonNotThisItem
-	case 3*len(own) < 2*len(words):
-		// Most of the item — two thirds of its words — or it may hold more than the user named:
-		// "my sister lives in Denver" doesn't cover "my sister lives in Denver and my mom in Austin".
-		return ReasonVague
-	case other == 0 && !foreign:
+	case other > 0:
 		// Every word is the item's: "my brother lives in Denver" doesn't cover "my sister lives in
-		// Denver", nor "my sister's friend lives in Denver".
+		// Denver".
+		return ReasonVague
+	case len(own) == len(words):
 		return ""
+	case len(words) > 3 && len(own) == len(words)-1:
+		// All but one word of a longer item — one that isn't part of a list: "Lives at 12 Elm
+		// Street" without "lives", but not "Likes jazz, blues and soul" without "soul", nor "my sister
+		// lives in Denver and my mom in Austin" without the mother.
+		for w := range words {
+			if !own[w] && !listWords(it.Content)[w] {
+				return ""
+			}
+		}
 	}
 	return ReasonVague
+}
+
+// listWords are the stems of an item's words that stand in a list or beside a second clause: next
+// to "and", "or", "&" or a comma.
+func listWords(text string) map[string]bool {
+	toks := textmodel.Tokens(text)
+	out := map[string]bool{}
+	for i, t := range toks {
+		joined := func(j int) bool {
+			if j < 0 || j >= len(toks) {
+				return false
+			}
+			w := toks[j].Text
+			return w == "and" || w == "or" || w == "&" || w == "nor"
+		}
+		comma := i > 0 && strings.Contains(text[toks[i-1].End:t.Start], ",") ||
+			i+1 < len(toks) && strings.Contains(text[t.End:toks[i+1].Start], ",")
+		if joined(i-1) || joined(i+1) || comma {
+			out[stem(t.Text)] = true
+		}
+	}
+	// "my sister lives in Denver and my mom lives in Austin": after a joined clause, everything
+	// counts as listed.
+	for i, t := range toks {
+		if (t.Text == "and" || t.Text == "or") && i+1 < len(toks) && roles(toks[i+1].Text)&RoleSubject != 0 {
+			for _, u := range toks[i+1:] {
+				out[stem(u.Text)] = true
+			}
+		}
+	}
+	return out
 }
 
 func (s *sentence) foldedAt(i int, want []textmodel.Token) bool {
@@ -766,11 +860,50 @@ func allStop(toks []textmodel.Token) bool {
 	return true
 }
 
+// firstWord is the stem of the first word of text that names something: the one word a longer item
+// may leave out when the rest is named ("Lives" in "Lives at 12 Elm Street"), as no other may be
+// ("soul" in "Likes jazz, blues and soul").
+func firstWord(text string) string {
+	for _, t := range textmodel.Tokens(text) {
+		if roles(t.Text)&(RoleStop|RoleFraming) == 0 {
+			return stem(t.Text)
+		}
+	}
+	return ""
+}
+
+// timeWords set an item apart from another of the same kind: the "new" phone number is not the old.
+var timeWords = map[string]bool{"new": true, "current": true, "former": true, "previous": true, "ex": true,
+	"next": true, "latest": true}
+
+// keepsItsSense reports whether the words of span hold every word of the item that turns its sense
+// — a negation, "no longer", "used to", a possessive — so that "Forget that I eat pork" doesn't
+// erase "I don't eat pork", nor "my phone number" change "Mom's phone number".
+func (s *sentence) keepsItsSense(in span, it Item) bool {
+	have := map[string]bool{}
+	for k := in.from; k < in.to; k++ {
+		have[s.words[k]] = true
+	}
+	for _, t := range textmodel.Tokens(it.Content) {
+		r := wordRoles(t.Text)
+		turns := r&RoleNegation != 0 || r&(RoleCondition|RoleHedge|RoleTakeBack|RoleExclusion) != 0 && r&RoleStop == 0 ||
+			timeWords[t.Text] ||
+			strings.HasSuffix(t.Text, "'s") && t.Text != "it's" && t.Text != "that's"
+		if turns && !have[t.Text] {
+			return false
+		}
+	}
+	return true
+}
+
 // namesItem reports whether the words of s in span refer to the item (A4): its key word for word
 // (unless the key is stop words alone), or at least half (and at least one) of its distinct words.
 // The object must also be mostly the item's words, as a forget's must: "Correct the spelling of my
 // name on the certificate" names "Name: Siobhan" but acts on a certificate.
 func namesItem(s *sentence, in span, it Item) bool {
+	if !s.keepsItsSense(in, it) {
+		return false
+	}
 	words := itemWords(it.Key + " " + it.Content)
 	found := map[string]bool{}
 	other, foreign := 0, false
@@ -928,7 +1061,9 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 	// Another memory request, whole and plain, about something else: a save that states something
 	// and shares no word with this write's text, or a forget of a named thing.
 	if i, _ := s.opening(); i < s.n() && !s.question {
-		if end, p := s.longestFrame(i, saveFrames); end >= 0 && end < s.n() &&
+		// Another save beside a save may correct it ("Save that I live in Leeds. Save that I moved
+		// to York."): only beside a forget is it another request.
+		if end, p := s.longestFrame(i, saveFrames); w.Kind == Forget && end >= 0 && end < s.n() &&
 			!(len(p) == 1 && matchAt(s.words, end, otherSenseStarts) > 0) && proposition(s, end, s.n(), false) &&
 			!s.markedExcept(end, s.n(), RolePaste) && !sharesWords(s, end, m.content) && !sharesWords(s, end, w.Target.Content) {
 			return nil
@@ -960,10 +1095,10 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 	case m.req != nil && s.index > m.req.index:
 		// A statement after the request may comment on it ("I'm being ironic.", "My son typed
 		// this."): only context given before it counts as neutral.
-	case r&RoleSubject != 0 && r&RoleBackRef == 0:
-		return nil
-	case r == 0 && name(s.toks[first], m.text) && first+1 < s.n() &&
-		(s.roles[first+1]&RoleVerbLike != 0 || strings.HasSuffix(s.words[first], "'s")):
+	case r&RoleSubject != 0 && r&RoleBackRef == 0 && r&RoleFirstPerson != 0 && !s.namesSomeone(m.text):
+		// Context before the request, in the user's own first person, naming no one else: "I
+		// moved last week." — not "Jo is using my account today.", "Priya's turn.", "Hi, I'm the
+		// babysitter" (who is speaking changes), nor "We're a band." (who the teammates are).
 		return nil
 	}
 	return why()
@@ -1028,6 +1163,18 @@ func (s *sentence) markedExcept(from, to int, except Role) bool {
 	return false
 }
 
+// namesSomeone reports a sentence that names a person or a group other than the user: a name, a
+// possessive, "we", a word for a person or a role. Such context may change who speaks or whom the
+// request is for, so it is not neutral beside a request.
+func (s *sentence) namesSomeone(text string) bool {
+	for i, w := range s.words {
+		if people[w] || strings.HasSuffix(w, "'s") && w != "it's" && w != "that's" || i > 0 && name(s.toks[i], text) {
+			return true
+		}
+	}
+	return false
+}
+
 // marked reports a marker role on a word of s in [from, to), for a sentence beside the request.
 func (s *sentence) marked(from, to int) bool {
 	for k := from; k < to; k++ {
@@ -1057,25 +1204,19 @@ func (s *sentence) has(r Role, from int) bool {
 	return false
 }
 
-// greeting reports a sentence made of greetings, thanks and fillers alone, perhaps with a name after
-// a greeting ("Hi Max").
+// greeting reports a sentence made of greetings, thanks and fillers alone. A greeting with a name
+// ("Hi Mom!") is not one: the message may be meant for that person.
 func (m *message) greeting(s *sentence) bool {
-	afterGreeting := false
 	for i := 0; i < s.n(); {
 		if n := matchAt(s.words, i, greetings); n > 0 {
 			i += n
-			afterGreeting = true
 			// "Thanks for your help earlier": thanks for anything said plainly.
 			if i < s.n() && s.words[i] == "for" && (s.words[i-1] == "thanks" || s.words[i-1] == "you") {
 				return !s.marked(i, s.n()) && !s.question && !s.has(RoleBackRef, i)
 			}
 			continue
 		}
-		if afterGreeting && s.roles[i] == 0 && name(s.toks[i], m.text) {
-			i++ // "Hi Kai"
-			afterGreeting = false
-			continue
-		}
+
 		if s.roles[i]&RoleFiller != 0 && s.roles[i]&markers == 0 {
 			i++
 			continue

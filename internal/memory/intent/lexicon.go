@@ -221,7 +221,7 @@ var lexiconEntries = []entry{
 	w("imagine", RolePretend), w("hypothetically", RolePretend), w("hypothetical", RolePretend),
 	w("roleplay", RolePretend), w("role-play", RolePretend), w("role", RolePretend), w("act", RolePretend),
 	w("acting", RolePretend), w("story", RolePretend), w("fiction", RolePretend), w("game", RolePretend),
-	w("scenario", RolePretend), w("character", RolePretend), w("let's", RolePretend), w("lets", RolePretend),
+	w("scenario", RolePretend), w("voice", RolePretend), w("persona", RolePretend), w("poem", RolePretend), w("character", RolePretend), w("let's", RolePretend), w("lets", RolePretend),
 	w("say", RolePretend), w("dream", RolePretend), w("fantasy", RolePretend), w("novel", RolePretend),
 
 	// Plain statements: who they may open with, and what may follow a name.
@@ -283,6 +283,21 @@ var lexiconEntries = []entry{
 	w("permanently", RoleFraming), w("forever", RoleFraming), w("old", RoleFraming),
 	w("preference", RoleFraming), w("preferences", RoleFraming),
 }
+
+// people are words for someone other than the user, or for a group the user speaks for.
+var people = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`we we're we've our us they they're them their he he's him his she she's her
+		wife husband partner son daughter kid kids child children mom mum mother dad father parent parents
+		brother sister grandma grandpa grandmother grandfather aunt uncle cousin friend friends boss
+		colleague coworker roommate roommates babysitter nanny assistant secretary team band club group
+		family boyfriend girlfriend fiance fiancé spouse neighbour neighbor teacher student students
+		account turn behalf dictating typing typed writing flatmate housemate using go 4-year-old year-old nephew niece baby someone somebody everyone
+		everybody people guest guests visitor visitors caller user owner admin`) {
+		m[w] = true
+	}
+	return m
+}()
 
 // lexicon maps each canonical word to its roles; imperatives holds the verbs' base forms.
 var lexicon, imperatives = buildLexicon(lexiconEntries)

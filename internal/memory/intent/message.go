@@ -258,13 +258,25 @@ func voiceOf(text string) (Reason, string) {
 			return ReasonPasted, lineAt(text, loc[0])
 		}
 	}
+	// Bidi controls make what is shown differ from what is saved; strikethrough (combining
+	// strokes, "~~", <del>, <s>) says the opposite of the words it strikes.
+	for _, r := range text {
+		switch {
+		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f,
+			r >= 0x0334 && r <= 0x0338:
+			return ReasonUnclear, firstLine(text)
+		}
+	}
+	if l := strings.ToLower(text); strings.Contains(l, "<del>") || strings.Contains(l, "<s>") || strings.Contains(l, "<strike>") {
+		return ReasonUnclear, firstLine(text)
+	}
 	lines := 0
 	for _, l := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(l)
 		if strings.HasPrefix(t, ">") {
 			return ReasonQuoted, t
 		}
-		if strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") || strings.HasPrefix(t, "    ") || strings.HasPrefix(l, "\t") {
+		if strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") || strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "\t") {
 			return ReasonPasted, t
 		}
 		if t != "" {
@@ -320,7 +332,7 @@ func quotedRanges(text string) [][2]int {
 			continue
 		}
 		switch r {
-		case '"', '“', '„', '«', '「', '『', '‹', '‟':
+		case '"', '“', '„', '«', '»', '「', '『', '‹', '›', '‟':
 			open, want = i, closing(r)
 		case '\'', '‘', '’':
 			// An apostrophe inside or after a word ("don't", "teammates'") is no quotation mark.
@@ -349,6 +361,10 @@ func closing(r rune) rune {
 		return '』'
 	case '‹':
 		return '›'
+	case '»':
+		return '«'
+	case '›':
+		return '‹'
 	}
 	return r
 }
