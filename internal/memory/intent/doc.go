@@ -24,14 +24,21 @@
 //     the verb, or a verb in another sense ("Update Sarah:", "Correct answer:") is no frame.
 //  4. The write's own rules: the key must be said of this text (A1); a shared write names every
 //     teammate in the requesting sentence (A3); an update's object names the item — its key, or at
-//     least half of its words — and is mostly its words (A4); a forget's object covers the item —
-//     its key, or most of its words — is not vague ("it", "that email"), is not in something else
-//     ("from this photo"), and the item is neither pinned nor a lesson (A5).
-//  5. The rest. Every other sentence must be neutral: a greeting or thanks, another memory request
-//     of the same kind, a task the judge knows ("Book a table for Friday."), a plain question, or a
-//     plain statement opening with a subject ("I moved last week.", "Sarah is my manager."), with no
-//     word of negation, take-back, hedge, condition, modal, sarcasm, interjection, pasting or
-//     role-play, and no emoji. For a forget, no other sentence may mention the item's words.
+//     least half of its words — holds only its words and keeps what turns its sense (a negation, a
+//     possessive, "new"), and its new text doesn't drop most of the item (A4); a forget's object
+//     covers the item — its key, or all of a short item's words and all but one (not in a list) of a
+//     longer one — holds no other word but a label before a comma ("my old address, 12 Elm Street"),
+//     keeps what turns its sense ("Forget that I eat pork" doesn't erase "I don't eat pork"), is not
+//     vague ("it", "that email") nor in something else ("from this photo"), and the item is neither
+//     pinned nor a lesson (A5).
+//  5. The rest. Every other sentence must be neutral: a greeting or thanks (not to a named person),
+//     a forget of something else beside a save, a save of something else beside a forget, a task the
+//     judge knows ("Book a table for Friday."), a plain question, or — before the request only — a
+//     plain statement in the user's first person that names no one else ("I moved last week."), with
+//     no word of negation, take-back, hedge, condition, modal, sarcasm, interjection, pasting or
+//     role-play, and no emoji. A second save beside a save may correct it, and context naming someone
+//     else may change who speaks, so both make the write wait. For a forget, no other sentence may
+//     mention the item's words.
 //
 // Anything unrecognised makes the write wait — a suggestion, a proposed change or a proposed
 // forget — with a typed Reason and a Trace (the sentence, the user's words and the stage that
