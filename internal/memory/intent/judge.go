@@ -769,10 +769,13 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 	if meaningful == 0 || foreign || !s.keepsItsSense(object, it) {
 		return ReasonVague
 	}
-	keyed := false
+	keyed, keyedAfter := false, false
 	if key := textmodel.Tokens(it.Key); len(key) > 0 && !allStop(key) {
 		for k := object.from; k+len(key) <= object.to; k++ {
-			keyed = keyed || s.foldedAt(k, key)
+			if s.foldedAt(k, key) {
+				keyed = true
+				keyedAfter = keyedAfter || valueFrom == object.from && s.onlyAfter(object, k, len(key), words)
+			}
 		}
 	}
 	named := 0 // the item's text words named, the key's aside
@@ -786,6 +789,9 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 		// The key alone names the item; words of its text beside it must cover most of it ("my
 		// allergies to peanuts" doesn't cover "penicillin, peanuts, shellfish"). After a label, the
 		// key alone is not enough: "my dog, Rex" doesn't name the item "Rex" about a landlord.
+		return ""
+	case keyedAfter && named == 0:
+		// The key, and words after it that say which part ("my Costco membership number").
 		return ""
 	case len(own) == 0 && !keyed:
 		return ReasonNotThisItem
@@ -860,22 +866,6 @@ func allStop(toks []textmodel.Token) bool {
 	return true
 }
 
-// firstWord is the stem of the first word of text that names something: the one word a longer item
-// may leave out when the rest is named ("Lives" in "Lives at 12 Elm Street"), as no other may be
-// ("soul" in "Likes jazz, blues and soul").
-func firstWord(text string) string {
-	for _, t := range textmodel.Tokens(text) {
-		if roles(t.Text)&(RoleStop|RoleFraming) == 0 {
-			return stem(t.Text)
-		}
-	}
-	return ""
-}
-
-// timeWords set an item apart from another of the same kind: the "new" phone number is not the old.
-var timeWords = map[string]bool{"new": true, "current": true, "former": true, "previous": true, "ex": true,
-	"next": true, "latest": true}
-
 // keepsItsSense reports whether the words of span hold every word of the item that turns its sense
 // — a negation, "no longer", "used to", a possessive — so that "Forget that I eat pork" doesn't
 // erase "I don't eat pork", nor "my phone number" change "Mom's phone number".
@@ -922,11 +912,12 @@ func namesItem(s *sentence, in span, it Item) bool {
 			foreign = foreign || strings.HasSuffix(s.words[k], "'s")
 		}
 	}
-	// The key names it when at most one other word stands beside it, and no one else's: "my
-	// airline seat preference" names "airline seat"; "my wife's email" doesn't name "email".
-	if key := textmodel.Tokens(it.Key); len(key) > 0 && !allStop(key) && other == 0 {
+	// The key names it with nothing before it but determiners, and at most two words after it
+	// ("my Costco membership number", "the alarm code for the office"); "my work address" doesn't
+	// name "address", nor "my wife's email" "email".
+	if key := textmodel.Tokens(it.Key); len(key) > 0 && !allStop(key) && !foreign {
 		for k := in.from; k+len(key) <= in.to; k++ {
-			if s.foldedAt(k, key) {
+			if s.foldedAt(k, key) && s.onlyAfter(in, k, len(key), words) {
 				return true
 			}
 		}
