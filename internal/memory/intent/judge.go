@@ -866,6 +866,35 @@ func allStop(toks []textmodel.Token) bool {
 	return true
 }
 
+// onlyAfter reports whether, in span in, the words that aren't the item's (nor stop, framing or
+// vague words) are at most two that follow the key at k (n words) at once, with nothing between:
+// "my Costco membership number" names the key "Costco membership"; a word before the key restricts
+// it to something else ("my work address"), and one after a preposition or a verb places it
+// elsewhere ("my address on Amazon", "the gym locker code from last year", "the Paris trip is fine").
+func (s *sentence) onlyAfter(in span, k, n int, words map[string]bool) bool {
+	next := k + n // where a word after the key may stand
+	for j := in.from; j < in.to; j++ {
+		if j >= k && j < k+n || words[stem(s.words[j])] || s.roles[j]&(RoleFraming|RoleVague) != 0 && s.roles[j]&RoleStop == 0 {
+			continue
+		}
+		if j < k {
+			if s.roles[j]&RoleStop != 0 {
+				continue
+			}
+			return false
+		}
+		if j != next || next >= k+n+2 || s.roles[j]&RoleStop != 0 {
+			return false
+		}
+		next++
+	}
+	return true
+}
+
+// timeWords set an item apart from another of the same kind: the "new" phone number is not the old.
+var timeWords = map[string]bool{"new": true, "current": true, "former": true, "previous": true, "ex": true,
+	"next": true, "latest": true}
+
 // keepsItsSense reports whether the words of span hold every word of the item that turns its sense
 // — a negation, "no longer", "used to", a possessive — so that "Forget that I eat pork" doesn't
 // erase "I don't eat pork", nor "my phone number" change "Mom's phone number".
