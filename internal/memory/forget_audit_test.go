@@ -218,7 +218,7 @@ func TestForgetAuditLeavesNoTrace(t *testing.T) {
 	bornSuggestion := *res.Item
 	// Forgotten by the teammate, at the user's request (not pinned: a pinned item is only ever
 	// proposed for forgetting, A5).
-	badge, err := f.svc.CreateMemory(user, memory.CreateInput{Scope: memory.Scope{TeammateID: &tm}, Content: "Gym badge " + m(10)})
+	badge, err := f.svc.CreateMemory(user, memory.CreateInput{Scope: memory.Scope{TeammateID: &tm}, Key: ptr("gym badge"), Content: "Gym badge " + m(10)})
 	require.NoError(t, err)
 
 	// A run whose packet gives the pinned items (memory_contexts); its message and reply are the
@@ -339,7 +339,8 @@ func TestForgetAuditLeavesNoTrace(t *testing.T) {
 	pending, err := f.svc.CreateMemory(user, memory.CreateInput{Scope: memory.Scope{TeammateID: &tm}, Content: "Bank PIN " + m(20)})
 	require.NoError(t, err)
 
-	// The run through which the teammate forgets, at the user's request (A5).
+	// The run through which the teammate forgets, at the user's request (A5): the item is named by
+	// its key, and marker 18 stays in the conversation (F6).
 	run2 := f.startRun(t, tm, "My new card number is "+m(18)+". Please forget my gym badge.")
 	rc2 := asRun(t, f, run2.Token)
 

@@ -336,7 +336,7 @@ func TestForgetShowsForgottenInMemoryContext(t *testing.T) {
 	// bring it into the packet beside the pinned one.
 	gone, err := f.svc.CreateMemory(user, memory.CreateInput{Scope: memory.Scope{TeammateID: &tm}, Key: ptr("locker"), Content: lockerCode})
 	require.NoError(t, err)
-	run := f.startRun(t, tm, "Please forget my locker code.")
+	run := f.startRun(t, tm, "Please forget my locker.")
 	require.Len(t, run.Packet.Entries, 2)
 	rc := asRun(t, f, run.Token)
 	res, err := f.svc.ToolForgetMemory(rc, gone.ID)

@@ -1183,17 +1183,24 @@ func (s *sentence) markedExcept(from, to int, except Role) bool {
 	return false
 }
 
-// namesSomeone reports a sentence that names a person or a group other than the user: a name, a
-// possessive, "we", a word for a person or a role. Such context may change who speaks or whom the
-// request is for, so it is not neutral beside a request.
+// namesSomeone reports a sentence that names a person, a group or a thing other than the user: a
+// name (but a place after "in", "to", "at", "from" or "near": "I live in Lisbon"), a possessive,
+// "we", a word for a person or a role. Such context may change who speaks or what the request is
+// for ("I'm filling in for Jen today.", "I'm setting up my Tinder."), so it is not neutral beside a
+// request.
 func (s *sentence) namesSomeone(text string) bool {
 	for i, w := range s.words {
-		if people[w] || strings.HasSuffix(w, "'s") && w != "it's" && w != "that's" || i > 0 && name(s.toks[i], text) {
+		if people[w] || strings.HasSuffix(w, "'s") && w != "it's" && w != "that's" {
+			return true
+		}
+		if i > 0 && s.roles[i] == 0 && name(s.toks[i], text) && !places[s.words[i-1]] {
 			return true
 		}
 	}
 	return false
 }
+
+var places = map[string]bool{"in": true, "to": true, "at": true, "from": true, "near": true}
 
 // marked reports a marker role on a word of s in [from, to), for a sentence beside the request.
 func (s *sentence) marked(from, to int) bool {
