@@ -76,14 +76,7 @@ func normalise(s string) []normRune {
 			if ignorable(r) {
 				continue
 			}
-			switch {
-			case isApostrophe(r):
-				r = '\''
-			case isDash(r):
-				r = '-'
-			}
-			r = cherokeeFold(r)
-			out = append(out, normRune{r, pos})
+			out = append(out, normRune{cherokeeFold(unifyPunct(r)), pos})
 		}
 	}
 	return out
@@ -100,6 +93,18 @@ func ignorable(r rune) bool {
 	}
 	return unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Variation_Selector, r) ||
 		unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r)
+}
+
+// unifyPunct makes the apostrophe's look-alikes one "'" and the minus sign, hyphens and figure and en
+// dashes one "-", for both the canonical and the exact form of a token.
+func unifyPunct(r rune) rune {
+	switch {
+	case isApostrophe(r):
+		return '\''
+	case isDash(r):
+		return '-'
+	}
+	return r
 }
 
 // isDash: the minus sign, hyphens and dashes that mean the same as "-" between or before digits and
@@ -214,11 +219,9 @@ func exactForm(orig string) string {
 		if ignorable(r) {
 			continue
 		}
+		r = unifyPunct(r)
 		switch {
-		case isApostrophe(r):
-			r = '\''
-		case isDash(r):
-			r = '-'
+		case r == '\'' || r == '-':
 		case unicode.IsLetter(r):
 			if unicode.IsUpper(r) && lowerBefore {
 				foldable = false // an inner capital: "iPhone", "McDonald", "Xk9pQ"
