@@ -130,6 +130,8 @@ type badInput struct {
 	code    string
 	// field is extensions.field of a BAD_USER_INPUT the memory service raised, when set.
 	field string
+	// message is a part of the first error's message, when set.
+	message string
 }
 
 // TestBadInput sends hostile and malformed requests through HTTP (RULES §6): each gets its HTTP
@@ -278,6 +280,23 @@ func TestBadInput(t *testing.T) {
 		{name: "revision past 64 bits", body: gqlBodyRaw(editMemory, `{"id": "`+item+`", "b": 99999999999999999999999}`), status: invalid, code: "GRAPHQL_VALIDATION_FAILED"},
 		{name: "revision literal past 64 bits", body: gqlBody(`mutation($id: ID!) { editMemory(input: {id: $id, baseRevision: 99999999999999999999999, content: "x"}) { item { id } } }`, map[string]any{"id": item}),
 			status: invalid, code: "GRAPHQL_VALIDATION_FAILED"},
+		// Spec-strict coercion (§3.5): gqlgen's validator took these (a number stored as text, digits as
+		// an Int) or misreported them ("cannot use value 0").
+		{name: "content given as a number", body: gqlBodyRaw(createMemory, `{"tm": "`+tm+`", "c": 5}`), status: invalid, code: "GRAPHQL_VALIDATION_FAILED", message: "cannot use 5 as String"},
+		{name: "content given as a boolean", body: gqlBodyRaw(createMemory, `{"tm": "`+tm+`", "c": true}`), status: invalid, code: "GRAPHQL_VALIDATION_FAILED", message: "cannot use true as String"},
+		{name: "teammate name given as a number", body: gqlBodyRaw(createMate, `{"n": 12.5}`), status: invalid, code: "GRAPHQL_VALIDATION_FAILED", message: "cannot use 12.5 as String"},
+		{name: "revision given as digits", body: gqlBody(editMemory, map[string]any{"id": item, "b": "1"}), status: invalid, code: "GRAPHQL_VALIDATION_FAILED", message: "cannot use a string as Int"},
+		{name: "revision given as 1000.0", body: gqlBodyRaw(editMemory, `{"id": "`+item+`", "b": 1000.0}`), status: invalid, code: "GRAPHQL_VALIDATION_FAILED", message: "cannot use 1000.0 as Int"},
+		{name: "revision given as 1e3", body: gqlBodyRaw(editMemory, `{"id": "`+item+`", "b": 1e3}`), status: invalid, code: "GRAPHQL_VALIDATION_FAILED", message: "cannot use 1e3 as Int"},
+		{name: "revision past 32 bits", body: gqlBodyRaw(editMemory, `{"id": "`+item+`", "b": 2147483648}`), status: invalid, code: "GRAPHQL_VALIDATION_FAILED", message: "cannot use 2147483648 as Int"},
+		{name: "revision inside an input object given as digits", body: gqlBodyRaw(`mutation($in: EditMemoryInput!) { editMemory(input: $in) { item { id } } }`, `{"in": {"id": "`+item+`", "baseRevision": "1", "content": "Likes green tea"}}`),
+			status: invalid, code: "GRAPHQL_VALIDATION_FAILED", message: "cannot use a string as Int"},
+		{name: "content inside an input object given as a number", body: gqlBodyRaw(`mutation($in: CreateMemoryInput!) { createMemory(input: $in) { item { id } } }`, `{"in": {"scope": {"teammateId": "`+tm+`"}, "content": 42}}`),
+			status: invalid, code: "GRAPHQL_VALIDATION_FAILED", message: "cannot use 42 as String"},
+		{name: "content literal given as a number", body: gqlBody(`mutation($tm: ID) { createMemory(input: {scope: {teammateId: $tm}, content: 5}) { item { id } } }`, ownerVars(nil)),
+			status: invalid, code: "GRAPHQL_VALIDATION_FAILED"},
+		{name: "kind given as a number", body: gqlBodyRaw(`query($k: MemoryKind) { memoryItems(scope: {}, kind: $k) { totalCount } }`, `{"k": 1}`),
+			status: invalid, code: "GRAPHQL_VALIDATION_FAILED", message: "cannot use 1 as MemoryKind"},
 		{name: "revision 0", body: gqlBody(editMemory, map[string]any{"id": item, "b": 0}), status: ok, code: "BAD_USER_INPUT", field: "baseRevision"},
 		{name: "revision ahead of the item", body: gqlBody(editMemory, map[string]any{"id": item, "b": 7}), status: ok, code: "BAD_USER_INPUT", field: "baseRevision"},
 		{name: "id given as an object", body: gqlBodyRaw(editMemory, `{"id": {"id": "`+item+`"}, "b": 1}`), status: invalid, code: "GRAPHQL_VALIDATION_FAILED"},
@@ -316,6 +335,9 @@ func TestBadInput(t *testing.T) {
 			}
 			if tc.field != "" {
 				require.Equal(t, tc.field, res.Errors[0].Extensions["field"], "error %+v", res.Errors[0])
+			}
+			if tc.message != "" {
+				require.Contains(t, res.Errors[0].Message, tc.message)
 			}
 			require.Equal(t, before, db.take(t), "a refused request changed the database")
 		})

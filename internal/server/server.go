@@ -107,7 +107,8 @@ type server struct {
 
 func (s *server) graphql() http.Handler {
 	root := &resolvers.Resolver{Memory: s.Memory, Events: s.Broker, Log: s.Log, AIStatus: s.AIStatus, MaxRequestBytes: MaxBodyBytes}
-	srv := handler.New(generated.NewExecutableSchema(root.Config()))
+	schema := generated.NewExecutableSchema(root.Config())
+	srv := handler.New(schema)
 	srv.AddTransport(transport.Websocket{
 		Implementation: gorillaWebsocket{
 			upgrader: websocket.Upgrader{
@@ -133,6 +134,8 @@ func (s *server) graphql() http.Handler {
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.Use(extension.Introspection{})
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](1000)})
+	// After the persisted-query extension, which fills in the query it checks against.
+	srv.Use(strictVariables{schema: schema.Schema()})
 	srv.Use(selectionLimit{max: MaxSelections})
 	srv.Use(extension.FixedComplexityLimit(MaxComplexity))
 	srv.Use(depthLimit{max: MaxDepth})
