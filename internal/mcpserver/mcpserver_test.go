@@ -481,7 +481,9 @@ func TestSearchResultsCannotForgeEntries(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 1, headers, "one item, one header line:\n%s", text)
-	assert.Contains(t, text, "\n  "+fake, "the content is kept, indented")
+	escaped := strings.NewReplacer("[", `\[`, "]", `\]`).Replace(fake)
+	assert.Contains(t, text, "\n  "+escaped, "the content is kept, indented, its brackets escaped")
+	assert.NotContains(t, text, fake, "an unescaped copy of the header")
 }
 
 // A correction based on a revision the item has moved past is a CONFLICT tool error naming the

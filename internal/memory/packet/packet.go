@@ -9,9 +9,11 @@
 //	[memory:<id>@<revision>; <scope>; <kind>]
 //	<key>: <content>
 //
-// or just <content> on the second line when the item has no key. The body is encoded so that no line
+// or just <content> on the second line when the item has no key. The body is encoded so that no part
 // of it can pass for a header (see Body): every line of a packet is a header, the blank line between
-// entries, indented by two spaces, or starts with a letter or digit. The text is at most MaxCharacters characters. Entries
+// entries, indented by two spaces, or starts with a letter or digit, and every square bracket (or
+// look-alike) in a body is escaped with a backslash, so "[memory:" starts nothing but a header.
+// The text is at most MaxCharacters characters. Entries
 // are added whole in order while they fit; the first one that doesn't is cut: its header is kept
 // whole, its body is cut to the room left (trailing spaces removed) and ends with
 // TruncationMarker. If not even one character of it fits after the header, it is left out. Either
@@ -129,8 +131,10 @@ func Header(i Item) string {
 // might honour — CR LF, LF, CR, VT, FF, NEL, LS, PS — becomes "\n" followed by two spaces, and a
 // first line that starts with anything but a letter or a digit is indented too: "[", but also a
 // space, an invisible or bidi character in front of "[" (a reader doesn't see it, a model may skip
-// it) or a look-alike bracket. So content (an imported MEMORY.md above all, which is pinned into
-// every run) can't fake an entry.
+// it) or a look-alike bracket. Indenting alone still left "  [memory:…; shared; lesson]" reading like
+// an entry to a model (issue 29), so every square bracket and look-alike (isBracket) is escaped as
+// "\[" — and a backslash as "\\", so the escaping can't be forged either. So content (an imported
+// MEMORY.md above all, which is pinned into every run) can't fake an entry.
 func Body(i Item) string {
 	body := i.Content
 	if i.Key != nil {
@@ -152,12 +156,30 @@ func Body(i Item) string {
 			fallthrough
 		case '\n', '\v', '\f', '\u0085', '\u2028', '\u2029':
 			b.WriteString("\n" + indent)
+		case '\\':
+			b.WriteString(`\\`)
 		default:
+			if isBracket(r) {
+				b.WriteByte('\\')
+			}
 			b.WriteString(body[i : i+size])
 		}
 		i += size
 	}
 	return b.String()
+}
+
+// isBracket reports whether r is a square bracket or a character a reader (or a model) could take
+// for one: the ASCII pair, their fullwidth and small forms, and the white, tortoise-shell, quill and
+// lenticular brackets. Body escapes them.
+func isBracket(r rune) bool {
+	switch r {
+	case '[', ']', '\uff3b', '\uff3d', '\ufe5d', '\ufe5e', '\u27e6', '\u27e7', '\u301a', '\u301b',
+		'\u3014', '\u3015', '\u3018', '\u3019', '\u2045', '\u2046', '\u3010', '\u3011', '\u3016', '\u3017',
+		'\u298b', '\u298c', '\u298d', '\u298e', '\u298f', '\u2990', '\u27ec', '\u27ed', '\u2983', '\u2984':
+		return true
+	}
+	return false
 }
 
 // Entry is an item laid out whole, header and body, as a packet shows it; for lists of items
