@@ -236,8 +236,9 @@ func TestImport(t *testing.T) {
 	})
 }
 
-// Several memories are forgotten together: select them, one confirmation listing them (focus on
-// Cancel), and they are gone; the others stay.
+// Several memories are forgotten together: select them, one confirmation listing them and the same
+// text in another teammate's memory (focus on Cancel), and they are gone, the copy with them; the
+// others stay.
 func TestBulkForget(t *testing.T) {
 	eachViewport(t, func(t *testing.T, vp viewport) {
 		ctx := setup(t)
@@ -245,6 +246,11 @@ func TestBulkForget(t *testing.T) {
 		a := mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Old address: Elm Street"})
 		b := mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Old phone number ends in 42"})
 		keep := mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Likes jazz"})
+		other, err := user.createTeammate(ctx, "Copy holder "+vp.name)
+		if err != nil {
+			t.Fatalf("createTeammate: %v", err)
+		}
+		copied := mustMemory(t, ctx, newMemory{TeammateID: other, Content: "old address: Elm Street"})
 		p := openPage(t, vp, "/teammates/"+teammate)
 		p.waitItemCount(3)
 
@@ -268,14 +274,19 @@ func TestBulkForget(t *testing.T) {
 		if !strings.Contains(listed, "Old address: Elm Street") || !strings.Contains(listed, "Old phone number ends in 42") || strings.Contains(listed, "Likes jazz") {
 			t.Errorf("the confirmation lists %q", listed)
 		}
+		p.waitVisible(tid("forget-copies"))
+		if got := p.text(tid("forget-copies")); !strings.Contains(got, "old address: Elm Street") || !strings.Contains(got, "Copy holder "+vp.name) {
+			t.Errorf("the copies are listed as %q", got)
+		}
 		p.assertNoHorizontalScroll()
+		p.assertAccessible("The bulk forget dialog with copies")
 		p.shot("bulk-forget-dialog")
 		p.click(tid("bulk-forget-confirm"))
 		p.waitGone(tid("bulk-forget-dialog"))
 		p.waitText(tid("bulk-done-notice"), "Forgot 2 memories.")
 		p.waitItemCount(1)
 		p.waitVisible(itemSel(keep.ID))
-		for _, id := range []string{a.ID, b.ID} {
+		for _, id := range []string{a.ID, b.ID, copied.ID} {
 			if status, content, err := user.itemStatus(ctx, id); err != nil || status != "FORGOTTEN" || content != "" {
 				t.Errorf("%s is %s %q (%v), want FORGOTTEN with no text", id, status, content, err)
 			}

@@ -80,6 +80,11 @@ type ComplexityRoot struct {
 		Purged            func(childComplexity int) int
 	}
 
+	ForgetMemoriesPayload struct {
+		AlsoForgotten func(childComplexity int) int
+		Items         func(childComplexity int) int
+	}
+
 	ForgetMemoryPayload struct {
 		AlsoForgotten func(childComplexity int) int
 		Item          func(childComplexity int) int
@@ -258,6 +263,7 @@ type ComplexityRoot struct {
 		AiStatus          func(childComplexity int) int
 		Candidates        func(childComplexity int, scope model.ScopeInput) int
 		Copies            func(childComplexity int, id string) int
+		CopiesOf          func(childComplexity int, ids []string) int
 		Erasure           func(childComplexity int) int
 		ExportMemory      func(childComplexity int, scope model.ScopeInput, format model.ExportFormat, includeRevisions *bool) int
 		ForgottenBefore   func(childComplexity int, scope model.ScopeInput, content string) int
@@ -438,7 +444,7 @@ type MutationResolver interface {
 	DeleteTeammate(ctx context.Context, input model.DeleteTeammateInput) (*model.DeleteTeammatePayload, error)
 	RemoveDemo(ctx context.Context) (*model.RemoveDemoPayload, error)
 	ImportMemory(ctx context.Context, input model.ImportMemoryInput) (*model.ImportMemoryPayload, error)
-	ForgetMemories(ctx context.Context, input model.ForgetMemoriesInput) (*model.MemoryItemsPayload, error)
+	ForgetMemories(ctx context.Context, input model.ForgetMemoriesInput) (*model.ForgetMemoriesPayload, error)
 	PinMemories(ctx context.Context, input model.PinMemoriesInput) (*model.MemoryItemsPayload, error)
 	ConfirmCandidates(ctx context.Context, input model.CandidatesInput) (*model.MemoryItemsPayload, error)
 	DismissCandidates(ctx context.Context, input model.CandidatesInput) (*model.MemoryItemsPayload, error)
@@ -461,6 +467,7 @@ type QueryResolver interface {
 	Candidates(ctx context.Context, scope model.ScopeInput) ([]memory.Item, error)
 	ForgottenBefore(ctx context.Context, scope model.ScopeInput, content string) (bool, error)
 	Copies(ctx context.Context, id string) ([]memory.Item, error)
+	CopiesOf(ctx context.Context, ids []string) ([]memory.Item, error)
 	Erasure(ctx context.Context) (*model.Erasure, error)
 	AboutMe(ctx context.Context) (string, error)
 	Lessons(ctx context.Context, teammateID string) ([]memory.Lesson, error)
@@ -643,6 +650,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Erasure.Purged(childComplexity), true
+
+	case "ForgetMemoriesPayload.alsoForgotten":
+		if e.ComplexityRoot.ForgetMemoriesPayload.AlsoForgotten == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ForgetMemoriesPayload.AlsoForgotten(childComplexity), true
+	case "ForgetMemoriesPayload.items":
+		if e.ComplexityRoot.ForgetMemoriesPayload.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ForgetMemoriesPayload.Items(childComplexity), true
 
 	case "ForgetMemoryPayload.alsoForgotten":
 		if e.ComplexityRoot.ForgetMemoryPayload.AlsoForgotten == nil {
@@ -1533,6 +1553,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Copies(childComplexity, args["id"].(string)), true
+	case "Query.copiesOf":
+		if e.ComplexityRoot.Query.CopiesOf == nil {
+			break
+		}
+
+		args, err := ec.field_Query_copiesOf_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CopiesOf(childComplexity, args["ids"].([]string)), true
 	case "Query.erasure":
 		if e.ComplexityRoot.Query.Erasure == nil {
 			break
@@ -2408,6 +2439,17 @@ extend type Query {
     id: ID!
   ): [MemoryItem!]! @auth(accept: [USER])
   """
+  copies for several items at once, as a bulk forget lists them: the items with the same normalised
+  text as any of ids (now or in any revision), none of ids itself, in every scope (up to 100).
+  Forgetting ids leaves them unless they are named in forgetMemories' alsoForget.
+
+  Credentials: user.
+  """
+  copiesOf(
+    "1–100 items whose copies to list."
+    ids: [ID!]!
+  ): [MemoryItem!]! @auth(accept: [USER])
+  """
   What forgetting erases from this installation's storage, and what it can't (F5, F6).
 
   Credentials: user.
@@ -2683,6 +2725,20 @@ input MemoryItemRevisionInput {
 input ForgetMemoriesInput {
   "1–100 active items, each with the revision the user saw; no id twice."
   items: [MemoryItemRevisionInput!]!
+  """
+  Other items to forget in the same transaction, typically the copies of the items (the copiesOf
+  query) the user left ticked, up to 100; each gets a tombstone in its own scope. Items already
+  forgotten are skipped.
+  """
+  alsoForget: [ID!]
+}
+
+"What forgetMemories did."
+type ForgetMemoriesPayload {
+  "Each item of input.items, forgotten (no content, key or evidence), in the order asked."
+  items: [MemoryItem!]!
+  "The items of alsoForget that this forget forgot."
+  alsoForgotten: [MemoryItem!]!
 }
 
 "Several items to pin or unpin at once."
@@ -2781,16 +2837,16 @@ extend type Mutation {
     input: ImportMemoryInput!
   ): ImportMemoryPayload! @auth(accept: [USER])
   """
-  Forget several items (user only), each as forgetMemory does, in one transaction: all or none. An
-  item changed since its baseRevision fails the whole call with CONFLICT (extensions.itemId,
-  currentRevision).
+  Forget several items (user only), each as forgetMemory does, and the items of alsoForget with
+  them, in one transaction: all or none. An item changed since its baseRevision fails the whole call
+  with CONFLICT (extensions.itemId, currentRevision).
 
   Credentials: user.
   """
   forgetMemories(
     "The items and the revisions the user saw."
     input: ForgetMemoriesInput!
-  ): MemoryItemsPayload! @auth(accept: [USER])
+  ): ForgetMemoriesPayload! @auth(accept: [USER])
   """
   Pin or unpin several items (user only), each as a PIN revision (R1) in one transaction: all or
   none. A stale baseRevision fails the whole call with CONFLICT (extensions.itemId,
@@ -3929,6 +3985,16 @@ func (ec *executionContext) childFields_Erasure(ctx context.Context, field graph
 	return nil, fmt.Errorf("no field named %q was found under type Erasure", field.Name)
 }
 
+func (ec *executionContext) childFields_ForgetMemoriesPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_ForgetMemoriesPayload_items(ctx, field)
+	case "alsoForgotten":
+		return ec.fieldContext_ForgetMemoriesPayload_alsoForgotten(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ForgetMemoriesPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_ForgetMemoryPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "item":
@@ -4997,6 +5063,20 @@ func (ec *executionContext) field_Query_candidates_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_copiesOf_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "ids",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalNID2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["ids"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_copies_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -5857,6 +5937,70 @@ func (ec *executionContext) _Erasure_purgeDelaySeconds(ctx context.Context, fiel
 }
 func (ec *executionContext) fieldContext_Erasure_purgeDelaySeconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Erasure", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ForgetMemoriesPayload_items(ctx context.Context, field graphql.CollectedField, obj *model.ForgetMemoriesPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ForgetMemoriesPayload_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []memory.Item) graphql.Marshaler {
+			return ec.marshalNMemoryItem2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItemᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ForgetMemoriesPayload_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ForgetMemoriesPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ForgetMemoriesPayload_alsoForgotten(ctx context.Context, field graphql.CollectedField, obj *model.ForgetMemoriesPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ForgetMemoriesPayload_alsoForgotten(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AlsoForgotten, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []memory.Item) graphql.Marshaler {
+			return ec.marshalNMemoryItem2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItemᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ForgetMemoriesPayload_alsoForgotten(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ForgetMemoriesPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItem(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _ForgetMemoryPayload_item(ctx context.Context, field graphql.CollectedField, obj *model.ForgetMemoryPayload) (ret graphql.Marshaler) {
@@ -8995,11 +9139,11 @@ func (ec *executionContext) _Mutation_forgetMemories(ctx context.Context, field 
 			directive1 := func(ctx context.Context) (any, error) {
 				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
 				if err != nil {
-					var zeroVal *model.MemoryItemsPayload
+					var zeroVal *model.ForgetMemoriesPayload
 					return zeroVal, err
 				}
 				if ec.Directives.Auth == nil {
-					var zeroVal *model.MemoryItemsPayload
+					var zeroVal *model.ForgetMemoriesPayload
 					return zeroVal, errors.New("directive auth is not implemented")
 				}
 				return ec.Directives.Auth(ctx, nil, directive0, accept)
@@ -9008,8 +9152,8 @@ func (ec *executionContext) _Mutation_forgetMemories(ctx context.Context, field 
 			next = directive1
 			return next
 		},
-		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryItemsPayload) graphql.Marshaler {
-			return ec.marshalNMemoryItemsPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemsPayload(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ForgetMemoriesPayload) graphql.Marshaler {
+			return ec.marshalNForgetMemoriesPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐForgetMemoriesPayload(ctx, selections, v)
 		},
 		true,
 		true,
@@ -9022,7 +9166,7 @@ func (ec *executionContext) fieldContext_Mutation_forgetMemories(ctx context.Con
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_MemoryItemsPayload(ctx, field)
+			return ec.childFields_ForgetMemoriesPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -10283,6 +10427,68 @@ func (ec *executionContext) fieldContext_Query_copies(ctx context.Context, field
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_copies_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_copiesOf(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_copiesOf(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CopiesOf(ctx, fc.Args["ids"].([]string))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal []memory.Item
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal []memory.Item
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v []memory.Item) graphql.Marshaler {
+			return ec.marshalNMemoryItem2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItemᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_copiesOf(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItem(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_copiesOf_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -14708,7 +14914,7 @@ func (ec *executionContext) unmarshalInputForgetMemoriesInput(ctx context.Contex
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"items"}
+	fieldsInOrder := [...]string{"items", "alsoForget"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -14722,6 +14928,13 @@ func (ec *executionContext) unmarshalInputForgetMemoriesInput(ctx context.Contex
 				return it, err
 			}
 			it.Items = data
+		case "alsoForget":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("alsoForget"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AlsoForget = data
 		}
 	}
 	return it, nil
@@ -15867,6 +16080,44 @@ func (ec *executionContext) _Erasure(ctx context.Context, sel ast.SelectionSet, 
 		case "purgeDelaySeconds":
 			out.Values[i] = ec._Erasure_purgeDelaySeconds(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var forgetMemoriesPayloadImplementors = []string{"ForgetMemoriesPayload"}
+
+func (ec *executionContext) _ForgetMemoriesPayload(ctx context.Context, sel ast.SelectionSet, obj *model.ForgetMemoriesPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, forgetMemoriesPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ForgetMemoriesPayload")
+		case "items":
+			out.Values[i] = ec._ForgetMemoriesPayload_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "alsoForgotten":
+			out.Values[i] = ec._ForgetMemoriesPayload_alsoForgotten(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -17137,6 +17388,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_copies(ctx, field)
+				})
+		case "copiesOf":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_copiesOf(ctx, field)
 				})
 		case "erasure":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -18611,6 +18868,14 @@ func (ec *executionContext) unmarshalNForgetMemoriesInput2githubᚗcomᚋopenᚑ
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNForgetMemoriesPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐForgetMemoriesPayload(ctx context.Context, sel ast.SelectionSet, v *model.ForgetMemoriesPayload) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ForgetMemoriesPayload!")
+		return graphql.Null
+	}
+	return ec._ForgetMemoriesPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNForgetMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐForgetMemoryInput(ctx context.Context, v any) (model.ForgetMemoryInput, error) {
 	res, err := ec.unmarshalInputForgetMemoryInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -18664,6 +18929,35 @@ func (ec *executionContext) marshalNID2string(ctx context.Context, sel ast.Selec
 		graphql.AddInvalidNullFromMarshaler(ctx, "ID!")
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNID2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNID2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNID2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNID2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalNImportMemoryFileInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐImportMemoryFileInput(ctx context.Context, v any) (model.ImportMemoryFileInput, error) {

@@ -162,6 +162,18 @@ type Erasure struct {
 type ForgetMemoriesInput struct {
 	// 1–100 active items, each with the revision the user saw; no id twice.
 	Items []MemoryItemRevisionInput `json:"items"`
+	// Other items to forget in the same transaction, typically the copies of the items (the copiesOf
+	// query) the user left ticked, up to 100; each gets a tombstone in its own scope. Items already
+	// forgotten are skipped.
+	AlsoForget []string `json:"alsoForget,omitempty"`
+}
+
+// What forgetMemories did.
+type ForgetMemoriesPayload struct {
+	// Each item of input.items, forgotten (no content, key or evidence), in the order asked.
+	Items []memory.Item `json:"items"`
+	// The items of alsoForget that this forget forgot.
+	AlsoForgotten []memory.Item `json:"alsoForgotten"`
 }
 
 // The item to forget.

@@ -57,6 +57,11 @@ func (r *queryResolver) Copies(ctx context.Context, id string) ([]memory.Item, e
 	return r.Memory.Copies(ctx, id)
 }
 
+// CopiesOf is the resolver for the copiesOf field.
+func (r *queryResolver) CopiesOf(ctx context.Context, ids []string) ([]memory.Item, error) {
+	return r.Memory.CopiesOf(ctx, ids)
+}
+
 // Erasure is the resolver for the erasure field.
 func (r *queryResolver) Erasure(ctx context.Context) (*model.Erasure, error) {
 	out := &model.Erasure{}

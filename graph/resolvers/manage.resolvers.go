@@ -47,8 +47,12 @@ func (r *mutationResolver) ImportMemory(ctx context.Context, input model.ImportM
 }
 
 // ForgetMemories is the resolver for the forgetMemories field.
-func (r *mutationResolver) ForgetMemories(ctx context.Context, input model.ForgetMemoriesInput) (*model.MemoryItemsPayload, error) {
-	return itemsPayload(r.Memory.ForgetMemories(ctx, itemRefs(input.Items)))
+func (r *mutationResolver) ForgetMemories(ctx context.Context, input model.ForgetMemoriesInput) (*model.ForgetMemoriesPayload, error) {
+	items, others, err := r.Memory.ForgetMemories(ctx, itemRefs(input.Items), input.AlsoForget)
+	if err != nil {
+		return nil, err
+	}
+	return &model.ForgetMemoriesPayload{Items: items, AlsoForgotten: others}, nil
 }
 
 // PinMemories is the resolver for the pinMemories field.

@@ -48,7 +48,7 @@ func Remove(ctx context.Context, svc *memory.Service) (Removed, error) {
 	if err != nil || len(refs) == 0 {
 		return out, err
 	}
-	forgotten, err := svc.ForgetMemories(ctx, refs)
+	forgotten, _, err := svc.ForgetMemories(ctx, refs, nil)
 	if err != nil {
 		return out, fmt.Errorf("remove the demo: forget its shared memories: %w", err)
 	}

@@ -105,14 +105,23 @@ func lockItemsTx(ctx context.Context, tx pgx.Tx, ids []string) (map[string]Item,
 // lockActiveRefsTx locks refs' items and checks each as an edit would (R2, checkBase): not
 // forgotten, at its base revision, active.
 func lockActiveRefsTx(ctx context.Context, tx pgx.Tx, refs []ItemRef) ([]Item, error) {
+	byID, err := lockItemsTx(ctx, tx, refIDs(refs))
+	if err != nil {
+		return nil, err
+	}
+	return activeRefs(refs, byID)
+}
+
+func refIDs(refs []ItemRef) []string {
 	ids := make([]string, len(refs))
 	for i, r := range refs {
 		ids[i] = r.ID
 	}
-	byID, err := lockItemsTx(ctx, tx, ids)
-	if err != nil {
-		return nil, err
-	}
+	return ids
+}
+
+// activeRefs is refs' items, locked, each checked as lockActiveRefsTx says.
+func activeRefs(refs []ItemRef, byID map[string]Item) ([]Item, error) {
 	out := make([]Item, len(refs))
 	for i, r := range refs {
 		cur := byID[r.ID]
@@ -132,22 +141,48 @@ func lockActiveRefsTx(ctx context.Context, tx pgx.Tx, refs []ItemRef) ([]Item, e
 }
 
 // ForgetMemories forgets several active items for the user, each exactly as ForgetMemory does
-// (forgetItemTx), in one transaction: all of them or, on any error, none. Each item must still be at
-// the revision the user saw (R2), so a bulk forget never erases a version nobody looked at.
-func (s *Service) ForgetMemories(ctx context.Context, refs []ItemRef) ([]Item, error) {
+// (forgetItemTx), and the items of also with them — typically the copies CopiesOf listed, which the
+// user left ticked, as ForgetWithCopies does for one — in one transaction: all of them or, on any
+// error, none. Each item of refs must still be at the revision the user saw (R2), so a bulk forget
+// never erases a version nobody looked at; an item of also already forgotten (by this very forget,
+// as a suggestion of the same text in its scope, or before) is skipped, an unknown one fails the
+// whole forget (NOT_FOUND). Every scope involved is locked first, in lockItemsTx's order.
+func (s *Service) ForgetMemories(ctx context.Context, refs []ItemRef, also []string) (forgotten, others []Item, err error) {
 	if _, err := require(ctx, CredentialUser); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	// forgetItemTx only ever forgets suggestions besides cur, so the other active items of the list
-	// are as they were locked.
-	out, err := s.changeItems(ctx, "forget memories", refs, func(tx pgx.Tx, cur Item) (Item, error) {
-		return s.forgetItemTx(ctx, tx, cur, ActorUser, nil)
+	refs, err = checkRefs(refs)
+	if err != nil {
+		return nil, nil, err
+	}
+	ids := refIDs(refs)
+	alsoIDs, err := checkAlsoForget(also, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		byID, err := lockItemsTx(ctx, tx, append(slices.Clone(ids), alsoIDs...))
+		if err != nil {
+			return err
+		}
+		items, err := activeRefs(refs, byID)
+		if err != nil {
+			return err
+		}
+		forgotten = make([]Item, len(items))
+		for i, cur := range items {
+			if forgotten[i], err = s.forgetItemTx(ctx, tx, cur, ActorUser, nil); err != nil {
+				return err
+			}
+		}
+		others, err = s.forgetAlsoTx(ctx, tx, alsoIDs)
+		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, wrapUnlessDomain("forget memories", err)
 	}
-	s.log.InfoContext(ctx, "memories forgotten", "count", len(out))
-	return out, nil
+	s.log.InfoContext(ctx, "memories forgotten", "count", len(forgotten), "copies", len(others))
+	return forgotten, others, nil
 }
 
 // PinMemories pins (or unpins) several active items for the user, each as a "pin" revision (R1)

@@ -22,36 +22,73 @@ const MaxAlsoForget = MaxPageSize
 // suggestions waiting or dismissed, at most MaxAlsoForget. Forgetting id forgets the suggestions of
 // its own scope anyway (F3); the rest stay unless the caller names them in ForgetWithCopies.
 func (s *Service) Copies(ctx context.Context, id string) ([]Item, error) {
+	return s.copies(ctx, "id", []string{id})
+}
+
+// CopiesOf is Copies for the 1–MaxBulkItems items ids at once, as a bulk forget shows them: the
+// items with the same text as any of them, none of ids itself, at most MaxAlsoForget. A forgotten
+// item of ids has no text left and adds nothing; an unknown one is ErrNotFound.
+func (s *Service) CopiesOf(ctx context.Context, ids []string) ([]Item, error) {
+	if len(ids) == 0 || len(ids) > MaxBulkItems {
+		if _, err := require(ctx, CredentialUser); err != nil {
+			return nil, err
+		}
+		return nil, invalid("ids", fmt.Sprintf("must name 1 to %d items", MaxBulkItems))
+	}
+	return s.copies(ctx, "ids", ids)
+}
+
+func (s *Service) copies(ctx context.Context, field string, ids []string) ([]Item, error) {
 	if _, err := require(ctx, CredentialUser); err != nil {
 		return nil, err
 	}
-	id, err := parseID("id", id)
-	if err != nil {
-		return nil, err
+	canonical := make([]string, 0, len(ids))
+	for _, id := range ids {
+		id, err := parseID(field, id)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(canonical, id) {
+			canonical = append(canonical, id)
+		}
 	}
-	row, err := queries(s.pool).ItemGet(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	item := itemFromRow(row)
-	if item.Status == StatusForgotten {
-		return []Item{}, nil
-	}
-	var out []Item
-	err = pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		hashes, err := itemHashesTx(ctx, tx, item)
+	out := []Item{}
+	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		rows, err := queries(tx).ItemsGet(ctx, canonical)
 		if err != nil {
 			return err
 		}
-		rows, err := queries(tx).ItemsCopies(ctx, memorydb.ItemsCopiesParams{ID: id, Hashes: hashes, MaxRows: MaxAlsoForget})
+		if len(rows) != len(canonical) {
+			return ErrNotFound
+		}
+		var hashes [][]byte
+		for _, row := range rows {
+			item := itemFromRow(row)
+			if item.Status == StatusForgotten {
+				continue
+			}
+			h, err := itemHashesTx(ctx, tx, item)
+			if err != nil {
+				return err
+			}
+			for _, x := range h {
+				if !slices.ContainsFunc(hashes, func(y []byte) bool { return string(x) == string(y) }) {
+					hashes = append(hashes, x)
+				}
+			}
+		}
+		if len(hashes) == 0 {
+			return nil
+		}
+		found, err := queries(tx).ItemsCopies(ctx, memorydb.ItemsCopiesParams{Ids: canonical, Hashes: hashes, MaxRows: MaxAlsoForget})
 		if err != nil {
 			return err
 		}
-		out = mapRows(rows, itemFromRow)
+		out = mapRows(found, itemFromRow)
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("copies: %w", err)
+		return nil, wrapUnlessDomain("copies", err)
 	}
 	return out, nil
 }
@@ -90,19 +127,11 @@ func (s *Service) ForgetWithCopies(ctx context.Context, id string, also []string
 	if err != nil {
 		return Item{}, nil, err
 	}
-	if len(also) > MaxAlsoForget {
-		return Item{}, nil, invalid("alsoForget", fmt.Sprintf("must name at most %d items", MaxAlsoForget))
+	alsoIDs, err := checkAlsoForget(also, []string{id})
+	if err != nil {
+		return Item{}, nil, err
 	}
-	ids := []string{id}
-	for _, a := range also {
-		a, err := parseID("alsoForget", a)
-		if err != nil {
-			return Item{}, nil, err
-		}
-		if !slices.Contains(ids, a) {
-			ids = append(ids, a)
-		}
-	}
+	ids := append([]string{id}, alsoIDs...)
 	var (
 		out    Item
 		others []Item
@@ -145,4 +174,45 @@ func (s *Service) ForgetWithCopies(ctx context.Context, id string, also []string
 	}
 	s.log.InfoContext(ctx, "memory forgotten", "item", out.ID, "scope", out.Scope, "copies", len(others))
 	return out, others, nil
+}
+
+// checkAlsoForget validates the items a forget takes with it (at most MaxAlsoForget, valid ids) and
+// returns them in canonical form, each once, without those of named.
+func checkAlsoForget(also, named []string) ([]string, error) {
+	if len(also) > MaxAlsoForget {
+		return nil, invalid("alsoForget", fmt.Sprintf("must name at most %d items", MaxAlsoForget))
+	}
+	var out []string
+	for _, a := range also {
+		a, err := parseID("alsoForget", a)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(named, a) && !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// forgetAlsoTx forgets the items ids (their scopes locked by the caller) as ForgetMemory forgets
+// one, skipping those already forgotten, and returns the ones it forgot.
+func (s *Service) forgetAlsoTx(ctx context.Context, tx pgx.Tx, ids []string) ([]Item, error) {
+	var out []Item
+	for _, id := range ids {
+		row, err := queries(tx).ItemGetForUpdate(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		cur := itemFromRow(row)
+		if cur.Status == StatusForgotten {
+			continue
+		}
+		forgotten, err := s.forgetItemTx(ctx, tx, cur, ActorUser, nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, forgotten)
+	}
+	return out, nil
 }

@@ -357,6 +357,11 @@ var matrixOps = map[string]matrixOp{
 		vars:  func(f *matrixFixture, _ *matrixCell) map[string]any { return map[string]any{"id": f.item} },
 		want:  userOnly,
 	},
+	"copiesOf": {
+		query: `query($id: ID!) { copiesOf(ids: [$id]) { id } }`,
+		vars:  func(f *matrixFixture, _ *matrixCell) map[string]any { return map[string]any{"id": f.item} },
+		want:  userOnly,
+	},
 	"erasure": {query: `query { erasure { purged purgeDelaySeconds } }`, vars: noVars, want: userOnly},
 	"searchMemory": {
 		query: `query { searchMemory(search: "coffee") { id scope } }`, vars: noVars, want: userOnly,

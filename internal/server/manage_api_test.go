@@ -406,6 +406,58 @@ func TestBulkForgetAndPin(t *testing.T) {
 	assert.Equal(t, "NOT_FOUND", code, "a forgotten item can't be forgotten again")
 }
 
+// Select → Forget lists the copies of the selected items' text in other scopes and forgets the
+// ticked ones with them, as the single forget does (issue 29): before, the copies were never
+// mentioned and stayed.
+func TestBulkForgetListsAndForgetsCopies(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	ada, ben := w.teammate("Ada"), w.teammate("Ben")
+	a := w.createMemory(&ada, "Takes the 7:40 train")
+	b := w.createMemory(&ada, "Parks at the north lot")
+	copyA := w.createMemory(&ben, "takes the 7:40 train")
+	copyB := w.createMemory(nil, "Parks at the north lot.")
+	kept := w.createMemory(&ben, "Parks at the north lot!")
+	other := w.createMemory(&ben, "Likes tea")
+
+	var listed struct{ CopiesOf []struct{ ID string } }
+	w.api.Must(t, user, `query($ids: [ID!]!) { copiesOf(ids: $ids) { id } }`, map[string]any{"ids": []string{a.ID, b.ID}}, &listed)
+	var ids []string
+	for _, c := range listed.CopiesOf {
+		ids = append(ids, c.ID)
+	}
+	assert.ElementsMatch(t, []string{copyA.ID, copyB.ID, kept.ID}, ids, "every copy of either text, none of the selected items")
+	assert.NotContains(t, ids, other.ID)
+
+	// A worker or run can't list them.
+	assert.Equal(t, "FORBIDDEN", w.api.Do(t, workerToken, `query($ids: [ID!]!) { copiesOf(ids: $ids) { id } }`, map[string]any{"ids": []string{a.ID}}).Code())
+	assert.Equal(t, "BAD_USER_INPUT", w.api.Do(t, user, `query { copiesOf(ids: []) { id } }`, nil).Code())
+
+	var out struct {
+		ForgetMemories struct {
+			Items, AlsoForgotten []bulkItem
+		}
+	}
+	w.api.Must(t, user, `mutation($items: [MemoryItemRevisionInput!]!, $also: [ID!]) { forgetMemories(input: {items: $items, alsoForget: $also}) { items { `+bulkFields+` } alsoForgotten { `+bulkFields+` } } }`,
+		map[string]any{"items": []map[string]any{{"id": a.ID, "baseRevision": 1}, {"id": b.ID, "baseRevision": 1}}, "also": []string{copyA.ID, copyB.ID}}, &out)
+	require.Len(t, out.ForgetMemories.Items, 2)
+	require.Len(t, out.ForgetMemories.AlsoForgotten, 2)
+	for _, id := range []string{a.ID, b.ID, copyA.ID, copyB.ID} {
+		it := w.item(id)
+		assert.Equal(t, "FORGOTTEN", it.Status, id)
+		assert.Empty(t, it.Content)
+	}
+	assert.Equal(t, "ACTIVE", w.item(kept.ID).Status, "the copy the user unticked stays")
+	assert.Equal(t, "ACTIVE", w.item(other.ID).Status)
+
+	// An unknown item among alsoForget fails the whole call: nothing forgotten.
+	c := w.createMemory(&ada, "Walks the dog at six")
+	res := w.api.Do(t, user, `mutation($items: [MemoryItemRevisionInput!]!, $also: [ID!]) { forgetMemories(input: {items: $items, alsoForget: $also}) { items { id } } }`,
+		map[string]any{"items": []map[string]any{{"id": c.ID, "baseRevision": 1}}, "also": []string{"00000000-0000-4000-8000-000000000000"}})
+	assert.Equal(t, "NOT_FOUND", res.Code())
+	assert.Equal(t, "ACTIVE", w.item(c.ID).Status)
+}
+
 func TestConfirmAllDismissAllAndUndo(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)

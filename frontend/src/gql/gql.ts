@@ -29,7 +29,8 @@ type Documents = {
     "\n  mutation RetryRunWithNote($input: RetryRunWithNoteInput!) {\n    retryRunWithNote(input: $input) {\n      messageId\n      threadId\n      retryOfRunId\n      prompt\n      note\n      createdAt\n    }\n  }\n": typeof types.RetryRunWithNoteDocument,
     "\n  query Lessons($teammateId: ID!) {\n    lessons(teammateId: $teammateId) {\n      item {\n        ...MemoryItemFields\n      }\n      run {\n        id\n        status\n        createdAt\n      }\n    }\n  }\n": typeof types.LessonsDocument,
     "\n  query LessonRun($id: ID!) {\n    run(id: $id) {\n      id\n      userMessage\n      reply\n    }\n  }\n": typeof types.LessonRunDocument,
-    "\n  mutation ForgetMemories($input: ForgetMemoriesInput!) {\n    forgetMemories(input: $input) {\n      items {\n        ...MemoryItemFields\n      }\n    }\n  }\n": typeof types.ForgetMemoriesDocument,
+    "\n  mutation ForgetMemories($input: ForgetMemoriesInput!) {\n    forgetMemories(input: $input) {\n      items {\n        ...MemoryItemFields\n      }\n      alsoForgotten {\n        ...MemoryItemFields\n      }\n    }\n  }\n": typeof types.ForgetMemoriesDocument,
+    "\n  query BulkCopies($ids: [ID!]!) {\n    copiesOf(ids: $ids) {\n      id\n      scope\n      status\n      key\n      content\n      teammate {\n        id\n        name\n      }\n    }\n  }\n": typeof types.BulkCopiesDocument,
     "\n  mutation PinMemories($input: PinMemoriesInput!) {\n    pinMemories(input: $input) {\n      items {\n        ...MemoryItemFields\n      }\n    }\n  }\n": typeof types.PinMemoriesDocument,
     "\n  mutation CreateMemory($input: CreateMemoryInput!) {\n    createMemory(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": typeof types.CreateMemoryDocument,
     "\n  mutation ForgetMemory($input: ForgetMemoryInput!) {\n    forgetMemory(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n      alsoForgotten {\n        ...MemoryItemFields\n      }\n    }\n  }\n": typeof types.ForgetMemoryDocument,
@@ -81,7 +82,8 @@ const documents: Documents = {
     "\n  mutation RetryRunWithNote($input: RetryRunWithNoteInput!) {\n    retryRunWithNote(input: $input) {\n      messageId\n      threadId\n      retryOfRunId\n      prompt\n      note\n      createdAt\n    }\n  }\n": types.RetryRunWithNoteDocument,
     "\n  query Lessons($teammateId: ID!) {\n    lessons(teammateId: $teammateId) {\n      item {\n        ...MemoryItemFields\n      }\n      run {\n        id\n        status\n        createdAt\n      }\n    }\n  }\n": types.LessonsDocument,
     "\n  query LessonRun($id: ID!) {\n    run(id: $id) {\n      id\n      userMessage\n      reply\n    }\n  }\n": types.LessonRunDocument,
-    "\n  mutation ForgetMemories($input: ForgetMemoriesInput!) {\n    forgetMemories(input: $input) {\n      items {\n        ...MemoryItemFields\n      }\n    }\n  }\n": types.ForgetMemoriesDocument,
+    "\n  mutation ForgetMemories($input: ForgetMemoriesInput!) {\n    forgetMemories(input: $input) {\n      items {\n        ...MemoryItemFields\n      }\n      alsoForgotten {\n        ...MemoryItemFields\n      }\n    }\n  }\n": types.ForgetMemoriesDocument,
+    "\n  query BulkCopies($ids: [ID!]!) {\n    copiesOf(ids: $ids) {\n      id\n      scope\n      status\n      key\n      content\n      teammate {\n        id\n        name\n      }\n    }\n  }\n": types.BulkCopiesDocument,
     "\n  mutation PinMemories($input: PinMemoriesInput!) {\n    pinMemories(input: $input) {\n      items {\n        ...MemoryItemFields\n      }\n    }\n  }\n": types.PinMemoriesDocument,
     "\n  mutation CreateMemory($input: CreateMemoryInput!) {\n    createMemory(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": types.CreateMemoryDocument,
     "\n  mutation ForgetMemory($input: ForgetMemoryInput!) {\n    forgetMemory(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n      alsoForgotten {\n        ...MemoryItemFields\n      }\n    }\n  }\n": types.ForgetMemoryDocument,
@@ -195,7 +197,11 @@ export function graphql(source: "\n  query LessonRun($id: ID!) {\n    run(id: $i
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation ForgetMemories($input: ForgetMemoriesInput!) {\n    forgetMemories(input: $input) {\n      items {\n        ...MemoryItemFields\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ForgetMemories($input: ForgetMemoriesInput!) {\n    forgetMemories(input: $input) {\n      items {\n        ...MemoryItemFields\n      }\n    }\n  }\n"];
+export function graphql(source: "\n  mutation ForgetMemories($input: ForgetMemoriesInput!) {\n    forgetMemories(input: $input) {\n      items {\n        ...MemoryItemFields\n      }\n      alsoForgotten {\n        ...MemoryItemFields\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ForgetMemories($input: ForgetMemoriesInput!) {\n    forgetMemories(input: $input) {\n      items {\n        ...MemoryItemFields\n      }\n      alsoForgotten {\n        ...MemoryItemFields\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query BulkCopies($ids: [ID!]!) {\n    copiesOf(ids: $ids) {\n      id\n      scope\n      status\n      key\n      content\n      teammate {\n        id\n        name\n      }\n    }\n  }\n"): (typeof documents)["\n  query BulkCopies($ids: [ID!]!) {\n    copiesOf(ids: $ids) {\n      id\n      scope\n      status\n      key\n      content\n      teammate {\n        id\n        name\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -1,17 +1,40 @@
 import { useId } from 'react'
-import { useMutation, type CombinedError } from 'urql'
+import { useMutation, useQuery, type CombinedError } from 'urql'
 import { conflictRevision, describeError, hasErrorCode } from '../api/errors.ts'
 import { graphql } from '../gql'
 import { ConfirmButtons, Dialog } from '../ui/Dialog.tsx'
 import { ErasureFacts } from '../ui/ErasureFacts.tsx'
 import { ErrorMessage } from '../ui/ErrorMessage.tsx'
+import { useIdSet } from '../ui/useIdSet.ts'
+import { CopiesList } from './ForgetDialog.tsx'
 import { itemLabel, useRereadItem, type MemoryItem } from './model.ts'
 
+// The items and the copies forgotten with them come back erased, and the cache keeps them so.
 const ForgetMemoriesMutation = graphql(`
   mutation ForgetMemories($input: ForgetMemoriesInput!) {
     forgetMemories(input: $input) {
       items {
         ...MemoryItemFields
+      }
+      alsoForgotten {
+        ...MemoryItemFields
+      }
+    }
+  }
+`)
+
+// The same text elsewhere, as the single forget lists it.
+const BulkCopiesQuery = graphql(`
+  query BulkCopies($ids: [ID!]!) {
+    copiesOf(ids: $ids) {
+      id
+      scope
+      status
+      key
+      content
+      teammate {
+        id
+        name
       }
     }
   }
@@ -111,17 +134,24 @@ interface BulkForgetDialogProps {
 }
 
 /**
- * One confirmation for forgetting several items (F1, F6): it lists them and says what is erased and
- * what is not, as the single Forget does. Cancel has the focus.
+ * One confirmation for forgetting several items (F1, F6): it lists them, lists the same text
+ * elsewhere (copies in other scopes, suggestions) and forgets the ticked ones in the same
+ * transaction, and says what is erased and what is not, as the single Forget does. Cancel has the
+ * focus.
  */
 export function BulkForgetDialog({ items, onForgotten, onFailed, onClose }: BulkForgetDialogProps) {
   const [{ fetching }, forgetMemories] = useMutation(ForgetMemoriesMutation)
+  const [{ data: copiesData }] = useQuery({ query: BulkCopiesQuery, variables: { ids: items.map((i) => i.id) }, requestPolicy: 'network-only' })
+  // Copies the user unticked; every other copy is forgotten too.
+  const [kept, keep] = useIdSet()
+  const copies = copiesData?.copiesOf ?? []
   const bulkFailure = useBulkFailure()
   const titleId = useId()
   const n = items.length
   const forgetLabel = n === 1 ? 'Forget it' : `Forget all ${n}`
   const forget = async () => {
-    const result = await forgetMemories({ input: { items: items.map((i) => ({ id: i.id, baseRevision: i.revision })) } })
+    const alsoForget = copies.filter((c) => !kept.has(c.id)).map((c) => c.id)
+    const result = await forgetMemories({ input: { items: items.map((i) => ({ id: i.id, baseRevision: i.revision })), alsoForget } })
     if (result.data) onForgotten(result.data.forgetMemories.items.length)
     else onFailed(bulkFailure(result.error, items, 'forgotten'))
   }
@@ -135,6 +165,7 @@ export function BulkForgetDialog({ items, onForgotten, onFailed, onClose }: Bulk
           </li>
         ))}
       </ul>
+      <CopiesList copies={copies} kept={kept} keep={keep} />
       <ErasureFacts
         erased={
           <>

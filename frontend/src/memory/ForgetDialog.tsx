@@ -81,33 +81,7 @@ export function ForgetDialog({ item, onForgotten, onClose }: ForgetDialogProps) 
         <span>{item.content}</span>
       </blockquote>
 
-      {copies.length > 0 && (
-        <section className="forget-copies" data-testid="forget-copies">
-          <h3 className="forget-heading">The same text elsewhere — forget these too</h3>
-          <ul>
-            {copies.map((c) => (
-              <li key={c.id}>
-                <label className="check">
-                  <input
-                    type="checkbox"
-                    checked={!kept.has(c.id)}
-                    onChange={(e) => keep(c.id, !e.target.checked)}
-                    data-testid="forget-copy"
-                  />
-                  <span>
-                    {c.key && <strong>{c.key}: </strong>}
-                    {c.content}{' '}
-                    <span className="muted">
-                      — {c.teammate ? c.teammate.name : 'shared memory'}
-                      {c.status === 'CANDIDATE' ? ', a suggestion' : c.status === 'DISMISSED' ? ', a dismissed suggestion' : ''}
-                    </span>
-                  </span>
-                </label>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      <CopiesList copies={copies} kept={kept} keep={keep} />
 
       <ErasureFacts
         erased={
@@ -139,5 +113,47 @@ export function ForgetDialog({ item, onForgotten, onClose }: ForgetDialogProps) 
       {error && <ErrorMessage testId="forget-error">{describeError(error)}</ErrorMessage>}
       <ConfirmButtons label="Forget" busyLabel="Forgetting…" busy={fetching} onConfirm={() => void forget()} onCancel={onClose} testId="forget" />
     </Dialog>
+  )
+}
+
+interface Copy {
+  id: string
+  status: string
+  key?: string | null
+  content: string
+  teammate?: { id: string; name: string } | null
+}
+
+interface CopiesListProps {
+  copies: Copy[]
+  /** The copies the user unticked. */
+  kept: ReadonlySet<string>
+  keep(id: string, kept: boolean): void
+}
+
+/** The same text elsewhere, each ticked to be forgotten too; nothing when there is none. */
+export function CopiesList({ copies, kept, keep }: CopiesListProps) {
+  if (copies.length === 0) return null
+  return (
+    <section className="forget-copies" data-testid="forget-copies">
+      <h3 className="forget-heading">The same text elsewhere — forget these too</h3>
+      <ul>
+        {copies.map((c) => (
+          <li key={c.id}>
+            <label className="check">
+              <input type="checkbox" checked={!kept.has(c.id)} onChange={(e) => keep(c.id, !e.target.checked)} data-testid="forget-copy" />
+              <span>
+                {c.key && <strong>{c.key}: </strong>}
+                {c.content}{' '}
+                <span className="muted">
+                  — {c.teammate ? c.teammate.name : 'shared memory'}
+                  {c.status === 'CANDIDATE' ? ', a suggestion' : c.status === 'DISMISSED' ? ', a dismissed suggestion' : ''}
+                </span>
+              </span>
+            </label>
+          </li>
+        ))}
+      </ul>
+    </section>
   )
 }

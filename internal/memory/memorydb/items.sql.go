@@ -871,14 +871,14 @@ SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, sou
        wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
        expires_at, created_at, updated_at, forgotten_at
   FROM memory_items
- WHERE id <> $1 AND status IN ('active', 'candidate', 'dismissed') AND NOT proposes_forget
+ WHERE id <> ALL($1::uuid[]) AND status IN ('active', 'candidate', 'dismissed') AND NOT proposes_forget
    AND content_hash = ANY($2::bytea[])
  ORDER BY status = 'active' DESC, scope, updated_at DESC, id
  LIMIT $3::int
 `
 
 type ItemsCopiesParams struct {
-	ID      string
+	Ids     []string
 	Hashes  [][]byte
 	MaxRows int
 }
@@ -909,10 +909,10 @@ type ItemsCopiesRow struct {
 	ForgottenAt    *time.Time
 }
 
-// Live items of any scope but the item's whose text hash is one of hashes. A forget proposal has no
-// text of its own and is not a copy.
+// Live items, none of ids, whose text hash is one of hashes. A forget proposal has no text of its own
+// and is not a copy.
 func (q *Queries) ItemsCopies(ctx context.Context, arg ItemsCopiesParams) ([]*ItemsCopiesRow, error) {
-	rows, err := q.db.Query(ctx, itemsCopies, arg.ID, arg.Hashes, arg.MaxRows)
+	rows, err := q.db.Query(ctx, itemsCopies, arg.Ids, arg.Hashes, arg.MaxRows)
 	if err != nil {
 		return nil, err
 	}
@@ -1060,6 +1060,83 @@ func (q *Queries) ItemsExport(ctx context.Context, arg ItemsExportParams) ([]*It
 	items := []*ItemsExportRow{}
 	for rows.Next() {
 		var i ItemsExportRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TeammateID,
+			&i.Scope,
+			&i.Kind,
+			&i.Key,
+			&i.Content,
+			&i.Status,
+			&i.Pinned,
+			&i.Revision,
+			&i.Source,
+			&i.Evidence,
+			&i.WaitReason,
+			&i.WaitWords,
+			&i.SourceRunID,
+			&i.TargetItemID,
+			&i.TargetRevision,
+			&i.ProposesForget,
+			&i.TimesSuggested,
+			&i.Resolution,
+			&i.ExpiresAt,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.ForgottenAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, &i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const itemsGet = `-- name: ItemsGet :many
+SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
+  FROM memory_items WHERE id = ANY($1::uuid[]) ORDER BY id
+`
+
+type ItemsGetRow struct {
+	ID             string
+	TeammateID     *string
+	Scope          string
+	Kind           string
+	Key            *string
+	Content        string
+	Status         string
+	Pinned         bool
+	Revision       int
+	Source         string
+	Evidence       *string
+	WaitReason     *string
+	WaitWords      *string
+	SourceRunID    *string
+	TargetItemID   *string
+	TargetRevision *int
+	ProposesForget bool
+	TimesSuggested int
+	Resolution     *string
+	ExpiresAt      *time.Time
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	ForgottenAt    *time.Time
+}
+
+func (q *Queries) ItemsGet(ctx context.Context, ids []string) ([]*ItemsGetRow, error) {
+	rows, err := q.db.Query(ctx, itemsGet, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []*ItemsGetRow{}
+	for rows.Next() {
+		var i ItemsGetRow
 		if err := rows.Scan(
 			&i.ID,
 			&i.TeammateID,

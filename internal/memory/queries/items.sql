@@ -12,6 +12,12 @@ SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, sou
        expires_at, created_at, updated_at, forgotten_at
   FROM memory_items WHERE id = @id FOR UPDATE;
 
+-- name: ItemsGet :many
+SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
+  FROM memory_items WHERE id = ANY(@ids::uuid[]) ORDER BY id;
+
 -- name: ItemsGetForUpdate :many
 -- In id order, so that two bulk operations lock rows in the same order.
 SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
@@ -136,13 +142,13 @@ SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, sou
  LIMIT @max_rows::int;
 
 -- name: ItemsCopies :many
--- Live items of any scope but the item's whose text hash is one of hashes. A forget proposal has no
--- text of its own and is not a copy.
+-- Live items, none of ids, whose text hash is one of hashes. A forget proposal has no text of its own
+-- and is not a copy.
 SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
        wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
        expires_at, created_at, updated_at, forgotten_at
   FROM memory_items
- WHERE id <> @id AND status IN ('active', 'candidate', 'dismissed') AND NOT proposes_forget
+ WHERE id <> ALL(@ids::uuid[]) AND status IN ('active', 'candidate', 'dismissed') AND NOT proposes_forget
    AND content_hash = ANY(@hashes::bytea[])
  ORDER BY status = 'active' DESC, scope, updated_at DESC, id
  LIMIT @max_rows::int;
