@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gorilla/websocket"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/open-bot/memory/frontend"
@@ -161,4 +162,30 @@ func TestContentSecurityPolicy(t *testing.T) {
 		require.NotRegexp(t, `\sstyle="`, body, "%s: an inline style attribute, which the policy blocks", path)
 		require.NotRegexp(t, `\son[a-z]+="`, body, "%s: an inline event handler, which the policy blocks", path)
 	}
+}
+
+// The session cookie is Secure when the browser reached the server over TLS: through a proxy whose
+// https origin is in MEMORY_ALLOWED_ORIGINS (the Host it forwards names it), not over plain http
+// (issue 29: the README says what a plain-http cookie reaches).
+func TestLoginCookieIsSecureBehindATLSProxy(t *testing.T) {
+	t.Parallel()
+	s := apitest.StartWith(t, dbtest.URL(t), settings, func(o *app.Options) {
+		o.AllowedOrigins = []string{"https://memory.example", "http://plain.example"}
+	})
+	cookieFor := func(host string) *http.Cookie {
+		t.Helper()
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+"/login?token="+userToken, nil)
+		require.NoError(t, err)
+		req.Host = host
+		res, err := noRedirects(s).Do(req)
+		require.NoError(t, err)
+		res.Body.Close()
+		require.Equal(t, http.StatusSeeOther, res.StatusCode, host)
+		require.Len(t, res.Cookies(), 1, host)
+		return res.Cookies()[0]
+	}
+	assert.True(t, cookieFor("memory.example").Secure, "through the TLS proxy")
+	assert.True(t, cookieFor("MEMORY.example").Secure, "host names are case-insensitive")
+	assert.False(t, cookieFor("plain.example").Secure, "an http origin")
+	assert.False(t, cookieFor(s.Addr).Secure, "plain http on loopback: a Secure cookie would never come back")
 }

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -81,6 +82,9 @@ func New(o Options) http.Handler {
 	for _, origin := range o.AllowedOrigins {
 		if u, err := url.Parse(origin); err == nil && u.Hostname() != "" {
 			s.allowedHosts = append(s.allowedHosts, strings.ToLower(u.Hostname()))
+			if u.Scheme == "https" {
+				s.httpsHosts = append(s.httpsHosts, strings.ToLower(u.Host))
+			}
 		}
 	}
 	mux := http.NewServeMux()
@@ -103,6 +107,9 @@ type server struct {
 	ws  *wsTracker
 	// allowedHosts are the host names of AllowedOrigins, lower-cased, for hostGuard.
 	allowedHosts []string
+	// httpsHosts are the hosts (host[:port], lower-cased) of the https origins of AllowedOrigins: a
+	// login whose Host is one of them came through a TLS proxy, and gets a Secure cookie.
+	httpsHosts []string
 }
 
 func (s *server) graphql() http.Handler {
@@ -250,7 +257,10 @@ func (s *server) login(w http.ResponseWriter, r *http.Request) {
 		s.app.ServeHTTP(&unauthorizedPage{ResponseWriter: w}, page)
 		return
 	}
-	cookie, err := s.Auth.Login(r.Context(), r.TLS != nil)
+	// Secure when the browser reached us over TLS: directly, or through a proxy whose https origin
+	// is listed in MEMORY_ALLOWED_ORIGINS (the Host it forwards names it; hostGuard has checked it).
+	secure := r.TLS != nil || slices.Contains(s.httpsHosts, strings.ToLower(r.Host))
+	cookie, err := s.Auth.Login(r.Context(), secure)
 	if err != nil {
 		s.Log.ErrorContext(r.Context(), "login", "err", err)
 		http.Error(w, "The session could not be started; try again in a moment.", http.StatusServiceUnavailable)
