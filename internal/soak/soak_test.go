@@ -155,6 +155,26 @@ type stats struct {
 	problems   []string
 }
 
+// soakOperations are the operations a soak must have run at least once, and an edit must have
+// conflicted, for its checks to mean anything.
+var soakOperations = []string{"createMemory", "editMemory", "forgetMemory", "memoryItem", "memoryItems", "startRun",
+	"toolRemember", "toolSearchMemory", "completeRun", "subscribe (short-lived)"}
+
+// coverageWait bounds how long a soak runs past its duration waiting for covered.
+const coverageWait = 3 * time.Minute
+
+// covered reports whether every operation of soakOperations has run and an edit has conflicted.
+func (s *stats) covered() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, op := range soakOperations {
+		if s.ops[op] == 0 {
+			return false
+		}
+	}
+	return s.codes["editMemory CONFLICT"] > 0
+}
+
 func newStats() *stats {
 	return &stats{ops: map[string]int{}, codes: map[string]int{}, unexpected: map[string]int{}}
 }
@@ -453,8 +473,29 @@ func TestSoak(t *testing.T) {
 	})
 
 	loadBegan := time.Now()
-	ctx, stop := context.WithTimeout(t.Context(), duration)
+	// The load runs for duration and then, on a machine so busy that some operation hasn't happened
+	// yet (every run start lost to MEMORY_CHANGED, say, with both cores taken by other work), on until
+	// it has — a condition, not more time — for at most coverageWait.
+	ctx, stop := context.WithCancel(t.Context())
 	defer stop()
+	go func() {
+		defer stop()
+		select {
+		case <-time.After(duration):
+		case <-ctx.Done():
+			return
+		}
+		giveUp := time.After(coverageWait)
+		for !st.covered() {
+			select {
+			case <-time.After(50 * time.Millisecond):
+			case <-giveUp:
+				return
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
 	var clients sync.WaitGroup
 	clientCount := 0
 	run := func(role string, n int, body func(who string, rng *rand.Rand)) {
@@ -799,8 +840,8 @@ func TestSoak(t *testing.T) {
 	t.Logf("memory: heap in use %s after the warm-up (%v), %s at the end (limit 2× + %s = %s); VmRSS %s → %s; goroutines %d before the load, %d after; the load ran %v",
 		mib(int64(warm.heapInuse)), warmAt, mib(int64(end.heapInuse)), mib(memoryMargin), mib(int64(limit)), mib(warm.rss), mib(end.rss),
 		baseline.goroutines, settled.goroutines, loadTime.Round(time.Millisecond))
-	for _, op := range []string{"createMemory", "editMemory", "forgetMemory", "memoryItem", "memoryItems", "startRun", "toolRemember", "toolSearchMemory", "completeRun", "subscribe (short-lived)"} {
-		require.Positive(t, ops[op], "no %s at all", op)
+	for _, op := range soakOperations {
+		require.Positive(t, ops[op], "no %s at all (in %v)", op, loadTime.Round(time.Millisecond))
 	}
 	require.Positive(t, codes["editMemory CONFLICT"], "the edits never conflicted")
 }
