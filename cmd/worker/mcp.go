@@ -11,8 +11,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/open-bot/memory/internal/mcpserver"
 )
 
@@ -45,7 +43,10 @@ func mcpCommand(args []string, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := mcpserver.Relay(ctx, mcpserver.RelayOptions{Endpoint: mcpEndpoint(), Token: token}, &mcp.StdioTransport{})
+	// LineTransport rather than the SDK's stdio transport: a bad line is answered with a JSON-RPC
+	// error instead of ending the agent's tools for the rest of its run.
+	err := mcpserver.Relay(ctx, mcpserver.RelayOptions{Endpoint: mcpEndpoint(), Token: token},
+		&mcpserver.LineTransport{Reader: os.Stdin, Writer: os.Stdout})
 	if errors.Is(err, context.Canceled) {
 		return nil // Ctrl-C or SIGTERM: a clean stop
 	}

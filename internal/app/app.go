@@ -222,14 +222,17 @@ func sweep(ctx context.Context, interval time.Duration, svc *memory.Service, aut
 	}
 }
 
-// HTTPServer returns the http.Server to serve Handler with: the header deadline, and the idle
-// timeout of keep-alive connections (Limits.IdleTimeout). The body deadline is the handler's own,
-// so it holds behind any server.
+// HTTPServer returns the http.Server to serve Handler with: the header deadline, the idle timeout
+// of keep-alive connections (Limits.IdleTimeout) and the write timeout (Limits.WriteTimeout). The
+// body and write deadlines are also the handler's own, so they hold behind any server: the handler
+// counts the write timeout from when a response starts rather than from when its request arrived,
+// and lifts it for websockets; the server's covers what net/http writes by itself.
 func (a *App) HTTPServer() *http.Server {
 	return &http.Server{
 		Handler:           a.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       a.limits.IdleTimeout,
+		WriteTimeout:      a.limits.WriteTimeout,
 	}
 }
 

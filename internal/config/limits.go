@@ -28,6 +28,11 @@ type Limits struct {
 	// IdleTimeout is MEMORY_HTTP_IDLE_TIMEOUT: how long a keep-alive HTTP connection may wait for its
 	// next request.
 	IdleTimeout time.Duration
+	// WriteTimeout is MEMORY_HTTP_WRITE_TIMEOUT: how long the client may take to receive a response,
+	// counted from when it starts (and for each write of a streamed one) — not while the request is
+	// worked on; a client that takes longer, or never reads, has its connection closed and the
+	// response's memory is released (issue 29). Websockets are exempt.
+	WriteTimeout time.Duration
 	// RunIdleTimeout is MEMORY_RUN_IDLE_TIMEOUT: a run whose token has not been used for this long is
 	// interrupted and its token stops working.
 	RunIdleTimeout time.Duration
@@ -44,6 +49,8 @@ const (
 	// DefaultBodyTimeout lets the largest body (1 MiB) arrive at about 35 kB/s.
 	DefaultBodyTimeout = 30 * time.Second
 	DefaultIdleTimeout = 2 * time.Minute
+	// DefaultWriteTimeout lets the largest /mcp answer (8 MiB) reach a client at about 140 kB/s.
+	DefaultWriteTimeout = time.Minute
 	// DefaultRunIdleTimeout is long enough for a slow model between two tool calls.
 	DefaultRunIdleTimeout = time.Hour
 	DefaultSessionTTL     = 30 * 24 * time.Hour
@@ -66,6 +73,7 @@ func (l Limits) WithDefaults() Limits {
 	def(&l.WSMaxSubscriptionsPerCredential, DefaultWSMaxSubscriptionsPerCredential)
 	defDuration(&l.BodyTimeout, DefaultBodyTimeout)
 	defDuration(&l.IdleTimeout, DefaultIdleTimeout)
+	defDuration(&l.WriteTimeout, DefaultWriteTimeout)
 	defDuration(&l.RunIdleTimeout, DefaultRunIdleTimeout)
 	defDuration(&l.SessionTTL, DefaultSessionTTL)
 	return l
@@ -100,6 +108,7 @@ func LoadLimits(getenv func(string) string) (Limits, error) {
 	}{
 		{"MEMORY_HTTP_BODY_TIMEOUT", &l.BodyTimeout, DefaultBodyTimeout, time.Second, time.Hour},
 		{"MEMORY_HTTP_IDLE_TIMEOUT", &l.IdleTimeout, DefaultIdleTimeout, time.Second, 24 * time.Hour},
+		{"MEMORY_HTTP_WRITE_TIMEOUT", &l.WriteTimeout, DefaultWriteTimeout, time.Second, time.Hour},
 		{"MEMORY_RUN_IDLE_TIMEOUT", &l.RunIdleTimeout, DefaultRunIdleTimeout, time.Minute, 7 * 24 * time.Hour},
 		{"MEMORY_SESSION_TTL", &l.SessionTTL, DefaultSessionTTL, time.Minute, 400 * 24 * time.Hour},
 	} {

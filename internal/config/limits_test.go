@@ -13,7 +13,7 @@ func TestLoadLimits(t *testing.T) {
 	t.Parallel()
 	defaults := config.Limits{
 		WSMaxConnections: 2000, WSMaxSubscriptionsPerConnection: 100, WSMaxSubscriptionsPerCredential: 2000,
-		BodyTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, RunIdleTimeout: time.Hour,
+		BodyTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, WriteTimeout: time.Minute, RunIdleTimeout: time.Hour,
 		SessionTTL: 30 * 24 * time.Hour,
 	}
 	got, err := config.LoadLimits(env(nil))
@@ -24,13 +24,14 @@ func TestLoadLimits(t *testing.T) {
 	got, err = config.LoadLimits(env(map[string]string{
 		"MEMORY_WS_MAX_CONNECTIONS": "10", "MEMORY_WS_MAX_SUBSCRIPTIONS_PER_CONNECTION": " 3 ",
 		"MEMORY_WS_MAX_SUBSCRIPTIONS_PER_CREDENTIAL": "7", "MEMORY_HTTP_BODY_TIMEOUT": "5s",
-		"MEMORY_HTTP_IDLE_TIMEOUT": "1m", "MEMORY_RUN_IDLE_TIMEOUT": "15m", "MEMORY_SESSION_TTL": "168h",
+		"MEMORY_HTTP_IDLE_TIMEOUT": "1m", "MEMORY_HTTP_WRITE_TIMEOUT": "90s", "MEMORY_RUN_IDLE_TIMEOUT": "15m",
+		"MEMORY_SESSION_TTL": "168h",
 	}))
 	require.NoError(t, err)
 	require.Equal(t, config.Limits{
 		WSMaxConnections: 10, WSMaxSubscriptionsPerConnection: 3, WSMaxSubscriptionsPerCredential: 7,
-		BodyTimeout: 5 * time.Second, IdleTimeout: time.Minute, RunIdleTimeout: 15 * time.Minute,
-		SessionTTL: 7 * 24 * time.Hour,
+		BodyTimeout: 5 * time.Second, IdleTimeout: time.Minute, WriteTimeout: 90 * time.Second,
+		RunIdleTimeout: 15 * time.Minute, SessionTTL: 7 * 24 * time.Hour,
 	}, got)
 
 	for name, value := range map[string]string{
@@ -39,6 +40,7 @@ func TestLoadLimits(t *testing.T) {
 		"MEMORY_WS_MAX_SUBSCRIPTIONS_PER_CREDENTIAL": "-1",
 		"MEMORY_HTTP_BODY_TIMEOUT":                   "10ms",
 		"MEMORY_HTTP_IDLE_TIMEOUT":                   "30",
+		"MEMORY_HTTP_WRITE_TIMEOUT":                  "500ms",
 		"MEMORY_RUN_IDLE_TIMEOUT":                    "1s",
 		"MEMORY_SESSION_TTL":                         "10000h",
 	} {

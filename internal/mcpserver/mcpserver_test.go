@@ -430,7 +430,7 @@ func TestBareRequests(t *testing.T) {
 			`"call-7"`, http.StatusBadRequest, "BAD_USER_INPUT: the request holds a lone UTF-16 surrogate escape"},
 		{`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"remember","arguments":{"content":"` + strings.Repeat("green ", 200_000) + `"}}}`,
 			"2", http.StatusRequestEntityTooLarge, "BAD_USER_INPUT: request body too large; nothing was done"},
-		{`{"method":"tools/call","params":{"arguments":{"content":"\ud800"}}}`, "", http.StatusBadRequest, "BAD_USER_INPUT: the request holds"},
+		{`{"method":"tools/call","params":{"arguments":{"content":"\ud800"}}}`, "null", http.StatusBadRequest, "BAD_USER_INPUT: the request holds"},
 	} {
 		status, body = post(t, w, http.MethodPost, r.Token, bad.body)
 		assert.Equal(t, bad.status, status, body)

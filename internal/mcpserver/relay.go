@@ -26,8 +26,9 @@ type RelayOptions struct {
 	HTTPClient *http.Client
 }
 
-// Relay serves the API's MCP tools and resources for one run over transport (stdio, for
-// `worker mcp`), relaying every call to the API's Streamable HTTP endpoint with the run token as
+// Relay serves the API's MCP tools and resources for one run over transport (a LineTransport on
+// stdin and stdout, for `worker mcp`: a line that isn't one JSON-RPC message is answered with an
+// error and the session goes on), relaying every call to the API's Streamable HTTP endpoint with the run token as
 // its Bearer credential. The API does all the work — credential, scope, the rules of each tool and
 // the generation check (G5) — so the tools behave exactly as over HTTP, and what they are (names,
 // descriptions, schemas) is read from the API when Relay starts. It returns when the client

@@ -61,6 +61,28 @@ func New(svc *memory.Service, log *slog.Logger) *mcp.Server {
 
 func ptr[T any](v T) *T { return &v }
 
+// graphQLTwins are, for each tool and the packet resource, the GraphQL field of the run credential
+// that calls the same domain method (RULES §5: they behave exactly alike).
+var graphQLTwins = map[string][2]string{
+	"remember":            {"Mutation", "toolRemember"},
+	"remember_about_user": {"Mutation", "toolRememberAboutUser"},
+	"update_memory":       {"Mutation", "toolUpdateMemory"},
+	"forget_memory":       {"Mutation", "toolForgetMemory"},
+	"search_memory":       {"Query", "toolSearchMemory"},
+	"search_history":      {"Query", "toolSearchHistory"},
+	// The packet is laid out again from the run's memory context (P7).
+	PacketURI: {"Run", "memoryContext"},
+}
+
+// GraphQLTwin is the GraphQL field (its object and name, as the schema names them) that does what
+// the tool or resource named name does, or "" and "" for a name the server doesn't serve. The API
+// applies that field's limits to the call (HTTPOptions.Admit), so a tool is limited exactly like
+// its twin.
+func GraphQLTwin(name string) (object, field string) {
+	twin := graphQLTwins[name]
+	return twin[0], twin[1]
+}
+
 // credentialKey is where TokenInfo keeps the run credential.
 const credentialKey = "memory.credential"
 

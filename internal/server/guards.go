@@ -124,3 +124,53 @@ func (s *server) bodyDeadline(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// writeDeadline gives a response Limits.WriteTimeout to reach the client, so that a client that
+// never reads (or reads too slowly) is cut off and the response's memory released, instead of
+// holding a goroutine and its buffers for as long as it keeps the connection open (issue 29: three
+// such clients held 1.45 GB). The deadline is armed when the response starts — and again at each
+// later write or flush, so a stream lives as long as it keeps delivering — not while the request is
+// worked on: a request waiting for a heavy slot is not cut off. It is cleared as the handler starts,
+// which also lifts the http.Server's own WriteTimeout (app.HTTPServer), a backstop for what net/http
+// writes outside a handler. A websocket upgrade is not wrapped (gorilla needs the http.Hijacker, and
+// clears every deadline as it takes the connection over), so subscriptions live on.
+func (s *server) writeDeadline(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
+		if r.Header.Get("Upgrade") != "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		dw := &deadlineWriter{ResponseWriter: w, timeout: s.Limits.WriteTimeout}
+		next.ServeHTTP(dw, r)
+		// net/http sends what is still buffered after the handler returns.
+		dw.arm()
+	})
+}
+
+// deadlineWriter arms the connection's write deadline before each write.
+type deadlineWriter struct {
+	http.ResponseWriter
+	timeout time.Duration
+}
+
+func (d *deadlineWriter) arm() {
+	_ = http.NewResponseController(d.ResponseWriter).SetWriteDeadline(time.Now().Add(d.timeout))
+}
+
+func (d *deadlineWriter) WriteHeader(code int) {
+	d.arm()
+	d.ResponseWriter.WriteHeader(code)
+}
+
+func (d *deadlineWriter) Write(p []byte) (int, error) {
+	d.arm()
+	return d.ResponseWriter.Write(p)
+}
+
+func (d *deadlineWriter) Flush() {
+	d.arm()
+	_ = http.NewResponseController(d.ResponseWriter).Flush()
+}
+
+func (d *deadlineWriter) Unwrap() http.ResponseWriter { return d.ResponseWriter }

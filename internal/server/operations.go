@@ -125,13 +125,27 @@ func (b operationBudget) InterceptField(ctx context.Context, next graphql.Resolv
 		return nil, err
 	}
 	defer func() { <-slots }()
-	if b.heavy != nil && resolvers.HeavyField(fc.Object, fc.Field.Name) {
-		if err := take(ctx, b.heavy); err != nil {
-			return nil, err
-		}
-		defer func() { <-b.heavy }()
+	release, err := b.admit(ctx, fc.Object, fc.Field.Name)
+	if err != nil {
+		return nil, err
 	}
+	defer release()
 	return next(ctx)
+}
+
+// admit waits for a slot of the heavy semaphore when field of object is heavy
+// (resolvers.HeavyField), or for ctx to end; release gives the slot back. A light field passes at
+// once. It is the one place the process's heavy slots are taken: for GraphQL's fields here, and for
+// /mcp's tool calls through their GraphQL twins (mcpserver.HTTPOptions.Admit), so MCP searches and
+// GraphQL recalls, searches and counts share the same half of the pool.
+func (b operationBudget) admit(ctx context.Context, object, field string) (release func(), err error) {
+	if b.heavy == nil || !resolvers.HeavyField(object, field) {
+		return func() {}, nil
+	}
+	if err := take(ctx, b.heavy); err != nil {
+		return nil, err
+	}
+	return func() { <-b.heavy }, nil
 }
 
 // take waits for a slot of sem, or for ctx to end.

@@ -78,6 +78,7 @@ func New(o Options) http.Handler {
 		Options: o,
 		app:     frontend.Handler(),
 		ws:      newWSTracker(o.Limits.WSMaxConnections, o.Limits.WSMaxSubscriptionsPerConnection, o.Limits.WSMaxSubscriptionsPerCredential),
+		budget:  newOperationBudget(o.DBMaxConns),
 	}
 	for _, origin := range o.AllowedOrigins {
 		if u, err := url.Parse(origin); err == nil && u.Hostname() != "" {
@@ -97,7 +98,7 @@ func New(o Options) http.Handler {
 	mux.HandleFunc("GET /login", s.login)
 	mux.HandleFunc("POST /logout", s.logout)
 	mux.Handle("/", s.app)
-	return s.bodyDeadline(s.logRequests(s.hostGuard(s.crossOriginGuard(securityHeaders(mux)))))
+	return s.writeDeadline(s.bodyDeadline(s.logRequests(s.hostGuard(s.crossOriginGuard(securityHeaders(mux))))))
 }
 
 type server struct {
@@ -105,6 +106,9 @@ type server struct {
 	// app serves the web app (frontend.Handler, built once: it hashes every file).
 	app http.Handler
 	ws  *wsTracker
+	// budget limits what operations ask of the database at once; /graphql and /mcp share its heavy
+	// slots.
+	budget operationBudget
 	// allowedHosts are the host names of AllowedOrigins, lower-cased, for hostGuard.
 	allowedHosts []string
 	// httpsHosts are the hosts (host[:port], lower-cased) of the https origins of AllowedOrigins: a
@@ -146,7 +150,7 @@ func (s *server) graphql() http.Handler {
 	srv.Use(selectionLimit{max: MaxSelections})
 	srv.Use(extension.FixedComplexityLimit(MaxComplexity))
 	srv.Use(depthLimit{max: MaxDepth})
-	srv.Use(newOperationBudget(s.DBMaxConns))
+	srv.Use(s.budget)
 	srv.Use(subscriptionCaps{})
 	srv.AroundOperations(root.WithLoaders)
 	// Last: the execution it shares is set up with the context every interceptor above has made.
