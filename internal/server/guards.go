@@ -133,14 +133,16 @@ func (s *server) bodyDeadline(next http.Handler) http.Handler {
 // worked on: a request waiting for a heavy slot is not cut off. It is cleared as the handler starts,
 // which also lifts the http.Server's own WriteTimeout (app.HTTPServer), a backstop for what net/http
 // writes outside a handler. A websocket upgrade is not wrapped (gorilla needs the http.Hijacker, and
-// clears every deadline as it takes the connection over), so subscriptions live on.
+// clears every deadline as it takes the connection over), so subscriptions live on; nor is its
+// server deadline cleared, so a request that carries an Upgrade header but isn't upgraded (any path
+// but /graphql, or a refused upgrade) still ends within the http.Server's WriteTimeout.
 func (s *server) writeDeadline(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
 		if r.Header.Get("Upgrade") != "" {
 			next.ServeHTTP(w, r)
 			return
 		}
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
 		dw := &deadlineWriter{ResponseWriter: w, timeout: s.Limits.WriteTimeout}
 		next.ServeHTTP(dw, r)
 		// net/http sends what is still buffered after the handler returns.
