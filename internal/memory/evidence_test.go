@@ -114,7 +114,7 @@ func TestRunReadsEvidenceOfItsOwnTeammateOnly(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, memory.OutcomeSaved, res.Outcome, "%s %s", res.Reason, res.Message)
 	require.Equal(t, diet.ID, res.Item.ID)
-	X
+	assert.Empty(t, leaks(*res.Item, ""), "toolUpdateMemory's answer")
 	assert.Nil(t, res.Item.SourceRunID)
 
 	// B's run, the user and the worker read it all.
