@@ -3202,7 +3202,10 @@ enum ToolOutcome {
   SUGGESTED
   "Already remembered; nothing written."
   UNCHANGED
-  "The user forgot this text before; not saved (F3)."
+  """
+  No longer answered: a suggestion of a text the user forgot before is dropped without the run being
+  told — it answers SUGGESTED like any suggestion, so the tools can't reveal what was forgotten (F3).
+  """
   DROPPED
   "Erased, as the user asked (A5)."
   FORGOTTEN
@@ -3362,8 +3365,8 @@ extend type Mutation {
   ): Run! @auth(accept: [USER])
   """
   Save what the teammate learned: confirmed memory when the user's message asks for it and contains
-  it (A1, A3 for shared), a suggestion otherwise (A2); dropped if the user forgot that text before
-  (F3).
+  it (A1, A3 for shared), a suggestion otherwise (A2). A suggestion of a text the user forgot before
+  is dropped — the user never sees it — but answered like any suggestion (F3).
 
   Credentials: run.
   """
@@ -3541,7 +3544,9 @@ type MemoryItem {
   source: MemorySource!
   """
   For suggestions: where it came from in the user's words — the sentence of the run's user message a
-  teammate's suggestion most likely came from, or the quote extraction found.
+  teammate's suggestion most likely came from, or the quote extraction found. A run reads it only
+  when it comes from its own teammate's conversations (S4), and it is erased with the teammate
+  whose conversation it quotes.
   """
   evidence: String
   """
@@ -3550,7 +3555,7 @@ type MemoryItem {
   suggestion, and for suggestions made before reasons were kept. Readable wherever evidence is.
   """
   waitReason: String
-  "For suggestions: the run (conversation turn) that made it."
+  "For suggestions: the run (conversation turn) that made it; to a run, only one of its own teammate's (S4)."
   sourceRunId: ID
   "For suggestions a teammate's run made: that teammate, so the app can link to the conversation (user only)."
   sourceTeammate: Teammate
@@ -3606,11 +3611,14 @@ type MemoryRevision {
   expiresAt: Time
   "What produced it."
   action: RevisionAction!
-  "user, teammate:<id>, extraction or import."
+  """
+  user, teammate:<id>, extraction or import. To a run, another teammate is teammate, with no id
+  (S4).
+  """
   actor: String!
   "The revision this one was based on."
   basedOn: Int
-  "The run whose tool wrote it (a teammate's change), if any."
+  "The run whose tool wrote it (a teammate's change), if any; to a run, only one of its own teammate's (S4)."
   runId: ID
   "When it was written."
   createdAt: Time!

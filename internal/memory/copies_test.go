@@ -1,6 +1,7 @@
 package memory_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -74,7 +75,8 @@ func TestForgetFindsCopiesAndForgetsThemTogether(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, memory.StatusActive, got.Status, "a different text is not a copy")
 
-	// Later, a teammate's save of the text is dropped wherever it was forgotten.
+	// Later, a teammate's save of the text is dropped wherever it was forgotten (without the run
+	// being told, F3).
 	for name, c := range map[string]struct {
 		tm     string
 		shared bool
@@ -82,7 +84,11 @@ func TestForgetFindsCopiesAndForgetsThemTogether(t *testing.T) {
 		run := f.startRun(t, c.tm, "What is the gate code?")
 		res, err := f.svc.ToolRemember(asRun(t, f, run.Token), memory.RememberInput{Content: "Gate code is 5521", ForEveryone: c.shared})
 		require.NoError(t, err)
-		assert.Equal(t, memory.OutcomeDropped, res.Outcome, name)
+		assert.Equal(t, memory.OutcomeSuggested, res.Outcome, "%s: answered as any suggestion (F3: no oracle)", name)
+		var visible int
+		require.NoError(t, f.pool.QueryRow(context.Background(),
+			`SELECT count(*) FROM memory_items WHERE status = 'candidate' AND content ILIKE '%5521%'`).Scan(&visible))
+		assert.Zero(t, visible, "%s: the user sees no suggestion of it", name)
 		assert.NotContains(t, strings.ToLower(run.Packet.Text), "code is 5521", "%s: no copy reaches a packet", name)
 	}
 }

@@ -191,5 +191,15 @@ func (s *Service) Lessons(ctx context.Context, teammateID string) ([]Lesson, err
 		}
 		out = append(out, Lesson{Item: itemFromRow(row), RunID: l.RunID})
 	}
+	items := make([]Item, len(out))
+	for i, l := range out {
+		items[i] = l.Item
+	}
+	if err := withholdForRun(ctx, s.pool, c, items); err != nil { // S4
+		return nil, err
+	}
+	for i := range out {
+		out[i].Item = items[i]
+	}
 	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -109,6 +110,9 @@ func (s *Service) ListItems(ctx context.Context, f ListFilter) (ItemPage, error)
 		return ItemPage{}, fmt.Errorf("list memory: %w", err)
 	}
 	items := mapRows(rows, itemFromRow)
+	if err := withholdForRun(ctx, s.pool, CredentialFrom(ctx), items); err != nil { // S4
+		return ItemPage{}, err
+	}
 	page := ItemPage{Items: items, filter: q}
 	if len(items) > limit {
 		page.Items, page.HasNext = items[:limit], true
@@ -133,7 +137,9 @@ func escapeLike(s string) string {
 }
 
 // Item returns one item (a forgotten one keeps no content). Runs may read active items of shared and
-// their own scope only; a suggestion is NOT_FOUND to anyone but the user (CanReadSuggestions).
+// their own scope only; a suggestion is NOT_FOUND to anyone but the user (CanReadSuggestions) — and so
+// is, to a run, the id of a suggestion the tombstones suppressed, after the same scope check (F3,
+// suppressed.go). A run reads evidence from its own teammate's conversations only (S4, evidence.go).
 func (s *Service) Item(ctx context.Context, id string) (Item, error) {
 	c, err := require(ctx, CredentialUser, CredentialWorker, CredentialRun)
 	if err != nil {
@@ -143,6 +149,12 @@ func (s *Service) Item(ctx context.Context, id string) (Item, error) {
 		return Item{}, err
 	}
 	row, err := queries(s.pool).ItemGet(ctx, id)
+	if errors.Is(err, ErrNotFound) && c.Kind == CredentialRun {
+		if scope, err := s.suppressedScope(ctx, id); err == nil && !c.CanReadScope(scope) {
+			return Item{}, ErrForbidden
+		}
+		return Item{}, ErrNotFound
+	}
 	if err != nil {
 		return Item{}, err
 	}
@@ -156,7 +168,11 @@ func (s *Service) Item(ctx context.Context, id string) (Item, error) {
 	if item.Status.isSuggestion() && !c.CanReadSuggestions() {
 		return Item{}, ErrNotFound
 	}
-	return item, nil
+	items := []Item{item}
+	if err := withholdForRun(ctx, s.pool, c, items); err != nil {
+		return Item{}, err
+	}
+	return items[0], nil
 }
 
 // RevisionPage is a page of an item's revisions, newest first.
@@ -165,7 +181,8 @@ type RevisionPage struct {
 	HasNext   bool
 }
 
-// Revisions returns the item's revisions newest first; after is a revision number (exclusive).
+// Revisions returns the item's revisions newest first; after is a revision number (exclusive). To a
+// run they name no other teammate (S4, evidence.go).
 func (s *Service) Revisions(ctx context.Context, itemID string, first *int, after *int) (RevisionPage, error) {
 	if _, err := s.Item(ctx, itemID); err != nil { // checks the id and the caller's reach
 		return RevisionPage{}, err
@@ -179,6 +196,9 @@ func (s *Service) Revisions(ctx context.Context, itemID string, first *int, afte
 		return RevisionPage{}, fmt.Errorf("list revisions: %w", err)
 	}
 	revs := mapRows(rows, revisionFromRow)
+	if err := withholdAuthorsForRun(ctx, s.pool, CredentialFrom(ctx), revs); err != nil {
+		return RevisionPage{}, err
+	}
 	page := RevisionPage{Revisions: revs}
 	if len(revs) > limit {
 		page.Revisions, page.HasNext = revs[:limit], true

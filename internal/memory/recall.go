@@ -441,6 +441,16 @@ func (s *Service) RecallPreview(ctx context.Context, teammateID, query string) (
 	case err != nil:
 		return Packet{}, fmt.Errorf("recall preview: %w", err)
 	}
+	items := make([]Item, len(p.Entries))
+	for i, e := range p.Entries {
+		items[i] = e.Item
+	}
+	if err := withholdForRun(ctx, s.pool, c, items); err != nil { // S4
+		return Packet{}, err
+	}
+	for i := range p.Entries {
+		p.Entries[i].Item = items[i]
+	}
 	return p, nil
 }
 
@@ -524,6 +534,16 @@ func (s *Service) MemoryContext(ctx context.Context, runID string) ([]ContextEnt
 	})
 	if err != nil {
 		return nil, fmt.Errorf("memory context: %w", err)
+	}
+	items := make([]Item, len(entries))
+	for i, e := range entries {
+		items[i] = e.Item
+	}
+	if err := withholdForRun(ctx, s.pool, c, items); err != nil { // S4
+		return nil, err
+	}
+	for i := range entries {
+		entries[i].Item = items[i]
 	}
 	return entries, nil
 }

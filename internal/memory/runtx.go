@@ -100,6 +100,13 @@ func (s *Service) runWriteTx(ctx context.Context, scope string, write func(tx pg
 		if out, err = write(tx, run, request.Content, request.ID); err != nil {
 			return err
 		}
+		if out.Item != nil { // the item answered may be shared, from another teammate (S4)
+			items := []Item{*out.Item}
+			if err := withholdForRun(ctx, tx, c, items); err != nil {
+				return err
+			}
+			out.Item = &items[0]
+		}
 		after, err := generationQ(ctx, q, run.TeammateID)
 		if err != nil {
 			return err

@@ -140,7 +140,8 @@ func TestLegacyTombstonesAreWrappedWithTheKey(t *testing.T) {
 	run := f.startRun(t, tm, "Hello.")
 	res, err := f.svc.ToolRemember(asRun(t, f, run.Token), memory.RememberInput{Content: "Door code 7730"})
 	require.NoError(t, err)
-	assert.Equal(t, memory.OutcomeDropped, res.Outcome)
+	assert.Equal(t, memory.OutcomeSuggested, res.Outcome, "answered as any suggestion (F3: no oracle)")
+	assert.Empty(t, extractCandidates(t, f, tm), "dropped: the user sees nothing")
 
 	// Starting again with the same key changes nothing; with another key, the process refuses.
 	require.NoError(t, f.svc.Background().UseTombstoneKey(ctx, []byte(testTombstoneKey)))
@@ -187,8 +188,9 @@ func TestForgottenTextMatchesEveryUnicodeSpelling(t *testing.T) {
 		assert.True(t, gone, "forgottenBefore: %s", name)
 		res, err := f.svc.ToolRemember(rc, memory.RememberInput{Content: text})
 		require.NoError(t, err)
-		assert.Equal(t, memory.OutcomeDropped, res.Outcome, "teammate's save: %s", name)
+		assert.Equal(t, memory.OutcomeSuggested, res.Outcome, "teammate's save, answered as any suggestion: %s", name)
 	}
+	assert.Empty(t, extractCandidates(t, f, tm), "every spelling was dropped: the user sees none")
 	for name, text := range differ {
 		gone, err := f.svc.ForgottenBefore(user, scope, text)
 		require.NoError(t, err)

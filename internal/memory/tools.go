@@ -26,7 +26,9 @@ const (
 	OutcomeSuggested ToolOutcome = "suggested"
 	// OutcomeUnchanged: the same text is already remembered; nothing written.
 	OutcomeUnchanged ToolOutcome = "unchanged"
-	// OutcomeDropped: the user forgot this text before; an inference doesn't bring it back (F3).
+	// OutcomeDropped is no longer answered: a suggestion of a text the user forgot before is dropped
+	// without the run being told (F3, suppressed.go); it answers OutcomeSuggested. The value stays
+	// for the API's enum.
 	OutcomeDropped ToolOutcome = "dropped"
 	// OutcomeForgotten: erased (A5).
 	OutcomeForgotten ToolOutcome = "forgotten"
@@ -74,8 +76,8 @@ func actorOf(run Run) string { return "teammate:" + run.TeammateID }
 
 // ToolRemember saves what a teammate learned (run credential). intent.Judge decides: confirmed memory when
 // the user's message asks for it and contains it (A1, A3 for shared), a suggestion otherwise (A2). A
-// suggestion whose text the user forgot before is dropped (F3); a text already remembered is not
-// saved twice.
+// suggestion whose text the user forgot before is dropped without the run being told: it is answered
+// as any suggestion (F3, suppressed.go). A text already remembered is not saved twice.
 func (s *Service) ToolRemember(ctx context.Context, in RememberInput) (ToolResult, error) {
 	c := CredentialFrom(ctx)
 	if in.Kind == "" {
@@ -119,12 +121,12 @@ func (s *Service) ToolRemember(ctx context.Context, in RememberInput) (ToolResul
 			return ToolResult{Outcome: OutcomeSaved, Reason: d.Reason, Item: &item,
 				Message: "Saved to memory, as the user asked."}, nil
 		}
-		if gone, err := s.tombstonedTx(ctx, tx, sc.String(), in.Content); err != nil || gone {
-			return ToolResult{Outcome: OutcomeDropped, Reason: d.Reason,
-				Message: "Not saved: the user asked to forget this before."}, err
+		gone, err := s.tombstonedTx(ctx, tx, sc.String(), in.Content)
+		if err != nil {
+			return ToolResult{}, err
 		}
 		return s.suggestTx(ctx, tx, run, n, d, message, in.Content,
-			"Saved as a suggestion for the user to confirm, because "+d.Reason.ForTeammate())
+			"Saved as a suggestion for the user to confirm, because "+d.Reason.ForTeammate(), gone)
 	})
 }
 
@@ -179,16 +181,16 @@ func (s *Service) ToolUpdateMemory(ctx context.Context, id string, baseRevision 
 			return ToolResult{Outcome: OutcomeUnchanged, Reason: d.Reason,
 				Message: "The memory already says this, but for case, spacing or punctuation; nothing changed."}, nil
 		}
-		if gone, err := s.tombstonedTx(ctx, tx, cur.Scope, content); err != nil || gone {
-			return ToolResult{Outcome: OutcomeDropped, Reason: d.Reason,
-				Message: "Not saved: the user asked to forget this before."}, err
+		gone, err := s.tombstonedTx(ctx, tx, cur.Scope, content)
+		if err != nil {
+			return ToolResult{}, err
 		}
 		return s.suggestTx(ctx, tx, run, newItem{
 			scope: Scope{TeammateID: cur.TeammateID}, source: SourceTeammate, actor: actorOf(run),
 			state:       state{content: content, key: cur.Key, kind: cur.Kind, pinned: cur.Pinned, expiresAt: cur.ExpiresAt},
 			sourceRunID: &run.ID, sourceMessageID: &messageID, targetItemID: &cur.ID, targetRevision: &cur.Revision,
 		}, d, message, content,
-			"Not changed yet: the change waits for the user to confirm, because "+d.Reason.ForTeammate())
+			"Not changed yet: the change waits for the user to confirm, because "+d.Reason.ForTeammate(), gone)
 	})
 }
 
@@ -235,7 +237,7 @@ func (s *Service) ToolForgetMemory(ctx context.Context, id string) (ToolResult, 
 			actor: actorOf(run), sourceRunID: &run.ID, sourceMessageID: &messageID,
 			targetItemID: &cur.ID, targetRevision: &cur.Revision, proposesForget: true,
 		}, d, message, cur.Content,
-			"Not forgotten yet: the user is asked to confirm forgetting this memory, because "+d.Reason.ForTeammate())
+			"Not forgotten yet: the user is asked to confirm forgetting this memory, because "+d.Reason.ForTeammate(), false)
 	})
 }
 
@@ -247,8 +249,14 @@ func (s *Service) ToolForgetMemory(ctx context.Context, id string) (ToolResult, 
 // (keeping the reason it was stored with), and the answer holds it only when this run made it. A
 // run that has made runSuggestionLimit suggestions makes no more, so one turn can't bury the user's
 // list. Both are decided under the scope's lock, so concurrent identical suggestions merge too.
+//
+// suppressed says that n's text matches a tombstone (F3): it is dropped — the user never sees it —
+// but answered exactly as above, with the same checks in the same order: it merges into a suppressed
+// suggestion of the same text as into a waiting one, counts toward the budget and, when it is made,
+// is recorded in memory_suppressed instead of memory_items (suppressed.go says how that stays
+// indistinguishable to the run).
 func (s *Service) suggestTx(ctx context.Context, tx pgx.Tx, run Run, n newItem, d intent.Decision,
-	message, about, saved string) (ToolResult, error) {
+	message, about, saved string, suppressed bool) (ToolResult, error) {
 	n.status = StatusCandidate
 	n.waitReason = d.Reason
 	if words := intent.Quote(d.Trace.Words); words != "" {
@@ -256,23 +264,35 @@ func (s *Service) suggestTx(ctx context.Context, tx pgx.Tx, run Run, n newItem, 
 	}
 	q := queries(tx)
 	if !n.proposesForget {
+		// Suggestions are the user's (A2): a run reads back only one it made itself. Another
+		// run's carries that run's evidence, a sentence of a conversation this run may not read
+		// — another teammate's, when the suggestion is for everyone (S1, S4).
+		mergedAnswer := func(merged Item) ToolResult {
+			res := ToolResult{Outcome: OutcomeSuggested, Reason: d.Reason,
+				Message: "The same suggestion is already waiting for the user; it was counted again."}
+			if merged.SourceRunID != nil && *merged.SourceRunID == run.ID {
+				res.Item = &merged
+			}
+			return res
+		}
 		row, err := q.ItemSuggestionMerge(ctx, memorydb.ItemSuggestionMergeParams{
 			Scope: n.scope.String(), ContentHash: ContentHash(n.state.content), TargetItemID: n.targetItemID,
 		})
 		switch {
 		case err == nil:
 			merged := itemFromRow(row)
-			res := ToolResult{Outcome: OutcomeSuggested, Reason: d.Reason,
-				Message: "The same suggestion is already waiting for the user; it was counted again."}
-			// Suggestions are the user's (A2): a run reads back only one it made itself. Another
-			// run's carries that run's evidence, a sentence of a conversation this run may not read
-			// — another teammate's, when the suggestion is for everyone (S1).
-			if merged.SourceRunID != nil && *merged.SourceRunID == run.ID {
-				res.Item = &merged
-			}
-			return res, announceTx(ctx, tx, merged, "")
+			return mergedAnswer(merged), announceTx(ctx, tx, merged, "")
 		case !errors.Is(err, ErrNotFound): // ErrNotFound: none waits
 			return ToolResult{}, err
+		}
+		if suppressed {
+			merged, err := s.mergeSuppressedTx(ctx, tx, run, n)
+			switch {
+			case err == nil:
+				return mergedAnswer(merged), nil // no announcement: the user never sees it
+			case !errors.Is(err, ErrNotFound):
+				return ToolResult{}, err
+			}
 		}
 	}
 	made, err := q.ItemsSuggestedByRun(ctx, run.ID)
@@ -290,6 +310,13 @@ func (s *Service) suggestTx(ctx context.Context, tx pgx.Tx, run Run, n newItem, 
 	}
 	if sentence := intent.SourceSentence(message, about); sentence != "" {
 		n.evidence = &sentence
+	}
+	if suppressed {
+		item, err := s.insertSuppressedTx(ctx, tx, run, n)
+		if err != nil {
+			return ToolResult{}, err
+		}
+		return ToolResult{Outcome: OutcomeSuggested, Item: &item, Message: saved, Reason: d.Reason}, nil
 	}
 	item, err := s.insertItemTx(ctx, tx, n)
 	if err != nil {
@@ -326,8 +353,15 @@ func activeItemForUpdateTx(ctx context.Context, tx pgx.Tx, id string) (Item, err
 
 // visibleScope returns the scope of item id if a run of c's teammate may see it (shared or its own):
 // another teammate's item is FORBIDDEN (S1), an unknown one NOT_FOUND.
+//
+// The id of a suggestion the tombstones suppressed is looked up too, so a run that names it goes on
+// to the same checks — its lock, its generation (G5) — and the same NOT_FOUND as for the id of a
+// waiting suggestion (F3, suppressed.go).
 func (s *Service) visibleScope(ctx context.Context, c Credential, id string) (string, error) {
 	scope, err := queries(s.pool).ItemScope(ctx, id)
+	if errors.Is(err, ErrNotFound) {
+		scope, err = s.suppressedScope(ctx, id)
+	}
 	if err != nil {
 		return "", err
 	}
@@ -338,13 +372,18 @@ func (s *Service) visibleScope(ctx context.Context, c Credential, id string) (st
 }
 
 // ToolSearchMemory searches the teammate's visible active, unexpired items (run credential), after
-// the run's generation check (G5, runTx).
+// the run's generation check (G5, runTx). Evidence from another teammate's conversations is withheld
+// (S4).
 func (s *Service) ToolSearchMemory(ctx context.Context, query string) ([]Item, error) {
-	return runSearch(ctx, s, "search memory", query, func(q *memorydb.Queries, teammateID, pattern string) ([]*memorydb.ItemsSearchVisibleRow, error) {
+	items, err := runSearch(ctx, s, "search memory", query, func(q *memorydb.Queries, teammateID, pattern string) ([]*memorydb.ItemsSearchVisibleRow, error) {
 		return q.ItemsSearchVisible(ctx, memorydb.ItemsSearchVisibleParams{
 			TeammateID: teammateID, Words: query, Pattern: pattern, MaxRows: MaxToolResults,
 		})
 	}, itemFromRow)
+	if err != nil {
+		return nil, err
+	}
+	return items, withholdForRun(ctx, s.pool, CredentialFrom(ctx), items)
 }
 
 // HistoryMessage is one message of a teammate's own conversations (P8).

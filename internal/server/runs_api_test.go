@@ -459,11 +459,38 @@ func TestToolForgetNeedsTheUsersRequest(t *testing.T) {
 	assert.Empty(t, out.ToolForgetMemory.Item.Content)
 	assert.Empty(t, w.candidates(&tm), "the waiting proposal went with the item")
 
-	// F3: the teammate's inference of the same text is dropped, not suggested again.
-	run3 := w.startRun(tm, "", "Miso is sleeping.")
-	got := w.remember(run3.RunToken, "Has a cat named Miso", false)
-	assert.Equal(t, "DROPPED", got.Outcome)
-	assert.Nil(t, got.Item)
+	// F3: the teammate's inference of the same text is dropped, not suggested again — and the run
+	// can't tell: its answer over HTTP is an ordinary suggestion's, the same as another text's but
+	// for what differs every time (id, times, the text itself), and its id reads like a
+	// suggestion's (no item to read, NOT_FOUND to update).
+	run3 := w.startRun(tm, "", "My cat is sleeping.")
+	var answers [2]map[string]any
+	for i, text := range []string{"Has a cat named Miso", "Has a cat named Tofu"} {
+		var out struct{ ToolRemember map[string]any }
+		w.api.Must(t, run3.RunToken, `mutation($c: String!) { toolRemember(input: {content: $c}) {
+			outcome message reason adopted item { id scope kind key content status pinned revision source evidence
+			waitReason sourceRunId timesSuggested resolution expiresAt expired createdAt updatedAt forgottenAt
+			targetItemId targetRevision proposesForget teammate { id name } } } }`, map[string]any{"c": text}, &out)
+		it := out.ToolRemember["item"].(map[string]any)
+		res := w.api.Do(t, run3.RunToken, `query($id: ID!) { memoryItem(id: $id) { id } }`, map[string]any{"id": it["id"]})
+		var read struct{ MemoryItem *struct{ ID string } }
+		res.Decode(t, &read)
+		assert.Empty(t, res.Codes(), text)
+		assert.Nil(t, read.MemoryItem, "%s: a suggestion is no item to a run", text)
+		upd := w.api.Do(t, run3.RunToken, `mutation($id: ID!) { toolUpdateMemory(input: {id: $id, baseRevision: 1, content: "x"}) { outcome } }`,
+			map[string]any{"id": it["id"]})
+		assert.Equal(t, []string{"NOT_FOUND"}, upd.Codes(), text)
+		assert.Equal(t, text, it["content"])
+		for _, k := range []string{"id", "content", "createdAt", "updatedAt"} {
+			delete(it, k)
+		}
+		answers[i] = out.ToolRemember
+	}
+	assert.Equal(t, "SUGGESTED", answers[0]["outcome"])
+	assert.Equal(t, answers[1], answers[0], "the forgotten text's answer is any suggestion's")
+	for _, c := range w.candidates(&tm) {
+		assert.NotContains(t, c.Content, "Miso", "the user never sees it")
+	}
 
 	var search struct{ ToolSearchMemory []item }
 	w.api.Must(t, run3.RunToken, `query { toolSearchMemory(query: "cat Miso") { `+itemFields+` } }`, nil, &search)

@@ -1749,16 +1749,18 @@ func (q *Queries) ItemsSearchVisible(ctx context.Context, arg ItemsSearchVisible
 }
 
 const itemsSuggestedByRun = `-- name: ItemsSuggestedByRun :one
-SELECT count(*)::int FROM memory_items
- WHERE source_run_id = $1::uuid AND source = 'teammate' AND status IN ('candidate', 'dismissed')
+SELECT ((SELECT count(*) FROM memory_items
+          WHERE source_run_id = $1::uuid AND source = 'teammate' AND status IN ('candidate', 'dismissed'))
+        + (SELECT count(*) FROM memory_suppressed WHERE run_id = $1::uuid))::int AS made
 `
 
-// The suggestions a run made, settled or not (its budget).
+// The suggestions a run made, settled or not (its budget), the ones the tombstones suppressed
+// included (F3: they count as any other).
 func (q *Queries) ItemsSuggestedByRun(ctx context.Context, runID string) (int, error) {
 	row := q.db.QueryRow(ctx, itemsSuggestedByRun, runID)
-	var column_1 int
-	err := row.Scan(&column_1)
-	return column_1, err
+	var made int
+	err := row.Scan(&made)
+	return made, err
 }
 
 const itemsWaiting = `-- name: ItemsWaiting :many

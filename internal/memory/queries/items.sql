@@ -225,9 +225,11 @@ SELECT EXISTS (SELECT 1 FROM memory_items
                 WHERE target_item_id = @item_id::uuid AND proposes_forget AND status = 'candidate');
 
 -- name: ItemsSuggestedByRun :one
--- The suggestions a run made, settled or not (its budget).
-SELECT count(*)::int FROM memory_items
- WHERE source_run_id = @run_id::uuid AND source = 'teammate' AND status IN ('candidate', 'dismissed');
+-- The suggestions a run made, settled or not (its budget), the ones the tombstones suppressed
+-- included (F3: they count as any other).
+SELECT ((SELECT count(*) FROM memory_items
+          WHERE source_run_id = @run_id::uuid AND source = 'teammate' AND status IN ('candidate', 'dismissed'))
+        + (SELECT count(*) FROM memory_suppressed WHERE run_id = @run_id::uuid))::int AS made;
 
 -- name: ItemsActiveHashes :many
 SELECT content_hash::bytea FROM memory_items
