@@ -2722,7 +2722,9 @@ extend type Query {
   dismissed suggestions are never exported. Expired items are included, marked. includeRevisions
   adds each item's revision history (JSON: revisions; Markdown: earlier versions). The web app
   downloads the same file from GET /export?scope=shared|<teammate
-  id>&format=json|markdown[&revisions=true]. At most 10,000 items.
+  id>&format=json|markdown[&revisions=true]. At most 10,000 items and MEMORY_EXPORT_MAX_BYTES of
+  text (revisions counted when included): a larger scope is BAD_USER_INPUT on scope, before anything
+  is read — export it without revisions.
 
   Credentials: user.
   """

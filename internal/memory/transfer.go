@@ -42,6 +42,23 @@ const (
 // MaxExportItems bounds one export, which is built whole in memory.
 const MaxExportItems = 10_000
 
+// DefaultExportMaxBytes bounds one export's text unless WithExportMaxBytes says otherwise (see
+// exportBytes): 32 MiB. An export is built whole in memory, a few times its size while it is
+// rendered, so the bound is on what the scope holds, its revisions included when they are asked for,
+// read before any row is.
+const DefaultExportMaxBytes = 32 << 20
+
+// What a row adds to an export beyond its text (ids, dates, field names, indentation), roughly.
+const (
+	exportItemOverhead     = 320
+	exportRevisionOverhead = 256
+)
+
+// exportBytes is about how large an export of size is.
+func exportBytes(size *memorydb.ExportSizeRow) int64 {
+	return size.ItemBytes + int64(size.Items)*exportItemOverhead + size.RevisionBytes + size.Revisions*exportRevisionOverhead
+}
+
 // MaxImportItems bounds one import: its items are written in one transaction.
 const MaxImportItems = 1_000
 
@@ -113,7 +130,9 @@ type Export struct {
 }
 
 // ExportMemory renders scope's active items (user only) as o.Format, read in one snapshot. A scope
-// with more than MaxExportItems items is refused rather than cut short.
+// with more than MaxExportItems items, or more text than the export bound (WithExportMaxBytes;
+// revisions counted when o.Revisions asks for them), is refused before its rows are read, rather
+// than cut short.
 func (s *Service) ExportMemory(ctx context.Context, o ExportOptions) (Export, error) {
 	if _, err := require(ctx, CredentialUser); err != nil {
 		return Export{}, err
@@ -140,6 +159,21 @@ func (s *Service) ExportMemory(ctx context.Context, o ExportOptions) (Export, er
 			if file.Teammate, err = q.TeammateName(ctx, *sc.TeammateID); err != nil {
 				return err
 			}
+		}
+		size, err := q.ExportSize(ctx, memorydb.ExportSizeParams{Scope: sc.String(), WithRevisions: o.Revisions})
+		if err != nil {
+			return err
+		}
+		if size.Items > MaxExportItems {
+			return invalid("scope", fmt.Sprintf("holds more than %d memories, more than one export takes", MaxExportItems))
+		}
+		if n := exportBytes(size); n > int64(s.exportMaxBytes) {
+			what, advice := "memories", "raise MEMORY_EXPORT_MAX_BYTES"
+			if o.Revisions {
+				what, advice = "memories and revisions", "export it without revisions, or raise MEMORY_EXPORT_MAX_BYTES"
+			}
+			return invalid("scope", fmt.Sprintf("holds about %d MiB of %s, more than one export takes (%d MiB); %s",
+				(n+(1<<20)-1)>>20, what, s.exportMaxBytes>>20, advice))
 		}
 		rows, err := q.ItemsExport(ctx, memorydb.ItemsExportParams{Scope: sc.String(), MaxRows: MaxExportItems + 1})
 		if err != nil {

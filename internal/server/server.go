@@ -77,6 +77,7 @@ func New(o Options) http.Handler {
 		Options: o,
 		app:     frontend.Handler(),
 		ws:      newWSTracker(o.Limits),
+		budget:  newOperationBudget(o.DBMaxConns),
 	}
 	for _, origin := range o.AllowedOrigins {
 		if u, err := url.Parse(origin); err == nil && u.Hostname() != "" {
@@ -101,6 +102,8 @@ type server struct {
 	// app serves the web app (frontend.Handler, built once: it hashes every file).
 	app http.Handler
 	ws  *wsTracker
+	// budget is GraphQL's operation budget; its heavy slots serve GET /export too.
+	budget operationBudget
 	// allowedHosts are the host names of AllowedOrigins, lower-cased, for hostGuard.
 	allowedHosts []string
 }
@@ -136,7 +139,7 @@ func (s *server) graphql() http.Handler {
 	srv.Use(selectionLimit{max: MaxSelections})
 	srv.Use(extension.FixedComplexityLimit(MaxComplexity))
 	srv.Use(depthLimit{max: MaxDepth})
-	srv.Use(newOperationBudget(s.DBMaxConns))
+	srv.Use(s.budget)
 	srv.Use(subscriptionCaps{})
 	srv.AroundOperations(root.WithLoaders)
 	// Last: the execution it shares is set up with the context every interceptor above has made.
