@@ -136,11 +136,13 @@ func (b *bench) seed(ctx context.Context) ([]row, error) {
 		return nil, err
 	}
 
-	// The resident-memory row puts every subscriber on one process, past the default caps.
+	// The resident-memory row puts every subscriber on one process, past the default caps; the
+	// subscribers authenticate in connection_init, so they may all wait for it at once.
 	wsCap := strconv.Itoa(slices.Max(o.subscribers) + 100)
 	for range 2 {
 		a, err := b.startAPI(ctx, b.cluster.URL("bench"), "MEMORY_JOBS_IN_API=false",
-			"MEMORY_WS_MAX_CONNECTIONS="+wsCap, "MEMORY_WS_MAX_SUBSCRIPTIONS_PER_CREDENTIAL="+wsCap)
+			"MEMORY_WS_MAX_CONNECTIONS="+wsCap, "MEMORY_WS_MAX_SUBSCRIPTIONS_PER_CREDENTIAL="+wsCap,
+			"MEMORY_WS_MAX_UNAUTHENTICATED="+wsCap)
 		if err != nil {
 			return nil, err
 		}

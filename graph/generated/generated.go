@@ -2778,7 +2778,9 @@ extend type Query {
   dismissed suggestions are never exported. Expired items are included, marked. includeRevisions
   adds each item's revision history (JSON: revisions; Markdown: earlier versions). The web app
   downloads the same file from GET /export?scope=shared|<teammate
-  id>&format=json|markdown[&revisions=true]. At most 10,000 items.
+  id>&format=json|markdown[&revisions=true]. At most 10,000 items and MEMORY_EXPORT_MAX_BYTES of
+  text (revisions counted when included): a larger scope is BAD_USER_INPUT on scope, before anything
+  is read — export it without revisions.
 
   Credentials: user.
   """
@@ -2828,7 +2830,9 @@ extend type Mutation {
   items are written or none, in one transaction with one generation bump (G1), as active items with
   source IMPORT and actor import. A file's revision history is written as the items' revisions. An
   item whose text the scope already holds, active, is left out (unchanged). Expiries may be past:
-  such items arrive expired. At most 1,000 items.
+  such items arrive expired. No date may be before 1970-01-01T00:00:00Z, and no createdAt or
+  updatedAt more than a day ahead of the server's clock (BAD_USER_INPUT naming the field, like
+  data.items[0].createdAt). At most 1,000 items.
 
   Credentials: user.
   """
@@ -19622,13 +19626,13 @@ func (ec *executionContext) marshalNThread2ᚖgithubᚗcomᚋopenᚑbotᚋmemory
 }
 
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
-	res, err := graphql.UnmarshalTime(v)
+	res, err := model.UnmarshalTime(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel ast.SelectionSet, v time.Time) graphql.Marshaler {
 	_ = sel
-	res := graphql.MarshalTime(v)
+	res := model.MarshalTime(v)
 	if res == graphql.Null {
 		graphql.AddInvalidNullFromMarshaler(ctx, "Time!")
 	}
@@ -20259,7 +20263,7 @@ func (ec *executionContext) unmarshalOTime2ᚖtimeᚐTime(ctx context.Context, v
 	if v == nil {
 		return nil, nil
 	}
-	res, err := graphql.UnmarshalTime(v)
+	res, err := model.UnmarshalTime(v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -20269,7 +20273,7 @@ func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel
 	}
 	_ = sel
 	_ = ctx
-	res := graphql.MarshalTime(*v)
+	res := model.MarshalTime(*v)
 	return res
 }
 

@@ -2,7 +2,30 @@
 // bound by hand (gqlgen.yml) because they carry what lazy fields need to resolve.
 package model
 
-import "github.com/open-bot/memory/internal/memory"
+import (
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+
+	"github.com/open-bot/memory/internal/memory"
+)
+
+// MarshalTime is the Time scalar's output (gqlgen.yml binds Time to this pair): t in RFC 3339 with
+// its fraction of a second. gqlgen's own graphql.MarshalTime writes Go's zero time
+// (0001-01-01T00:00:00Z) as null, so one stored date of year 1 — an import's, before imports were
+// checked — nulled a non-null createdAt and with it the whole listing of the scope (issue #29).
+// Here every time is written as itself; a year the database holds beyond 0–9999 is written with
+// its sign or its extra digits, so it can't fail a response either.
+func MarshalTime(t time.Time) graphql.Marshaler {
+	return graphql.WriterFunc(func(w io.Writer) {
+		_, _ = io.WriteString(w, strconv.Quote(t.Format(time.RFC3339Nano)))
+	})
+}
+
+// UnmarshalTime is the Time scalar's input, gqlgen's own.
+func UnmarshalTime(v any) (time.Time, error) { return graphql.UnmarshalTime(v) }
 
 // MemoryItemConnection is one page of memoryItems; totalCount is counted only when asked for.
 type MemoryItemConnection struct {

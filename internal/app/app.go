@@ -138,7 +138,8 @@ func New(ctx context.Context, o Options) (*App, error) {
 		return nil, err
 	}
 	svc := memory.NewService(pool, o.Log, append(aiw.Options(), memory.WithRunSuggestionLimit(o.RunSuggestionLimit),
-		memory.WithRunIdleTimeout(o.Limits.RunIdleTimeout), memory.WithPurge(o.PurgeDelay))...)
+		memory.WithRunIdleTimeout(o.Limits.RunIdleTimeout), memory.WithPurge(o.PurgeDelay),
+		memory.WithExportMaxBytes(o.Limits.ExportMaxBytes))...)
 	if err := svc.Background().RehashTexts(ctx); err != nil {
 		pool.Close()
 		return nil, err

@@ -12,9 +12,16 @@ import (
 // an idle keep-alive connection, and how long run tokens and web sessions live. The zero value of a
 // field means its default.
 type Limits struct {
-	// WSMaxConnections is MEMORY_WS_MAX_CONNECTIONS: websocket connections one API process holds at
-	// once; an upgrade beyond it is refused with 503.
+	// WSMaxConnections is MEMORY_WS_MAX_CONNECTIONS: authenticated websocket connections one API
+	// process holds at once; an upgrade with a credential beyond it is refused with 503, and a
+	// connection_init beyond it closes its socket with 1013.
 	WSMaxConnections int
+	// WSMaxUnauthenticated is MEMORY_WS_MAX_UNAUTHENTICATED: websockets one API process holds at
+	// once that have not authenticated yet — opened without a credential on the upgrade request and
+	// still waiting for their connection_init (at most the init timeout, 10 s). They don't count
+	// toward WSMaxConnections, so clients that never authenticate can't keep the user's app out; an
+	// upgrade beyond it is refused with 503.
+	WSMaxUnauthenticated int
 	// WSMaxSubscriptionsPerConnection is MEMORY_WS_MAX_SUBSCRIPTIONS_PER_CONNECTION: subscriptions
 	// running at once on one websocket.
 	WSMaxSubscriptionsPerConnection int
@@ -22,6 +29,14 @@ type Limits struct {
 	// the user, or the worker and every run together (the worker starts runs at will), hold at once
 	// in one API process, over all their websockets.
 	WSMaxSubscriptionsPerCredential int
+	// WSMaxSubscriptionsPerRun is MEMORY_WS_MAX_SUBSCRIPTIONS_PER_RUN: subscriptions one run's
+	// credential holds at once in one API process, inside the worker's WSMaxSubscriptionsPerCredential,
+	// so one run can't take every subscription the worker and its runs share.
+	WSMaxSubscriptionsPerRun int
+	// ExportMaxBytes is MEMORY_EXPORT_MAX_BYTES: the most text (contents and keys, in bytes) one
+	// export may hold, its items' and — when asked for — their revisions'. An export is built whole in
+	// memory; a larger one is refused before it is read.
+	ExportMaxBytes int
 	// BodyTimeout is MEMORY_HTTP_BODY_TIMEOUT: how long a request's headers and body may take to
 	// arrive before the request is answered 408 and its connection closed.
 	BodyTimeout time.Duration
@@ -46,6 +61,16 @@ const (
 	DefaultWSMaxConnections                = 2000
 	DefaultWSMaxSubscriptionsPerConnection = 100
 	DefaultWSMaxSubscriptionsPerCredential = 2000
+	// DefaultWSMaxUnauthenticated is plenty for clients that authenticate in connection_init, each
+	// waiting milliseconds for its init.
+	DefaultWSMaxUnauthenticated = 64
+	// DefaultWSMaxSubscriptionsPerRun is well above what one turn follows (its generation and its
+	// scopes' changes).
+	DefaultWSMaxSubscriptionsPerRun = 20
+	// DefaultExportMaxBytes is 32 MiB of text: a full scope of short memories with their history;
+	// building it takes a few times that in memory, and the heavy slots bound how many are built at
+	// once.
+	DefaultExportMaxBytes = 32 << 20
 	// DefaultBodyTimeout lets the largest body (1 MiB) arrive at about 35 kB/s.
 	DefaultBodyTimeout = 30 * time.Second
 	DefaultIdleTimeout = 2 * time.Minute
@@ -71,6 +96,9 @@ func (l Limits) WithDefaults() Limits {
 	def(&l.WSMaxConnections, DefaultWSMaxConnections)
 	def(&l.WSMaxSubscriptionsPerConnection, DefaultWSMaxSubscriptionsPerConnection)
 	def(&l.WSMaxSubscriptionsPerCredential, DefaultWSMaxSubscriptionsPerCredential)
+	def(&l.WSMaxUnauthenticated, DefaultWSMaxUnauthenticated)
+	def(&l.WSMaxSubscriptionsPerRun, DefaultWSMaxSubscriptionsPerRun)
+	def(&l.ExportMaxBytes, DefaultExportMaxBytes)
 	defDuration(&l.BodyTimeout, DefaultBodyTimeout)
 	defDuration(&l.IdleTimeout, DefaultIdleTimeout)
 	defDuration(&l.WriteTimeout, DefaultWriteTimeout)
@@ -79,8 +107,8 @@ func (l Limits) WithDefaults() Limits {
 	return l
 }
 
-// LoadLimits reads the MEMORY_WS_*, MEMORY_HTTP_*, MEMORY_RUN_IDLE_TIMEOUT and MEMORY_SESSION_TTL
-// variables through getenv (os.Getenv when nil); unset ones take their defaults.
+// LoadLimits reads the MEMORY_WS_*, MEMORY_HTTP_*, MEMORY_EXPORT_MAX_BYTES, MEMORY_RUN_IDLE_TIMEOUT
+// and MEMORY_SESSION_TTL variables through getenv (os.Getenv when nil); unset ones take their defaults.
 func LoadLimits(getenv func(string) string) (Limits, error) {
 	if getenv == nil {
 		getenv = os.Getenv
@@ -89,15 +117,18 @@ func LoadLimits(getenv func(string) string) (Limits, error) {
 	var l Limits
 	var err error
 	for _, v := range []struct {
-		name    string
-		dst     *int
-		def, hi int
+		name        string
+		dst         *int
+		def, lo, hi int
 	}{
-		{"MEMORY_WS_MAX_CONNECTIONS", &l.WSMaxConnections, DefaultWSMaxConnections, 1_000_000},
-		{"MEMORY_WS_MAX_SUBSCRIPTIONS_PER_CONNECTION", &l.WSMaxSubscriptionsPerConnection, DefaultWSMaxSubscriptionsPerConnection, 100_000},
-		{"MEMORY_WS_MAX_SUBSCRIPTIONS_PER_CREDENTIAL", &l.WSMaxSubscriptionsPerCredential, DefaultWSMaxSubscriptionsPerCredential, 1_000_000},
+		{"MEMORY_WS_MAX_CONNECTIONS", &l.WSMaxConnections, DefaultWSMaxConnections, 1, 1_000_000},
+		{"MEMORY_WS_MAX_SUBSCRIPTIONS_PER_CONNECTION", &l.WSMaxSubscriptionsPerConnection, DefaultWSMaxSubscriptionsPerConnection, 1, 100_000},
+		{"MEMORY_WS_MAX_SUBSCRIPTIONS_PER_CREDENTIAL", &l.WSMaxSubscriptionsPerCredential, DefaultWSMaxSubscriptionsPerCredential, 1, 1_000_000},
+		{"MEMORY_WS_MAX_UNAUTHENTICATED", &l.WSMaxUnauthenticated, DefaultWSMaxUnauthenticated, 1, 100_000},
+		{"MEMORY_WS_MAX_SUBSCRIPTIONS_PER_RUN", &l.WSMaxSubscriptionsPerRun, DefaultWSMaxSubscriptionsPerRun, 1, 100_000},
+		{"MEMORY_EXPORT_MAX_BYTES", &l.ExportMaxBytes, DefaultExportMaxBytes, 1 << 20, 1 << 30},
 	} {
-		if *v.dst, err = intVar(get, v.name, v.def, 1, v.hi); err != nil {
+		if *v.dst, err = intVar(get, v.name, v.def, v.lo, v.hi); err != nil {
 			return l, err
 		}
 	}

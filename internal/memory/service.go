@@ -26,6 +26,8 @@ type Service struct {
 	purgeDelay time.Duration
 	// runIdle is the run idle timeout (runexpiry.go); zero: runs never idle out.
 	runIdle time.Duration
+	// exportMaxBytes bounds one export (transfer.go).
+	exportMaxBytes int
 }
 
 // DefaultRunSuggestionLimit is how many suggestions one run may make unless configured otherwise:
@@ -40,7 +42,8 @@ func NewService(pool *pgxpool.Pool, log *slog.Logger, opts ...Option) *Service {
 	if log == nil {
 		log = slog.Default()
 	}
-	s := &Service{pool: pool, log: log, runSuggestionLimit: DefaultRunSuggestionLimit, tombstoneKey: newEphemeralKey()}
+	s := &Service{pool: pool, log: log, runSuggestionLimit: DefaultRunSuggestionLimit, tombstoneKey: newEphemeralKey(),
+		exportMaxBytes: DefaultExportMaxBytes}
 	for _, o := range opts {
 		o(s)
 	}
@@ -66,6 +69,17 @@ func WithRunSuggestionLimit(n int) Option {
 	return func(s *Service) {
 		if n >= 1 {
 			s.runSuggestionLimit = n
+		}
+	}
+}
+
+// WithExportMaxBytes sets how much text (contents and keys, in bytes, with a fixed allowance for
+// each row's other fields) one export may hold, its revisions' included when they are exported
+// (MEMORY_EXPORT_MAX_BYTES); n < 1 means DefaultExportMaxBytes.
+func WithExportMaxBytes(n int) Option {
+	return func(s *Service) {
+		if n >= 1 {
+			s.exportMaxBytes = n
 		}
 	}
 }

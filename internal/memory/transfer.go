@@ -42,6 +42,23 @@ const (
 // MaxExportItems bounds one export, which is built whole in memory.
 const MaxExportItems = 10_000
 
+// DefaultExportMaxBytes bounds one export's text unless WithExportMaxBytes says otherwise (see
+// exportBytes): 32 MiB. An export is built whole in memory, a few times its size while it is
+// rendered, so the bound is on what the scope holds, its revisions included when they are asked for,
+// read before any row is.
+const DefaultExportMaxBytes = 32 << 20
+
+// What a row adds to an export beyond its text (ids, dates, field names, indentation), roughly.
+const (
+	exportItemOverhead     = 320
+	exportRevisionOverhead = 256
+)
+
+// exportBytes is about how large an export of size is.
+func exportBytes(size *memorydb.ExportSizeRow) int64 {
+	return size.ItemBytes + int64(size.Items)*exportItemOverhead + size.RevisionBytes + size.Revisions*exportRevisionOverhead
+}
+
 // MaxImportItems bounds one import: its items are written in one transaction.
 const MaxImportItems = 1_000
 
@@ -67,7 +84,8 @@ type ExportFile struct {
 // ExportItem is one active item of an export.
 type ExportItem struct {
 	// ID, Source, Revision, CreatedAt and UpdatedAt say where the item came from; an import gives it a
-	// new id and source import, and keeps the dates.
+	// new id and source import, and keeps the dates. A date outside the range an import accepts is
+	// left out (exportDate).
 	ID        string     `json:"id,omitempty"`
 	Kind      Kind       `json:"kind"`
 	Key       *string    `json:"key"`
@@ -112,7 +130,9 @@ type Export struct {
 }
 
 // ExportMemory renders scope's active items (user only) as o.Format, read in one snapshot. A scope
-// with more than MaxExportItems items is refused rather than cut short.
+// with more than MaxExportItems items, or more text than the export bound (WithExportMaxBytes;
+// revisions counted when o.Revisions asks for them), is refused before its rows are read, rather
+// than cut short.
 func (s *Service) ExportMemory(ctx context.Context, o ExportOptions) (Export, error) {
 	if _, err := require(ctx, CredentialUser); err != nil {
 		return Export{}, err
@@ -126,9 +146,11 @@ func (s *Service) ExportMemory(ctx context.Context, o ExportOptions) (Export, er
 	}
 	file := ExportFile{Format: ExportFileFormat, Version: ExportFileVersion, Scope: sc.String(), Items: []ExportItem{}}
 	var revisions []Revision
+	var now time.Time
 	err = pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 		q := queries(tx)
-		now, err := q.ClockNow(ctx)
+		var err error
+		now, err = q.ClockNow(ctx)
 		if err != nil {
 			return err
 		}
@@ -137,6 +159,21 @@ func (s *Service) ExportMemory(ctx context.Context, o ExportOptions) (Export, er
 			if file.Teammate, err = q.TeammateName(ctx, *sc.TeammateID); err != nil {
 				return err
 			}
+		}
+		size, err := q.ExportSize(ctx, memorydb.ExportSizeParams{Scope: sc.String(), WithRevisions: o.Revisions})
+		if err != nil {
+			return err
+		}
+		if size.Items > MaxExportItems {
+			return invalid("scope", fmt.Sprintf("holds more than %d memories, more than one export takes", MaxExportItems))
+		}
+		if n := exportBytes(size); n > int64(s.exportMaxBytes) {
+			what, advice := "memories", "raise MEMORY_EXPORT_MAX_BYTES"
+			if o.Revisions {
+				what, advice = "memories and revisions", "export it without revisions, or raise MEMORY_EXPORT_MAX_BYTES"
+			}
+			return invalid("scope", fmt.Sprintf("holds about %d MiB of %s, more than one export takes (%d MiB); %s",
+				(n+(1<<20)-1)>>20, what, s.exportMaxBytes>>20, advice))
 		}
 		rows, err := q.ItemsExport(ctx, memorydb.ItemsExportParams{Scope: sc.String(), MaxRows: MaxExportItems + 1})
 		if err != nil {
@@ -151,8 +188,8 @@ func (s *Service) ExportMemory(ctx context.Context, o ExportOptions) (Export, er
 			ids[i] = it.ID
 			file.Items = append(file.Items, ExportItem{
 				ID: it.ID, Kind: it.Kind, Key: it.Key, Content: it.Content, Pinned: it.Pinned,
-				ExpiresAt: it.ExpiresAt, Source: it.Source, Revision: it.Revision,
-				CreatedAt: &it.CreatedAt, UpdatedAt: &it.UpdatedAt,
+				ExpiresAt: exportExpiry(it.ExpiresAt), Source: it.Source, Revision: it.Revision,
+				CreatedAt: exportDate(it.CreatedAt, now), UpdatedAt: exportDate(it.UpdatedAt, now),
 			})
 		}
 		if !o.Revisions || len(ids) == 0 {
@@ -173,7 +210,7 @@ func (s *Service) ExportMemory(ctx context.Context, o ExportOptions) (Export, er
 		for _, r := range revisions {
 			byItem[r.ItemID] = append(byItem[r.ItemID], ExportRevision{
 				Revision: r.Revision, Content: r.Content, Key: r.Key, Kind: r.Kind, Pinned: r.Pinned,
-				ExpiresAt: r.ExpiresAt, Action: r.Action, Actor: r.Actor, CreatedAt: &r.CreatedAt,
+				ExpiresAt: exportExpiry(r.ExpiresAt), Action: r.Action, Actor: r.Actor, CreatedAt: exportDate(r.CreatedAt, now),
 			})
 		}
 		for i := range file.Items {
@@ -192,6 +229,33 @@ func (s *Service) ExportMemory(ctx context.Context, o ExportOptions) (Export, er
 	}
 	s.log.InfoContext(ctx, "memory exported", "scope", file.Scope, "items", len(file.Items), "format", string(o.Format))
 	return out, nil
+}
+
+// exportDate is a stored creation or change date as the file gives it: none when it is outside the
+// range an import accepts (pastTime), which only SQL can have written — so that every export can be
+// imported again (the import then stamps the time of the import), and no stored year beyond 0–9999,
+// which JSON's RFC 3339 can't write, can fail an export.
+func exportDate(t, now time.Time) *time.Time {
+	if t.Before(importEpoch) || t.After(now.Add(ImportFutureSlack)) {
+		return nil
+	}
+	return &t
+}
+
+// exportExpiry is a stored expiry as the file gives it: one before 1970 (only SQL writes those) is
+// 1970, expired either way; one past the year 9999, which RFC 3339 can't write, is the last second
+// of 9999, never reached either way.
+func exportExpiry(t *time.Time) *time.Time {
+	switch last := time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC); {
+	case t == nil:
+		return nil
+	case t.Before(importEpoch):
+		epoch := importEpoch
+		return &epoch
+	case t.After(last):
+		return &last
+	}
+	return t
 }
 
 // markdownKinds is the order and heading of each kind in a Markdown export.
@@ -486,7 +550,7 @@ func parseImport(data string, now time.Time) ([]importItem, error) {
 }
 
 // importState validates one item's (or revision's) fields as CreateMemory would, except the expiry,
-// which may be past: an item that had expired arrives expired.
+// which may be past — an item that had expired arrives expired — but not before 1970.
 func importState(field string, kind Kind, key *string, content string, pinned bool, expiresAt *time.Time) (state, error) {
 	if !kind.valid() {
 		return state{}, invalid(field+".kind", "must be fact, preference, lesson or note")
@@ -498,16 +562,31 @@ func importState(field string, kind Kind, key *string, content string, pinned bo
 	if err != nil {
 		return state{}, prefixField(field, err)
 	}
+	if expiresAt != nil && expiresAt.Before(importEpoch) {
+		return state{}, invalid(field+".expiresAt", "must not be before 1970-01-01T00:00:00Z")
+	}
 	return state{content: content, key: k, kind: kind, pinned: pinned, expiresAt: expiresAt}, nil
 }
 
-// pastTime is t, which must not be in the future, or now when the file has none.
+// The dates an import accepts (issue #29 part 5): none before the Unix epoch — a date of year 1,
+// Go's zero time, once broke every listing of its scope — and none more than a day ahead of the
+// server's clock, which covers any clock skew or time zone mix-up between machines.
+var importEpoch = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// ImportFutureSlack is how far ahead of the server's clock a date of an imported file may be.
+const ImportFutureSlack = 24 * time.Hour
+
+// pastTime is t, which must be from importEpoch to now plus ImportFutureSlack, or now when the file
+// has none.
 func pastTime(field string, t *time.Time, now time.Time) (time.Time, error) {
 	if t == nil {
 		return now, nil
 	}
-	if t.After(now.Add(time.Minute)) { // a minute of clock skew between machines
-		return time.Time{}, invalid(field, "must not be in the future")
+	if t.Before(importEpoch) {
+		return time.Time{}, invalid(field, "must not be before 1970-01-01T00:00:00Z")
+	}
+	if t.After(now.Add(ImportFutureSlack)) {
+		return time.Time{}, invalid(field, "must not be more than a day in the future")
 	}
 	return *t, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/open-bot/memory/internal/config"
 	"github.com/open-bot/memory/internal/memory"
 )
 
@@ -22,18 +23,29 @@ const (
 // wsTracker holds the process's websockets and their subscriptions against the caps: one client
 // opening 20,000 subscriptions on one socket took half a gigabyte before. It also knows the session
 // of each cookie-authenticated connection, so that logging out closes them.
+//
+// Only authenticated sockets count toward maxConns: one whose upgrade request carried a credential
+// (the web app's session cookie, a bearer header), or one whose connection_init has succeeded
+// (authenticate). Until then a socket counts toward maxPending, a budget of its own that the init
+// timeout empties (issue #29: one client with no token, reconnecting every 10 s, kept the user's app
+// out of a cap it filled with sockets that never authenticated).
 type wsTracker struct {
-	maxConns, maxPerConn, maxPerCred int
+	maxConns, maxPending, maxPerConn, maxPerCred, maxPerRun int
 
-	mu     sync.Mutex
-	conns  map[*trackedConn]struct{}
-	byCred map[string]int
+	mu sync.Mutex
+	// conns are every socket; authed and pending count them by whether they have authenticated.
+	conns           map[*trackedConn]struct{}
+	authed, pending int
+	byCred          map[string]int
+	// byRun counts each run credential's subscriptions, which count in byCred as the worker's too.
+	byRun map[string]int
 }
 
-func newWSTracker(maxConns, maxPerConn, maxPerCred int) *wsTracker {
+func newWSTracker(l config.Limits) *wsTracker {
 	return &wsTracker{
-		maxConns: maxConns, maxPerConn: maxPerConn, maxPerCred: maxPerCred,
-		conns: map[*trackedConn]struct{}{}, byCred: map[string]int{},
+		maxConns: l.WSMaxConnections, maxPending: l.WSMaxUnauthenticated, maxPerConn: l.WSMaxSubscriptionsPerConnection,
+		maxPerCred: l.WSMaxSubscriptionsPerCredential, maxPerRun: l.WSMaxSubscriptionsPerRun,
+		conns: map[*trackedConn]struct{}{}, byCred: map[string]int{}, byRun: map[string]int{},
 	}
 }
 
@@ -42,10 +54,11 @@ type trackedConn struct {
 	t *wsTracker
 	// session identifies the web session whose cookie authenticated the upgrade ("" for none).
 	session string
-	// subs is the number of running subscriptions; conn is set once the upgrade succeeded. Both are
-	// guarded by t.mu.
-	subs int
-	conn *gorillaConn
+	// subs is the number of running subscriptions; conn is set once the upgrade succeeded; authed
+	// once the socket counts toward maxConns. All are guarded by t.mu.
+	subs   int
+	conn   *gorillaConn
+	authed bool
 }
 
 type trackedConnKey struct{}
@@ -60,22 +73,54 @@ func trackedConnFrom(ctx context.Context) *trackedConn {
 	return c
 }
 
-// open admits one more connection, or returns nil when the process holds the maximum already.
-func (t *wsTracker) open(session string) *trackedConn {
+// open admits one more connection — toward maxConns when its upgrade request is authenticated,
+// toward maxPending otherwise — or returns nil and the cap it would exceed.
+func (t *wsTracker) open(session string, authenticated bool) (*trackedConn, int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if len(t.conns) >= t.maxConns {
-		return nil
+	if authenticated {
+		if t.authed >= t.maxConns {
+			return nil, t.maxConns
+		}
+		t.authed++
+	} else {
+		if t.pending >= t.maxPending {
+			return nil, t.maxPending
+		}
+		t.pending++
 	}
-	c := &trackedConn{t: t, session: session}
+	c := &trackedConn{t: t, session: session, authed: authenticated}
 	t.conns[c] = struct{}{}
-	return c
+	return c, 0
+}
+
+// authenticate moves c, whose connection_init has just succeeded, from the unauthenticated budget
+// to the connection cap; it reports false, leaving c where it was, when the cap is full.
+func (c *trackedConn) authenticate() bool {
+	t := c.t
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if c.authed {
+		return true
+	}
+	if t.authed >= t.maxConns {
+		return false
+	}
+	t.pending--
+	t.authed++
+	c.authed = true
+	return true
 }
 
 // close forgets c; its subscriptions have released their counts as they ended.
 func (c *trackedConn) close() {
 	c.t.mu.Lock()
 	defer c.t.mu.Unlock()
+	if c.authed {
+		c.t.authed--
+	} else {
+		c.t.pending--
+	}
 	delete(c.t.conns, c)
 }
 
@@ -107,9 +152,11 @@ func (t *wsTracker) closeSession(session string, code int, reason string) {
 }
 
 // credentialKey names whose cap a subscription counts against: the user's, or the worker's — runs'
-// included, since the worker starts runs at will: with a cap for each run, one worker could hold as
-// many subscriptions as the connection caps allow (2,000 websockets × 100 by default; 20 runs held
-// 1,000 subscriptions under a per-credential cap of 50, about 17 kB of heap each).
+// included, since the worker starts runs at will: with a cap for each run alone, one worker could
+// hold as many subscriptions as the connection caps allow (2,000 websockets × 100 by default; 20
+// runs held 1,000 subscriptions under a per-credential cap of 50, about 17 kB of heap each). A run's
+// subscriptions also count against the run's own cap (maxPerRun), so that one run can't take all of
+// the worker's.
 func credentialKey(c memory.Credential) string {
 	if c.Kind == memory.CredentialRun {
 		return memory.CredentialWorker.String()
@@ -118,30 +165,43 @@ func credentialKey(c memory.Credential) string {
 }
 
 // acquire counts one more subscription of cred on c, or says which cap it would exceed.
-func (c *trackedConn) acquire(cred string) *gqlerror.Error {
+func (c *trackedConn) acquire(cred memory.Credential) *gqlerror.Error {
 	t := c.t
+	key := credentialKey(cred)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	switch {
 	case c.subs >= t.maxPerConn:
 		return capError(codeSubscriptionLimit, fmt.Sprintf(
 			"too many subscriptions on this connection (at most %d); complete one first", t.maxPerConn))
-	case t.byCred[cred] >= t.maxPerCred:
+	case cred.Kind == memory.CredentialRun && t.byRun[cred.RunID] >= t.maxPerRun:
 		return capError(codeSubscriptionLimit, fmt.Sprintf(
-			"too many subscriptions for the %s's credentials (at most %d at once); complete one first", cred, t.maxPerCred))
+			"too many subscriptions for this run (at most %d at once); complete one first", t.maxPerRun))
+	case t.byCred[key] >= t.maxPerCred:
+		return capError(codeSubscriptionLimit, fmt.Sprintf(
+			"too many subscriptions for the %s's credentials (at most %d at once); complete one first", key, t.maxPerCred))
 	}
 	c.subs++
-	t.byCred[cred]++
+	t.byCred[key]++
+	if cred.Kind == memory.CredentialRun {
+		t.byRun[cred.RunID]++
+	}
 	return nil
 }
 
-func (c *trackedConn) release(cred string) {
+func (c *trackedConn) release(cred memory.Credential) {
 	t := c.t
+	key := credentialKey(cred)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	c.subs--
-	if t.byCred[cred]--; t.byCred[cred] <= 0 {
-		delete(t.byCred, cred)
+	if t.byCred[key]--; t.byCred[key] <= 0 {
+		delete(t.byCred, key)
+	}
+	if cred.Kind == memory.CredentialRun {
+		if t.byRun[cred.RunID]--; t.byRun[cred.RunID] <= 0 {
+			delete(t.byRun, cred.RunID)
+		}
 	}
 }
 
@@ -168,7 +228,7 @@ func (subscriptionCaps) InterceptOperation(ctx context.Context, next graphql.Ope
 	if conn == nil || op == nil || op.Operation != ast.Subscription {
 		return next(ctx)
 	}
-	cred := credentialKey(memory.CredentialFrom(ctx))
+	cred := memory.CredentialFrom(ctx)
 	if err := conn.acquire(cred); err != nil {
 		return graphql.OneShot(&graphql.Response{Errors: gqlerror.List{err}})
 	}

@@ -13,10 +13,12 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/open-bot/memory/internal/apitest"
 	"github.com/open-bot/memory/internal/app"
+	"github.com/open-bot/memory/internal/auth"
 	"github.com/open-bot/memory/internal/dbtest"
 	"github.com/open-bot/memory/internal/server"
 )
@@ -172,9 +174,10 @@ func TestSubscriptionCapCountsRunsWithTheWorker(t *testing.T) {
 	}
 }
 
-// An API process holds at most MEMORY_WS_MAX_CONNECTIONS websockets: an upgrade beyond is refused
-// with 503 and CONNECTION_LIMIT_EXCEEDED before any protocol starts, HTTP requests are still
-// served, and a closed socket makes room.
+// An API process holds at most MEMORY_WS_MAX_CONNECTIONS authenticated websockets: an upgrade
+// that carries a credential beyond it is refused with 503 and CONNECTION_LIMIT_EXCEEDED before any
+// protocol starts, a socket that authenticates in connection_init beyond it is closed with 1013
+// (try again later), HTTP requests are still served, and a closed socket makes room.
 func TestWebsocketConnectionCap(t *testing.T) {
 	t.Parallel()
 	s := apitest.StartWith(t, dbtest.URL(t), settings, func(o *app.Options) { o.Limits.WSMaxConnections = 2 })
@@ -183,7 +186,7 @@ func TestWebsocketConnectionCap(t *testing.T) {
 	second := s.MustDialWS(t, nil)
 	require.NoError(t, second.Init(map[string]any{"authorization": "Bearer " + workerToken}))
 
-	c, res, err := apitest.DialWS(t.Context(), s.URL, nil)
+	c, res, err := apitest.DialWS(t.Context(), s.URL, apitest.Bearer(workerToken))
 	require.ErrorIs(t, err, websocket.ErrBadHandshake)
 	require.Nil(t, c)
 	require.Equal(t, http.StatusServiceUnavailable, res.Status)
@@ -191,17 +194,118 @@ func TestWebsocketConnectionCap(t *testing.T) {
 	require.Equal(t, "CONNECTION_LIMIT_EXCEEDED", res.Code(), "errors %+v", res.Errors)
 	requireHealthy(t, s)
 
+	third := s.MustDialWS(t, nil) // not authenticated yet: it waits in a budget of its own
+	require.NoError(t, third.SendInit(map[string]any{"authorization": "Bearer " + workerToken}))
+	third.ExpectClose(t, auth.CloseTryAgainLater)
+
 	first.Close()
 	admitted := apitest.WaitUntil(apitest.Wait, func() bool {
-		c, _, err := apitest.DialWS(t.Context(), s.URL, nil)
+		c, _, err := apitest.DialWS(t.Context(), s.URL, apitest.Bearer(workerToken))
 		if err != nil {
 			return false
 		}
 		t.Cleanup(c.Close)
-		require.NoError(t, c.Init(map[string]any{"authorization": "Bearer " + workerToken}))
+		require.NoError(t, c.Init(map[string]any{}))
 		return true
 	})
 	require.True(t, admitted, "the closed connection still counts")
+}
+
+// Sockets that never authenticate don't count toward MEMORY_WS_MAX_CONNECTIONS (issue #29: one
+// client with no token, reconnecting every 10 s, kept the user's app out with 503 in 12 of 14 tries).
+// They have MEMORY_WS_MAX_UNAUTHENTICATED places of their own, emptied by the init timeout; with more
+// of them open than the connection cap, the web app (its session cookie on the upgrade) and a client
+// that authenticates in connection_init both still connect and subscribe.
+func TestUnauthenticatedSocketsDontLockOutTheUser(t *testing.T) {
+	t.Parallel()
+	const connections, unauthenticated = 2, 4
+	s := apitest.StartWith(t, dbtest.URL(t), settings, func(o *app.Options) {
+		o.Limits.WSMaxConnections = connections
+		o.Limits.WSMaxUnauthenticated = unauthenticated
+		o.WebsocketInitTimeout = time.Minute // the silent sockets stay for the whole test
+	})
+	teammate := s.CreateTeammate(t, "Ada")
+
+	// One socket fewer than the budget, all more than the connection cap, none of them authenticated.
+	for range unauthenticated - 1 {
+		s.MustDialWS(t, nil)
+	}
+	// The user's app: the session cookie on the upgrade request.
+	cookie := loginCookie(t, s)
+	app := s.MustDialWS(t, http.Header{"Cookie": {cookie.String()}, "Origin": {s.URL}})
+	require.NoError(t, app.Init(map[string]any{}))
+	subscribeGeneration(t, s, app, "1", teammate)
+	// A client that authenticates in connection_init takes the last unauthenticated place, then a
+	// place of the connection cap.
+	agent := s.MustDialWS(t, nil)
+	require.NoError(t, agent.Init(map[string]any{"authorization": "Bearer " + workerToken}))
+	subscribeGeneration(t, s, agent, "1", teammate)
+
+	// The budget is full again: another socket without a credential is refused…
+	s.MustDialWS(t, nil)
+	c, res, err := apitest.DialWS(t.Context(), s.URL, nil)
+	require.ErrorIs(t, err, websocket.ErrBadHandshake)
+	require.Nil(t, c)
+	require.Equal(t, http.StatusServiceUnavailable, res.Status)
+	require.Equal(t, "CONNECTION_LIMIT_EXCEEDED", res.Code(), "errors %+v", res.Errors)
+	assert.Contains(t, res.Errors[0].Message, "connection_init")
+	// …and the user's app, which doesn't need it, still reconnects once its old socket is gone.
+	app.Close()
+	again := apitest.WaitUntil(apitest.Wait, func() bool {
+		c, _, err := apitest.DialWS(t.Context(), s.URL, http.Header{"Cookie": {cookie.String()}, "Origin": {s.URL}})
+		if err != nil {
+			return false
+		}
+		t.Cleanup(c.Close)
+		require.NoError(t, c.Init(map[string]any{}))
+		subscribeGeneration(t, s, c, "1", teammate)
+		return true
+	})
+	require.True(t, again, "the user's app was kept out")
+}
+
+// Each run has MEMORY_WS_MAX_SUBSCRIPTIONS_PER_RUN subscriptions of its own inside the worker's cap
+// (issue #29: one run took all 2,000 the worker shares with its runs): a run beyond its cap is
+// refused while another run, and the worker, still subscribe; a run's places come back when its
+// subscriptions end.
+func TestSubscriptionCapPerRun(t *testing.T) {
+	t.Parallel()
+	databaseURL := dbtest.URL(t)
+	s := apitest.StartWith(t, databaseURL, settings, func(o *app.Options) {
+		o.Limits.WSMaxSubscriptionsPerRun = 2
+		o.Limits.WSMaxSubscriptionsPerCredential = 5
+	})
+	f := &matrixFixture{t: t, s: s, db: newSnapshots(t, databaseURL)}
+	f.owner = s.CreateTeammate(t, "Ada")
+	dial := func(token string) *apitest.WS {
+		c := s.MustDialWS(t, nil)
+		require.NoError(t, c.Init(map[string]any{"authorization": "Bearer " + token}))
+		return c
+	}
+	runToken := f.startRun(f.owner, runMessage).Token
+	greedy := dial(runToken)
+	subscribeGeneration(t, s, greedy, "1", f.owner)
+	subscribeGeneration(t, s, greedy, "2", f.owner)
+	require.NoError(t, greedy.Subscribe("3", generationSubscription, map[string]any{"id": f.owner}))
+	require.Equal(t, []string{"SUBSCRIPTION_LIMIT_EXCEEDED"}, greedy.ExpectFailedNext(t, "3"), "a run beyond its own cap")
+	// Another socket of the same run doesn't get around it.
+	more := dial(runToken)
+	require.NoError(t, more.Subscribe("1", generationSubscription, map[string]any{"id": f.owner}))
+	require.Equal(t, []string{"SUBSCRIPTION_LIMIT_EXCEEDED"}, more.ExpectFailedNext(t, "1"), "the same run on another socket")
+
+	other := dial(f.startRun(f.owner, runMessage).Token)
+	subscribeGeneration(t, s, other, "1", f.owner)
+	subscribeGeneration(t, s, other, "2", f.owner)
+	subscribeGeneration(t, s, dial(workerToken), "1", f.owner)
+	// The worker's cap (5) still holds over all of them.
+	third := dial(f.startRun(f.owner, runMessage).Token)
+	require.NoError(t, third.Subscribe("1", generationSubscription, map[string]any{"id": f.owner}))
+	require.Equal(t, []string{"SUBSCRIPTION_LIMIT_EXCEEDED"}, third.ExpectFailedNext(t, "1"), "beyond the worker's cap")
+
+	// Completing one of the greedy run's subscriptions gives it a place back.
+	require.NoError(t, greedy.Send(apitest.WSMessage{ID: "1", Type: "complete"}))
+	greedy.ExpectComplete(t, "1")
+	subscribeGeneration(t, s, greedy, "4", f.owner)
 }
 
 // rawConn is a TCP connection to s for writing HTTP by hand.

@@ -13,7 +13,8 @@ import (
 // export serves GET /export?scope=shared|<teammate id>&format=json|markdown[&revisions=true]: the
 // exportMemory query as a file download for the web app, which can't save a GraphQL string as a file
 // without holding all of it in the page. The same service call makes the same checks (user only,
-// the scope must exist); the credential is the session cookie or a bearer token, as for /graphql. A
+// the scope must exist, the export's size bound) and the download takes a heavy slot as the query
+// does; the credential is the session cookie or a bearer token, as for /graphql. A
 // GET changes nothing (RULES §4), and the response is not stored by caches: it is memory text.
 func (s *server) export(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
@@ -45,6 +46,17 @@ func (s *server) export(w http.ResponseWriter, r *http.Request) {
 		writeExportError(w, &memory.ValidationError{Field: "revisions", Reason: "must be true or false"})
 		return
 	}
+	// A heavy request, as exportMemory is in GraphQL: it waits for one of the process's heavy slots
+	// (operations.go), held until the file is written, so that however many downloads run at once
+	// no more exports than slots are in memory, and the rest of the pool stays free (issue #29: eight
+	// concurrent 40 MB downloads took the API to 1.9 GB and a small query to 4.6 s). Only the user's
+	// downloads take one: the service refuses anyone else's at once.
+	if s.budget.heavy != nil && memory.CredentialFrom(r.Context()).Kind == memory.CredentialUser {
+		if err := take(r.Context(), s.budget.heavy); err != nil {
+			return // the client has gone
+		}
+		defer func() { <-s.budget.heavy }()
+	}
 	out, err := s.Memory.ExportMemory(r.Context(), o)
 	if err != nil {
 		if !errors.Is(err, memory.ErrUnauthenticated) && !errors.Is(err, memory.ErrForbidden) &&
@@ -62,8 +74,16 @@ func (s *server) export(w http.ResponseWriter, r *http.Request) {
 	}
 	h.Set("Content-Disposition", `attachment; filename="`+exportFilename(out, time.Now())+`"`)
 	h.Set("Cache-Control", "no-store")
+	// The slot is held while the file is written: a client that reads it slowly gets a deadline.
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(exportWriteTime(len(out.Data))))
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(out.Data)
+}
+
+// exportWriteTime is how long writing an export of n bytes may take: a minute, and a second more
+// for every 64 kB.
+func exportWriteTime(n int) time.Duration {
+	return time.Minute + time.Duration(n/(64<<10))*time.Second
 }
 
 // exportMethodNotAllowed answers every method but GET (and HEAD) on /export: without it they would

@@ -201,7 +201,12 @@ func TestImportValidatesEverythingFirst(t *testing.T) {
 	badKey := item("C")
 	badKey["key"] = "line\nbreak"
 	future := item("D")
-	future["createdAt"] = time.Now().Add(time.Hour)
+	future["createdAt"] = time.Now().Add(25 * time.Hour) // a day of clock skew is allowed
+	yearOne := item("D")
+	yearOne["createdAt"] = "0001-01-01T00:00:00Z" // once written, and then every listing failed (#29)
+	oldRevision := item("D")
+	oldRevision["revisions"] = []map[string]any{{"revision": 1, "content": "D", "kind": "fact", "key": nil, "pinned": false,
+		"expiresAt": nil, "action": "create", "createdAt": "1969-12-31T23:59:59Z"}}
 	badHistory := item("E")
 	badHistory["revisions"] = []map[string]any{{"revision": 1, "content": "not E", "kind": "fact", "key": nil, "pinned": false, "expiresAt": nil, "action": "create"}}
 	forgetHistory := item("F")
@@ -218,6 +223,8 @@ func TestImportValidatesEverythingFirst(t *testing.T) {
 		{"unknown kind", "JSON", file(item("A"), badKind), "data.items[1].kind"},
 		{"a key with a line break", "JSON", file(item("A"), badKey), "data.items[1].key"},
 		{"a date in the future", "JSON", file(item("A"), future), "data.items[1].createdAt"},
+		{"a date of year 1", "JSON", file(yearOne), "data.items[0].createdAt"},
+		{"a revision before 1970", "JSON", file(item("A"), oldRevision), "data.items[1].revisions[0].createdAt"},
 		{"a history that ends elsewhere", "JSON", file(badHistory), "data.items[0].revisions"},
 		{"a forget in the history", "JSON", file(forgetHistory), "data.items[0].revisions[0].action"},
 		{"a NUL in the content", "JSON", file(item("A\u0000")), "data.items[0].content"},

@@ -77,7 +77,7 @@ func New(o Options) http.Handler {
 	s := &server{
 		Options: o,
 		app:     frontend.Handler(),
-		ws:      newWSTracker(o.Limits.WSMaxConnections, o.Limits.WSMaxSubscriptionsPerConnection, o.Limits.WSMaxSubscriptionsPerCredential),
+		ws:      newWSTracker(o.Limits),
 		budget:  newOperationBudget(o.DBMaxConns),
 	}
 	for _, origin := range o.AllowedOrigins {
@@ -106,8 +106,8 @@ type server struct {
 	// app serves the web app (frontend.Handler, built once: it hashes every file).
 	app http.Handler
 	ws  *wsTracker
-	// budget limits what operations ask of the database at once; /graphql and /mcp share its heavy
-	// slots.
+	// budget limits what operations ask of the database at once; /graphql, /mcp and GET /export
+	// share its heavy slots.
 	budget operationBudget
 	// allowedHosts are the host names of AllowedOrigins, lower-cased, for hostGuard.
 	allowedHosts []string
@@ -130,7 +130,7 @@ func (s *server) graphql() http.Handler {
 			},
 			initTimeout: s.InitTimeout,
 		},
-		InitFunc: s.Auth.WebsocketInit,
+		InitFunc: s.websocketInit,
 		// gorillaWebsocket keeps the connection_init deadline, to close with 4408 rather than
 		// gqlgen's 1002.
 		InitTimeout:      0,
@@ -160,17 +160,23 @@ func (s *server) graphql() http.Handler {
 	return srv
 }
 
-// graphqlGuard applies the transport rules gqlgen doesn't: the cap on websocket connections (an
-// upgrade beyond it is refused with 503 before any protocol starts), a body size limit, and a body
+// graphqlGuard applies the transport rules gqlgen doesn't: the caps on websocket connections (an
+// upgrade beyond the connection cap, or beyond the unauthenticated budget when the upgrade request
+// carries no credential, is refused with 503 before any protocol starts; see wsTracker), a body size limit, and a body
 // that must arrive within the body deadline (bodyDeadline).
 func (s *server) graphqlGuard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Upgrade") != "" {
-			conn := s.ws.open(auth.SessionFrom(r.Context()))
+			authenticated := memory.CredentialFrom(r.Context()).Kind != memory.CredentialNone
+			conn, limit := s.ws.open(auth.SessionFrom(r.Context()), authenticated)
 			if conn == nil {
+				what := "websocket connections"
+				if !authenticated {
+					what = "websocket connections waiting for their connection_init"
+				}
 				w.Header().Set("Retry-After", "5")
 				writeGuardError(w, r, http.StatusServiceUnavailable, codeConnectionLimit,
-					fmt.Sprintf("too many websocket connections (at most %d); try again later", s.Limits.WSMaxConnections))
+					fmt.Sprintf("too many %s (at most %d); try again later", what, limit))
 				return
 			}
 			// gqlgen serves the websocket within this call, so the connection counts until it ends.
@@ -223,6 +229,22 @@ func (s *server) graphqlGuard(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// websocketInit authenticates a connection_init (auth.Authenticator.WebsocketInit), then moves the
+// socket from the unauthenticated budget to the connection cap; when the cap is full the socket is
+// closed with 1013 (try again later).
+func (s *server) websocketInit(ctx context.Context, payload transport.InitPayload) (context.Context, *transport.InitPayload, error) {
+	ctx, ack, err := s.Auth.WebsocketInit(ctx, payload)
+	if err != nil {
+		return ctx, ack, err
+	}
+	if conn := trackedConnFrom(ctx); conn != nil && !conn.authenticate() {
+		ctx = transport.WithWebsocketCloseCode(ctx, auth.CloseTryAgainLater)
+		ctx = transport.AppendCloseReason(ctx, "Try again later: too many websocket connections")
+		return ctx, nil, fmt.Errorf("too many websocket connections (at most %d); try again later", s.Limits.WSMaxConnections)
+	}
+	return ctx, ack, nil
 }
 
 func (s *server) readyz(w http.ResponseWriter, r *http.Request) {

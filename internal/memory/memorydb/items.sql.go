@@ -10,6 +10,46 @@ import (
 	"time"
 )
 
+const exportSize = `-- name: ExportSize :one
+SELECT count(*)::int AS items,
+       coalesce(sum(octet_length(i.content) + coalesce(octet_length(i.key), 0)), 0)::bigint AS item_bytes,
+       coalesce(sum(r.revisions), 0)::bigint AS revisions,
+       coalesce(sum(r.bytes), 0)::bigint AS revision_bytes
+  FROM memory_items i
+  LEFT JOIN LATERAL (
+       SELECT count(*) AS revisions, sum(octet_length(v.content) + coalesce(octet_length(v.key), 0)) AS bytes
+         FROM memory_revisions v
+        WHERE v.item_id = i.id AND $1::bool) r ON true
+ WHERE i.scope = $2 AND i.status = 'active'
+`
+
+type ExportSizeParams struct {
+	WithRevisions bool
+	Scope         string
+}
+
+type ExportSizeRow struct {
+	Items         int
+	ItemBytes     int64
+	Revisions     int64
+	RevisionBytes int64
+}
+
+// What an export of the scope's active items (ItemsExport) holds, read before the rows are: how many
+// items and how many bytes of text (contents and keys) they hold, and with_revisions, the same of
+// their revisions (ExportMemory's bound).
+func (q *Queries) ExportSize(ctx context.Context, arg ExportSizeParams) (*ExportSizeRow, error) {
+	row := q.db.QueryRow(ctx, exportSize, arg.WithRevisions, arg.Scope)
+	var i ExportSizeRow
+	err := row.Scan(
+		&i.Items,
+		&i.ItemBytes,
+		&i.Revisions,
+		&i.RevisionBytes,
+	)
+	return &i, err
+}
+
 const itemActiveTextExists = `-- name: ItemActiveTextExists :one
 SELECT EXISTS (SELECT 1 FROM memory_items WHERE scope = $1 AND status = 'active' AND content_hash = $2)
 `

@@ -240,3 +240,18 @@ SELECT id, content FROM memory_items WHERE status <> 'forgotten' AND content <> 
 
 -- name: ItemHashSet :exec
 UPDATE memory_items SET content_hash = @content_hash WHERE id = @id;
+
+-- name: ExportSize :one
+-- What an export of the scope's active items (ItemsExport) holds, read before the rows are: how many
+-- items and how many bytes of text (contents and keys) they hold, and with_revisions, the same of
+-- their revisions (ExportMemory's bound).
+SELECT count(*)::int AS items,
+       coalesce(sum(octet_length(i.content) + coalesce(octet_length(i.key), 0)), 0)::bigint AS item_bytes,
+       coalesce(sum(r.revisions), 0)::bigint AS revisions,
+       coalesce(sum(r.bytes), 0)::bigint AS revision_bytes
+  FROM memory_items i
+  LEFT JOIN LATERAL (
+       SELECT count(*) AS revisions, sum(octet_length(v.content) + coalesce(octet_length(v.key), 0)) AS bytes
+         FROM memory_revisions v
+        WHERE v.item_id = i.id AND @with_revisions::bool) r ON true
+ WHERE i.scope = @scope AND i.status = 'active';
