@@ -51,11 +51,12 @@ func (s *server) export(w http.ResponseWriter, r *http.Request) {
 	// no more exports than slots are in memory, and the rest of the pool stays free (issue #29: eight
 	// concurrent 40 MB downloads took the API to 1.9 GB and a small query to 4.6 s). Only the user's
 	// downloads take one: the service refuses anyone else's at once.
-	if s.budget.heavy != nil && memory.CredentialFrom(r.Context()).Kind == memory.CredentialUser {
-		if err := take(r.Context(), s.budget.heavy); err != nil {
+	if memory.CredentialFrom(r.Context()).Kind == memory.CredentialUser {
+		release, err := s.budget.admit(r.Context(), "Query", "exportMemory")
+		if err != nil {
 			return // the client has gone
 		}
-		defer func() { <-s.budget.heavy }()
+		defer release()
 	}
 	out, err := s.Memory.ExportMemory(r.Context(), o)
 	if err != nil {
