@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -21,7 +22,10 @@ import (
 //     memory_revisions, memory_embeddings, lessons, settings) or a plain hash of it
 //     (memory_tombstones and memory_imports: rows written before keys held a SHA-256 a short text
 //     can be recovered from until UseTombstoneKey wrapped them, and the old row versions keep it):
-//     each is copied to new files without the dead rows, and the old files are truncated at commit;
+//     each is copied to new files without the dead rows, and the old files are truncated at commit.
+//     After a teammate's deletion (F7) the conversation's tables too: messages, with its TOAST
+//     table and its search index (messages_search, the lexemes of every message), and teammates
+//     (the name) — a forget keeps the conversation (F6), so only a deletion leaves dead rows there;
 //  2. ANALYZE of the same tables, then VACUUM FULL of pg_statistic: the planner's samples of a
 //     column (most common values, histogram bounds, frequent lexemes) may hold forgotten text;
 //  3. pg_switch_wal() and CHECKPOINT: the redo point moves past every segment written before, and
@@ -49,10 +53,15 @@ const purgeLockTimeout = "5s"
 var purgedTables = []string{"memory_items", "memory_terms", "memory_revisions", "memory_embeddings",
 	"memory_tombstones", "memory_imports", "lessons", "settings"}
 
+// deletionTables held a deleted teammate's conversations and name (F7); the purge rewrites them too
+// when a teammate was deleted since the last one (PurgeDeletionDue). Its threads, runs, contexts
+// and jobs hold ids, times and counters only.
+var deletionTables = []string{"messages", "teammates"}
+
 // PurgeDelay is the delay set by WithPurge; false when this Service doesn't purge (DATABASE_URL).
 func (s *Service) PurgeDelay() (time.Duration, bool) { return s.purgeDelay, s.purgeDelay > 0 }
 
-// PurgeDue reports whether an item was forgotten after the last purge.
+// PurgeDue reports whether an item was forgotten, or a teammate deleted, after the last purge.
 func (s *Background) PurgeDue(ctx context.Context) (bool, error) {
 	return queries(s.pool).PurgeDue(ctx)
 }
@@ -68,8 +77,8 @@ func (r PurgeReport) Total() time.Duration { return r.Tables + r.Statistics + r.
 
 // Purge rewrites the data files so that no forgotten text is left in them (see above). It needs a
 // superuser connection (CHECKPOINT, pg_switch_wal, pg_statistic), which the embedded cluster's is.
-// Everything forgotten before it started is covered; a forget committed while it runs is left for
-// the next purge (PurgeDue).
+// Everything forgotten or deleted before it started is covered; a forget or a deletion committed
+// while it runs is left for the next purge (PurgeDue).
 func (s *Background) Purge(ctx context.Context) (PurgeReport, error) {
 	var r PurgeReport
 	conn, err := s.pool.Acquire(ctx)
@@ -99,8 +108,18 @@ func (s *Background) Purge(ctx context.Context) (PurgeReport, error) {
 	if _, err := conn.Exec(ctx, `SET statement_timeout = 0`); err != nil {
 		return r, err
 	}
+	// Read after the horizon: a deletion committed before this read is rewritten now, and one still
+	// running at the horizon stays due for the next purge as well.
+	list := purgedTables
+	deleted, err := q.PurgeDeletionDue(ctx)
+	if err != nil {
+		return r, err
+	}
+	if deleted {
+		list = append(slices.Clip(list), deletionTables...)
+	}
 	tables := ""
-	for i, t := range purgedTables {
+	for i, t := range list {
 		if i > 0 {
 			tables += ", "
 		}
@@ -134,7 +153,7 @@ func (s *Background) Purge(ctx context.Context) (PurgeReport, error) {
 	if err := q.EventNotify(ctx, memorydb.EventNotifyParams{Channel: PurgeChannel}); err != nil {
 		return r, err
 	}
-	s.log.InfoContext(ctx, "forgotten text purged from the data files", "tables", r.Tables.Round(time.Millisecond),
+	s.log.InfoContext(ctx, "forgotten text purged from the data files", "conversations", deleted, "tables", r.Tables.Round(time.Millisecond),
 		"statistics", r.Statistics.Round(time.Millisecond), "wal", r.WAL.Round(time.Millisecond))
 	return r, nil
 }
