@@ -26,8 +26,11 @@ import (
 //     After a teammate's deletion (F7) the conversation's tables too: messages, with its TOAST
 //     table and its search index (messages_search, the lexemes of every message), and teammates
 //     (the name) — a forget keeps the conversation (F6), so only a deletion leaves dead rows there;
-//  2. ANALYZE of the same tables, then VACUUM FULL of pg_statistic: the planner's samples of a
-//     column (most common values, histogram bounds, frequent lexemes) may hold forgotten text;
+//  2. the same tables' rows of pg_statistic deleted, ANALYZE of the tables, then VACUUM FULL of
+//     pg_statistic: the planner's samples of a column (most common values, histogram bounds,
+//     frequent lexemes) may hold forgotten text. ANALYZE alone replaces a table's samples only
+//     when it finds rows: a table the deletion or the forgets left empty (messages, teammates,
+//     lessons) would keep its old samples, texts and all;
 //  3. pg_switch_wal() and CHECKPOINT: the redo point moves past every segment written before, and
 //     the checkpoint removes them (the embedded cluster runs with wal_recycle=off, so they are
 //     unlinked rather than renamed for reuse with their old contents).
@@ -118,12 +121,13 @@ func (s *Background) Purge(ctx context.Context) (PurgeReport, error) {
 	if deleted {
 		list = append(slices.Clip(list), deletionTables...)
 	}
-	tables := ""
+	tables, names := "", ""
 	for i, t := range list {
 		if i > 0 {
-			tables += ", "
+			tables, names = tables+", ", names+","
 		}
 		tables += pgx.Identifier{t}.Sanitize()
+		names += t // lower-case letters and underscores: a literal as it is
 	}
 	step := func(d *time.Duration, stmts ...string) error {
 		t0 := time.Now()
@@ -139,8 +143,10 @@ func (s *Background) Purge(ctx context.Context) (PurgeReport, error) {
 	if err := step(&r.Tables, `VACUUM (FULL) `+tables); err != nil {
 		return r, err
 	}
+	// sqlcheck:allow the samples of the tables listed above, in a system catalog sqlc doesn't know
+	samples := `DELETE FROM pg_catalog.pg_statistic WHERE starelid = ANY ('{` + names + `}'::regclass[])`
 	// sqlcheck:allow maintenance commands of a table list built above
-	if err := step(&r.Statistics, `ANALYZE `+tables, `VACUUM (FULL) pg_catalog.pg_statistic`); err != nil {
+	if err := step(&r.Statistics, samples, `ANALYZE `+tables, `VACUUM (FULL) pg_catalog.pg_statistic`); err != nil {
 		return r, err
 	}
 	// sqlcheck:allow the WAL step's two commands, kept together with the other maintenance commands
