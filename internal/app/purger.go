@@ -13,12 +13,17 @@ import (
 // waits before it is tried again.
 const purgeRetry = 30 * time.Second
 
-// runPurger purges forgotten text from the embedded cluster's files (F5, memory.Background.Purge):
-// once at start when a forget happened after the last purge (the process may have stopped before
-// purging), and then delay after each burst of forgets — a forget event, from any process, restarts
-// the wait, but never past 10 × delay after the first. It runs until ctx ends.
+// runPurger purges forgotten text from the embedded cluster's files (F5, F7,
+// memory.Background.Purge): once at start when a forget or a teammate's deletion happened after the
+// last purge (the process may have stopped before purging), and then delay after each burst of
+// them — a forget or deletion event, from any process, restarts the wait, but never past 10 × delay
+// after the first. A deletion needs its own event: it may forget nothing (a teammate with
+// conversations only) and leaves no forgotten item behind (the rows go with the teammate). It runs
+// until ctx ends.
 func runPurger(ctx context.Context, svc *memory.Service, broker *events.Broker, delay time.Duration, log *slog.Logger) {
-	isForget := func(e memory.Event) bool { return e.Action == string(memory.ActionForget) }
+	isForget := func(e memory.Event) bool {
+		return e.Action == string(memory.ActionForget) || e.Teammate == memory.TeammateDeleted
+	}
 	sub := broker.Subscribe(isForget)
 	defer func() { sub.Close() }()
 	var (

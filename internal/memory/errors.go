@@ -55,8 +55,10 @@ func (e *ValidationError) Error() string { return e.Field + ": " + e.Reason }
 func invalid(field, reason string) error { return &ValidationError{Field: field, Reason: reason} }
 
 // IsUnavailable reports whether err means the database could not serve the request now — it is
-// unreachable, shutting down or starting up, out of connections, or the statement ran out of its
-// statement_timeout (MEMORY_DB_STATEMENT_TIMEOUT) or of the request's deadline — rather than that
+// unreachable, shutting down or starting up, out of connections, the statement ran out of its
+// statement_timeout (MEMORY_DB_STATEMENT_TIMEOUT) or of the request's deadline, or the transaction
+// lost to concurrent ones (a deadlock's victim or a serialization failure, more often than inTx
+// starts it over, or where nothing does) — rather than that
 // the request or the code is wrong. The API answers these with the retryable code UNAVAILABLE
 // instead of INTERNAL, so a client can tell an outage it should wait out from a defect.
 func IsUnavailable(err error) bool {
@@ -72,6 +74,8 @@ func IsUnavailable(err error) bool {
 		case code == "53300": // too many connections
 			return true
 		case code == "57014": // query_canceled: the statement timeout (a client's own cancel is context.Canceled)
+			return true
+		case code == "40001", code == "40P01": // serialization failure, deadlock detected: nothing was done
 			return true
 		}
 		return false

@@ -48,6 +48,13 @@ func TestIsUnavailable(t *testing.T) {
 	_, err = closed.Exec(ctx, `SELECT 1`)
 	assert.True(t, memory.IsUnavailable(err), "a closed pool (shutting down): %v", err)
 
+	// A transaction that lost to concurrent ones did nothing and may succeed again (issue 29: a
+	// deadlock's victim was INTERNAL).
+	for _, code := range []string{"deadlock_detected", "serialization_failure"} {
+		_, err = pool.Exec(ctx, `DO $$ BEGIN RAISE EXCEPTION 'lost' USING ERRCODE = '`+code+`'; END $$`)
+		assert.True(t, memory.IsUnavailable(err), "%s: %v", code, err)
+	}
+
 	_, err = pool.Exec(ctx, `SELECT 1/0`)
 	assert.False(t, memory.IsUnavailable(err), "a wrong statement is a defect: %v", err)
 	_, err = pool.Exec(ctx, `SELECT * FROM no_such_table`)

@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -21,9 +22,15 @@ import (
 //     memory_revisions, memory_embeddings, lessons, settings) or a plain hash of it
 //     (memory_tombstones and memory_imports: rows written before keys held a SHA-256 a short text
 //     can be recovered from until UseTombstoneKey wrapped them, and the old row versions keep it):
-//     each is copied to new files without the dead rows, and the old files are truncated at commit;
-//  2. ANALYZE of the same tables, then VACUUM FULL of pg_statistic: the planner's samples of a
-//     column (most common values, histogram bounds, frequent lexemes) may hold forgotten text;
+//     each is copied to new files without the dead rows, and the old files are truncated at commit.
+//     After a teammate's deletion (F7) the conversation's tables too: messages, with its TOAST
+//     table and its search index (messages_search, the lexemes of every message), and teammates
+//     (the name) — a forget keeps the conversation (F6), so only a deletion leaves dead rows there;
+//  2. the same tables' rows of pg_statistic deleted, ANALYZE of the tables, then VACUUM FULL of
+//     pg_statistic: the planner's samples of a column (most common values, histogram bounds,
+//     frequent lexemes) may hold forgotten text. ANALYZE alone replaces a table's samples only
+//     when it finds rows: a table the deletion or the forgets left empty (messages, teammates,
+//     lessons) would keep its old samples, texts and all;
 //  3. pg_switch_wal() and CHECKPOINT: the redo point moves past every segment written before, and
 //     the checkpoint removes them (the embedded cluster runs with wal_recycle=off, so they are
 //     unlinked rather than renamed for reuse with their old contents).
@@ -49,10 +56,15 @@ const purgeLockTimeout = "5s"
 var purgedTables = []string{"memory_items", "memory_terms", "memory_revisions", "memory_embeddings",
 	"memory_tombstones", "memory_imports", "lessons", "settings"}
 
+// deletionTables held a deleted teammate's conversations and name (F7); the purge rewrites them too
+// when a teammate was deleted since the last one (PurgeDeletionDue). Its threads, runs, contexts
+// and jobs hold ids, times and counters only.
+var deletionTables = []string{"messages", "teammates"}
+
 // PurgeDelay is the delay set by WithPurge; false when this Service doesn't purge (DATABASE_URL).
 func (s *Service) PurgeDelay() (time.Duration, bool) { return s.purgeDelay, s.purgeDelay > 0 }
 
-// PurgeDue reports whether an item was forgotten after the last purge.
+// PurgeDue reports whether an item was forgotten, or a teammate deleted, after the last purge.
 func (s *Background) PurgeDue(ctx context.Context) (bool, error) {
 	return queries(s.pool).PurgeDue(ctx)
 }
@@ -68,8 +80,8 @@ func (r PurgeReport) Total() time.Duration { return r.Tables + r.Statistics + r.
 
 // Purge rewrites the data files so that no forgotten text is left in them (see above). It needs a
 // superuser connection (CHECKPOINT, pg_switch_wal, pg_statistic), which the embedded cluster's is.
-// Everything forgotten before it started is covered; a forget committed while it runs is left for
-// the next purge (PurgeDue).
+// Everything forgotten or deleted before it started is covered; a forget or a deletion committed
+// while it runs is left for the next purge (PurgeDue).
 func (s *Background) Purge(ctx context.Context) (PurgeReport, error) {
 	var r PurgeReport
 	conn, err := s.pool.Acquire(ctx)
@@ -99,12 +111,23 @@ func (s *Background) Purge(ctx context.Context) (PurgeReport, error) {
 	if _, err := conn.Exec(ctx, `SET statement_timeout = 0`); err != nil {
 		return r, err
 	}
-	tables := ""
-	for i, t := range purgedTables {
+	// Read after the horizon: a deletion committed before this read is rewritten now, and one still
+	// running at the horizon stays due for the next purge as well.
+	list := purgedTables
+	deleted, err := q.PurgeDeletionDue(ctx)
+	if err != nil {
+		return r, err
+	}
+	if deleted {
+		list = append(slices.Clip(list), deletionTables...)
+	}
+	tables, names := "", ""
+	for i, t := range list {
 		if i > 0 {
-			tables += ", "
+			tables, names = tables+", ", names+","
 		}
 		tables += pgx.Identifier{t}.Sanitize()
+		names += t // lower-case letters and underscores: a literal as it is
 	}
 	step := func(d *time.Duration, stmts ...string) error {
 		t0 := time.Now()
@@ -120,8 +143,10 @@ func (s *Background) Purge(ctx context.Context) (PurgeReport, error) {
 	if err := step(&r.Tables, `VACUUM (FULL) `+tables); err != nil {
 		return r, err
 	}
+	// sqlcheck:allow the samples of the tables listed above, in a system catalog sqlc doesn't know
+	samples := `DELETE FROM pg_catalog.pg_statistic WHERE starelid = ANY ('{` + names + `}'::regclass[])`
 	// sqlcheck:allow maintenance commands of a table list built above
-	if err := step(&r.Statistics, `ANALYZE `+tables, `VACUUM (FULL) pg_catalog.pg_statistic`); err != nil {
+	if err := step(&r.Statistics, samples, `ANALYZE `+tables, `VACUUM (FULL) pg_catalog.pg_statistic`); err != nil {
 		return r, err
 	}
 	// sqlcheck:allow the WAL step's two commands, kept together with the other maintenance commands
@@ -134,7 +159,7 @@ func (s *Background) Purge(ctx context.Context) (PurgeReport, error) {
 	if err := q.EventNotify(ctx, memorydb.EventNotifyParams{Channel: PurgeChannel}); err != nil {
 		return r, err
 	}
-	s.log.InfoContext(ctx, "forgotten text purged from the data files", "tables", r.Tables.Round(time.Millisecond),
+	s.log.InfoContext(ctx, "forgotten text purged from the data files", "conversations", deleted, "tables", r.Tables.Round(time.Millisecond),
 		"statistics", r.Statistics.Round(time.Millisecond), "wal", r.WAL.Round(time.Millisecond))
 	return r, nil
 }

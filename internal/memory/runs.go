@@ -188,14 +188,15 @@ func (s *Service) StartRun(ctx context.Context, in StartRunInput) (StartedRun, e
 	}
 	var out StartedRun
 	changed := false
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	given := in
+	err = s.inTx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		out, changed, in = StartedRun{}, false, given
+		// The teammate's row first (runtx.go, lock order): a deletion under way finishes before the
+		// run is inserted (then there is no row: ErrNotFound), and one that comes later waits for
+		// this start, then takes its run with the others.
 		q := queries(tx)
-		exists, err := q.TeammateExists(ctx, teammateID)
-		if err != nil {
+		if _, err := q.TeammateStartLock(ctx, teammateID); err != nil {
 			return err
-		}
-		if !exists {
-			return ErrNotFound
 		}
 		request := in.Message
 		var retryThread string
@@ -384,7 +385,8 @@ func (s *Service) CheckRunGeneration(ctx context.Context) (GenerationCheck, erro
 		return GenerationCheck{}, err
 	}
 	var out GenerationCheck
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err = s.inTx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		out = GenerationCheck{}
 		run, err := runOpen(ctx, tx, c)
 		if err != nil {
 			return err

@@ -22,6 +22,13 @@ type DeleteResult struct {
 // memory contexts with it. Forgetting first, rather than letting the cascade delete the items, keeps
 // one definition of what a forget erases: whatever forgetItemTx erases beyond the rows themselves is
 // erased here too. Running runs lose their credential with their row. Every open page hears of it.
+//
+// It takes its locks in the order of every run write (runtx.go, lock order) — the teammate's row
+// against new starts, its runs, its scope, its items, and only then the row itself — so a delete
+// made while the teammate's runs are writing waits for their calls under way, and their next calls
+// find the credential gone; a deadlock with anything else is retried (inTx), never answered. It
+// records the deletion for the purge (F7: PurgeDue), which, where the service owns the cluster,
+// then rewrites every table that held the teammate's texts, conversations included.
 func (s *Service) DeleteTeammate(ctx context.Context, id string) (DeleteResult, error) {
 	if _, err := require(ctx, CredentialUser); err != nil {
 		return DeleteResult{}, err
@@ -30,14 +37,17 @@ func (s *Service) DeleteTeammate(ctx context.Context, id string) (DeleteResult, 
 	if err != nil {
 		return DeleteResult{}, err
 	}
-	res := DeleteResult{TeammateID: id}
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		// The teammate's row first: startRun's insert of a new run waits on it from now on.
+	var res DeleteResult
+	err = s.inTx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		res = DeleteResult{TeammateID: id}
+		// The teammate's row first, in a mode that makes startRun wait from now on (it locks the row
+		// FOR SHARE) but lets the teammate's running tools insert (their foreign keys lock it FOR KEY
+		// SHARE): a tool that holds its run must be able to finish, as the runs are locked next.
 		q := queries(tx)
 		if _, err := q.TeammateLock(ctx, id); err != nil {
 			return err
 		}
-		// A teammate's tool locks its run, then the scope (runWriteTx): the runs are locked before the
+		// A teammate's tool locks its run, then the scopes (runWriteTx): the runs are locked before the
 		// scope here, in id order, so the two never wait on each other in opposite orders.
 		runs, err := q.RunsLockOfTeammate(ctx, id)
 		if err != nil {
@@ -73,6 +83,10 @@ func (s *Service) DeleteTeammate(ctx context.Context, id string) (DeleteResult, 
 		}
 		res.Threads, res.Messages = int(counts.Threads), int(counts.Messages)
 		if err := q.TeammateDelete(ctx, id); err != nil {
+			return err
+		}
+		// The rows are gone, their text isn't yet: the purge of the cluster's files is due (F7).
+		if err := q.PurgeDeletionRecord(ctx); err != nil {
 			return err
 		}
 		// Generation: subscribers of the teammate's generation re-read it, find it gone and end.

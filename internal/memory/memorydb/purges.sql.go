@@ -10,17 +10,44 @@ import (
 	"time"
 )
 
-const purgeDue = `-- name: PurgeDue :one
-SELECT EXISTS (SELECT 1 FROM memory_items
-                WHERE forgotten_at >= coalesce((SELECT purged_upto FROM memory_purges), '-infinity'))
+const purgeDeletionDue = `-- name: PurgeDeletionDue :one
+SELECT EXISTS (SELECT 1 FROM memory_deletions
+                WHERE deleted_at >= coalesce((SELECT purged_upto FROM memory_purges), '-infinity'))
 `
 
-// An item was forgotten after the last purge.
-func (q *Queries) PurgeDue(ctx context.Context) (bool, error) {
-	row := q.db.QueryRow(ctx, purgeDue)
+// A teammate was deleted after the last purge: the purge rewrites the conversation tables too.
+func (q *Queries) PurgeDeletionDue(ctx context.Context) (bool, error) {
+	row := q.db.QueryRow(ctx, purgeDeletionDue)
 	var exists bool
 	err := row.Scan(&exists)
 	return exists, err
+}
+
+const purgeDeletionRecord = `-- name: PurgeDeletionRecord :exec
+INSERT INTO memory_deletions (deleted_at) VALUES (now())
+ON CONFLICT (singleton) DO UPDATE SET deleted_at = greatest(memory_deletions.deleted_at, EXCLUDED.deleted_at)
+`
+
+// A teammate is being deleted: its transaction's start, as a forget's forgotten_at is, so that a
+// purge whose horizon is later covers it and one that began meanwhile leaves it for the next.
+func (q *Queries) PurgeDeletionRecord(ctx context.Context) error {
+	_, err := q.db.Exec(ctx, purgeDeletionRecord)
+	return err
+}
+
+const purgeDue = `-- name: PurgeDue :one
+SELECT (EXISTS (SELECT 1 FROM memory_items
+                 WHERE forgotten_at >= coalesce((SELECT purged_upto FROM memory_purges), '-infinity'))
+     OR EXISTS (SELECT 1 FROM memory_deletions
+                 WHERE deleted_at >= coalesce((SELECT purged_upto FROM memory_purges), '-infinity')))::boolean AS due
+`
+
+// An item was forgotten, or a teammate deleted (F7), after the last purge.
+func (q *Queries) PurgeDue(ctx context.Context) (bool, error) {
+	row := q.db.QueryRow(ctx, purgeDue)
+	var due bool
+	err := row.Scan(&due)
+	return due, err
 }
 
 const purgeHorizon = `-- name: PurgeHorizon :one

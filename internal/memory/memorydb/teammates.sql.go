@@ -76,9 +76,12 @@ func (q *Queries) TeammateInsert(ctx context.Context, name string) (*Teammate, e
 }
 
 const teammateLock = `-- name: TeammateLock :one
-SELECT id FROM teammates WHERE id = $1 FOR UPDATE
+SELECT id FROM teammates WHERE id = $1 FOR NO KEY UPDATE
 `
 
+// The deletion's first lock (runtx.go, lock order): it waits for starts of the teammate's runs
+// under way and makes new ones wait (TeammateStartLock), but not the inserts of its running runs'
+// tools, whose foreign keys take the row's KEY SHARE lock. No row: no such teammate.
 func (q *Queries) TeammateLock(ctx context.Context, id string) (string, error) {
 	row := q.db.QueryRow(ctx, teammateLock, id)
 	var id_2 string
@@ -111,6 +114,19 @@ func (q *Queries) TeammateRename(ctx context.Context, arg TeammateRenameParams) 
 	var i Teammate
 	err := row.Scan(&i.ID, &i.Name, &i.CreatedAt)
 	return &i, err
+}
+
+const teammateStartLock = `-- name: TeammateStartLock :one
+SELECT id FROM teammates WHERE id = $1 FOR SHARE
+`
+
+// A run's start locks its teammate first (runtx.go, lock order): starts don't wait for each other,
+// but a deletion waits for them and they for it. No row: no such teammate.
+func (q *Queries) TeammateStartLock(ctx context.Context, id string) (string, error) {
+	row := q.db.QueryRow(ctx, teammateStartLock, id)
+	var id_2 string
+	err := row.Scan(&id_2)
+	return id_2, err
 }
 
 const teammatesActivity = `-- name: TeammatesActivity :many

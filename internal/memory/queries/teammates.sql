@@ -27,7 +27,15 @@ SELECT EXISTS (SELECT 1 FROM teammates);
 SELECT name FROM teammates WHERE id = @id;
 
 -- name: TeammateLock :one
-SELECT id FROM teammates WHERE id = @id FOR UPDATE;
+-- The deletion's first lock (runtx.go, lock order): it waits for starts of the teammate's runs
+-- under way and makes new ones wait (TeammateStartLock), but not the inserts of its running runs'
+-- tools, whose foreign keys take the row's KEY SHARE lock. No row: no such teammate.
+SELECT id FROM teammates WHERE id = @id FOR NO KEY UPDATE;
+
+-- name: TeammateStartLock :one
+-- A run's start locks its teammate first (runtx.go, lock order): starts don't wait for each other,
+-- but a deletion waits for them and they for it. No row: no such teammate.
+SELECT id FROM teammates WHERE id = @id FOR SHARE;
 
 -- name: TeammateConversationCounts :one
 SELECT (SELECT count(*) FROM bot_threads b WHERE b.teammate_id = @id) AS threads,

@@ -1,0 +1,2 @@
+-- Back to purges after forgets only.
+DROP TABLE memory_deletions;
