@@ -2661,6 +2661,13 @@ input ImportMemoryInput {
   format: ExportFormat! = JSON
   "The file's text, at most the 1 MiB request limit."
   data: String!
+  """
+  Makes a retry safe: a request sent again with the same key (any string of 1–200 characters on one
+  line; a fresh UUID per request is a good choice) answers what the first one did, and writes
+  nothing, for a day. The same key with another input is BAD_USER_INPUT (field idempotencyKey).
+  Send one whenever the answer may be lost (UNAVAILABLE, a timeout) and the request is retried.
+  """
+  idempotencyKey: String
 }
 
 "What importMemory wrote."
@@ -3189,6 +3196,12 @@ input ToolRememberInput {
   kind: MemoryKind = FACT
   "Save to the shared scope, for every teammate (only confirmed when the user says so, A3)."
   forEveryone: Boolean = false
+  """
+  Makes a retry safe: the same call of this run sent again with the same key answers what the
+  first one did (the same outcome and item) and writes nothing. Keys belong to the run. The same
+  key with another input is BAD_USER_INPUT (field idempotencyKey).
+  """
+  idempotencyKey: String
 }
 
 "A fact about the user for every teammate (the shared scope)."
@@ -3197,6 +3210,12 @@ input ToolRememberAboutUserInput {
   content: String!
   "An optional label (up to 120 characters, one line)."
   key: String
+  """
+  Makes a retry safe: the same call of this run sent again with the same key answers what the
+  first one did (the same outcome and item) and writes nothing. Keys belong to the run. The same
+  key with another input is BAD_USER_INPUT (field idempotencyKey).
+  """
+  idempotencyKey: String
 }
 
 "A teammate's change of an item it can see."
@@ -3207,12 +3226,24 @@ input ToolUpdateMemoryInput {
   baseRevision: Int!
   "The new text (1–4,000 characters)."
   content: String!
+  """
+  Makes a retry safe: the same call of this run sent again with the same key answers what the
+  first one did (the same outcome and item) and writes nothing. Keys belong to the run. The same
+  key with another input is BAD_USER_INPUT (field idempotencyKey).
+  """
+  idempotencyKey: String
 }
 
 "The item a teammate wants forgotten."
 input ToolForgetMemoryInput {
   "The item (shared or the teammate's own, active)."
   id: ID!
+  """
+  Makes a retry safe: the same call of this run sent again with the same key answers what the
+  first one did (the same outcome and item) and writes nothing. Keys belong to the run. The same
+  key with another input is BAD_USER_INPUT (field idempotencyKey).
+  """
+  idempotencyKey: String
 }
 
 "A message of the teammate's own conversations (P8)."
@@ -3673,6 +3704,13 @@ type Limits {
 input CreateTeammateInput {
   "1–120 characters."
   name: String!
+  """
+  Makes a retry safe: a request sent again with the same key (any string of 1–200 characters on one
+  line; a fresh UUID per request is a good choice) answers what the first one did, and writes
+  nothing, for a day. The same key with another input is BAD_USER_INPUT (field idempotencyKey).
+  Send one whenever the answer may be lost (UNAVAILABLE, a timeout) and the request is retried.
+  """
+  idempotencyKey: String
 }
 
 "What createTeammate made."
@@ -3709,6 +3747,13 @@ input CreateMemoryInput {
   pinned: Boolean = false
   "Must be in the future."
   expiresAt: Time
+  """
+  Makes a retry safe: a request sent again with the same key (any string of 1–200 characters on one
+  line; a fresh UUID per request is a good choice) answers what the first one did, and writes
+  nothing, for a day. The same key with another input is BAD_USER_INPUT (field idempotencyKey).
+  Send one whenever the answer may be lost (UNAVAILABLE, a timeout) and the request is retried.
+  """
+  idempotencyKey: String
 }
 
 "Change an active item. Omitted fields keep their value. A baseRevision that is no longer current fails with CONFLICT (extensions.currentRevision) and changes nothing."
@@ -14410,7 +14455,7 @@ func (ec *executionContext) unmarshalInputCreateMemoryInput(ctx context.Context,
 		asMap["pinned"] = false
 	}
 
-	fieldsInOrder := [...]string{"scope", "kind", "key", "content", "pinned", "expiresAt"}
+	fieldsInOrder := [...]string{"scope", "kind", "key", "content", "pinned", "expiresAt", "idempotencyKey"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -14459,6 +14504,13 @@ func (ec *executionContext) unmarshalInputCreateMemoryInput(ctx context.Context,
 				return it, err
 			}
 			it.ExpiresAt = data
+		case "idempotencyKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKey = data
 		}
 	}
 	return it, nil
@@ -14487,7 +14539,7 @@ func (ec *executionContext) unmarshalInputCreateTeammateInput(ctx context.Contex
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"name"}
+	fieldsInOrder := [...]string{"name", "idempotencyKey"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -14501,6 +14553,13 @@ func (ec *executionContext) unmarshalInputCreateTeammateInput(ctx context.Contex
 				return it, err
 			}
 			it.Name = data
+		case "idempotencyKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKey = data
 		}
 	}
 	return it, nil
@@ -14852,7 +14911,7 @@ func (ec *executionContext) unmarshalInputImportMemoryInput(ctx context.Context,
 		asMap["format"] = "JSON"
 	}
 
-	fieldsInOrder := [...]string{"scope", "format", "data"}
+	fieldsInOrder := [...]string{"scope", "format", "data", "idempotencyKey"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -14880,6 +14939,13 @@ func (ec *executionContext) unmarshalInputImportMemoryInput(ctx context.Context,
 				return it, err
 			}
 			it.Data = data
+		case "idempotencyKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKey = data
 		}
 	}
 	return it, nil
@@ -15374,7 +15440,7 @@ func (ec *executionContext) unmarshalInputToolForgetMemoryInput(ctx context.Cont
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"id"}
+	fieldsInOrder := [...]string{"id", "idempotencyKey"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -15388,6 +15454,13 @@ func (ec *executionContext) unmarshalInputToolForgetMemoryInput(ctx context.Cont
 				return it, err
 			}
 			it.ID = data
+		case "idempotencyKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKey = data
 		}
 	}
 	return it, nil
@@ -15416,7 +15489,7 @@ func (ec *executionContext) unmarshalInputToolRememberAboutUserInput(ctx context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"content", "key"}
+	fieldsInOrder := [...]string{"content", "key", "idempotencyKey"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -15437,6 +15510,13 @@ func (ec *executionContext) unmarshalInputToolRememberAboutUserInput(ctx context
 				return it, err
 			}
 			it.Key = data
+		case "idempotencyKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKey = data
 		}
 	}
 	return it, nil
@@ -15472,7 +15552,7 @@ func (ec *executionContext) unmarshalInputToolRememberInput(ctx context.Context,
 		asMap["forEveryone"] = false
 	}
 
-	fieldsInOrder := [...]string{"content", "key", "kind", "forEveryone"}
+	fieldsInOrder := [...]string{"content", "key", "kind", "forEveryone", "idempotencyKey"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -15507,6 +15587,13 @@ func (ec *executionContext) unmarshalInputToolRememberInput(ctx context.Context,
 				return it, err
 			}
 			it.ForEveryone = data
+		case "idempotencyKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKey = data
 		}
 	}
 	return it, nil
@@ -15535,7 +15622,7 @@ func (ec *executionContext) unmarshalInputToolUpdateMemoryInput(ctx context.Cont
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"id", "baseRevision", "content"}
+	fieldsInOrder := [...]string{"id", "baseRevision", "content", "idempotencyKey"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -15563,6 +15650,13 @@ func (ec *executionContext) unmarshalInputToolUpdateMemoryInput(ctx context.Cont
 				return it, err
 			}
 			it.Content = data
+		case "idempotencyKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKey = data
 		}
 	}
 	return it, nil

@@ -1095,6 +1095,84 @@ func (q *Queries) ItemsExport(ctx context.Context, arg ItemsExportParams) ([]*It
 	return items, nil
 }
 
+const itemsGetByIDs = `-- name: ItemsGetByIDs :many
+SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
+  FROM memory_items WHERE id = ANY($1::uuid[]) ORDER BY array_position($1::uuid[], id)
+`
+
+type ItemsGetByIDsRow struct {
+	ID             string
+	TeammateID     *string
+	Scope          string
+	Kind           string
+	Key            *string
+	Content        string
+	Status         string
+	Pinned         bool
+	Revision       int
+	Source         string
+	Evidence       *string
+	WaitReason     *string
+	WaitWords      *string
+	SourceRunID    *string
+	TargetItemID   *string
+	TargetRevision *int
+	ProposesForget bool
+	TimesSuggested int
+	Resolution     *string
+	ExpiresAt      *time.Time
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	ForgottenAt    *time.Time
+}
+
+// In the order of ids.
+func (q *Queries) ItemsGetByIDs(ctx context.Context, ids []string) ([]*ItemsGetByIDsRow, error) {
+	rows, err := q.db.Query(ctx, itemsGetByIDs, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []*ItemsGetByIDsRow{}
+	for rows.Next() {
+		var i ItemsGetByIDsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TeammateID,
+			&i.Scope,
+			&i.Kind,
+			&i.Key,
+			&i.Content,
+			&i.Status,
+			&i.Pinned,
+			&i.Revision,
+			&i.Source,
+			&i.Evidence,
+			&i.WaitReason,
+			&i.WaitWords,
+			&i.SourceRunID,
+			&i.TargetItemID,
+			&i.TargetRevision,
+			&i.ProposesForget,
+			&i.TimesSuggested,
+			&i.Resolution,
+			&i.ExpiresAt,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.ForgottenAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, &i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const itemsGetForUpdate = `-- name: ItemsGetForUpdate :many
 SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
        wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,

@@ -232,3 +232,10 @@ SELECT id, content FROM memory_items WHERE status <> 'forgotten' AND content <> 
 
 -- name: ItemHashSet :exec
 UPDATE memory_items SET content_hash = @content_hash WHERE id = @id;
+
+-- name: ItemsGetByIDs :many
+-- In the order of ids.
+SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
+  FROM memory_items WHERE id = ANY(@ids::uuid[]) ORDER BY array_position(@ids::uuid[], id);
