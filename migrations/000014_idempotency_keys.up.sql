@@ -24,7 +24,7 @@ CREATE TABLE idempotency_keys (
     teammate_id uuid,
     outcome     text CHECK (outcome ~ '^[a-z]+$'),
     reason      text CHECK (char_length(reason) BETWEEN 1 AND 40 AND reason ~ '^[a-z_]+$'),
-    message     text CHECK (char_length(message) BETWEEN 1 AND 400),
+    message     text CHECK (char_length(message) BETWEEN 1 AND 1000),
     adopted     boolean NOT NULL DEFAULT false,
     unchanged   integer NOT NULL DEFAULT 0,
     created_at  timestamptz NOT NULL DEFAULT now(),

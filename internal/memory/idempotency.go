@@ -129,21 +129,21 @@ func (k *idempotency) claimTx(ctx context.Context, tx pgx.Tx) (*memorydb.Idempot
 	if k == nil {
 		return nil, nil
 	}
-	q := queries(tx)
-	if err := q.IdempotencyKeyFreeExpired(ctx, memorydb.IdempotencyKeyFreeExpiredParams{Owner: k.owner, KeyHash: k.keyHash}); err != nil {
-		return nil, err
-	}
-	_, err := q.IdempotencyKeyClaim(ctx, memorydb.IdempotencyKeyClaimParams{
+	// Both statements in one round trip; the claim's "no row" is send's ErrNotFound.
+	b := newBatch()
+	b.q.IdempotencyKeyFreeExpired(ctx, memorydb.IdempotencyKeyFreeExpiredParams{Owner: k.owner, KeyHash: k.keyHash})
+	b.q.IdempotencyKeyClaim(ctx, memorydb.IdempotencyKeyClaimParams{
 		Owner: k.owner, RunID: k.runID, KeyHash: k.keyHash, Operation: k.operation, Fingerprint: k.fingerprint,
 		Lifetime: IdempotencyKeyLifetime,
 	})
+	err := b.send(ctx, tx)
 	switch {
 	case err == nil:
 		return nil, nil
 	case !errors.Is(err, ErrNotFound): // ErrNotFound: no row, the key is taken
 		return nil, err
 	}
-	first, err := q.IdempotencyKeyGet(ctx, memorydb.IdempotencyKeyGetParams{Owner: k.owner, KeyHash: k.keyHash})
+	first, err := queries(tx).IdempotencyKeyGet(ctx, memorydb.IdempotencyKeyGetParams{Owner: k.owner, KeyHash: k.keyHash})
 	if err != nil {
 		return nil, err
 	}
