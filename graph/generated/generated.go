@@ -2703,6 +2703,13 @@ input ImportMemoryInput {
   format: ExportFormat! = JSON
   "The file's text, at most the 1 MiB request limit."
   data: String!
+  """
+  Makes a retry safe: a request sent again with the same key (any string of 1–200 characters on one
+  line; a fresh UUID per request is a good choice) answers what the first one did, and writes
+  nothing, for a day. The same key with another input is BAD_USER_INPUT (field idempotencyKey).
+  Send one whenever the answer may be lost (UNAVAILABLE, a timeout) and the request is retried.
+  """
+  idempotencyKey: String
 }
 
 "What importMemory wrote."
@@ -3252,6 +3259,12 @@ input ToolRememberInput {
   kind: MemoryKind = FACT
   "Save to the shared scope, for every teammate (only confirmed when the user says so, A3)."
   forEveryone: Boolean = false
+  """
+  Makes a retry safe: the same call of this run sent again with the same key answers what the
+  first one did (the same outcome and item) and writes nothing. Keys belong to the run. The same
+  key with another input is BAD_USER_INPUT (field idempotencyKey).
+  """
+  idempotencyKey: String
 }
 
 "A fact about the user for every teammate (the shared scope)."
@@ -3260,6 +3273,12 @@ input ToolRememberAboutUserInput {
   content: String!
   "An optional label (up to 120 characters, one line)."
   key: String
+  """
+  Makes a retry safe: the same call of this run sent again with the same key answers what the
+  first one did (the same outcome and item) and writes nothing. Keys belong to the run. The same
+  key with another input is BAD_USER_INPUT (field idempotencyKey).
+  """
+  idempotencyKey: String
 }
 
 "A teammate's change of an item it can see."
@@ -3270,12 +3289,24 @@ input ToolUpdateMemoryInput {
   baseRevision: Int!
   "The new text (1–4,000 characters)."
   content: String!
+  """
+  Makes a retry safe: the same call of this run sent again with the same key answers what the
+  first one did (the same outcome and item) and writes nothing. Keys belong to the run. The same
+  key with another input is BAD_USER_INPUT (field idempotencyKey).
+  """
+  idempotencyKey: String
 }
 
 "The item a teammate wants forgotten."
 input ToolForgetMemoryInput {
   "The item (shared or the teammate's own, active)."
   id: ID!
+  """
+  Makes a retry safe: the same call of this run sent again with the same key answers what the
+  first one did (the same outcome and item) and writes nothing. Keys belong to the run. The same
+  key with another input is BAD_USER_INPUT (field idempotencyKey).
+  """
+  idempotencyKey: String
 }
 
 "A message of the teammate's own conversations (P8)."
@@ -3741,6 +3772,13 @@ type Limits {
 input CreateTeammateInput {
   "1–120 characters."
   name: String!
+  """
+  Makes a retry safe: a request sent again with the same key (any string of 1–200 characters on one
+  line; a fresh UUID per request is a good choice) answers what the first one did, and writes
+  nothing, for a day. The same key with another input is BAD_USER_INPUT (field idempotencyKey).
+  Send one whenever the answer may be lost (UNAVAILABLE, a timeout) and the request is retried.
+  """
+  idempotencyKey: String
 }
 
 "What createTeammate made."
@@ -3777,6 +3815,13 @@ input CreateMemoryInput {
   pinned: Boolean = false
   "Must be in the future."
   expiresAt: Time
+  """
+  Makes a retry safe: a request sent again with the same key (any string of 1–200 characters on one
+  line; a fresh UUID per request is a good choice) answers what the first one did, and writes
+  nothing, for a day. The same key with another input is BAD_USER_INPUT (field idempotencyKey).
+  Send one whenever the answer may be lost (UNAVAILABLE, a timeout) and the request is retried.
+  """
+  idempotencyKey: String
 }
 
 "Change an active item. Omitted fields keep their value. A baseRevision that is no longer current fails with CONFLICT (extensions.currentRevision) and changes nothing."
@@ -14628,7 +14673,7 @@ func (ec *executionContext) unmarshalInputCreateMemoryInput(ctx context.Context,
 		asMap["pinned"] = false
 	}
 
-	fieldsInOrder := [...]string{"scope", "kind", "key", "content", "pinned", "expiresAt"}
+	fieldsInOrder := [...]string{"scope", "kind", "key", "content", "pinned", "expiresAt", "idempotencyKey"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -14677,6 +14722,13 @@ func (ec *executionContext) unmarshalInputCreateMemoryInput(ctx context.Context,
 				return it, err
 			}
 			it.ExpiresAt = data
+		case "idempotencyKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKey = data
 		}
 	}
 	return it, nil
@@ -14705,7 +14757,7 @@ func (ec *executionContext) unmarshalInputCreateTeammateInput(ctx context.Contex
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"name"}
+	fieldsInOrder := [...]string{"name", "idempotencyKey"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -14719,6 +14771,13 @@ func (ec *executionContext) unmarshalInputCreateTeammateInput(ctx context.Contex
 				return it, err
 			}
 			it.Name = data
+		case "idempotencyKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKey = data
 		}
 	}
 	return it, nil
@@ -15077,7 +15136,7 @@ func (ec *executionContext) unmarshalInputImportMemoryInput(ctx context.Context,
 		asMap["format"] = "JSON"
 	}
 
-	fieldsInOrder := [...]string{"scope", "format", "data"}
+	fieldsInOrder := [...]string{"scope", "format", "data", "idempotencyKey"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -15105,6 +15164,13 @@ func (ec *executionContext) unmarshalInputImportMemoryInput(ctx context.Context,
 				return it, err
 			}
 			it.Data = data
+		case "idempotencyKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKey = data
 		}
 	}
 	return it, nil
@@ -15599,7 +15665,7 @@ func (ec *executionContext) unmarshalInputToolForgetMemoryInput(ctx context.Cont
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"id"}
+	fieldsInOrder := [...]string{"id", "idempotencyKey"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -15613,6 +15679,13 @@ func (ec *executionContext) unmarshalInputToolForgetMemoryInput(ctx context.Cont
 				return it, err
 			}
 			it.ID = data
+		case "idempotencyKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKey = data
 		}
 	}
 	return it, nil
@@ -15641,7 +15714,7 @@ func (ec *executionContext) unmarshalInputToolRememberAboutUserInput(ctx context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"content", "key"}
+	fieldsInOrder := [...]string{"content", "key", "idempotencyKey"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -15662,6 +15735,13 @@ func (ec *executionContext) unmarshalInputToolRememberAboutUserInput(ctx context
 				return it, err
 			}
 			it.Key = data
+		case "idempotencyKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKey = data
 		}
 	}
 	return it, nil
@@ -15697,7 +15777,7 @@ func (ec *executionContext) unmarshalInputToolRememberInput(ctx context.Context,
 		asMap["forEveryone"] = false
 	}
 
-	fieldsInOrder := [...]string{"content", "key", "kind", "forEveryone"}
+	fieldsInOrder := [...]string{"content", "key", "kind", "forEveryone", "idempotencyKey"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -15732,6 +15812,13 @@ func (ec *executionContext) unmarshalInputToolRememberInput(ctx context.Context,
 				return it, err
 			}
 			it.ForEveryone = data
+		case "idempotencyKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKey = data
 		}
 	}
 	return it, nil
@@ -15760,7 +15847,7 @@ func (ec *executionContext) unmarshalInputToolUpdateMemoryInput(ctx context.Cont
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"id", "baseRevision", "content"}
+	fieldsInOrder := [...]string{"id", "baseRevision", "content", "idempotencyKey"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -15788,6 +15875,13 @@ func (ec *executionContext) unmarshalInputToolUpdateMemoryInput(ctx context.Cont
 				return it, err
 			}
 			it.Content = data
+		case "idempotencyKey":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idempotencyKey"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IdempotencyKey = data
 		}
 	}
 	return it, nil

@@ -86,12 +86,22 @@ type CreateMemoryInput struct {
 	Pinned *bool `json:"pinned,omitempty"`
 	// Must be in the future.
 	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
+	// Makes a retry safe: a request sent again with the same key (any string of 1–200 characters on one
+	// line; a fresh UUID per request is a good choice) answers what the first one did, and writes
+	// nothing, for a day. The same key with another input is BAD_USER_INPUT (field idempotencyKey).
+	// Send one whenever the answer may be lost (UNAVAILABLE, a timeout) and the request is retried.
+	IdempotencyKey *string `json:"idempotencyKey,omitempty"`
 }
 
 // A new teammate.
 type CreateTeammateInput struct {
 	// 1–120 characters.
 	Name string `json:"name"`
+	// Makes a retry safe: a request sent again with the same key (any string of 1–200 characters on one
+	// line; a fresh UUID per request is a good choice) answers what the first one did, and writes
+	// nothing, for a day. The same key with another input is BAD_USER_INPUT (field idempotencyKey).
+	// Send one whenever the answer may be lost (UNAVAILABLE, a timeout) and the request is retried.
+	IdempotencyKey *string `json:"idempotencyKey,omitempty"`
 }
 
 // What createTeammate made.
@@ -217,6 +227,11 @@ type ImportMemoryInput struct {
 	Format ExportFormat `json:"format"`
 	// The file's text, at most the 1 MiB request limit.
 	Data string `json:"data"`
+	// Makes a retry safe: a request sent again with the same key (any string of 1–200 characters on one
+	// line; a fresh UUID per request is a good choice) answers what the first one did, and writes
+	// nothing, for a day. The same key with another input is BAD_USER_INPUT (field idempotencyKey).
+	// Send one whenever the answer may be lost (UNAVAILABLE, a timeout) and the request is retried.
+	IdempotencyKey *string `json:"idempotencyKey,omitempty"`
 }
 
 // What importMemory wrote.
@@ -458,6 +473,10 @@ type TeammateChange struct {
 type ToolForgetMemoryInput struct {
 	// The item (shared or the teammate's own, active).
 	ID string `json:"id"`
+	// Makes a retry safe: the same call of this run sent again with the same key answers what the
+	// first one did (the same outcome and item) and writes nothing. Keys belong to the run. The same
+	// key with another input is BAD_USER_INPUT (field idempotencyKey).
+	IdempotencyKey *string `json:"idempotencyKey,omitempty"`
 }
 
 // A fact about the user for every teammate (the shared scope).
@@ -466,6 +485,10 @@ type ToolRememberAboutUserInput struct {
 	Content string `json:"content"`
 	// An optional label (up to 120 characters, one line).
 	Key *string `json:"key,omitempty"`
+	// Makes a retry safe: the same call of this run sent again with the same key answers what the
+	// first one did (the same outcome and item) and writes nothing. Keys belong to the run. The same
+	// key with another input is BAD_USER_INPUT (field idempotencyKey).
+	IdempotencyKey *string `json:"idempotencyKey,omitempty"`
 }
 
 // What a teammate wants remembered; scope and teammate come from the run's credential (S2).
@@ -479,6 +502,10 @@ type ToolRememberInput struct {
 	Kind *memory.Kind `json:"kind,omitempty"`
 	// Save to the shared scope, for every teammate (only confirmed when the user says so, A3).
 	ForEveryone *bool `json:"forEveryone,omitempty"`
+	// Makes a retry safe: the same call of this run sent again with the same key answers what the
+	// first one did (the same outcome and item) and writes nothing. Keys belong to the run. The same
+	// key with another input is BAD_USER_INPUT (field idempotencyKey).
+	IdempotencyKey *string `json:"idempotencyKey,omitempty"`
 }
 
 // A teammate's change of an item it can see.
@@ -489,6 +516,10 @@ type ToolUpdateMemoryInput struct {
 	BaseRevision int `json:"baseRevision"`
 	// The new text (1–4,000 characters).
 	Content string `json:"content"`
+	// Makes a retry safe: the same call of this run sent again with the same key answers what the
+	// first one did (the same outcome and item) and writes nothing. Keys belong to the run. The same
+	// key with another input is BAD_USER_INPUT (field idempotencyKey).
+	IdempotencyKey *string `json:"idempotencyKey,omitempty"`
 }
 
 // A dismissed suggestion to bring back.

@@ -39,6 +39,7 @@ func (r *mutationResolver) RemoveDemo(ctx context.Context) (*model.RemoveDemoPay
 func (r *mutationResolver) ImportMemory(ctx context.Context, input model.ImportMemoryInput) (*model.ImportMemoryPayload, error) {
 	res, err := r.Memory.ImportMemory(ctx, memory.ImportInput{
 		Scope: memory.Scope{TeammateID: input.Scope.TeammateID}, Format: exportFormat(input.Format), Data: input.Data,
+		IdempotencyKey: input.IdempotencyKey,
 	})
 	if err != nil {
 		return nil, err

@@ -59,7 +59,7 @@ func (r *mutationResolver) CancelRun(ctx context.Context, input model.CancelRunI
 
 // ToolRemember is the resolver for the toolRemember field.
 func (r *mutationResolver) ToolRemember(ctx context.Context, input model.ToolRememberInput) (*memory.ToolResult, error) {
-	in := memory.RememberInput{Content: input.Content, Key: input.Key}
+	in := memory.RememberInput{Content: input.Content, Key: input.Key, IdempotencyKey: input.IdempotencyKey}
 	if input.Kind != nil {
 		in.Kind = *input.Kind
 	}
@@ -73,17 +73,20 @@ func (r *mutationResolver) ToolRemember(ctx context.Context, input model.ToolRem
 func (r *mutationResolver) ToolRememberAboutUser(ctx context.Context, input model.ToolRememberAboutUserInput) (*memory.ToolResult, error) {
 	return ptrOrErr(r.Memory.ToolRemember(ctx, memory.RememberInput{
 		Content: input.Content, Key: input.Key, Kind: memory.KindFact, ForEveryone: true,
+		IdempotencyKey: input.IdempotencyKey,
 	}))
 }
 
 // ToolUpdateMemory is the resolver for the toolUpdateMemory field.
 func (r *mutationResolver) ToolUpdateMemory(ctx context.Context, input model.ToolUpdateMemoryInput) (*memory.ToolResult, error) {
-	return ptrOrErr(r.Memory.ToolUpdateMemory(ctx, input.ID, input.BaseRevision, input.Content))
+	return ptrOrErr(r.Memory.ToolUpdateMemoryWith(ctx, memory.ToolUpdateInput{
+		ID: input.ID, BaseRevision: input.BaseRevision, Content: input.Content, IdempotencyKey: input.IdempotencyKey,
+	}))
 }
 
 // ToolForgetMemory is the resolver for the toolForgetMemory field.
 func (r *mutationResolver) ToolForgetMemory(ctx context.Context, input model.ToolForgetMemoryInput) (*memory.ToolResult, error) {
-	return ptrOrErr(r.Memory.ToolForgetMemory(ctx, input.ID))
+	return ptrOrErr(r.Memory.ToolForgetMemoryWith(ctx, memory.ToolForgetInput{ID: input.ID, IdempotencyKey: input.IdempotencyKey}))
 }
 
 // Run is the resolver for the run field.

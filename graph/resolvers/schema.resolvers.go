@@ -91,7 +91,7 @@ func (r *memoryItemConnectionResolver) TotalCount(ctx context.Context, obj *mode
 
 // CreateTeammate is the resolver for the createTeammate field.
 func (r *mutationResolver) CreateTeammate(ctx context.Context, input model.CreateTeammateInput) (*model.CreateTeammatePayload, error) {
-	t, err := r.Memory.CreateTeammate(ctx, input.Name)
+	t, err := r.Memory.CreateTeammateWith(ctx, memory.CreateTeammateInput{Name: input.Name, IdempotencyKey: input.IdempotencyKey})
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +111,7 @@ func (r *mutationResolver) RenameTeammate(ctx context.Context, input model.Renam
 func (r *mutationResolver) CreateMemory(ctx context.Context, input model.CreateMemoryInput) (*model.MemoryItemPayload, error) {
 	in := memory.CreateInput{
 		Scope: memory.Scope{TeammateID: input.Scope.TeammateID}, Key: input.Key, Content: input.Content,
-		ExpiresAt: input.ExpiresAt,
+		ExpiresAt: input.ExpiresAt, IdempotencyKey: input.IdempotencyKey,
 	}
 	if input.Kind != nil {
 		in.Kind = *input.Kind

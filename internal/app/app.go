@@ -25,7 +25,7 @@ import (
 
 // DefaultExpirySweepInterval is how often the sweeper runs when Options.ExpirySweepInterval is zero:
 // it looks for expired items, to push generation changes (G7), interrupts runs whose token has been
-// idle too long and deletes expired web sessions.
+// idle too long and deletes expired web sessions and idempotency keys.
 const DefaultExpirySweepInterval = 15 * time.Second
 
 // Options are what one API process needs.
@@ -200,7 +200,7 @@ func New(ctx context.Context, o Options) (*App, error) {
 }
 
 // sweep runs every interval until ctx is done: it announces expired items (G7), interrupts runs whose
-// token has been idle too long, and deletes expired web sessions. A failed step is logged and tried
+// token has been idle too long, and deletes expired web sessions and idempotency keys. A failed step is logged and tried
 // again at the next tick.
 func sweep(ctx context.Context, interval time.Duration, svc *memory.Service, authn *auth.Authenticator, log *slog.Logger) {
 	t := time.NewTicker(interval)
@@ -219,6 +219,9 @@ func sweep(ctx context.Context, interval time.Duration, svc *memory.Service, aut
 		}
 		if _, err := authn.PurgeSessions(ctx); err != nil && ctx.Err() == nil {
 			log.WarnContext(ctx, "session purge failed", "err", err)
+		}
+		if _, err := svc.Background().DeleteExpiredIdempotencyKeys(ctx); err != nil && ctx.Err() == nil {
+			log.WarnContext(ctx, "idempotency key purge failed", "err", err)
 		}
 	}
 }

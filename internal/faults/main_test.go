@@ -2,10 +2,14 @@ package faults_test
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -22,6 +26,8 @@ func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
 type ownCluster struct {
 	dir  string
 	port int
+	// durable: fsync and synchronous_commit on, so that a commit answered is one a crash keeps.
+	durable bool
 
 	mu sync.Mutex
 	c  *pgcluster.Cluster
@@ -32,6 +38,18 @@ type ownCluster struct {
 // detaches the server from us).
 func startOwnCluster(t *testing.T) *ownCluster {
 	t.Helper()
+	return startCluster(t, false)
+}
+
+// startDurableCluster is startOwnCluster with durable commits (pgcluster.Options.Fast off), for a
+// test that crashes the server and needs what it answered to have been kept.
+func startDurableCluster(t *testing.T) *ownCluster {
+	t.Helper()
+	return startCluster(t, true)
+}
+
+func startCluster(t *testing.T, durable bool) *ownCluster {
+	t.Helper()
 	parent := t.TempDir()
 	if os.Geteuid() == 0 {
 		// As root the server runs as postgres, which must pass through the 0700 directory above.
@@ -41,12 +59,12 @@ func startOwnCluster(t *testing.T) *ownCluster {
 	release := dbtest.Watchdog(t, dir)
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	c, err := pgcluster.Start(ctx, pgcluster.Options{Dir: dir, Fast: true, Logger: slog.New(slog.DiscardHandler)})
+	c, err := pgcluster.Start(ctx, pgcluster.Options{Dir: dir, Fast: !durable, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		release()
 		t.Fatalf("start a throwaway PostgreSQL: %v", err)
 	}
-	oc := &ownCluster{dir: dir, port: c.Port(), c: c}
+	oc := &ownCluster{dir: dir, port: c.Port(), durable: durable, c: c}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
@@ -77,11 +95,38 @@ func (oc *ownCluster) stop(ctx context.Context) error {
 	return oc.c.Stop(ctx)
 }
 
+// crash kills the server as a crash would (SIGQUIT to the postmaster: PostgreSQL's immediate
+// shutdown, no checkpoint; the next start recovers from the WAL) and waits for it to be gone.
+func (oc *ownCluster) crash(ctx context.Context) error {
+	oc.mu.Lock()
+	defer oc.mu.Unlock()
+	raw, err := os.ReadFile(filepath.Join(oc.dir, "pg", "postmaster.pid"))
+	if err != nil {
+		return err
+	}
+	first, _, _ := strings.Cut(string(raw), "\n")
+	pid, err := strconv.Atoi(strings.TrimSpace(first))
+	if err != nil {
+		return fmt.Errorf("postmaster.pid: %w", err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGQUIT); err != nil {
+		return err
+	}
+	for syscall.Kill(pid, 0) == nil {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(10 * time.Millisecond): // no signal tells us when another process exits
+		}
+	}
+	return nil
+}
+
 // start starts the server again on its old port.
 func (oc *ownCluster) start(ctx context.Context) error {
 	oc.mu.Lock()
 	defer oc.mu.Unlock()
-	c, err := pgcluster.Start(ctx, pgcluster.Options{Dir: oc.dir, Port: oc.port, Fast: true, Logger: slog.New(slog.DiscardHandler)})
+	c, err := pgcluster.Start(ctx, pgcluster.Options{Dir: oc.dir, Port: oc.port, Fast: !oc.durable, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return err
 	}

@@ -137,4 +137,5 @@ func argumentName(field string) string {
 	return field
 }
 
-var argumentNames = map[string]string{"baseRevision": "base_revision", "forEveryone": "for_everyone"}
+var argumentNames = map[string]string{"baseRevision": "base_revision", "forEveryone": "for_everyone",
+	"idempotencyKey": "idempotency_key"}

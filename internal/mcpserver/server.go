@@ -115,22 +115,26 @@ type tools struct {
 // Arguments of the tools, decoded after the SDK validated them against the schemas below.
 type (
 	rememberArgs struct {
-		Content     string  `json:"content"`
-		Key         *string `json:"key"`
-		Kind        *string `json:"kind"`
-		ForEveryone *bool   `json:"for_everyone"`
+		Content        string  `json:"content"`
+		Key            *string `json:"key"`
+		Kind           *string `json:"kind"`
+		ForEveryone    *bool   `json:"for_everyone"`
+		IdempotencyKey *string `json:"idempotency_key"`
 	}
 	aboutUserArgs struct {
-		Content string  `json:"content"`
-		Key     *string `json:"key"`
+		Content        string  `json:"content"`
+		Key            *string `json:"key"`
+		IdempotencyKey *string `json:"idempotency_key"`
 	}
 	updateArgs struct {
-		ID           string `json:"id"`
-		BaseRevision int    `json:"base_revision"`
-		Content      string `json:"content"`
+		ID             string  `json:"id"`
+		BaseRevision   int     `json:"base_revision"`
+		Content        string  `json:"content"`
+		IdempotencyKey *string `json:"idempotency_key"`
 	}
 	forgetArgs struct {
-		ID string `json:"id"`
+		ID             string  `json:"id"`
+		IdempotencyKey *string `json:"idempotency_key"`
 	}
 	searchArgs struct {
 		Query string `json:"query"`
@@ -188,7 +192,7 @@ type FoundMessage struct {
 }
 
 func (t tools) remember(ctx context.Context, req *mcp.CallToolRequest, a rememberArgs) (string, WriteResult, error) {
-	in := memory.RememberInput{Content: a.Content, Key: a.Key, Kind: memory.KindFact}
+	in := memory.RememberInput{Content: a.Content, Key: a.Key, Kind: memory.KindFact, IdempotencyKey: a.IdempotencyKey}
 	if a.Kind != nil {
 		in.Kind = memory.Kind(*a.Kind)
 	}
@@ -201,17 +205,19 @@ func (t tools) remember(ctx context.Context, req *mcp.CallToolRequest, a remembe
 
 func (t tools) rememberAboutUser(ctx context.Context, req *mcp.CallToolRequest, a aboutUserArgs) (string, WriteResult, error) {
 	res, err := t.svc.ToolRemember(withCredential(ctx, req.Extra),
-		memory.RememberInput{Content: a.Content, Key: a.Key, Kind: memory.KindFact, ForEveryone: true})
+		memory.RememberInput{Content: a.Content, Key: a.Key, Kind: memory.KindFact, ForEveryone: true, IdempotencyKey: a.IdempotencyKey})
 	return written(res, err)
 }
 
 func (t tools) update(ctx context.Context, req *mcp.CallToolRequest, a updateArgs) (string, WriteResult, error) {
-	res, err := t.svc.ToolUpdateMemory(withCredential(ctx, req.Extra), a.ID, a.BaseRevision, a.Content)
+	res, err := t.svc.ToolUpdateMemoryWith(withCredential(ctx, req.Extra), memory.ToolUpdateInput{
+		ID: a.ID, BaseRevision: a.BaseRevision, Content: a.Content, IdempotencyKey: a.IdempotencyKey,
+	})
 	return written(res, err)
 }
 
 func (t tools) forget(ctx context.Context, req *mcp.CallToolRequest, a forgetArgs) (string, WriteResult, error) {
-	res, err := t.svc.ToolForgetMemory(withCredential(ctx, req.Extra), a.ID)
+	res, err := t.svc.ToolForgetMemoryWith(withCredential(ctx, req.Extra), memory.ToolForgetInput{ID: a.ID, IdempotencyKey: a.IdempotencyKey})
 	return written(res, err)
 }
 
@@ -372,6 +378,8 @@ Answers FORGOTTEN, SUGGESTED (the user is asked) or UNCHANGED (the user is alrea
 
 	descSearchHistory = `Search this teammate's own earlier conversations (the user's messages and the replies) for words or a phrase. Returns up to 20 messages, best first. Conversations are not memory: to keep something, use remember.`
 
+	descIdempotencyKey = `"Optional: a fresh id of your choosing (a UUID) for this call. If the call fails with UNAVAILABLE or times out, call again with the same arguments and the same key: a call that did go through answers what it did the first time instead of writing twice. Never reuse a key for another call."`
+
 	descPacket = `The memory this turn was given when it started: the entries most relevant to the user's request, each headed [memory:<id>@<revision>; <scope>; <kind>]. Empty when nothing is relevant.`
 )
 
@@ -388,7 +396,9 @@ var (
     "kind": {"type": ["string", "null"], "enum": ["fact", "preference", "lesson", "note", null], "default": "fact",
       "description": "fact (about the user, the default), preference, lesson (from the user's feedback) or note."},
     "for_everyone": {"type": ["boolean", "null"], "default": false,
-      "description": "Save to the memory every teammate shares. Confirmed only when the user's request also says it is for every teammate."}
+      "description": "Save to the memory every teammate shares. Confirmed only when the user's request also says it is for every teammate."},
+    "idempotency_key": {"type": ["string", "null"], "maxLength": ` + strconv.Itoa(memory.MaxIdempotencyKeyLength) + `,
+      "description": ` + descIdempotencyKey + `}
   },
   "required": ["content"],
   "additionalProperties": false
@@ -400,7 +410,9 @@ var (
     "content": {"type": "string", "minLength": 1, "maxLength": ` + strconv.Itoa(memory.MaxContentLength) + `,
       "description": "The fact about the user, in the user's own words."},
     "key": {"type": ["string", "null"], "maxLength": ` + strconv.Itoa(memory.MaxKeyLength) + `,
-      "description": "Optional short label on one line, such as \"home town\"."}
+      "description": "Optional short label on one line, such as \"home town\"."},
+    "idempotency_key": {"type": ["string", "null"], "maxLength": ` + strconv.Itoa(memory.MaxIdempotencyKeyLength) + `,
+      "description": ` + descIdempotencyKey + `}
   },
   "required": ["content"],
   "additionalProperties": false
@@ -412,7 +424,9 @@ var (
     "id": {"type": "string", "description": "The memory's id, from its header [memory:<id>@<revision>; …]."},
     "base_revision": {"type": "integer", "minimum": 1, "description": "The revision you read, from the same header."},
     "content": {"type": "string", "minLength": 1, "maxLength": ` + strconv.Itoa(memory.MaxContentLength) + `,
-      "description": "The corrected memory, in the user's own words."}
+      "description": "The corrected memory, in the user's own words."},
+    "idempotency_key": {"type": ["string", "null"], "maxLength": ` + strconv.Itoa(memory.MaxIdempotencyKeyLength) + `,
+      "description": ` + descIdempotencyKey + `}
   },
   "required": ["id", "base_revision", "content"],
   "additionalProperties": false
@@ -421,7 +435,9 @@ var (
 	schemaForget = json.RawMessage(`{
   "type": "object",
   "properties": {
-    "id": {"type": "string", "description": "The memory's id, from its header [memory:<id>@<revision>; …]."}
+    "id": {"type": "string", "description": "The memory's id, from its header [memory:<id>@<revision>; …]."},
+    "idempotency_key": {"type": ["string", "null"], "maxLength": ` + strconv.Itoa(memory.MaxIdempotencyKeyLength) + `,
+      "description": ` + descIdempotencyKey + `}
   },
   "required": ["id"],
   "additionalProperties": false

@@ -54,7 +54,7 @@ func (s *Service) copies(ctx context.Context, field string, ids []string) ([]Ite
 	}
 	out := []Item{}
 	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		rows, err := queries(tx).ItemsGet(ctx, canonical)
+		rows, err := queries(tx).ItemsGetByIDs(ctx, canonical)
 		if err != nil {
 			return err
 		}

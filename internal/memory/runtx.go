@@ -109,9 +109,15 @@ func checkGenerationTx(ctx context.Context, tx pgx.Tx, run Run) (Generation, boo
 // and its thread adopt the generation after only if it is the run's generation plus the write's own
 // bumps (G6) — which, with both rows held, it must be; anything else is not adopted (fail closed),
 // so the next check interrupts the run. scope is the scope the write is about; a run may write only
-// shared memory and its own.
-func (s *Service) runWriteTx(ctx context.Context, scope string, write func(tx pgx.Tx, run Run, message, messageID string) (ToolResult, error)) (ToolResult, error) {
+// shared memory and its own. With an idempotency key (keyed.key), the key is claimed after the
+// generation check: a key that answered before answers the same again (its item re-read as it is
+// now) and write doesn't run; otherwise the answer is recorded with the write (idempotency.go).
+func (s *Service) runWriteTx(ctx context.Context, scope string, keyed keyedWrite, write func(tx pgx.Tx, run Run, message, messageID string) (ToolResult, error)) (ToolResult, error) {
 	c, err := require(ctx, CredentialRun)
+	if err != nil {
+		return ToolResult{}, err
+	}
+	once, err := s.idempotencyFor(c, keyed.key, keyed.operation, keyed.input)
 	if err != nil {
 		return ToolResult{}, err
 	}
@@ -146,6 +152,13 @@ func (s *Service) runWriteTx(ctx context.Context, scope string, write func(tx pg
 			changed = !ok
 			return err
 		}
+		first, err := once.claimTx(ctx, tx)
+		if err != nil || first != nil {
+			if first != nil {
+				out, err = replayToolTx(ctx, tx, first)
+			}
+			return err
+		}
 		q := queries(tx)
 		request, err := q.MessageUserOfRun(ctx, run.ID)
 		if err != nil {
@@ -168,19 +181,18 @@ func (s *Service) runWriteTx(ctx context.Context, scope string, write func(tx pg
 		if err != nil {
 			return err
 		}
-		if after == before || !ownBumpOnly(before, after) {
-			return nil
+		if after != before && ownBumpOnly(before, after) {
+			if err := q.RunAdopt(ctx, memorydb.RunAdoptParams{ID: run.ID, Generation: after.String()}); err != nil {
+				return err
+			}
+			if err := q.ThreadAdopt(ctx, memorydb.ThreadAdoptParams{
+				ID: run.ThreadID, Generation: after.String(), RunGeneration: run.Generation,
+			}); err != nil {
+				return err
+			}
+			out.Adopted = true
 		}
-		if err := q.RunAdopt(ctx, memorydb.RunAdoptParams{ID: run.ID, Generation: after.String()}); err != nil {
-			return err
-		}
-		if err := q.ThreadAdopt(ctx, memorydb.ThreadAdoptParams{
-			ID: run.ThreadID, Generation: after.String(), RunGeneration: run.Generation,
-		}); err != nil {
-			return err
-		}
-		out.Adopted = true
-		return nil
+		return once.answerTx(ctx, tx, answer{tool: &out})
 	})
 	if err != nil {
 		return ToolResult{}, wrapUnlessDomain("teammate tool", err)
@@ -190,6 +202,14 @@ func (s *Service) runWriteTx(ctx context.Context, scope string, write func(tx pg
 		return ToolResult{}, ErrMemoryChangedMidTurn
 	}
 	return out, nil
+}
+
+// keyedWrite is a teammate's write's idempotency key (nil for none), with the operation and the
+// input it guards (see idempotencyFor).
+type keyedWrite struct {
+	key       *string
+	operation string
+	input     any
 }
 
 // ownBumpOnly reports whether after can only be before plus this transaction's own changes: with

@@ -52,24 +52,69 @@ func parseID(field, id string) (string, error) {
 
 // CreateTeammate adds a teammate; its scope (and generation row) is created with it. User only.
 func (s *Service) CreateTeammate(ctx context.Context, name string) (Teammate, error) {
-	if _, err := require(ctx, CredentialUser); err != nil {
-		return Teammate{}, err
-	}
-	name, err := teammateName(name)
+	return s.CreateTeammateWith(ctx, CreateTeammateInput{Name: name})
+}
+
+// CreateTeammateInput is a new teammate.
+type CreateTeammateInput struct {
+	Name string
+	// IdempotencyKey, when set, makes a retry return the teammate this create made instead
+	// of adding another (idempotency.go).
+	IdempotencyKey *string
+}
+
+// CreateTeammateWith is CreateTeammate with an idempotency key: a retry of the same create answers
+// the teammate the first one made (ErrNotFound once it is deleted) and adds none.
+func (s *Service) CreateTeammateWith(ctx context.Context, in CreateTeammateInput) (Teammate, error) {
+	c, err := require(ctx, CredentialUser)
 	if err != nil {
 		return Teammate{}, err
 	}
-	var t Teammate
+	name, err := teammateName(in.Name)
+	if err != nil {
+		return Teammate{}, err
+	}
+	once, err := s.idempotencyFor(c, in.IdempotencyKey, opCreateTeammate, struct {
+		Name string `json:"name"`
+	}{name})
+	if err != nil {
+		return Teammate{}, err
+	}
+	var (
+		t        Teammate
+		replayed bool
+	)
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		row, err := queries(tx).TeammateInsert(ctx, name)
+		q := queries(tx)
+		first, err := once.claimTx(ctx, tx)
+		if err != nil || first != nil {
+			if first != nil {
+				if first.TeammateID == nil {
+					return fmt.Errorf("idempotency: the key of a teammate's create names no teammate")
+				}
+				var row *memorydb.Teammate
+				if row, err = q.TeammateGet(ctx, *first.TeammateID); err == nil {
+					t, replayed = teammateFromRow(row), true
+				}
+			}
+			return err
+		}
+		row, err := q.TeammateInsert(ctx, name)
 		if err != nil {
 			return err
 		}
 		t = teammateFromRow(row)
+		if err := once.answerTx(ctx, tx, answer{teammateID: &t.ID}); err != nil {
+			return err
+		}
 		return notifyTx(ctx, tx, Event{Scope: t.ID, Generation: true, Teammate: TeammateCreated})
 	})
 	if err != nil {
-		return Teammate{}, fmt.Errorf("create teammate: %w", err)
+		return Teammate{}, wrapUnlessDomain("create teammate", err)
+	}
+	if replayed {
+		s.log.InfoContext(ctx, "teammate create retried: the first answer", "teammate", t.ID)
+		return t, nil
 	}
 	s.log.InfoContext(ctx, "teammate created", "teammate", t.ID)
 	return t, nil

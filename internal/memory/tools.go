@@ -67,6 +67,25 @@ type RememberInput struct {
 	Key         *string
 	Kind        Kind
 	ForEveryone bool
+	// IdempotencyKey, when set, makes a retry of the same call (same run) answer this call's
+	// answer instead of writing again (idempotency.go).
+	IdempotencyKey *string
+}
+
+// ToolUpdateInput is toolUpdateMemory's input (ToolUpdateMemoryWith).
+type ToolUpdateInput struct {
+	ID           string
+	BaseRevision int
+	Content      string
+	// IdempotencyKey: as RememberInput's.
+	IdempotencyKey *string
+}
+
+// ToolForgetInput is toolForgetMemory's input (ToolForgetMemoryWith).
+type ToolForgetInput struct {
+	ID string
+	// IdempotencyKey: as RememberInput's.
+	IdempotencyKey *string
 }
 
 // MaxToolResults bounds what toolSearchMemory and toolSearchHistory return.
@@ -97,7 +116,13 @@ func (s *Service) ToolRemember(ctx context.Context, in RememberInput) (ToolResul
 	if in.ForEveryone {
 		sc = Scope{}
 	}
-	return s.runWriteTx(ctx, sc.String(), func(tx pgx.Tx, run Run, message, messageID string) (ToolResult, error) {
+	keyed := keyedWrite{key: in.IdempotencyKey, operation: opToolRemember, input: struct {
+		Content     string  `json:"content"`
+		Key         *string `json:"key"`
+		Kind        Kind    `json:"kind"`
+		ForEveryone bool    `json:"forEveryone"`
+	}{in.Content, key, in.Kind, in.ForEveryone}}
+	return s.runWriteTx(ctx, sc.String(), keyed, func(tx pgx.Tx, run Run, message, messageID string) (ToolResult, error) {
 		dup, err := queries(tx).ItemActiveTextExists(ctx, memorydb.ItemActiveTextExistsParams{
 			Scope: sc.String(), ContentHash: ContentHash(in.Content),
 		})
@@ -135,6 +160,14 @@ func (s *Service) ToolRemember(ctx context.Context, in RememberInput) (ToolResul
 // becomes a suggestion that proposes the change (A4) — unless the item already holds that text up to
 // A1's normaliser, when nothing is left to propose.
 func (s *Service) ToolUpdateMemory(ctx context.Context, id string, baseRevision int, content string) (ToolResult, error) {
+	return s.ToolUpdateMemoryWith(ctx, ToolUpdateInput{ID: id, BaseRevision: baseRevision, Content: content})
+}
+
+// ToolUpdateMemoryWith is ToolUpdateMemory with an idempotency key: a retry of the same call of the
+// same run answers the first call's answer and changes nothing — not a CONFLICT, though the first
+// call's correction moved the item past the base revision.
+func (s *Service) ToolUpdateMemoryWith(ctx context.Context, in ToolUpdateInput) (ToolResult, error) {
+	id, baseRevision, content := in.ID, in.BaseRevision, in.Content
 	c, err := require(ctx, CredentialRun)
 	if err != nil {
 		return ToolResult{}, err
@@ -152,7 +185,12 @@ func (s *Service) ToolUpdateMemory(ctx context.Context, id string, baseRevision 
 	if err != nil {
 		return ToolResult{}, err
 	}
-	return s.runWriteTx(ctx, scope, func(tx pgx.Tx, run Run, message, messageID string) (ToolResult, error) {
+	keyed := keyedWrite{key: in.IdempotencyKey, operation: opToolUpdate, input: struct {
+		ID           string `json:"id"`
+		BaseRevision int    `json:"baseRevision"`
+		Content      string `json:"content"`
+	}{id, baseRevision, content}}
+	return s.runWriteTx(ctx, scope, keyed, func(tx pgx.Tx, run Run, message, messageID string) (ToolResult, error) {
 		cur, err := activeItemForUpdateTx(ctx, tx, id)
 		if err != nil {
 			return ToolResult{}, err
@@ -198,18 +236,28 @@ func (s *Service) ToolUpdateMemory(ctx context.Context, id string, baseRevision 
 // item (A5). Otherwise nothing is erased: the forget waits as a proposal the user confirms or
 // dismisses in Suggestions.
 func (s *Service) ToolForgetMemory(ctx context.Context, id string) (ToolResult, error) {
+	return s.ToolForgetMemoryWith(ctx, ToolForgetInput{ID: id})
+}
+
+// ToolForgetMemoryWith is ToolForgetMemory with an idempotency key: a retry of the same call of the
+// same run answers the first call's answer (FORGOTTEN, say — not NOT_FOUND for the item it erased).
+func (s *Service) ToolForgetMemoryWith(ctx context.Context, in ToolForgetInput) (ToolResult, error) {
 	c, err := require(ctx, CredentialRun)
 	if err != nil {
 		return ToolResult{}, err
 	}
-	if id, err = parseID("id", id); err != nil {
+	id, err := parseID("id", in.ID)
+	if err != nil {
 		return ToolResult{}, err
 	}
 	scope, err := s.visibleScope(ctx, c, id)
 	if err != nil {
 		return ToolResult{}, err
 	}
-	return s.runWriteTx(ctx, scope, func(tx pgx.Tx, run Run, message, messageID string) (ToolResult, error) {
+	keyed := keyedWrite{key: in.IdempotencyKey, operation: opToolForget, input: struct {
+		ID string `json:"id"`
+	}{id}}
+	return s.runWriteTx(ctx, scope, keyed, func(tx pgx.Tx, run Run, message, messageID string) (ToolResult, error) {
 		cur, err := activeItemForUpdateTx(ctx, tx, id)
 		if err != nil {
 			return ToolResult{}, err

@@ -342,6 +342,9 @@ type ImportInput struct {
 	Scope  Scope
 	Format ExportFormat
 	Data   string
+	// IdempotencyKey, when set, makes a retry return this import's answer instead of
+	// importing again (idempotency.go).
+	IdempotencyKey *string
 }
 
 // ImportMemoryResult is what ImportMemory wrote.
@@ -372,9 +375,11 @@ type importRevision struct {
 // active item with source import (its history, when the file has one, as its revisions, with actor
 // import), with one generation bump for the whole import (G1). An item whose text is already active
 // in the scope is left out. The user's import of a text forgotten before is allowed, as the user's
-// own save is (F3).
+// own save is (F3). With an idempotency key, a retry of the same import answers the first one's
+// items (as they are now) and count, and writes nothing.
 func (s *Service) ImportMemory(ctx context.Context, in ImportInput) (ImportMemoryResult, error) {
-	if _, err := require(ctx, CredentialUser); err != nil {
+	c, err := require(ctx, CredentialUser)
+	if err != nil {
 		return ImportMemoryResult{}, err
 	}
 	if in.Format != ExportJSON {
@@ -388,8 +393,27 @@ func (s *Service) ImportMemory(ctx context.Context, in ImportInput) (ImportMemor
 	if err != nil {
 		return ImportMemoryResult{}, err
 	}
-	var res ImportMemoryResult
+	once, err := s.idempotencyFor(c, in.IdempotencyKey, opImportMemory, struct {
+		Scope string `json:"scope"`
+		Data  string `json:"data"`
+	}{sc.String(), in.Data})
+	if err != nil {
+		return ImportMemoryResult{}, err
+	}
+	var (
+		res      ImportMemoryResult
+		replayed bool
+	)
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		first, err := once.claimTx(ctx, tx)
+		if err != nil || first != nil {
+			if first != nil {
+				if res.Items, err = replayItemsTx(ctx, tx, first); err == nil {
+					res.Unchanged, replayed = first.Unchanged, true
+				}
+			}
+			return err
+		}
 		if err := lockScopeTx(ctx, tx, sc.String()); err != nil {
 			return err
 		}
@@ -413,7 +437,7 @@ func (s *Service) ImportMemory(ctx context.Context, in ImportInput) (ImportMemor
 			rows = append(rows, queueImportItem(ctx, b, sc, it, hash))
 		}
 		if len(rows) == 0 {
-			return nil // nothing new: no write, no generation change
+			return once.answerTx(ctx, tx, answer{unchanged: res.Unchanged}) // nothing new: no generation change
 		}
 		b.q.GenerationBump(ctx, sc.String())
 		if err := queueNotify(ctx, b, Event{Scope: sc.String(), Generation: true}); err != nil {
@@ -428,10 +452,21 @@ func (s *Service) ImportMemory(ctx context.Context, in ImportInput) (ImportMemor
 				return err
 			}
 		}
+		ids := make([]string, len(res.Items))
+		for i, item := range res.Items {
+			ids[i] = item.ID
+		}
+		if err := once.answerTx(ctx, tx, answer{itemIDs: ids, unchanged: res.Unchanged}); err != nil {
+			return err
+		}
 		return refreshAboutMeIfSharedTx(ctx, tx, res.Items[0])
 	})
 	if err != nil {
 		return ImportMemoryResult{}, wrapUnlessDomain("import memory", err)
+	}
+	if replayed {
+		s.log.InfoContext(ctx, "memory import retried: the first answer", "scope", sc.String(), "items", len(res.Items))
+		return res, nil
 	}
 	s.log.InfoContext(ctx, "memory imported", "scope", sc.String(), "items", len(res.Items), "unchanged", res.Unchanged)
 	return res, nil

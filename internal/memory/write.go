@@ -20,6 +20,9 @@ type CreateInput struct {
 	Content   string
 	Pinned    bool
 	ExpiresAt *time.Time
+	// IdempotencyKey, when set, makes a retry return this create's item instead of creating
+	// another (idempotency.go).
+	IdempotencyKey *string
 }
 
 // EditInput changes an active item, based on the revision the editor read (R2). Nil fields keep
@@ -71,8 +74,11 @@ func eqPtr[T comparable](a, b *T) bool {
 }
 
 // CreateMemory saves a new active item in a scope (user only). It bumps the scope's generation (G1).
+// With an idempotency key, a retry of the same create answers the item the first one made, as it is
+// now, and writes nothing (idempotency.go).
 func (s *Service) CreateMemory(ctx context.Context, in CreateInput) (Item, error) {
-	if _, err := require(ctx, CredentialUser); err != nil {
+	c, err := require(ctx, CredentialUser)
+	if err != nil {
 		return Item{}, err
 	}
 	sc, err := scopeOf(in.Scope)
@@ -95,8 +101,36 @@ func (s *Service) CreateMemory(ctx context.Context, in CreateInput) (Item, error
 	if err := checkExpiry(in.ExpiresAt, time.Now()); err != nil {
 		return Item{}, err
 	}
-	var item Item
+	var expiresAt *time.Time
+	if in.ExpiresAt != nil {
+		expiresAt = new(in.ExpiresAt.UTC())
+	}
+	once, err := s.idempotencyFor(c, in.IdempotencyKey, opCreateMemory, struct {
+		Scope     string     `json:"scope"`
+		Kind      Kind       `json:"kind"`
+		Key       *string    `json:"key"`
+		Content   string     `json:"content"`
+		Pinned    bool       `json:"pinned"`
+		ExpiresAt *time.Time `json:"expiresAt"`
+	}{sc.String(), in.Kind, key, in.Content, in.Pinned, expiresAt})
+	if err != nil {
+		return Item{}, err
+	}
+	var (
+		item     Item
+		replayed bool
+	)
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		first, err := once.claimTx(ctx, tx)
+		if err != nil || first != nil {
+			if first != nil {
+				var items []Item
+				if items, err = replayItemsTx(ctx, tx, first); err == nil {
+					item, replayed = items[0], true
+				}
+			}
+			return err
+		}
 		if err := lockScopeTx(ctx, tx, sc.String()); err != nil {
 			return err
 		}
@@ -104,10 +138,17 @@ func (s *Service) CreateMemory(ctx context.Context, in CreateInput) (Item, error
 			scope: sc, state: state{content: in.Content, key: key, kind: in.Kind, pinned: in.Pinned, expiresAt: in.ExpiresAt},
 			status: StatusActive, source: SourceUser, actor: ActorUser,
 		})
-		return err
+		if err != nil {
+			return err
+		}
+		return once.answerTx(ctx, tx, answer{itemIDs: []string{item.ID}})
 	})
 	if err != nil {
-		return Item{}, fmt.Errorf("create memory: %w", err)
+		return Item{}, wrapUnlessDomain("create memory", err)
+	}
+	if replayed {
+		s.log.InfoContext(ctx, "memory create retried: the first answer", "item", item.ID)
+		return item, nil
 	}
 	s.log.InfoContext(ctx, "memory created", "item", item.ID, "scope", item.Scope)
 	return item, nil

@@ -53,6 +53,13 @@ export type CreateMemoryInput = {
   content: string;
   /** Must be in the future. */
   expiresAt?: string | null | undefined;
+  /**
+   * Makes a retry safe: a request sent again with the same key (any string of 1–200 characters on one
+   * line; a fresh UUID per request is a good choice) answers what the first one did, and writes
+   * nothing, for a day. The same key with another input is BAD_USER_INPUT (field idempotencyKey).
+   * Send one whenever the answer may be lost (UNAVAILABLE, a timeout) and the request is retried.
+   */
+  idempotencyKey?: string | null | undefined;
   /** Up to 120 characters; blank means none. */
   key?: string | null | undefined;
   /** What it is about; FACT when omitted. */
@@ -65,6 +72,13 @@ export type CreateMemoryInput = {
 
 /** A new teammate. */
 export type CreateTeammateInput = {
+  /**
+   * Makes a retry safe: a request sent again with the same key (any string of 1–200 characters on one
+   * line; a fresh UUID per request is a good choice) answers what the first one did, and writes
+   * nothing, for a day. The same key with another input is BAD_USER_INPUT (field idempotencyKey).
+   * Send one whenever the answer may be lost (UNAVAILABLE, a timeout) and the request is retried.
+   */
+  idempotencyKey?: string | null | undefined;
   /** 1–120 characters. */
   name: string;
 };
@@ -143,6 +157,13 @@ export type ImportMemoryInput = {
   data: string;
   /** Only JSON (an exportMemory file) can be imported; MARKDOWN is refused. */
   format?: ExportFormat;
+  /**
+   * Makes a retry safe: a request sent again with the same key (any string of 1–200 characters on one
+   * line; a fresh UUID per request is a good choice) answers what the first one did, and writes
+   * nothing, for a day. The same key with another input is BAD_USER_INPUT (field idempotencyKey).
+   * Send one whenever the answer may be lost (UNAVAILABLE, a timeout) and the request is retried.
+   */
+  idempotencyKey?: string | null | undefined;
   /** Where the items go; the file's own scope is not used. */
   scope: ScopeInput;
 };

@@ -1135,14 +1135,14 @@ func (q *Queries) ItemsExport(ctx context.Context, arg ItemsExportParams) ([]*It
 	return items, nil
 }
 
-const itemsGet = `-- name: ItemsGet :many
+const itemsGetByIDs = `-- name: ItemsGetByIDs :many
 SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
        wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
        expires_at, created_at, updated_at, forgotten_at
-  FROM memory_items WHERE id = ANY($1::uuid[]) ORDER BY id
+  FROM memory_items WHERE id = ANY($1::uuid[]) ORDER BY array_position($1::uuid[], id)
 `
 
-type ItemsGetRow struct {
+type ItemsGetByIDsRow struct {
 	ID             string
 	TeammateID     *string
 	Scope          string
@@ -1168,15 +1168,16 @@ type ItemsGetRow struct {
 	ForgottenAt    *time.Time
 }
 
-func (q *Queries) ItemsGet(ctx context.Context, ids []string) ([]*ItemsGetRow, error) {
-	rows, err := q.db.Query(ctx, itemsGet, ids)
+// In the order of ids.
+func (q *Queries) ItemsGetByIDs(ctx context.Context, ids []string) ([]*ItemsGetByIDsRow, error) {
+	rows, err := q.db.Query(ctx, itemsGetByIDs, ids)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []*ItemsGetRow{}
+	items := []*ItemsGetByIDsRow{}
 	for rows.Next() {
-		var i ItemsGetRow
+		var i ItemsGetByIDsRow
 		if err := rows.Scan(
 			&i.ID,
 			&i.TeammateID,

@@ -12,12 +12,6 @@ SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, sou
        expires_at, created_at, updated_at, forgotten_at
   FROM memory_items WHERE id = @id FOR UPDATE;
 
--- name: ItemsGet :many
-SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
-       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
-       expires_at, created_at, updated_at, forgotten_at
-  FROM memory_items WHERE id = ANY(@ids::uuid[]) ORDER BY id;
-
 -- name: ItemsGetForUpdate :many
 -- In id order, so that two bulk operations lock rows in the same order.
 SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
@@ -255,3 +249,10 @@ SELECT count(*)::int AS items,
          FROM memory_revisions v
         WHERE v.item_id = i.id AND @with_revisions::bool) r ON true
  WHERE i.scope = @scope AND i.status = 'active';
+
+-- name: ItemsGetByIDs :many
+-- In the order of ids.
+SELECT id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
+  FROM memory_items WHERE id = ANY(@ids::uuid[]) ORDER BY array_position(@ids::uuid[], id);
