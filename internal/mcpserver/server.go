@@ -32,7 +32,7 @@ const Instructions = `Memory for this turn of a teammate: facts about the user, 
 The memory relevant to the user's request is in the resource ` + PacketURI + ` (the worker may also have given it to you). Each entry starts with a header [memory:<id>@<revision>; <scope>; <kind>]; update_memory and forget_memory take that id and revision.
 Which memory you reach comes from this session: this teammate's own memory and the memory all teammates share, nothing else.
 A save or change is confirmed only when the user's own words in their message for this turn ask for it and contain the text you write; otherwise it waits as a suggestion the user confirms. Forgetting erases only when the user's message asks to forget that item; otherwise the user is asked.
-Each tool answers an outcome (SAVED, SUGGESTED, UNCHANGED, DROPPED, FORGOTTEN or REFUSED) and a message: tell the user plainly what happened. When the user's message was judged, the answer also names the reason by a stable code (like not_in_sentence, taken_back or protected); the user sees the same reason in plain words beside the suggestion.
+Each tool answers an outcome (SAVED, SUGGESTED, UNCHANGED, FORGOTTEN or REFUSED) and a message: tell the user plainly what happened. When the user's message was judged, the answer also names the reason by a stable code (like not_in_sentence, taken_back or protected); the user sees the same reason in plain words beside the suggestion.
 If a tool answers that memory changed during this task, the turn is over: tell the user exactly that message and call no more tools.`
 
 // New returns the MCP server of the teammates' memory tools. It holds no state of its own: each
@@ -144,7 +144,7 @@ type (
 // WriteResult is the structured answer of remember, remember_about_user, update_memory and
 // forget_memory; the text answer says the same in words.
 type WriteResult struct {
-	Outcome string   `json:"outcome" jsonschema:"SAVED, SUGGESTED, UNCHANGED, DROPPED, FORGOTTEN or REFUSED"`
+	Outcome string   `json:"outcome" jsonschema:"SAVED, SUGGESTED, UNCHANGED, FORGOTTEN or REFUSED"`
 	Message string   `json:"message" jsonschema:"what happened, in words to pass on to the user"`
 	Reason  string   `json:"reason,omitempty" jsonschema:"the judge's code for why the write was confirmed or waits (like asked, not_in_sentence, taken_back, protected); absent when the user's message wasn't judged"`
 	Item    *ItemRef `json:"item,omitempty" jsonschema:"the memory or suggestion written, when there is one"`
@@ -360,15 +360,15 @@ const (
 	descRemember = `Save something you learned to this teammate's memory, or with for_everyone to the memory every teammate shares.
 It becomes a confirmed memory only when the user's own words in their message for this turn ask you to remember it (remember, save, keep in mind, note …) and contain the text you save word for word. Otherwise it is kept as a suggestion that the user confirms or dismisses: never claim a suggestion was saved.
 Whose memory it goes to comes from this session; there is no teammate or scope argument.
-Answers SAVED, SUGGESTED, UNCHANGED (already remembered), DROPPED (the user asked to forget this before) or REFUSED (this turn made too many suggestions), with a message to pass on to the user.`
+Answers SAVED, SUGGESTED, UNCHANGED (already remembered) or REFUSED (this turn made too many suggestions), with a message to pass on to the user.`
 
 	descRememberAboutUser = `Save a fact about the user to the profile every teammate shares (the shared memory).
 It is confirmed only when the user's own words in this turn ask to remember it for every teammate ("remember for all teammates that …", "everyone should know …") and contain the text you save word for word; otherwise it waits as a suggestion the user confirms.
-Answers SAVED, SUGGESTED, UNCHANGED, DROPPED or REFUSED, with a message to pass on to the user.`
+Answers SAVED, SUGGESTED, UNCHANGED or REFUSED, with a message to pass on to the user.`
 
 	descUpdate = `Correct a memory you can see (this teammate's own or the shared memory), by its id and the revision you read it at: the header [memory:<id>@<revision>; …] in the packet or in search_memory's answer.
 The change is applied only when the user's own words in this turn ask for it, name that memory (its key or most of its words) and contain the new text; otherwise it is proposed to the user, who confirms it.
-Answers SAVED, SUGGESTED, UNCHANGED or DROPPED. If the memory changed since that revision, nothing is written and the answer is a CONFLICT naming the current revision.`
+Answers SAVED, SUGGESTED or UNCHANGED. If the memory changed since that revision, nothing is written and the answer is a CONFLICT naming the current revision.`
 
 	descForget = `Forget a memory you can see, by its id (from the packet or search_memory).
 It is erased only when the user's own words in this turn ask to forget, delete or remove that memory and name it (its key or most of its words). Otherwise nothing is erased: the user is asked to confirm forgetting it.
