@@ -7,6 +7,7 @@ import (
 	"math"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
@@ -17,10 +18,10 @@ import (
 
 // strictVariables applies GraphQL's input coercion rules (spec §3.5) to variables, which gqlgen's
 // validator relaxes: it takes a JSON number for a String ("5" is stored as the text "5"), a string
-// of digits for an Int, and reports a fraction given for an Int as "cannot use value 0". Here a
-// String takes only a JSON string, an Int only a JSON integer within 32 bits, a Float a number, a
-// Boolean a boolean, an ID a string or an integer, an enum a string; lists and input objects are
-// walked. The message quotes the value as it was sent (bounded), and the code is gqlgen's
+// of digits for an Int, an enum value in any case (and the enum's unmarshaler then made "preference"
+// a FACT), and reports a fraction given for an Int as "cannot use value 0". Here a String takes only
+// a JSON string, an Int only a JSON integer within 32 bits, a Float a number, a Boolean a boolean, an
+// ID a string or an integer, an enum exactly one of its names; lists and input objects are walked. The message quotes the value as it was sent (bounded), and the code is gqlgen's
 // GRAPHQL_VALIDATION_FAILED, as for every other variable that doesn't coerce.
 //
 // It parses the document itself: gqlgen coerces variables before any operation-context hook runs,
@@ -106,10 +107,20 @@ func (s strictVariables) check(typ *ast.Type, v any, path ast.Path) *gqlerror.Er
 		}
 		return nil
 	case ast.Enum:
-		if _, ok := v.(string); !ok {
+		// Exactly one of the names, case and all: gqlgen's validator compares them case-blind, and
+		// the enum's own unmarshaler then took "preference" for FACT and "down" for no rating.
+		name, ok := v.(string)
+		if !ok {
 			return refuse(path, v, def.Name)
 		}
-		return nil
+		var names []string
+		for _, e := range def.EnumValues {
+			if e.Name == name {
+				return nil
+			}
+			names = append(names, e.Name)
+		}
+		return gqlerror.ErrorPathf(path, "cannot use a string that is none of %s's values (%s; they are case-sensitive)", def.Name, strings.Join(names, ", "))
 	case ast.Scalar:
 		if !scalarAccepts(def.Name, v) {
 			return refuse(path, v, def.Name)
