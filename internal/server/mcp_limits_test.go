@@ -55,7 +55,11 @@ func TestMCPSearchesTakeTheHeavySlots(t *testing.T) {
 	api := apitest.StartWith(t, url, func(o *app.Options) { o.DBMaxConns = 4 })
 	w := world{api: api, t: t}
 	tm := w.teammate("Quinn")
-	run := w.startRun(tm, "", "Where did I leave my bike?")
+	// Three runs: one run's calls wait for each other before they take a slot (runGates).
+	var tokens []string
+	for range 3 {
+		tokens = append(tokens, w.startRun(tm, "", "Where did I leave my bike?").RunToken)
+	}
 
 	ctx := t.Context()
 	conn, err := pgx.Connect(ctx, url)
@@ -96,7 +100,7 @@ func TestMCPSearchesTakeTheHeavySlots(t *testing.T) {
 	answers := make(chan answer, searches)
 	for i := range searches {
 		go func() {
-			status, body, err := mcpSearch(ctx, client, api.URL, run.RunToken, i+1)
+			status, body, err := mcpSearch(ctx, client, api.URL, tokens[i%len(tokens)], i+1)
 			answers <- answer{status, body, err}
 		}()
 	}
@@ -131,7 +135,86 @@ func TestMCPSearchesTakeTheHeavySlots(t *testing.T) {
 		case a := <-answers:
 			require.NoError(t, a.err)
 			assert.Equal(t, http.StatusOK, a.status, a.body)
-			assert.Contains(t, a.body, "message found", a.body)
+			assert.Contains(t, a.body, "3 messages found", a.body)
+		case <-time.After(30 * time.Second):
+			t.Fatal("a search was never answered")
+		}
+	}
+}
+
+// One run's parallel heavy calls take one heavy slot between them, not all of them: its calls are
+// serialised by its run row anyway, and the others used to hold slots while they waited for it (the
+// black-box attack: one run token's 8 parallel searches held every slot, and a user's recall of
+// another teammate waited 11.6 s). Here the run's searches are stuck behind a lock on messages while
+// the user asks for a recall, itself a heavy field, which must get the slot left.
+func TestOneRunsSearchesTakeOneHeavySlot(t *testing.T) {
+	t.Parallel()
+	url := dbtest.URL(t)
+	api := apitest.StartWith(t, url, func(o *app.Options) { o.DBMaxConns = 4 })
+	w := world{api: api, t: t}
+	quinn, rae := w.teammate("Quinn"), w.teammate("Rae")
+	w.createMemory(&rae, "Keeps the bike in the shed")
+	run := w.startRun(quinn, "", "Where did I leave my bike?")
+
+	ctx := t.Context()
+	conn, err := pgx.Connect(ctx, url)
+	require.NoError(t, err)
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	lock, err := conn.Begin(ctx)
+	require.NoError(t, err)
+	_, err = lock.Exec(ctx, `LOCK TABLE messages IN ACCESS EXCLUSIVE MODE`)
+	require.NoError(t, err)
+	unlocked := false
+	unlock := func() {
+		if !unlocked {
+			unlocked = true
+			require.NoError(t, lock.Rollback(ctx))
+		}
+	}
+	defer unlock()
+	probe, err := pgx.Connect(ctx, url)
+	require.NoError(t, err)
+	t.Cleanup(func() { probe.Close(context.Background()) })
+	waiting := func() int {
+		var n int
+		require.NoError(t, probe.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
+			WHERE datname = current_database() AND application_name = 'memory-api' AND wait_event_type = 'Lock'`).Scan(&n))
+		return n
+	}
+
+	const searches = 8
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: searches}}
+	t.Cleanup(client.CloseIdleConnections)
+	errs := make(chan error, searches)
+	for i := range searches {
+		go func() {
+			status, body, err := mcpSearch(ctx, client, api.URL, run.RunToken, i+1)
+			if err == nil && status != http.StatusOK {
+				err = fmt.Errorf("status %d: %s", status, body)
+			}
+			errs <- err
+		}()
+	}
+	apitest.WaitUntil(3*time.Second, func() bool { return waiting() >= 2 })
+	require.GreaterOrEqual(t, waiting(), 1, "the searches reached the database")
+
+	gql := apitest.NewClient(api.URL, 1)
+	qctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	began := time.Now()
+	var out struct{ RecallPreview struct{ Text string } }
+	err = gql.Call(qctx, user, `query($tm: ID!) { recallPreview(teammateId: $tm, query: "bike") { text } }`, map[string]any{"tm": rae}, &out)
+	took := time.Since(began)
+	t.Logf("%d MCP searches of one run stuck in the database (%d waiting on a lock); a user's recall took %v", searches, waiting(), took.Round(time.Millisecond))
+	require.NoError(t, err, "the user's recall, after %v", took)
+	assert.Contains(t, out.RecallPreview.Text, "Keeps the bike in the shed")
+	assert.Less(t, took, 2*time.Second, "the user's recall waited for a heavy slot one run's queued calls held")
+
+	unlock()
+	for range searches {
+		select {
+		case err := <-errs:
+			require.NoError(t, err)
 		case <-time.After(30 * time.Second):
 			t.Fatal("a search was never answered")
 		}

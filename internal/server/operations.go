@@ -2,12 +2,14 @@ package server
 
 import (
 	"context"
+	"sync"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/open-bot/memory/graph/resolvers"
+	"github.com/open-bot/memory/internal/memory"
 )
 
 // What one operation may ask of the database at once (#17: one document of 120 aliased
@@ -42,14 +44,55 @@ func heavySlots(poolSize int) int {
 type operationBudget struct {
 	// heavy is the process's semaphore of heavy fields; nil means no limit.
 	heavy chan struct{}
+	// runs lets one heavy call of each run at a time wait for a heavy slot.
+	runs *runGates
 }
 
 // newOperationBudget is the budget of a process whose request pool has poolSize connections.
 func newOperationBudget(poolSize int) operationBudget {
 	if n := heavySlots(poolSize); n > 0 {
-		return operationBudget{heavy: make(chan struct{}, n)}
+		return operationBudget{heavy: make(chan struct{}, n), runs: &runGates{gates: map[string]*runGate{}}}
 	}
 	return operationBudget{}
+}
+
+// runGates queue a run's heavy calls before they take a heavy slot rather than in it. A run's calls
+// are serialised by its run row anyway (every run-credential operation locks it), so its other
+// calls would only hold slots while they wait for that lock: one run token's eight parallel
+// searches held every slot, one after another, and a user's recall waited 11.6 s behind them
+// (issue 29, black-box attack). The gate is per process, as the slots are.
+type runGates struct {
+	mu    sync.Mutex
+	gates map[string]*runGate
+}
+
+type runGate struct {
+	turn  chan struct{}
+	users int // calls holding or waiting for turn; the gate goes when none is left
+}
+
+// enter waits for run's turn, or for ctx to end; leave ends the turn.
+func (g *runGates) enter(ctx context.Context, run string) (leave func(), err error) {
+	g.mu.Lock()
+	gate := g.gates[run]
+	if gate == nil {
+		gate = &runGate{turn: make(chan struct{}, 1)}
+		g.gates[run] = gate
+	}
+	gate.users++
+	g.mu.Unlock()
+	done := func() {
+		g.mu.Lock()
+		if gate.users--; gate.users == 0 {
+			delete(g.gates, run)
+		}
+		g.mu.Unlock()
+	}
+	if err := take(ctx, gate.turn); err != nil {
+		done()
+		return nil, err
+	}
+	return func() { <-gate.turn; done() }, nil
 }
 
 var (
@@ -138,14 +181,24 @@ func (b operationBudget) InterceptField(ctx context.Context, next graphql.Resolv
 // once. It is the one place the process's heavy slots are taken: for GraphQL's fields here, and for
 // /mcp's tool calls through their GraphQL twins (mcpserver.HTTPOptions.Admit), so MCP searches and
 // GraphQL recalls, searches and counts share the same half of the pool.
+//
+// A run's heavy calls first wait for their run's turn (runGates), so only one of them at a time
+// holds or waits for a slot.
 func (b operationBudget) admit(ctx context.Context, object, field string) (release func(), err error) {
 	if b.heavy == nil || !resolvers.HeavyField(object, field) {
 		return func() {}, nil
 	}
+	leave := func() {}
+	if c := memory.CredentialFrom(ctx); c.Kind == memory.CredentialRun && b.runs != nil {
+		if leave, err = b.runs.enter(ctx, c.RunID); err != nil {
+			return nil, err
+		}
+	}
 	if err := take(ctx, b.heavy); err != nil {
+		leave()
 		return nil, err
 	}
-	return func() { <-b.heavy }, nil
+	return func() { <-b.heavy; leave() }, nil
 }
 
 // take waits for a slot of sem, or for ctx to end.
