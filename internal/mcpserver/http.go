@@ -63,8 +63,8 @@ const CodeResponseTooLarge = -32000
 // only a run credential reaches the tools (RULES §4).
 //
 // A POST holds one JSON-RPC message: a batch — whatever MCP-Protocol-Version says, or without it —
-// and anything that isn't one message with a readable id are refused with 400 and a JSON-RPC error
-// (screen), so one request is one call, limited like its GraphQL twin (Admit), and its answer is
+// and anything that isn't one message with a readable id, a request without an id (or id null) and
+// a method the server doesn't take are refused with 400 and a JSON-RPC error (screen), so one request is one call, limited like its GraphQL twin (Admit), and its answer is
 // at most MaxResponseBytes. Handler adds Admit to s as a receiving middleware.
 func Handler(s *mcp.Server, o HTTPOptions) http.Handler {
 	if o.MaxBodyBytes <= 0 {

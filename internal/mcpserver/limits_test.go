@@ -82,6 +82,12 @@ func TestHTTPRefusesBatches(t *testing.T) {
 		{"fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}`, "", jsonrpc.CodeInvalidRequest, "null", "BAD_USER_INPUT: a request's id must be"},
 		{"a number", `42`, "", jsonrpc.CodeInvalidRequest, "null", "BAD_USER_INPUT: a message must be one JSON-RPC 2.0 object"},
 		{"JSON-RPC 1.0", `{"jsonrpc":"1.0","id":5,"method":"tools/list"}`, "", jsonrpc.CodeInvalidRequest, "5", "BAD_USER_INPUT: not a JSON-RPC 2.0 message"},
+		{"id null", `{"jsonrpc":"2.0","id":null,"method":"tools/list"}`, "", jsonrpc.CodeInvalidRequest, "null", "BAD_USER_INPUT: a request needs an id"},
+		{"no id", `{"jsonrpc":"2.0","method":"tools/list"}`, "", jsonrpc.CodeInvalidRequest, "null", "BAD_USER_INPUT: a request needs an id"},
+		{"unknown method", `{"jsonrpc":"2.0","id":7,"method":"nope"}`, "", jsonrpc.CodeMethodNotFound, "7", "BAD_USER_INPUT: no such method"},
+		{"unknown method, string id", `{"jsonrpc":"2.0","id":"a","method":"bike/remember"}`, "", jsonrpc.CodeMethodNotFound, `"a"`, "BAD_USER_INPUT: no such method"},
+		{"unknown notification", `{"jsonrpc":"2.0","method":"notifications/nope"}`, "", jsonrpc.CodeMethodNotFound, "null", "BAD_USER_INPUT: no such method"},
+		{"notification with an id", `{"jsonrpc":"2.0","id":8,"method":"notifications/initialized"}`, "", jsonrpc.CodeInvalidRequest, "8", "BAD_USER_INPUT: a notification has no id"},
 	} {
 		header := map[string]string{}
 		if c.version != "" {
@@ -196,6 +202,11 @@ func TestStdioAnswersBadLines(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":[5],"method":"tools/list"}`, "null", jsonrpc.CodeInvalidRequest, "BAD_USER_INPUT: a request's id must be"},
 		{`"tools/list"`, "null", jsonrpc.CodeInvalidRequest, "BAD_USER_INPUT: a message must be one JSON-RPC 2.0 object"},
 		{`{"jsonrpc":"1.0","id":6,"method":"tools/list"}`, "6", jsonrpc.CodeInvalidRequest, "BAD_USER_INPUT: not a JSON-RPC 2.0 message"},
+		// An unknown notification is never answered: the next line's answer comes first.
+		{`{"jsonrpc":"2.0","method":"notifications/nope"}` + "\n" + `{"jsonrpc":"2.0","id":null,"method":"tools/list"}`, "null", jsonrpc.CodeInvalidRequest, "BAD_USER_INPUT: a request needs an id"},
+		{`{"jsonrpc":"2.0","method":"tools/list"}`, "null", jsonrpc.CodeInvalidRequest, "BAD_USER_INPUT: a request needs an id"},
+		{`{"jsonrpc":"2.0","id":8,"method":"nope"}`, "8", jsonrpc.CodeMethodNotFound, "BAD_USER_INPUT: no such method"},
+		{`{"jsonrpc":"2.0","id":9,"method":"notifications/initialized"}`, "9", jsonrpc.CodeInvalidRequest, "BAD_USER_INPUT: a notification has no id"},
 	} {
 		send(bad.line)
 		answer := next()
@@ -206,10 +217,10 @@ func TestStdioAnswersBadLines(t *testing.T) {
 	}
 
 	// The session goes on: a good call after the bad lines is answered.
-	send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search_memory","arguments":{"query":"bike"}}}`)
+	send(`{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"search_memory","arguments":{"query":"bike"}}}`)
 	answer := next()
 	require.Nil(t, answer.Error)
-	assert.Equal(t, "7", string(answer.ID))
+	assert.Equal(t, "10", string(answer.ID))
 	assert.Contains(t, string(answer.Result), "Ada's bike is green")
 }
 

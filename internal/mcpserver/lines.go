@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -18,18 +19,29 @@ import (
 // line is held beyond this.
 const DefaultMaxLineBytes = 4 << 20
 
+// DefaultDrainTimeout bounds how long a LineTransport whose input has ended waits for the answers
+// to the requests it already read: Relay's request timeout.
+const DefaultDrainTimeout = 60 * time.Second
+
 // LineTransport is the stdio transport of `worker mcp` (Relay): newline-delimited JSON-RPC read from
 // Reader and written to Writer, as the SDK's StdioTransport does, except that a line that is not one
 // JSON-RPC message — not JSON, a batch, an id that is an object or an array, a line over
 // MaxLineBytes — is answered with a JSON-RPC error (id null where the id can't be read; see screen)
 // and the next line is read. The SDK's transport ends the session at such a line, and the agent would
 // lose its memory tools for the rest of its run.
+//
+// When the input ends (the client closed stdin, as `printf … | worker mcp` does), every request
+// already read is answered and written out before the session ends, for up to DrainTimeout: the
+// SDK cancels the requests in flight when its transport's Read fails, and their answers were lost.
 type LineTransport struct {
 	Reader io.Reader
 	Writer io.Writer
 	// MaxLineBytes bounds one line; a longer one is refused without being held whole. 0 means
 	// DefaultMaxLineBytes.
 	MaxLineBytes int
+	// DrainTimeout bounds the wait, once the input has ended, for the answers to the requests
+	// already read. 0 means DefaultDrainTimeout.
+	DrainTimeout time.Duration
 }
 
 var _ mcp.Transport = (*LineTransport)(nil)
@@ -40,7 +52,14 @@ func (t *LineTransport) Connect(context.Context) (mcp.Connection, error) {
 	if limit <= 0 {
 		limit = DefaultMaxLineBytes
 	}
-	c := &lineConn{out: t.Writer, limit: limit, lines: make(chan line), closed: make(chan struct{})}
+	drain := t.DrainTimeout
+	if drain <= 0 {
+		drain = DefaultDrainTimeout
+	}
+	idle := make(chan struct{})
+	close(idle)
+	c := &lineConn{out: t.Writer, limit: limit, drain: drain, lines: make(chan line), closed: make(chan struct{}),
+		pending: map[jsonrpc.ID]int{}, idle: idle}
 	// Reads happen on a goroutine of their own so that Close unblocks Read (the SDK's contract); as
 	// with the SDK's stdio transport, a read of stdin that never returns keeps this goroutine.
 	go c.readLines(bufio.NewReader(t.Reader))
@@ -62,6 +81,56 @@ type lineConn struct {
 	lines     chan line
 	closed    chan struct{}
 	closeOnce sync.Once
+
+	// pending counts the requests read and not yet answered, by id; idle is closed while there
+	// are none. drain bounds the wait for them once the input has ended.
+	mu      sync.Mutex
+	pending map[jsonrpc.ID]int
+	idle    chan struct{}
+	drain   time.Duration
+}
+
+// track notes a request read, to be answered.
+func (c *lineConn) track(id jsonrpc.ID) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.pending) == 0 {
+		c.idle = make(chan struct{})
+	}
+	c.pending[id]++
+}
+
+// answered notes that the request id was answered.
+func (c *lineConn) answered(id jsonrpc.ID) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n, ok := c.pending[id]
+	switch {
+	case !ok:
+		return
+	case n > 1:
+		c.pending[id] = n - 1
+		return
+	}
+	delete(c.pending, id)
+	if len(c.pending) == 0 {
+		close(c.idle)
+	}
+}
+
+// awaitAnswers waits until every request read has been answered, for at most c.drain.
+func (c *lineConn) awaitAnswers(ctx context.Context) {
+	c.mu.Lock()
+	idle := c.idle
+	c.mu.Unlock()
+	timer := time.NewTimer(c.drain)
+	defer timer.Stop()
+	select {
+	case <-idle:
+	case <-timer.C:
+	case <-c.closed:
+	case <-ctx.Done():
+	}
 }
 
 func (c *lineConn) readLines(r *bufio.Reader) {
@@ -104,7 +173,8 @@ func (c *lineConn) readLines(r *bufio.Reader) {
 }
 
 // Read returns the next line that is one JSON-RPC message, answering every line before it that
-// isn't; blank lines are skipped. It returns io.EOF once the input has ended.
+// isn't; blank lines are skipped. Once the input has ended, it waits for the requests already read
+// to be answered (awaitAnswers), then returns io.EOF (or the read's error).
 func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	for {
 		var l line
@@ -117,6 +187,7 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 		switch {
 		case l.err != nil:
+			c.awaitAnswers(ctx)
 			return nil, l.err
 		case l.tooLong:
 			no := &refusal{code: jsonrpc.CodeInvalidRequest, message: fmt.Sprintf(
@@ -128,7 +199,13 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 		msg, no := screen(l.data)
 		if no == nil {
+			if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
+				c.track(req.ID)
+			}
 			return msg, nil
+		}
+		if no.notification {
+			continue // a notification is never answered
 		}
 		if err := c.writeLine(no.encode()); err != nil {
 			return nil, err
@@ -137,6 +214,9 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		defer c.answered(resp.ID) // written, or never will be
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -17,6 +18,27 @@ const (
 	msgNotOne   = "BAD_USER_INPUT: a message must be one JSON-RPC 2.0 object; nothing was done"
 	msgBadID    = "BAD_USER_INPUT: a request's id must be a string or an integer; nothing was done"
 	msgNotRPC20 = `BAD_USER_INPUT: not a JSON-RPC 2.0 message ("jsonrpc": "2.0" with a method, or a response with an id); nothing was done`
+	msgNoID     = "BAD_USER_INPUT: a request needs an id, a string or an integer (null is none); nothing was done"
+	msgNotifyID = "BAD_USER_INPUT: a notification has no id; nothing was done"
+	msgNoMethod = "BAD_USER_INPUT: no such method (the server takes initialize, ping, tools/list, tools/call, resources/list, resources/read …); nothing was done"
+)
+
+// requestMethods and notificationMethods are the methods an MCP server takes from a client (the
+// go-sdk's serverMethodInfos, v1.8.0): screen refuses the others, and each with or without an id
+// as it should have, so that the SDK — which answers those over HTTP with plain text and drops them
+// over stdio — never sees them.
+var (
+	requestMethods = map[string]bool{
+		"initialize": true, "ping": true, "tools/list": true, "tools/call": true,
+		"resources/list": true, "resources/templates/list": true, "resources/read": true,
+		"resources/subscribe": true, "resources/unsubscribe": true, "subscriptions/listen": true,
+		"prompts/list": true, "prompts/get": true, "completion/complete": true,
+		"logging/setLevel": true, "server/discover": true,
+	}
+	notificationMethods = map[string]bool{
+		"notifications/initialized": true, "notifications/cancelled": true,
+		"notifications/progress": true, "notifications/roots/list_changed": true,
+	}
 )
 
 // maxExactID is the largest integer id answered with the same id: the SDK reads ids as float64.
@@ -28,6 +50,10 @@ type refusal struct {
 	id      jsonrpc.ID
 	code    int64
 	message string
+	// notification marks the refusal of a notification of a method the server doesn't take: HTTP
+	// answers it (the POST needs an answer), stdio doesn't (JSON-RPC 2.0 §4.1: a notification is
+	// never answered).
+	notification bool
 }
 
 // screen decodes data as one JSON-RPC 2.0 message — a request, a notification or a response — or
@@ -60,7 +86,33 @@ func screen(data []byte) (jsonrpc.Message, *refusal) {
 	if err != nil {
 		return nil, &refusal{id: id, code: jsonrpc.CodeInvalidRequest, message: msgNotRPC20}
 	}
+	if req, ok := msg.(*jsonrpc.Request); ok {
+		return msg, screenMethod(req)
+	}
 	return msg, nil
+}
+
+// screenMethod refuses a request of a method the server doesn't take (-32601 with its id), a
+// request without an id or with id null (-32600, id null: JSON-RPC 2.0 §5 — the SDK reads both as
+// a notification, and a client waiting for the answer would wait forever), and a notification with
+// an id. Only a notification of a method the server doesn't take goes unanswered over stdio.
+func screenMethod(req *jsonrpc.Request) *refusal {
+	switch {
+	case requestMethods[req.Method] && !req.ID.IsValid():
+		return &refusal{code: jsonrpc.CodeInvalidRequest, message: msgNoID}
+	case requestMethods[req.Method]:
+		return nil
+	case notificationMethods[req.Method] && req.ID.IsValid():
+		return &refusal{id: req.ID, code: jsonrpc.CodeInvalidRequest, message: msgNotifyID}
+	case notificationMethods[req.Method]:
+		return nil
+	case req.ID.IsValid():
+		return &refusal{id: req.ID, code: jsonrpc.CodeMethodNotFound, message: msgNoMethod}
+	case strings.HasPrefix(req.Method, "notifications/"):
+		return &refusal{code: jsonrpc.CodeMethodNotFound, message: msgNoMethod, notification: true}
+	}
+	// No id and a method that is neither: a request without its id.
+	return &refusal{code: jsonrpc.CodeInvalidRequest, message: msgNoID}
 }
 
 // readID reads a message's id: absent or null (the zero ID), a string, or an integer the SDK keeps

@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/open-bot/memory/internal/apitest"
 )
 
 var (
@@ -94,4 +97,38 @@ func TestStdioRefusesEndedRun(t *testing.T) {
 	out, err = workerMCP(t, w, "").CombinedOutput()
 	require.Error(t, err)
 	assert.Contains(t, string(out), "set MEMORY_RUN_TOKEN")
+}
+
+// F3: `printf '<initialize>\n<tools/call>\n' | worker mcp` printed nothing, or the initialize answer
+// alone, and exited 0: at the end of stdin the SDK cancelled the requests in flight and their
+// answers were lost. Every request read is answered before `worker mcp` exits.
+func TestStdioAnswersBeforeEOF(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.createItem(t, w.ada, "Ada's bike is green")
+	r := w.startRun(t, w.ada, "What colour is my bike?")
+	ctx, cancel := context.WithTimeout(t.Context(), apitest.Wait)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, workerBinary(t), "mcp")
+	cmd.Env = append(os.Environ(), "MEMORY_API_URL="+w.api.URL, "MEMORY_RUN_TOKEN="+r.Token)
+	cmd.Stderr = os.Stderr
+	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_memory","arguments":{"query":"bike"}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}` + "\n")
+	out, err := cmd.Output()
+	require.NoError(t, err, "worker mcp exits 0 at the end of stdin")
+
+	answers := map[string]rpcAnswer{}
+	for l := range strings.Lines(string(out)) {
+		var answer rpcAnswer
+		require.NoError(t, json.Unmarshal([]byte(l), &answer), l)
+		answers[string(answer.ID)] = answer
+	}
+	require.Len(t, answers, 3, "one answer per request: %s", out)
+	for _, id := range []string{"0", "1", "2"} {
+		assert.Nil(t, answers[id].Error, id)
+	}
+	assert.Contains(t, string(answers["1"].Result), "Ada's bike is green")
+	assert.Contains(t, string(answers["2"].Result), "search_memory")
 }
