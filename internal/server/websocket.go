@@ -2,10 +2,12 @@ package server
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -37,7 +39,7 @@ func (g gorillaWebsocket) Accept(w http.ResponseWriter, r *http.Request, opts tr
 	if err != nil {
 		return nil, err
 	}
-	c := gorillaConn{Conn: conn, init: &initWatch{}}
+	c := gorillaConn{Conn: conn, init: &initWatch{}, subs: &subscriptionIDs{ids: map[string]*subscriptionID{}}}
 	if g.initTimeout > 0 {
 		c.init.timer = time.AfterFunc(g.initTimeout, c.initTimedOut)
 	}
@@ -55,6 +57,7 @@ const CloseInitTimeout = 4408
 type gorillaConn struct {
 	*websocket.Conn
 	init *initWatch
+	subs *subscriptionIDs
 }
 
 // initWatch is the connection_init deadline of one connection. gqlgen's own InitTimeout closes with
@@ -128,7 +131,136 @@ func (c gorillaConn) NextReader() (int, io.Reader, error) {
 		_ = c.WriteClose(websocket.CloseInvalidFramePayloadData, "messages must not escape lone surrogates")
 		return mt, nil, err
 	}
+	if err := c.subs.received(data); err != nil {
+		_ = c.WriteClose(CloseSubscriberExists, subscriberExistsReason(err.id))
+		return mt, nil, err
+	}
 	return mt, bytes.NewReader(data), nil
+}
+
+// WriteJSON writes a message of gqlgen's; a complete or error of the server ends the subscription
+// it names, whose id the client may then use again.
+func (c gorillaConn) WriteJSON(v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	err = c.WriteMessage(websocket.TextMessage, data)
+	c.subs.sent(data)
+	return err
+}
+
+// CloseSubscriberExists is the graphql-transport-ws close code for a subscribe whose id is already
+// in use on the connection.
+const CloseSubscriberExists = 4409
+
+// subscriberExistsReason is the protocol's close reason, or a shorter one when the id would not fit
+// in a close frame.
+func subscriberExistsReason(id string) string {
+	const maxReason = 123 // a control frame's 125 bytes less the code
+	if reason := "Subscriber for " + id + " already exists"; len(reason) <= maxReason {
+		return reason
+	}
+	return "Subscriber for this id already exists"
+}
+
+// subscriptionIDs are the ids of one connection's subscriptions. gqlgen keeps its subscriptions in a
+// map by id and would run a second subscribe with an id in use alongside the first (each event
+// twice, and only one of them stoppable), so the adapter refuses it as graphql-transport-ws says.
+// An id is in use from the client's subscribe until the server's complete or error for it: gqlgen
+// confirms a client's complete with one of its own once the subscription has stopped, and until
+// then the old subscription could still send under the id and, when it ends, would remove the new
+// one from gqlgen's map. A subscribe that reuses the id of a subscription the client has completed
+// therefore waits, at most reuseWait, for that confirmation.
+type subscriptionIDs struct {
+	mu  sync.Mutex
+	ids map[string]*subscriptionID
+}
+
+type subscriptionID struct {
+	completed bool          // the client has sent complete (stop)
+	ended     chan struct{} // closed when the server has completed it
+}
+
+// reuseWait bounds how long a subscribe waits for the end of a completed subscription with its id.
+const reuseWait = 5 * time.Second
+
+// wsEnvelope is what the adapter reads of a message, in both of gqlgen's subprotocols.
+type wsEnvelope struct {
+	ID   string `json:"id"`
+	Type string `json:"type"`
+}
+
+type subscriberExistsError struct{ id string }
+
+func (subscriberExistsError) Error() string {
+	return "websocket: a subscribe used the id of an active subscription"
+}
+
+// decodeEnvelope decodes a message as gqlgen does: the first JSON value, whatever follows it.
+func decodeEnvelope(data []byte) (wsEnvelope, error) {
+	var m wsEnvelope
+	err := json.NewDecoder(bytes.NewReader(data)).Decode(&m)
+	return m, err
+}
+
+// received records the client's subscribe (graphql-ws: start) and complete (stop). Messages it can't
+// read are gqlgen's to refuse.
+func (s *subscriptionIDs) received(data []byte) *subscriberExistsError {
+	m, err := decodeEnvelope(data)
+	if err != nil {
+		return nil
+	}
+	switch m.Type {
+	case "subscribe", "start":
+		return s.subscribe(m.ID)
+	case "complete", "stop":
+		s.mu.Lock()
+		if sub := s.ids[m.ID]; sub != nil {
+			sub.completed = true
+		}
+		s.mu.Unlock()
+	}
+	return nil
+}
+
+func (s *subscriptionIDs) subscribe(id string) *subscriberExistsError {
+	deadline := time.NewTimer(reuseWait)
+	defer deadline.Stop()
+	for {
+		s.mu.Lock()
+		sub := s.ids[id]
+		if sub == nil {
+			s.ids[id] = &subscriptionID{ended: make(chan struct{})}
+		}
+		completed := sub != nil && sub.completed
+		s.mu.Unlock()
+		if sub == nil {
+			return nil
+		}
+		if !completed {
+			return &subscriberExistsError{id: id}
+		}
+		select {
+		case <-sub.ended:
+		case <-deadline.C:
+			return &subscriberExistsError{id: id}
+		}
+	}
+}
+
+// sent frees the id of a subscription the server has completed or failed.
+func (s *subscriptionIDs) sent(data []byte) {
+	m, err := decodeEnvelope(data)
+	if err != nil || (m.Type != "complete" && m.Type != "error") {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sub := s.ids[m.ID]; sub != nil {
+		delete(s.ids, m.ID)
+		close(sub.ended)
+	}
 }
 
 var errInvalidUTF8 = errors.New("websocket: a text message is not valid UTF-8")

@@ -250,3 +250,49 @@ func TestWebsocketInvalidUTF8(t *testing.T) {
 	require.Empty(t, res.Errors)
 	require.JSONEq(t, `{"teammates": []}`, string(res.Data), "nothing was created")
 }
+
+// TestWebsocketDuplicateSubscriptionID: a subscribe whose id is in use closes the connection with
+// 4409, as graphql-transport-ws says; an id is free again once the client or the server has completed
+// it, and the new subscription under it is the only one (one value per change, stoppable by id).
+func TestWebsocketDuplicateSubscriptionID(t *testing.T) {
+	t.Parallel()
+	s := apitest.StartWith(t, dbtest.URL(t), settings)
+	teammate := s.CreateTeammate(t, "Ada")
+	c := s.MustDialWS(t, nil)
+	require.NoError(t, c.Init(map[string]any{"authorization": "Bearer " + workerToken}))
+
+	// Ended by the server: a failed resolver (next with errors, then complete) and a refused operation
+	// (error).
+	require.NoError(t, c.Subscribe("1", generationSubscription, map[string]any{"id": "00000000-0000-4000-8000-000000000000"}))
+	require.Equal(t, []string{"NOT_FOUND"}, c.ExpectFailedNext(t, "1"))
+	require.NoError(t, c.Subscribe("2", `subscription { generationChanged(teammateId: "x") { salary } }`, nil))
+	require.Equal(t, []string{"GRAPHQL_VALIDATION_FAILED"}, c.ExpectError(t, "2"))
+	c.ExpectComplete(t, "2") // gqlgen follows the error with a complete
+	first := subscribeGeneration(t, s, c, "1", teammate)
+	subscribeGeneration(t, s, c, "2", teammate)
+
+	// Ended by the client, and reused at once: the server confirms the end before the new one starts.
+	require.NoError(t, c.Send(apitest.WSMessage{ID: "1", Type: "complete"}))
+	require.NoError(t, c.Subscribe("1", generationSubscription, map[string]any{"id": teammate}))
+	c.ExpectComplete(t, "1")
+	require.Equal(t, first, nextGeneration(t, c, "1", teammate))
+
+	// One value per change and subscription, and "1" stops with one complete.
+	createMemory(t, s, teammate, "Prefers short answers")
+	got := map[string]int{}
+	for range 2 {
+		m := c.Read(t)
+		require.Equal(t, "next", m.Type, "message %s %s", m.Type, m.Payload)
+		got[m.ID]++
+	}
+	require.Equal(t, map[string]int{"1": 1, "2": 1}, got)
+	require.NoError(t, c.Send(apitest.WSMessage{ID: "1", Type: "complete"}))
+	c.ExpectComplete(t, "1")
+	createMemory(t, s, teammate, "Works in UTC")
+	m := c.Read(t)
+	require.Equal(t, []string{"2", "next"}, []string{m.ID, m.Type}, "only 2 is left")
+
+	// "2" is still running: a second subscribe with its id closes the connection.
+	require.NoError(t, c.Subscribe("2", generationSubscription, map[string]any{"id": teammate}))
+	c.ExpectClose(t, server.CloseSubscriberExists)
+}
