@@ -3,6 +3,7 @@ package memory
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -74,5 +75,94 @@ func TestImportDatesInRange(t *testing.T) {
 				t.Fatalf("field %q, want %q (%s)", bad.Field, c.field, bad.Reason)
 			}
 		})
+	}
+}
+
+// A date of an imported file that isn't an RFC 3339 time with a zone is refused naming its place in
+// the file — not as "invalid JSON" when Go's time parser refuses it (the JSON is valid), and not
+// accepted when Go's parser is laxer than RFC 3339 (an offset of 24 hours).
+func TestImportDatesMalformed(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 12, 4, 9, 30, 0, 0, time.UTC)
+	const reason = "must be an RFC 3339 time with a zone, like 2026-01-31T09:00:00Z"
+	values := []struct {
+		name  string
+		value any
+	}{
+		{"year 294276", "294276-01-01T00:00:00Z"},
+		{"year -1", "-0001-01-01T00:00:00Z"},
+		{"February 30", "2026-02-30T00:00:00Z"},
+		{"month 13", "2026-13-01T00:00:00Z"},
+		{"hour 24", "2026-12-04T24:00:00Z"},
+		{"a leap second", "2026-12-03T23:59:60Z"},
+		{"no zone", "2026-12-04T03:00:00"},
+		{"an offset of 24 hours", "2026-12-04T03:00:00+24:00"},
+		{"an offset of 60 minutes", "2026-12-04T03:00:00+01:60"},
+		{"a one-digit hour", "2026-12-04T3:00:00Z"},
+		{"a number", 12345},
+	}
+	places := []struct {
+		field string
+		set   func(it, rev map[string]any, v any)
+	}{
+		{"data.items[1].createdAt", func(it, _ map[string]any, v any) { it["createdAt"] = v }},
+		{"data.items[1].updatedAt", func(it, _ map[string]any, v any) { it["updatedAt"] = v }},
+		{"data.items[1].expiresAt", func(it, rev map[string]any, v any) { it["expiresAt"], rev["expiresAt"] = v, v }},
+		{"data.items[1].revisions[0].createdAt", func(_, rev map[string]any, v any) { rev["createdAt"] = v }},
+		{"data.items[1].revisions[0].expiresAt", func(_, rev map[string]any, v any) { rev["expiresAt"] = v }},
+		{"data.exportedAt", nil},
+	}
+	file := func(set func(it, rev map[string]any)) string {
+		rev := map[string]any{"revision": 1, "content": "A", "kind": "fact", "key": nil, "pinned": false, "expiresAt": nil, "action": "create"}
+		it := map[string]any{"kind": "fact", "key": nil, "content": "A", "pinned": false, "expiresAt": nil,
+			"revisions": []map[string]any{rev}}
+		f := map[string]any{"format": ExportFileFormat, "version": ExportFileVersion, "exportedAt": "2026-12-04T09:00:00+01:00",
+			"items": []map[string]any{{"kind": "note", "key": nil, "content": "first", "pinned": false, "expiresAt": nil}, it}}
+		set(it, rev)
+		if it["exportedAt"] != nil {
+			f["exportedAt"] = it["exportedAt"]
+			delete(it, "exportedAt")
+		}
+		b, err := json.Marshal(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	// The file itself, with the dates a server writes (and lower-case t and z, which RFC 3339 allows),
+	// is accepted: the refusals below are the dates'.
+	if _, err := parseImport(file(func(it, rev map[string]any) {
+		it["createdAt"], it["updatedAt"], rev["createdAt"] = "2026-12-04T03:00:00.123456Z", "2026-12-05t08:00:00+23:59", "2026-12-04T03:00:00-01:30"
+		it["expiresAt"], rev["expiresAt"] = "2027-01-01T00:00:00z", "2027-01-01T00:00:00z"
+	}), now); err != nil {
+		t.Errorf("valid dates refused: %v", err)
+	}
+	for _, p := range places {
+		for _, v := range values {
+			t.Run(p.field+"/"+v.name, func(t *testing.T) {
+				t.Parallel()
+				data := file(func(it, rev map[string]any) {
+					if p.set == nil {
+						it["exportedAt"] = v.value
+						return
+					}
+					p.set(it, rev, v.value)
+				})
+				_, err := parseImport(data, now)
+				var bad *ValidationError
+				if !errors.As(err, &bad) {
+					t.Fatalf("want a ValidationError on %s, got %v", p.field, err)
+				}
+				if bad.Field != p.field || bad.Reason != reason {
+					t.Fatalf("field %q: %s; want %q: %s", bad.Field, bad.Reason, p.field, reason)
+				}
+			})
+		}
+	}
+	// Valid JSON that isn't a memory export keeps its message.
+	_, err := parseImport(file(func(it, _ map[string]any) { it["content"] = 5 }), now)
+	var bad *ValidationError
+	if !errors.As(err, &bad) || bad.Field != "data" || !strings.HasPrefix(bad.Reason, "is not a memory export: ") {
+		t.Fatalf("content of the wrong type: %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"time"
 
@@ -505,6 +506,63 @@ func queueImportItem(ctx context.Context, b *batch, sc Scope, it importItem, has
 // its history has no forget.
 var importActions = []Action{ActionCreate, ActionEdit, ActionCorrect, ActionRestore, ActionUndo, ActionConfirm, ActionPin}
 
+// importFile is an ExportFile as an import decodes it: its dates are the raw JSON values, which
+// importDate parses, so that a date Go's time parser refuses (or one it accepts but RFC 3339 doesn't,
+// like a +24:00 offset) is refused naming its place in the file, not as invalid JSON. The shallower
+// fields hide the embedded ones of the same JSON name (encoding/json), so the fields a file may have
+// stay exactly ExportFile's.
+type importFile struct {
+	ExportFile
+	ExportedAt json.RawMessage  `json:"exportedAt"`
+	Items      []importFileItem `json:"items"`
+}
+
+type importFileItem struct {
+	ExportItem
+	ExpiresAt json.RawMessage      `json:"expiresAt"`
+	CreatedAt json.RawMessage      `json:"createdAt"`
+	UpdatedAt json.RawMessage      `json:"updatedAt"`
+	Revisions []importFileRevision `json:"revisions"`
+}
+
+type importFileRevision struct {
+	ExportRevision
+	ExpiresAt json.RawMessage `json:"expiresAt"`
+	CreatedAt json.RawMessage `json:"createdAt"`
+}
+
+// rfc3339 is the form of an RFC 3339 date-time (section 5.6): time.Parse checks the ranges of its
+// parts but is laxer about the form (a one-digit hour, a comma before the fraction, any offset hour).
+var rfc3339 = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$`)
+
+// importDate parses a date of an imported file: absent or null is nil; anything else must be a JSON
+// string holding an RFC 3339 date-time with a zone that names a real instant (no month 13, no
+// February 30, no hour 24, no leap second, which Go's time can't hold).
+func importDate(field string, raw json.RawMessage) (*time.Time, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	const reason = "must be an RFC 3339 time with a zone, like 2026-01-31T09:00:00Z"
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil || !rfc3339.MatchString(s) {
+		return nil, invalid(field, reason)
+	}
+	t, err := time.Parse(time.RFC3339Nano, strings.ToUpper(s))
+	if err != nil {
+		return nil, invalid(field, reason)
+	}
+	return &t, nil
+}
+
+// importPastTime is importDate then pastTime.
+func importPastTime(field string, raw json.RawMessage, now time.Time) (time.Time, error) {
+	t, err := importDate(field, raw)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return pastTime(field, t, now)
+}
+
 // parseImport decodes and validates a whole JSON export. Nothing is written before it returns.
 func parseImport(data string, now time.Time) ([]importItem, error) {
 	if err := checkText("data", data, len(data), true); err != nil {
@@ -516,12 +574,15 @@ func parseImport(data string, now time.Time) ([]importItem, error) {
 	}
 	dec := json.NewDecoder(strings.NewReader(data))
 	dec.DisallowUnknownFields()
-	var file ExportFile
+	var file importFile
 	if err := dec.Decode(&file); err != nil {
 		return nil, invalid("data", "is not a memory export: "+jsonProblem(err))
 	}
 	if dec.More() {
 		return nil, invalid("data", "holds more than one JSON value")
+	}
+	if _, err := importDate("data.exportedAt", file.ExportedAt); err != nil {
+		return nil, err
 	}
 	if file.Format != ExportFileFormat {
 		return nil, invalid("data.format", fmt.Sprintf("must be %q", ExportFileFormat))
@@ -536,15 +597,19 @@ func parseImport(data string, now time.Time) ([]importItem, error) {
 	total := 0
 	for i, it := range file.Items {
 		field := fmt.Sprintf("data.items[%d]", i)
-		st, err := importState(field, it.Kind, it.Key, it.Content, it.Pinned, it.ExpiresAt)
+		expires, err := importDate(field+".expiresAt", it.ExpiresAt)
 		if err != nil {
 			return nil, err
 		}
-		created, err := pastTime(field+".createdAt", it.CreatedAt, now)
+		st, err := importState(field, it.Kind, it.Key, it.Content, it.Pinned, expires)
 		if err != nil {
 			return nil, err
 		}
-		updated, err := pastTime(field+".updatedAt", it.UpdatedAt, now)
+		created, err := importPastTime(field+".createdAt", it.CreatedAt, now)
+		if err != nil {
+			return nil, err
+		}
+		updated, err := importPastTime(field+".updatedAt", it.UpdatedAt, now)
 		if err != nil {
 			return nil, err
 		}
@@ -567,11 +632,15 @@ func parseImport(data string, now time.Time) ([]importItem, error) {
 			if !containsAction(r.Action) {
 				return nil, invalid(rf+".action", "is not an action an active item's history holds")
 			}
-			rs, err := importState(rf, r.Kind, r.Key, r.Content, r.Pinned, r.ExpiresAt)
+			rexpires, err := importDate(rf+".expiresAt", r.ExpiresAt)
 			if err != nil {
 				return nil, err
 			}
-			at, err := pastTime(rf+".createdAt", r.CreatedAt, now)
+			rs, err := importState(rf, r.Kind, r.Key, r.Content, r.Pinned, rexpires)
+			if err != nil {
+				return nil, err
+			}
+			at, err := importPastTime(rf+".createdAt", r.CreatedAt, now)
 			if err != nil {
 				return nil, err
 			}
