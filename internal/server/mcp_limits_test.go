@@ -198,17 +198,18 @@ func TestOneRunsSearchesTakeOneHeavySlot(t *testing.T) {
 	apitest.WaitUntil(3*time.Second, func() bool { return waiting() >= 2 })
 	require.GreaterOrEqual(t, waiting(), 1, "the searches reached the database")
 
+	// Without the gate the recall waits for a slot until the lock goes, which is after this call:
+	// the deadline is that failure's signal, not a speed target.
 	gql := apitest.NewClient(api.URL, 1)
-	qctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	qctx, cancel := context.WithTimeout(ctx, apitest.Wait)
 	defer cancel()
 	began := time.Now()
 	var out struct{ RecallPreview struct{ Text string } }
 	err = gql.Call(qctx, user, `query($tm: ID!) { recallPreview(teammateId: $tm, query: "bike") { text } }`, map[string]any{"tm": rae}, &out)
 	took := time.Since(began)
 	t.Logf("%d MCP searches of one run stuck in the database (%d waiting on a lock); a user's recall took %v", searches, waiting(), took.Round(time.Millisecond))
-	require.NoError(t, err, "the user's recall, after %v", took)
+	require.NoError(t, err, "the user's recall waited for a heavy slot that one run's queued calls held (%v)", took)
 	assert.Contains(t, out.RecallPreview.Text, "Keeps the bike in the shed")
-	assert.Less(t, took, 2*time.Second, "the user's recall waited for a heavy slot one run's queued calls held")
 
 	unlock()
 	for range searches {
