@@ -5,8 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -18,7 +16,6 @@ import (
 	"github.com/open-bot/memory/internal/app"
 	"github.com/open-bot/memory/internal/db"
 	"github.com/open-bot/memory/internal/memory"
-	"github.com/open-bot/memory/internal/pgcluster"
 )
 
 // In embedded mode a teammate's deletion, and the demo's removal, are followed by a purge as a
@@ -30,20 +27,8 @@ import (
 func TestEmbeddedDeletionsArePurgedFromTheDataDirectory(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dir, err := os.MkdirTemp("", "memory-app-deletion-")
-	require.NoError(t, err)
-	if os.Geteuid() == 0 {
-		require.NoError(t, os.Chmod(dir, 0o711)) // the server runs as postgres
-	}
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	cluster, err := pgcluster.Start(ctx, pgcluster.Options{Dir: dir, Logger: slog.New(slog.DiscardHandler)})
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = cluster.Stop(context.Background()) })
-	require.NoError(t, cluster.EnsureDatabase(ctx, "memory"))
-	url := cluster.URL("memory")
-	require.NoError(t, db.MigrateUp(url))
+	dataDir, url := privateCluster(t)
 	api := apitest.StartWith(t, url, func(o *app.Options) { o.PurgeDelay = 200 * time.Millisecond; o.Demo = true })
-	dataDir := filepath.Join(dir, "pg")
 
 	listen, err := pgx.Connect(ctx, url)
 	require.NoError(t, err)

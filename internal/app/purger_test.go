@@ -23,6 +23,27 @@ import (
 	"github.com/open-bot/memory/internal/pgcluster"
 )
 
+// privateCluster starts an embedded cluster of its own, configured as cmd/api's (not the test
+// harness's fast one), with a migrated database, and returns its data directory and the database's
+// URL; both go when t ends.
+func privateCluster(t *testing.T) (dataDir, url string) {
+	t.Helper()
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "memory-app-")
+	require.NoError(t, err)
+	if os.Geteuid() == 0 {
+		require.NoError(t, os.Chmod(dir, 0o711)) // the server runs as postgres
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	cluster, err := pgcluster.Start(ctx, pgcluster.Options{Dir: dir, Logger: slog.New(slog.DiscardHandler)})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = cluster.Stop(context.Background()) })
+	require.NoError(t, cluster.EnsureDatabase(ctx, "memory"))
+	url = cluster.URL("memory")
+	require.NoError(t, db.MigrateUp(url))
+	return filepath.Join(dir, "pg"), url
+}
+
 // grepDir reports the files under dir whose bytes contain marker.
 func grepDir(t *testing.T, dir string, marker []byte) []string {
 	t.Helper()
@@ -52,18 +73,7 @@ func grepDir(t *testing.T, dir string, marker []byte) []string {
 func TestEmbeddedForgetIsPurgedFromTheDataDirectory(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dir, err := os.MkdirTemp("", "memory-app-purge-")
-	require.NoError(t, err)
-	if os.Geteuid() == 0 {
-		require.NoError(t, os.Chmod(dir, 0o711)) // the server runs as postgres
-	}
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	cluster, err := pgcluster.Start(ctx, pgcluster.Options{Dir: dir, Logger: slog.New(slog.DiscardHandler)})
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = cluster.Stop(context.Background()) })
-	require.NoError(t, cluster.EnsureDatabase(ctx, "memory"))
-	url := cluster.URL("memory")
-	require.NoError(t, db.MigrateUp(url))
+	dataDir, url := privateCluster(t)
 	api := apitest.StartWith(t, url, func(o *app.Options) { o.PurgeDelay = 200 * time.Millisecond })
 
 	listen, err := pgx.Connect(ctx, url)
@@ -95,5 +105,5 @@ func TestEmbeddedForgetIsPurgedFromTheDataDirectory(t *testing.T) {
 	defer cancel()
 	_, err = listen.WaitForNotification(waitCtx)
 	require.NoError(t, err, "no purge after the forget")
-	require.Empty(t, grepDir(t, filepath.Join(dir, "pg"), []byte(marker)), "data files that still hold the forgotten text")
+	require.Empty(t, grepDir(t, dataDir, []byte(marker)), "data files that still hold the forgotten text")
 }

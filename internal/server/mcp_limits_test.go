@@ -62,32 +62,8 @@ func TestMCPSearchesTakeTheHeavySlots(t *testing.T) {
 	}
 
 	ctx := t.Context()
-	conn, err := pgx.Connect(ctx, url)
-	require.NoError(t, err)
-	t.Cleanup(func() { conn.Close(context.Background()) })
-	lock, err := conn.Begin(ctx)
-	require.NoError(t, err)
-	_, err = lock.Exec(ctx, `LOCK TABLE messages IN ACCESS EXCLUSIVE MODE`)
-	require.NoError(t, err)
-	unlocked := false
-	unlock := func() {
-		if !unlocked {
-			unlocked = true
-			require.NoError(t, lock.Rollback(ctx))
-		}
-	}
+	unlock, waiting := lockMessages(t, url)
 	defer unlock()
-
-	// The API's backends waiting for the lock: the searches holding a connection of the pool.
-	probe, err := pgx.Connect(ctx, url)
-	require.NoError(t, err)
-	t.Cleanup(func() { probe.Close(context.Background()) })
-	waiting := func() int {
-		var n int
-		require.NoError(t, probe.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
-			WHERE datname = current_database() AND application_name = 'memory-api' AND wait_event_type = 'Lock'`).Scan(&n))
-		return n
-	}
 
 	const searches = 12
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: searches}}
@@ -120,7 +96,7 @@ func TestMCPSearchesTakeTheHeavySlots(t *testing.T) {
 	defer cancel()
 	began := time.Now()
 	var out struct{ Teammates []struct{ ID string } }
-	err = gql.Call(qctx, user, `query { teammates { id } }`, nil, &out)
+	err := gql.Call(qctx, user, `query { teammates { id } }`, nil, &out)
 	took := time.Since(began)
 	most = max(most, waiting())
 	t.Logf("%d MCP searches stuck in the database: %d held a connection; a user query took %v", searches, most, took.Round(time.Millisecond))
@@ -157,30 +133,8 @@ func TestOneRunsSearchesTakeOneHeavySlot(t *testing.T) {
 	run := w.startRun(quinn, "", "Where did I leave my bike?")
 
 	ctx := t.Context()
-	conn, err := pgx.Connect(ctx, url)
-	require.NoError(t, err)
-	t.Cleanup(func() { conn.Close(context.Background()) })
-	lock, err := conn.Begin(ctx)
-	require.NoError(t, err)
-	_, err = lock.Exec(ctx, `LOCK TABLE messages IN ACCESS EXCLUSIVE MODE`)
-	require.NoError(t, err)
-	unlocked := false
-	unlock := func() {
-		if !unlocked {
-			unlocked = true
-			require.NoError(t, lock.Rollback(ctx))
-		}
-	}
+	unlock, waiting := lockMessages(t, url)
 	defer unlock()
-	probe, err := pgx.Connect(ctx, url)
-	require.NoError(t, err)
-	t.Cleanup(func() { probe.Close(context.Background()) })
-	waiting := func() int {
-		var n int
-		require.NoError(t, probe.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
-			WHERE datname = current_database() AND application_name = 'memory-api' AND wait_event_type = 'Lock'`).Scan(&n))
-		return n
-	}
 
 	const searches = 8
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: searches}}
@@ -205,7 +159,7 @@ func TestOneRunsSearchesTakeOneHeavySlot(t *testing.T) {
 	defer cancel()
 	began := time.Now()
 	var out struct{ RecallPreview struct{ Text string } }
-	err = gql.Call(qctx, user, `query($tm: ID!) { recallPreview(teammateId: $tm, query: "bike") { text } }`, map[string]any{"tm": rae}, &out)
+	err := gql.Call(qctx, user, `query($tm: ID!) { recallPreview(teammateId: $tm, query: "bike") { text } }`, map[string]any{"tm": rae}, &out)
 	took := time.Since(began)
 	t.Logf("%d MCP searches of one run stuck in the database (%d waiting on a lock); a user's recall took %v", searches, waiting(), took.Round(time.Millisecond))
 	require.NoError(t, err, "the user's recall waited for a heavy slot that one run's queued calls held (%v)", took)
@@ -220,6 +174,38 @@ func TestOneRunsSearchesTakeOneHeavySlot(t *testing.T) {
 			t.Fatal("a search was never answered")
 		}
 	}
+}
+
+// lockMessages locks the messages table, so that every history search stuck behind it holds its
+// connection of the API's pool, until unlock (which may be called more than once); waiting counts
+// the API's backends waiting for a lock: the searches holding a connection.
+func lockMessages(t *testing.T, url string) (unlock func(), waiting func() int) {
+	t.Helper()
+	ctx := t.Context()
+	conn, err := pgx.Connect(ctx, url)
+	require.NoError(t, err)
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	lock, err := conn.Begin(ctx)
+	require.NoError(t, err)
+	_, err = lock.Exec(ctx, `LOCK TABLE messages IN ACCESS EXCLUSIVE MODE`)
+	require.NoError(t, err)
+	unlocked := false
+	unlock = func() {
+		if !unlocked {
+			unlocked = true
+			require.NoError(t, lock.Rollback(ctx))
+		}
+	}
+	probe, err := pgx.Connect(ctx, url)
+	require.NoError(t, err)
+	t.Cleanup(func() { probe.Close(context.Background()) })
+	waiting = func() int {
+		var n int
+		require.NoError(t, probe.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
+			WHERE datname = current_database() AND application_name = 'memory-api' AND wait_event_type = 'Lock'`).Scan(&n))
+		return n
+	}
+	return unlock, waiting
 }
 
 // A websocket subscription outlives the write timeout: a socket is not cut off when its upgrade
