@@ -33,11 +33,11 @@ type rpcAnswer struct {
 	} `json:"error"`
 }
 
-// postWith sends body to /mcp with token and the extra headers, and returns the status and the body
-// of the answer.
-func postWith(t *testing.T, w *world, token, body string, header map[string]string) (int, string) {
+// postWith sends body to /mcp with method, token and the extra headers, and returns the status and
+// the body of the answer.
+func postWith(t *testing.T, w *world, method, token, body string, header map[string]string) (int, string) {
 	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, w.api.URL+"/mcp", strings.NewReader(body))
+	req, err := http.NewRequestWithContext(t.Context(), method, w.api.URL+"/mcp", strings.NewReader(body))
 	require.NoError(t, err)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
@@ -93,7 +93,7 @@ func TestHTTPRefusesBatches(t *testing.T) {
 		if c.version != "" {
 			header["MCP-Protocol-Version"] = c.version
 		}
-		status, body := postWith(t, w, r.Token, c.body, header)
+		status, body := postWith(t, w, http.MethodPost, r.Token, c.body, header)
 		assert.Equal(t, http.StatusBadRequest, status, "%s: %s", c.name, body)
 		var answer rpcAnswer
 		if assert.NoError(t, json.Unmarshal([]byte(body), &answer), "%s: a JSON-RPC answer: %s", c.name, body) && assert.NotNil(t, answer.Error, c.name) {
@@ -114,7 +114,7 @@ func TestHTTPRefusesBatches(t *testing.T) {
 	assert.Empty(t, items.MemoryItems.Edges, "a refused batch wrote nothing")
 
 	// The same call alone is answered.
-	status, body := postWith(t, w, r.Token, call(6, "remember", `{"content":"my bike is green"}`), nil)
+	status, body := postWith(t, w, http.MethodPost, r.Token, call(6, "remember", `{"content":"my bike is green"}`), nil)
 	require.Equal(t, http.StatusOK, status, body)
 	var answer rpcAnswer
 	require.NoError(t, json.Unmarshal([]byte(body), &answer), body)

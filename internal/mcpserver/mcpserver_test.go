@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"slices"
@@ -384,17 +383,7 @@ func TestEndedRunsTokenIsRefused(t *testing.T) {
 // post sends body to /mcp with token and returns the status and the body of the answer.
 func post(t *testing.T, w *world, method, token, body string) (int, string) {
 	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), method, w.api.URL+"/mcp", strings.NewReader(body))
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	return resp.StatusCode, string(b)
+	return postWith(t, w, method, token, body, nil)
 }
 
 // /mcp needs no session: a bare tools/list (as the README's curl sends) is answered with JSON; GET
