@@ -6,6 +6,9 @@
 //	api migrate up|down|version  manage the schema and exit
 //	api migrate force N          record migration N as applied and clean, running nothing (after a
 //	                             failed migration was repaired by hand; 0: none applied)
+//	api migrate to N             migrate up or down to migration N
+//	api backup [-o FILE]         write a backup (RULES F8)
+//	api restore FILE             replace the embedded database with a backup, re-applying later forgets
 package main
 
 import (
@@ -29,6 +32,7 @@ import (
 
 	"github.com/open-bot/memory/internal/app"
 	"github.com/open-bot/memory/internal/auth"
+	"github.com/open-bot/memory/internal/backup"
 	"github.com/open-bot/memory/internal/config"
 	"github.com/open-bot/memory/internal/db"
 	"github.com/open-bot/memory/internal/memory"
@@ -89,7 +93,15 @@ func run(ctx context.Context, args []string) error {
 	token := userTokenSource{from: "MEMORY_USER_TOKEN"}
 	log := cfg.Logger(os.Stderr)
 
+	command := ""
+	if rest := flags.Args(); len(rest) > 0 {
+		command = rest[0]
+	}
+	if command == "restore" && cfg.DatabaseURL != "" {
+		return errors.New("api restore restores the embedded database; with DATABASE_URL, restore with pg_restore as the README's Backups section says")
+	}
 	databaseURL := cfg.DatabaseURL
+	var cluster *pgcluster.Cluster
 	if databaseURL == "" {
 		// The serving process owns the data directory's cluster, marked by a lock held while it runs:
 		// a second server refuses to start, and `migrate` uses a running server's cluster without
@@ -107,7 +119,16 @@ func run(ctx context.Context, args []string) error {
 		if !owner && serving {
 			return fmt.Errorf("another api process is serving MEMORY_DATA_DIR %s; stop it first", cfg.DataDir)
 		}
-		cluster, err := pgcluster.Start(ctx, pgcluster.Options{Dir: cfg.DataDir, Port: cfg.PGPort, Logger: log})
+		if !owner && command == "restore" {
+			return fmt.Errorf("an api process is serving MEMORY_DATA_DIR %s; stop it, then restore", cfg.DataDir)
+		}
+		// A restore needs the key the backup was made with: a new one would be generated below and
+		// match nothing the backup holds.
+		keyFile := filepath.Join(cfg.DataDir, TombstoneKeyFile)
+		if _, err := os.Stat(keyFile); command == "restore" && cfg.TombstoneKey == "" && err != nil {
+			return fmt.Errorf("api restore needs the tombstone key the backup was made with: put it in %s (or MEMORY_TOMBSTONE_KEY) first (README, Backups)", keyFile)
+		}
+		cluster, err = pgcluster.Start(ctx, pgcluster.Options{Dir: cfg.DataDir, Port: cfg.PGPort, Logger: log})
 		if err != nil {
 			return fmt.Errorf("embedded PostgreSQL: %w", err)
 		}
@@ -137,21 +158,40 @@ func run(ctx context.Context, args []string) error {
 		}
 		// The tombstone key lives beside the cluster, not in it: a dump alone can't be brute-forced.
 		if cfg.TombstoneKey == "" {
-			if cfg.TombstoneKey, _, err = auth.LoadOrCreateToken(filepath.Join(cfg.DataDir, TombstoneKeyFile), "mk_"); err != nil {
+			if cfg.TombstoneKey, _, err = auth.LoadOrCreateToken(keyFile, "mk_"); err != nil {
 				return err
 			}
 		}
 	}
 
-	if rest := flags.Args(); len(rest) > 0 {
+	pgDump := func() (string, error) {
+		if cluster != nil {
+			return cluster.Program("pg_dump"), nil
+		}
+		return pgcluster.Program("pg_dump")
+	}
+	switch rest := flags.Args(); command {
+	case "migrate":
 		return migrate(databaseURL, rest[1:])
+	case "backup":
+		return backupCommand(ctx, cfg, databaseURL, pgDump, rest[1:])
+	case "restore":
+		return restoreCommand(ctx, cfg, cluster, rest[1], log)
 	}
 	if !*skipMigrations && !cfg.SkipMigrations {
 		if err := db.MigrateUp(databaseURL); err != nil {
 			return err
 		}
 	}
-	return serve(ctx, cfg, aiCfg, limits, token, databaseURL, log)
+	backups := app.Backups{Dir: cfg.BackupDir, Interval: cfg.BackupInterval, Keep: cfg.BackupKeep}
+	if backups.Interval > 0 {
+		program, err := pgDump()
+		if err != nil {
+			return fmt.Errorf("MEMORY_BACKUP_INTERVAL: %w", err)
+		}
+		backups.Source = backup.Source{DatabaseURL: databaseURL, PGDump: program}
+	}
+	return serve(ctx, cfg, aiCfg, limits, token, databaseURL, backups, log)
 }
 
 // userTokenSource says where the user token came from: generated into a file just now, read from
@@ -180,6 +220,11 @@ Usage:
   api migrate up|down|version  manage the schema and exit
   api migrate force N          record migration N as applied and clean, running nothing (after a
                                failed migration was repaired by hand; 0: none applied)
+  api migrate to N             migrate up or down to migration N
+  api backup [-o FILE]         write a backup of the memory database (default: a new file in
+                               MEMORY_BACKUP_DIR); works while the API serves
+  api restore FILE             replace the embedded database with a backup, then apply again every
+                               forget the ledger recorded after it; the API must be stopped
 
 Without DATABASE_URL it starts (and stops) its own PostgreSQL in MEMORY_DATA_DIR (default ./.data).
 The README lists every MEMORY_* variable.
@@ -193,11 +238,15 @@ func checkCommand(args []string) error {
 	if slices.ContainsFunc(args, func(a string) bool { return a == "help" || a == "-h" || a == "-help" || a == "--help" }) {
 		return flag.ErrHelp
 	}
-	if len(args) == 0 || args[0] == "migrate" &&
-		(len(args) == 2 && slices.Contains([]string{"up", "down", "version"}, args[1]) || len(args) == 3 && args[1] == "force") {
+	switch {
+	case len(args) == 0,
+		args[0] == "migrate" && (len(args) == 2 && slices.Contains([]string{"up", "down", "version"}, args[1]) ||
+			len(args) == 3 && (args[1] == "force" || args[1] == "to")),
+		args[0] == "backup" && (len(args) == 1 || len(args) == 3 && args[1] == "-o" && args[2] != ""),
+		args[0] == "restore" && len(args) == 2 && args[1] != "":
 		return nil
 	}
-	return fmt.Errorf("unknown command %q; want: migrate up|down|version|force N (api -h explains them)", strings.Join(args, " "))
+	return fmt.Errorf("unknown command %q; want: migrate up|down|version|force N|to N, backup [-o FILE], restore FILE (api -h explains them)", strings.Join(args, " "))
 }
 
 // migrate runs a migrate command checkCommand accepted.
@@ -218,6 +267,16 @@ func migrate(databaseURL string, args []string) error {
 		}
 		fmt.Printf("version %d (latest %d, dirty %t)\n", v, latest, dirty)
 		return nil
+	case "to":
+		n, err := strconv.ParseUint(args[1], 10, 0)
+		if err != nil {
+			return fmt.Errorf("migrate to %q: want a migration number (0 for none)", args[1])
+		}
+		if err := db.MigrateTo(databaseURL, uint(n)); err != nil {
+			return err
+		}
+		fmt.Printf("version %d\n", n)
+		return nil
 	default: // force N
 		n, err := strconv.ParseUint(args[1], 10, 0)
 		if err != nil {
@@ -232,7 +291,7 @@ func migrate(databaseURL string, args []string) error {
 }
 
 func serve(ctx context.Context, cfg config.Config, aiCfg config.AI, limits config.Limits, token userTokenSource,
-	databaseURL string, log *slog.Logger) error {
+	databaseURL string, backups app.Backups, log *slog.Logger) error {
 	a, err := app.New(ctx, app.Options{
 		DatabaseURL: databaseURL, UserToken: cfg.UserToken, WorkerToken: cfg.WorkerToken,
 		TombstoneKey: []byte(cfg.TombstoneKey),
@@ -241,6 +300,7 @@ func serve(ctx context.Context, cfg config.Config, aiCfg config.AI, limits confi
 		AllowedOrigins: cfg.AllowedOrigins, Log: log, AI: aiCfg, Demo: cfg.Demo, Limits: limits,
 		RunSuggestionLimit: cfg.RunSuggestionLimit,
 		DBMaxConns:         cfg.DBMaxConns, DBStatementTimeout: cfg.DBStatementTimeout,
+		Backups:            backups,
 	})
 	if err != nil {
 		return err

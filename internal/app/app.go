@@ -13,6 +13,7 @@ import (
 
 	"github.com/open-bot/memory/graph/model"
 	"github.com/open-bot/memory/internal/auth"
+	"github.com/open-bot/memory/internal/backup"
 	"github.com/open-bot/memory/internal/config"
 	"github.com/open-bot/memory/internal/db"
 	"github.com/open-bot/memory/internal/demo"
@@ -71,6 +72,8 @@ type Options struct {
 	// forgotten text is then purged from the data files this long after a burst of forgets (F5,
 	// memory.Background.Purge). Zero: a database the service doesn't own, never purged.
 	PurgeDelay time.Duration
+	// Backups are the forget ledger and the backup schedule (RULES F8); the zero value keeps no ledger.
+	Backups Backups
 }
 
 // App is one running API process: its pool, listener, sweeper and HTTP handler.
@@ -148,6 +151,20 @@ func New(ctx context.Context, o Options) (*App, error) {
 		pool.Close()
 		return nil, err
 	}
+	// Before anything serves: forgets the ledger holds and the database doesn't (it was restored from
+	// an older backup) are applied again, and the database's own new entries reach the file.
+	var ledger *backup.Ledger
+	if o.Backups.Dir != "" {
+		ledger = backup.OpenLedger(o.Backups.Dir)
+		if _, err := ledger.Replay(ctx, svc.Background()); err != nil {
+			closePools()
+			return nil, err
+		}
+		if _, err := ledger.Flush(ctx, svc.Background()); err != nil {
+			closePools()
+			return nil, err
+		}
+	}
 	var runner *jobs.Runner
 	if o.AI.JobsInAPI {
 		runner = jobs.NewRunner(pool, jobs.Options{Log: o.Log, Lease: o.AI.JobLease})
@@ -180,6 +197,12 @@ func New(ctx context.Context, o Options) (*App, error) {
 	a.running.Go(func() { sweep(life, o.ExpirySweepInterval, svc, authn, o.Log) })
 	if o.PurgeDelay > 0 {
 		a.running.Go(func() { runPurger(life, svc, broker, o.PurgeDelay, o.Log) })
+	}
+	if ledger != nil {
+		a.running.Go(func() { runLedger(life, svc, broker, ledger, o.Log) })
+	}
+	if o.Backups.Interval > 0 {
+		a.running.Go(func() { runBackups(life, o.Backups, svc.Background().KeyFingerprint(), o.Log) })
 	}
 	if runner != nil && len(runner.Kinds()) > 0 {
 		a.running.Go(func() { _ = runner.Run(life) })

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -65,6 +66,16 @@ type Config struct {
 	// off): PostgreSQL's statement_timeout on the pool's connections, so that no statement holds a
 	// connection longer.
 	DBStatementTimeout time.Duration
+	// BackupDir is MEMORY_BACKUP_DIR: where `api backup` and the schedule write backups and where the
+	// forget ledger is kept (RULES F8). Default DataDir/backups with the embedded database; with
+	// DATABASE_URL, empty (the default) keeps no ledger and takes no scheduled backups.
+	BackupDir string
+	// BackupInterval is MEMORY_BACKUP_INTERVAL, a Go duration of at least 1m: the API backs up on its
+	// own this often (and at start when the newest backup is older). 0, the default, schedules none.
+	BackupInterval time.Duration
+	// BackupKeep is MEMORY_BACKUP_KEEP (default 7, 1–1000): how many backups the schedule keeps in
+	// BackupDir; older ones it named are removed.
+	BackupKeep int
 }
 
 // DefaultDBStatementTimeout is MEMORY_DB_STATEMENT_TIMEOUT's default: far above any statement a
@@ -160,6 +171,20 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if c.DatabaseURL != "" && c.TombstoneKey == "" {
 		return c, fmt.Errorf("MEMORY_TOMBSTONE_KEY is required with DATABASE_URL: the secret that keys the hashes of forgotten texts, kept outside the database (at least %d bytes, e.g. openssl rand -hex 32; every process on the database needs the same one)", MinTombstoneKeyLength)
+	}
+	c.BackupDir = get("MEMORY_BACKUP_DIR", "")
+	if c.BackupDir == "" && c.DatabaseURL == "" {
+		c.BackupDir = filepath.Join(c.DataDir, "backups")
+	}
+	if c.BackupInterval, err = time.ParseDuration(get("MEMORY_BACKUP_INTERVAL", "0")); err != nil ||
+		c.BackupInterval < 0 || (c.BackupInterval > 0 && c.BackupInterval < time.Minute) {
+		return c, fmt.Errorf("MEMORY_BACKUP_INTERVAL: want a Go duration like 24h (at least 1m), or 0 for no scheduled backups")
+	}
+	if c.BackupInterval > 0 && c.BackupDir == "" {
+		return c, fmt.Errorf("MEMORY_BACKUP_INTERVAL needs MEMORY_BACKUP_DIR with DATABASE_URL: where the backups and the forget ledger go")
+	}
+	if c.BackupKeep, err = strconv.Atoi(get("MEMORY_BACKUP_KEEP", "7")); err != nil || c.BackupKeep < 1 || c.BackupKeep > 1000 {
+		return c, fmt.Errorf("MEMORY_BACKUP_KEEP: want a number of backups from 1 to 1000 (default 7)")
 	}
 	switch v := strings.ToLower(get("MEMORY_DEMO", "true")); v {
 	case "true", "1", "yes":

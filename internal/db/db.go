@@ -131,6 +131,25 @@ func MigrateUp(databaseURL string) error {
 	return nil
 }
 
+// MigrateTo migrates up or down to version (`api migrate to N`: before running an older api, or
+// to build a schema of an earlier release).
+func MigrateTo(databaseURL string, version uint) error {
+	ctx, cancel := context.WithTimeout(context.Background(), setupTimeout)
+	defer cancel()
+	if err := CheckExtensions(ctx, databaseURL); err != nil {
+		return err
+	}
+	m, err := newMigrate(databaseURL)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	if err := m.Migrate(version); err != nil && !errors.Is(err, migrate.ErrNoChange) {
+		return migrationFailed(m, err)
+	}
+	return nil
+}
+
 // MigrateDown reverts every migration, leaving an empty schema.
 func MigrateDown(databaseURL string) error {
 	m, err := newMigrate(databaseURL)

@@ -28,7 +28,8 @@ func (s *Service) ForgetMemory(ctx context.Context, id string) (Item, error) {
 // and every revision, delete every embedding, cancel pending jobs, suppress extraction from its
 // source message, forget proposals to change it and suggestions of its scope with any of its texts
 // (waiting or dismissed), drop its lesson projection, write a content-free
-// "forget" revision, bump the generation if it was active, and notify with ids only.
+// "forget" revision and the ledger's entry (F8), bump the generation if it was active, and notify
+// with ids only.
 func (s *Service) forgetItemTx(ctx context.Context, tx pgx.Tx, cur Item, actor string, runID *string) (Item, error) {
 	q := queries(tx)
 	texts, err := q.RevisionTexts(ctx, cur.ID)
@@ -39,7 +40,7 @@ func (s *Service) forgetItemTx(ctx context.Context, tx pgx.Tx, cur Item, actor s
 		texts = append(texts, cur.Content)
 	}
 	seen := map[string]bool{}
-	var hashes [][]byte
+	var hashes, keyed [][]byte
 	for _, t := range texts {
 		h := ContentHash(t)
 		if seen[string(h)] {
@@ -48,11 +49,17 @@ func (s *Service) forgetItemTx(ctx context.Context, tx pgx.Tx, cur Item, actor s
 		seen[string(h)] = true
 		hashes = append(hashes, h)
 		// The tombstone is keyed (F3); items keep the plain hash to find same-text suggestions.
+		k := s.tombstoneHash(t)
+		keyed = append(keyed, k)
 		if err := q.TombstoneInsert(ctx, memorydb.TombstoneInsertParams{
-			Scope: cur.Scope, ContentHash: s.tombstoneHash(t), ItemID: cur.ID,
+			Scope: cur.Scope, ContentHash: k, ItemID: cur.ID,
 		}); err != nil {
 			return Item{}, err
 		}
+	}
+	// A restore of an older backup applies it again (F8).
+	if err := s.ledgerForgetTx(ctx, tx, cur, actor, keyed); err != nil {
+		return Item{}, err
 	}
 	for _, erase := range []func(context.Context, string) error{
 		q.RevisionsBlank, q.EmbeddingsDelete, q.JobsCancelOfItem, q.SuppressionInsert,

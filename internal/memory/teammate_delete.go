@@ -27,8 +27,9 @@ type DeleteResult struct {
 // against new starts, its runs, its scope, its items, and only then the row itself — so a delete
 // made while the teammate's runs are writing waits for their calls under way, and their next calls
 // find the credential gone; a deadlock with anything else is retried (inTx), never answered. It
-// records the deletion for the purge (F7: PurgeDue), which, where the service owns the cluster,
-// then rewrites every table that held the teammate's texts, conversations included.
+// records the deletion in the forget ledger (F8) and for the purge (F7: PurgeDue), which, where the
+// service owns the cluster, then rewrites every table that held the teammate's texts, conversations
+// included.
 func (s *Service) DeleteTeammate(ctx context.Context, id string) (DeleteResult, error) {
 	if _, err := require(ctx, CredentialUser); err != nil {
 		return DeleteResult{}, err
@@ -83,6 +84,9 @@ func (s *Service) DeleteTeammate(ctx context.Context, id string) (DeleteResult, 
 		}
 		res.Threads, res.Messages = int(counts.Threads), int(counts.Messages)
 		if err := q.TeammateDelete(ctx, id); err != nil {
+			return err
+		}
+		if err := s.ledgerDeletionTx(ctx, tx, id); err != nil {
 			return err
 		}
 		// The rows are gone, their text isn't yet: the purge of the cluster's files is due (F7).

@@ -75,3 +75,13 @@ func compareVersions(a, b string) int {
 	}
 	return 0
 }
+
+// Program is the path of one of the PostgreSQL programs (pg_dump, pg_restore …) of the newest
+// server installed, for a database this package didn't start (DATABASE_URL).
+func Program(name string) (string, error) {
+	dir, err := findBinDir()
+	if err != nil {
+		return "", err
+	}
+	return dir.path(name), nil
+}

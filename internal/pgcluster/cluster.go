@@ -463,3 +463,6 @@ func hasCode(err error, code string) bool {
 	pgErr, ok := errors.AsType[*pgconn.PgError](err)
 	return ok && pgErr.Code == code
 }
+
+// Program is the path of one of the cluster's own PostgreSQL programs (pg_dump, pg_restore …).
+func (c *Cluster) Program(name string) string { return c.bins.path(name) }
