@@ -300,7 +300,7 @@ func serve(ctx context.Context, cfg config.Config, aiCfg config.AI, limits confi
 		AllowedOrigins: cfg.AllowedOrigins, Log: log, AI: aiCfg, Demo: cfg.Demo, Limits: limits,
 		RunSuggestionLimit: cfg.RunSuggestionLimit,
 		DBMaxConns:         cfg.DBMaxConns, DBStatementTimeout: cfg.DBStatementTimeout,
-		Backups:            backups,
+		Backups: backups,
 	})
 	if err != nil {
 		return err
