@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -38,7 +39,9 @@ func TestRestoreNeverBringsBackAForget(t *testing.T) {
 	c := api.api
 
 	teammate := func(name string) string {
-		var out struct{ CreateTeammate struct{ Teammate struct{ ID string } } }
+		var out struct {
+			CreateTeammate struct{ Teammate struct{ ID string } }
+		}
 		c.Must(t, user, `mutation($n: String!) { createTeammate(input: {name: $n}) { teammate { id } } }`, map[string]any{"n": name}, &out)
 		return out.CreateTeammate.Teammate.ID
 	}
@@ -203,11 +206,86 @@ func withoutItems(t *testing.T, doc string, ids ...string) string {
 // runCommand runs bin with args in env and returns its output; it must succeed.
 func runCommand(t *testing.T, bin string, env []string, args ...string) string {
 	t.Helper()
+	out, err := commandOutput(t, bin, env, args...)
+	require.NoError(t, err, "api %s: %s", strings.Join(args, " "), out)
+	return out
+}
+
+// A backup from the previous migration version is restored and migrated up, and a forget made after
+// it — by the newer api — is applied again; a backup made with another tombstone key, or one that
+// isn't a backup, is refused and changes nothing.
+func TestRestoreAnOlderBackup(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and starts PostgreSQL")
+	}
+	t.Parallel()
+	bin := buildAPI(t)
+	data := dataDir(t)
+	env := apiEnv(data)
+	api := startAPI(t, bin, env)
+	user := readToken(t, data, "user-token")
+	create := func(content string) (id string) {
+		var out struct {
+			CreateMemory struct{ Item struct{ ID string } }
+		}
+		api.api.Must(t, user, `mutation($c: String!) { createMemory(input: {scope: {}, content: $c}) { item { id } } }`,
+			map[string]any{"c": content}, &out)
+		return out.CreateMemory.Item.ID
+	}
+	keptID, forgetID := create("Keeps bees in the garden"), create("The alarm code is HERON-2290")
+	api.stop(t)
+
+	latest, err := db.LatestVersion()
+	require.NoError(t, err)
+	runCommand(t, bin, env, "migrate", "to", fmtUint(latest-1))
+	older := filepath.Join(t.TempDir(), "older.backup")
+	runCommand(t, bin, env, "backup", "-o", older)
+	info, err := backup.Read(older)
+	require.NoError(t, err)
+	require.Equal(t, latest-1, info.Manifest.Migration)
+
+	api = startAPI(t, bin, env) // migrates up again
+	api.api.Must(t, user, `mutation($id: ID!) { forgetMemory(input: {id: $id}) { item { id } } }`, map[string]any{"id": forgetID}, &struct{}{})
+	ledger := backup.OpenLedger(filepath.Join(data, "backups"))
+	require.Eventually(t, func() bool {
+		entries, err := ledger.Read()
+		return err == nil && len(entries) == 1
+	}, 30*time.Second, 50*time.Millisecond)
+	api.stop(t)
+
+	// Refused: a backup whose manifest names another key, and a file that isn't a backup.
+	otherKey := filepath.Join(t.TempDir(), "other.backup")
+	runCommand(t, bin, slices.Concat(env, []string{"MEMORY_TOMBSTONE_KEY=mk_another-installation-key-0123456789abcdef"}), "backup", "-o", otherKey)
+	out, err := commandOutput(t, bin, env, "restore", otherKey)
+	require.Error(t, err)
+	require.Contains(t, out, "another tombstone key")
+	notABackup := filepath.Join(t.TempDir(), "notes.txt")
+	require.NoError(t, os.WriteFile(notABackup, []byte("hello"), 0o600))
+	out, err = commandOutput(t, bin, env, "restore", notABackup)
+	require.Error(t, err)
+	require.Contains(t, out, "not a memory backup")
+
+	out = runCommand(t, bin, env, "restore", older)
+	require.Contains(t, out, fmtUint(latest-1)+", now "+fmtUint(latest))
+	require.Contains(t, out, "1 items forgotten")
+	api = startAPI(t, bin, env)
+	var item struct{ MemoryItem *struct{ Status string } }
+	api.api.Must(t, user, `query($id: ID!) { memoryItem(id: $id) { status } }`, map[string]any{"id": keptID}, &item)
+	require.Equal(t, "ACTIVE", item.MemoryItem.Status, "the older backup's items are back")
+	api.api.Must(t, user, `query($id: ID!) { memoryItem(id: $id) { status } }`, map[string]any{"id": forgetID}, &item)
+	require.Equal(t, "FORGOTTEN", item.MemoryItem.Status, "and the forget made after it is applied again")
+	api.stop(t)
+}
+
+// commandOutput runs bin with args in env and returns its output and error.
+func commandOutput(t *testing.T, bin string, env []string, args ...string) (string, error) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), startTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = env
 	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "api %s: %s", strings.Join(args, " "), out)
-	return string(out)
+	return string(out), err
 }
+
+func fmtUint(n uint) string { return strconv.FormatUint(uint64(n), 10) }
