@@ -86,6 +86,7 @@ func Restore(ctx context.Context, path string, o RestoreOptions) (RestoreReport,
 	staging, previous := o.Database+"_restoring", o.Database+"_before_restore"
 	// Left by a restore that stopped half-way: neither is the database the api serves.
 	for _, name := range []string{staging, previous} {
+		// sqlcheck:allow database DDL of names built here: sqlc compiles no CREATE/ALTER/DROP DATABASE
 		if _, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize()+" WITH (FORCE)"); err != nil {
 			return r, fmt.Errorf("restore: %w", err)
 		}
@@ -108,6 +109,7 @@ func Restore(ctx context.Context, path string, o RestoreOptions) (RestoreReport,
 	if err := extractDump(path, dump); err != nil {
 		return r, fmt.Errorf("restore: %s: %w", path, err)
 	}
+	// sqlcheck:allow database DDL of names built here: sqlc compiles no CREATE/ALTER/DROP DATABASE
 	if _, err := admin.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{staging}.Sanitize()); err != nil {
 		return r, fmt.Errorf("restore: %w", err)
 	}
@@ -133,15 +135,18 @@ func Restore(ctx context.Context, path string, o RestoreOptions) (RestoreReport,
 
 	// 4. The swap: both renames or neither.
 	err = pgx.BeginFunc(ctx, admin, func(tx pgx.Tx) error {
+		// sqlcheck:allow database DDL of names built here: sqlc compiles no CREATE/ALTER/DROP DATABASE
 		if _, err := tx.Exec(ctx, "ALTER DATABASE "+pgx.Identifier{o.Database}.Sanitize()+" RENAME TO "+pgx.Identifier{previous}.Sanitize()); err != nil {
 			return err
 		}
+		// sqlcheck:allow database DDL of names built here: sqlc compiles no CREATE/ALTER/DROP DATABASE
 		_, err := tx.Exec(ctx, "ALTER DATABASE "+pgx.Identifier{staging}.Sanitize()+" RENAME TO "+pgx.Identifier{o.Database}.Sanitize())
 		return err
 	})
 	if err != nil {
 		return r, fmt.Errorf("restore: put the restored database in place: %w", err)
 	}
+	// sqlcheck:allow database DDL of names built here: sqlc compiles no CREATE/ALTER/DROP DATABASE
 	if _, err := admin.Exec(ctx, "DROP DATABASE "+pgx.Identifier{previous}.Sanitize()+" WITH (FORCE)"); err != nil {
 		return r, fmt.Errorf("restore: drop the replaced database: %w", err)
 	}

@@ -1,6 +1,7 @@
 package config_test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -45,13 +46,15 @@ func TestLoadGood(t *testing.T) {
 				"MEMORY_SKIP_MIGRATIONS": "true", "MEMORY_ALLOWED_ORIGINS": " https://app.example/ , http://localhost:5173,,",
 				"MEMORY_LOG_LEVEL": "DEBUG", "MEMORY_LOG_FORMAT": "JSON", "MEMORY_DEBUG_ADDR": "127.0.0.1:6060",
 				"MEMORY_DB_MAX_CONNS": "4", "MEMORY_DB_STATEMENT_TIMEOUT": "1500ms", "MEMORY_RUN_SUGGESTION_LIMIT": "5",
-				"MEMORY_TOMBSTONE_KEY": tombstoneKey,
+				"MEMORY_TOMBSTONE_KEY": tombstoneKey, "MEMORY_BACKUP_DIR": "/var/backups/memory", "MEMORY_BACKUP_INTERVAL": "24h",
+				"MEMORY_BACKUP_KEEP": "3",
 			},
 			want: config.Config{Shared: config.Shared{DatabaseURL: databaseURL, DataDir: "/var/lib/memory", TombstoneKey: tombstoneKey, LogLevel: "debug", LogFormat: "json"}, Addr: "0.0.0.0:9000", PGPort: 5433,
 				UserToken: userToken, WorkerToken: workerToken, SkipMigrations: true,
 				AllowedOrigins: []string{"https://app.example", "http://localhost:5173"},
 				DebugAddr:      "127.0.0.1:6060",
-				DBMaxConns:     4, DBStatementTimeout: 1500 * time.Millisecond, RunSuggestionLimit: 5},
+				DBMaxConns:     4, DBStatementTimeout: 1500 * time.Millisecond, RunSuggestionLimit: 5,
+				BackupDir: "/var/backups/memory", BackupInterval: 24 * time.Hour, BackupKeep: 3},
 		},
 		{
 			name: "blank values mean the default",
@@ -88,6 +91,12 @@ func TestLoadGood(t *testing.T) {
 			}
 			if tc.want.DBMaxConns == 0 {
 				tc.want.DBMaxConns = config.DefaultDBMaxConns()
+			}
+			if tc.want.BackupKeep == 0 {
+				tc.want.BackupKeep = 7
+			}
+			if tc.want.BackupDir == "" && tc.want.DatabaseURL == "" {
+				tc.want.BackupDir = filepath.Join(tc.want.DataDir, "backups")
 			}
 			switch tc.want.DBStatementTimeout {
 			case 0:
@@ -136,6 +145,10 @@ func TestLoadBad(t *testing.T) {
 		{"short tombstone key", map[string]string{"MEMORY_TOMBSTONE_KEY": "short-secret"}, []string{"MEMORY_TOMBSTONE_KEY"}},
 		{"log level", withTokens(map[string]string{"MEMORY_LOG_LEVEL": "loud"}), []string{"MEMORY_LOG_LEVEL"}},
 		{"log format", withTokens(map[string]string{"MEMORY_LOG_FORMAT": "xml"}), []string{"MEMORY_LOG_FORMAT"}},
+		{"backup interval too short", withTokens(map[string]string{"MEMORY_BACKUP_INTERVAL": "5s"}), []string{"MEMORY_BACKUP_INTERVAL"}},
+		{"backup interval not a duration", withTokens(map[string]string{"MEMORY_BACKUP_INTERVAL": "daily"}), []string{"MEMORY_BACKUP_INTERVAL"}},
+		{"backup interval without a directory", withTokens(map[string]string{"DATABASE_URL": databaseURL, "MEMORY_BACKUP_INTERVAL": "24h"}), []string{"MEMORY_BACKUP_INTERVAL", "MEMORY_BACKUP_DIR"}},
+		{"keep no backups", withTokens(map[string]string{"MEMORY_BACKUP_KEEP": "0"}), []string{"MEMORY_BACKUP_KEEP"}},
 		{"profiler on every interface", withTokens(map[string]string{"MEMORY_DEBUG_ADDR": "0.0.0.0:6060"}), []string{"MEMORY_DEBUG_ADDR"}},
 		{"profiler on a named host", withTokens(map[string]string{"MEMORY_DEBUG_ADDR": "example.com:6060"}), []string{"MEMORY_DEBUG_ADDR"}},
 		{"pool size not a number", withTokens(map[string]string{"MEMORY_DB_MAX_CONNS": "many"}), []string{"MEMORY_DB_MAX_CONNS"}},
