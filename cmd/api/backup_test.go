@@ -245,6 +245,9 @@ func TestRestoreAnOlderBackup(t *testing.T) {
 	require.Equal(t, latest-1, info.Manifest.Migration)
 
 	api = startAPI(t, bin, env) // migrates up again
+	out, err := commandOutput(t, bin, env, "restore", older)
+	require.Error(t, err, "no restore under a serving API")
+	require.Contains(t, out, "stop it, then restore")
 	api.api.Must(t, user, `mutation($id: ID!) { forgetMemory(input: {id: $id}) { item { id } } }`, map[string]any{"id": forgetID}, &struct{}{})
 	ledger := backup.OpenLedger(filepath.Join(data, "backups"))
 	require.Eventually(t, func() bool {
@@ -256,7 +259,7 @@ func TestRestoreAnOlderBackup(t *testing.T) {
 	// Refused: a backup whose manifest names another key, and a file that isn't a backup.
 	otherKey := filepath.Join(t.TempDir(), "other.backup")
 	runCommand(t, bin, slices.Concat(env, []string{"MEMORY_TOMBSTONE_KEY=mk_another-installation-key-0123456789abcdef"}), "backup", "-o", otherKey)
-	out, err := commandOutput(t, bin, env, "restore", otherKey)
+	out, err = commandOutput(t, bin, env, "restore", otherKey)
 	require.Error(t, err)
 	require.Contains(t, out, "another tombstone key")
 	notABackup := filepath.Join(t.TempDir(), "notes.txt")
