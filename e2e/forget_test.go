@@ -30,7 +30,8 @@ func TestForgetAndTombstoneWarning(t *testing.T) {
 			"Allergic to peanuts", "allergy", "forget these too", "ALLERGIC to peanuts!", "shared memory",
 			"database files are rewritten",
 			"every saved version", "Every embedding", "Suggestions to change it", "leaves memory immediately",
-			"original conversations", "Replies teammates already gave", "Backups",
+			"original conversations", "Replies teammates already gave",
+			"Backups made before now — restoring one forgets this again.",
 		} {
 			if !strings.Contains(said, want) {
 				t.Errorf("the forget dialog doesn't say %q; it says %q", want, said)

@@ -67,7 +67,8 @@ func TestDeleteTeammate(t *testing.T) {
 			t.Errorf("the dialog says %q, want %q", got, want)
 		}
 		said := p.text(tid("delete-dialog"))
-		for _, want := range []string{"Delete " + name + "?", "All its conversations", "your messages, its replies", "Not erased", "shared memory (About you)", "Backups", "can’t be undone"} {
+		for _, want := range []string{"Delete " + name + "?", "All its conversations", "your messages, its replies", "Not erased", "shared memory (About you)",
+			"Backups made before now — restoring one deletes " + name + " again.", "can’t be undone"} {
 			if !strings.Contains(said, want) {
 				t.Errorf("the delete dialog doesn't say %q; it says %q", want, said)
 			}

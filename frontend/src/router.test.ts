@@ -33,6 +33,7 @@ describe('parseRoute', () => {
     expect(parseRoute('/settings')).toEqual({ page: 'settings', section: 'about-you' })
     expect(parseRoute('/settings/about-you')).toEqual({ page: 'settings', section: 'about-you' })
     expect(parseRoute('/settings/ai')).toEqual({ page: 'settings', section: 'ai' })
+    expect(parseRoute('/settings/backups')).toEqual({ page: 'settings', section: 'backups' })
   })
 
   it('is not-found for anything else', () => {

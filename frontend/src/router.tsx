@@ -9,7 +9,7 @@ import { useEffect, useState, type AnchorHTMLAttributes, type MouseEvent } from 
  *   /teammates/:id/:tab            a teammate's tab: "memory" or "conversations"
  *                                  (?run=<id> on conversations points at one reply)
  *   /settings                      settings (its About you section)
- *   /settings/:section             a settings section: "about-you" or "ai"
+ *   /settings/:section             a settings section: "about-you", "ai" or "backups"
  */
 export type Route =
   | { page: 'teammates' }
@@ -28,6 +28,7 @@ export type TeammateTab = (typeof teammateTabs)[number]['id']
 export const settingsSections = [
   { id: 'about-you', label: 'About you' },
   { id: 'ai', label: 'AI' },
+  { id: 'backups', label: 'Backups' },
 ] as const
 export type SettingsSection = (typeof settingsSections)[number]['id']
 

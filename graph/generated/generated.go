@@ -63,6 +63,22 @@ type ComplexityRoot struct {
 		RequestsToday       func(childComplexity int) int
 	}
 
+	Backup struct {
+		Bytes     func(childComplexity int) int
+		CreatedAt func(childComplexity int) int
+		Migration func(childComplexity int) int
+		Name      func(childComplexity int) int
+	}
+
+	BackupStatus struct {
+		Count           func(childComplexity int) int
+		Enabled         func(childComplexity int) int
+		IntervalSeconds func(childComplexity int) int
+		Keep            func(childComplexity int) int
+		Last            func(childComplexity int) int
+		TotalBytes      func(childComplexity int) int
+	}
+
 	CreateTeammatePayload struct {
 		Teammate func(childComplexity int) int
 	}
@@ -261,6 +277,7 @@ type ComplexityRoot struct {
 	Query struct {
 		AboutMe           func(childComplexity int) int
 		AiStatus          func(childComplexity int) int
+		Backups           func(childComplexity int) int
 		Candidates        func(childComplexity int, scope model.ScopeInput) int
 		Copies            func(childComplexity int, id string) int
 		CopiesOf          func(childComplexity int, ids []string) int
@@ -464,6 +481,7 @@ type QueryResolver interface {
 	MemoryItems(ctx context.Context, scope model.ScopeInput, status *memory.Status, kind *memory.Kind, search *string, first *int, after *string, kinds []memory.Kind) (*model.MemoryItemConnection, error)
 	MemoryItem(ctx context.Context, id string) (*memory.Item, error)
 	Limits(ctx context.Context) (*model.Limits, error)
+	Backups(ctx context.Context) (*model.BackupStatus, error)
 	Candidates(ctx context.Context, scope model.ScopeInput) ([]memory.Item, error)
 	ForgottenBefore(ctx context.Context, scope model.ScopeInput, content string) (bool, error)
 	Copies(ctx context.Context, id string) ([]memory.Item, error)
@@ -599,6 +617,68 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AIStatus.RequestsToday(childComplexity), true
+
+	case "Backup.bytes":
+		if e.ComplexityRoot.Backup.Bytes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Backup.Bytes(childComplexity), true
+	case "Backup.createdAt":
+		if e.ComplexityRoot.Backup.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Backup.CreatedAt(childComplexity), true
+	case "Backup.migration":
+		if e.ComplexityRoot.Backup.Migration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Backup.Migration(childComplexity), true
+	case "Backup.name":
+		if e.ComplexityRoot.Backup.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Backup.Name(childComplexity), true
+
+	case "BackupStatus.count":
+		if e.ComplexityRoot.BackupStatus.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BackupStatus.Count(childComplexity), true
+	case "BackupStatus.enabled":
+		if e.ComplexityRoot.BackupStatus.Enabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BackupStatus.Enabled(childComplexity), true
+	case "BackupStatus.intervalSeconds":
+		if e.ComplexityRoot.BackupStatus.IntervalSeconds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BackupStatus.IntervalSeconds(childComplexity), true
+	case "BackupStatus.keep":
+		if e.ComplexityRoot.BackupStatus.Keep == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BackupStatus.Keep(childComplexity), true
+	case "BackupStatus.last":
+		if e.ComplexityRoot.BackupStatus.Last == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BackupStatus.Last(childComplexity), true
+	case "BackupStatus.totalBytes":
+		if e.ComplexityRoot.BackupStatus.TotalBytes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BackupStatus.TotalBytes(childComplexity), true
 
 	case "CreateTeammatePayload.teammate":
 		if e.ComplexityRoot.CreateTeammatePayload.Teammate == nil {
@@ -1531,6 +1611,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.AiStatus(childComplexity), true
+	case "Query.backups":
+		if e.ComplexityRoot.Query.Backups == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Backups(childComplexity), true
 	case "Query.candidates":
 		if e.ComplexityRoot.Query.Candidates == nil {
 			break
@@ -2349,6 +2435,52 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
+	{Name: "../backups.graphqls", Input: `"One backup file in the backup directory (RULES F8)."
+type Backup {
+  "The file's name, without its directory (memory-20261204T051815.123Z.backup)."
+  name: String!
+  "When the backup's snapshot of the database was taken."
+  createdAt: Time!
+  """
+  The file's size in bytes. A Float, exact up to 2^53: a backup can be larger than GraphQL's Int
+  (2^31 - 1) holds.
+  """
+  bytes: Float!
+  "The schema's migration version it was made at; a restore migrates an older one up."
+  migration: Int!
+}
+
+"Whether the API keeps backups and the forget ledger, how often it takes them, and the newest (RULES F8)."
+type BackupStatus {
+  """
+  True when a backup directory is configured (MEMORY_BACKUP_DIR; by default the embedded database's
+  data directory/backups): ` + "`" + `api backup` + "`" + ` and the schedule write there, and the forget ledger that a
+  restore applies again is kept there. False with DATABASE_URL and no MEMORY_BACKUP_DIR: backups
+  are the database operator's, and the other fields are zero.
+  """
+  enabled: Boolean!
+  "Seconds between scheduled backups (MEMORY_BACKUP_INTERVAL); null when none are scheduled."
+  intervalSeconds: Int
+  "How many backups the schedule keeps (MEMORY_BACKUP_KEEP); older ones it made are removed."
+  keep: Int!
+  "The backups in the directory (files ` + "`" + `api backup` + "`" + ` or the schedule named; others are not counted)."
+  count: Int!
+  "Their sizes added up, in bytes (a Float, like Backup.bytes)."
+  totalBytes: Float!
+  "The newest backup; null when there is none."
+  last: Backup
+}
+
+extend type Query {
+  """
+  The backups of this installation: whether they are kept, their schedule, and the newest one
+  (RULES F8). It names no directory, only the files' base names.
+
+  Credentials: user.
+  """
+  backups: BackupStatus! @auth(accept: [USER])
+}
+`, BuiltIn: false},
 	{Name: "../candidates.graphqls", Input: `# Forgetting and suggestions (RULES F1–F6, A2, A4, A6).
 
 "The item to forget."
@@ -4006,6 +4138,38 @@ func (ec *executionContext) childFields_AIStatus(ctx context.Context, field grap
 		return ec.fieldContext_AIStatus_dailyRequestLimit(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AIStatus", field.Name)
+}
+
+func (ec *executionContext) childFields_Backup(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_Backup_name(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Backup_createdAt(ctx, field)
+	case "bytes":
+		return ec.fieldContext_Backup_bytes(ctx, field)
+	case "migration":
+		return ec.fieldContext_Backup_migration(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Backup", field.Name)
+}
+
+func (ec *executionContext) childFields_BackupStatus(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "enabled":
+		return ec.fieldContext_BackupStatus_enabled(ctx, field)
+	case "intervalSeconds":
+		return ec.fieldContext_BackupStatus_intervalSeconds(ctx, field)
+	case "keep":
+		return ec.fieldContext_BackupStatus_keep(ctx, field)
+	case "count":
+		return ec.fieldContext_BackupStatus_count(ctx, field)
+	case "totalBytes":
+		return ec.fieldContext_BackupStatus_totalBytes(ctx, field)
+	case "last":
+		return ec.fieldContext_BackupStatus_last(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BackupStatus", field.Name)
 }
 
 func (ec *executionContext) childFields_CreateTeammatePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5801,6 +5965,245 @@ func (ec *executionContext) _AIStatus_dailyRequestLimit(ctx context.Context, fie
 }
 func (ec *executionContext) fieldContext_AIStatus_dailyRequestLimit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AIStatus", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Backup_name(ctx context.Context, field graphql.CollectedField, obj *model.Backup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Backup_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Backup_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Backup", field, false, false, "String")
+}
+
+func (ec *executionContext) _Backup_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Backup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Backup_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Backup_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Backup", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Backup_bytes(ctx context.Context, field graphql.CollectedField, obj *model.Backup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Backup_bytes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bytes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Backup_bytes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Backup", field, false, false, "Float")
+}
+
+func (ec *executionContext) _Backup_migration(ctx context.Context, field graphql.CollectedField, obj *model.Backup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Backup_migration(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Migration, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Backup_migration(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Backup", field, false, false, "Int")
+}
+
+func (ec *executionContext) _BackupStatus_enabled(ctx context.Context, field graphql.CollectedField, obj *model.BackupStatus) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BackupStatus_enabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Enabled, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BackupStatus_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BackupStatus", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _BackupStatus_intervalSeconds(ctx context.Context, field graphql.CollectedField, obj *model.BackupStatus) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BackupStatus_intervalSeconds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IntervalSeconds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BackupStatus_intervalSeconds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BackupStatus", field, false, false, "Int")
+}
+
+func (ec *executionContext) _BackupStatus_keep(ctx context.Context, field graphql.CollectedField, obj *model.BackupStatus) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BackupStatus_keep(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Keep, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BackupStatus_keep(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BackupStatus", field, false, false, "Int")
+}
+
+func (ec *executionContext) _BackupStatus_count(ctx context.Context, field graphql.CollectedField, obj *model.BackupStatus) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BackupStatus_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BackupStatus_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BackupStatus", field, false, false, "Int")
+}
+
+func (ec *executionContext) _BackupStatus_totalBytes(ctx context.Context, field graphql.CollectedField, obj *model.BackupStatus) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BackupStatus_totalBytes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalBytes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BackupStatus_totalBytes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BackupStatus", field, false, false, "Float")
+}
+
+func (ec *executionContext) _BackupStatus_last(ctx context.Context, field graphql.CollectedField, obj *model.BackupStatus) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BackupStatus_last(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Last, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Backup) graphql.Marshaler {
+			return ec.marshalOBackup2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐBackup(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BackupStatus_last(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BackupStatus",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Backup(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _CreateTeammatePayload_teammate(ctx context.Context, field graphql.CollectedField, obj *model.CreateTeammatePayload) (ret graphql.Marshaler) {
@@ -10299,6 +10702,56 @@ func (ec *executionContext) fieldContext_Query_limits(_ context.Context, field g
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Limits(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_backups(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_backups(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Backups(ctx)
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.BackupStatus
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.BackupStatus
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.BackupStatus) graphql.Marshaler {
+			return ec.marshalNBackupStatus2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐBackupStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_backups(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BackupStatus(ctx, field)
 		},
 	}
 	return fc, nil
@@ -16081,6 +16534,112 @@ func (ec *executionContext) _AIStatus(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var backupImplementors = []string{"Backup"}
+
+func (ec *executionContext) _Backup(ctx context.Context, sel ast.SelectionSet, obj *model.Backup) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, backupImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Backup")
+		case "name":
+			out.Values[i] = ec._Backup_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._Backup_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bytes":
+			out.Values[i] = ec._Backup_bytes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "migration":
+			out.Values[i] = ec._Backup_migration(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var backupStatusImplementors = []string{"BackupStatus"}
+
+func (ec *executionContext) _BackupStatus(ctx context.Context, sel ast.SelectionSet, obj *model.BackupStatus) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, backupStatusImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BackupStatus")
+		case "enabled":
+			out.Values[i] = ec._BackupStatus_enabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "intervalSeconds":
+			out.Values[i] = ec._BackupStatus_intervalSeconds(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "keep":
+			out.Values[i] = ec._BackupStatus_keep(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._BackupStatus_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalBytes":
+			out.Values[i] = ec._BackupStatus_totalBytes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "last":
+			out.Values[i] = ec._BackupStatus_last(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var createTeammatePayloadImplementors = []string{"CreateTeammatePayload"}
 
 func (ec *executionContext) _CreateTeammatePayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateTeammatePayload) graphql.Marshaler {
@@ -17477,6 +18036,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_limits(ctx, field)
 				})
+		case "backups":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_backups(ctx, field)
+				})
 		case "candidates":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -18772,6 +19337,14 @@ func (ec *executionContext) marshalNAIStatus2ᚖgithubᚗcomᚋopenᚑbotᚋmemo
 	return ec._AIStatus(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNBackupStatus2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐBackupStatus(ctx context.Context, sel ast.SelectionSet, v *model.BackupStatus) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "BackupStatus!")
+		return graphql.Null
+	}
+	return ec._BackupStatus(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -19975,6 +20548,13 @@ func (ec *executionContext) marshalN__TypeKind2string(ctx context.Context, sel a
 		graphql.AddInvalidNullFromMarshaler(ctx, "__TypeKind!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalOBackup2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐBackup(ctx context.Context, sel ast.SelectionSet, v *model.Backup) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Backup(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOBoolean2bool(ctx context.Context, v any) (bool, error) {

@@ -38,6 +38,38 @@ type AIStatus struct {
 	DailyRequestLimit int `json:"dailyRequestLimit"`
 }
 
+// One backup file in the backup directory (RULES F8).
+type Backup struct {
+	// The file's name, without its directory (memory-20261204T051815.123Z.backup).
+	Name string `json:"name"`
+	// When the backup's snapshot of the database was taken.
+	CreatedAt time.Time `json:"createdAt"`
+	// The file's size in bytes. A Float, exact up to 2^53: a backup can be larger than GraphQL's Int
+	// (2^31 - 1) holds.
+	Bytes float64 `json:"bytes"`
+	// The schema's migration version it was made at; a restore migrates an older one up.
+	Migration int `json:"migration"`
+}
+
+// Whether the API keeps backups and the forget ledger, how often it takes them, and the newest (RULES F8).
+type BackupStatus struct {
+	// True when a backup directory is configured (MEMORY_BACKUP_DIR; by default the embedded database's
+	// data directory/backups): `api backup` and the schedule write there, and the forget ledger that a
+	// restore applies again is kept there. False with DATABASE_URL and no MEMORY_BACKUP_DIR: backups
+	// are the database operator's, and the other fields are zero.
+	Enabled bool `json:"enabled"`
+	// Seconds between scheduled backups (MEMORY_BACKUP_INTERVAL); null when none are scheduled.
+	IntervalSeconds *int `json:"intervalSeconds,omitempty"`
+	// How many backups the schedule keeps (MEMORY_BACKUP_KEEP); older ones it made are removed.
+	Keep int `json:"keep"`
+	// The backups in the directory (files `api backup` or the schedule named; others are not counted).
+	Count int `json:"count"`
+	// Their sizes added up, in bytes (a Float, like Backup.bytes).
+	TotalBytes float64 `json:"totalBytes"`
+	// The newest backup; null when there is none.
+	Last *Backup `json:"last,omitempty"`
+}
+
 // The run to cancel.
 type CancelRunInput struct {
 	// The run (running).

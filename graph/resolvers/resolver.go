@@ -21,6 +21,8 @@ type Resolver struct {
 	Log    *slog.Logger
 	// AIStatus reports the optional AI's configuration and use; nil reports it off.
 	AIStatus func(ctx context.Context) (model.AIStatus, error)
+	// BackupStatus reports the backups and their schedule (RULES F8); nil reports them off.
+	BackupStatus func(ctx context.Context) (model.BackupStatus, error)
 	// MaxRequestBytes is the server's bound on a request body, which the limits query reports.
 	MaxRequestBytes int
 }

@@ -212,6 +212,7 @@ func New(ctx context.Context, o Options) (*App, error) {
 		Pool: health, Memory: svc, Broker: broker, Listener: listener,
 		Auth:             authn,
 		AIStatus:         aiStatus(svc, aiw),
+		BackupStatus:     o.Backups.status(),
 		AllowedOrigins:   o.AllowedOrigins,
 		PingPongInterval: o.PingPongInterval,
 		InitTimeout:      o.WebsocketInitTimeout,

@@ -3,8 +3,10 @@ package app
 import (
 	"context"
 	"log/slog"
+	"path/filepath"
 	"time"
 
+	"github.com/open-bot/memory/graph/model"
 	"github.com/open-bot/memory/internal/backup"
 	"github.com/open-bot/memory/internal/events"
 	"github.com/open-bot/memory/internal/memory"
@@ -89,5 +91,34 @@ func runBackups(ctx context.Context, b Backups, fingerprint string, log *slog.Lo
 		log.Info("backup written", "file", info.Path, "bytes", info.Bytes, "took", time.Since(start).Round(time.Millisecond),
 			"removed", len(removed))
 		timer.Reset(b.Interval)
+	}
+}
+
+// status answers the backups query from the files in b.Dir (backup.List, which reads only their
+// manifests); nil when no directory is configured, which the query reports as off. It names the
+// files by their base names only: the directory's path is the operator's, not the web app's.
+func (b Backups) status() func(context.Context) (model.BackupStatus, error) {
+	if b.Dir == "" {
+		return nil
+	}
+	return func(context.Context) (model.BackupStatus, error) {
+		all, err := backup.List(b.Dir)
+		if err != nil {
+			return model.BackupStatus{}, err
+		}
+		out := model.BackupStatus{Enabled: true, Keep: b.Keep, Count: len(all)}
+		if b.Interval > 0 {
+			seconds := int(b.Interval / time.Second)
+			out.IntervalSeconds = &seconds
+		}
+		for _, info := range all {
+			out.TotalBytes += float64(info.Bytes)
+		}
+		if len(all) > 0 {
+			newest := all[0]
+			out.Last = &model.Backup{Name: filepath.Base(newest.Path), CreatedAt: newest.Manifest.CreatedAt,
+				Bytes: float64(newest.Bytes), Migration: int(newest.Manifest.Migration)}
+		}
+		return out, nil
 	}
 }

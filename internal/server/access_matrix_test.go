@@ -376,6 +376,7 @@ var matrixOps = map[string]matrixOp{
 		want: readers,
 	},
 	"aiStatus": {query: `query { aiStatus { embeddings } }`, vars: noVars, want: userAndWorker},
+	"backups":  {query: `query { backups { enabled count last { name } } }`, vars: noVars, want: userOnly},
 	"run": {
 		// A run credential reads its own run only: the owner's run here is the cell's own.
 		query: `query($id: ID!) { run(id: $id) { id } }`,

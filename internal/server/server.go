@@ -48,6 +48,8 @@ type Options struct {
 	Auth     *auth.Authenticator
 	// AIStatus answers the aiStatus query; nil reports the AI off.
 	AIStatus func(ctx context.Context) (model.AIStatus, error)
+	// BackupStatus answers the backups query; nil reports backups off (no backup directory).
+	BackupStatus func(ctx context.Context) (model.BackupStatus, error)
 	// AllowedOrigins (scheme://host[:port]) may open websockets and send cookie-authenticated POSTs
 	// besides the server's own origin, and their host names are accepted in Host.
 	AllowedOrigins []string
@@ -117,7 +119,8 @@ type server struct {
 }
 
 func (s *server) graphql() http.Handler {
-	root := &resolvers.Resolver{Memory: s.Memory, Events: s.Broker, Log: s.Log, AIStatus: s.AIStatus, MaxRequestBytes: MaxBodyBytes}
+	root := &resolvers.Resolver{Memory: s.Memory, Events: s.Broker, Log: s.Log, AIStatus: s.AIStatus, BackupStatus: s.BackupStatus,
+		MaxRequestBytes: MaxBodyBytes}
 	schema := generated.NewExecutableSchema(root.Config())
 	srv := handler.New(schema)
 	srv.AddTransport(transport.Websocket{

@@ -51,6 +51,8 @@ const embedded = [
   'RecallEntry',
   'AIStatus',
   'Erasure',
+  'BackupStatus',
+  'Backup',
   'Limits',
 ]
 

@@ -47,6 +47,7 @@ type Documents = {
     "\n  query MemoryItems($scope: ScopeInput!, $kind: MemoryKind, $kinds: [MemoryKind!], $search: String, $first: Int, $after: String) {\n    memoryItems(scope: $scope, status: ACTIVE, kind: $kind, kinds: $kinds, search: $search, first: $first, after: $after) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...MemoryItemFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.MemoryItemsDocument,
     "\n  subscription MemoryChanged($scope: ScopeInput!) {\n    memoryChanged(scope: $scope) {\n      scope\n      itemId\n      revision\n      action\n      status\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": typeof types.MemoryChangedDocument,
     "\n  query AIStatus {\n    aiStatus {\n      embeddings\n      embeddingModel\n      embeddingDimensions\n      embeddingHost\n      embedded\n      embeddable\n      extraction\n      extractionModel\n      extractionHost\n      requestsToday\n      dailyRequestLimit\n    }\n  }\n": typeof types.AiStatusDocument,
+    "\n  query Backups {\n    backups {\n      enabled\n      intervalSeconds\n      keep\n      count\n      totalBytes\n      last {\n        name\n        createdAt\n        bytes\n        migration\n      }\n    }\n  }\n": typeof types.BackupsDocument,
     "\n  mutation ConfirmCandidate($input: ConfirmCandidateInput!) {\n    confirmCandidate(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": typeof types.ConfirmCandidateDocument,
     "\n  mutation DismissCandidate($input: DismissCandidateInput!) {\n    dismissCandidate(input: $input) {\n      item {\n        id\n        scope\n        status\n      }\n    }\n  }\n": typeof types.DismissCandidateDocument,
     "\n  fragment CandidateFields on MemoryItem {\n    ...MemoryItemFields\n    evidence\n    waitReason\n    targetItemId\n    targetRevision\n    proposesForget\n    sourceRunId\n    timesSuggested\n    sourceTeammate {\n      id\n      name\n    }\n  }\n": typeof types.CandidateFieldsFragmentDoc,
@@ -64,6 +65,7 @@ type Documents = {
     "\n  query Teammates {\n    teammates {\n      ...TeammateRow\n    }\n  }\n": typeof types.TeammatesDocument,
     "\n  mutation CreateTeammate($input: CreateTeammateInput!) {\n    createTeammate(input: $input) {\n      teammate {\n        ...TeammateRow\n      }\n    }\n  }\n": typeof types.CreateTeammateDocument,
     "\n  subscription TeammatesChanged {\n    teammatesChanged {\n      teammateId\n      change\n      teammate {\n        ...TeammateRow\n      }\n    }\n  }\n": typeof types.TeammatesChangedDocument,
+    "\n  query BackupsEnabled {\n    backups {\n      enabled\n    }\n  }\n": typeof types.BackupsEnabledDocument,
     "\n  mutation RemoveDemo {\n    removeDemo {\n      teammates {\n        teammateId\n        forgottenItems\n        deletedMessages\n      }\n      forgottenSharedItems\n    }\n  }\n": typeof types.RemoveDemoDocument,
 };
 const documents: Documents = {
@@ -100,6 +102,7 @@ const documents: Documents = {
     "\n  query MemoryItems($scope: ScopeInput!, $kind: MemoryKind, $kinds: [MemoryKind!], $search: String, $first: Int, $after: String) {\n    memoryItems(scope: $scope, status: ACTIVE, kind: $kind, kinds: $kinds, search: $search, first: $first, after: $after) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...MemoryItemFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.MemoryItemsDocument,
     "\n  subscription MemoryChanged($scope: ScopeInput!) {\n    memoryChanged(scope: $scope) {\n      scope\n      itemId\n      revision\n      action\n      status\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": types.MemoryChangedDocument,
     "\n  query AIStatus {\n    aiStatus {\n      embeddings\n      embeddingModel\n      embeddingDimensions\n      embeddingHost\n      embedded\n      embeddable\n      extraction\n      extractionModel\n      extractionHost\n      requestsToday\n      dailyRequestLimit\n    }\n  }\n": types.AiStatusDocument,
+    "\n  query Backups {\n    backups {\n      enabled\n      intervalSeconds\n      keep\n      count\n      totalBytes\n      last {\n        name\n        createdAt\n        bytes\n        migration\n      }\n    }\n  }\n": types.BackupsDocument,
     "\n  mutation ConfirmCandidate($input: ConfirmCandidateInput!) {\n    confirmCandidate(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": types.ConfirmCandidateDocument,
     "\n  mutation DismissCandidate($input: DismissCandidateInput!) {\n    dismissCandidate(input: $input) {\n      item {\n        id\n        scope\n        status\n      }\n    }\n  }\n": types.DismissCandidateDocument,
     "\n  fragment CandidateFields on MemoryItem {\n    ...MemoryItemFields\n    evidence\n    waitReason\n    targetItemId\n    targetRevision\n    proposesForget\n    sourceRunId\n    timesSuggested\n    sourceTeammate {\n      id\n      name\n    }\n  }\n": types.CandidateFieldsFragmentDoc,
@@ -117,6 +120,7 @@ const documents: Documents = {
     "\n  query Teammates {\n    teammates {\n      ...TeammateRow\n    }\n  }\n": types.TeammatesDocument,
     "\n  mutation CreateTeammate($input: CreateTeammateInput!) {\n    createTeammate(input: $input) {\n      teammate {\n        ...TeammateRow\n      }\n    }\n  }\n": types.CreateTeammateDocument,
     "\n  subscription TeammatesChanged {\n    teammatesChanged {\n      teammateId\n      change\n      teammate {\n        ...TeammateRow\n      }\n    }\n  }\n": types.TeammatesChangedDocument,
+    "\n  query BackupsEnabled {\n    backups {\n      enabled\n    }\n  }\n": types.BackupsEnabledDocument,
     "\n  mutation RemoveDemo {\n    removeDemo {\n      teammates {\n        teammateId\n        forgottenItems\n        deletedMessages\n      }\n      forgottenSharedItems\n    }\n  }\n": types.RemoveDemoDocument,
 };
 
@@ -269,6 +273,10 @@ export function graphql(source: "\n  query AIStatus {\n    aiStatus {\n      emb
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query Backups {\n    backups {\n      enabled\n      intervalSeconds\n      keep\n      count\n      totalBytes\n      last {\n        name\n        createdAt\n        bytes\n        migration\n      }\n    }\n  }\n"): (typeof documents)["\n  query Backups {\n    backups {\n      enabled\n      intervalSeconds\n      keep\n      count\n      totalBytes\n      last {\n        name\n        createdAt\n        bytes\n        migration\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  mutation ConfirmCandidate($input: ConfirmCandidateInput!) {\n    confirmCandidate(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ConfirmCandidate($input: ConfirmCandidateInput!) {\n    confirmCandidate(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -334,6 +342,10 @@ export function graphql(source: "\n  mutation CreateTeammate($input: CreateTeamm
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  subscription TeammatesChanged {\n    teammatesChanged {\n      teammateId\n      change\n      teammate {\n        ...TeammateRow\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription TeammatesChanged {\n    teammatesChanged {\n      teammateId\n      change\n      teammate {\n        ...TeammateRow\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query BackupsEnabled {\n    backups {\n      enabled\n    }\n  }\n"): (typeof documents)["\n  query BackupsEnabled {\n    backups {\n      enabled\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

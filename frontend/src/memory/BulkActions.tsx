@@ -2,6 +2,7 @@ import { useId } from 'react'
 import { useMutation, useQuery, type CombinedError } from 'urql'
 import { conflictRevision, describeError, hasErrorCode } from '../api/errors.ts'
 import { graphql } from '../gql'
+import { BackupsKept } from '../ui/BackupsKept.tsx'
 import { ConfirmButtons, Dialog } from '../ui/Dialog.tsx'
 import { ErasureFacts } from '../ui/ErasureFacts.tsx'
 import { ErrorMessage } from '../ui/ErrorMessage.tsx'
@@ -179,7 +180,7 @@ export function BulkForgetDialog({ items, onForgotten, onFailed, onClose }: Bulk
           <>
             <li>The original conversations they came from.</li>
             <li>Replies teammates already gave.</li>
-            <li>Backups of the database.</li>
+            <BackupsKept again="forgets them again" />
           </>
         }
       />

@@ -2,6 +2,7 @@ import { useId } from 'react'
 import { useMutation, useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
 import { graphql } from '../gql'
+import { BackupsKept } from '../ui/BackupsKept.tsx'
 import { ConfirmButtons, Dialog } from '../ui/Dialog.tsx'
 import { ErasureFacts } from '../ui/ErasureFacts.tsx'
 import { ErrorMessage } from '../ui/ErrorMessage.tsx'
@@ -54,8 +55,9 @@ interface ForgetDialogProps {
 /**
  * The confirmation before forgetting an item (F1, F6): it says exactly what is erased — the text and
  * key from every saved version and every embedding, and suggestions to change it, at once — and what
- * is not: the original conversations, replies already given, and backups. It lists the same text
- * elsewhere (copies in other scopes, suggestions) and forgets the ticked ones in the same transaction,
+ * is not: the original conversations, replies already given, and backups made before (a restore
+ * forgets it again: BackupsKept). It lists the same text elsewhere (copies in other scopes,
+ * suggestions) and forgets the ticked ones in the same transaction,
  * and says what the database's files keep: nothing after the purge when the service runs its own
  * database, the WAL, backups and replicas of a server given by DATABASE_URL.
  */
@@ -96,7 +98,7 @@ export function ForgetDialog({ item, onForgotten, onClose }: ForgetDialogProps) 
           <>
             <li>The original conversations it came from.</li>
             <li>Replies teammates already gave.</li>
-            <li>Backups of the database.</li>
+            <BackupsKept again="forgets this again" />
           </>
         }
         testId="forget-explanation"

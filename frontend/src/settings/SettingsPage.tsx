@@ -4,6 +4,7 @@ import { Link, paths, settingsSections, type SettingsSection } from '../router.t
 import { SuggestionsPanel } from '../suggestions/SuggestionsPanel.tsx'
 import { PageHeading } from '../ui/PageHeading.tsx'
 import { AISection } from './AISection.tsx'
+import { BackupsSection } from './BackupsSection.tsx'
 
 /** Settings, one section at a time. */
 export function SettingsPage({ section }: { section: SettingsSection }) {
@@ -19,6 +20,7 @@ export function SettingsPage({ section }: { section: SettingsSection }) {
       </nav>
       {section === 'about-you' && <AboutYou />}
       {section === 'ai' && <AISection />}
+      {section === 'backups' && <BackupsSection />}
     </div>
   )
 }

@@ -3,6 +3,7 @@ import { useMutation, useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
 import { graphql } from '../gql'
 import { navigate, paths } from '../router.tsx'
+import { BackupsKept } from '../ui/BackupsKept.tsx'
 import { ConfirmButtons, Dialog } from '../ui/Dialog.tsx'
 import { ErasureFacts } from '../ui/ErasureFacts.tsx'
 import { ErrorMessage } from '../ui/ErrorMessage.tsx'
@@ -99,7 +100,7 @@ function DeleteDialog({ teammate, onClose }: { teammate: { id: string; name: str
           <>
             <li>Your shared memory (About you) and suggestions for it: other teammates keep them.</li>
             <li>Files you exported.</li>
-            <li>Backups of the database.</li>
+            <BackupsKept again={`deletes ${teammate.name} again`} />
           </>
         }
         testId="delete-explanation"
