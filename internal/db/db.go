@@ -166,6 +166,16 @@ func MigrateDown(databaseURL string) error {
 // Version reports the applied migration version and whether a failed migration left it dirty.
 // Version 0 means no migration has been applied.
 func Version(databaseURL string) (version uint, dirty bool, err error) {
+	// golang-migrate's pgx5 driver leaks its database/sql pool (a goroutine for good) when its first
+	// connection fails: a server that can't be reached is found here first. The scheduled backup
+	// asks again every minute while the database is down.
+	ctx, cancel := context.WithTimeout(context.Background(), setupTimeout)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, databaseURL)
+	if err != nil {
+		return 0, false, fmt.Errorf("connect: %w", err)
+	}
+	_ = conn.Close(ctx)
 	m, err := newMigrate(databaseURL)
 	if err != nil {
 		return 0, false, err
