@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -49,7 +50,6 @@ type Metrics struct {
 	backupDuration  prometheus.Histogram
 	backupLastOK    prometheus.Gauge
 	backupLastSize  prometheus.Gauge
-	scrapeErrors    *prometheus.CounterVec
 
 	state *stateCollector
 }
@@ -90,8 +90,6 @@ func New() *Metrics {
 	m.backupDuration = histogram(m, "memory_backup_duration_seconds", "Time a backup took.", prometheus.ExponentialBuckets(0.5, 2.5, 10))
 	m.backupLastOK = gauge(m, "memory_backup_last_success_timestamp_seconds", "Unix time of the last successful backup; 0 when none yet.")
 	m.backupLastSize = gauge(m, "memory_backup_last_size_bytes", "Size of the last successful backup; 0 when none yet.")
-	m.scrapeErrors = counterVec(m, "memory_metrics_scrape_errors_total",
-		"Reads a scrape could not make (the database slow or away), by source (jobs, ai_budget).", "source")
 	for _, outcome := range []string{"success", "failure"} {
 		m.backups.WithLabelValues(outcome)
 	}
@@ -306,7 +304,10 @@ func (m *Metrics) BackupCompleted(bytes int64, d time.Duration, err error) {
 // stateCollector reads the process's state at scrape time through the readers registered with the
 // Watch methods.
 type stateCollector struct {
-	m  *Metrics
+	// failedJobs and failedBudget count the reads of the queue and the budget that failed, reported
+	// by the scrape that made them (a counter of the registry might be collected before them).
+	failedJobs, failedBudget atomic.Int64
+
 	mu sync.Mutex
 	// pools, websockets, broker and the database readers, as registered.
 	pools      []watchedPool
@@ -318,7 +319,7 @@ type stateCollector struct {
 
 func newStateCollector(m *Metrics) *stateCollector {
 	m.names = append(m.names, stateNames...)
-	return &stateCollector{m: m}
+	return &stateCollector{}
 }
 
 // The metrics the state collector makes at each scrape.
@@ -337,6 +338,7 @@ var (
 	descPoolAcquires  = prometheus.NewDesc("memory_db_pool_acquires_total", "Connections taken from the pool.", []string{"pool"}, nil)
 	descPoolWaits     = prometheus.NewDesc("memory_db_pool_acquire_waits_total", "Takes that had to wait for a connection.", []string{"pool"}, nil)
 	descPoolWaitTime  = prometheus.NewDesc("memory_db_pool_acquire_wait_seconds_total", "Time spent waiting for a connection.", []string{"pool"}, nil)
+	descScrapeErrors  = prometheus.NewDesc("memory_metrics_scrape_errors_total", "Reads a scrape could not make (the database slow or away), by source (jobs, ai_budget).", []string{"source"}, nil)
 )
 
 var stateNames = []string{
@@ -344,13 +346,13 @@ var stateNames = []string{
 	"memory_jobs_oldest_age_seconds", "memory_ai_budget_remaining_requests", "memory_ai_budget_limit_requests",
 	"memory_db_pool_acquired_connections", "memory_db_pool_idle_connections", "memory_db_pool_total_connections",
 	"memory_db_pool_max_connections", "memory_db_pool_acquires_total", "memory_db_pool_acquire_waits_total",
-	"memory_db_pool_acquire_wait_seconds_total",
+	"memory_db_pool_acquire_wait_seconds_total", "memory_metrics_scrape_errors_total",
 }
 
 func (c *stateCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descWSConnections, descWSSubs, descSubscribers, descJobsQueued, descJobsOldest,
 		descAIRemaining, descAILimit, descPoolAcquired, descPoolIdle, descPoolTotal, descPoolMax, descPoolAcquires,
-		descPoolWaits, descPoolWaitTime} {
+		descPoolWaits, descPoolWaitTime, descScrapeErrors} {
 		ch <- d
 	}
 }
@@ -388,7 +390,7 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 		depths, err := jobs(ctx)
 		cancel()
 		if err != nil {
-			c.m.scrapeErrors.WithLabelValues("jobs").Inc()
+			c.failedJobs.Add(1)
 		}
 		for _, d := range depths {
 			kind, status := Bounded(d.Kind), Bounded(d.Status, "pending", "running")
@@ -401,12 +403,14 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 		limit, used, err := budget(ctx)
 		cancel()
 		if err != nil {
-			c.m.scrapeErrors.WithLabelValues("ai_budget").Inc()
+			c.failedBudget.Add(1)
 		} else {
 			gaugeOf(descAILimit, float64(limit))
 			gaugeOf(descAIRemaining, float64(max(limit-used, 0)))
 		}
 	}
+	counterOf(descScrapeErrors, float64(c.failedJobs.Load()), "jobs")
+	counterOf(descScrapeErrors, float64(c.failedBudget.Load()), "ai_budget")
 }
 
 // PoolStat is what a pool reports at a scrape (pgxpool.Stat's counts).

@@ -108,7 +108,9 @@ func runMetricsSession(t *testing.T, s *apitest.API) metricsSession {
 
 	for range 2 {
 		var preview struct {
-			RecallPreview struct{ Entries []struct{ Item struct{ ID string } } }
+			RecallPreview struct {
+				Entries []struct{ Item struct{ ID string } }
+			}
 		}
 		s.Must(t, userToken, `query($tm: ID!, $q: String!) { recallPreview(teammateId: $tm, query: $q) { entries { item { id } } } }`,
 			map[string]any{"tm": m.teammate, "q": metricsQuery}, &preview)
@@ -116,7 +118,9 @@ func runMetricsSession(t *testing.T, s *apitest.API) metricsSession {
 		m.recalls++
 	}
 
-	var forgot struct{ ForgetMemory struct{ Item struct{ Status string } } }
+	var forgot struct {
+		ForgetMemory struct{ Item struct{ Status string } }
+	}
 	s.Must(t, userToken, `mutation($id: ID!) { forgetMemory(input: {id: $id}) { item { status } } }`,
 		map[string]any{"id": m.userItem}, &forgot)
 	require.Equal(t, "FORGOTTEN", forgot.ForgetMemory.Item.Status)
