@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Unpacks Debian's prometheus package into .tools/prometheus/ (ignored by git) for the metrics test
-# (internal/server's TestMetricsWithPrometheus), and does nothing — silently — when the binary is
-# there. The package is downloaded (apt-get download) and unpacked (dpkg -x), never installed: its
-# postinst would create a user and start a service. Debian's archive is the only source; nothing
-# is fetched any other way. Needs apt-get and dpkg; root (or password-less sudo) only when the
-# package lists must be refreshed first.
+# Puts the prometheus binary of Debian's prometheus package at .tools/bin/prometheus (ignored by git)
+# for the metrics test (internal/server's TestMetricsWithPrometheus), and does nothing — silently —
+# when it is there. The package is downloaded (apt-get download) and unpacked (dpkg -x) into a
+# scratch directory, of which only the binary is kept (the package's examples hold Go files that the
+# repository's checks would read); it is never installed, since its postinst would create a user and
+# start a service. Debian's archive is the only source; nothing is fetched any other way. Needs
+# apt-get and dpkg; root (or password-less sudo) only when the package lists must be refreshed first.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-DEST=$ROOT/.tools/prometheus
-BIN=$DEST/usr/bin/prometheus
+BIN=$ROOT/.tools/bin/prometheus
 
 say() { echo "bootstrap-prometheus: $*" >&2; }
 die() {
@@ -37,10 +37,12 @@ if ! download; then
 	download || die "apt-get download prometheus failed"
 fi
 deb=$(ls "$cache"/prometheus_*.deb)
-rm -rf "$DEST.tmp"
-dpkg -x "$deb" "$DEST.tmp"
-[[ -x $DEST.tmp/usr/bin/prometheus ]] || die "the prometheus package holds no usr/bin/prometheus"
-rm -rf "$DEST"
-mv "$DEST.tmp" "$DEST"
+unpacked=$(mktemp -d)
+trap 'rm -rf "$unpacked"' EXIT
+dpkg -x "$deb" "$unpacked"
+[[ -x $unpacked/usr/bin/prometheus ]] || die "the prometheus package holds no usr/bin/prometheus"
+mkdir -p "$(dirname "$BIN")"
+cp "$unpacked/usr/bin/prometheus" "$BIN.tmp"
+mv "$BIN.tmp" "$BIN"
 rm -f "$deb"
-say "unpacked $("$BIN" --version 2>/dev/null | head -n 1 || echo prometheus) into $DEST"
+say "unpacked $("$BIN" --version 2>/dev/null | head -n 1 || echo prometheus) into $BIN"

@@ -283,7 +283,7 @@ func prometheusBinary(t *testing.T) string {
 		return bin
 	}
 	if root, err := repoRoot(); err == nil {
-		if bin := filepath.Join(root, ".tools", "prometheus", "usr", "bin", "prometheus"); isExecutable(bin) {
+		if bin := filepath.Join(root, ".tools", "bin", "prometheus"); isExecutable(bin) {
 			return bin
 		}
 	}
