@@ -232,13 +232,25 @@ func TestMetricsLabelsCarryNoTextOrIDs(t *testing.T) {
 	s.Do(t, userToken, `query { zebraPineapple }`, nil)
 	s.DoWith(t, apitest.Bearer(userToken), `query `+strings.ReplaceAll(metricsGuessText, " ", "_")+` { teammates { id } }`, nil)
 
-	res, err := http.Get(metricsURL + "/metrics")
+	// A live subscription: the websocket gauges count it, and the event a change sends it is
+	// counted as delivered.
+	ctx, cancel := context.WithTimeout(t.Context(), apitest.Wait)
+	defer cancel()
+	ws, err := apitest.ConnectWS(ctx, s.URL, userToken)
 	require.NoError(t, err)
-	body, err := io.ReadAll(res.Body)
-	_ = res.Body.Close()
-	require.NoError(t, err)
-	require.Equal(t, http.StatusOK, res.StatusCode)
-	text := string(body)
+	defer ws.Close()
+	require.NoError(t, ws.Subscribe("1", generationSubscription, map[string]any{"id": m.teammate}))
+	require.True(t, apitest.WaitUntil(apitest.Wait, func() bool {
+		return sample(scrape(t, metricsURL), "memory_event_subscribers") == 1
+	}), "the subscription reached the broker")
+	createMemory(t, s, m.teammate, "Another memory about the quokka-lighthouse")
+	var change generationChange
+	ws.Next(t, "1", &change)
+	text := scrape(t, metricsURL)
+	require.Equal(t, 1.0, sample(text, "memory_websocket_connections"))
+	require.Equal(t, 1.0, sample(text, "memory_websocket_subscriptions"))
+	require.GreaterOrEqual(t, sample(text, "memory_events_delivered_total"), 1.0)
+	require.Zero(t, sample(text, "memory_events_dropped_total"))
 	require.Contains(t, text, "memory_judge_decisions_total", "the session's metrics are there")
 	require.Contains(t, text, `operation="toolRemember"`)
 
@@ -272,6 +284,31 @@ func TestMetricsLabelsCarryNoTextOrIDs(t *testing.T) {
 	}
 	require.Greater(t, values, 20, "labels were checked")
 	require.Contains(t, text, `operation="other"`, "the made-up operations are counted as other")
+}
+
+// scrape is the text of metricsURL's /metrics.
+func scrape(t *testing.T, metricsURL string) string {
+	t.Helper()
+	res, err := http.Get(metricsURL + "/metrics")
+	require.NoError(t, err)
+	body, err := io.ReadAll(res.Body)
+	_ = res.Body.Close()
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	return string(body)
+}
+
+// sample is the value of the series (name and labels, as exposed) in a scrape's text, or -1.
+func sample(text, series string) float64 {
+	for _, line := range strings.Split(text, "\n") {
+		if v, ok := strings.CutPrefix(line, series+" "); ok {
+			f, err := strconv.ParseFloat(v, 64)
+			if err == nil {
+				return f
+			}
+		}
+	}
+	return -1
 }
 
 // prometheusBinary is the prometheus binary: MEMORY_PROMETHEUS_BIN, or the one
