@@ -50,10 +50,14 @@ run: bootstrap frontend ## serve on http://127.0.0.1:8080 with the embedded data
 	@# The server itself, not `go run`, so that Ctrl-C ends it with its own clean exit (status 0).
 	@exec bin/api
 
+.PHONY: prometheus
+prometheus: ## unpack Debian's prometheus into .tools/ for the metrics test (make test does it; idempotent)
+	@scripts/bootstrap-prometheus.sh
+
 .PHONY: test
-test: bootstrap frontend mcp-client ## the tests CI runs after make check: vet, unit and integration tests with -race, short fuzzing, e2e
+test: bootstrap frontend mcp-client prometheus ## the tests CI runs after make check: vet, unit and integration tests with -race (a real Prometheus included), short fuzzing, e2e
 	$(GO) vet ./...
-	$(GO) test -race -count=1 ./...
+	MEMORY_REQUIRE_PROMETHEUS=1 $(GO) test -race -count=1 ./...
 	FUZZTIME=5s scripts/fuzz-short.sh
 	$(MAKE) --no-print-directory e2e
 

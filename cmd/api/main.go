@@ -326,6 +326,13 @@ func serve(ctx context.Context, cfg config.Config, aiCfg config.AI, limits confi
 		}
 		defer stop()
 	}
+	if cfg.MetricsAddr != "" {
+		stop, err := serveMetrics(cfg.MetricsAddr, a.Metrics().Handler(), log)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 
 	base := "http://" + ln.Addr().String()
 	log.Info("memory service ready", "url", base, "graphiql", base+"/graphiql")
@@ -394,5 +401,20 @@ func serveProfiler(addr string, log *slog.Logger) (stop func(), err error) {
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	log.Info("profiler", "url", "http://"+ln.Addr().String()+"/debug/pprof/")
+	return func() { _ = srv.Close() }, nil
+}
+
+// serveMetrics serves the app's Prometheus metrics at /metrics on addr (MEMORY_METRICS_ADDR, a
+// loopback address) until stop.
+func serveMetrics(addr string, metrics http.Handler, log *slog.Logger) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen on MEMORY_METRICS_ADDR %s: %w", addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", metrics)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	log.Info("metrics", "url", "http://"+ln.Addr().String()+"/metrics")
 	return func() { _ = srv.Close() }, nil
 }

@@ -247,7 +247,7 @@ func (b *bench) exactService(ctx context.Context) (*exactRecall, error) {
 	aiw, err := wire.NewAI(pool, config.AI{
 		EmbeddingURL: b.fake.URL + "/v1", EmbeddingModel: embeddingModel, EmbeddingDimensions: dimensions,
 		DailyRequestLimit: 1_000_000, SemanticMaxDistance: 0.8,
-	})
+	}, nil)
 	if err != nil {
 		pool.Close()
 		return nil, err

@@ -134,7 +134,7 @@ func runJobs(args []string) error {
 		return errors.New("the database schema is not current: start cmd/api (it migrates) or run `api migrate up` first")
 	}
 
-	aiw, err := wire.NewAI(pool, cfg.AI)
+	aiw, err := wire.NewAI(pool, cfg.AI, nil)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/open-bot/memory/internal/metrics"
 )
 
 // DefaultTimeout bounds one request when Options.Timeout is zero.
@@ -37,15 +39,18 @@ type Options struct {
 	Timeout time.Duration
 	// HTTPClient replaces the default client (its Timeout is then the caller's business).
 	HTTPClient *http.Client
+	// Metrics counts the requests by endpoint and outcome; nil counts nothing.
+	Metrics *metrics.Metrics
 }
 
 // Client sends requests to one OpenAI-compatible endpoint. It is safe for concurrent use.
 type Client struct {
-	base   string
-	shown  string // base without credentials, for logs
-	key    string
-	budget *Budget
-	http   *http.Client
+	base    string
+	shown   string // base without credentials, for logs
+	key     string
+	budget  *Budget
+	http    *http.Client
+	metrics *metrics.Metrics
 }
 
 // NewClient checks o and returns a client. Errors never repeat the key.
@@ -62,7 +67,7 @@ func NewClient(o Options) (*Client, error) {
 		hc = &http.Client{Timeout: cmp.Or(o.Timeout, DefaultTimeout)}
 	}
 	return &Client{base: strings.TrimRight(o.BaseURL, "/"), shown: strings.TrimRight(u.Redacted(), "/"),
-		key: o.APIKey, budget: o.Budget, http: hc}, nil
+		key: o.APIKey, budget: o.Budget, http: hc, metrics: o.Metrics}, nil
 }
 
 // Budget is the budget the client reserves from.
@@ -217,8 +222,38 @@ func (c *Client) ChatJSON(ctx context.Context, model string, messages []Message,
 // providerCode is what of a provider's error code may be repeated: a short identifier.
 var providerCode = regexp.MustCompile(`^[A-Za-z0-9_.\-]{1,64}$`)
 
-// post reserves the budget, sends body as JSON to endpoint and decodes a 2xx answer into out.
+// post reserves the budget, sends body as JSON to endpoint and decodes a 2xx answer into out, and
+// counts the request by its outcome.
 func (c *Client) post(ctx context.Context, endpoint string, body, out any) error {
+	err := c.send(ctx, endpoint, body, out)
+	c.metrics.AIRequest(strings.ReplaceAll(endpoint, "/", "_"), outcomeOf(err))
+	return err
+}
+
+// outcomeOf is the outcome label of a request that ended with err (memory_ai_requests_total).
+func outcomeOf(err error) string {
+	var e *Error
+	switch {
+	case err == nil:
+		return "ok"
+	case errors.Is(err, ErrBudgetSpent):
+		return "budget_spent"
+	case !errors.As(err, &e):
+		return "error"
+	case e.Code == "timeout" || e.Code == "unreachable":
+		return e.Code
+	case e.Code == "bad response":
+		return "bad_response"
+	case e.Status >= 500:
+		return "http_5xx"
+	case e.Status >= 400:
+		return "http_4xx"
+	}
+	return "error"
+}
+
+// send is post without the counting.
+func (c *Client) send(ctx context.Context, endpoint string, body, out any) error {
 	payload, err := json.Marshal(body)
 	if err != nil {
 		return &Error{Endpoint: endpoint, Code: "bad request"}

@@ -20,6 +20,7 @@ import (
 	"github.com/open-bot/memory/internal/events"
 	"github.com/open-bot/memory/internal/jobs"
 	"github.com/open-bot/memory/internal/memory"
+	"github.com/open-bot/memory/internal/metrics"
 	"github.com/open-bot/memory/internal/server"
 	"github.com/open-bot/memory/internal/wire"
 )
@@ -74,6 +75,10 @@ type Options struct {
 	PurgeDelay time.Duration
 	// Backups are the forget ledger and the backup schedule (RULES F8); the zero value keeps no ledger.
 	Backups Backups
+	// Metrics is the process's Prometheus registry and metrics; nil means a new one (metrics.New).
+	// The app records into it and watches its pools, queue, budget and websockets; cmd/api serves
+	// it (Metrics().Handler()) on MEMORY_METRICS_ADDR.
+	Metrics *metrics.Metrics
 }
 
 // App is one running API process: its pool, listener, sweeper and HTTP handler.
@@ -84,6 +89,7 @@ type App struct {
 	broker   *events.Broker
 	handler  http.Handler
 	limits   config.Limits
+	metrics  *metrics.Metrics
 
 	// life ends with Close; the background goroutines and every request run under it.
 	life      context.Context
@@ -111,6 +117,9 @@ func New(ctx context.Context, o Options) (*App, error) {
 	if o.DBMaxConns == 0 {
 		o.DBMaxConns = config.DefaultDBMaxConns()
 	}
+	if o.Metrics == nil {
+		o.Metrics = metrics.New()
+	}
 	// The listener exists only once the pool does (it copies the pool's connection settings), but
 	// the pool's connections must be able to wake it: wake reads it when it is set.
 	var woken atomic.Pointer[events.Listener]
@@ -135,14 +144,14 @@ func New(ctx context.Context, o Options) (*App, error) {
 		health.Close()
 	}
 
-	aiw, err := wire.NewAI(pool, o.AI)
+	aiw, err := wire.NewAI(pool, o.AI, o.Metrics)
 	if err != nil {
 		closePools()
 		return nil, err
 	}
 	svc := memory.NewService(pool, o.Log, append(aiw.Options(), memory.WithRunSuggestionLimit(o.RunSuggestionLimit),
 		memory.WithRunIdleTimeout(o.Limits.RunIdleTimeout), memory.WithPurge(o.PurgeDelay),
-		memory.WithExportMaxBytes(o.Limits.ExportMaxBytes))...)
+		memory.WithExportMaxBytes(o.Limits.ExportMaxBytes), memory.WithMetrics(o.Metrics))...)
 	if err := svc.Background().RehashTexts(ctx); err != nil {
 		pool.Close()
 		return nil, err
@@ -156,6 +165,9 @@ func New(ctx context.Context, o Options) (*App, error) {
 	var ledger *backup.Ledger
 	if o.Backups.Dir != "" {
 		ledger = backup.OpenLedger(o.Backups.Dir)
+		if all, err := backup.List(o.Backups.Dir); err == nil && len(all) > 0 {
+			o.Metrics.BackupSeen(all[0].Manifest.CreatedAt, all[0].Bytes)
+		}
 		if _, err := ledger.Replay(ctx, svc.Background()); err != nil {
 			closePools()
 			return nil, err
@@ -167,7 +179,7 @@ func New(ctx context.Context, o Options) (*App, error) {
 	}
 	var runner *jobs.Runner
 	if o.AI.JobsInAPI {
-		runner = jobs.NewRunner(pool, jobs.Options{Log: o.Log, Lease: o.AI.JobLease})
+		runner = jobs.NewRunner(pool, jobs.Options{Log: o.Log, Lease: o.AI.JobLease, Metrics: o.Metrics})
 	}
 	if runner != nil {
 		aiw.RegisterJobs(runner, svc)
@@ -188,21 +200,24 @@ func New(ctx context.Context, o Options) (*App, error) {
 		o.Log.Info("memory AI configured", "config", o.AI.String())
 	}
 	broker := events.NewBroker()
+	broker.Instrument(o.Metrics)
+	watch(o.Metrics, pool, health, broker, aiw)
 	listener := events.NewListener(pool.Config().ConnConfig, broker, o.Log)
 	woken.Store(listener)
 	life, stop := context.WithCancel(context.Background())
-	a := &App{pool: pool, health: health, listener: listener, broker: broker, life: life, stop: stop, limits: o.Limits}
+	a := &App{pool: pool, health: health, listener: listener, broker: broker, life: life, stop: stop, limits: o.Limits,
+		metrics: o.Metrics}
 	authn := auth.New(o.UserToken, o.WorkerToken, svc, auth.NewSessions(pool, o.Limits.SessionTTL))
 	a.running.Go(func() { _ = listener.Run(life) })
 	a.running.Go(func() { sweep(life, o.ExpirySweepInterval, svc, authn, o.Log) })
 	if o.PurgeDelay > 0 {
-		a.running.Go(func() { runPurger(life, svc, broker, o.PurgeDelay, o.Log) })
+		a.running.Go(func() { runPurger(life, svc, broker, o.PurgeDelay, o.Log, o.Metrics) })
 	}
 	if ledger != nil {
 		a.running.Go(func() { runLedger(life, svc, broker, ledger, o.Log) })
 	}
 	if o.Backups.Interval > 0 {
-		a.running.Go(func() { runBackups(life, o.Backups, svc.Background().KeyFingerprint(), o.Log) })
+		a.running.Go(func() { runBackups(life, o.Backups, svc.Background().KeyFingerprint(), o.Log, o.Metrics) })
 	}
 	if runner != nil && len(runner.Kinds()) > 0 {
 		a.running.Go(func() { _ = runner.Run(life) })
@@ -219,8 +234,29 @@ func New(ctx context.Context, o Options) (*App, error) {
 		Limits:           o.Limits,
 		Log:              o.Log,
 		DBMaxConns:       o.DBMaxConns,
+		Metrics:          o.Metrics,
 	})
 	return a, nil
+}
+
+// watch has m read, at each scrape, the pools' statistics, the broker's subscribers, the job
+// queue and the AI budget.
+func watch(m *metrics.Metrics, pool, health *pgxpool.Pool, broker *events.Broker, aiw wire.AI) {
+	for name, p := range map[string]*pgxpool.Pool{"request": pool, "health": health} {
+		m.WatchPool(name, func() metrics.PoolStat {
+			s := p.Stat()
+			return metrics.PoolStat{Acquired: s.AcquiredConns(), Idle: s.IdleConns(), Total: s.TotalConns(), Max: s.MaxConns(),
+				Acquires: s.AcquireCount(), Waits: s.EmptyAcquireCount(), WaitTime: s.EmptyAcquireWaitTime()}
+		})
+	}
+	m.WatchBroker(broker.Subscribers)
+	// On the request pool, like the budget's own reads: the health pool is /readyz's alone. A scrape
+	// that waits longer than metrics.ScrapeTimeout for a connection goes without these.
+	m.WatchJobQueue(func(ctx context.Context) ([]metrics.QueueDepth, error) { return jobs.QueueDepth(ctx, pool) })
+	m.WatchAIBudget(func(ctx context.Context) (int, int, error) {
+		used, err := aiw.Budget.Used(ctx)
+		return aiw.Budget.Limit(), used, err
+	})
 }
 
 // sweep runs every interval until ctx is done: it announces expired items (G7), interrupts runs whose
@@ -282,6 +318,9 @@ func (a *App) Listener() *events.Listener { return a.listener }
 // Broker fans the listener's events out to this process's subscriptions; its Subscribers gauge counts
 // the running executions of subscriptions (equivalent websocket subscriptions share one).
 func (a *App) Broker() *events.Broker { return a.broker }
+
+// Metrics is the process's registry and metrics (Options.Metrics).
+func (a *App) Metrics() *metrics.Metrics { return a.metrics }
 
 // Close cancels running requests, stops the listener and the sweeper, waits for them, and closes the
 // pools (which wait for connections still in use). It is safe to call more than once.

@@ -10,6 +10,7 @@ import (
 	"github.com/open-bot/memory/internal/backup"
 	"github.com/open-bot/memory/internal/events"
 	"github.com/open-bot/memory/internal/memory"
+	"github.com/open-bot/memory/internal/metrics"
 )
 
 // Backups are the API's part in RULES F8: the forget ledger and the backup schedule.
@@ -62,7 +63,7 @@ func runLedger(ctx context.Context, svc *memory.Service, broker *events.Broker, 
 
 // runBackups takes a backup every b.Interval — at once when the newest one is older — and keeps the
 // newest b.Keep, until ctx ends. A failed backup is logged and tried again after a minute.
-func runBackups(ctx context.Context, b Backups, fingerprint string, log *slog.Logger) {
+func runBackups(ctx context.Context, b Backups, fingerprint string, log *slog.Logger, m *metrics.Metrics) {
 	next := time.Now()
 	if all, err := backup.List(b.Dir); err == nil && len(all) > 0 {
 		next = all[0].Manifest.CreatedAt.Add(b.Interval)
@@ -77,6 +78,9 @@ func runBackups(ctx context.Context, b Backups, fingerprint string, log *slog.Lo
 		}
 		start := time.Now()
 		info, err := backup.Create(ctx, b.Source, backup.NamedIn(b.Dir, start), fingerprint)
+		if ctx.Err() == nil {
+			m.BackupCompleted(info.Bytes, time.Since(start), err)
+		}
 		if err != nil {
 			if ctx.Err() == nil {
 				log.Error("scheduled backup failed; retrying in a minute", "err", err)

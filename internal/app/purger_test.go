@@ -106,4 +106,21 @@ func TestEmbeddedForgetIsPurgedFromTheDataDirectory(t *testing.T) {
 	_, err = listen.WaitForNotification(waitCtx)
 	require.NoError(t, err, "no purge after the forget")
 	require.Empty(t, grepDir(t, dataDir, []byte(marker)), "data files that still hold the forgotten text")
+	require.True(t, apitest.WaitUntil(apitest.Wait, func() bool { return counterValue(t, api.App, "memory_purge_runs_total") >= 1 }),
+		"the purge is counted in the metrics")
+	require.Zero(t, counterValue(t, api.App, "memory_purge_failures_total"))
+}
+
+// counterValue is the value of the unlabelled counter name in a's metrics.
+func counterValue(t *testing.T, a *app.App, name string) float64 {
+	t.Helper()
+	families, err := a.Metrics().Registry().Gather()
+	require.NoError(t, err)
+	for _, f := range families {
+		if f.GetName() == name {
+			return f.GetMetric()[0].GetCounter().GetValue()
+		}
+	}
+	t.Fatalf("no metric %s", name)
+	return 0
 }

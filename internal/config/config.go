@@ -56,6 +56,10 @@ type Config struct {
 	// profiling a live process, as make bench can; empty (the default) serves nothing. It must be a
 	// loopback address: profiles show the process's internals to whoever can read them.
 	DebugAddr string
+	// MetricsAddr is MEMORY_METRICS_ADDR: where cmd/api serves Prometheus metrics (/metrics); empty
+	// (the default) serves nothing. It must be a loopback address, like DebugAddr: a scraper on
+	// another host reaches it through a proxy or a tunnel the operator chooses.
+	MetricsAddr string
 	// RunSuggestionLimit is MEMORY_RUN_SUGGESTION_LIMIT (default 20, 1–1000): how many suggestions
 	// one run may leave for the user.
 	RunSuggestionLimit int
@@ -115,6 +119,7 @@ func Load(getenv func(string) string) (Config, error) {
 		UserToken:   get("MEMORY_USER_TOKEN", ""),
 		WorkerToken: get("MEMORY_WORKER_TOKEN", ""),
 		DebugAddr:   get("MEMORY_DEBUG_ADDR", ""),
+		MetricsAddr: get("MEMORY_METRICS_ADDR", ""),
 	}
 	if c.DBMaxConns, err = strconv.Atoi(get("MEMORY_DB_MAX_CONNS", strconv.Itoa(DefaultDBMaxConns()))); err != nil || c.DBMaxConns < 1 || c.DBMaxConns > maxDBMaxConns {
 		return c, fmt.Errorf("MEMORY_DB_MAX_CONNS: want a number of connections from 1 to %d", maxDBMaxConns)
@@ -126,11 +131,11 @@ func Load(getenv func(string) string) (Config, error) {
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		return c, fmt.Errorf("MEMORY_ADDR: want host:port, like 127.0.0.1:8080: %v", err)
 	}
-	if c.DebugAddr != "" {
-		host, _, err := net.SplitHostPort(c.DebugAddr)
-		if ip := net.ParseIP(host); err != nil || (host != "localhost" && (ip == nil || !ip.IsLoopback())) {
-			return c, fmt.Errorf("MEMORY_DEBUG_ADDR: want a loopback host:port, like 127.0.0.1:6060")
-		}
+	if c.DebugAddr != "" && !loopback(c.DebugAddr) {
+		return c, fmt.Errorf("MEMORY_DEBUG_ADDR: want a loopback host:port, like 127.0.0.1:6060")
+	}
+	if c.MetricsAddr != "" && !loopback(c.MetricsAddr) {
+		return c, fmt.Errorf("MEMORY_METRICS_ADDR: want a loopback host:port, like 127.0.0.1:9464")
 	}
 	port, err := strconv.Atoi(get("MEMORY_PG_PORT", "0"))
 	if err != nil || port < 0 || port > 65535 {
@@ -194,6 +199,14 @@ func Load(getenv func(string) string) (Config, error) {
 		return c, fmt.Errorf("MEMORY_DEMO: want true or false")
 	}
 	return c, nil
+}
+
+// loopback reports whether addr is a host:port on the loopback interface (localhost, 127.0.0.0/8,
+// ::1).
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	ip := net.ParseIP(host)
+	return err == nil && (host == "localhost" || ip != nil && ip.IsLoopback())
 }
 
 // Worker is the validated configuration of cmd/worker: the shared part, with DATABASE_URL required

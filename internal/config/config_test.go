@@ -45,6 +45,7 @@ func TestLoadGood(t *testing.T) {
 				"MEMORY_PG_PORT": "5433", "MEMORY_USER_TOKEN": userToken, "MEMORY_WORKER_TOKEN": workerToken,
 				"MEMORY_SKIP_MIGRATIONS": "true", "MEMORY_ALLOWED_ORIGINS": " https://app.example/ , http://localhost:5173,,",
 				"MEMORY_LOG_LEVEL": "DEBUG", "MEMORY_LOG_FORMAT": "JSON", "MEMORY_DEBUG_ADDR": "127.0.0.1:6060",
+				"MEMORY_METRICS_ADDR": "[::1]:9464",
 				"MEMORY_DB_MAX_CONNS": "4", "MEMORY_DB_STATEMENT_TIMEOUT": "1500ms", "MEMORY_RUN_SUGGESTION_LIMIT": "5",
 				"MEMORY_TOMBSTONE_KEY": tombstoneKey, "MEMORY_BACKUP_DIR": "/var/backups/memory", "MEMORY_BACKUP_INTERVAL": "24h",
 				"MEMORY_BACKUP_KEEP": "3",
@@ -52,8 +53,8 @@ func TestLoadGood(t *testing.T) {
 			want: config.Config{Shared: config.Shared{DatabaseURL: databaseURL, DataDir: "/var/lib/memory", TombstoneKey: tombstoneKey, LogLevel: "debug", LogFormat: "json"}, Addr: "0.0.0.0:9000", PGPort: 5433,
 				UserToken: userToken, WorkerToken: workerToken, SkipMigrations: true,
 				AllowedOrigins: []string{"https://app.example", "http://localhost:5173"},
-				DebugAddr:      "127.0.0.1:6060",
-				DBMaxConns:     4, DBStatementTimeout: 1500 * time.Millisecond, RunSuggestionLimit: 5,
+				DebugAddr:      "127.0.0.1:6060", MetricsAddr: "[::1]:9464",
+				DBMaxConns: 4, DBStatementTimeout: 1500 * time.Millisecond, RunSuggestionLimit: 5,
 				BackupDir: "/var/backups/memory", BackupInterval: 24 * time.Hour, BackupKeep: 3},
 		},
 		{
@@ -158,6 +159,9 @@ func TestLoadBad(t *testing.T) {
 		{"statement timeout negative", withTokens(map[string]string{"MEMORY_DB_STATEMENT_TIMEOUT": "-1s"}), []string{"MEMORY_DB_STATEMENT_TIMEOUT"}},
 		{"statement timeout under a millisecond", withTokens(map[string]string{"MEMORY_DB_STATEMENT_TIMEOUT": "10us"}), []string{"MEMORY_DB_STATEMENT_TIMEOUT"}},
 		{"profiler without port", withTokens(map[string]string{"MEMORY_DEBUG_ADDR": "127.0.0.1"}), []string{"MEMORY_DEBUG_ADDR"}},
+		{"metrics on every interface", withTokens(map[string]string{"MEMORY_METRICS_ADDR": "0.0.0.0:9464"}), []string{"MEMORY_METRICS_ADDR"}},
+		{"metrics on a named host", withTokens(map[string]string{"MEMORY_METRICS_ADDR": "example.com:9464"}), []string{"MEMORY_METRICS_ADDR"}},
+		{"metrics without port", withTokens(map[string]string{"MEMORY_METRICS_ADDR": "localhost"}), []string{"MEMORY_METRICS_ADDR"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/open-bot/memory/internal/memory"
+	"github.com/open-bot/memory/internal/metrics"
 )
 
 // SubscriberBuffer is how many undelivered messages a subscriber may hold before it is closed.
@@ -18,13 +19,21 @@ type Message struct {
 
 // Broker fans events out to this process's subscribers.
 type Broker struct {
-	mu   sync.Mutex
-	subs map[*Subscription]struct{}
+	mu      sync.Mutex
+	subs    map[*Subscription]struct{}
+	metrics *metrics.Metrics
 }
 
 // NewBroker returns an empty broker.
 func NewBroker() *Broker {
 	return &Broker{subs: make(map[*Subscription]struct{})}
+}
+
+// Instrument counts the messages the broker delivers and drops in m.
+func (b *Broker) Instrument(m *metrics.Metrics) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.metrics = m
 }
 
 // Subscription receives the messages its filter accepts, on C. C is closed by Close, or by the broker
@@ -60,7 +69,7 @@ func (b *Broker) removeLocked(s *Subscription) {
 	}
 }
 
-// Subscribers is the number of live subscriptions (a gauge for /metrics and tests).
+// Subscribers is the number of live subscriptions (memory_event_subscribers, and tests).
 func (b *Broker) Subscribers() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -86,7 +95,9 @@ func (b *Broker) deliver(m Message) {
 		}
 		select {
 		case s.c <- m:
+			b.metrics.EventDelivered()
 		default:
+			b.metrics.EventDropped()
 			// Falling this far behind means the client isn't reading; closing tells it to resubscribe,
 			// which re-reads current state, instead of silently dropping one event.
 			b.removeLocked(s)

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/open-bot/memory/internal/jobs/jobsdb"
+	"github.com/open-bot/memory/internal/metrics"
 )
 
 // Channel is the NOTIFY channel an enqueue wakes runners on. The payload is the job's kind.
@@ -227,4 +228,19 @@ func cleanCode(s string) string {
 		}
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// QueueDepth is the queue's pending and running jobs by kind and status, each with the age of its
+// oldest job: what the metrics report at a scrape.
+func QueueDepth(ctx context.Context, db DBTX) ([]metrics.QueueDepth, error) {
+	rows, err := jobsdb.New(db).JobsQueueDepth(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("job queue depth: %w", err)
+	}
+	out := make([]metrics.QueueDepth, len(rows))
+	for i, r := range rows {
+		out[i] = metrics.QueueDepth{Kind: r.Kind, Status: r.Status, Jobs: r.Jobs,
+			OldestAge: time.Duration(r.OldestSeconds * float64(time.Second))}
+	}
+	return out, nil
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/jackc/pgxlisten"
 
 	"github.com/open-bot/memory/internal/jobs/jobsdb"
+	"github.com/open-bot/memory/internal/metrics"
 )
 
 // Handler does one job. It gets a context that ends at the job's timeout or when the runner gives up
@@ -75,6 +76,8 @@ type Options struct {
 	Now func() time.Time
 	// Log gets the runner's logs (ids, kinds and codes only); nil means slog.Default().
 	Log *slog.Logger
+	// Metrics counts attempts and failures by kind; nil counts nothing.
+	Metrics *metrics.Metrics
 }
 
 // Runner claims jobs from memory_jobs and runs their handlers. Register handlers before Run or RunOnce.
@@ -348,6 +351,7 @@ func (r *Runner) done(js []Job, errs []error) {
 		case !mine:
 		case errs[i] == nil:
 			succeeded = append(succeeded, j)
+			r.opts.Metrics.JobAttempt(string(j.Kind), false, false)
 		default:
 			r.finish(j, errs[i], releasing)
 		}
@@ -465,6 +469,7 @@ func (r *Runner) finish(j Job, err error, releasing bool) {
 	default:
 		code := ErrorCode(err)
 		fail := j.Attempt >= r.opts.MaxAttempts || (errors.As(err, &rtr) && !rtr.Retryable())
+		r.opts.Metrics.JobAttempt(string(j.Kind), true, fail)
 		delay := Backoff(j.Attempt)
 		changed, dbErr = q.JobRetry(ctx, jobsdb.JobRetryParams{
 			ID: j.ID, LockedBy: r.opts.ID, Attempts: j.Attempt, Fail: fail, DelayMs: delay.Milliseconds(), Now: r.now(),

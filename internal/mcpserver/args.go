@@ -30,12 +30,16 @@ func addTool[In, Out any](s *mcp.Server, t tools, tool *mcp.Tool, h func(context
 	s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var in In
 		if err := spec.decode(req.Params.Arguments, &in); err != nil {
+			t.metrics.MCPToolCall(tool.Name, "BAD_USER_INPUT")
 			return errorResult("BAD_USER_INPUT: " + err.Error()), nil
 		}
 		text, result, err := h(ctx, req, in)
 		if err != nil {
-			return errorResult(t.toolError(ctx, err)), nil
+			text := t.toolError(ctx, err)
+			t.metrics.MCPToolCall(tool.Name, errorCode(text))
+			return errorResult(text), nil
 		}
+		t.metrics.MCPToolCall(tool.Name, "")
 		r := textResult(text)
 		r.StructuredContent = result
 		return r, nil

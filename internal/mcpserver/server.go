@@ -15,6 +15,7 @@ import (
 
 	"github.com/open-bot/memory/internal/memory"
 	"github.com/open-bot/memory/internal/memory/packet"
+	"github.com/open-bot/memory/internal/metrics"
 )
 
 // PacketURI is the resource holding the run's memory packet (P5, P7).
@@ -37,11 +38,11 @@ If a tool answers that memory changed during this task, the turn is over: tell t
 
 // New returns the MCP server of the teammates' memory tools. It holds no state of its own: each
 // call acts with the run credential that came with its request (see TokenInfo), so one server
-// serves every run.
-func New(svc *memory.Service, log *slog.Logger) *mcp.Server {
+// serves every run. Each tool call is counted in m by tool and outcome code (nil: not counted).
+func New(svc *memory.Service, log *slog.Logger, m *metrics.Metrics) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Teammate memory", Version: version},
 		&mcp.ServerOptions{Instructions: Instructions, Capabilities: &mcp.ServerCapabilities{}})
-	t := tools{svc: svc, log: log}
+	t := tools{svc: svc, log: log, metrics: m}
 	addTool(s, t, &mcp.Tool{Name: "remember", Description: descRemember, InputSchema: schemaRemember,
 		Annotations: &mcp.ToolAnnotations{Title: "Remember", DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}}, t.remember)
 	addTool(s, t, &mcp.Tool{Name: "remember_about_user", Description: descRememberAboutUser, InputSchema: schemaRememberAboutUser,
@@ -108,8 +109,9 @@ func withCredential(ctx context.Context, extra *mcp.RequestExtra) context.Contex
 }
 
 type tools struct {
-	svc *memory.Service
-	log *slog.Logger
+	svc     *memory.Service
+	log     *slog.Logger
+	metrics *metrics.Metrics
 }
 
 // Arguments of the tools, decoded after the SDK validated them against the schemas below.
@@ -343,6 +345,16 @@ func toolErrorText(err error) (text string, internal bool) {
 		return msgUnavailable, false
 	}
 	return msgInternal, true
+}
+
+// errorCode is the code a tool error's text starts with (BAD_USER_INPUT, CONFLICT …), for the
+// metrics; memory changed mid-turn, whose text is what the model tells the user, is MEMORY_CHANGED.
+func errorCode(text string) string {
+	if text == memory.ErrMemoryChangedMidTurn.Error() || text == memory.ErrMemoryChanged.Error() {
+		return "MEMORY_CHANGED"
+	}
+	code, _, _ := strings.Cut(text, ":")
+	return metrics.Code(code)
 }
 
 // toolError is err as the tool error a handler answers. A defect is logged (without memory text:

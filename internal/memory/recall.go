@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -427,6 +428,7 @@ func (s *Service) RecallPreview(ctx context.Context, teammateID, query string) (
 		return Packet{}, ErrForbidden
 	}
 	// Embedded before the transaction opens: see PrepareRecall.
+	start := time.Now()
 	q, err := s.PrepareRecall(ctx, teammateID, query)
 	var p Packet
 	if err == nil {
@@ -441,6 +443,7 @@ func (s *Service) RecallPreview(ctx context.Context, teammateID, query string) (
 	case err != nil:
 		return Packet{}, fmt.Errorf("recall preview: %w", err)
 	}
+	s.countRecall("preview", time.Since(start), p)
 	items := make([]Item, len(p.Entries))
 	for i, e := range p.Entries {
 		items[i] = e.Item

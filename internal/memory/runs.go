@@ -182,10 +182,13 @@ func (s *Service) StartRun(ctx context.Context, in StartRunInput) (StartedRun, e
 			return StartedRun{}, fmt.Errorf("start run: %w", err)
 		}
 	}
+	recallStart := time.Now()
 	recall, err := s.PrepareRecall(ctx, teammateID, request)
 	if err != nil {
 		return StartedRun{}, wrapUnlessDomain("start run", err)
 	}
+	// The recall's time is its preparation's and its packet's (of the attempt that committed).
+	prepared, built := time.Since(recallStart), time.Duration(0)
 	var out StartedRun
 	changed := false
 	given := in
@@ -266,9 +269,11 @@ func (s *Service) StartRun(ctx context.Context, in StartRunInput) (StartedRun, e
 		if out.RetryOf != nil && !out.Fresh {
 			out.RetryOf.Reply = "" // the continued thread holds it
 		}
+		buildStart := time.Now()
 		if out.Packet, err = s.BuildPacketTx(ctx, tx, teammateID, recall.forRequest(request)); err != nil {
 			return err
 		}
+		built = time.Since(buildStart)
 		if err := WriteContextsTx(ctx, tx, out.Run.ID, out.Packet); err != nil {
 			return err
 		}
@@ -303,6 +308,7 @@ func (s *Service) StartRun(ctx context.Context, in StartRunInput) (StartedRun, e
 		s.log.InfoContext(ctx, "run failed: memory changed while it started", "run", out.Run.ID, "teammate", teammateID)
 		return StartedRun{}, ErrMemoryChanged
 	}
+	s.countRecall("start_run", prepared+built, out.Packet)
 	s.log.InfoContext(ctx, "run started", "run", out.Run.ID, "teammate", teammateID, "thread", out.Thread.ID,
 		"fresh", out.Fresh, "entries", len(out.Packet.Entries))
 	return out, nil

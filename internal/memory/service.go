@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/open-bot/memory/internal/metrics"
 )
 
 // The service: its type, its construction and its options. A Service's configuration is fixed when
@@ -28,6 +30,8 @@ type Service struct {
 	runIdle time.Duration
 	// exportMaxBytes bounds one export (transfer.go).
 	exportMaxBytes int
+	// metrics records judge decisions and recalls (metrics.go); nil records nothing.
+	metrics *metrics.Metrics
 }
 
 // DefaultRunSuggestionLimit is how many suggestions one run may make unless configured otherwise:

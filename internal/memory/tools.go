@@ -122,7 +122,9 @@ func (s *Service) ToolRemember(ctx context.Context, in RememberInput) (ToolResul
 		Kind        Kind    `json:"kind"`
 		ForEveryone bool    `json:"forEveryone"`
 	}{in.Content, key, in.Kind, in.ForEveryone}}
-	return s.runWriteTx(ctx, sc.String(), keyed, func(tx pgx.Tx, run Run, message, messageID string) (ToolResult, error) {
+	var d intent.Decision
+	res, err := s.runWriteTx(ctx, sc.String(), keyed, func(tx pgx.Tx, run Run, message, messageID string) (ToolResult, error) {
+		d = intent.Decision{}
 		dup, err := queries(tx).ItemActiveTextExists(ctx, memorydb.ItemActiveTextExistsParams{
 			Scope: sc.String(), ContentHash: ContentHash(in.Content),
 		})
@@ -132,7 +134,7 @@ func (s *Service) ToolRemember(ctx context.Context, in RememberInput) (ToolResul
 		if dup {
 			return ToolResult{Outcome: OutcomeUnchanged, Message: "This is already remembered; nothing was saved."}, nil
 		}
-		d := intent.Judge(message, intent.Write{Kind: intent.Save, Content: in.Content, Key: deref(key), Shared: in.ForEveryone})
+		d = intent.Judge(message, intent.Write{Kind: intent.Save, Content: in.Content, Key: deref(key), Shared: in.ForEveryone})
 		n := newItem{
 			scope: sc, state: state{content: in.Content, key: key, kind: in.Kind}, source: SourceTeammate,
 			actor: actorOf(run), sourceRunID: &run.ID, sourceMessageID: &messageID,
@@ -153,6 +155,8 @@ func (s *Service) ToolRemember(ctx context.Context, in RememberInput) (ToolResul
 		return s.suggestTx(ctx, tx, run, n, d, message, in.Content,
 			"Saved as a suggestion for the user to confirm, because "+d.Reason.ForTeammate(), gone)
 	})
+	s.countJudged("save", d, err)
+	return res, err
 }
 
 // ToolUpdateMemory changes a visible active item for a teammate (run credential). With an explicit,
@@ -190,7 +194,9 @@ func (s *Service) ToolUpdateMemoryWith(ctx context.Context, in ToolUpdateInput) 
 		BaseRevision int    `json:"baseRevision"`
 		Content      string `json:"content"`
 	}{id, baseRevision, content}}
-	return s.runWriteTx(ctx, scope, keyed, func(tx pgx.Tx, run Run, message, messageID string) (ToolResult, error) {
+	var d intent.Decision
+	res, err := s.runWriteTx(ctx, scope, keyed, func(tx pgx.Tx, run Run, message, messageID string) (ToolResult, error) {
+		d = intent.Decision{}
 		cur, err := activeItemForUpdateTx(ctx, tx, id)
 		if err != nil {
 			return ToolResult{}, err
@@ -203,7 +209,7 @@ func (s *Service) ToolUpdateMemoryWith(ctx context.Context, in ToolUpdateInput) 
 		if next.equal(itemState(cur)) {
 			return ToolResult{Outcome: OutcomeUnchanged, Message: "The memory already says this; nothing changed."}, nil
 		}
-		d := intent.Judge(message, intent.Write{Kind: intent.Update, Content: content, Shared: cur.Scope == ScopeShared,
+		d = intent.Judge(message, intent.Write{Kind: intent.Update, Content: content, Shared: cur.Scope == ScopeShared,
 			Target: judgedTarget(cur)})
 		if d.Verdict == intent.Confirmed {
 			item, err := s.writeRevisionTx(ctx, tx, cur, next, StatusActive, ActionCorrect, actorOf(run), &run.ID)
@@ -230,6 +236,8 @@ func (s *Service) ToolUpdateMemoryWith(ctx context.Context, in ToolUpdateInput) 
 		}, d, message, content,
 			"Not changed yet: the change waits for the user to confirm, because "+d.Reason.ForTeammate(), gone)
 	})
+	s.countJudged("update", d, err)
+	return res, err
 }
 
 // ToolForgetMemory erases a visible item for a teammate when the user's message asks to forget that
@@ -257,12 +265,14 @@ func (s *Service) ToolForgetMemoryWith(ctx context.Context, in ToolForgetInput) 
 	keyed := keyedWrite{key: in.IdempotencyKey, operation: opToolForget, input: struct {
 		ID string `json:"id"`
 	}{id}}
-	return s.runWriteTx(ctx, scope, keyed, func(tx pgx.Tx, run Run, message, messageID string) (ToolResult, error) {
+	var d intent.Decision
+	res, err := s.runWriteTx(ctx, scope, keyed, func(tx pgx.Tx, run Run, message, messageID string) (ToolResult, error) {
+		d = intent.Decision{}
 		cur, err := activeItemForUpdateTx(ctx, tx, id)
 		if err != nil {
 			return ToolResult{}, err
 		}
-		d := intent.Judge(message, intent.Write{Kind: intent.Forget, Shared: cur.Scope == ScopeShared,
+		d = intent.Judge(message, intent.Write{Kind: intent.Forget, Shared: cur.Scope == ScopeShared,
 			Target: judgedTarget(cur)})
 		if d.Verdict == intent.Confirmed {
 			item, err := s.forgetItemTx(ctx, tx, cur, actorOf(run), &run.ID)
@@ -287,6 +297,8 @@ func (s *Service) ToolForgetMemoryWith(ctx context.Context, in ToolForgetInput) 
 		}, d, message, cur.Content,
 			"Not forgotten yet: the user is asked to confirm forgetting this memory, because "+d.Reason.ForTeammate(), false)
 	})
+	s.countJudged("forget", d, err)
+	return res, err
 }
 
 // suggestTx saves n as a suggestion of run (A2, A4, A5) with its source: the sentence of the user's

@@ -94,6 +94,16 @@ func (t *wsTracker) open(session string, authenticated bool) (*trackedConn, int)
 	return c, 0
 }
 
+// counts are the open websockets and their running subscriptions (the metrics' gauges).
+func (t *wsTracker) counts() (connections, subscriptions int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, n := range t.byCred {
+		subscriptions += n
+	}
+	return len(t.conns), subscriptions
+}
+
 // authenticate moves c, whose connection_init has just succeeded, from the unauthenticated budget
 // to the connection cap; it reports false, leaving c where it was, when the cap is full.
 func (c *trackedConn) authenticate() bool {

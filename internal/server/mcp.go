@@ -14,7 +14,7 @@ import (
 // batch is refused), which takes the heavy slots its GraphQL twin would (operationBudget.admit), and
 // its answer is at most mcpserver.DefaultMaxResponseBytes.
 func (s *server) mcp() http.Handler {
-	h := mcpserver.Handler(mcpserver.New(s.Memory, s.Log), mcpserver.HTTPOptions{
+	h := mcpserver.Handler(mcpserver.New(s.Memory, s.Log, s.Metrics), mcpserver.HTTPOptions{
 		MaxBodyBytes: MaxBodyBytes, CheckBody: checkMCPBody,
 		// hostGuard checks every request's Host, allowing configured public names too.
 		HostChecked: true,

@@ -34,6 +34,7 @@ import (
 	"github.com/open-bot/memory/internal/escapes"
 	"github.com/open-bot/memory/internal/events"
 	"github.com/open-bot/memory/internal/memory"
+	"github.com/open-bot/memory/internal/metrics"
 )
 
 // Options are what the HTTP surface needs from the process.
@@ -65,6 +66,9 @@ type Options struct {
 	// DBMaxConns is the size of the pool Memory uses; at most half of it serves recalls, searches
 	// and counts at once (see operations.go). 0 means no such limit.
 	DBMaxConns int
+	// Metrics times HTTP requests, GraphQL operations and MCP calls, and watches the websockets
+	// (metrics.go); nil measures nothing.
+	Metrics *metrics.Metrics
 }
 
 // New returns the whole HTTP handler of the API.
@@ -90,6 +94,7 @@ func New(o Options) http.Handler {
 			}
 		}
 	}
+	o.Metrics.WatchWebsockets(s.ws.counts)
 	mux := http.NewServeMux()
 	mux.Handle("/graphql", o.Auth.Middleware(s.graphqlGuard(s.graphql())))
 	mux.Handle("/mcp", s.mcp())
@@ -158,6 +163,7 @@ func (s *server) graphql() http.Handler {
 	srv.AroundOperations(root.WithLoaders)
 	// Last: the execution it shares is set up with the context every interceptor above has made.
 	srv.Use(newSharedSubscriptions())
+	srv.Use(newGraphQLMetrics(s.Metrics, schema.Schema()))
 	srv.SetErrorPresenter(resolvers.ErrorPresenter(s.Log))
 	srv.SetRecoverFunc(resolvers.Recover(s.Log))
 	return srv
@@ -370,11 +376,11 @@ func (r *statusRecorder) WriteHeader(code int) {
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 // logRequests logs method, path (never the query string: the login URL carries a token), status and
-// duration.
+// duration, and times the request by its route class (routeClass) and status.
 func (s *server) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/healthz" || r.URL.Path == "/readyz" || r.Header.Get("Upgrade") != "" {
-			next.ServeHTTP(w, r) // probes are noise; websockets log through gqlgen's hooks
+		if r.Header.Get("Upgrade") != "" {
+			next.ServeHTTP(w, r) // websockets log through gqlgen's hooks, and are counted as connections
 			return
 		}
 		start := time.Now()
@@ -382,6 +388,10 @@ func (s *server) logRequests(next http.Handler) http.Handler {
 		next.ServeHTTP(rec, r)
 		if rec.status == 0 {
 			rec.status = http.StatusOK
+		}
+		s.Metrics.HTTPRequest(routeClass(r.URL.Path), rec.status, time.Since(start))
+		if r.URL.Path == "/healthz" || r.URL.Path == "/readyz" {
+			return // probes are noise in the log
 		}
 		s.Log.DebugContext(r.Context(), "http", "method", r.Method, "path", r.URL.Path, "status", rec.status,
 			"ms", float64(time.Since(start).Microseconds())/1000)

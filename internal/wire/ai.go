@@ -17,6 +17,7 @@ import (
 	"github.com/open-bot/memory/internal/config"
 	"github.com/open-bot/memory/internal/jobs"
 	"github.com/open-bot/memory/internal/memory"
+	"github.com/open-bot/memory/internal/metrics"
 )
 
 // extractionTimeout bounds one extraction request: a chat answer takes longer than an embedding,
@@ -34,18 +35,19 @@ type AI struct {
 	extractor *ai.Extractor // nil: extraction off
 }
 
-// NewAI builds the clients cfg configures, all drawing on one budget over pool.
-func NewAI(pool *pgxpool.Pool, cfg config.AI) (AI, error) {
+// NewAI builds the clients cfg configures, all drawing on one budget over pool and counting their
+// requests in m (nil: not counted).
+func NewAI(pool *pgxpool.Pool, cfg config.AI, m *metrics.Metrics) (AI, error) {
 	a := AI{cfg: cfg, Budget: ai.NewBudget(pool, cfg.DailyRequestLimit)}
 	if cfg.Extraction() {
-		client, err := ai.NewClient(ai.Options{BaseURL: cfg.ExtractionURL, APIKey: cfg.APIKey, Budget: a.Budget, Timeout: extractionTimeout})
+		client, err := ai.NewClient(ai.Options{BaseURL: cfg.ExtractionURL, APIKey: cfg.APIKey, Budget: a.Budget, Timeout: extractionTimeout, Metrics: m})
 		if err != nil {
 			return a, fmt.Errorf("MEMORY_EXTRACTION_URL: %w", err)
 		}
 		a.extractor = &ai.Extractor{Client: client, Model: cfg.ExtractionModel}
 	}
 	if cfg.Embeddings() {
-		client, err := ai.NewClient(ai.Options{BaseURL: cfg.EmbeddingURL, APIKey: cfg.APIKey, Budget: a.Budget})
+		client, err := ai.NewClient(ai.Options{BaseURL: cfg.EmbeddingURL, APIKey: cfg.APIKey, Budget: a.Budget, Metrics: m})
 		if err != nil {
 			return a, fmt.Errorf("MEMORY_EMBEDDING_URL: %w", err)
 		}

@@ -29,7 +29,7 @@ var quiet = slog.New(slog.DiscardHandler)
 // options, the runner with its handlers.
 func install(t *testing.T, pool *pgxpool.Pool, runner *jobs.Runner, cfg config.AI) (wire.AI, *memory.Service) {
 	t.Helper()
-	a, err := wire.NewAI(pool, cfg)
+	a, err := wire.NewAI(pool, cfg, nil)
 	require.NoError(t, err)
 	svc := memory.NewService(pool, quiet, a.Options()...)
 	if runner != nil {

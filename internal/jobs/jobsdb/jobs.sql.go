@@ -275,6 +275,48 @@ func (q *Queries) JobsPrune(ctx context.Context, arg JobsPruneParams) error {
 	return err
 }
 
+const jobsQueueDepth = `-- name: JobsQueueDepth :many
+SELECT kind, status, count(*)::int AS jobs,
+       extract(epoch FROM now() - min(created_at))::float8 AS oldest_seconds
+  FROM memory_jobs
+ WHERE status IN ('pending', 'running')
+ GROUP BY kind, status
+ ORDER BY kind, status
+`
+
+type JobsQueueDepthRow struct {
+	Kind          string
+	Status        string
+	Jobs          int
+	OldestSeconds float64
+}
+
+// The pending and running jobs by kind and status, with the age of the oldest of each (metrics).
+func (q *Queries) JobsQueueDepth(ctx context.Context) ([]JobsQueueDepthRow, error) {
+	rows, err := q.db.Query(ctx, jobsQueueDepth)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []JobsQueueDepthRow{}
+	for rows.Next() {
+		var i JobsQueueDepthRow
+		if err := rows.Scan(
+			&i.Kind,
+			&i.Status,
+			&i.Jobs,
+			&i.OldestSeconds,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const jobsRescue = `-- name: JobsRescue :execrows
 UPDATE memory_jobs
    SET status = CASE WHEN attempts >= $1::int THEN 'failed' ELSE 'pending' END,

@@ -95,3 +95,12 @@ UPDATE memory_jobs
 DELETE FROM memory_jobs
  WHERE (status IN ('done', 'cancelled') AND updated_at < coalesce(sqlc.narg(now)::timestamptz, now()) - sqlc.arg(retention_ms)::bigint * interval '1 millisecond')
     OR (status = 'failed' AND updated_at < coalesce(sqlc.narg(now)::timestamptz, now()) - sqlc.arg(retention_ms)::bigint * interval '10 milliseconds');
+
+-- name: JobsQueueDepth :many
+-- The pending and running jobs by kind and status, with the age of the oldest of each (metrics).
+SELECT kind, status, count(*)::int AS jobs,
+       extract(epoch FROM now() - min(created_at))::float8 AS oldest_seconds
+  FROM memory_jobs
+ WHERE status IN ('pending', 'running')
+ GROUP BY kind, status
+ ORDER BY kind, status;
