@@ -1,7 +1,11 @@
 package server_test
 
 import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -22,7 +26,7 @@ func TestScheduledBackupsKeepTheNewest(t *testing.T) {
 	pgDump, err := pgcluster.Program("pg_dump")
 	require.NoError(t, err)
 	dir := t.TempDir()
-	apitest.StartWith(t, url, func(o *app.Options) {
+	api := apitest.StartWith(t, url, func(o *app.Options) {
 		o.Backups = app.Backups{Dir: dir, Interval: 300 * time.Millisecond, Keep: 2,
 			Source: backup.Source{DatabaseURL: url, PGDump: pgDump}}
 	})
@@ -46,4 +50,25 @@ func TestScheduledBackupsKeepTheNewest(t *testing.T) {
 	all, err := backup.List(dir)
 	require.NoError(t, err)
 	require.True(t, all[0].Manifest.CreatedAt.After(all[1].Manifest.CreatedAt))
+
+	// Each is counted for Prometheus, the last one's size too.
+	rec := httptest.NewRecorder()
+	api.App.Metrics().Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	var ok float64
+	_, err = fmt.Sscanf(metricLine(t, rec.Body.String(), `memory_backups_total{outcome="success"} `), "%g", &ok)
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, ok, 5.0)
+	require.NotEqual(t, "0", metricLine(t, rec.Body.String(), "memory_backup_last_size_bytes "))
+}
+
+// metricLine is the value after prefix on its line of a Prometheus text exposition.
+func metricLine(t *testing.T, exposition, prefix string) string {
+	t.Helper()
+	for _, line := range strings.Split(exposition, "\n") {
+		if v, ok := strings.CutPrefix(line, prefix); ok {
+			return v
+		}
+	}
+	require.FailNow(t, "no metric line "+prefix)
+	return ""
 }
