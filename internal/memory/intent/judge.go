@@ -363,12 +363,18 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 		return fail(ReasonKeyNotSaid, s, "", StageKey)
 	}
 	if w.Kind == Update {
-		if target.to == 0 || !namesItem(s, target, w.Target) {
+		if target.to == 0 {
 			return fail(ReasonNotThisItem, s, m.whole(s), StageTarget)
 		}
+		if !namesItem(s, target, w.Target) {
+			return fail(ReasonNotThisItem, s, m.whole(s), StageTarget)
+		}
+		value, bySubject := namesSubject(s, target, w.Target, false)
 		// The new text replaces the item's: one that drops most of it ("9am" for "Flight to Rome on
-		// May 3, 7am, seat 14C") changes more than the user named.
-		if old := len(textmodel.Tokens(w.Target.Content)); old > 3 && 2*len(content) < old {
+		// May 3, 7am, seat 14C") changes more than the user named. When the object names the item's
+		// subject, the new text replaces its value ("$175" for "My weekly grocery budget is $150").
+		if old := len(textmodel.Tokens(w.Target.Content)); bySubject && 2*len(content) < value ||
+			!bySubject && old > 3 && 2*len(content) < old {
 			return fail(ReasonNotTheObject, s, m.whole(s), StageTarget)
 		}
 	}
@@ -769,6 +775,20 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 	if meaningful == 0 || foreign || !s.keepsItsSense(object, it) {
 		return ReasonVague
 	}
+	// The object names the item's whole subject and most of its words ("the Zoom ID for the Monday
+	// standup" for "The Zoom ID for our Monday standup is 884 2231 9907"), with nothing but the item's
+	// own words beside it.
+	if _, ok := namesSubject(s, object, it, true); ok && valueFrom == object.from {
+		own := map[string]bool{}
+		for k := object.from; k < object.to; k++ {
+			if st := stem(s.words[k]); words[st] {
+				own[st] = true
+			}
+		}
+		if 2*len(own) > len(words) {
+			return ""
+		}
+	}
 	keyed, keyedAfter := false, false
 	if key := textmodel.Tokens(it.Key); len(key) > 0 && !allStop(key) {
 		for k := object.from; k+len(key) <= object.to; k++ {
@@ -874,6 +894,12 @@ func allStop(toks []textmodel.Token) bool {
 func (s *sentence) onlyAfter(in span, k, n int, words map[string]bool) bool {
 	next := k + n // where a word after the key may stand
 	for j := in.from; j < in.to; j++ {
+		// "my title on my profile", "my mobile number for all teammates": the audience says who
+		// the item is for, not which item it is.
+		if a := matchAt(s.words[:in.to], j, postVerbAudiences); a > 0 && j >= k+n {
+			j += a - 1
+			continue
+		}
 		if j >= k && j < k+n || words[stem(s.words[j])] || s.roles[j]&(RoleFraming|RoleVague) != 0 && s.roles[j]&RoleStop == 0 {
 			continue
 		}
@@ -1300,4 +1326,85 @@ func SourceSentence(text, about string) string {
 		}
 	}
 	return best
+}
+
+// head splits an item that says one thing of one subject — "<subject> is <value>", "<subject>:
+// <value>" — into the stems of its subject's words (all but stop words: "old" and "new" count) and
+// the number of its value's tokens. ok is false when the item has no such shape: no "is", "are",
+// ":" or "=", a subject of stop and vague words alone ("It is …"), or a value that says more than one
+// thing ("12 Elm Street, and my work address is …": another verb, "and", "or", "but", a first-person
+// word, a ";").
+func head(it Item) (subject map[string]bool, value int, ok bool) {
+	toks := textmodel.Tokens(it.Content)
+	h := -1
+	for i, t := range toks {
+		if i > 0 && (t.Text == "is" || t.Text == "are") {
+			h = i
+			break
+		}
+		if i > 0 && i+1 < len(toks) && strings.ContainsAny(it.Content[t.End:toks[i+1].Start], ":=") {
+			h = i + 1
+			toks = append(toks[:h:h], append([]textmodel.Token{{}}, toks[h:]...)...) // a place for the separator
+			break
+		}
+	}
+	if h <= 0 || h+1 >= len(toks) {
+		return nil, 0, false
+	}
+	subject = map[string]bool{}
+	meaningful := false
+	for _, t := range toks[:h] {
+		r := roles(t.Text)
+		if r&RoleStop != 0 {
+			continue
+		}
+		subject[stem(t.Text)] = true
+		meaningful = meaningful || r&(RoleVague|RoleFraming) == 0
+	}
+	if !meaningful {
+		return nil, 0, false
+	}
+	for i, t := range toks[h+1:] {
+		r := roles(t.Text)
+		switch {
+		case r&(RoleVerbLike|RoleFirstPerson|RoleNegation) != 0, t.Text == "and", t.Text == "or", t.Text == "but", t.Text == "&":
+			return nil, 0, false
+		case i > 0 && strings.Contains(it.Content[toks[h+i].End:t.Start], ";"):
+			return nil, 0, false
+		}
+	}
+	return subject, len(toks) - h - 1, true
+}
+
+// namesSubject reports whether the words of s in span name the item by its subject (head): every
+// word of the subject is there, and every other word is a stop, framing or vague word, an audience,
+// or — when value is true, for a forget — a word of the item's value or "name" ("the Wi-Fi network
+// name at the cabin" for "Wi-Fi network at the cabin is CabinNet_5G"). It returns the value's length.
+func namesSubject(s *sentence, in span, it Item, value bool) (int, bool) {
+	subject, n, ok := head(it)
+	if !ok || !s.keepsItsSense(in, it) {
+		return 0, false
+	}
+	words := itemWords(it.Content)
+	seen := map[string]bool{}
+	for k := in.from; k < in.to; k++ {
+		if a := matchAt(s.words[:in.to], k, postVerbAudiences); a > 0 {
+			k += a - 1
+			continue
+		}
+		st := stem(s.words[k])
+		switch r := s.roles[k]; {
+		case r&RoleVerbLike != 0 || r&RoleCondition != 0 && r&RoleStop != 0:
+			return 0, false // a clause that says something of it ("that Tom is reliable"), not its name
+		case subject[st]:
+			seen[st] = true
+		case strings.HasSuffix(s.words[k], "'s"):
+			return 0, false // a possessive the subject doesn't have
+		case r&RoleStop != 0 && r&RoleFraming == 0, r&(RoleFraming|RoleVague) != 0 && (value || s.words[k] != "old"):
+		case value && (words[st] || s.words[k] == "name"):
+		default:
+			return 0, false
+		}
+	}
+	return n, len(seen) == len(subject)
 }
