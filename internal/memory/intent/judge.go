@@ -761,7 +761,7 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 		st := stem(s.words[k])
 		// A possessive the item doesn't have is someone else's: "Karen's boss" is not "my boss is
 		// Karen", "my sister's friend" not "my sister".
-		if strings.HasSuffix(s.words[k], "'s") && !itemToks[s.words[k]] {
+		if strings.HasSuffix(s.words[k], "'s") && !itemToks[s.words[k]] && !s.labelOwner(object.from, valueFrom, k, it) {
 			foreign = true
 		}
 		switch {
@@ -810,8 +810,13 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 		// allergies to peanuts" doesn't cover "penicillin, peanuts, shellfish"). After a label, the
 		// key alone is not enough: "my dog, Rex" doesn't name the item "Rex" about a landlord.
 		return ""
-	case keyedAfter && named == 0:
-		// The key, and words after it that say which part ("my Costco membership number").
+	case keyedAfter && (named == 0 || named == len(words)):
+		// The key, and words after it that say which part ("my Costco membership number"), and
+		// perhaps the whole text besides ("the staging database name orders_stg_v2").
+		return ""
+	case keyed && other == 0 && valueFrom == object.from && named > 0 && 2*named >= len(words) && !missesListWord(own, words, it):
+		// The key and half of the text's words, none of the missing ones in a list: "my frequent
+		// flyer number for BA" for "BA 47721009".
 		return ""
 	case len(own) == 0 && !keyed:
 		return ReasonNotThisItem
@@ -1407,4 +1412,52 @@ func namesSubject(s *sentence, in span, it Item, value bool) (int, bool) {
 		}
 	}
 	return n, len(seen) == len(subject)
+}
+
+// missesListWord reports an item word the object doesn't name that stands in a list (listWords).
+func missesListWord(own, words map[string]bool, it Item) bool {
+	listed := listWords(it.Content)
+	for w := range words {
+		if !own[w] && listed[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// labelNouns may follow the item's subject in a label: "my landlord's details, Mr. Adeyemi, …".
+var labelNouns = map[string]bool{"name": true, "details": true, "info": true, "information": true,
+	"contact": true, "address": true, "number": true}
+
+// labelOwner reports whether the possessive at k is the whole of a label before valueFrom that names
+// the item's first word, the one it is about: determiners, the possessive, then at most one of
+// labelNouns ("my ex-husband's name, Darren Cole" for "Ex-husband is Darren Cole"). "my sister's
+// friend, Ana" is no such label.
+func (s *sentence) labelOwner(from, valueFrom, k int, it Item) bool {
+	if k >= valueFrom {
+		return false
+	}
+	toks := textmodel.Tokens(it.Content)
+	first := ""
+	for _, t := range toks {
+		if roles(t.Text)&(RoleStop|RoleFraming) == 0 {
+			first = t.Text
+			break
+		}
+	}
+	if first == "" || stem(s.words[k]) != first && stem(s.words[k]) != stem(first) {
+		return false
+	}
+	for j := from; j < k; j++ {
+		if !determiners[s.words[j]] && s.words[j] != "old" {
+			return false
+		}
+	}
+	switch valueFrom - k {
+	case 1:
+		return true
+	case 2:
+		return labelNouns[s.words[k+1]]
+	}
+	return false
 }
