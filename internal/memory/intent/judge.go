@@ -337,8 +337,8 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 	// The key may be named as the frame's object: "remember my locker code: 3310".
 	keyed := false
 	if len(key) > 0 && !s.exactAt(at, content) {
-		if k, ok := s.keyObject(at, key); ok {
-			at, keyed = k, true
+		if k, ok, aud := s.keyObject(at, key); ok {
+			at, keyed, audience = k, true, audience || aud
 		}
 	}
 	if target.to > 0 && !s.exactAt(at, content) {
@@ -509,8 +509,9 @@ func (s *sentence) skipRestatement(i int) int {
 }
 
 // keyObject reads "my locker code: 3310" at i for the key "locker code": an optional determiner,
-// the key word for word, then ":", "-", "is", "=" or "as". It returns where the text starts.
-func (s *sentence) keyObject(i int, key []textmodel.Token) (int, bool) {
+// the key word for word, then ":", "-", "is", "=" or "as". It returns where the text starts, ok, and
+// whether the key's modifier is an audience ("my shoe size to my profile: 42").
+func (s *sentence) keyObject(i int, key []textmodel.Token) (int, bool, bool) {
 	if i < s.n() && (s.words[i] == "my" || s.words[i] == "the" || s.words[i] == "our") && !s.exactAt(i, key) {
 		i++
 	}
@@ -518,35 +519,36 @@ func (s *sentence) keyObject(i int, key []textmodel.Token) (int, bool) {
 		i++
 	}
 	if !s.exactAt(i, key) {
-		return 0, false
+		return 0, false, false
 	}
 	j := i + len(key)
 	if j >= s.n() {
-		return 0, false
+		return 0, false, false
 	}
 	// "my NHS number 943 476 5919": a number right after the key.
 	if s.gapEnd[j-1] == "" && startsWithDigit(s.words[j]) {
-		return j, true
+		return j, true, false
 	}
 	// "the door code for the studio: 7#2290": a short modifier of the key, then a separator.
 	if s.gapEnd[j-1] == "" && (s.words[j] == "for" || s.words[j] == "with" || s.words[j] == "at" || s.words[j] == "to" || s.words[j] == "in") {
 		for k := j; k < s.n() && k < j+4; k++ {
 			if s.roles[k]&markers != 0 || isEmoji(s.words[k]) {
-				return 0, false
+				return 0, false, false
 			}
 			if g := s.gapEnd[k]; g == ":" || g == "-" || g == "=" || g == "—" {
-				return k + 1, true
+				n := matchAt(s.words[:k+1], j, audiencePhrases)
+				return k + 1, true, n == k+1-j
 			}
 		}
-		return 0, false
+		return 0, false, false
 	}
 	if g := s.gapEnd[j-1]; g == ":" || g == "-" || g == "=" || g == "—" {
-		return j, true
+		return j, true, false
 	}
 	if s.words[j] == "is" || s.words[j] == "as" || s.words[j] == "=" {
-		return j + 1, true
+		return j + 1, true, false
 	}
-	return 0, false
+	return 0, false, false
 }
 
 func startsWithDigit(w string) bool {
@@ -665,8 +667,9 @@ func (m *message) judgeForget(s *sentence, w Write) *verdict {
 		for k := end - 1; k >= at && !shrunk; k-- {
 			for li, ps := range [][]phrase{closers, forgetClosers, audiencePhrases, vocatives} {
 				if matchAt(s.words[:end], k, ps) == end-k {
+					// "from my profile", "from shared memory" name every teammate as well (A3).
+					audience = audience || li >= 2 || li == 1 && phraseHasAudience(s.words[k:end])
 					end, shrunk = k, true
-					audience = audience || li >= 2
 					break
 				}
 			}
