@@ -312,6 +312,10 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 		for k := target.from; k < target.to; k++ {
 			audience = audience || matchAt(s.words[:target.to], k, audiencePhrases) > 0
 		}
+	case s.roles[i]&RoleTask != 0:
+		// "Set a reminder for mum's birthday and remember that she's turning 70": a task the judge
+		// understands, "and", then the request — as if they were two sentences.
+		return m.afterTask(s, i, w, content, key)
 	default:
 		return m.noFrame(s, RoleSave|RoleUpdate)
 	}
@@ -1463,4 +1467,31 @@ func (s *sentence) labelOwner(from, valueFrom, k int, it Item) bool {
 		return labelNouns[s.words[k+1]]
 	}
 	return false
+}
+
+// afterTask reads a sentence that opens with a task at i: up to its first "and", the task must be
+// neutral on its own (neutral, task: no marker, no back reference), and what follows must be a save
+// request frame, read as a sentence of its own.
+func (m *message) afterTask(s *sentence, i int, w Write, content, key []textmodel.Token) *verdict {
+	a := i + 1
+	for a < s.n() && s.words[a] != "and" {
+		a++
+	}
+	if a+1 >= s.n() || a-i < 2 {
+		return m.noFrame(s, RoleSave|RoleUpdate)
+	}
+	task := sentence{index: s.index, toks: s.toks[:a], words: s.words[:a], roles: s.roles[:a], gapEnd: s.gapEnd[:a],
+		question: s.question, start: s.start, end: s.toks[a-1].End}
+	rest := s.sub(a + 1)
+	j, _ := rest.opening()
+	if j >= rest.n() || rest.roles[j]&RoleTask != 0 {
+		return m.noFrame(s, RoleSave|RoleUpdate)
+	}
+	if end, _ := rest.longestFrame(j, saveFrames); end < 0 {
+		return m.noFrame(s, RoleSave|RoleUpdate)
+	}
+	if m.neutral(&task, w) != nil || !m.task(&task) {
+		return m.noFrame(s, RoleSave|RoleUpdate)
+	}
+	return m.judgeSave(&rest, w, content, key)
 }
