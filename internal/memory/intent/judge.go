@@ -1126,6 +1126,14 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 			!s.markedExcept(end, s.n(), RolePaste) && !sharesWords(s, end, m.content) && !sharesWords(s, end, w.Target.Content) {
 			return nil
 		}
+		// Beside a forget, an update of something else, whole and plain: "Update my phone number to
+		// +34 612 554 901. Also forget my old Madrid address, …".
+		if w.Kind == Forget && s.roles[i]&RoleUpdate != 0 {
+			if _, at, ok := s.updateObject(i + 1); ok && at < s.n() && !s.markedExcept(i+1, s.n(), RolePaste) &&
+				s.meaningful(at) && !sharesWords(s, i+1, w.Target.Content) && !sharesWords(s, i+1, w.Target.Key) {
+				return nil
+			}
+		}
 		if end, _ := s.longestFrame(i, forgetFrames); end >= 0 && end < s.n() && !s.markedExcept(end, s.n(), RolePaste) &&
 			s.namesThing(end) && !clauseOpeners[s.words[end]] &&
 			covers(s, span{end, s.n()}, Item{Content: m.between(s, end, s.n())}) == "" &&
