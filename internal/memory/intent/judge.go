@@ -3,6 +3,7 @@ package intent
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/open-bot/memory/internal/memory/textmodel"
 )
@@ -1009,6 +1010,9 @@ func (m *message) rest(req *sentence, w Write) *verdict {
 		if s.index == req.index {
 			continue
 		}
+		if s.index > req.index && m.quotedTask(s) {
+			return nil // the rest of the message is text to work on, not the user's voice (A7)
+		}
 		if w.Kind == Forget {
 			if mentionsItem(s, w.Target) {
 				return fail(ReasonRestated, s, m.whole(s), StageRest)
@@ -1502,4 +1506,35 @@ func (m *message) afterTask(s *sentence, i int, w Write, content, key []textmode
 		return m.noFrame(s, RoleSave|RoleUpdate)
 	}
 	return m.judgeSave(&rest, w, content, key)
+}
+
+// quoteVerbs work on a quoted text that ends the message: "Translate this into Spanish: '…'".
+var quoteVerbs = map[string]bool{"translate": true, "proofread": true, "summarize": true, "summarise": true,
+	"paraphrase": true, "rephrase": true, "rewrite": true, "reword": true, "polish": true}
+
+// quotedTask reports a sentence that asks for work on a text in quotation marks which runs, closed,
+// to the end of the message: "Also, can you translate this into Spanish: 'Good morning, how are
+// you?'". Before the quotation mark it holds one of quoteVerbs and no marker but pasting words;
+// what is quoted is not the user's voice (A7), so it neither asks nor takes anything back.
+func (m *message) quotedTask(s *sentence) bool {
+	var q [2]int
+	found := false
+	for _, r := range m.quoted {
+		if r[0] >= s.start && r[0] < s.end {
+			q, found = r, true
+			break
+		}
+	}
+	if !found || q[1] >= len(m.text) {
+		return false
+	}
+	if _, size := utf8.DecodeRuneInString(m.text[q[1]:]); strings.Trim(m.text[q[1]+size:], " \t\n.!?") != "" {
+		return false
+	}
+	p, verb := 0, false
+	for p < s.n() && s.toks[p].End <= q[0] {
+		verb = verb || quoteVerbs[s.words[p]]
+		p++
+	}
+	return p >= 2 && verb && !s.markedExcept(0, p, RolePaste) && !m.inQuotes(s.start)
 }
