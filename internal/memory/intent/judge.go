@@ -1152,6 +1152,13 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 	if s.marked(first, s.n()) {
 		return why()
 	}
+	// "Heads up, I changed banks.", "By the way, I moved.": an opener before the statement.
+	if n := matchAt(s.words, first, openers); n > 0 && first+n < s.n() && s.gapEnd[first+n-1] == "," {
+		first = s.skipFillers(first + n)
+		if first >= s.n() {
+			return why()
+		}
+	}
 	r := s.roles[first]
 	switch {
 	case s.question:
@@ -1243,9 +1250,21 @@ func (s *sentence) namesSomeone(text string) bool {
 		if people[w] || strings.HasSuffix(w, "'s") && w != "it's" && w != "that's" {
 			return true
 		}
-		if i > 0 && s.roles[i] == 0 && name(s.toks[i], text) && !places[s.words[i-1]] {
+		if i > 0 && s.roles[i] == 0 && name(s.toks[i], text) && !places[s.words[i-1]] && !s.placeName(i, text) {
 			return true
 		}
+	}
+	return false
+}
+
+// placeName reports a name that continues a place's name after "in", "at" …: "at Brightwell Labs".
+func (s *sentence) placeName(i int, text string) bool {
+	j := i - 1
+	for j > 0 && s.gapEnd[j] == "" && s.roles[j] == 0 && name(s.toks[j], text) {
+		if places[s.words[j-1]] {
+			return true
+		}
+		j--
 	}
 	return false
 }
