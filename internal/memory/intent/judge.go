@@ -349,6 +349,11 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 	if target.to > 0 && !s.exactAt(at, content) {
 		at = s.skipRestatement(at) // "Update my address: it's now 5 Oak Lane"
 	}
+	// "Please update my address: 44 Oak Ave" with the new text "my address: 44 Oak Ave": the object
+	// and its value, word for word, to the sentence's end.
+	if target.to > 0 && !s.exactAt(at, content) && s.exactAt(target.from, content) && s.gapEnd[target.to-1] == ":" {
+		at = target.from
+	}
 	if !s.exactAt(at, content) {
 		if s.exactIndex(content) >= 0 {
 			return fail(ReasonNotTheObject, s, m.whole(s), StageContent)
