@@ -414,9 +414,12 @@ func phraseHasAudience(p phrase) bool {
 // ("for later", "in memory", an audience), and then ":", "," or "that". It returns where the text
 // starts and whether an audience was named; ok is false when there is no such part.
 func (s *sentence) verbModifiers(at int) (int, bool, bool) {
-	k, audience, mods := at, false, 0
+	k, audience, mods, newOne := at, false, 0, false
 	if k < s.n() && (s.words[k] == "this" || s.words[k] == "it") {
 		k++
+		mods++
+	} else if n := matchAt(s.words, k, newOnes); n > 0 {
+		k, newOne = k+n, true // "Save the new one for all teammates: …" (after a forget of the old one)
 		mods++
 	}
 	for k < s.n() {
@@ -437,6 +440,12 @@ func (s *sentence) verbModifiers(at int) (int, bool, bool) {
 	if mods == 0 || k >= s.n() {
 		return 0, false, false
 	}
+	if newOne {
+		if s.gapEnd[k-1] == ":" {
+			return k, audience, true
+		}
+		return 0, false, false
+	}
 	if s.words[k] == "that" && k+1 < s.n() {
 		return k + 1, audience, true
 	}
@@ -445,6 +454,9 @@ func (s *sentence) verbModifiers(at int) (int, bool, bool) {
 	}
 	return 0, false, false
 }
+
+// newOnes may stand for "this" after a save verb, before ":".
+var newOnes = phrasesOf("the new one", "my new one")
 
 // quotesIn reports quotation marks inside the sentence ("Remember that I'm \"on a diet\""): scare
 // quotes may mean the opposite.
