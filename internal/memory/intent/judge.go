@@ -797,7 +797,7 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 			other++
 		}
 	}
-	if meaningful == 0 || foreign || !s.keepsItsSense(object, it) {
+	if meaningful == 0 || foreign || !s.keepsItsSense(object, it, false) {
 		return ReasonVague
 	}
 	// The object names the item's whole subject and most of its words ("the Zoom ID for the Monday
@@ -954,14 +954,14 @@ var timeWords = map[string]bool{"new": true, "current": true, "former": true, "p
 // keepsItsSense reports whether the words of span hold every word of the item that turns its sense
 // — a negation, "no longer", "used to", a possessive — so that "Forget that I eat pork" doesn't
 // erase "I don't eat pork", nor "my phone number" change "Mom's phone number".
-func (s *sentence) keepsItsSense(in span, it Item) bool {
+func (s *sentence) keepsItsSense(in span, it Item, identity bool) bool {
 	have := map[string]bool{}
 	for k := in.from; k < in.to; k++ {
 		have[s.words[k]] = true
 	}
 	for _, t := range textmodel.Tokens(it.Content) {
 		r := wordRoles(t.Text)
-		turns := r&RoleNegation != 0 || r&(RoleCondition|RoleHedge|RoleTakeBack|RoleExclusion) != 0 && r&RoleStop == 0 ||
+		turns := !identity && (r&RoleNegation != 0 || r&(RoleCondition|RoleHedge|RoleTakeBack|RoleExclusion) != 0 && r&RoleStop == 0) ||
 			timeWords[t.Text] ||
 			strings.HasSuffix(t.Text, "'s") && t.Text != "it's" && t.Text != "that's"
 		if turns && !have[t.Text] {
@@ -976,9 +976,6 @@ func (s *sentence) keepsItsSense(in span, it Item) bool {
 // The object must also be mostly the item's words, as a forget's must: "Correct the spelling of my
 // name on the certificate" names "Name: Siobhan" but acts on a certificate.
 func namesItem(s *sentence, in span, it Item) bool {
-	if !s.keepsItsSense(in, it) {
-		return false
-	}
 	words := itemWords(it.Key + " " + it.Content)
 	found := map[string]bool{}
 	other, foreign := 0, false
@@ -1001,11 +998,17 @@ func namesItem(s *sentence, in span, it Item) bool {
 	// ("my Costco membership number", "the alarm code for the office"); "my work address" doesn't
 	// name "address", nor "my wife's email" "email".
 	if key := textmodel.Tokens(it.Key); len(key) > 0 && !allStop(key) && !foreign {
+		// The key says which item; of its old text, only a possessive or a word like "new" says
+		// whose or which it is ("Mom's phone number"): the rest is the value the update replaces
+		// ("Every other Thursday", "I don't eat pork").
 		for k := in.from; k+len(key) <= in.to; k++ {
 			if s.foldedAt(k, key) && s.onlyAfter(in, k, len(key), words) {
-				return true
+				return s.keepsItsSense(in, it, true)
 			}
 		}
+	}
+	if !s.keepsItsSense(in, it, false) {
+		return false
 	}
 	content := itemWords(it.Content)
 	inContent := 0
@@ -1050,12 +1053,16 @@ func (m *message) rest(req *sentence, w Write) *verdict {
 // pointsForward reports a sentence that may introduce text after it: "this", "these", "the
 // following", "below", "here's", or a colon at its end.
 func (s *sentence) pointsForward() bool {
+	attached := false // "Summarise the attached report": the text is attached, not what follows
+	for _, w := range s.words {
+		attached = attached || w == "attached"
+	}
 	for i, w := range s.words {
 		switch w {
 		case "this", "these", "following", "below", "here", "here's", "heres", "it", "that":
 			return true
 		}
-		if strings.Contains(s.gapEnd[i], ":") || i == 0 && textVerbs[w] {
+		if strings.Contains(s.gapEnd[i], ":") || i == 0 && textVerbs[w] && !attached {
 			return true
 		}
 	}
@@ -1442,7 +1449,7 @@ func head(it Item) (subject map[string]bool, value int, ok bool) {
 // name at the cabin" for "Wi-Fi network at the cabin is CabinNet_5G"). It returns the value's length.
 func namesSubject(s *sentence, in span, it Item, value bool) (int, bool) {
 	subject, n, ok := head(it)
-	if !ok || !s.keepsItsSense(in, it) {
+	if !ok || !s.keepsItsSense(in, it, false) {
 		return 0, false
 	}
 	words := itemWords(it.Content)
