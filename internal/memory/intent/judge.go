@@ -1489,7 +1489,8 @@ func missesListWord(own, words map[string]bool, it Item) bool {
 
 // labelNouns may follow the item's subject in a label: "my landlord's details, Mr. Adeyemi, …".
 var labelNouns = map[string]bool{"name": true, "details": true, "info": true, "information": true,
-	"contact": true, "address": true, "number": true}
+	"contact": true, "address": true, "number": true, "school": true, "email": true, "phone": true,
+	"birthday": true, "job": true}
 
 // labelOwner reports whether the possessive at k is the whole of a label before valueFrom that names
 // the item's first word, the one it is about: determiners, the possessive, then at most one of
