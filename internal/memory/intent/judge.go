@@ -939,7 +939,9 @@ func (s *sentence) onlyAfter(in span, k, n int, words map[string]bool) bool {
 			}
 			return false
 		}
-		if j != next || next >= k+n+2 || s.roles[j]&RoleStop != 0 {
+		// A word after the key with a digit is another value, not a part: "the staging database
+		// name orders_stg_v3" for "orders_stg_v2".
+		if j != next || next >= k+n+2 || s.roles[j]&RoleStop != 0 || strings.ContainsFunc(s.words[j], unicode.IsDigit) {
 			return false
 		}
 		next++
@@ -955,11 +957,18 @@ var timeWords = map[string]bool{"new": true, "current": true, "former": true, "p
 // — a negation, "no longer", "used to", a possessive — so that "Forget that I eat pork" doesn't
 // erase "I don't eat pork", nor "my phone number" change "Mom's phone number".
 func (s *sentence) keepsItsSense(in span, it Item, identity bool) bool {
-	have := map[string]bool{}
+	have, haveStem := map[string]bool{}, map[string]bool{}
 	for k := in.from; k < in.to; k++ {
 		have[s.words[k]] = true
+		haveStem[stem(s.words[k])] = true
 	}
-	for _, t := range textmodel.Tokens(it.Content) {
+	toks := textmodel.Tokens(it.Content)
+	for i, t := range toks {
+		// What a possessive owns says whose thing it is: "Landlord's lawyer is Mr. Adeyemi" is not
+		// the landlord's.
+		if possessive(toks[max(i-1, 0)].Text) && i > 0 && roles(t.Text)&RoleStop == 0 && !have[t.Text] && !haveStem[stem(t.Text)] {
+			return false
+		}
 		r := wordRoles(t.Text)
 		turns := !identity && (r&RoleNegation != 0 || r&(RoleCondition|RoleHedge|RoleTakeBack|RoleExclusion) != 0 && r&RoleStop == 0) ||
 			timeWords[t.Text] ||
@@ -1581,4 +1590,8 @@ func (m *message) quotedTask(s *sentence) bool {
 		p++
 	}
 	return p >= 2 && verb && !s.markedExcept(0, p, RolePaste) && !m.inQuotes(s.start)
+}
+
+func possessive(w string) bool {
+	return strings.HasSuffix(w, "'s") && w != "it's" && w != "that's"
 }
