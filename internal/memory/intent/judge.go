@@ -1568,7 +1568,8 @@ var quoteVerbs = map[string]bool{"translate": true, "proofread": true, "summariz
 // quotedTask reports a sentence that asks for work on a text in quotation marks which runs, closed,
 // to the end of the message: "Also, can you translate this into Spanish: 'Good morning, how are
 // you?'". Before the quotation mark it holds one of quoteVerbs and no marker but pasting words;
-// what is quoted is not the user's voice (A7), so it neither asks nor takes anything back.
+// what is quoted is not the user's voice (A7), so it neither asks nor takes anything back — unless
+// the sentence calls it the user's own ("my answer", "what I wrote").
 func (m *message) quotedTask(s *sentence) bool {
 	var q [2]int
 	found := false
@@ -1589,7 +1590,18 @@ func (m *message) quotedTask(s *sentence) bool {
 		verb = verb || quoteVerbs[s.words[p]]
 		p++
 	}
-	return p >= 2 && verb && !s.markedExcept(0, p, RolePaste) && !m.inQuotes(s.start)
+	// "Translate my answer: '…'" quotes the user's own words.
+	return p >= 2 && verb && !s.markedExcept(0, p, RolePaste) && !s.hasIn(RoleFirstPerson, 0, p) && !m.inQuotes(s.start)
+}
+
+// hasIn reports a word of s in [from, to) with role r.
+func (s *sentence) hasIn(r Role, from, to int) bool {
+	for k := from; k < to; k++ {
+		if s.roles[k]&r != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func possessive(w string) bool {
