@@ -137,9 +137,8 @@ func TestCorpus(t *testing.T) {
 	t.Logf("blind genuine lines confirmed: %d of %d (%.1f%%)", blindConfirmed, blindGenuine, 100*rate)
 	require.GreaterOrEqual(t, blind, 600)
 	require.GreaterOrEqual(t, blindGenuine, 300)
-	// The issue asks for 90%; the judge reaches less after two blind red teams (README: "How it is measured"). The floor may
-	// only rise.
-	require.GreaterOrEqual(t, rate, 0.82, "blind genuine requests confirmed")
+	// The issue asks for 90% (README: "How it is measured"). The floor may only rise.
+	require.GreaterOrEqual(t, rate, 0.90, "blind genuine requests confirmed")
 }
 
 // TestCorpusCoversTheLexicon: every multi-word phrase of the request frames and every marker word
@@ -163,7 +162,7 @@ func TestCorpusCoversTheLexicon(t *testing.T) {
 	}
 	missing := 0
 	for name, ps := range map[string][]phrase{"takeBackPhrases": takeBackPhrases, "sarcasmPhrases": sarcasmPhrases,
-		"leadIns": leadIns, "forgetFrames": forgetFrames} {
+		"leadIns": leadIns, "forgetFrames": forgetFrames, "newOnes": newOnes} {
 		for _, p := range ps {
 			if !covered(p) {
 				missing++

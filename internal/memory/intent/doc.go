@@ -13,7 +13,8 @@
 //     one lexicon table (lexicon.go: word → roles, verbs' inflections generated from the lemma, each
 //     form in the roles it has — "remember" asks, "remembered" only talks about memory).
 //  3. The request frame. One sentence must be: fillers ("please", "ok", "hey,"), an optional audience
-//     ("For all teammates, …"), one optional lead-in ("I want you to"), a request verb phrase
+//     ("For all teammates, …"), one optional lead-in ("I want you to") — or a task the judge knows
+//     and "and", read as two sentences ("Book a table and remember that …") — a request verb phrase
 //     (saveFrames, the update frame "update my X: …", or forgetFrames), and then exactly the text:
 //     its tokens, compared exactly (A1: case kept for codes and inner capitals, compatibility
 //     characters kept), starting right after the frame and running to the sentence's end, with
@@ -25,20 +26,27 @@
 //  4. The write's own rules: the key must be said of this text (A1); a shared write names every
 //     teammate in the requesting sentence (A3); an update's object names the item — its key, or at
 //     least half of its words — holds only its words and keeps what turns its sense (a negation, a
-//     possessive, "new"), and its new text doesn't drop most of the item (A4); a forget's object
-//     covers the item — its key, or all of a short item's words and all but one (not in a list) of a
-//     longer one — holds no other word but a label before a comma ("my old address, 12 Elm Street"),
-//     keeps what turns its sense ("Forget that I eat pork" doesn't erase "I don't eat pork"), is not
-//     vague ("it", "that email") nor in something else ("from this photo"), and the item is neither
-//     pinned nor a lesson (A5).
+//     possessive, "new"; named by its key, only whose or which it is), and its new text doesn't drop
+//     most of the item — or, when the object names the whole subject of a "<subject> is <value>"
+//     item, most of its value ("$175" for "My weekly grocery budget is $150") (A4); a forget's
+//     object covers the item — its key (with a word or two saying which part, or with half of a text
+//     that is no list), all of a short item's words and all but one (not in a list) of a longer one,
+//     or the whole subject and most of the words of a "<subject> is <value>" item — holds no other
+//     word but a label before a comma ("my old address, 12 Elm Street", "my landlord's details, Mr.
+//     Adeyemi, …"), keeps what turns its sense ("Forget that I eat pork" doesn't erase "I don't eat
+//     pork"; "my landlord's email" isn't "Landlord's lawyer is …"), is not vague ("it", "that
+//     email") nor in something else ("from this photo"), and the item is neither pinned nor a lesson
+//     (A5).
 //  5. The rest. Every other sentence must be neutral: a greeting or thanks (not to a named person),
-//     a forget of something else beside a save, a save of something else beside a forget, a task the
-//     judge knows ("Book a table for Friday."), a plain question, or — before the request only — a
-//     plain statement in the user's first person that names no one else ("I moved last week."), with
-//     no word of negation, take-back, hedge, condition, modal, sarcasm, interjection, pasting or
-//     role-play, and no emoji. A second save beside a save may correct it, and context naming someone
-//     else may change who speaks, so both make the write wait. For a forget, no other sentence may
-//     mention the item's words.
+//     a forget of something else beside a save, a save or an update of something else beside a
+//     forget, a task the judge knows ("Book a table for Friday."), a plain question, after the
+//     request a request to translate or proofread a quoted text that ends the message (what is
+//     quoted is not the user's voice), or — before the request only — a plain statement in the
+//     user's first person that names no one else ("I moved last week.", "Heads up, I changed
+//     banks."), with no word of negation, take-back, hedge, condition, modal, sarcasm, interjection,
+//     pasting or role-play, and no emoji. A second save beside a save may correct it, and context
+//     naming someone else may change who speaks, so both make the write wait. For a forget, no
+//     other sentence may mention the item's words.
 //
 // Anything unrecognised makes the write wait — a suggestion, a proposed change or a proposed
 // forget — with a typed Reason and a Trace (the sentence, the user's words and the stage that
@@ -46,6 +54,7 @@
 // a code and a sentence without any of the user's words (Reason.ForTeammate).
 //
 // testdata/corpus.jsonl (written with the code at hand) and testdata/blind/*.jsonl (written from
-// the rules alone by writers who never read this package) hold every line's class, the writer's
-// label and the verdict and reason the judge must give; TestCorpus asserts each of them.
+// the rules alone by writers who never read this package, but for redteam3-self.jsonl: near-misses
+// of the allow-list's newest shapes, written with the code at hand) hold every line's class, the
+// writer's label and the verdict and reason the judge must give; TestCorpus asserts each of them.
 package intent

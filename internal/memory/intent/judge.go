@@ -3,6 +3,7 @@ package intent
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/open-bot/memory/internal/memory/textmodel"
 )
@@ -312,6 +313,10 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 		for k := target.from; k < target.to; k++ {
 			audience = audience || matchAt(s.words[:target.to], k, audiencePhrases) > 0
 		}
+	case s.roles[i]&RoleTask != 0:
+		// "Set a reminder for mum's birthday and remember that she's turning 70": a task the judge
+		// understands, "and", then the request — as if they were two sentences.
+		return m.afterTask(s, i, w, content, key)
 	default:
 		return m.noFrame(s, RoleSave|RoleUpdate)
 	}
@@ -337,12 +342,17 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 	// The key may be named as the frame's object: "remember my locker code: 3310".
 	keyed := false
 	if len(key) > 0 && !s.exactAt(at, content) {
-		if k, ok := s.keyObject(at, key); ok {
-			at, keyed = k, true
+		if k, ok, aud := s.keyObject(at, key); ok {
+			at, keyed, audience = k, true, audience || aud
 		}
 	}
 	if target.to > 0 && !s.exactAt(at, content) {
 		at = s.skipRestatement(at) // "Update my address: it's now 5 Oak Lane"
+	}
+	// "Please update my address: 44 Oak Ave" with the new text "my address: 44 Oak Ave": the object
+	// and its value, word for word, to the sentence's end.
+	if target.to > 0 && !s.exactAt(at, content) && s.exactAt(target.from, content) && s.gapEnd[target.to-1] == ":" {
+		at = target.from
 	}
 	if !s.exactAt(at, content) {
 		if s.exactIndex(content) >= 0 {
@@ -363,12 +373,18 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 		return fail(ReasonKeyNotSaid, s, "", StageKey)
 	}
 	if w.Kind == Update {
-		if target.to == 0 || !namesItem(s, target, w.Target) {
+		if target.to == 0 {
 			return fail(ReasonNotThisItem, s, m.whole(s), StageTarget)
 		}
+		if !namesItem(s, target, w.Target) {
+			return fail(ReasonNotThisItem, s, m.whole(s), StageTarget)
+		}
+		value, bySubject := namesSubject(s, target, w.Target, false)
 		// The new text replaces the item's: one that drops most of it ("9am" for "Flight to Rome on
-		// May 3, 7am, seat 14C") changes more than the user named.
-		if old := len(textmodel.Tokens(w.Target.Content)); old > 3 && 2*len(content) < old {
+		// May 3, 7am, seat 14C") changes more than the user named. When the object names the item's
+		// subject, the new text replaces its value ("$175" for "My weekly grocery budget is $150").
+		if old := len(textmodel.Tokens(w.Target.Content)); bySubject && 2*len(content) < value ||
+			!bySubject && old > 3 && 2*len(content) < old {
 			return fail(ReasonNotTheObject, s, m.whole(s), StageTarget)
 		}
 	}
@@ -398,9 +414,12 @@ func phraseHasAudience(p phrase) bool {
 // ("for later", "in memory", an audience), and then ":", "," or "that". It returns where the text
 // starts and whether an audience was named; ok is false when there is no such part.
 func (s *sentence) verbModifiers(at int) (int, bool, bool) {
-	k, audience, mods := at, false, 0
+	k, audience, mods, newOne := at, false, 0, false
 	if k < s.n() && (s.words[k] == "this" || s.words[k] == "it") {
 		k++
+		mods++
+	} else if n := matchAt(s.words, k, newOnes); n > 0 {
+		k, newOne = k+n, true // "Save the new one for all teammates: …" (after a forget of the old one)
 		mods++
 	}
 	for k < s.n() {
@@ -421,6 +440,12 @@ func (s *sentence) verbModifiers(at int) (int, bool, bool) {
 	if mods == 0 || k >= s.n() {
 		return 0, false, false
 	}
+	if newOne {
+		if s.gapEnd[k-1] == ":" {
+			return k, audience, true
+		}
+		return 0, false, false
+	}
 	if s.words[k] == "that" && k+1 < s.n() {
 		return k + 1, audience, true
 	}
@@ -429,6 +454,9 @@ func (s *sentence) verbModifiers(at int) (int, bool, bool) {
 	}
 	return 0, false, false
 }
+
+// newOnes may stand for "this" after a save verb, before ":".
+var newOnes = phrasesOf("the new one", "my new one")
 
 // quotesIn reports quotation marks inside the sentence ("Remember that I'm \"on a diet\""): scare
 // quotes may mean the opposite.
@@ -503,8 +531,9 @@ func (s *sentence) skipRestatement(i int) int {
 }
 
 // keyObject reads "my locker code: 3310" at i for the key "locker code": an optional determiner,
-// the key word for word, then ":", "-", "is", "=" or "as". It returns where the text starts.
-func (s *sentence) keyObject(i int, key []textmodel.Token) (int, bool) {
+// the key word for word, then ":", "-", "is", "=" or "as". It returns where the text starts, ok, and
+// whether the key's modifier is an audience ("my shoe size to my profile: 42").
+func (s *sentence) keyObject(i int, key []textmodel.Token) (int, bool, bool) {
 	if i < s.n() && (s.words[i] == "my" || s.words[i] == "the" || s.words[i] == "our") && !s.exactAt(i, key) {
 		i++
 	}
@@ -512,35 +541,36 @@ func (s *sentence) keyObject(i int, key []textmodel.Token) (int, bool) {
 		i++
 	}
 	if !s.exactAt(i, key) {
-		return 0, false
+		return 0, false, false
 	}
 	j := i + len(key)
 	if j >= s.n() {
-		return 0, false
+		return 0, false, false
 	}
 	// "my NHS number 943 476 5919": a number right after the key.
 	if s.gapEnd[j-1] == "" && startsWithDigit(s.words[j]) {
-		return j, true
+		return j, true, false
 	}
 	// "the door code for the studio: 7#2290": a short modifier of the key, then a separator.
 	if s.gapEnd[j-1] == "" && (s.words[j] == "for" || s.words[j] == "with" || s.words[j] == "at" || s.words[j] == "to" || s.words[j] == "in") {
 		for k := j; k < s.n() && k < j+4; k++ {
 			if s.roles[k]&markers != 0 || isEmoji(s.words[k]) {
-				return 0, false
+				return 0, false, false
 			}
 			if g := s.gapEnd[k]; g == ":" || g == "-" || g == "=" || g == "—" {
-				return k + 1, true
+				n := matchAt(s.words[:k+1], j, audiencePhrases)
+				return k + 1, true, n == k+1-j
 			}
 		}
-		return 0, false
+		return 0, false, false
 	}
 	if g := s.gapEnd[j-1]; g == ":" || g == "-" || g == "=" || g == "—" {
-		return j, true
+		return j, true, false
 	}
 	if s.words[j] == "is" || s.words[j] == "as" || s.words[j] == "=" {
-		return j + 1, true
+		return j + 1, true, false
 	}
-	return 0, false
+	return 0, false, false
 }
 
 func startsWithDigit(w string) bool {
@@ -659,8 +689,9 @@ func (m *message) judgeForget(s *sentence, w Write) *verdict {
 		for k := end - 1; k >= at && !shrunk; k-- {
 			for li, ps := range [][]phrase{closers, forgetClosers, audiencePhrases, vocatives} {
 				if matchAt(s.words[:end], k, ps) == end-k {
+					// "from my profile", "from shared memory" name every teammate as well (A3).
+					audience = audience || li >= 2 || li == 1 && phraseHasAudience(s.words[k:end])
 					end, shrunk = k, true
-					audience = audience || li >= 2
 					break
 				}
 			}
@@ -755,7 +786,7 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 		st := stem(s.words[k])
 		// A possessive the item doesn't have is someone else's: "Karen's boss" is not "my boss is
 		// Karen", "my sister's friend" not "my sister".
-		if strings.HasSuffix(s.words[k], "'s") && !itemToks[s.words[k]] {
+		if strings.HasSuffix(s.words[k], "'s") && !itemToks[s.words[k]] && !s.labelOwner(object.from, valueFrom, k, it) {
 			foreign = true
 		}
 		switch {
@@ -766,8 +797,22 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 			other++
 		}
 	}
-	if meaningful == 0 || foreign || !s.keepsItsSense(object, it) {
+	if meaningful == 0 || foreign || !s.keepsItsSense(object, it, false) {
 		return ReasonVague
+	}
+	// The object names the item's whole subject and most of its words ("the Zoom ID for the Monday
+	// standup" for "The Zoom ID for our Monday standup is 884 2231 9907"), with nothing but the item's
+	// own words beside it.
+	if _, ok := namesSubject(s, object, it, true); ok && valueFrom == object.from {
+		own := map[string]bool{}
+		for k := object.from; k < object.to; k++ {
+			if st := stem(s.words[k]); words[st] {
+				own[st] = true
+			}
+		}
+		if 2*len(own) > len(words) {
+			return ""
+		}
 	}
 	keyed, keyedAfter := false, false
 	if key := textmodel.Tokens(it.Key); len(key) > 0 && !allStop(key) {
@@ -790,8 +835,13 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 		// allergies to peanuts" doesn't cover "penicillin, peanuts, shellfish"). After a label, the
 		// key alone is not enough: "my dog, Rex" doesn't name the item "Rex" about a landlord.
 		return ""
-	case keyedAfter && named == 0:
-		// The key, and words after it that say which part ("my Costco membership number").
+	case keyedAfter && (named == 0 || named == len(words)):
+		// The key, and words after it that say which part ("my Costco membership number"), and
+		// perhaps the whole text besides ("the staging database name orders_stg_v2").
+		return ""
+	case keyed && other == 0 && valueFrom == object.from && named > 0 && 2*named >= len(words) && !missesListWord(own, words, it):
+		// The key and half of the text's words, none of the missing ones in a list: "my frequent
+		// flyer number for BA" for "BA 47721009".
 		return ""
 	case len(own) == 0 && !keyed:
 		return ReasonNotThisItem
@@ -874,6 +924,12 @@ func allStop(toks []textmodel.Token) bool {
 func (s *sentence) onlyAfter(in span, k, n int, words map[string]bool) bool {
 	next := k + n // where a word after the key may stand
 	for j := in.from; j < in.to; j++ {
+		// "my title on my profile", "my mobile number for all teammates": the audience says who
+		// the item is for, not which item it is.
+		if a := matchAt(s.words[:in.to], j, postVerbAudiences); a > 0 && j >= k+n {
+			j += a - 1
+			continue
+		}
 		if j >= k && j < k+n || words[stem(s.words[j])] || s.roles[j]&(RoleFraming|RoleVague) != 0 && s.roles[j]&RoleStop == 0 {
 			continue
 		}
@@ -883,7 +939,9 @@ func (s *sentence) onlyAfter(in span, k, n int, words map[string]bool) bool {
 			}
 			return false
 		}
-		if j != next || next >= k+n+2 || s.roles[j]&RoleStop != 0 {
+		// A word after the key with a digit is another value, not a part: "the staging database
+		// name orders_stg_v3" for "orders_stg_v2".
+		if j != next || next >= k+n+2 || s.roles[j]&RoleStop != 0 || strings.ContainsFunc(s.words[j], unicode.IsDigit) {
 			return false
 		}
 		next++
@@ -898,14 +956,21 @@ var timeWords = map[string]bool{"new": true, "current": true, "former": true, "p
 // keepsItsSense reports whether the words of span hold every word of the item that turns its sense
 // — a negation, "no longer", "used to", a possessive — so that "Forget that I eat pork" doesn't
 // erase "I don't eat pork", nor "my phone number" change "Mom's phone number".
-func (s *sentence) keepsItsSense(in span, it Item) bool {
-	have := map[string]bool{}
+func (s *sentence) keepsItsSense(in span, it Item, identity bool) bool {
+	have, haveStem := map[string]bool{}, map[string]bool{}
 	for k := in.from; k < in.to; k++ {
 		have[s.words[k]] = true
+		haveStem[stem(s.words[k])] = true
 	}
-	for _, t := range textmodel.Tokens(it.Content) {
+	toks := textmodel.Tokens(it.Content)
+	for i, t := range toks {
+		// What a possessive owns says whose thing it is: "Landlord's lawyer is Mr. Adeyemi" is not
+		// the landlord's.
+		if possessive(toks[max(i-1, 0)].Text) && i > 0 && roles(t.Text)&RoleStop == 0 && !have[t.Text] && !haveStem[stem(t.Text)] {
+			return false
+		}
 		r := wordRoles(t.Text)
-		turns := r&RoleNegation != 0 || r&(RoleCondition|RoleHedge|RoleTakeBack|RoleExclusion) != 0 && r&RoleStop == 0 ||
+		turns := !identity && (r&RoleNegation != 0 || r&(RoleCondition|RoleHedge|RoleTakeBack|RoleExclusion) != 0 && r&RoleStop == 0) ||
 			timeWords[t.Text] ||
 			strings.HasSuffix(t.Text, "'s") && t.Text != "it's" && t.Text != "that's"
 		if turns && !have[t.Text] {
@@ -920,9 +985,6 @@ func (s *sentence) keepsItsSense(in span, it Item) bool {
 // The object must also be mostly the item's words, as a forget's must: "Correct the spelling of my
 // name on the certificate" names "Name: Siobhan" but acts on a certificate.
 func namesItem(s *sentence, in span, it Item) bool {
-	if !s.keepsItsSense(in, it) {
-		return false
-	}
 	words := itemWords(it.Key + " " + it.Content)
 	found := map[string]bool{}
 	other, foreign := 0, false
@@ -945,11 +1007,17 @@ func namesItem(s *sentence, in span, it Item) bool {
 	// ("my Costco membership number", "the alarm code for the office"); "my work address" doesn't
 	// name "address", nor "my wife's email" "email".
 	if key := textmodel.Tokens(it.Key); len(key) > 0 && !allStop(key) && !foreign {
+		// The key says which item; of its old text, only a possessive or a word like "new" says
+		// whose or which it is ("Mom's phone number"): the rest is the value the update replaces
+		// ("Every other Thursday", "I don't eat pork").
 		for k := in.from; k+len(key) <= in.to; k++ {
 			if s.foldedAt(k, key) && s.onlyAfter(in, k, len(key), words) {
-				return true
+				return s.keepsItsSense(in, it, true)
 			}
 		}
+	}
+	if !s.keepsItsSense(in, it, false) {
+		return false
 	}
 	content := itemWords(it.Content)
 	inContent := 0
@@ -971,6 +1039,9 @@ func (m *message) rest(req *sentence, w Write) *verdict {
 		if s.index == req.index {
 			continue
 		}
+		if s.index > req.index && m.quotedTask(s) {
+			return nil // the rest of the message is text to work on, not the user's voice (A7)
+		}
 		if w.Kind == Forget {
 			if mentionsItem(s, w.Target) {
 				return fail(ReasonRestated, s, m.whole(s), StageRest)
@@ -991,12 +1062,16 @@ func (m *message) rest(req *sentence, w Write) *verdict {
 // pointsForward reports a sentence that may introduce text after it: "this", "these", "the
 // following", "below", "here's", or a colon at its end.
 func (s *sentence) pointsForward() bool {
+	attached := false // "Summarise the attached report": the text is attached, not what follows
+	for _, w := range s.words {
+		attached = attached || w == "attached"
+	}
 	for i, w := range s.words {
 		switch w {
 		case "this", "these", "following", "below", "here", "here's", "heres", "it", "that":
 			return true
 		}
-		if strings.Contains(s.gapEnd[i], ":") || i == 0 && textVerbs[w] {
+		if strings.Contains(s.gapEnd[i], ":") || i == 0 && textVerbs[w] && !attached {
 			return true
 		}
 	}
@@ -1088,6 +1163,14 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 			!s.markedExcept(end, s.n(), RolePaste) && !sharesWords(s, end, m.content) && !sharesWords(s, end, w.Target.Content) {
 			return nil
 		}
+		// Beside a forget, an update of something else, whole and plain: "Update my phone number to
+		// +34 612 554 901. Also forget my old Madrid address, …".
+		if w.Kind == Forget && s.roles[i]&RoleUpdate != 0 {
+			if _, at, ok := s.updateObject(i + 1); ok && at < s.n() && !s.markedExcept(i+1, s.n(), RolePaste) &&
+				s.meaningful(at) && !sharesWords(s, i+1, w.Target.Content) && !sharesWords(s, i+1, w.Target.Key) {
+				return nil
+			}
+		}
 		if end, _ := s.longestFrame(i, forgetFrames); end >= 0 && end < s.n() && !s.markedExcept(end, s.n(), RolePaste) &&
 			s.namesThing(end) && !clauseOpeners[s.words[end]] &&
 			covers(s, span{end, s.n()}, Item{Content: m.between(s, end, s.n())}) == "" &&
@@ -1101,6 +1184,13 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 	}
 	if s.marked(first, s.n()) {
 		return why()
+	}
+	// "Heads up, I changed banks.", "By the way, I moved.": an opener before the statement.
+	if n := matchAt(s.words, first, openers); n > 0 && first+n < s.n() && s.gapEnd[first+n-1] == "," {
+		first = s.skipFillers(first + n)
+		if first >= s.n() {
+			return why()
+		}
 	}
 	r := s.roles[first]
 	switch {
@@ -1193,9 +1283,21 @@ func (s *sentence) namesSomeone(text string) bool {
 		if people[w] || strings.HasSuffix(w, "'s") && w != "it's" && w != "that's" {
 			return true
 		}
-		if i > 0 && s.roles[i] == 0 && name(s.toks[i], text) && !places[s.words[i-1]] {
+		if i > 0 && s.roles[i] == 0 && name(s.toks[i], text) && !places[s.words[i-1]] && !s.placeName(i, text) {
 			return true
 		}
+	}
+	return false
+}
+
+// placeName reports a name that continues a place's name after "in", "at" …: "at Brightwell Labs".
+func (s *sentence) placeName(i int, text string) bool {
+	j := i - 1
+	for j > 0 && s.gapEnd[j] == "" && s.roles[j] == 0 && name(s.toks[j], text) {
+		if places[s.words[j-1]] {
+			return true
+		}
+		j--
 	}
 	return false
 }
@@ -1300,4 +1402,208 @@ func SourceSentence(text, about string) string {
 		}
 	}
 	return best
+}
+
+// head splits an item that says one thing of one subject — "<subject> is <value>", "<subject>:
+// <value>" — into the stems of its subject's words (all but stop words: "old" and "new" count) and
+// the number of its value's tokens. ok is false when the item has no such shape: no "is", "are",
+// ":" or "=", a subject of stop and vague words alone ("It is …"), or a value that says more than one
+// thing ("12 Elm Street, and my work address is …": another verb, "and", "or", "but", a first-person
+// word, a ";").
+func head(it Item) (subject map[string]bool, value int, ok bool) {
+	toks := textmodel.Tokens(it.Content)
+	h := -1
+	for i, t := range toks {
+		if i > 0 && (t.Text == "is" || t.Text == "are") {
+			h = i
+			break
+		}
+		if i > 0 && i+1 < len(toks) && strings.ContainsAny(it.Content[t.End:toks[i+1].Start], ":=") {
+			h = i + 1
+			toks = append(toks[:h:h], append([]textmodel.Token{{}}, toks[h:]...)...) // a place for the separator
+			break
+		}
+	}
+	if h <= 0 || h+1 >= len(toks) {
+		return nil, 0, false
+	}
+	subject = map[string]bool{}
+	meaningful := false
+	for _, t := range toks[:h] {
+		r := roles(t.Text)
+		if r&RoleStop != 0 {
+			continue
+		}
+		subject[stem(t.Text)] = true
+		meaningful = meaningful || r&(RoleVague|RoleFraming) == 0
+	}
+	if !meaningful {
+		return nil, 0, false
+	}
+	for i, t := range toks[h+1:] {
+		r := roles(t.Text)
+		switch {
+		case r&(RoleVerbLike|RoleFirstPerson|RoleNegation) != 0, t.Text == "and", t.Text == "or", t.Text == "but", t.Text == "&":
+			return nil, 0, false
+		case i > 0 && strings.Contains(it.Content[toks[h+i].End:t.Start], ";"):
+			return nil, 0, false
+		}
+	}
+	return subject, len(toks) - h - 1, true
+}
+
+// namesSubject reports whether the words of s in span name the item by its subject (head): every
+// word of the subject is there, and every other word is a stop, framing or vague word, an audience,
+// or — when value is true, for a forget — a word of the item's value or "name" ("the Wi-Fi network
+// name at the cabin" for "Wi-Fi network at the cabin is CabinNet_5G"). It returns the value's length.
+func namesSubject(s *sentence, in span, it Item, value bool) (int, bool) {
+	subject, n, ok := head(it)
+	if !ok || !s.keepsItsSense(in, it, false) {
+		return 0, false
+	}
+	words := itemWords(it.Content)
+	seen := map[string]bool{}
+	for k := in.from; k < in.to; k++ {
+		if a := matchAt(s.words[:in.to], k, postVerbAudiences); a > 0 {
+			k += a - 1
+			continue
+		}
+		st := stem(s.words[k])
+		switch r := s.roles[k]; {
+		case r&RoleVerbLike != 0 || r&RoleCondition != 0 && r&RoleStop != 0:
+			return 0, false // a clause that says something of it ("that Tom is reliable"), not its name
+		case subject[st]:
+			seen[st] = true
+		case strings.HasSuffix(s.words[k], "'s"):
+			return 0, false // a possessive the subject doesn't have
+		case r&RoleStop != 0 && r&RoleFraming == 0, r&(RoleFraming|RoleVague) != 0 && (value || s.words[k] != "old"):
+		case value && (words[st] || s.words[k] == "name"):
+		default:
+			return 0, false
+		}
+	}
+	return n, len(seen) == len(subject)
+}
+
+// missesListWord reports an item word the object doesn't name that stands in a list (listWords).
+func missesListWord(own, words map[string]bool, it Item) bool {
+	listed := listWords(it.Content)
+	for w := range words {
+		if !own[w] && listed[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// labelNouns may follow the item's subject in a label: "my landlord's details, Mr. Adeyemi, …".
+var labelNouns = map[string]bool{"name": true, "details": true, "info": true, "information": true,
+	"contact": true, "address": true, "number": true, "school": true, "email": true, "phone": true,
+	"birthday": true, "job": true}
+
+// labelOwner reports whether the possessive at k is the whole of a label before valueFrom that names
+// the item's first word, the one it is about: determiners, the possessive, then at most one of
+// labelNouns ("my ex-husband's name, Darren Cole" for "Ex-husband is Darren Cole"). "my sister's
+// friend, Ana" is no such label.
+func (s *sentence) labelOwner(from, valueFrom, k int, it Item) bool {
+	if k >= valueFrom {
+		return false
+	}
+	toks := textmodel.Tokens(it.Content)
+	first := ""
+	for _, t := range toks {
+		if roles(t.Text)&(RoleStop|RoleFraming) == 0 {
+			first = t.Text
+			break
+		}
+	}
+	if first == "" || stem(s.words[k]) != first && stem(s.words[k]) != stem(first) {
+		return false
+	}
+	for j := from; j < k; j++ {
+		if !determiners[s.words[j]] && s.words[j] != "old" {
+			return false
+		}
+	}
+	switch valueFrom - k {
+	case 1:
+		return true
+	case 2:
+		return labelNouns[s.words[k+1]]
+	}
+	return false
+}
+
+// afterTask reads a sentence that opens with a task at i: up to its first "and", the task must be
+// neutral on its own (neutral, task: no marker, no back reference), and what follows must be a save
+// request frame, read as a sentence of its own.
+func (m *message) afterTask(s *sentence, i int, w Write, content, key []textmodel.Token) *verdict {
+	a := i + 1
+	for a < s.n() && s.words[a] != "and" {
+		a++
+	}
+	if a+1 >= s.n() || a-i < 2 {
+		return m.noFrame(s, RoleSave|RoleUpdate)
+	}
+	task := sentence{index: s.index, toks: s.toks[:a], words: s.words[:a], roles: s.roles[:a], gapEnd: s.gapEnd[:a],
+		question: s.question, start: s.start, end: s.toks[a-1].End}
+	rest := s.sub(a + 1)
+	j, _ := rest.opening()
+	if j >= rest.n() || rest.roles[j]&RoleTask != 0 {
+		return m.noFrame(s, RoleSave|RoleUpdate)
+	}
+	if end, _ := rest.longestFrame(j, saveFrames); end < 0 {
+		return m.noFrame(s, RoleSave|RoleUpdate)
+	}
+	if m.neutral(&task, w) != nil || !m.task(&task) {
+		return m.noFrame(s, RoleSave|RoleUpdate)
+	}
+	return m.judgeSave(&rest, w, content, key)
+}
+
+// quoteVerbs work on a quoted text that ends the message: "Translate this into Spanish: '…'".
+var quoteVerbs = map[string]bool{"translate": true, "proofread": true, "summarize": true, "summarise": true,
+	"paraphrase": true, "rephrase": true, "rewrite": true, "reword": true, "polish": true}
+
+// quotedTask reports a sentence that asks for work on a text in quotation marks which runs, closed,
+// to the end of the message: "Also, can you translate this into Spanish: 'Good morning, how are
+// you?'". Before the quotation mark it holds one of quoteVerbs and no marker but pasting words;
+// what is quoted is not the user's voice (A7), so it neither asks nor takes anything back — unless
+// the sentence calls it the user's own ("my answer", "what I wrote").
+func (m *message) quotedTask(s *sentence) bool {
+	var q [2]int
+	found := false
+	for _, r := range m.quoted {
+		if r[0] >= s.start && r[0] < s.end {
+			q, found = r, true
+			break
+		}
+	}
+	if !found || q[1] >= len(m.text) {
+		return false
+	}
+	if _, size := utf8.DecodeRuneInString(m.text[q[1]:]); strings.Trim(m.text[q[1]+size:], " \t\n.!?") != "" {
+		return false
+	}
+	p, verb := 0, false
+	for p < s.n() && s.toks[p].End <= q[0] {
+		verb = verb || quoteVerbs[s.words[p]]
+		p++
+	}
+	// "Translate my answer: '…'" quotes the user's own words.
+	return p >= 2 && verb && !s.markedExcept(0, p, RolePaste) && !s.hasIn(RoleFirstPerson, 0, p) && !m.inQuotes(s.start)
+}
+
+// hasIn reports a word of s in [from, to) with role r.
+func (s *sentence) hasIn(r Role, from, to int) bool {
+	for k := from; k < to; k++ {
+		if s.roles[k]&r != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func possessive(w string) bool {
+	return strings.HasSuffix(w, "'s") && w != "it's" && w != "that's"
 }
