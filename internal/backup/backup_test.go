@@ -257,3 +257,15 @@ func TestPrune(t *testing.T) {
 	require.Equal(t, base.Add(2*time.Hour), left[1].Manifest.CreatedAt.UTC())
 	require.FileExists(t, mine)
 }
+
+// An entry without hashes (a forgotten forget proposal has no text) of an item the database never
+// had is recorded and nothing else.
+func TestReplayEntryWithoutHashes(t *testing.T) {
+	t.Parallel()
+	svc, _ := service(t, dbtest.URL(t))
+	r, err := svc.Background().Replay(t.Context(), []memory.LedgerEntry{{ID: "5f0c7c1e-8d7e-4a55-9a41-2b1c8f2c9b11", At: time.Now(),
+		Kind: memory.LedgerForget, Key: svc.Background().KeyFingerprint(), Item: "1b8f6a2e-1c3d-4e5f-8a9b-0c1d2e3f4a5c",
+		Scope: "shared", Actor: "user"}})
+	require.NoError(t, err)
+	require.Equal(t, memory.ReplayReport{Entries: 1}, r)
+}

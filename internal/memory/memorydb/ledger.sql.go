@@ -22,7 +22,7 @@ func (q *Queries) LedgerDeletionInsert(ctx context.Context, teammateID string) e
 
 const ledgerForgetInsert = `-- name: LedgerForgetInsert :exec
 INSERT INTO memory_forget_ledger (kind, item_id, scope, actor, hashes)
-VALUES ('forget', $1::uuid, $2::text, $3::text, $4::bytea[])
+VALUES ('forget', $1::uuid, $2::text, $3::text, coalesce($4::bytea[], '{}'))
 `
 
 type LedgerForgetInsertParams struct {
@@ -79,7 +79,7 @@ func (q *Queries) LedgerMarkWritten(ctx context.Context, ids []string) error {
 
 const ledgerReplayedInsert = `-- name: LedgerReplayedInsert :exec
 INSERT INTO memory_forget_ledger (id, at, kind, item_id, scope, actor, hashes, teammate_id, written_at)
-VALUES ($1::uuid, $2, $3, $4::uuid, $5, $6, $7::bytea[],
+VALUES ($1::uuid, $2, $3, $4::uuid, $5, $6, coalesce($7::bytea[], '{}'),
         $8::uuid, now())
 ON CONFLICT (id) DO NOTHING
 `

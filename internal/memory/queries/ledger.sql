@@ -1,7 +1,7 @@
 -- name: LedgerForgetInsert :exec
 -- A forgotten item, in the forget's transaction (RULES F8).
 INSERT INTO memory_forget_ledger (kind, item_id, scope, actor, hashes)
-VALUES ('forget', @item_id::uuid, @scope::text, @actor::text, @hashes::bytea[]);
+VALUES ('forget', @item_id::uuid, @scope::text, @actor::text, coalesce(@hashes::bytea[], '{}'));
 
 -- name: LedgerDeletionInsert :exec
 -- A deleted teammate, in the deletion's transaction.
@@ -10,7 +10,7 @@ INSERT INTO memory_forget_ledger (kind, teammate_id) VALUES ('delete-teammate', 
 -- name: LedgerReplayedInsert :exec
 -- An entry of the ledger file applied again after a restore: known from now on, and already written.
 INSERT INTO memory_forget_ledger (id, at, kind, item_id, scope, actor, hashes, teammate_id, written_at)
-VALUES (@id::uuid, @at, @kind, sqlc.narg(item_id)::uuid, sqlc.narg(scope), sqlc.narg(actor), @hashes::bytea[],
+VALUES (@id::uuid, @at, @kind, sqlc.narg(item_id)::uuid, sqlc.narg(scope), sqlc.narg(actor), coalesce(@hashes::bytea[], '{}'),
         sqlc.narg(teammate_id)::uuid, now())
 ON CONFLICT (id) DO NOTHING;
 
