@@ -59,6 +59,10 @@ func restoreCommand(ctx context.Context, cfg config.Config, cluster *pgcluster.C
 	}
 	fmt.Printf("restored %s: the memory of %s (migration %d, now %d)\n", path,
 		r.Manifest.CreatedAt.Local().Format(time.RFC1123), r.Manifest.Migration, r.Migrated)
+	if r.LedgerMissing {
+		fmt.Printf("warning: there was no forget ledger in %s; it was rebuilt from the replaced database (%d entries), and forgets it never held can't be applied again\n",
+			cfg.BackupDir, r.Synced)
+	}
 	fmt.Printf("forgotten since, applied again from the ledger: %d items forgotten, %d teammates deleted, %d tombstones (%d entries)\n",
 		r.Replay.Forgotten, r.Replay.Deleted, r.Replay.Tombstones, r.Replay.Entries)
 	fmt.Printf("the data files were purged in %s; start the API to serve it\n", r.Purge.Total().Round(time.Millisecond))

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"archive/tar"
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -268,6 +271,26 @@ func TestRestoreAnOlderBackup(t *testing.T) {
 	require.Error(t, err)
 	require.Contains(t, out, "not a memory backup")
 
+	// A manifest that lies about the dump's migration.
+	out, err = commandOutput(t, bin, env, "restore", withManifest(t, older, func(m map[string]any) { m["migration"] = 5 }))
+	require.Error(t, err)
+	require.Contains(t, out, "its manifest says migration 5")
+
+	// Interrupted: either it is cancelled (exit 1, the current database kept) or, past the swap, it
+	// finishes and says so — never a silent exit 0. The database is then either one, whole.
+	cmd := exec.Command(bin, "restore", older)
+	cmd.Env = env
+	var interrupted bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &interrupted, &interrupted
+	require.NoError(t, cmd.Start())
+	time.Sleep(700 * time.Millisecond)
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	if err := cmd.Wait(); err == nil {
+		require.Contains(t, interrupted.String(), "restored "+older, "exit 0 means restored")
+	} else {
+		require.Contains(t, interrupted.String(), "api: interrupted")
+	}
+
 	out = runCommand(t, bin, env, "restore", older)
 	require.Contains(t, out, fmtUint(latest-1)+", now "+fmtUint(latest))
 	require.Contains(t, out, "1 items forgotten")
@@ -278,6 +301,41 @@ func TestRestoreAnOlderBackup(t *testing.T) {
 	api.api.Must(t, user, `query($id: ID!) { memoryItem(id: $id) { status } }`, map[string]any{"id": forgetID}, &item)
 	require.Equal(t, "FORGOTTEN", item.MemoryItem.Status, "and the forget made after it is applied again")
 	api.stop(t)
+}
+
+// withManifest is a copy of the backup at path with its manifest changed by edit.
+func withManifest(t *testing.T, path string, edit func(map[string]any)) string {
+	t.Helper()
+	in, err := os.Open(path)
+	require.NoError(t, err)
+	defer in.Close()
+	copyPath := filepath.Join(t.TempDir(), "edited.backup")
+	out, err := os.Create(copyPath)
+	require.NoError(t, err)
+	defer out.Close()
+	tr, tw := tar.NewReader(in), tar.NewWriter(out)
+	for {
+		h, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		require.NoError(t, err)
+		body, err := io.ReadAll(tr)
+		require.NoError(t, err)
+		if h.Name == "manifest.json" {
+			var m map[string]any
+			require.NoError(t, json.Unmarshal(body, &m))
+			edit(m)
+			body, err = json.Marshal(m)
+			require.NoError(t, err)
+			h.Size = int64(len(body))
+		}
+		require.NoError(t, tw.WriteHeader(h))
+		_, err = tw.Write(body)
+		require.NoError(t, err)
+	}
+	require.NoError(t, tw.Close())
+	return copyPath
 }
 
 // commandOutput runs bin with args in env and returns its output and error.

@@ -49,6 +49,10 @@ func main() {
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		// -h: the usage was printed; asking for it is not a failure.
+	case err != nil && interrupted && isCommand(os.Args[1:]):
+		// A command cut short did not do its job: a script must be able to tell.
+		fmt.Fprintln(os.Stderr, "api: interrupted:", err)
+		os.Exit(1)
 	case err != nil && interrupted:
 		// Ctrl-C or SIGTERM while starting: whatever was interrupted, stopping is what was asked.
 		fmt.Fprintln(os.Stderr, "api: stopped")
@@ -120,7 +124,7 @@ func run(ctx context.Context, args []string) error {
 			return fmt.Errorf("another api process is serving MEMORY_DATA_DIR %s; stop it first", cfg.DataDir)
 		}
 		if !owner && command == "restore" {
-			return fmt.Errorf("an api process is serving MEMORY_DATA_DIR %s; stop it, then restore", cfg.DataDir)
+			return fmt.Errorf("another api process (a serving API, or a restore) holds MEMORY_DATA_DIR %s; stop it, then restore", cfg.DataDir)
 		}
 		// A restore needs the key the backup was made with: a new one would be generated below and
 		// match nothing the backup holds.
@@ -231,6 +235,11 @@ The README lists every MEMORY_* variable.
 
 Flags:
 `
+
+// isCommand reports whether args run a command (migrate, backup, restore) rather than serve.
+func isCommand(args []string) bool {
+	return slices.ContainsFunc(args, func(a string) bool { return a == "migrate" || a == "backup" || a == "restore" })
+}
 
 // checkCommand accepts the commands usage lists: none (serve), or a migrate command. A -h among
 // them, or "help", is flag.ErrHelp.

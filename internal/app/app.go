@@ -161,7 +161,8 @@ func New(ctx context.Context, o Options) (*App, error) {
 		return nil, err
 	}
 	// Before anything serves: forgets the ledger holds and the database doesn't (it was restored from
-	// an older backup) are applied again, and the database's own new entries reach the file.
+	// an older backup) are applied again, and every entry the database holds and the file doesn't
+	// (not written yet, or the file was lost or cut short) reaches the file.
 	var ledger *backup.Ledger
 	if o.Backups.Dir != "" {
 		ledger = backup.OpenLedger(o.Backups.Dir)
@@ -172,7 +173,7 @@ func New(ctx context.Context, o Options) (*App, error) {
 			closePools()
 			return nil, err
 		}
-		if _, err := ledger.Flush(ctx, svc.Background()); err != nil {
+		if _, err := ledger.Sync(ctx, svc.Background()); err != nil {
 			closePools()
 			return nil, err
 		}

@@ -131,6 +131,24 @@ func TestReplayAppliesLaterForgetsOnce(t *testing.T) {
 	again, err := ledger.Replay(t.Context(), restored.Background())
 	require.NoError(t, err)
 	require.Zero(t, again.Entries, "a replayed entry is known")
+
+	// The file lost after the restore: the restored database still knows the three forgets it
+	// applied again, and Sync writes them back, so that a restore of the same backup still erases them.
+	require.NoError(t, os.Remove(ledger.Path()))
+	n, err = ledger.Sync(t.Context(), restored.Background())
+	require.NoError(t, err)
+	require.Equal(t, 3, n)
+	rebuilt, err := ledger.Read()
+	require.NoError(t, err)
+	require.Len(t, rebuilt, 3)
+	replayed, _ := service(t, restoreInto(t, path))
+	report, err = ledger.Replay(t.Context(), replayed.Background())
+	require.NoError(t, err)
+	require.Equal(t, 3, report.Entries)
+	require.Equal(t, 2, report.Forgotten)
+	n, err = ledger.Sync(t.Context(), restored.Background())
+	require.NoError(t, err)
+	require.Zero(t, n, "nothing is missing any more")
 }
 
 // An entry under another tombstone key, or of an unknown kind, stops the replay before anything is
@@ -176,6 +194,14 @@ func TestLedgerFile(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, entries, 2)
 	require.Equal(t, e.Hashes, entries[0].Hashes)
+	// The next append starts on a line of its own: the torn fragment is cut off, not glued to it.
+	next := e
+	next.ID = "8f0c7c1e-8d7e-4a55-9a41-2b1c8f2c9b10"
+	require.NoError(t, l.Append([]memory.LedgerEntry{next}))
+	entries, err = l.Read()
+	require.NoError(t, err)
+	require.Len(t, entries, 3)
+	require.Equal(t, next.ID, entries[2].ID)
 
 	require.NoError(t, os.WriteFile(l.Path(), []byte("{\"id\":\"x\"}\nnot json\n"), 0o600))
 	_, err = l.Read()

@@ -7,10 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 
 	"github.com/open-bot/memory/internal/memory"
 )
@@ -33,7 +35,8 @@ func OpenLedger(dir string) *Ledger { return &Ledger{path: filepath.Join(dir, Le
 func (l *Ledger) Path() string { return l.path }
 
 // Append adds entries to the file and syncs it before it returns: an entry Append accepted survives
-// a crash.
+// a crash. A last line a crash cut short (Read ignores it) is cut off first, so that the new entries
+// start on a line of their own.
 func (l *Ledger) Append(entries []memory.LedgerEntry) error {
 	if len(entries) == 0 {
 		return nil
@@ -52,21 +55,56 @@ func (l *Ledger) Append(entries []memory.LedgerEntry) error {
 		return fmt.Errorf("forget ledger: %w", err)
 	}
 	_, statErr := os.Stat(l.path)
-	f, err := os.OpenFile(l.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(l.path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("forget ledger: %w", err)
 	}
 	defer f.Close()
-	if _, err := f.Write(buf.Bytes()); err != nil {
+	// Processes on one database that share MEMORY_BACKUP_DIR append one at a time.
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		return fmt.Errorf("forget ledger: lock: %w", err)
+	}
+	end, err := completeLines(f)
+	if err != nil {
+		return fmt.Errorf("forget ledger: %w", err)
+	}
+	if err := f.Truncate(end); err != nil {
+		return fmt.Errorf("forget ledger: %w", err)
+	}
+	if _, err := f.WriteAt(buf.Bytes(), end); err != nil {
 		return fmt.Errorf("forget ledger: %w", err)
 	}
 	if err := f.Sync(); err != nil {
 		return fmt.Errorf("forget ledger: %w", err)
 	}
 	if errors.Is(statErr, fs.ErrNotExist) {
-		return syncDir(dir)
+		if err := syncDir(dir); err != nil {
+			return fmt.Errorf("forget ledger: %w", err)
+		}
 	}
 	return f.Close()
+}
+
+// completeLines is the size of f up to the end of its last complete line.
+func completeLines(f *os.File) (int64, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	size := st.Size()
+	buf := make([]byte, 64<<10)
+	for end := size; end > 0; {
+		start := max(0, end-int64(len(buf)))
+		n, err := f.ReadAt(buf[:end-start], start)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return 0, err
+		}
+		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
+			return start + int64(i) + 1, nil
+		}
+		end = start
+	}
+	return 0, nil
 }
 
 // Read returns every entry of the file, in the order they were appended; none when there is no file
@@ -106,18 +144,54 @@ func (l *Ledger) Flush(ctx context.Context, svc *memory.Background) (int, error)
 		if err != nil || len(entries) == 0 {
 			return n, err
 		}
-		if err := l.Append(entries); err != nil {
-			return n, err
-		}
-		ids := make([]string, len(entries))
-		for i, e := range entries {
-			ids[i] = e.ID
-		}
-		if err := svc.LedgerMarkWritten(ctx, ids); err != nil {
+		if err := l.write(ctx, svc, entries); err != nil {
 			return n, err
 		}
 		n += len(entries)
 	}
+}
+
+// Sync makes the file hold every entry the database holds: those not written yet, and any the file
+// lost — deleted, cut short, or a new MEMORY_BACKUP_DIR — including entries a restore applied
+// again. It returns how many it added. The API runs it at start and a restore before it replaces
+// the database, so that the ledger is only ever lost with both the file and the database.
+func (l *Ledger) Sync(ctx context.Context, svc *memory.Background) (int, error) {
+	have, err := l.Read()
+	if err != nil {
+		return 0, err
+	}
+	known := make(map[string]bool, len(have))
+	for _, e := range have {
+		known[e.ID] = true
+	}
+	all, err := svc.LedgerAll(ctx)
+	if err != nil {
+		return 0, err
+	}
+	var missing []memory.LedgerEntry
+	for _, e := range all {
+		if !known[e.ID] {
+			missing = append(missing, e)
+		}
+	}
+	for i := 0; i < len(missing); i += 500 {
+		if err := l.write(ctx, svc, missing[i:min(i+500, len(missing))]); err != nil {
+			return i, err
+		}
+	}
+	return len(missing), nil
+}
+
+// write appends entries and marks them written.
+func (l *Ledger) write(ctx context.Context, svc *memory.Background, entries []memory.LedgerEntry) error {
+	if err := l.Append(entries); err != nil {
+		return err
+	}
+	ids := make([]string, len(entries))
+	for i, e := range entries {
+		ids[i] = e.ID
+	}
+	return svc.LedgerMarkWritten(ctx, ids)
 }
 
 // Replay applies again every entry of the file the database doesn't hold (memory.Background.Replay).

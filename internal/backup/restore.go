@@ -39,8 +39,11 @@ type RestoreReport struct {
 	Manifest Manifest
 	// Migrated is the schema's version after the restore (Manifest.Migration before).
 	Migrated uint
-	// Flushed is how many ledger entries of the replaced database reached the file first.
-	Flushed int
+	// Synced is how many ledger entries of the replaced database reached the file first: those not
+	// written yet, and any the file had lost.
+	Synced int
+	// LedgerMissing: there was no ledger file; only the current database's entries were known.
+	LedgerMissing bool
 	Replay  memory.ReplayReport
 	Purge   memory.PurgeReport
 }
@@ -50,8 +53,8 @@ type RestoreReport struct {
 //
 //  1. the manifest is checked: a format this api reads, a schema no newer than its migrations, the
 //     installation's tombstone key;
-//  2. the current database's ledger entries not yet in the file are written there, so that a forget
-//     made just before the restore is applied again too;
+//  2. every ledger entry of the current database that the file lacks is written there — a forget
+//     made just before the restore, or a file lost since — so that it is applied again too;
 //  3. the dump is restored into a new database beside the current one, migrated to this api's
 //     schema, and every ledger entry it doesn't hold — a forget made after the backup — is applied
 //     again (memory.Background.Replay);
@@ -94,7 +97,10 @@ func Restore(ctx context.Context, path string, o RestoreOptions) (RestoreReport,
 
 	// 2. What the current database knows of forgets, into the file first.
 	if o.Ledger != nil {
-		if r.Flushed, err = flushCurrent(ctx, o.Cluster.URL(o.Database), o); err != nil {
+		if _, err := os.Stat(o.Ledger.Path()); errors.Is(err, os.ErrNotExist) {
+			r.LedgerMissing = true
+		}
+		if r.Synced, err = syncCurrent(ctx, o.Cluster.URL(o.Database), o); err != nil {
 			return r, err
 		}
 	}
@@ -117,6 +123,11 @@ func Restore(ctx context.Context, path string, o RestoreOptions) (RestoreReport,
 	if err := runPG(ctx, o.Cluster.Program("pg_restore"), stagingURL, "--exit-on-error", "--no-owner", "--no-privileges", dump); err != nil {
 		return r, fmt.Errorf("restore: %w", err)
 	}
+	if v, _, err := db.Version(stagingURL); err != nil {
+		return r, err
+	} else if v != info.Manifest.Migration {
+		return r, fmt.Errorf("restore: %s: its manifest says migration %d, its dump holds %d: %w", path, info.Manifest.Migration, v, ErrNotABackup)
+	}
 	if err := db.MigrateUp(stagingURL); err != nil {
 		return r, fmt.Errorf("restore: migrate the backup from %d: %w", info.Manifest.Migration, err)
 	}
@@ -133,7 +144,9 @@ func Restore(ctx context.Context, path string, o RestoreOptions) (RestoreReport,
 		return r, fmt.Errorf("restore: %w", err)
 	}
 
-	// 4. The swap: both renames or neither.
+	// 4. The swap: both renames or neither. From here on an interrupt is not heeded: the swapped-in
+	// database must be purged before anything serves it, and the command must say it was restored.
+	ctx = context.WithoutCancel(ctx)
 	err = pgx.BeginFunc(ctx, admin, func(tx pgx.Tx) error {
 		// sqlcheck:allow database DDL of names built here: sqlc compiles no CREATE/ALTER/DROP DATABASE
 		if _, err := tx.Exec(ctx, "ALTER DATABASE "+pgx.Identifier{o.Database}.Sanitize()+" RENAME TO "+pgx.Identifier{previous}.Sanitize()); err != nil {
@@ -162,16 +175,16 @@ func Restore(ctx context.Context, path string, o RestoreOptions) (RestoreReport,
 	return r, nil
 }
 
-// flushCurrent writes the current database's unwritten ledger entries to the file, when it has a
-// ledger at all (migration 18 on) under this installation's key.
-func flushCurrent(ctx context.Context, url string, o RestoreOptions) (int, error) {
+// syncCurrent makes the ledger file hold every entry of the current database (Ledger.Sync), when it
+// has a ledger at all (migration 18 on) under this installation's key.
+func syncCurrent(ctx context.Context, url string, o RestoreOptions) (int, error) {
 	version, _, err := db.Version(url)
 	if err != nil || version < LedgerMigration {
 		return 0, err
 	}
 	n := 0
 	err = withService(ctx, url, o, func(svc *memory.Background) error {
-		n, err = o.Ledger.Flush(ctx, svc)
+		n, err = o.Ledger.Sync(ctx, svc)
 		return err
 	})
 	if errors.Is(err, memory.ErrTombstoneKeyMismatch) {

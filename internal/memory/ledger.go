@@ -91,13 +91,32 @@ func (s *Background) LedgerUnwritten(ctx context.Context, limit int) ([]LedgerEn
 	if err != nil {
 		return nil, err
 	}
+	all := make([]*memorydb.LedgerAllRow, len(rows))
+	for i, r := range rows {
+		all[i] = (*memorydb.LedgerAllRow)(r)
+	}
+	return s.ledgerEntries(all), nil
+}
+
+// LedgerAll returns every entry the database holds, oldest first — those applied again after a
+// restore included — so that a ledger file lost or cut short can be made whole again.
+func (s *Background) LedgerAll(ctx context.Context) ([]LedgerEntry, error) {
+	rows, err := queries(s.pool).LedgerAll(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.ledgerEntries(rows), nil
+}
+
+// ledgerEntries are rows as the file keeps them.
+func (s *Background) ledgerEntries(rows []*memorydb.LedgerAllRow) []LedgerEntry {
 	key := s.KeyFingerprint()
 	out := make([]LedgerEntry, len(rows))
 	for i, r := range rows {
 		out[i] = LedgerEntry{ID: r.ID, At: r.At.UTC(), Kind: r.Kind, Key: key, Hashes: r.Hashes,
 			Item: deref(r.ItemID), Scope: deref(r.Scope), Actor: deref(r.Actor), Teammate: deref(r.TeammateID)}
 	}
-	return out, nil
+	return out
 }
 
 // LedgerMarkWritten records that entries reached the ledger file (synced).

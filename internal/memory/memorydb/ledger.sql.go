@@ -10,6 +10,52 @@ import (
 	"time"
 )
 
+const ledgerAll = `-- name: LedgerAll :many
+SELECT id, at, kind, item_id, scope, actor, hashes, teammate_id FROM memory_forget_ledger ORDER BY seq
+`
+
+type LedgerAllRow struct {
+	ID         string
+	At         time.Time
+	Kind       string
+	ItemID     *string
+	Scope      *string
+	Actor      *string
+	Hashes     [][]byte
+	TeammateID *string
+}
+
+// Every entry, oldest first: what the ledger file must hold (a file lost or cut short is made whole
+// from it).
+func (q *Queries) LedgerAll(ctx context.Context) ([]*LedgerAllRow, error) {
+	rows, err := q.db.Query(ctx, ledgerAll)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []*LedgerAllRow{}
+	for rows.Next() {
+		var i LedgerAllRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.At,
+			&i.Kind,
+			&i.ItemID,
+			&i.Scope,
+			&i.Actor,
+			&i.Hashes,
+			&i.TeammateID,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, &i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const ledgerDeletionInsert = `-- name: LedgerDeletionInsert :exec
 INSERT INTO memory_forget_ledger (kind, teammate_id) VALUES ('delete-teammate', $1::uuid)
 `

@@ -32,3 +32,8 @@ INSERT INTO memory_tombstones (scope, content_hash, item_id, keyed)
 SELECT @scope, @content_hash, (SELECT id FROM memory_items WHERE id = sqlc.narg(item_id)::uuid), true
  WHERE EXISTS (SELECT 1 FROM memory_generations WHERE scope = @scope)
 ON CONFLICT (scope, content_hash) DO NOTHING;
+
+-- name: LedgerAll :many
+-- Every entry, oldest first: what the ledger file must hold (a file lost or cut short is made whole
+-- from it).
+SELECT id, at, kind, item_id, scope, actor, hashes, teammate_id FROM memory_forget_ledger ORDER BY seq;
