@@ -44,8 +44,8 @@ type RestoreReport struct {
 	Synced int
 	// LedgerMissing: there was no ledger file; only the current database's entries were known.
 	LedgerMissing bool
-	Replay  memory.ReplayReport
-	Purge   memory.PurgeReport
+	Replay        memory.ReplayReport
+	Purge         memory.PurgeReport
 }
 
 // Restore replaces the memory database with the backup at path (RULES F8), in this order, so that
