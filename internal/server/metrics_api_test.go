@@ -246,6 +246,11 @@ func TestMetricsLabelsCarryNoTextOrIDs(t *testing.T) {
 	createMemory(t, s, m.teammate, "Another memory about the quokka-lighthouse")
 	var change generationChange
 	ws.Next(t, "1", &change)
+	// The broker counts a delivery once the event is in the subscriber's queue, which may be just
+	// after the subscriber has passed it on.
+	require.True(t, apitest.WaitUntil(apitest.Wait, func() bool {
+		return sample(scrape(t, metricsURL), "memory_events_delivered_total") >= 1
+	}), "the delivery is counted")
 	text := scrape(t, metricsURL)
 	require.Equal(t, 1.0, sample(text, "memory_websocket_connections"))
 	require.Equal(t, 1.0, sample(text, "memory_websocket_subscriptions"))
