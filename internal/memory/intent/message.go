@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -101,10 +100,6 @@ func read(text string) *message {
 				}
 				ends = ends || sentenceEnd(r)
 				question = question || questionMark(r)
-			}
-			// "Hx!40-pepper": a "!" inside a code or a password, with no space around it, ends nothing.
-			if gap == "!" && (startsWithDigit(t.Text) || endsWithDigit(toks[i-1].Text)) {
-				ends, question = false, false
 			}
 			if ends {
 				flush(question)
@@ -382,9 +377,4 @@ func (m *message) inQuotes(at int) bool {
 		}
 	}
 	return false
-}
-
-func endsWithDigit(w string) bool {
-	r, _ := utf8.DecodeLastRuneInString(w)
-	return unicode.IsDigit(r)
 }
