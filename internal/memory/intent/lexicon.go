@@ -282,7 +282,6 @@ var lexiconEntries = []entry{
 	w("details", RoleFraming), w("completely", RoleFraming), w("entirely", RoleFraming),
 	w("permanently", RoleFraming), w("forever", RoleFraming), w("old", RoleFraming),
 	w("preference", RoleFraming), w("preferences", RoleFraming),
-	w("booking", RoleFraming),
 }
 
 // people are words for someone other than the user, or for a group the user speaks for.
