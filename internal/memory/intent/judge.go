@@ -1185,13 +1185,6 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 	if s.marked(first, s.n()) {
 		return why()
 	}
-	// "Heads up, I changed banks.", "By the way, I moved.": an opener before the statement.
-	if n := matchAt(s.words, first, openers); n > 0 && first+n < s.n() && s.gapEnd[first+n-1] == "," {
-		first = s.skipFillers(first + n)
-		if first >= s.n() {
-			return why()
-		}
-	}
 	r := s.roles[first]
 	switch {
 	case s.question:
