@@ -1171,11 +1171,11 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 				return nil
 			}
 		}
-		if end, _ := s.longestFrame(i, forgetFrames); end >= 0 && end < s.n() && !s.markedExcept(end, s.n(), RolePaste) &&
-			s.namesThing(end) && !clauseOpeners[s.words[end]] &&
-			covers(s, span{end, s.n()}, Item{Content: m.between(s, end, s.n())}) == "" &&
-			!sharesWords(s, end, m.content) && !sharesWords(s, end, w.Target.Content) {
-			return nil
+		// Any other forget ("Forget the second part.", "Forget the rest.", "Delete the whole thing.")
+		// may take the request back, or a part of it: beside a save or an update it is no other
+		// request, and beside a forget it may undo it ("Forget the deletion.").
+		if end, _ := s.longestFrame(i, forgetFrames); end >= 0 {
+			return fail(ReasonTakenBack, s, m.whole(s), StageRest)
 		}
 	}
 	first := s.skipFillers(0)
