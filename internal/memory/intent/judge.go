@@ -773,6 +773,12 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 	for _, t := range textmodel.Tokens(it.Key + " " + it.Content) {
 		itemToks[t.Text] = true
 	}
+	// A qualifier the item doesn't have ("my old weekly grocery budget") sets another thing apart,
+	// unless it stands in a label before the item's own words ("my old address, 12 Elm Street").
+	if valueFrom == object.from && s.qualifiedAway(object, it) {
+		return ReasonVague
+	}
+	names := itemNames(it)
 	own := map[string]bool{}
 	other, meaningful, foreign := 0, 0, false
 	for k := object.from; k < object.to; k++ {
@@ -788,6 +794,9 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 		// Karen", "my sister's friend" not "my sister".
 		if strings.HasSuffix(s.words[k], "'s") && !itemToks[s.words[k]] && !s.labelOwner(object.from, valueFrom, k, it) {
 			foreign = true
+		}
+		if n, ok := names[st]; ok && n != s.words[k] {
+			st = "" // a name compares whole: "Darren Coles" is not "Darren Cole"
 		}
 		switch {
 		case words[st]:
@@ -818,6 +827,11 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 	if key := textmodel.Tokens(it.Key); len(key) > 0 && !allStop(key) {
 		for k := object.from; k+len(key) <= object.to; k++ {
 			if s.foldedAt(k, key) {
+				// "Delete the staging database" may mean the database: a forget by the key says
+				// whose it is ("my", "our").
+				if !s.ownedAt(k, key, it.Key) {
+					return ReasonVague
+				}
 				keyed = true
 				keyedAfter = keyedAfter || valueFrom == object.from && s.onlyAfter(object, k, len(key), words)
 			}
@@ -916,13 +930,12 @@ func allStop(toks []textmodel.Token) bool {
 	return true
 }
 
-// onlyAfter reports whether, in span in, the words that aren't the item's (nor stop, framing or
-// vague words) are at most two that follow the key at k (n words) at once, with nothing between:
-// "my Costco membership number" names the key "Costco membership"; a word before the key restricts
-// it to something else ("my work address"), and one after a preposition or a verb places it
-// elsewhere ("my address on Amazon", "the gym locker code from last year", "the Paris trip is fine").
+// onlyAfter reports whether, in span in, every word that isn't the key at k (n words) is the item's
+// own, a stop, framing or vague word, or an audience after the key: the key names the item with
+// nothing after it. A word before the key restricts it to something else ("my work address"), one
+// after it names another thing ("my address book", "my car insurance", "my dentist appointment"),
+// and one after a preposition or a verb places it elsewhere ("my address on Amazon").
 func (s *sentence) onlyAfter(in span, k, n int, words map[string]bool) bool {
-	next := k + n // where a word after the key may stand
 	for j := in.from; j < in.to; j++ {
 		// "my title on my profile", "my mobile number for all teammates": the audience says who
 		// the item is for, not which item it is.
@@ -939,14 +952,74 @@ func (s *sentence) onlyAfter(in span, k, n int, words map[string]bool) bool {
 			}
 			return false
 		}
-		// A word after the key with a digit is another value, not a part: "the staging database
-		// name orders_stg_v3" for "orders_stg_v2".
-		if j != next || next >= k+n+2 || s.roles[j]&RoleStop != 0 || strings.ContainsFunc(s.words[j], unicode.IsDigit) {
-			return false
-		}
-		next++
+		// Nothing but the item's own words may follow the key: "my address book", "my car
+		// insurance", "the staging database backup" name other things.
+		return false
 	}
 	return true
+}
+
+// qualifiers set one thing apart from another of the same kind: "my old address" is not the
+// address an item holds now, "our old cleaner's schedule" not our cleaner's.
+var qualifiers = map[string]bool{"old": true, "new": true, "current": true, "former": true, "previous": true,
+	"ex": true, "next": true, "latest": true, "earlier": true, "last": true, "prior": true}
+
+// qualifiedAway reports a qualifier in span (or a word "ex-…") that the item doesn't have, when the
+// span doesn't also hold all of the item's text: "my old weekly grocery budget", "my dad's old care
+// home visiting hours". "my old address, 12 Elm Street" names the item by its text as well.
+func (s *sentence) qualifiedAway(in span, it Item) bool {
+	have := map[string]bool{}
+	for _, t := range textmodel.Tokens(it.Key + " " + it.Content) {
+		have[t.Text] = true
+	}
+	qualified := false
+	for k := in.from; k < in.to; k++ {
+		w := s.words[k]
+		if !have[w] && (qualifiers[w] || strings.HasPrefix(w, "ex-") && !have[strings.TrimSuffix(w, "'s")]) {
+			qualified = true
+		}
+	}
+	if !qualified {
+		return false
+	}
+	seen := map[string]bool{}
+	for k := in.from; k < in.to; k++ {
+		seen[stem(s.words[k])] = true
+	}
+	for w := range itemWords(it.Content) {
+		if !seen[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// ownedAt reports whether the key at k is said to be the user's: the nearest determiner or
+// possessive before it is "my" or "our" ("my old locker code"), or the key opens with one, or the
+// key is a name said alone ("Forget Rex."). "Delete the staging database" may mean the database.
+func (s *sentence) ownedAt(k int, key []textmodel.Token, keyText string) bool {
+	if key[0].Text == "my" || key[0].Text == "our" {
+		return true
+	}
+	for j := k - 1; j >= 0; j-- {
+		if w := s.words[j]; determiners[w] || possessive(w) || w == "mine" || w == "ours" {
+			return w == "my" || w == "our"
+		}
+	}
+	r, _ := utf8.DecodeRuneInString(keyText)
+	return unicode.IsUpper(r)
+}
+
+// itemNames maps the stem of each word the item writes with a capital (its first word aside) to the
+// word itself: a name compares whole, so "Darren Coles" is not "Darren Cole".
+func itemNames(it Item) map[string]string {
+	out := map[string]string{}
+	for i, t := range textmodel.Tokens(it.Content) {
+		if r, _ := utf8.DecodeRuneInString(it.Content[t.Start:]); i > 0 && unicode.IsUpper(r) {
+			out[stem(t.Text)] = t.Text
+		}
+	}
+	return out
 }
 
 // timeWords set an item apart from another of the same kind: the "new" phone number is not the old.
@@ -985,7 +1058,11 @@ func (s *sentence) keepsItsSense(in span, it Item, identity bool) bool {
 // The object must also be mostly the item's words, as a forget's must: "Correct the spelling of my
 // name on the certificate" names "Name: Siobhan" but acts on a certificate.
 func namesItem(s *sentence, in span, it Item) bool {
+	if s.qualifiedAway(in, it) {
+		return false
+	}
 	words := itemWords(it.Key + " " + it.Content)
+	names := itemNames(it)
 	found := map[string]bool{}
 	other, foreign := 0, false
 	for k := in.from; k < in.to; k++ {
@@ -996,7 +1073,7 @@ func namesItem(s *sentence, in span, it Item) bool {
 		if s.roles[k]&(RoleStop|RoleFraming|RoleVague) != 0 {
 			continue
 		}
-		if st := stem(s.words[k]); words[st] {
+		if st := stem(s.words[k]); words[st] && (names[st] == "" || names[st] == s.words[k]) {
 			found[st] = true
 		} else {
 			other++
