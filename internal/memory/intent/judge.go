@@ -361,6 +361,18 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 		return fail(ReasonNotInSentence, s, "", StageContent)
 	}
 	after := at + len(content)
+	// An update's new value that narrows itself ("$175 for next month only", "I ate pork today")
+	// or adds a second thing ("$175 and $20 for snacks") changes more than the item.
+	if w.Kind == Update {
+		// "and" joins a second thing unless the item itself is a list ("Tuesday and Thursday
+		// evenings", "Mon/Wed/Fri").
+		list := strings.ContainsAny(w.Target.Content, ",/&") || len(listWords(w.Target.Content)) > 0
+		for k := at; k < after; k++ {
+			if narrowers[s.words[k]] || s.words[k] == "and" && !list {
+				return fail(ReasonQualified, s, m.between(s, k, after), StageContent)
+			}
+		}
+	}
 	if bare && !proposition(s, at, after, keyed) {
 		return fail(ReasonOtherSense, s, m.whole(s), StageContent)
 	}
@@ -726,6 +738,14 @@ func (m *message) judgeForget(s *sentence, w Write) *verdict {
 			return fail(r, s, m.between(s, at, end), StageTarget)
 		}
 	}
+	// "Delete my email.", "Delete my booking.": "delete", "remove" and "erase" act on things as
+	// well as on memory, and a key of one word alone may name the thing itself. Such an object must
+	// also hold a word of the item's text, or the sentence say it is memory ("my timezone note",
+	// "from memory", "from my profile").
+	if s.words[i] != "forget" && len(textmodel.Tokens(w.Target.Key)) == 1 && !mentionsItemIn(s, object, w.Target) &&
+		!s.saysMemory(at) {
+		return fail(ReasonVague, s, m.between(s, at, end), StageTarget)
+	}
 	if w.Shared && !audience {
 		return fail(ReasonNoAudience, s, m.whole(s), StageAudience)
 	}
@@ -959,6 +979,10 @@ func (s *sentence) onlyAfter(in span, k, n int, words map[string]bool) bool {
 	return true
 }
 
+// narrowers in an update's new value limit it to a time: "$175 for next month only".
+var narrowers = map[string]bool{"only": true, "next": true, "this": true, "today": true, "tonight": true,
+	"tomorrow": true, "until": true, "till": true}
+
 // qualifiers set one thing apart from another of the same kind: "my old address" is not the
 // address an item holds now, "our old cleaner's schedule" not our cleaner's.
 var qualifiers = map[string]bool{"old": true, "new": true, "current": true, "former": true, "previous": true,
@@ -1179,6 +1203,28 @@ func (m *message) task(s *sentence) bool {
 		}
 	}
 	return s.meaningful(first+1) && !m.inQuotes(s.start) && !m.inQuotes(s.end-1)
+}
+
+// saysMemory reports a word from index from on that points at memory: "note", "memory", "entry",
+// "profile" ("old" and "booking" aside: they say which thing, not that it is a memory).
+func (s *sentence) saysMemory(from int) bool {
+	for k := from; k < s.n(); k++ {
+		if s.roles[k]&RoleFraming != 0 && s.words[k] != "old" || s.words[k] == "profile" {
+			return true
+		}
+	}
+	return false
+}
+
+// mentionsItemIn reports a word of the item's text in span in, its key's words aside.
+func mentionsItemIn(s *sentence, in span, it Item) bool {
+	words, key := itemWords(it.Content), itemWords(it.Key)
+	for k := in.from; k < in.to; k++ {
+		if st := stem(s.words[k]); s.roles[k]&(RoleStop|RoleFraming) == 0 && words[st] && !key[st] {
+			return true
+		}
+	}
+	return false
 }
 
 // mentionsItem reports a sentence that holds a word of the item's text (its key's words are context:
@@ -1531,7 +1577,7 @@ func namesSubject(s *sentence, in span, it Item, value bool) (int, bool) {
 	if !ok || !s.keepsItsSense(in, it, false) {
 		return 0, false
 	}
-	words := itemWords(it.Content)
+	words, names := itemWords(it.Content), itemNames(it)
 	seen := map[string]bool{}
 	for k := in.from; k < in.to; k++ {
 		if a := matchAt(s.words[:in.to], k, postVerbAudiences); a > 0 {
@@ -1539,6 +1585,9 @@ func namesSubject(s *sentence, in span, it Item, value bool) (int, bool) {
 			continue
 		}
 		st := stem(s.words[k])
+		if n, ok := names[st]; ok && n != s.words[k] {
+			return 0, false // a name compares whole
+		}
 		switch r := s.roles[k]; {
 		case r&RoleVerbLike != 0 || r&RoleCondition != 0 && r&RoleStop != 0:
 			return 0, false // a clause that says something of it ("that Tom is reliable"), not its name
