@@ -140,7 +140,7 @@ func TestCorpus(t *testing.T) {
 	// The issue asks for 90% (README: "How it is measured"). redteam4.jsonl's false confirms were
 	// closed by making whole shapes wait (another forget beside a write, a key followed by another
 	// noun or led by a qualifier, "the <key>" in a forget, "from the booking"), which costs genuine
-	// lines too: 549 of 664 (82.7%) are confirmed. The floor may only rise.
+	// lines too: 548 of 664 (82.5%) are confirmed. The floor may only rise.
 	require.GreaterOrEqual(t, rate, 0.82, "blind genuine requests confirmed")
 }
 

@@ -720,9 +720,9 @@ func (m *message) judgeForget(s *sentence, w Write) *verdict {
 		if s.roles[k]&(markers&^RolePaste) != 0 && s.roles[k]&RoleFraming == 0 && !own[s.words[k]] || isEmoji(s.words[k]) {
 			return fail(ReasonQualified, s, m.between(s, k, end), StageTail)
 		}
-		// "Remove the cat from this photo": the object is in something other than memory.
-		if s.words[k] == "from" && k > at && k+2 < end && !own["from"] && determiners[s.words[k+1]] &&
-			s.roles[k+2]&RoleFraming == 0 {
+		// "Remove the cat from this photo", "Remove my car from the booking": the object is in
+		// something other than memory ("from memory", "from my profile" are closers, cut above).
+		if s.words[k] == "from" && k > at && !own["from"] {
 			return fail(ReasonOtherSense, s, m.between(s, k, end), StageTarget)
 		}
 		// "Remove the onions, my son hates them": a clause of its own after the object.
