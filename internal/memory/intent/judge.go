@@ -1363,21 +1363,6 @@ func (s *sentence) apposition(object span) (span, bool) {
 	return span{}, false
 }
 
-// clauseOpeners open a clause rather than name a thing: "Forget I said anything."
-var clauseOpeners = map[string]bool{"i": true, "i'm": true, "i've": true, "i'd": true, "we": true, "you": true,
-	"that": true, "what": true, "about": true, "it": true}
-
-// namesThing reports a word from index from on that the lexicon doesn't know: a thing named, not
-// "anything", "what I said" or "it".
-func (s *sentence) namesThing(from int) bool {
-	for k := from; k < s.n(); k++ {
-		if s.roles[k] == 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // markedExcept reports a marker other than except on a word of s in [from, to) that points at no
 // memory ("note" is a verb and a word for a memory).
 func (s *sentence) markedExcept(from, to int, except Role) bool {
