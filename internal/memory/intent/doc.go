@@ -28,24 +28,31 @@
 //     least half of its words — holds only its words and keeps what turns its sense (a negation, a
 //     possessive, "new"; named by its key, only whose or which it is), and its new text doesn't drop
 //     most of the item — or, when the object names the whole subject of a "<subject> is <value>"
-//     item, most of its value ("$175" for "My weekly grocery budget is $150") (A4); a forget's
-//     object covers the item — its key (with a word or two saying which part, or with half of a text
-//     that is no list), all of a short item's words and all but one (not in a list) of a longer one,
-//     or the whole subject and most of the words of a "<subject> is <value>" item — holds no other
-//     word but a label before a comma ("my old address, 12 Elm Street", "my landlord's details, Mr.
-//     Adeyemi, …"), keeps what turns its sense ("Forget that I eat pork" doesn't erase "I don't eat
-//     pork"; "my landlord's email" isn't "Landlord's lawyer is …"), is not vague ("it", "that
-//     email") nor in something else ("from this photo"), and the item is neither pinned nor a lesson
-//     (A5).
+//     item, most of its value ("$175" for "My weekly grocery budget is $150") — nor narrow itself
+//     ("for next month only", "today") nor add a second thing with "and" to an item that is no list
+//     (A4); a forget's object covers the item — its key (or with half of a text that is no list),
+//     all of a short item's words and all but one (not in a list) of a longer one, or the whole
+//     subject and most of the words of a "<subject> is <value>" item — holds no other word but a
+//     label before a comma ("my old address, 12 Elm Street", "my landlord's details, Mr. Adeyemi,
+//     …"), keeps what turns its sense ("Forget that I eat pork" doesn't erase "I don't eat pork";
+//     "my landlord's email" isn't "Landlord's lawyer is …"), is not vague ("it", "that email") nor
+//     in something else (any "from" but memory, shared memory or the profile: "from this photo",
+//     "from the booking"), and the item is neither pinned nor a lesson (A5). Named by its key, an
+//     object has nothing after the key ("my address book", "my car insurance" are other things) and
+//     no qualifier the item lacks before it ("old", "new", "former", "ex-" …: "my old weekly grocery
+//     budget") unless it also holds all of the item's text or its words after a label; a forget by
+//     the key says whose it is ("my", "our": "Delete the staging database" may mean the database),
+//     and with "delete", "remove" or "erase" a one-word key alone must be said to be memory ("Delete
+//     my email." waits). A word the item writes with a capital compares whole, unstemmed ("Darren
+//     Coles" is not "Darren Cole").
 //  5. The rest. Every other sentence must be neutral: a greeting or thanks (not to a named person),
-//     a forget of something else beside a save, a save or an update of something else beside a
-//     forget, a task the judge knows ("Book a table for Friday."), a plain question, after the
+//     a save or an update of something else beside a forget, a task the judge knows ("Book a table for Friday."), a plain question, after the
 //     request a request to translate or proofread a quoted text that ends the message (what is
 //     quoted is not the user's voice), or — before the request only — a plain statement in the
-//     user's first person that names no one else ("I moved last week.", "Heads up, I changed
-//     banks."), with no word of negation, take-back, hedge, condition, modal, sarcasm, interjection,
-//     pasting or role-play, and no emoji. A second save beside a save may correct it, and context
-//     naming someone else may change who speaks, so both make the write wait. For a forget, no
+//     user's first person that names no one else ("I moved last week."), with no word of negation, take-back, hedge, condition, modal, sarcasm, interjection,
+//     pasting or role-play, and no emoji. A second save beside a save may correct it, any other
+//     forget beside a write may take it back ("Forget the second part.", "Forget the deletion."), and
+//     context naming someone else may change who speaks, so all three make the write wait. For a forget, no
 //     other sentence may mention the item's words.
 //
 // Anything unrecognised makes the write wait — a suggestion, a proposed change or a proposed
