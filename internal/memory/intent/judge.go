@@ -339,6 +339,11 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 	if bare && at < s.n() && matchAt(s.words, at, otherSenseStarts) > 0 {
 		return fail(ReasonOtherSense, s, m.between(s, i, min(at+3, s.n())), StageFrame)
 	}
+	// "Remember the Titans was on TV.", "Save the Last Dance is on tonight.": a verb and a title
+	// that begins with it, not a request.
+	if bare && at+1 < s.n() && s.words[at] == "the" && name(s.toks[at+1], m.text) {
+		return fail(ReasonOtherSense, s, m.between(s, i, min(at+3, s.n())), StageFrame)
+	}
 	// The key may be named as the frame's object: "remember my locker code: 3310".
 	keyed := false
 	if len(key) > 0 && !s.exactAt(at, content) {
@@ -886,16 +891,35 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 	case len(own) == len(words):
 		return ""
 	case len(words) > 3 && len(own) == len(words)-1:
-		// All but one word of a longer item — one that isn't part of a list: "Lives at 12 Elm
-		// Street" without "lives", but not "Likes jazz, blues and soul" without "soul", nor "my sister
-		// lives in Denver and my mom in Austin" without the mother.
+		// All but one word of a longer item — one that isn't part of a list or of a second thing
+		// joined to the first: "Lives at 12 Elm Street" without "lives", but not "Likes jazz, blues
+		// and soul" without "soul", nor "Meets Tom on Fridays with Sara" without "Sara".
+		joined := joinedWords(it.Content)
 		for w := range words {
-			if !own[w] && !listWords(it.Content)[w] {
+			if !own[w] && !listWords(it.Content)[w] && !joined[w] {
 				return ""
 			}
 		}
 	}
 	return ReasonVague
+}
+
+// joinedWords are the stems of an item's words after "with", "plus", "including", "also",
+// "besides" or "but": words that may be a second fact beside the first ("Lunch with Sara with the
+// budget review").
+func joinedWords(text string) map[string]bool {
+	out, joined := map[string]bool{}, false
+	for _, t := range textmodel.Tokens(text) {
+		switch t.Text {
+		case "with", "plus", "including", "also", "besides", "but":
+			joined = true
+		default:
+			if joined && roles(t.Text)&(RoleStop|RoleFraming) == 0 {
+				out[stem(t.Text)] = true
+			}
+		}
+	}
+	return out
 }
 
 // listWords are the stems of an item's words that stand in a list or beside a second clause: next
@@ -1197,6 +1221,9 @@ func (m *message) task(s *sentence) bool {
 	if s.roles[first]&(markers&^(RolePaste|RoleSave|RoleUpdate|RoleForget)) != 0 {
 		return false // "Ask me again tomorrow." defers
 	}
+	if s.touchesMemory(first) {
+		return false
+	}
 	for k := first + 1; k < s.n(); k++ {
 		if s.roles[k]&(markers&^RolePaste) != 0 || s.roles[k]&RoleBackRef != 0 || isEmoji(s.words[k]) {
 			return false
@@ -1298,6 +1325,9 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 		// may take the request back, or a part of it: beside a save or an update it is no other
 		// request, and beside a forget it may undo it ("Forget the deletion.").
 		if end, _ := s.longestFrame(i, forgetFrames); end >= 0 {
+			if w.Kind != Forget && s.forgetsNoteAbout(end, m.content, w.Key) {
+				return nil
+			}
 			return fail(ReasonTakenBack, s, m.whole(s), StageRest)
 		}
 	}
@@ -1315,20 +1345,132 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 			return nil
 		}
 	case r&RoleTask != 0:
-		if s.meaningful(first+1) && !s.has(RoleBackRef, first+1) {
+		if s.meaningful(first+1) && !s.has(RoleBackRef, first+1) && !s.touchesMemory(first) {
 			return nil
 		}
 	case m.req != nil && s.index > m.req.index:
 		// A statement after the request may comment on it ("I'm being ironic.", "My son typed
 		// this."): only context given before it counts as neutral.
-	case r&RoleSubject != 0 && r&RoleBackRef == 0 && r&RoleFirstPerson != 0 && !s.namesSomeone(m.text):
-		// Context before the request, in the user's own first person, naming no one else: "I
-		// moved last week." — not "Jo is using my account today.", "Priya's turn.", "Hi, I'm the
-		// babysitter" (who is speaking changes), nor "We're a band." (who the teammates are).
+	case r&RoleSubject != 0 && r&RoleBackRef == 0 && r&RoleFirstPerson != 0 && !s.namesSomeone(m.text) && s.news(first):
+		// Context before the request, in the user's own first person, naming no one else, that
+		// says what just happened: "I moved last week.", "I renewed my passport." — not "Jo is
+		// using my account today.", "Hi, I'm the babysitter" (who is speaking changes), "We're a
+		// band." (who the teammates are), nor "I lost a bet.", "I'm drunk.", "I hate green tea."
+		// (why the request is made, or what it contradicts).
 		return nil
 	}
 	return why()
 }
+
+// forgetsNoteAbout reports the one forget beside a save that is plainly another request: its object,
+// from at to the sentence's end, is "[the|my|that] note|memory|entry about|on|regarding TOPIC", the
+// topic made of plain words (no marker, no back reference, nothing vague) that share none with the
+// write's text or key ("Remember that I like green tea. Forget the note about coffee."). Every
+// other forget beside a save may take it back ("Forget the number.", "Forget my last message.").
+func (s *sentence) forgetsNoteAbout(at int, content, key string) bool {
+	k := at
+	if k < s.n() && (s.words[k] == "the" || s.words[k] == "my" || s.words[k] == "that") {
+		k++
+	}
+	if k+2 >= s.n() || !noteWords[s.words[k]] || !aboutWords[s.words[k+1]] || s.gapEnd[k] != "" {
+		return false
+	}
+	topic := k + 2
+	for j := topic; j < s.n(); j++ {
+		if s.roles[j]&(markers|RoleBackRef|RoleVague) != 0 || isEmoji(s.words[j]) || j < s.n()-1 && s.gapEnd[j] != "" {
+			return false
+		}
+	}
+	return s.meaningful(topic) && !sharesWords(s, topic, content) && !sharesWords(s, topic, key)
+}
+
+var (
+	noteWords  = map[string]bool{"note": true, "memory": true, "entry": true}
+	aboutWords = map[string]bool{"about": true, "on": true, "regarding": true}
+)
+
+// touchesMemory reports a task, opened by its verb at first, that may change what is being saved
+// rather than do something else: a verb that edits ("add", "set", "make", "put", "change" …: "Also
+// add an expiry.", "Add 1 to the last digit.") or a word for a memory or its properties ("tag",
+// "expiry", "caveat", "note"). Beside a request such a task is not another request the judge
+// understands, so the write waits.
+//
+// An editing verb is another request only with a place that is plainly not memory: "Add milk to
+// the shopping list.", "Put the offsite on my calendar.", "Set a reminder for Friday."
+func (s *sentence) touchesMemory(first int) bool {
+	for k := first + 1; k < s.n(); k++ {
+		if memoryNouns[s.words[k]] || s.roles[k]&RoleFraming != 0 && s.roles[k]&RoleVague == 0 || s.words[k] == "profile" {
+			return true
+		}
+	}
+	if !editVerbs[s.words[first]] {
+		return false
+	}
+	if s.words[first] == "set" && first+2 < s.n() && (s.words[first+1] == "a" || s.words[first+1] == "an") &&
+		setObjects[s.words[first+2]] {
+		return false
+	}
+	for k := first + 2; k+1 < s.n(); k++ {
+		if !destinations[s.words[k]] {
+			continue
+		}
+		j := k + 1
+		if determiners[s.words[j]] && j+1 < s.n() {
+			j++
+		}
+		if s.roles[j]&(RoleVague|RoleBackRef|RoleStop) == 0 && !memoryNouns[s.words[j]] {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	editVerbs = wordSet(`add set make put change mark tag label attach append include edit fix modify adjust use
+		let go continue start give create increase decrease raise lower replace swap turn keep store file`)
+	memoryNouns = wordSet(`expiry expiration expire expires expiring tag tags label labels caveat caveats
+		digit digits note notes memory memories entry entries version priority category
+		categories key keys title comment comments footnote exception exceptions condition conditions
+		disclaimer asterisk qualifier confidence`)
+	destinations = wordSet(`to on in into onto`)
+	setObjects   = wordSet(`reminder alarm timer meeting call appointment`)
+)
+
+func wordSet(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// news reports a statement "I [just|recently|finally] VERBED …" or "I've [just] VERBED …" whose verb
+// says a change happened in the user's life (newsVerbs): the one kind of context the judge reads as
+// neutral before a request.
+func (s *sentence) news(first int) bool {
+	k := first
+	if s.words[k] != "i" && s.words[k] != "i've" {
+		return false
+	}
+	k++
+	for k < s.n() && (s.words[k] == "just" || s.words[k] == "recently" || s.words[k] == "finally") {
+		k++
+	}
+	if k+1 < s.n() && s.words[k] == "got" {
+		// "I got a new phone.", "I just got married." — not "I got dared to.", "I got hacked."
+		next := s.words[k+1]
+		return next == "new" || gotStates[next] ||
+			(next == "a" || next == "an") && k+2 < s.n() && s.words[k+2] == "new"
+	}
+	return k < s.n() && newsVerbs[s.words[k]]
+}
+
+var (
+	newsVerbs = wordSet(`moved changed renewed switched adopted bought started joined booked married replaced
+	upgraded updated finished graduated retired signed received opened sold rented hired relocated transferred
+	enrolled registered subscribed ordered reset cancelled canceled closed paid renamed left sorted`)
+	gotStates = wordSet(`married engaged divorced promoted`)
+)
 
 // sharesWords reports another save whose text shares a word with this one's: "Remember I prefer tea.
 // Remember I prefer coffee." may correct itself.

@@ -233,13 +233,34 @@ var (
 	roleMarker = regexp.MustCompile(`(?im)(^|[\s\[(<|])(system|assistant|user|ai|human|bot|model|developer|tool|instructions?|chatgpt|claude|gpt|gemini|copilot|narrator)\s*(\]|\|>|>)?\s*:`)
 	tokenMark  = regexp.MustCompile(`<\|[^|]*\|>|\[/?inst\]|<</?sys>>|<\|im_(start|end)\|>|(?i)</?(system|user|assistant)>`)
 	chatLog    = regexp.MustCompile(`(?m)^\s*(\[\d{1,2}[:.]\d{2}|\d{1,2}:\d{2}\s*(am|pm)?\s*[-–:]|\w[\w .'-]{0,30} wrote:|on .{3,80} wrote:|-{3,}\s*(original|forwarded) message)`)
-	listLine   = regexp.MustCompile(`(?m)^\s*([-*•+]|\d{1,2}[.)])\s+\S`)
-	labelLine  = regexp.MustCompile(`(?m)^[^\n]{1,80}:\s*\n\s*\S`)
+	// emoticon finds a face drawn in punctuation, which may wink or roll its eyes at the words
+	// (";)", ":-P", "-_-", "^^"): the judge can't tell, so a message holding one asks nothing.
+	emoticon  = regexp.MustCompile(`[;:=][-'^o]?[)(\]\[DPp|](?:\W|$)|[;:=][-'^]?[/\\](?:\s|$)|-_+-|\^_*\^|\b[Tt]_[Tt]\b|>_<|\b[oO]_[oO]\b|<3|\bx[Dd]\b|\bXD\b|¯\\_`)
+	listLine  = regexp.MustCompile(`(?m)^\s*([-*•+]|\d{1,2}[.)])\s+\S`)
+	labelLine = regexp.MustCompile(`(?m)^[^\n]{1,80}:\s*\n\s*\S`)
 )
 
 // voiceOf finds what shows that some of the message is not the user's own words: code, block
 // quotes, mail headers, role markers, chat logs, lists and labelled blocks, or more lines than a
 // chat message has. It returns the reason and the words that showed it, or "".
+// noClock blanks digits and the colons, dots and slashes between them ("10:30", "4:3", "2/3") and
+// "://" in links, which an emoticon never needs, keeping every offset.
+func noClock(text string) string {
+	b := []byte(text)
+	for i := range b {
+		if (b[i] == ':' || b[i] == '/') && i+2 < len(b) && b[i+1] == '/' && b[i+2] == '/' {
+			b[i] = ' '
+		}
+		if b[i] >= '0' && b[i] <= '9' || (b[i] == ':' || b[i] == '/' || b[i] == '.') && i > 0 && i+1 < len(b) &&
+			b[i-1] >= '0' && b[i-1] <= '9' && b[i+1] >= '0' && b[i+1] <= '9' {
+			if b[i] < '0' || b[i] > '9' {
+				b[i] = ' '
+			}
+		}
+	}
+	return string(b)
+}
+
 func voiceOf(text string) (Reason, string) {
 	lower := strings.ToLower(text)
 	for _, fence := range []string{"```", "~~~", `"""`, "'''"} {
@@ -269,6 +290,9 @@ func voiceOf(text string) (Reason, string) {
 	}
 	if l := strings.ToLower(text); strings.Contains(l, "<del>") || strings.Contains(l, "<s>") || strings.Contains(l, "<strike>") {
 		return ReasonUnclear, firstLine(text)
+	}
+	if loc := emoticon.FindStringIndex(noClock(text)); loc != nil {
+		return ReasonHedged, text[loc[0]:loc[1]]
 	}
 	lines := 0
 	for _, l := range strings.Split(text, "\n") {
