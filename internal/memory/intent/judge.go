@@ -665,7 +665,10 @@ func (m *message) tail(s *sentence, k int, w Write) (bool, *verdict) {
 		}
 		if s.words[k] == "and" && k+1 < s.n() {
 			clause := s.sub(k + 1)
-			if bad := m.neutral(&clause, w); bad == nil {
+			m.clause = true
+			bad := m.neutral(&clause, w)
+			m.clause = false
+			if bad == nil {
 				return audience, nil
 			}
 		}
@@ -1325,7 +1328,7 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 		// may take the request back, or a part of it: beside a save or an update it is no other
 		// request, and beside a forget it may undo it ("Forget the deletion.").
 		if end, _ := s.longestFrame(i, forgetFrames); end >= 0 {
-			if w.Kind != Forget && s.forgetsNoteAbout(end, m.content, w.Key) {
+			if w.Kind != Forget && !m.clause && s.forgetsAnother(end, m.content, w.Key) {
 				return nil
 			}
 			return fail(ReasonTakenBack, s, m.whole(s), StageRest)
@@ -1362,22 +1365,43 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 	return why()
 }
 
-// forgetsNoteAbout reports the one forget beside a save that is plainly another request: its object,
-// from at to the sentence's end, is "[the|my|that] note|memory|entry about|on|regarding TOPIC", the
-// topic made of plain words (no marker, no back reference, nothing vague) that share none with the
-// write's text or key ("Remember that I like green tea. Forget the note about coffee."). Every
-// other forget beside a save may take it back ("Forget the number.", "Forget my last message.").
-func (s *sentence) forgetsNoteAbout(at int, content, key string) bool {
+// forgetsAnother reports the two forgets in a sentence beside a save (not in a clause of the request
+// sentence) that are plainly another request; every other forget beside a save may take it back
+// ("Forget the number.", "Forget my last message."):
+//
+//   - the object, from at to the sentence's end, is "[the|my] old THING" in plain words and commas,
+//     the old thing the save replaces ("Forget my old address, 12 Elm Street. Save the new one: 44
+//     Oak Ave.", "Remember my locker code is 3310. Forget the old one."), with no number of the new
+//     text in it ("previous" may point at the message: "Forget the previous sentence.");
+//   - the object is "[the|my|that] note|memory|entry about|on|regarding TOPIC", a topic of plain
+//     words that share none with the write's text or key ("Remember that I like green tea. Forget
+//     the note about coffee.").
+func (s *sentence) forgetsAnother(at int, content, key string) bool {
 	k := at
 	if k < s.n() && (s.words[k] == "the" || s.words[k] == "my" || s.words[k] == "that") {
 		k++
+	}
+	if k+1 < s.n() && oldWords[s.words[k]] && s.gapEnd[k] == "" {
+		numbers := map[string]bool{}
+		for _, t := range textmodel.Tokens(content) {
+			if strings.ContainsAny(t.Text, "0123456789") {
+				numbers[t.Text] = true
+			}
+		}
+		for j := k + 1; j < s.n(); j++ {
+			if s.roles[j]&(markers&^RolePaste|RoleBackRef) != 0 && s.roles[j]&RoleFraming == 0 || isEmoji(s.words[j]) ||
+				numbers[s.words[j]] || j < s.n()-1 && s.gapEnd[j] != "" && s.gapEnd[j] != "," {
+				return false
+			}
+		}
+		return true
 	}
 	if k+2 >= s.n() || !noteWords[s.words[k]] || !aboutWords[s.words[k+1]] || s.gapEnd[k] != "" {
 		return false
 	}
 	topic := k + 2
 	for j := topic; j < s.n(); j++ {
-		if s.roles[j]&(markers|RoleBackRef|RoleVague) != 0 || isEmoji(s.words[j]) || j < s.n()-1 && s.gapEnd[j] != "" {
+		if s.roles[j]&(markers&^RolePaste|RoleBackRef|RoleVague) != 0 || isEmoji(s.words[j]) || j < s.n()-1 && s.gapEnd[j] != "" {
 			return false
 		}
 	}
@@ -1386,6 +1410,7 @@ func (s *sentence) forgetsNoteAbout(at int, content, key string) bool {
 
 var (
 	noteWords  = map[string]bool{"note": true, "memory": true, "entry": true}
+	oldWords   = map[string]bool{"old": true}
 	aboutWords = map[string]bool{"about": true, "on": true, "regarding": true}
 )
 

@@ -24,6 +24,9 @@ type message struct {
 	// req and content are the request sentence and the write's text while the rest is read.
 	req     *sentence
 	content string
+	// clause is set while a clause after the text inside the request sentence is read ("…, and
+	// book the table").
+	clause bool
 }
 
 // sentence is one sentence: its tokens with their roles, and the punctuation between them.
