@@ -956,6 +956,16 @@ func listWords(text string) map[string]bool {
 	return out
 }
 
+// forgetVerbBefore returns the last forget verb before token k, or "".
+func (s *sentence) forgetVerbBefore(k int) string {
+	for j := k - 1; j >= 0; j-- {
+		if s.roles[j]&RoleForget != 0 {
+			return s.words[j]
+		}
+	}
+	return ""
+}
+
 func (s *sentence) foldedAt(i int, want []textmodel.Token) bool {
 	if i+len(want) > s.n() {
 		return false
@@ -991,6 +1001,11 @@ func (s *sentence) onlyAfter(in span, k, n int, words map[string]bool) bool {
 			continue
 		}
 		if j >= k && j < k+n || words[stem(s.words[j])] || s.roles[j]&(RoleFraming|RoleVague) != 0 && s.roles[j]&RoleStop == 0 {
+			continue
+		}
+		// One word that says the key's value is an identifier, last: "my Costco membership
+		// number", "the staging database name".
+		if j == k+n && j == in.to-1 && identifiers[s.words[j]] {
 			continue
 		}
 		if j < k {
@@ -1054,7 +1069,9 @@ func (s *sentence) ownedAt(k int, key []textmodel.Token, keyText string) bool {
 	}
 	for j := k - 1; j >= 0; j-- {
 		if w := s.words[j]; determiners[w] || possessive(w) || w == "mine" || w == "ours" {
-			return w == "my" || w == "our"
+			// "Forget the pool locker code": "forget" acts on memory alone, so "the" is no
+			// other thing's ("Delete the staging database" may be the database).
+			return w == "my" || w == "our" || w == "the" && s.forgetVerbBefore(j) == "forget"
 		}
 	}
 	r, _ := utf8.DecodeRuneInString(keyText)
@@ -1409,9 +1426,11 @@ func (s *sentence) forgetsAnother(at int, content, key string) bool {
 }
 
 var (
-	noteWords  = map[string]bool{"note": true, "memory": true, "entry": true}
-	oldWords   = map[string]bool{"old": true}
-	aboutWords = map[string]bool{"about": true, "on": true, "regarding": true}
+	noteWords = map[string]bool{"note": true, "memory": true, "entry": true}
+	oldWords  = map[string]bool{"old": true}
+	// identifiers may follow a key to say that its value names or numbers it.
+	identifiers = wordSet(`name number code id`)
+	aboutWords  = map[string]bool{"about": true, "on": true, "regarding": true}
 )
 
 // touchesMemory reports a task, opened by its verb at first, that may change what is being saved
