@@ -1371,12 +1371,12 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 	case m.req != nil && s.index > m.req.index:
 		// A statement after the request may comment on it ("I'm being ironic.", "My son typed
 		// this."): only context given before it counts as neutral.
-	case r&RoleSubject != 0 && r&RoleBackRef == 0 && r&RoleFirstPerson != 0 && !s.namesSomeone(m.text) && s.news(first):
-		// Context before the request, in the user's own first person, naming no one else, that
-		// says what just happened: "I moved last week.", "I renewed my passport." — not "Jo is
-		// using my account today.", "Hi, I'm the babysitter" (who is speaking changes), "We're a
-		// band." (who the teammates are), nor "I lost a bet.", "I'm drunk.", "I hate green tea."
-		// (why the request is made, or what it contradicts).
+	case r&RoleSubject != 0 && r&RoleBackRef == 0 && r&RoleFirstPerson != 0 && !s.namesSomeone(m.text) && s.context(first, m.content):
+		// Context before the request, in the user's own first person, naming no one else, of the
+		// kinds context reads: "I moved last week.", "I live in Lisbon.", "My new card number is
+		// 4471." — not "Jo is using my account today.", "Hi, I'm the babysitter" (who is speaking
+		// changes), "We're a band." (who the teammates are), nor "I lost a bet.", "I'm drunk.",
+		// "I hate green tea." (why the request is made, or what it contradicts).
 		return nil
 	}
 	return why()
@@ -1442,6 +1442,11 @@ var (
 // An editing verb is another request only with a place that is plainly not memory: "Add milk to
 // the shopping list.", "Put the offsite on my calendar.", "Set a reminder for Friday."
 func (s *sentence) touchesMemory(first int) bool {
+	// "Message for Max.", "Text from Mom:", "Call of duty": the verb is a noun here, and says who
+	// the text is from or for.
+	if first+1 < s.n() && nounMarks[s.words[first+1]] {
+		return true
+	}
 	for k := first + 1; k < s.n(); k++ {
 		if memoryNouns[s.words[k]] || s.roles[k]&RoleFraming != 0 && s.roles[k]&RoleVague == 0 || s.words[k] == "profile" {
 			return true
@@ -1477,6 +1482,7 @@ var (
 		categories key keys title comment comments footnote exception exceptions condition conditions
 		disclaimer asterisk qualifier confidence`)
 	destinations = wordSet(`to on in into onto`)
+	nounMarks    = wordSet(`for from by of about`)
 	setObjects   = wordSet(`reminder alarm timer meeting call appointment`)
 )
 
@@ -1488,11 +1494,25 @@ func wordSet(words string) map[string]bool {
 	return m
 }
 
-// news reports a statement "I [just|recently|finally] VERBED …" or "I've [just] VERBED …" whose verb
-// says a change happened in the user's life (newsVerbs): the one kind of context the judge reads as
-// neutral before a request.
-func (s *sentence) news(first int) bool {
+// context reports one of the statements the judge reads as neutral before a request:
+//
+//   - "I [just|recently|finally] VERBED …" or "I've [just] VERBED …", a verb that says a change
+//     happened in the user's life (newsVerbs), or "I got a new …", "I got married";
+//   - "I live|work|study …";
+//   - "My [new|current|old] THING is|are VALUE", THING one to three words, sharing no word with the
+//     write's text (which it might contradict: "My PIN is 1234. Remember my PIN is 5678.").
+func (s *sentence) context(first int, content string) bool {
 	k := first
+	if s.words[k] == "my" {
+		k++
+		if k < s.n() && (s.words[k] == "new" || s.words[k] == "current" || s.words[k] == "old") {
+			k++
+		}
+		for n := 0; k < s.n() && n < 3 && s.roles[k] == 0; n++ {
+			k++
+		}
+		return k > first+1 && k+1 < s.n() && (s.words[k] == "is" || s.words[k] == "are") && !sharesWords(s, first, content)
+	}
 	if s.words[k] != "i" && s.words[k] != "i've" {
 		return false
 	}
@@ -1506,14 +1526,15 @@ func (s *sentence) news(first int) bool {
 		return next == "new" || gotStates[next] ||
 			(next == "a" || next == "an") && k+2 < s.n() && s.words[k+2] == "new"
 	}
-	return k < s.n() && newsVerbs[s.words[k]]
+	return k < s.n() && (newsVerbs[s.words[k]] || k == first+1 && stateVerbs[s.words[k]])
 }
 
 var (
 	newsVerbs = wordSet(`moved changed renewed switched adopted bought started joined booked married replaced
 	upgraded updated finished graduated retired signed received opened sold rented hired relocated transferred
 	enrolled registered subscribed ordered reset cancelled canceled closed paid renamed left sorted`)
-	gotStates = wordSet(`married engaged divorced promoted`)
+	gotStates  = wordSet(`married engaged divorced promoted`)
+	stateVerbs = wordSet(`live work study`)
 )
 
 // sharesWords reports another save whose text shares a word with this one's: "Remember I prefer tea.
