@@ -655,7 +655,10 @@ func (m *message) tail(s *sentence, k int, w Write) (bool, *verdict) {
 		}
 		// "…, for all teammates" names the audience; "ordering pizza for all teammates" names who
 		// benefits: after the text an audience needs a break before it.
-		if n := matchAt(s.words, k, audiencePhrases); n > 0 && k > 0 && s.gapEnd[k-1] != "" {
+		if n := matchAt(s.words, k, audiencePhrases); n > 0 && k > 0 && (s.gapEnd[k-1] != "" ||
+			k+n == s.n() && s.words[k+n-1] != "profile" && s.words[k+n-1] != "memory" && statesAFact(w.Content)) {
+			// Without a break only at the end, after a fact of the user's ("my mobile is … for
+			// all teammates"), which no teammate can benefit from as from pizza.
 			k, audience = k+n, true
 			continue
 		}
@@ -954,6 +957,23 @@ func listWords(text string) map[string]bool {
 		}
 	}
 	return out
+}
+
+// statesAFact reports a text "my THING is|are VALUE" with no word in -ing: a fact of the user's, not
+// something done for someone ("I'm ordering pizza").
+func statesAFact(text string) bool {
+	toks := textmodel.Tokens(text)
+	if len(toks) < 3 || toks[0].Text != "my" {
+		return false
+	}
+	copula := false
+	for _, t := range toks {
+		copula = copula || t.Text == "is" || t.Text == "are"
+		if strings.HasSuffix(t.Text, "ing") {
+			return false
+		}
+	}
+	return copula
 }
 
 // forgetVerbBefore returns the last forget verb before token k, or "".
@@ -1352,6 +1372,9 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 		}
 	}
 	first := s.skipFillers(0)
+	if n := matchAt(s.words, first, openers); n > 0 && first+n < s.n() && s.gapEnd[first+n-1] == "," {
+		first += n // "Heads up, I changed banks."
+	}
 	if first >= s.n() {
 		return why()
 	}
