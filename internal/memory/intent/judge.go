@@ -1384,7 +1384,8 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 	r := s.roles[first]
 	switch {
 	case s.question:
-		if r&RoleQuestion != 0 && s.n()-first >= 3 && !s.has(RoleBackRef, first+1) {
+		// A question asks only with its mark: "What follows is my character's line." is none.
+		if s.qmark && r&RoleQuestion != 0 && s.n()-first >= 3 && !s.has(RoleBackRef, first+1) {
 			return nil
 		}
 	case r&RoleTask != 0:
@@ -1474,6 +1475,11 @@ func (s *sentence) touchesMemory(first int) bool {
 		if memoryNouns[s.words[k]] || s.roles[k]&RoleFraming != 0 && s.roles[k]&RoleVague == 0 || s.words[k] == "profile" {
 			return true
 		}
+		// "Check with me first.", "Get my OK first.", "Check with HR.": the write waits for
+		// someone, so it isn't asked for now.
+		if consults[s.words[k]] || s.words[k] == "with" && s.words[first] == "check" {
+			return true
+		}
 	}
 	if !editVerbs[s.words[first]] {
 		return false
@@ -1499,9 +1505,12 @@ func (s *sentence) touchesMemory(first int) bool {
 
 var (
 	editVerbs = wordSet(`add set make put change mark tag label attach append include edit fix modify adjust use
-		let go continue start give create increase decrease raise lower replace swap turn keep store file`)
+		let go continue start give create increase decrease raise lower replace swap turn keep store file
+		read write pick choose select type spell correct`)
+	consults = wordSet(`first beforehand before approval approve approves ok okay permission confirmation
+		consent sign-off signoff go-ahead draft`)
 	memoryNouns = wordSet(`expiry expiration expire expires expiring tag tags label labels caveat caveats
-		digit digits note notes memory memories entry entries version priority category
+		digit digits note notes memory memories entry entries version priority category its deletion removal
 		categories key keys title comment comments footnote exception exceptions condition conditions
 		disclaimer asterisk qualifier confidence`)
 	destinations = wordSet(`to on in into onto`)
@@ -1549,7 +1558,10 @@ func (s *sentence) context(first int, content string) bool {
 		return next == "new" || gotStates[next] ||
 			(next == "a" || next == "an") && k+2 < s.n() && s.words[k+2] == "new"
 	}
-	return k < s.n() && (newsVerbs[s.words[k]] || k == first+1 && stateVerbs[s.words[k]])
+	if k < s.n() && k == first+1 && stateVerbs[s.words[k]] {
+		return !sharesWords(s, k, content) // "I live in Manchester. Remember that I live in Glasgow."
+	}
+	return k < s.n() && newsVerbs[s.words[k]]
 }
 
 var (

@@ -38,8 +38,10 @@ type sentence struct {
 	gapEnd []string // non-space punctuation after each token, up to the next (or the sentence's end)
 	// question: the sentence ends with a question mark, or opens like a question.
 	question bool
-	start    int
-	end      int
+	// qmark: a question mark ends it (question may be set by its first word alone).
+	qmark bool
+	start int
+	end   int
 }
 
 func (s *sentence) n() int { return len(s.words) }
@@ -86,6 +88,7 @@ func read(text string) *message {
 		if cur.n() > 0 {
 			cur.index = len(m.sentences)
 			cur.question = question || roles(cur.words[0])&RoleQuestion != 0 && !(cur.n() > 1 && cur.words[0] == "will")
+			cur.qmark = question
 			cur.start, cur.end = cur.toks[0].Start, cur.toks[cur.n()-1].End
 			m.sentences = append(m.sentences, cur)
 		}
@@ -238,7 +241,7 @@ var (
 	chatLog    = regexp.MustCompile(`(?m)^\s*(\[\d{1,2}[:.]\d{2}|\d{1,2}:\d{2}\s*(am|pm)?\s*[-–:]|\w[\w .'-]{0,30} wrote:|on .{3,80} wrote:|-{3,}\s*(original|forwarded) message)`)
 	// emoticon finds a face drawn in punctuation, which may wink or roll its eyes at the words
 	// (";)", ":-P", "-_-", "^^"): the judge can't tell, so a message holding one asks nothing.
-	emoticon  = regexp.MustCompile(`[;:=][-'^o]?[)(\]\[DPp|](?:\W|$)|[;:=][-'^]?[/\\](?:\s|$)|-_+-|\^_*\^|\b[Tt]_[Tt]\b|>_<|\b[oO]_[oO]\b|<3|\bx[Dd]\b|\bXD\b|¯\\_`)
+	emoticon  = regexp.MustCompile(`[;:=][-'^o]?[)(\]\[DPp|](?:\W|$)|[;:=][-'^]?[/\\](?:\s|$)|\([;:](?:\s|$)|\}:\)|(?:^|[\s(])[-.•^>oO0T;:,]_+[-.•^<oO0T;:,](?:[\s).!?]|$)|-[.,]+-|\^\^|<3|\bx[Dd]\b|\bXD\b|¯\\_`)
 	listLine  = regexp.MustCompile(`(?m)^\s*([-*•+]|\d{1,2}[.)])\s+\S`)
 	labelLine = regexp.MustCompile(`(?m)^[^\n]{1,80}:\s*\n\s*\S`)
 )
