@@ -339,9 +339,9 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 	if bare && at < s.n() && matchAt(s.words, at, otherSenseStarts) > 0 {
 		return fail(ReasonOtherSense, s, m.between(s, i, min(at+3, s.n())), StageFrame)
 	}
-	// "Remember the Titans was on TV.", "Save the Last Dance is on tonight.": a verb and a title
-	// that begins with it, not a request.
-	if bare && at+1 < s.n() && s.words[at] == "the" && name(s.toks[at+1], m.text) {
+	// "Remember the Titans was on TV.", "Remember My Name is playing.", "Keep in Mind the Ghost is a
+	// band.", "Remember, Remember the Fifth of November": a title that begins with the verb.
+	if end >= 0 && m.title(s, i, at, bare) {
 		return fail(ReasonOtherSense, s, m.between(s, i, min(at+3, s.n())), StageFrame)
 	}
 	// The key may be named as the frame's object: "remember my locker code: 3310".
@@ -378,7 +378,7 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 			}
 		}
 	}
-	if bare && !proposition(s, at, after, keyed) {
+	if bare && !proposition(s, at, after, keyed) || bare && !keyed && s.thingObject(at, after) {
 		return fail(ReasonOtherSense, s, m.whole(s), StageContent)
 	}
 	tailAudience, bad := m.tail(s, after, w)
@@ -489,6 +489,15 @@ func (m *message) quotesIn(s *sentence) bool {
 // trails reports a sentence that trails off ("Remember I'm a great cook…", ". . ."), or words set
 // off for emphasis ("I *love* Mondays"): said with a wink, perhaps.
 func (m *message) trails(s *sentence) bool {
+	// "Remember that my PIN is 7731 —", "… 7731 (": cut off before the rest of the thought.
+	gap := m.text[s.end:]
+	if i := strings.IndexFunc(gap, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\n' }); i >= 0 {
+		gap = gap[:i]
+	}
+	if strings.ContainsAny(gap, "—–([{") || strings.HasSuffix(strings.TrimSpace(gap), "-") ||
+		strings.HasSuffix(strings.TrimSpace(gap), ",") || strings.HasSuffix(strings.TrimSpace(gap), ";") {
+		return true
+	}
 	after := m.text[s.end:]
 	if i := strings.IndexAny(after, "\n"); i >= 0 {
 		after = after[:i]
@@ -959,6 +968,68 @@ func listWords(text string) map[string]bool {
 	return out
 }
 
+// thingObject reports a bare verb's object in [from, to) that names a thing rather than states a fact
+// — no verb, no "I" or "we", no colon — and reads as something to keep elsewhere: "the …" ("Save the photo",
+// "Memorize the lyrics"), a place ("… to my camera roll", "… in the queue") or a time ("… before
+// it expires").
+func (s *sentence) thingObject(from, to int) bool {
+	for k := from; k < to; k++ {
+		if s.roles[k]&RoleVerbLike != 0 || strings.HasSuffix(s.words[k], "'re") || strings.HasSuffix(s.words[k], "'m") ||
+			s.words[k] == "i" || strings.HasPrefix(s.words[k], "i'") || s.words[k] == "we" ||
+			k+1 < to && (s.gapEnd[k] == ":" || s.gapEnd[k] == "=") {
+			return false
+		}
+	}
+	if s.words[from] == "the" {
+		return true
+	}
+	for k := from + 1; k < to; k++ {
+		if destinations[s.words[k]] && k+1 < to && determiners[s.words[k+1]] || timeLinks[s.words[k]] {
+			return true
+		}
+	}
+	return false
+}
+
+// relays reports a sentence that says someone sent or wrote something ("Look what my sister sent",
+// "Here's what my boss wrote"): what follows may be theirs.
+func (s *sentence) relays() bool {
+	for _, wd := range s.words {
+		if relayed[wd] {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	timeLinks = wordSet(`before after until till`)
+	relayed   = wordSet(`sent wrote written forwarded texted emailed messaged posted tweeted replied said says
+		writes sends forwards dm'd dmed`)
+)
+
+// title reports a request frame from i whose text starts at at that reads as a title: the verb said
+// twice, a word of the frame or a small word of the text's first two capitalised mid-sentence (not
+// after a colon or a dash, not "I"), or a bare verb then "the" and a capitalised word.
+func (m *message) title(s *sentence, i, at int, bare bool) bool {
+	if i+1 < s.n() && s.words[i+1] == s.words[i] {
+		return true
+	}
+	if whole := m.text[s.start:s.end]; strings.ToUpper(whole) == whole {
+		return false // "REMEMBER THAT MY LOCKER IS 118": capitals say nothing
+	}
+	for k := i + 1; k < s.n() && k <= at+1; k++ {
+		if k >= at && s.roles[k]&RoleStop == 0 || strings.ContainsAny(s.gapEnd[k-1], ":-—–") ||
+			strings.HasPrefix(s.words[k], "i'") || s.words[k] == "i" {
+			continue
+		}
+		if r, _ := utf8.DecodeRuneInString(m.text[s.toks[k].Start:]); unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return bare && at+1 < s.n() && s.words[at] == "the" && name(s.toks[at+1], m.text)
+}
+
 // statesAFact reports a text "my THING is|are VALUE" with no word in -ing: a fact of the user's, not
 // something done for someone ("I'm ordering pizza").
 func statesAFact(text string) bool {
@@ -1215,7 +1286,7 @@ func (m *message) rest(req *sentence, w Write) *verdict {
 		if bad := m.neutral(s, w); bad != nil {
 			// A task about a text after the request ("Remember …. Then summarise the report.")
 			// leaves the request in the user's own voice; before it, it may introduce what follows.
-			if bad.reason == ReasonPasted && m.task(s) && (s.index > req.index || !s.pointsForward()) {
+			if bad.reason == ReasonPasted && m.task(s) && !s.relays() && (s.index > req.index || !s.pointsForward()) {
 				continue
 			}
 			return bad
@@ -1334,6 +1405,9 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 	}
 	if s.n() > 40 {
 		return why()
+	}
+	if s.relays() {
+		return fail(ReasonPasted, s, m.whole(s), StageRest)
 	}
 	for _, wd := range s.words {
 		if isEmoji(wd) && roles(wd)&RoleCloser == 0 {

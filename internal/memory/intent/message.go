@@ -241,7 +241,7 @@ var (
 	chatLog    = regexp.MustCompile(`(?m)^\s*(\[\d{1,2}[:.]\d{2}|\d{1,2}:\d{2}\s*(am|pm)?\s*[-–:]|\w[\w .'-]{0,30} wrote:|on .{3,80} wrote:|-{3,}\s*(original|forwarded) message)`)
 	// emoticon finds a face drawn in punctuation, which may wink or roll its eyes at the words
 	// (";)", ":-P", "-_-", "^^"): the judge can't tell, so a message holding one asks nothing.
-	emoticon  = regexp.MustCompile(`[;:=][-'^o]?[)(\]\[DPp|](?:\W|$)|[;:=][-'^]?[/\\](?:\s|$)|\([;:](?:\s|$)|\}:\)|(?:^|[\s(])[-.•^>oO0T;:,]_+[-.•^<oO0T;:,](?:[\s).!?]|$)|-[.,]+-|\^\^|<3|\bx[Dd]\b|\bXD\b|¯\\_`)
+	emoticon  = regexp.MustCompile(`[;:=][-'^o]?[)(\]\[DPp|](?:\W|$)|[;:=][-'^]?[/\\](?:\s|$)|\([;:](?:\s|$)|\}:\)|(?:^|[\s(])[-.•^>oO0T;:,]_+[-.•^<oO0T;:,](?:[\s).!?']|$)|-[.,]+-|\^\^|<3|\bx[Dd]\b|\bXD\b|¯\\_`)
 	listLine  = regexp.MustCompile(`(?m)^\s*([-*•+]|\d{1,2}[.)])\s+\S`)
 	labelLine = regexp.MustCompile(`(?m)^[^\n]{1,80}:\s*\n\s*\S`)
 )

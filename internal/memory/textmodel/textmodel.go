@@ -39,7 +39,7 @@ type Token struct {
 	// judge's word lists compare, since folding more errs to the safe side there.
 	Text string
 	// Exact is the token as A1's containment compares it: NFC, ignorable characters removed, the
-	// apostrophe's and dash's look-alikes made one, and case folded only for a word of letters alone
+	// apostrophe's and dash's look-alikes made one, and lower-cased only for a word of letters alone
 	// without inner capitals. A code, a password or "iPhone" keeps its case ("Xk9pQ" is not "xk9pq"),
 	// and superscripts and other compatibility characters stay themselves ("10⁶" is not "106").
 	Exact string
@@ -234,7 +234,9 @@ func exactForm(orig string) string {
 		b.WriteRune(r)
 	}
 	if foldable {
-		return cases.Fold().String(b.String())
+		// Lower case, not case folding: folding makes "ﬁ" "fi", "ß" "ss" and "ſ" "s", and A1
+		// compares the letters the user typed.
+		return strings.ToLower(b.String())
 	}
 	return b.String()
 }
