@@ -1484,10 +1484,10 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 // sentence) that are plainly another request; every other forget beside a save may take it back
 // ("Forget the number.", "Forget my last message."):
 //
-//   - the object, from at to the sentence's end, is "[the|my] old THING" in plain words and commas,
-//     the old thing the save replaces ("Forget my old address, 12 Elm Street. Save the new one: 44
-//     Oak Ave.", "Remember my locker code is 3310. Forget the old one."), with no number of the new
-//     text in it ("previous" may point at the message: "Forget the previous sentence.");
+//   - the object, from at to the sentence's end, is "[the|my] old THING" in plain words, commas and
+//     brackets, the old thing the save replaces ("Forget my old address, 12 Elm Street. Save the
+//     new one: 44 Oak Ave.", "Remember my locker code is 3310. Forget the old one."), with no number
+//     of the new text in it ("previous" may point at the message: "Forget the previous sentence.");
 //   - the object is "[the|my|that] note|memory|entry about|on|regarding TOPIC", a topic of plain
 //     words that share none with the write's text or key ("Remember that I like green tea. Forget
 //     the note about coffee.").
@@ -1505,7 +1505,7 @@ func (s *sentence) forgetsAnother(at int, content, key string) bool {
 		}
 		for j := k + 1; j < s.n(); j++ {
 			if s.roles[j]&(markers&^RolePaste|RoleBackRef) != 0 && s.roles[j]&RoleFraming == 0 || isEmoji(s.words[j]) ||
-				numbers[s.words[j]] || j < s.n()-1 && s.gapEnd[j] != "" && s.gapEnd[j] != "," {
+				numbers[s.words[j]] || j < s.n()-1 && !oldGaps[s.gapEnd[j]] && !(s.gapEnd[j] == "." && abbreviations[s.words[j]]) {
 				return false
 			}
 		}
@@ -1526,6 +1526,7 @@ func (s *sentence) forgetsAnother(at int, content, key string) bool {
 var (
 	noteWords = map[string]bool{"note": true, "memory": true, "entry": true}
 	oldWords  = map[string]bool{"old": true}
+	oldGaps   = map[string]bool{"": true, ",": true, "(": true, ")": true}
 	// identifiers may follow a key to say that its value names or numbers it.
 	identifiers = wordSet(`name number code id`)
 	aboutWords  = map[string]bool{"about": true, "on": true, "regarding": true}

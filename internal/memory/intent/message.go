@@ -79,6 +79,7 @@ var abbreviations = map[string]bool{"dr": true, "mr": true, "mrs": true, "ms": t
 // read cuts the message into sentences and tags them (one pass), and looks for what shows that
 // part of it is not the user's own voice.
 func read(text string) *message {
+	text = unbold(ownList(text))
 	m := &message{text: text}
 	m.voice, m.voiceWords = voiceOf(text)
 	m.quoted = quotedRanges(text)
@@ -249,6 +250,82 @@ var (
 // voiceOf finds what shows that some of the message is not the user's own words: code, block
 // quotes, mail headers, role markers, chat logs, lists and labelled blocks, or more lines than a
 // chat message has. It returns the reason and the words that showed it, or "".
+// ownList reads a list the user wrote as their own requests: at least two list items, each opening
+// with a request or a task verb the judge knows ("- book the car service", "2) save my new one:
+// …"), and besides them only blank lines and a heading or sign-off made of greeting and counting
+// words ("Couple of things:", "hey! 3 things pls", "thx"). It blanks the list markers and those
+// lines, keeping every offset, so each item reads as a sentence. Anything else — an item that opens
+// otherwise ("- scrap that", "- cancel it"), a heading like "Notes from Dana:" — leaves the text
+// as it is, and the list reads as pasted (A7).
+func ownList(text string) string {
+	lines := strings.Split(text, "\n")
+	items := 0
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if loc := listMarker.FindStringIndex(l); loc != nil {
+			if !opensRequest(l[loc[1]:]) {
+				return text
+			}
+			lines[i] = strings.Repeat(" ", loc[1]) + l[loc[1]:]
+			items++
+			continue
+		}
+		toks := textmodel.Tokens(l)
+		if len(toks) > 6 {
+			return text
+		}
+		for _, t := range toks {
+			if !listHeading[t.Text] {
+				return text
+			}
+		}
+		if strings.ContainsAny(l, "\"'“”‘’`()[]{}<>#|") {
+			return text
+		}
+		lines[i] = strings.Repeat(" ", len(l))
+	}
+	if items < 2 {
+		return text
+	}
+	return strings.Join(lines, "\n")
+}
+
+var (
+	listMarker  = regexp.MustCompile(`^\s*(?:[-*•+]|\d{1,2}[.)])\s+`)
+	listHeading = func() map[string]bool {
+		m := map[string]bool{}
+		for _, w := range strings.Fields(`hey hi hello ok okay so quick couple of a few some things thing todo
+			to-do list for today tomorrow pls please plz thx thanks ty cheers 2 3 4 5 two three four five`) {
+			m[w] = true
+		}
+		return m
+	}()
+)
+
+// opensRequest reports a list item that opens, after fillers, with the base form of a request or
+// task verb and no marker besides.
+func opensRequest(item string) bool {
+	for _, t := range textmodel.Tokens(item) {
+		r := roles(t.Text)
+		if r&RoleFiller != 0 {
+			continue
+		}
+		return r&(RoleTask|RoleSave|RoleUpdate|RoleForget) != 0 && r&(markers&^(RolePaste|RoleSave|RoleUpdate|RoleForget)) == 0
+	}
+	return false
+}
+
+// unbold blanks the asterisks of balanced bold spans ("Please remember **my flight is AC 851**."):
+// emphasis, unlike strikethrough, says nothing against the words.
+func unbold(text string) string {
+	if strings.Count(text, "**")%2 != 0 {
+		return text
+	}
+	return strings.ReplaceAll(text, "**", "  ")
+}
+
 // noClock blanks digits and the colons, dots and slashes between them ("10:30", "4:3", "2/3") and
 // "://" in links, which an emoticon never needs, keeping every offset.
 func noClock(text string) string {
@@ -306,7 +383,7 @@ func voiceOf(text string) (Reason, string) {
 		if strings.HasPrefix(t, ">") {
 			return ReasonQuoted, t
 		}
-		if strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") || strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "\t") {
+		if strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") || t != "" && (strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "\t")) {
 			return ReasonPasted, t
 		}
 		if t != "" {
