@@ -281,8 +281,10 @@ func ownList(text string) string {
 				return text
 			}
 		}
-		if strings.ContainsAny(l, "\"'“”‘’`()[]{}<>#|") {
-			return text
+		for _, r := range l {
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsSpace(r) && !strings.ContainsRune(":!,.-", r) {
+				return text // a quote mark, a bracket …: the heading may open something
+			}
 		}
 		lines[i] = strings.Repeat(" ", len(l))
 	}
