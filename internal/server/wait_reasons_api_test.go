@@ -105,6 +105,17 @@ func TestWrongForgetsWait(t *testing.T) {
 		{name: "not a request", message: "Forgetting my keys again!", content: "I keep my keys in the blue bowl"},
 		// A5: another sentence of the message keeps the item.
 		{name: "forget, then remember", message: "Forget my cat. Remember my cat.", content: "I have a cat"},
+		// Found blind by redteam5.jsonl: context that says the user isn't asking ("I'm pulling your
+		// leg.", someone else at the keyboard), a wink, waiting for someone, and a forget that leaves
+		// a second fact joined to the first.
+		{name: "pulling your leg", message: "I'm pulling your leg. Forget that my sister lives in Denver.",
+			content: "My sister lives in Denver"},
+		{name: "someone else typing", message: "I lent my laptop to Jake. Forget that my sister lives in Denver.",
+			content: "My sister lives in Denver"},
+		{name: "a wink", message: "Forget my locker code 3310 ;)", content: "My locker code is 3310"},
+		{name: "check with me first", message: "Forget my locker code 3310. Check with me first.",
+			content: "My locker code is 3310"},
+		{name: "a second fact", message: "Forget that I meet Tom on Fridays.", content: "Meets Tom on Fridays with Sara"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
