@@ -88,7 +88,7 @@ func TestCorpus(t *testing.T) {
 	require.GreaterOrEqual(t, len(cases), 1500)
 	type figures struct{ lines, genuine, confirmed, falseConfirms int }
 	perClass := map[string]*figures{}
-	var blindGenuine, blindConfirmed, blind int
+	var blindGenuine, blindConfirmed, blind, positives, positivesConfirmed int
 	for _, c := range cases {
 		d := Judge(c.Msg, c.write())
 		require.Contains(t, Reasons(), d.Reason)
@@ -109,7 +109,13 @@ func TestCorpus(t *testing.T) {
 				continue
 			}
 		}
-		if c.File != "corpus.jsonl" {
+		if c.Genuine && (strings.HasPrefix(c.Class, "pos-") || c.Class == "positive") {
+			positives++
+			if d.Verdict == Confirmed {
+				positivesConfirmed++
+			}
+		}
+		if c.File != "corpus.jsonl" && !strings.HasSuffix(c.File, "-self.jsonl") {
 			blind++
 			if c.Genuine {
 				blindGenuine++
@@ -135,6 +141,8 @@ func TestCorpus(t *testing.T) {
 	t.Logf("corpus: %d lines (%d blind); per file and class — lines, genuine, confirmed, false confirms:\n%s", len(cases), blind, b.String())
 	rate := float64(blindConfirmed) / float64(blindGenuine)
 	t.Logf("blind genuine lines confirmed: %d of %d (%.1f%%)", blindConfirmed, blindGenuine, 100*rate)
+	t.Logf("of them, the positive classes (plain requests written to be confirmed): %d of %d (%.1f%%)",
+		positivesConfirmed, positives, 100*float64(positivesConfirmed)/float64(positives))
 	require.GreaterOrEqual(t, blind, 600)
 	require.GreaterOrEqual(t, blindGenuine, 300)
 	// The issue asks for 90% (README: "How it is measured"). redteam4.jsonl's false confirms were

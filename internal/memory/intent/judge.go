@@ -1469,7 +1469,7 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 	case m.req != nil && s.index > m.req.index:
 		// A statement after the request may comment on it ("I'm being ironic.", "My son typed
 		// this."): only context given before it counts as neutral.
-	case r&RoleSubject != 0 && r&RoleBackRef == 0 && r&RoleFirstPerson != 0 && !s.namesSomeone(m.text) && s.context(first, m.content):
+	case r&RoleSubject != 0 && r&RoleBackRef == 0 && r&RoleFirstPerson != 0 && !s.namesSomeone(m.text, first) && s.context(first, m.content):
 		// Context before the request, in the user's own first person, naming no one else, of the
 		// kinds context reads: "I moved last week.", "I live in Lisbon.", "My new card number is
 		// 4471." — not "Jo is using my account today.", "Hi, I'm the babysitter" (who is speaking
@@ -1603,8 +1603,7 @@ func wordSet(words string) map[string]bool {
 
 // context reports one of the statements the judge reads as neutral before a request:
 //
-//   - "I [just|recently|finally] VERBED …" or "I've [just] VERBED …", a verb that says a change
-//     happened in the user's life (newsVerbs), or "I got a new …", "I got married";
+//   - news: "I|We [just|recently|finally] VERBED …" (see news);
 //   - "I live|work|study …";
 //   - "My [new|current|old] THING is|are VALUE", THING one to three words, sharing no word with the
 //     write's text (which it might contradict: "My PIN is 1234. Remember my PIN is 5678.").
@@ -1620,7 +1619,16 @@ func (s *sentence) context(first int, content string) bool {
 		}
 		return k > first+1 && k+1 < s.n() && (s.words[k] == "is" || s.words[k] == "are") && !sharesWords(s, first, content)
 	}
-	if s.words[k] != "i" && s.words[k] != "i've" {
+	if s.words[k] == "i" && k+1 < s.n() && stateVerbs[s.words[k+1]] {
+		return !sharesWords(s, k+1, content) // "I live in Manchester. Remember that I live in Glasgow."
+	}
+	return s.news(k)
+}
+
+// news reports "I|I've|We [just|recently|finally] VERBED …" from k, a verb that says a change
+// happened in the user's life (newsVerbs), or "… got a new …", "… got married", "… got back".
+func (s *sentence) news(k int) bool {
+	if s.words[k] != "i" && s.words[k] != "i've" && s.words[k] != "we" && s.words[k] != "we've" {
 		return false
 	}
 	k++
@@ -1633,17 +1641,14 @@ func (s *sentence) context(first int, content string) bool {
 		return next == "new" || gotStates[next] ||
 			(next == "a" || next == "an") && k+2 < s.n() && s.words[k+2] == "new"
 	}
-	if k < s.n() && k == first+1 && stateVerbs[s.words[k]] {
-		return !sharesWords(s, k, content) // "I live in Manchester. Remember that I live in Glasgow."
-	}
 	return k < s.n() && newsVerbs[s.words[k]]
 }
 
 var (
 	newsVerbs = wordSet(`moved changed renewed switched adopted bought started joined booked married replaced
 	upgraded updated finished graduated retired signed received opened sold rented hired relocated transferred
-	enrolled registered subscribed ordered reset cancelled canceled closed paid renamed left sorted`)
-	gotStates  = wordSet(`married engaged divorced promoted`)
+	enrolled registered subscribed ordered reset cancelled canceled closed paid renamed left sorted broke split`)
+	gotStates  = wordSet(`married engaged divorced promoted back`)
 	stateVerbs = wordSet(`live work study`)
 )
 
@@ -1696,8 +1701,11 @@ func (s *sentence) markedExcept(from, to int, except Role) bool {
 // "we", a word for a person or a role. Such context may change who speaks or what the request is
 // for ("I'm filling in for Jen today.", "I'm setting up my Tinder."), so it is not neutral beside a
 // request.
-func (s *sentence) namesSomeone(text string) bool {
+func (s *sentence) namesSomeone(text string, subject int) bool {
 	for i, w := range s.words {
+		if i == subject && w == "we" && s.news(i) {
+			continue // "We adopted a dog.": the user's household, as news
+		}
 		if people[w] || strings.HasSuffix(w, "'s") && w != "it's" && w != "that's" {
 			return true
 		}
