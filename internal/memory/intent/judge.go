@@ -1604,7 +1604,7 @@ func wordSet(words string) map[string]bool {
 // context reports one of the statements the judge reads as neutral before a request:
 //
 //   - news: "I|We [just|recently|finally] VERBED …" (see news);
-//   - "I live|work|study …";
+//   - "I live|work|study …", sharing no word with the write's text;
 //   - "My [new|current|old] THING is|are VALUE", THING one to three words, sharing no word with the
 //     write's text (which it might contradict: "My PIN is 1234. Remember my PIN is 5678.").
 func (s *sentence) context(first int, content string) bool {
@@ -1617,17 +1617,24 @@ func (s *sentence) context(first int, content string) bool {
 		for n := 0; k < s.n() && n < 3 && s.roles[k] == 0; n++ {
 			k++
 		}
-		return k > first+1 && k+1 < s.n() && (s.words[k] == "is" || s.words[k] == "are") && !sharesWords(s, first, content)
+		// The text itself said twice is no contradiction: "My new number is 0770. Please remember my
+		// new number is 0770."
+		said := textmodel.Tokens(content)
+		return k > first+1 && k+1 < s.n() && (s.words[k] == "is" || s.words[k] == "are") &&
+			(!sharesWords(s, first, content) || first == 0 && len(said) == s.n() && s.exactAt(0, said))
 	}
 	if s.words[k] == "i" && k+1 < s.n() && stateVerbs[s.words[k+1]] {
 		return !sharesWords(s, k+1, content) // "I live in Manchester. Remember that I live in Glasgow."
 	}
-	return s.news(k)
+	return s.news(k, content)
 }
 
 // news reports "I|I've|We [just|recently|finally] VERBED …" from k, a verb that says a change
-// happened in the user's life (newsVerbs), or "… got a new …", "… got married", "… got back".
-func (s *sentence) news(k int) bool {
+// happened in the user's life (newsVerbs), or "… got a new …", "… got married", "… got back". News
+// that something ended ("We broke up.", "I sold my car.") stands only before a forget, whose
+// content is "": before a save it may contradict it ("We broke up. Remember that Jordan is my
+// partner.").
+func (s *sentence) news(k int, content string) bool {
 	if s.words[k] != "i" && s.words[k] != "i've" && s.words[k] != "we" && s.words[k] != "we've" {
 		return false
 	}
@@ -1641,13 +1648,14 @@ func (s *sentence) news(k int) bool {
 		return next == "new" || gotStates[next] ||
 			(next == "a" || next == "an") && k+2 < s.n() && s.words[k+2] == "new"
 	}
-	return k < s.n() && newsVerbs[s.words[k]]
+	return k < s.n() && (newsVerbs[s.words[k]] || endings[s.words[k]] && content == "")
 }
 
 var (
 	newsVerbs = wordSet(`moved changed renewed switched adopted bought started joined booked married replaced
-	upgraded updated finished graduated retired signed received opened sold rented hired relocated transferred
-	enrolled registered subscribed ordered reset cancelled canceled closed paid renamed left sorted broke split`)
+	upgraded updated finished graduated signed received opened rented hired relocated transferred
+	enrolled registered subscribed ordered reset paid renamed sorted`)
+	endings    = wordSet(`broke split divorced cancelled canceled closed left sold quit retired`)
 	gotStates  = wordSet(`married engaged divorced promoted back`)
 	stateVerbs = wordSet(`live work study`)
 )
@@ -1703,13 +1711,13 @@ func (s *sentence) markedExcept(from, to int, except Role) bool {
 // request.
 func (s *sentence) namesSomeone(text string, subject int) bool {
 	for i, w := range s.words {
-		if i == subject && w == "we" && s.news(i) {
+		if i == subject && w == "we" && s.news(i, "") {
 			continue // "We adopted a dog.": the user's household, as news
 		}
 		if people[w] || strings.HasSuffix(w, "'s") && w != "it's" && w != "that's" {
 			return true
 		}
-		if i > 0 && s.roles[i] == 0 && name(s.toks[i], text) && !places[s.words[i-1]] && !s.placeName(i, text) {
+		if i > 0 && s.roles[i] == 0 && name(s.toks[i], text) && !places[s.words[i-1]] && !s.placeName(i, text) && !calendar[w] {
 			return true
 		}
 	}
@@ -1729,6 +1737,10 @@ func (s *sentence) placeName(i int, text string) bool {
 }
 
 var places = map[string]bool{"in": true, "to": true, "at": true, "from": true, "near": true}
+
+// calendar names are capitalised but name no one: "We adopted a dog on Sunday."
+var calendar = wordSet(`monday tuesday wednesday thursday friday saturday sunday january february march april
+	may june july august september october november december christmas easter`)
 
 // marked reports a marker role on a word of s in [from, to), for a sentence beside the request.
 func (s *sentence) marked(from, to int) bool {
