@@ -1094,9 +1094,10 @@ func (s *sentence) onlyAfter(in span, k, n int, words map[string]bool) bool {
 		if j >= k && j < k+n || words[stem(s.words[j])] || s.roles[j]&(RoleFraming|RoleVague) != 0 && s.roles[j]&RoleStop == 0 {
 			continue
 		}
-		// One word that says the key's value is an identifier, last: "my Costco membership
-		// number", "the staging database name".
-		if j == k+n && j == in.to-1 && identifiers[s.words[j]] {
+		// One word right after the key that says its value is an identifier, then nothing but the
+		// item's own words: "my Costco membership number", "the staging database name
+		// orders_stg_v2".
+		if j == k+n && identifiers[s.words[j]] {
 			continue
 		}
 		if j < k {
