@@ -172,6 +172,7 @@ func Judge(text string, w Write) Decision {
 		return fail(ReasonUnknownKind, nil, "", StageKind).decision()
 	}
 	m := read(text)
+	m.content = w.Content
 	if m.voice != "" {
 		return fail(m.voice, nil, m.voiceWords, StageVoice).decision()
 	}
@@ -400,8 +401,10 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 		// The new text replaces the item's: one that drops most of it ("9am" for "Flight to Rome on
 		// May 3, 7am, seat 14C") changes more than the user named. When the object names the item's
 		// subject, the new text replaces its value ("$175" for "My weekly grocery budget is $150").
+		// An item of several values ("X1234567, expires 2031", "14B, code 3310") keeps them all
+		// unless the new text gives as many.
 		if old := len(textmodel.Tokens(w.Target.Content)); bySubject && 2*len(content) < value ||
-			!bySubject && old > 3 && 2*len(content) < old {
+			!bySubject && old >= 3 && 2*len(content) < old || fields(w.Content, true) < fields(w.Target.Content, true) {
 			return fail(ReasonNotTheObject, s, m.whole(s), StageTarget)
 		}
 	}
@@ -884,12 +887,14 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 		}
 	}
 	switch {
-	case keyed && other == 0 && (named == 0 && valueFrom == object.from || 2*named > len(words)):
-		// The key alone names the item; words of its text beside it must cover most of it ("my
-		// allergies to peanuts" doesn't cover "penicillin, peanuts, shellfish"). After a label, the
-		// key alone is not enough: "my dog, Rex" doesn't name the item "Rex" about a landlord.
+	case keyed && other == 0 && (named == 0 && valueFrom == object.from && oneValue(it.Content) || 2*named > len(words)):
+		// The key alone names the item when its text is one value ("my pool code" for "1234", not
+		// for "1234 at home, 4411 at the villa"); words of its text beside it must cover most of it
+		// ("my allergies to peanuts" doesn't cover "penicillin, peanuts, shellfish"). After a
+		// label, the key alone is not enough: "my dog, Rex" doesn't name the item "Rex" about a
+		// landlord.
 		return ""
-	case keyedAfter && (named == 0 || named == len(words)):
+	case keyedAfter && (named == 0 && oneValue(it.Content) || named == len(words)):
 		// The key, and words after it that say which part ("my Costco membership number"), and
 		// perhaps the whole text besides ("the staging database name orders_stg_v2").
 		return ""
@@ -917,6 +922,49 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 		}
 	}
 	return ReasonVague
+}
+
+// oneValue reports an item text that holds one value (fields): "1234", "Mon/Wed/Fri 6:30am at
+// PureGym"; not "1234 at home, 4411 at the villa", "3310. Bank PIN 4410.".
+func oneValue(text string) bool { return fields(text, false) == 1 }
+
+// fields counts the values of a text: parts split by ",", ";", "&", brackets, line breaks, sentence
+// ends ("3310. Bank PIN 4410", not "Dr. Smith"), and the words "and", "or", "also", "plus", "but" —
+// and by " / " when slash is set ("HomeNet / hx40pepper" is two values to an update, one login to a
+// forget; "Mon/Wed/Fri" is one list).
+func fields(text string, slash bool) int {
+	text = strings.TrimRight(text, ". ")
+	if slash {
+		text = strings.ReplaceAll(text, " / ", ";")
+	}
+	n := len(strings.FieldsFunc(text, func(r rune) bool { return strings.ContainsRune(",;&()[]\n", r) }))
+	for i := strings.Index(text, ". "); i >= 0; i = nextIndex(text, ". ", i) {
+		if w := strings.ToLower(lastWord(text[:i])); !abbreviations[w] && len([]rune(w)) > 1 {
+			n++
+		}
+	}
+	for _, t := range textmodel.Tokens(text) {
+		switch t.Text {
+		case "and", "or", "also", "plus", "but":
+			n++
+		}
+	}
+	return max(n, 1)
+}
+
+func nextIndex(s, sub string, after int) int {
+	if i := strings.Index(s[after+1:], sub); i >= 0 {
+		return after + 1 + i
+	}
+	return -1
+}
+
+func lastWord(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	return f[len(f)-1]
 }
 
 // joinedWords are the stems of an item's words after "with", "plus", "including", "also",
@@ -1464,7 +1512,11 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 			return nil
 		}
 	case r&RoleTask != 0:
-		if s.meaningful(first+1) && !s.has(RoleBackRef, first+1) && !s.touchesMemory(first) {
+		// A task that shares a word with the saved text and gives another number may say it
+		// otherwise ("Set a reminder for mum's birthday on 9 June." beside "my mum's birthday is 3
+		// May").
+		if s.meaningful(first+1) && !s.has(RoleBackRef, first+1) && !s.touchesMemory(first) &&
+			!(sharesWords(s, first+1, m.content) && s.otherNumber(first+1, m.content)) {
 			return nil
 		}
 	case m.req != nil && s.index > m.req.index:
@@ -1533,6 +1585,20 @@ var (
 	aboutWords  = map[string]bool{"about": true, "on": true, "regarding": true}
 )
 
+// otherNumber reports a word with a digit from index from on that the text doesn't hold.
+func (s *sentence) otherNumber(from int, content string) bool {
+	have := map[string]bool{}
+	for _, t := range textmodel.Tokens(content) {
+		have[t.Text] = true
+	}
+	for k := from; k < s.n(); k++ {
+		if strings.ContainsAny(s.words[k], "0123456789") && !have[s.words[k]] {
+			return true
+		}
+	}
+	return false
+}
+
 // touchesMemory reports a task, opened by its verb at first, that may change what is being saved
 // rather than do something else: a verb that edits ("add", "set", "make", "put", "change" …: "Also
 // add an expiry.", "Add 1 to the last digit.") or a word for a memory or its properties ("tag",
@@ -1553,6 +1619,13 @@ func (s *sentence) touchesMemory(first int) bool {
 		}
 		// "Check with me first.", "Get my OK first.", "Check with HR.": the write waits for
 		// someone, so it isn't asked for now.
+		// "Order me my usual latte.", "Send flowers to my wife Claire.", "Text my wife the real
+		// one.": a task that says something of the user's own may contradict what is saved; only
+		// the user's calendar, lists and inbox are places, not facts.
+		if (s.words[k] == "my" || s.words[k] == "his" || s.words[k] == "her" || s.words[k] == "i" ||
+			strings.HasPrefix(s.words[k], "i'")) && !(k+1 < s.n() && ownPlaces[s.words[k+1]]) || habitual[s.words[k]] {
+			return true
+		}
 		if consults[s.words[k]] || s.words[k] == "with" && s.words[first] == "check" {
 			return true
 		}
@@ -1591,6 +1664,8 @@ var (
 		disclaimer asterisk qualifier confidence`)
 	destinations = wordSet(`to on in into onto`)
 	nounMarks    = wordSet(`for from by of about`)
+	ownPlaces    = wordSet(`calendar diary agenda inbox list lists shopping to-do todo schedule`)
+	habitual     = wordSet(`usual usually always real`)
 	setObjects   = wordSet(`reminder alarm timer meeting call appointment`)
 )
 
@@ -1606,8 +1681,10 @@ func wordSet(words string) map[string]bool {
 //
 //   - news: "I|We [just|recently|finally] VERBED …" (see news);
 //   - "I live|work|study …", sharing no word with the write's text;
-//   - "My [new|current|old] THING is|are VALUE", THING one to three words, sharing no word with the
-//     write's text (which it might contradict: "My PIN is 1234. Remember my PIN is 5678.").
+//   - "My [new|current|old] THING is|are VALUE", THING one to three words ending in a word for a
+//     number or an address ("My new card number is 4471."; not "My steak is getting cold."),
+//     sharing no word with the write's text (which it might contradict: "My PIN is 1234. Remember
+//     my PIN is 5678.").
 func (s *sentence) context(first int, content string) bool {
 	k := first
 	if s.words[k] == "my" {
@@ -1621,7 +1698,7 @@ func (s *sentence) context(first int, content string) bool {
 		// The text itself said twice is no contradiction: "My new number is 0770. Please remember my
 		// new number is 0770."
 		said := textmodel.Tokens(content)
-		return k > first+1 && k+1 < s.n() && (s.words[k] == "is" || s.words[k] == "are") &&
+		return k > first+1 && k+1 < s.n() && (s.words[k] == "is" || s.words[k] == "are") && contactNouns[s.words[k-1]] &&
 			(!sharesWords(s, first, content) || first == 0 && len(said) == s.n() && s.exactAt(0, said))
 	}
 	if s.words[k] == "i" && k+1 < s.n() && stateVerbs[s.words[k+1]] {
@@ -1656,9 +1733,11 @@ var (
 	newsVerbs = wordSet(`moved changed renewed switched adopted bought started joined booked married replaced
 	upgraded updated finished graduated signed received opened rented hired relocated transferred
 	enrolled registered subscribed ordered reset paid renamed sorted`)
-	endings    = wordSet(`broke split divorced cancelled canceled closed left sold quit retired`)
-	gotStates  = wordSet(`married engaged divorced promoted back`)
-	stateVerbs = wordSet(`live work study`)
+	endings      = wordSet(`broke split divorced cancelled canceled closed left sold quit retired`)
+	gotStates    = wordSet(`married engaged divorced promoted back`)
+	stateVerbs   = wordSet(`live work study`)
+	contactNouns = wordSet(`number code address email phone mobile pin password username handle id card
+		account plate registration postcode zip`)
 )
 
 // sharesWords reports another save whose text shares a word with this one's: "Remember I prefer tea.

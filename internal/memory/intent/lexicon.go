@@ -379,6 +379,7 @@ var (
 		"bear in mind", "store that", "store this :", "store :", "store", "memorize that", "memorize this :", "memorize :",
 		"memorize", "memorise that", "memorise this :", "memorise", "keep a note that", "keep a note :",
 		"add this to your memory :", "add to your memory :", "add to memory :", "add this to memory :",
+		"add to your memory that", "add to memory that",
 		"put this in your memory :", "put in your memory :", "commit to memory :", "commit to memory that",
 		"write down that", "write down :", "jot down that", "jot down :",
 		"remeber that", "remeber", "remmeber that", "remmeber", "rememebr that", "rememebr", "rember that", "rember",
@@ -412,7 +413,7 @@ var (
 	// restatements may open the new value after an update's object.
 	restatements = phrasesOf("it's now", "it is now", "it's", "it is", "now", "they're now", "they're")
 	// openers are two-word fillers that may open a request: "oh and", "heads up".
-	openers = phrasesOf("oh and", "oh also", "ah and", "heads up", "one more thing", "by the way", "also")
+	openers = phrasesOf("oh and", "oh also", "ah and", "heads up", "one more thing", "by the way", "also", "quick one")
 	// forgetClosers may also follow a forget's object.
 	forgetClosers = phrasesOf("from your memory", "from memory", "from my memory", "from your memories",
 		"for good", "permanently", "completely", "entirely", "forever", "right away", "now", "from your notes",

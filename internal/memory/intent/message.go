@@ -105,6 +105,11 @@ func read(text string) *message {
 					len([]rune(prev)) == 1 && unicode.IsLetter([]rune(prev)[0]) && unicode.IsUpper([]rune(text[toks[i-1].Start:])[0])) {
 					continue
 				}
+				// "6.40 a.m. on Friday": "a.m." and "p.m." before a word in small letters go on.
+				if r == '.' && j == 0 && strings.TrimSpace(gap) == "." && (prev == "a.m" || prev == "p.m") &&
+					unicode.IsLower([]rune(text[t.Start:])[0]) {
+					continue
+				}
 				ends = ends || sentenceEnd(r)
 				question = question || questionMark(r)
 			}
