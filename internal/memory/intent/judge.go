@@ -1016,10 +1016,10 @@ func listWords(text string) map[string]bool {
 	return out
 }
 
-// thingObject reports a bare verb's object in [from, to) that names a thing rather than states a fact
-// — no verb, no "I" or "we", no colon — and reads as something to keep elsewhere: "the …" ("Save the photo",
-// "Memorize the lyrics"), a place ("… to my camera roll", "… in the queue") or a time ("… before
-// it expires").
+// thingObject reports a bare verb's object in [from, to) that names a thing rather than states a
+// fact — no verb, no "I" or "we", no colon — and reads as something to keep elsewhere: "the …"
+// ("Save the photo", "Memorize the lyrics"), a place ("… to my camera roll", "… in the queue") or a
+// time ("… before it expires").
 func (s *sentence) thingObject(from, to int) bool {
 	for k := from; k < to; k++ {
 		if s.roles[k]&RoleVerbLike != 0 || strings.HasSuffix(s.words[k], "'re") || strings.HasSuffix(s.words[k], "'m") ||
@@ -1601,9 +1601,9 @@ func (s *sentence) otherNumber(from int, content string) bool {
 
 // touchesMemory reports a task, opened by its verb at first, that may change what is being saved
 // rather than do something else: a verb that edits ("add", "set", "make", "put", "change" …: "Also
-// add an expiry.", "Add 1 to the last digit.") or a word for a memory or its properties ("tag",
-// "expiry", "caveat", "note"). Beside a request such a task is not another request the judge
-// understands, so the write waits.
+// add an expiry.", "Add 1 to the last digit."), a word for a memory or its properties ("tag",
+// "expiry", "caveat", "note"), something said of the user's own, or asking first. Beside a request
+// such a task is not another request the judge understands, so the write waits.
 //
 // An editing verb is another request only with a place that is plainly not memory: "Add milk to
 // the shopping list.", "Put the offsite on my calendar.", "Set a reminder for Friday."
@@ -1617,8 +1617,6 @@ func (s *sentence) touchesMemory(first int) bool {
 		if memoryNouns[s.words[k]] || s.roles[k]&RoleFraming != 0 && s.roles[k]&RoleVague == 0 || s.words[k] == "profile" {
 			return true
 		}
-		// "Check with me first.", "Get my OK first.", "Check with HR.": the write waits for
-		// someone, so it isn't asked for now.
 		// "Order me my usual latte.", "Send flowers to my wife Claire.", "Text my wife the real
 		// one.": a task that says something of the user's own may contradict what is saved; only
 		// the user's calendar, lists and inbox are places, not facts.
@@ -1626,6 +1624,8 @@ func (s *sentence) touchesMemory(first int) bool {
 			strings.HasPrefix(s.words[k], "i'")) && !(k+1 < s.n() && ownPlaces[s.words[k+1]]) || habitual[s.words[k]] {
 			return true
 		}
+		// "Check with me first.", "Get my OK first.", "Check with HR.": the write waits for
+		// someone, so it isn't asked for now.
 		if consults[s.words[k]] || s.words[k] == "with" && s.words[first] == "check" {
 			return true
 		}

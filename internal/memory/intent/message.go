@@ -252,9 +252,6 @@ var (
 	labelLine = regexp.MustCompile(`(?m)^[^\n]{1,80}:\s*\n\s*\S`)
 )
 
-// voiceOf finds what shows that some of the message is not the user's own words: code, block
-// quotes, mail headers, role markers, chat logs, lists and labelled blocks, or more lines than a
-// chat message has. It returns the reason and the words that showed it, or "".
 // ownList reads a list the user wrote as their own requests: at least two list items, each opening
 // with a request or a task verb the judge knows ("- book the car service", "2) save my new one:
 // …"), and besides them only blank lines and a heading or sign-off made of greeting and counting
@@ -333,24 +330,25 @@ func unbold(text string) string {
 	return strings.ReplaceAll(text, "**", "  ")
 }
 
-// noClock blanks digits and the colons, dots and slashes between them ("10:30", "4:3", "2/3") and
-// "://" in links, which an emoticon never needs, keeping every offset.
+// noClock blanks the colons, dots and slashes between digits ("10:30", "16:9", "2/3") and the colon
+// of "://" in links, which no emoticon needs, keeping every offset.
 func noClock(text string) string {
 	b := []byte(text)
+	digit := func(i int) bool { return i >= 0 && i < len(b) && b[i] >= '0' && b[i] <= '9' }
 	for i := range b {
-		if (b[i] == ':' || b[i] == '/') && i+2 < len(b) && b[i+1] == '/' && b[i+2] == '/' {
+		switch {
+		case b[i] == ':' && i+2 < len(b) && b[i+1] == '/' && b[i+2] == '/':
 			b[i] = ' '
-		}
-		if b[i] >= '0' && b[i] <= '9' || (b[i] == ':' || b[i] == '/' || b[i] == '.') && i > 0 && i+1 < len(b) &&
-			b[i-1] >= '0' && b[i-1] <= '9' && b[i+1] >= '0' && b[i+1] <= '9' {
-			if b[i] < '0' || b[i] > '9' {
-				b[i] = ' '
-			}
+		case (b[i] == ':' || b[i] == '/' || b[i] == '.') && digit(i-1) && digit(i+1):
+			b[i] = ' '
 		}
 	}
 	return string(b)
 }
 
+// voiceOf finds what shows that some of the message is not the user's own words: code, block
+// quotes, mail headers, role markers, chat logs, emoticons, lists and labelled blocks, or more
+// lines than a chat message has. It returns the reason and the words that showed it, or "".
 func voiceOf(text string) (Reason, string) {
 	lower := strings.ToLower(text)
 	for _, fence := range []string{"```", "~~~", `"""`, "'''"} {
