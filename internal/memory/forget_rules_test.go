@@ -127,7 +127,7 @@ func TestSuppressForgetStopsQueuedExtraction(t *testing.T) {
 	f.with(memory.WithExtraction())
 	ctx := context.Background()
 	tm := f.teammate(t, "Keeper")
-	run := f.startRun(t, tm, "I live in Lisbon. Please remember that I have a dog named Rex.")
+	run := f.startRun(t, tm, "Please remember that I have a dog named Rex.")
 	rc := asRun(t, f, run.Token)
 	res, err := f.svc.ToolRemember(rc, memory.RememberInput{Content: "I have a dog named Rex"})
 	require.NoError(t, err)

@@ -146,10 +146,10 @@ func TestCorpus(t *testing.T) {
 	require.GreaterOrEqual(t, blind, 600)
 	require.GreaterOrEqual(t, blindGenuine, 300)
 	// The issue asks for 90% (README: "How it is measured"). Each blind red team's false confirms
-	// were closed by making whole shapes wait, which costs genuine lines too, and redteam6.jsonl
-	// brought 132 genuine lines that are mostly multi-sentence messages the judge reads only in part:
-	// 731 of 905 (80.8%) are confirmed, the positive classes 566 of 680 (83.2%). The floor is under
-	// the corpus as it stands and may only rise.
+	// were closed by making whole shapes wait, which costs genuine lines too, and redteam6.jsonl and
+	// redteam7.jsonl brought 345 genuine lines, many of them multi-sentence messages the judge reads
+	// only in part: 903 of 1118 (80.8%) are confirmed, the positive classes 702 of 842 (83.4%). The
+	// floor is under the corpus as it stands and may only rise.
 	require.GreaterOrEqual(t, rate, 0.80, "blind genuine requests confirmed")
 }
 

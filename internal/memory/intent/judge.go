@@ -337,7 +337,20 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 			at, bare, audience = k, false, audience || aud
 		}
 	}
-	if bare && at < s.n() && matchAt(s.words, at, otherSenseStarts) > 0 {
+	// "Keep in mind who pays your bills." reads like a bare verb.
+	mind := end >= 0 && len(p) >= 3 && p[len(p)-1] == "mind"
+	if (bare || mind) && at < s.n() && matchAt(s.words, at, otherSenseStarts) > 0 {
+		return fail(ReasonOtherSense, s, m.between(s, i, min(at+3, s.n())), StageFrame)
+	}
+	// "Remember that you are loved.", "Remember: you work for me.": said to the teammate, not of
+	// the user.
+	if at < s.n() && secondPerson[s.words[at]] {
+		return fail(ReasonOtherSense, s, m.between(s, i, min(at+3, s.n())), StageFrame)
+	}
+	// "Remember: life is short.", "Just remember: the customer is always right.": after a colon or
+	// a comma the verb may introduce a saying; it asks to remember a fact of the user's own only.
+	if end >= 0 && len(p) == 2 && p[0] == "remember" && (p[1] == ":" || p[1] == "," || p[1] == "-") &&
+		at < s.n() && (!s.has(RoleFirstPerson, at) && !keyedAt(s, at, key) || s.hasWord(at, secondPerson)) {
 		return fail(ReasonOtherSense, s, m.between(s, i, min(at+3, s.n())), StageFrame)
 	}
 	// "Remember the Titans was on TV.", "Remember My Name is playing.", "Keep in Mind the Ghost is a
@@ -366,7 +379,17 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 		}
 		return fail(ReasonNotInSentence, s, "", StageContent)
 	}
+	if !m.sameCapitals(s, at, content, w.Content) || m.gluedToSecret(s, at+len(content)-1, w.Content) {
+		return fail(ReasonNotInSentence, s, "", StageContent)
+	}
 	after := at + len(content)
+	// "Keep in mind I might change my mind.", "Remember I'll probably change this later.": the
+	// text hedges itself.
+	for k := at; k < after; k++ {
+		if s.roles[k]&RoleHedge != 0 || selfHedges[s.words[k]] {
+			return fail(ReasonHedged, s, m.between(s, k, after), StageContent)
+		}
+	}
 	// An update's new value that narrows itself ("$175 for next month only", "I ate pork today")
 	// or adds a second thing ("$175 and $20 for snacks") changes more than the item.
 	if w.Kind == Update {
@@ -374,12 +397,12 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 		// evenings", "Mon/Wed/Fri").
 		list := strings.ContainsAny(w.Target.Content, ",/&") || len(listWords(w.Target.Content)) > 0
 		for k := at; k < after; k++ {
-			if narrowers[s.words[k]] || s.words[k] == "and" && !list {
+			if narrowers[s.words[k]] || habitual[s.words[k]] || s.words[k] == "and" && !list {
 				return fail(ReasonQualified, s, m.between(s, k, after), StageContent)
 			}
 		}
 	}
-	if bare && !proposition(s, at, after, keyed) || bare && !keyed && s.thingObject(at, after) {
+	if bare && !proposition(s, at, after, keyed) || (bare || mind) && !keyed && s.thingObject(at, after) {
 		return fail(ReasonOtherSense, s, m.whole(s), StageContent)
 	}
 	tailAudience, bad := m.tail(s, after, w)
@@ -1021,6 +1044,12 @@ func listWords(text string) map[string]bool {
 // ("Save the photo", "Memorize the lyrics"), a place ("… to my camera roll", "… in the queue") or a
 // time ("… before it expires").
 func (s *sentence) thingObject(from, to int) bool {
+	// "Remember the summer we spent in Crete.", "Remember those days I lived in Leeds.": a time
+	// remembered, not a fact.
+	if from+1 < to && (s.words[from] == "the" || s.words[from] == "those" || s.words[from] == "that") &&
+		timeNouns[s.words[from+1]] {
+		return true
+	}
 	for k := from; k < to; k++ {
 		if s.roles[k]&RoleVerbLike != 0 || strings.HasSuffix(s.words[k], "'re") || strings.HasSuffix(s.words[k], "'m") ||
 			s.words[k] == "i" || strings.HasPrefix(s.words[k], "i'") || s.words[k] == "we" ||
@@ -1051,14 +1080,19 @@ func (s *sentence) relays() bool {
 }
 
 var (
-	timeLinks = wordSet(`before after until till`)
-	relayed   = wordSet(`sent wrote written forwarded texted emailed messaged posted tweeted replied said says
+	timeNouns = wordSet(`day days night nights summer summers winter spring autumn fall year years weekend
+		weekends time times moment moments evening morning week month holiday holidays trip good old`)
+	secondPerson = wordSet(`you you're youre your yours yourself yourselves you've you'll you'd`)
+	selfHedges   = wordSet(`might could probably maybe perhaps possibly`)
+	timeLinks    = wordSet(`before after until till`)
+	relayed      = wordSet(`sent wrote written forwarded texted emailed messaged posted tweeted replied said says
 		writes sends forwards dm'd dmed`)
 )
 
 // title reports a request frame from i whose text starts at at that reads as a title: the verb said
 // twice, a word of the frame or a small word of the text's first two capitalised mid-sentence (not
-// after a colon or a dash, not "I"), or a bare verb then "the" and a capitalised word.
+// after a colon or a dash, not "I"), a bare "save" or "store" then a capitalised word, a bare verb
+// then "Tomorrow" or "Today", or a bare verb then "the" and a capitalised word.
 func (m *message) title(s *sentence, i, at int, bare bool) bool {
 	if i+1 < s.n() && s.words[i+1] == s.words[i] {
 		return true
@@ -1075,7 +1109,64 @@ func (m *message) title(s *sentence, i, at int, bare bool) bool {
 			return true
 		}
 	}
+	if bare && at < s.n() && at == i+1 && name(s.toks[at], m.text) && s.words[at] != "i" &&
+		(s.words[i] == "save" || s.words[i] == "store" || relativeDays[s.words[at]]) {
+		return true // "Save Ferris is on every T-shirt.", "Store Street is closed.", "Remember Tomorrow was a song."
+	}
 	return bare && at+1 < s.n() && s.words[at] == "the" && name(s.toks[at+1], m.text)
+}
+
+var relativeDays = wordSet(`tomorrow today yesterday tonight`)
+
+// sameCapitals reports that every word of the text the user wrote in capitals alone ("KETTLE",
+// "ABCD") is in capitals in the text too, unless the whole sentence is in capitals: a secret's case
+// is its own.
+func (m *message) sameCapitals(s *sentence, at int, content []textmodel.Token, text string) bool {
+	if whole := m.text[s.start:s.end]; strings.ToUpper(whole) == whole {
+		return true
+	}
+	for j, t := range content {
+		said := m.text[s.toks[at+j].Start:s.toks[at+j].End]
+		if c := text[t.Start:t.End]; len([]rune(said)) > 1 && strings.ToUpper(said) == said &&
+			strings.ToLower(said) != said && strings.ToUpper(c) != c {
+			return false
+		}
+	}
+	return true
+}
+
+// gluedToSecret reports a password whose last token, at k, holds a letter and the user wrote with
+// "!" or "?" right after it, or a text about a password that ends with "." or "!": whether the mark
+// belongs to the password can't be told ("my password is Hunter2!", "… is Kettle42.").
+func (m *message) gluedToSecret(s *sentence, k int, text string) bool {
+	secret := false
+	for _, t := range textmodel.Tokens(text) {
+		secret = secret || secrets[t.Text]
+	}
+	if !secret || k < 0 || k >= s.n() {
+		return false
+	}
+	last, end := s.words[k], s.toks[k].End
+	letters := strings.IndexFunc(last, unicode.IsLetter) >= 0
+	glued := end < len(m.text) && strings.ContainsRune("!?", rune(m.text[end]))
+	return letters && glued || strings.HasSuffix(strings.TrimSpace(text), ".") || strings.HasSuffix(strings.TrimSpace(text), "!")
+}
+
+var secrets = wordSet(`password passwords passcode passphrase pwd pin`)
+
+// hasWord reports a word of set from index from on.
+func (s *sentence) hasWord(from int, set map[string]bool) bool {
+	for k := from; k < s.n(); k++ {
+		if set[s.words[k]] {
+			return true
+		}
+	}
+	return false
+}
+
+// keyedAt reports the key said from token at ("Remember: locker code 3310" for the key "locker code").
+func keyedAt(s *sentence, at int, key []textmodel.Token) bool {
+	return len(key) > 0 && s.foldedAt(at, key)
 }
 
 // statesAFact reports a text "my THING is|are VALUE" with no word in -ing: a fact of the user's, not
@@ -1522,7 +1613,7 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 	case m.req != nil && s.index > m.req.index:
 		// A statement after the request may comment on it ("I'm being ironic.", "My son typed
 		// this."): only context given before it counts as neutral.
-	case r&RoleSubject != 0 && r&RoleBackRef == 0 && r&RoleFirstPerson != 0 && !s.namesSomeone(m.text, first) && s.context(first, m.content):
+	case r&RoleSubject != 0 && r&RoleBackRef == 0 && r&RoleFirstPerson != 0 && !s.namesSomeone(m.text, first) && s.context(first, m.content, w.Kind == Update):
 		// Context before the request, in the user's own first person, naming no one else, of the
 		// kinds context reads: "I moved last week.", "I live in Lisbon.", "My new card number is
 		// 4471." — not "Jo is using my account today.", "Hi, I'm the babysitter" (who is speaking
@@ -1680,12 +1771,11 @@ func wordSet(words string) map[string]bool {
 // context reports one of the statements the judge reads as neutral before a request:
 //
 //   - news: "I|We [just|recently|finally] VERBED …" (see news);
-//   - "I live|work|study …", sharing no word with the write's text;
 //   - "My [new|current|old] THING is|are VALUE", THING one to three words ending in a word for a
 //     number or an address ("My new card number is 4471."; not "My steak is getting cold."),
 //     sharing no word with the write's text (which it might contradict: "My PIN is 1234. Remember
 //     my PIN is 5678.").
-func (s *sentence) context(first int, content string) bool {
+func (s *sentence) context(first int, content string, update bool) bool {
 	k := first
 	if s.words[k] == "my" {
 		k++
@@ -1701,8 +1791,8 @@ func (s *sentence) context(first int, content string) bool {
 		return k > first+1 && k+1 < s.n() && (s.words[k] == "is" || s.words[k] == "are") && contactNouns[s.words[k-1]] &&
 			(!sharesWords(s, first, content) || first == 0 && len(said) == s.n() && s.exactAt(0, said))
 	}
-	if s.words[k] == "i" && k+1 < s.n() && stateVerbs[s.words[k+1]] {
-		return !sharesWords(s, k+1, content) // "I live in Manchester. Remember that I live in Glasgow."
+	if update {
+		return s.news(k, "") // an update replaces the old state, whatever the news
 	}
 	return s.news(k, content)
 }
@@ -1710,11 +1800,15 @@ func (s *sentence) context(first int, content string) bool {
 // news reports "I|I've|We [just|recently|finally] VERBED …" from k, a verb that says a change
 // happened in the user's life (newsVerbs), or "… got a new …", "… got married", "… got back". News
 // that something ended ("We broke up.", "I sold my car.") stands only before a forget, whose
-// content is "": before a save it may contradict it ("We broke up. Remember that Jordan is my
-// partner.").
+// content is "", and news before a save or an update only when its text says it is new ("I changed
+// banks. Save that my new sort code is …"): otherwise it may contradict it ("I got married on
+// Saturday. Remember that I'm single.").
 func (s *sentence) news(k int, content string) bool {
 	if s.words[k] != "i" && s.words[k] != "i've" && s.words[k] != "we" && s.words[k] != "we've" {
 		return false
+	}
+	if content != "" && !newText(content) {
+		return false // "I moved to York last month. Remember that I live in Leeds."
 	}
 	k++
 	for k < s.n() && (s.words[k] == "just" || s.words[k] == "recently" || s.words[k] == "finally") {
@@ -1729,13 +1823,23 @@ func (s *sentence) news(k int, content string) bool {
 	return k < s.n() && (newsVerbs[s.words[k]] || endings[s.words[k]] && content == "")
 }
 
+// newText reports a text that says it is the new state of things ("my new sort code is …", "my
+// number is now …"): the one kind of save news before it may explain.
+func newText(content string) bool {
+	for _, t := range textmodel.Tokens(content) {
+		if t.Text == "new" || t.Text == "now" {
+			return true
+		}
+	}
+	return false
+}
+
 var (
 	newsVerbs = wordSet(`moved changed renewed switched adopted bought started joined booked married replaced
 	upgraded updated finished graduated signed received opened rented hired relocated transferred
 	enrolled registered subscribed ordered reset paid renamed sorted`)
 	endings      = wordSet(`broke split divorced cancelled canceled closed left sold quit retired`)
 	gotStates    = wordSet(`married engaged divorced promoted back`)
-	stateVerbs   = wordSet(`live work study`)
 	contactNouns = wordSet(`number code address email phone mobile pin password username handle id card
 		account plate registration postcode zip`)
 )
@@ -1818,6 +1922,11 @@ func (s *sentence) placeName(i int, text string) bool {
 
 var places = map[string]bool{"in": true, "to": true, "at": true, "from": true, "near": true}
 
+// thanksFor are the words a thanks may give its reason in: the help and when it came.
+var thanksFor = wordSet(`your the all all of that this help helping support advice answer answers reply
+	replies response quick fast earlier yesterday today last night week so much everything time patience
+	work summary reminder reminders update updates info tip tips`)
+
 // calendar names are capitalised but name no one: "We adopted a dog on Sunday."
 var calendar = wordSet(`monday tuesday wednesday thursday friday saturday sunday january february march april
 	may june july august september october november december christmas easter`)
@@ -1857,9 +1966,16 @@ func (m *message) greeting(s *sentence) bool {
 	for i := 0; i < s.n(); {
 		if n := matchAt(s.words, i, greetings); n > 0 {
 			i += n
-			// "Thanks for your help earlier": thanks for anything said plainly.
+			// "Thanks for your help earlier": thanks for the help itself, in words the judge knows —
+			// not "Thanks for playing along.", "Thanks for covering for me.", "Thanks for letting me
+			// use your account, Anna."
 			if i < s.n() && s.words[i] == "for" && (s.words[i-1] == "thanks" || s.words[i-1] == "you") {
-				return !s.marked(i, s.n()) && !s.question && !s.has(RoleBackRef, i)
+				for k := i + 1; k < s.n(); k++ {
+					if !thanksFor[s.words[k]] {
+						return false
+					}
+				}
+				return i+1 < s.n() && !s.question
 			}
 			continue
 		}
