@@ -62,9 +62,10 @@
 //     first, nothing said of the user's own but their calendar and lists, no other number for the
 //     same thing), a plain question with its mark, after the request a request to translate or
 //     proofread a quoted text that ends the message (what is quoted is not the user's voice), or —
-//     before the request only — context of three kinds, naming no one else: news of the user's
-//     life ("I moved last week.", "We adopted a dog."; an ending only before a forget), "I live /
-//     work / study …", "My ⟨number or address⟩ is …", the last two sharing no word with the text.
+//     before the request only — context of two kinds, naming no one else: news of the user's life
+//     ("I moved last week.", "We broke up.") before a forget or an update, or before a save whose
+//     text says it is new ("my new sort code is …"), and "My ⟨number or address⟩ is …" sharing no
+//     word with the text; a thanks for the help itself ("Thanks for your help earlier.").
 //     None may hold a word of negation, take-back, hedge, condition, modal, sarcasm,
 //     interjection, pasting, relaying ("sent", "wrote") or role-play, nor an emoji. A second save
 //     beside a save may correct it, any other forget beside a write may take it back ("Forget the
