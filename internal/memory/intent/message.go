@@ -79,10 +79,11 @@ var abbreviations = map[string]bool{"dr": true, "mr": true, "mrs": true, "ms": t
 // read cuts the message into sentences and tags them (one pass), and looks for what shows that
 // part of it is not the user's own voice.
 func read(text string) *message {
-	text = unbold(ownList(text))
+	written := text
+	text = unbold(ownList(text)) // same length: offsets into one are offsets into the other
 	m := &message{text: text}
 	m.voice, m.voiceWords = voiceOf(text)
-	m.quoted = quotedRanges(text)
+	m.quoted = quotedRanges(written) // a quote mark before "**" opens a quote
 	toks := textmodel.Tokens(text)
 	cur := sentence{}
 	flush := func(question bool) {
@@ -447,8 +448,9 @@ func quotedRanges(text string) [][2]int {
 		case '"', '“', '„', '«', '»', '「', '『', '‹', '›', '‟':
 			open, want = i, closing(r)
 		case '\'', '‘', '’':
-			// An apostrophe inside or after a word ("don't", "teammates'") is no quotation mark.
-			if !letter(i-1) && letter(i+1) {
+			// An apostrophe inside or after a word ("don't", "teammates'") is no quotation mark;
+			// one before a word or its markdown ("'**Remember** …'") is.
+			if !letter(i-1) && (letter(i+1) || i+1 < len(runes) && strings.ContainsRune("*_~", runes[i+1])) {
 				open, want = i, '\''
 			}
 		case '`':
