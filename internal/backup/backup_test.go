@@ -3,10 +3,12 @@ package backup
 import (
 	"archive/tar"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	neturl "net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -41,7 +43,8 @@ func restoreInto(t *testing.T, path string) string {
 	admin, err := pgx.Connect(t.Context(), dbtest.AdminURL(t))
 	require.NoError(t, err)
 	defer admin.Close(context.Background())
-	name := "memory_restore_" + time.Now().Format("150405000000")
+	// Unique per call: parallel tests restore at the same second.
+	name := "memory_restore_" + strings.ToLower(rand.Text())
 	_, err = admin.Exec(t.Context(), "CREATE DATABASE "+name)
 	require.NoError(t, err)
 	t.Cleanup(func() {
