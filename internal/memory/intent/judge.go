@@ -1476,12 +1476,39 @@ func (m *message) task(s *sentence) bool {
 		return false
 	}
 	for k := first + 1; k < s.n(); k++ {
-		if s.roles[k]&(markers&^RolePaste) != 0 || s.roles[k]&RoleBackRef != 0 || isEmoji(s.words[k]) {
+		if s.roles[k]&(markers&^RolePaste) != 0 || isEmoji(s.words[k]) {
 			return false
 		}
 	}
-	return s.meaningful(first+1) && !m.inQuotes(s.start) && !m.inQuotes(s.end-1)
+	return !s.refersBack(first, m.after(s)) && s.meaningful(first+1) && !m.inQuotes(s.start) && !m.inQuotes(s.end-1)
 }
+
+// refersBack reports a back reference ("it", "that", "those") after the task verb at first. Only a
+// plain errand may take one — "Put it in the family calendar too.", "Print two copies of it.",
+// "Book my seat on it." — after the request, where "it" is the thing the request is about, never its
+// text: a task on the text ("Translate it.", "Check that.", "Change it to 4412.") may take it back or
+// rewrite it, and before the request "this" may point at what follows ("Send this to the group.").
+func (s *sentence) refersBack(first int, after bool) bool {
+	if !s.has(RoleBackRef, first+1) {
+		return false
+	}
+	if !errands[s.words[first]] || !after {
+		return true
+	}
+	for k := first + 1; k < s.n(); k++ {
+		if s.roles[k]&RoleBackRef != 0 && s.roles[k]&RoleQuestion != 0 {
+			return true // "which"
+		}
+	}
+	return false
+}
+
+// after reports a sentence after the request sentence.
+func (m *message) after(s *sentence) bool { return m.req != nil && s.index > m.req.index }
+
+// errands are task verbs that act on a thing in the world, never on a text.
+var errands = wordSet(`book block print send email forward put add move order buy pay pack bring schedule
+	reschedule cancel`)
 
 // saysMemory reports a word from index from on that points at memory: "note", "memory", "entry",
 // "profile" ("old" and "booking" aside: they say which thing, not that it is a memory).
@@ -1606,13 +1633,15 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 		// A task that shares a word with the saved text and gives another number may say it
 		// otherwise ("Set a reminder for mum's birthday on 9 June." beside "my mum's birthday is 3
 		// May").
-		if s.meaningful(first+1) && !s.has(RoleBackRef, first+1) && !s.touchesMemory(first) &&
+		if s.meaningful(first+1) && !s.refersBack(first, m.after(s)) && !s.touchesMemory(first) &&
 			!(sharesWords(s, first+1, m.content) && s.otherNumber(first+1, m.content)) {
 			return nil
 		}
+	case s.aside(first, m.text, m.content, w):
+		return nil
 	case m.req != nil && s.index > m.req.index:
-		// A statement after the request may comment on it ("I'm being ironic.", "My son typed
-		// this."): only context given before it counts as neutral.
+		// Any other statement after the request may comment on it ("I'm being ironic.", "My son
+		// typed this."): only context given before it counts as neutral.
 	case r&RoleSubject != 0 && r&RoleBackRef == 0 && r&RoleFirstPerson != 0 && !s.namesSomeone(m.text, first) && s.context(first, m.content, w.Kind == Update):
 		// Context before the request, in the user's own first person, naming no one else, of the
 		// kinds context reads: "I moved last week.", "I live in Lisbon.", "My new card number is
@@ -1796,6 +1825,80 @@ func (s *sentence) context(first int, content string, update bool) bool {
 	}
 	return s.news(k, content)
 }
+
+// aside reports a plain statement about the user's world, before or after the request, that gives
+// its background or its reason and can't change what it asks: a subject (I, we, he, she, they, or
+// my|our|his|her|the and up to three plain words), an optional "just|recently|finally|already|also",
+// a verb from asideVerbs (an event in the past, or "need"), then plain words with
+// something meaningful — no marker, no back reference (but "need it|this"), no emoji, and no word
+// of the text being saved: "The router was reset.", "I keep losing the
+// card.", "We adopted a dog on Sunday!", "I sold the Focus." A verb of change ("moved", "changed",
+// "married") or of an ending ("sold", "cancelled") may contradict a save ("Remember that I live in
+// Leeds. I moved to York last week."), so it stands only beside a forget or an update, or beside a
+// save whose text says it is new. So does "started" or "joined" ("I just joined a LARP group.
+// Remember that I'm an elf.").
+func (s *sentence) aside(first int, text, content string, w Write) bool {
+	if s.question || first >= s.n() || s.marked(first, s.n()) {
+		return false
+	}
+	k, subject := first, s.words[first]
+	switch subject {
+	case "i", "i've", "we", "we've", "he", "she", "they":
+		k++
+	case "my", "our", "his", "her", "the":
+		k++
+		start := k
+		for k < s.n() && k-start < 3 && s.roles[k] == 0 && !asideVerbs[s.words[k]] && !beVerbs[s.words[k]] {
+			k++
+		}
+		if k == start {
+			return false
+		}
+	default:
+		return false
+	}
+	for k < s.n() && (s.words[k] == "just" || s.words[k] == "recently" || s.words[k] == "finally" ||
+		s.words[k] == "already" || s.words[k] == "also") {
+		k++
+	}
+	if k < s.n() && beVerbs[s.words[k]] && subject != "i" && subject != "we" {
+		k++ // "The router was reset.", "My card was stolen."
+		if k >= s.n() || !changeVerbs[s.words[k]] && !endings[s.words[k]] {
+			return false
+		}
+	} else if k >= s.n() || !asideVerbs[s.words[k]] {
+		return false
+	}
+	verb := s.words[k]
+	if (changeVerbs[verb] || endings[verb]) && w.Kind == Save && !newText(content) {
+		return false
+	}
+	for i := first; i < s.n(); i++ {
+		// "I need it for the appointment": the text being saved (but beside a forget, the item).
+		backRef := s.roles[i]&RoleBackRef != 0 && !(i == k+1 && verb == "need" && w.Kind != Forget)
+		// A name as the verb's object ("I sold the Focus.", "I cancelled Netflix.") is the thing
+		// the event was about; anywhere else it may be whom the message is for ("…, Sarah.").
+		named := i > k && s.roles[i] == 0 && name(s.toks[i], text) && !calendar[s.words[i]] &&
+			!(i == k+1 || determiners[s.words[i-1]] && i-1 == k+1 || places[s.words[i-1]] || s.placeName(i, text))
+		if backRef || named || isEmoji(s.words[i]) {
+			return false
+		}
+	}
+	newContent := content
+	if w.Kind == Forget {
+		newContent = ""
+	}
+	return s.meaningful(k+1) && !sharesWords(s, first, newContent)
+}
+
+var (
+	beVerbs     = wordSet(`was were got`)
+	changeVerbs = wordSet(`moved changed renewed switched replaced upgraded updated renamed relocated
+		transferred reset married divorced stolen retested started joined`)
+	asideVerbs = wordSet(`moved changed renewed switched replaced upgraded updated renamed relocated
+		transferred reset adopted bought started joined booked finished graduated signed received opened
+		rented hired enrolled registered subscribed ordered paid sorted came arrived landed need broke split divorced cancelled canceled closed left sold quit retired destroyed`)
+)
 
 // news reports "I|I've|We [just|recently|finally] VERBED …" from k, a verb that says a change
 // happened in the user's life (newsVerbs), or "… got a new …", "… got married", "… got back". News

@@ -31,5 +31,8 @@ func TestTry(t *testing.T) {
 		}
 		d := Judge(c.Msg, c.write())
 		fmt.Printf("line %d: %s (%s) %q\n", n, d.Verdict, d.Reason, c.Msg)
+		if os.Getenv("JUDGE_TRACE") != "" {
+			fmt.Printf("    trace: sentence %d stage %v words %q\n", d.Trace.Sentence, d.Trace.Stage, d.Trace.Words)
+		}
 	}
 }
