@@ -1395,6 +1395,12 @@ func namesItem(s *sentence, in span, it Item) bool {
 	if !s.keepsItsSense(in, it, false) {
 		return false
 	}
+	// An item that says "SUBJECT is VALUE" is named by its whole subject, as by a key: "my
+	// address" names "My address is 22 Shop Street, Galway" (not "my work address", nor "my
+	// address" the item "My work address is …").
+	if _, whole := namesSubject(s, in, it, false); whole && other == 0 && !foreign {
+		return true
+	}
 	content := itemWords(it.Content)
 	inContent := 0
 	for w := range found {
@@ -1637,7 +1643,7 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 			!(sharesWords(s, first+1, m.content) && s.otherNumber(first+1, m.content)) {
 			return nil
 		}
-	case s.aside(first, m.text, m.content, w):
+	case s.aside(first, m.text, m.content, w, m.after(s)):
 		return nil
 	case m.req != nil && s.index > m.req.index:
 		// Any other statement after the request may comment on it ("I'm being ironic.", "My son
@@ -1837,13 +1843,17 @@ func (s *sentence) context(first int, content string, update bool) bool {
 // Leeds. I moved to York last week."), so it stands only beside a forget or an update, or beside a
 // save whose text says it is new. So does "started" or "joined" ("I just joined a LARP group.
 // Remember that I'm an elf.").
-func (s *sentence) aside(first int, text, content string, w Write) bool {
-	if s.question || first >= s.n() || s.marked(first, s.n()) {
+func (s *sentence) aside(first int, text, content string, w Write, after bool) bool {
+	if s.question || first >= s.n() {
 		return false
 	}
-	k, subject := first, s.words[first]
+	k, subject, user := first, s.words[first], false
 	switch subject {
-	case "i", "i've", "we", "we've", "he", "she", "they":
+	case "i", "i've", "we", "we've":
+		k, user = k+1, true
+	case "i'm", "we're", "he's", "she's", "they're":
+		k, user = k+1, subject == "i'm" || subject == "we're"
+	case "he", "she", "they":
 		k++
 	case "my", "our", "his", "her", "the":
 		k++
@@ -1861,17 +1871,36 @@ func (s *sentence) aside(first int, text, content string, w Write) bool {
 		s.words[k] == "already" || s.words[k] == "also") {
 		k++
 	}
-	if k < s.n() && beVerbs[s.words[k]] && subject != "i" && subject != "we" {
+	if k >= s.n() {
+		return false
+	}
+	switch verb := s.words[k]; {
+	case strings.HasSuffix(subject, "'m") || strings.HasSuffix(subject, "'re") || strings.HasSuffix(subject, "'s"):
+		// "I'm back from leave.", "We're divorced now."
+		if !states[verb] || verb == "back" && (k+1 >= s.n() || s.words[k+1] != "from") {
+			return false // not "I'm back on the booze."
+		}
+	case verb == "got" && k+1 < s.n() && (states[s.words[k+1]] || changeVerbs[s.words[k+1]]):
+		k++ // "We just got back from the vet.", "He got retested."
+	case beVerbs[verb] && !user:
 		k++ // "The router was reset.", "My card was stolen."
 		if k >= s.n() || !changeVerbs[s.words[k]] && !endings[s.words[k]] {
 			return false
 		}
-	} else if k >= s.n() || !asideVerbs[s.words[k]] {
+	case !asideVerbs[verb]:
 		return false
 	}
 	verb := s.words[k]
-	if (changeVerbs[verb] || endings[verb]) && w.Kind == Save && !newText(content) {
+	// "I've left the gym.": "left" is the event here, not "leave it".
+	if s.marked(first, k) || s.marked(k+1, s.n()) || s.marked(k, k+1) && !(verb == "left" && k+1 < s.n() && determiners[s.words[k+1]]) {
 		return false
+	}
+	change := changeVerbs[verb] || endings[verb] || verb != "back" && states[verb]
+	if change && w.Kind == Save && (user || after || endings[verb]) && !newText(content) {
+		return false // "Remember my dentist is Dr. Alvarez. He retired in 2019."
+	}
+	if after && scheduled[verb] {
+		return false // "Remember my new job starts May 1. The contract arrives next week."
 	}
 	for i := first; i < s.n(); i++ {
 		// "I need it for the appointment": the text being saved (but beside a forget, the item).
@@ -1884,20 +1913,26 @@ func (s *sentence) aside(first int, text, content string, w Write) bool {
 			return false
 		}
 	}
-	newContent := content
-	if w.Kind == Forget {
-		newContent = ""
+	switch {
+	case w.Kind == Forget:
+		return true // "I quit.", "He got retested." before or after a forget
+	case change || after:
+		// A change, or anything said after the request, that shares a word with the text may
+		// correct it ("Remember my PIN is 4410. I changed my PIN.").
+		return s.meaningful(k+1) && !sharesWords(s, first, content)
 	}
-	return s.meaningful(k+1) && !sharesWords(s, first, newContent)
+	return s.meaningful(k + 1)
 }
 
 var (
 	beVerbs     = wordSet(`was were got`)
+	states      = wordSet(`back divorced separated retired married engaged promoted`)
+	scheduled   = wordSet(`lands arrives`)
 	changeVerbs = wordSet(`moved changed renewed switched replaced upgraded updated renamed relocated
 		transferred reset married divorced stolen retested started joined`)
 	asideVerbs = wordSet(`moved changed renewed switched replaced upgraded updated renamed relocated
 		transferred reset adopted bought started joined booked finished graduated signed received opened
-		rented hired enrolled registered subscribed ordered paid sorted came arrived landed need broke split divorced cancelled canceled closed left sold quit retired destroyed`)
+		rented hired enrolled registered subscribed ordered paid sorted came arrived landed lands arrives need broke split divorced cancelled canceled closed left sold quit retired destroyed`)
 )
 
 // news reports "I|I've|We [just|recently|finally] VERBED …" from k, a verb that says a change
