@@ -1301,8 +1301,10 @@ func (s *sentence) ownedAt(k int, key []textmodel.Token, keyText string) bool {
 	for j := k - 1; j >= 0; j-- {
 		if w := s.words[j]; determiners[w] || possessive(w) || w == "mine" || w == "ours" {
 			// "Forget the pool locker code": "forget" acts on memory alone, so "the" is no
-			// other thing's ("Delete the staging database" may be the database).
-			return w == "my" || w == "our" || w == "the" && s.forgetVerbBefore(j) == "forget"
+			// other thing's ("Delete the staging database" may be the database); nor is it when
+			// the key names a piece of information, which only memory holds ("Delete the pool
+			// locker code.", not "Delete the work email.").
+			return w == "my" || w == "our" || w == "the" && (s.forgetVerbBefore(j) == "forget" || infoNouns[key[len(key)-1].Text])
 		}
 	}
 	r, _ := utf8.DecodeRuneInString(keyText)
@@ -2058,12 +2060,19 @@ func (s *sentence) placeName(i int, text string) bool {
 	return false
 }
 
+// infoNouns name a piece of information, never a thing that could be deleted in the world.
+var infoNouns = wordSet(`number code pin password passcode username postcode zip hint`)
+
 var places = map[string]bool{"in": true, "to": true, "at": true, "from": true, "near": true}
 
 // thanksFor are the words a thanks may give its reason in: the help and when it came.
 var thanksFor = wordSet(`your the all all of that this help helping support advice answer answers reply
 	replies response quick fast earlier yesterday today last night week so much everything time patience
-	work summary reminder reminders update updates info tip tips`)
+	work summary reminder reminders update updates info tip tips recipe recipes ideas suggestions`)
+
+// thanksDoing are the errands a thanks may name: "Thanks for booking the flights."
+var thanksDoing = wordSet(`sorting booking organising organizing arranging scheduling rescheduling ordering
+	finding planning sending paying printing`)
 
 // calendar names are capitalised but name no one: "We adopted a dog on Sunday."
 var calendar = wordSet(`monday tuesday wednesday thursday friday saturday sunday january february march april
@@ -2108,6 +2117,17 @@ func (m *message) greeting(s *sentence) bool {
 			// not "Thanks for playing along.", "Thanks for covering for me.", "Thanks for letting me
 			// use your account, Anna."
 			if i < s.n() && s.words[i] == "for" && (s.words[i-1] == "thanks" || s.words[i-1] == "you") {
+				// "Thanks for booking the flights.", "Thanks for sorting my calendar.": an errand
+				// done, in plain words that name no one.
+				if i+2 < s.n() && thanksDoing[s.words[i+1]] && !s.marked(i+1, s.n()) && !s.has(RoleBackRef, i+1) &&
+					!s.namesSomeone(m.text, -1) && !s.question {
+					for k := i + 2; k < s.n(); k++ {
+						if s.words[k] == "you" || s.words[k] == "your" || s.words[k] == "me" || consults[s.words[k]] || isEmoji(s.words[k]) {
+							return false
+						}
+					}
+					return true
+				}
 				for k := i + 1; k < s.n(); k++ {
 					if !thanksFor[s.words[k]] {
 						return false
