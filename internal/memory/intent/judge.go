@@ -1627,6 +1627,9 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 	if first >= s.n() {
 		return why()
 	}
+	if s.aside(first, m.text, m.content, w, m.after(s)) {
+		return nil
+	}
 	if s.marked(first, s.n()) {
 		return why()
 	}
@@ -1645,8 +1648,6 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 			!(sharesWords(s, first+1, m.content) && s.otherNumber(first+1, m.content)) {
 			return nil
 		}
-	case s.aside(first, m.text, m.content, w, m.after(s)):
-		return nil
 	case m.req != nil && s.index > m.req.index:
 		// Any other statement after the request may comment on it ("I'm being ironic.", "My son
 		// typed this."): only context given before it counts as neutral.
@@ -1849,7 +1850,7 @@ func (s *sentence) aside(first int, text, content string, w Write, after bool) b
 	if s.question || first >= s.n() {
 		return false
 	}
-	k, subject, user := first, s.words[first], false
+	k, subject, user, passive := first, s.words[first], false, false
 	switch subject {
 	case "i", "i've", "we", "we've":
 		k, user = k+1, true
@@ -1867,7 +1868,12 @@ func (s *sentence) aside(first int, text, content string, w Write, after bool) b
 			return false
 		}
 	default:
-		return false
+		// "Update my manager to Tom Reyes. Priya moved to the Berlin office.": a name from the
+		// item being replaced or forgotten.
+		if w.Kind == Save || !name(s.toks[first], text) || !hasName(w.Target.Content, text[s.toks[first].Start:s.toks[first].End]) {
+			return false
+		}
+		k++
 	}
 	for k < s.n() && (s.words[k] == "just" || s.words[k] == "recently" || s.words[k] == "finally" ||
 		s.words[k] == "already" || s.words[k] == "also") {
@@ -1885,17 +1891,23 @@ func (s *sentence) aside(first int, text, content string, w Write, after bool) b
 	case verb == "got" && k+1 < s.n() && (states[s.words[k+1]] || changeVerbs[s.words[k+1]]):
 		k++ // "We just got back from the vet.", "He got retested."
 	case beVerbs[verb] && !user:
-		k++ // "The router was reset.", "My card was stolen."
+		k, passive = k+1, true // "The router was reset.", "My card was stolen."
 		if k >= s.n() || !changeVerbs[s.words[k]] && !endings[s.words[k]] {
 			return false
 		}
+	case verb == "had" && !user:
+		// "My sister just had a baby!" (not "I had steak for lunch.")
 	case !asideVerbs[verb]:
 		return false
 	}
 	verb := s.words[k]
-	// "I've left the gym.": "left" is the event here, not "leave it".
-	if s.marked(first, k) || s.marked(k+1, s.n()) || s.marked(k, k+1) && !(verb == "left" && k+1 < s.n() && determiners[s.words[k+1]]) {
-		return false
+	// "I've left the gym.": "left" is the event here, not "leave it"; and "was" in "The router was
+	// reset." says when, not that it no longer holds.
+	for i := first; i < s.n(); i++ {
+		if s.marked(i, i+1) && !(i == k && verb == "left" && k+1 < s.n() && determiners[s.words[k+1]]) &&
+			!(i == k-1 && beVerbs[s.words[i]]) {
+			return false
+		}
 	}
 	change := changeVerbs[verb] || endings[verb] || verb != "back" && states[verb]
 	if change && w.Kind == Save && (user || after || endings[verb]) && !newText(content) {
@@ -1906,11 +1918,14 @@ func (s *sentence) aside(first int, text, content string, w Write, after bool) b
 	}
 	for i := first; i < s.n(); i++ {
 		// "I need it for the appointment": the text being saved (but beside a forget, the item).
-		backRef := s.roles[i]&RoleBackRef != 0 && !(i == k+1 && verb == "need" && w.Kind != Forget)
+		// "I've destroyed that card.": "that" before a plain noun says which one.
+		backRef := s.roles[i]&RoleBackRef != 0 && !(i == k+1 && verb == "need" && w.Kind != Forget) &&
+			!(i > k && i+1 < s.n() && s.roles[i+1] == 0 && s.gapEnd[i] == "")
 		// A name as the verb's object ("I sold the Focus.", "I cancelled Netflix.") is the thing
 		// the event was about; anywhere else it may be whom the message is for ("…, Sarah.").
 		named := i > k && s.roles[i] == 0 && name(s.toks[i], text) && !calendar[s.words[i]] &&
-			!(i == k+1 || determiners[s.words[i-1]] && i-1 == k+1 || places[s.words[i-1]] || s.placeName(i, text))
+			!(i == k+1 || determiners[s.words[i-1]] && (i-1 == k+1 || places[s.words[i-2]]) || places[s.words[i-1]] ||
+				s.placeName(i, text))
 		if backRef || named || isEmoji(s.words[i]) {
 			return false
 		}
@@ -1921,9 +1936,19 @@ func (s *sentence) aside(first int, text, content string, w Write, after bool) b
 	case change || after:
 		// A change, or anything said after the request, that shares a word with the text may
 		// correct it ("Remember my PIN is 4410. I changed my PIN.").
-		return s.meaningful(k+1) && !sharesWords(s, first, content)
+		return (passive || s.meaningful(k+1)) && !sharesWords(s, first, content)
 	}
-	return s.meaningful(k + 1)
+	return passive || s.meaningful(k+1)
+}
+
+// hasName reports the name as written among the text's words.
+func hasName(text, name string) bool {
+	for _, t := range textmodel.Tokens(text) {
+		if text[t.Start:t.End] == name {
+			return true
+		}
+	}
+	return false
 }
 
 var (

@@ -110,6 +110,7 @@ var lexiconEntries = []entry{
 	v("delete", RoleForget, RoleMemoryWord),
 	v("remove", RoleForget, RoleMemoryWord),
 	v("erase", RoleForget, RoleMemoryWord),
+	v("wipe", RoleForget, RoleMemoryWord),
 	v("keep", RoleMemoryWord, RoleMemoryWord, "kept"),
 	w("note", RoleFraming),
 	v("memorialize", RoleMemoryWord, RoleMemoryWord),
@@ -401,7 +402,7 @@ var (
 	// updateVerbs open a change: "update my address: …".
 	updateSeparators = phrasesOf(":", "-", ",", "to", "to say", "so it says", "with", "to read", "so that it says")
 	// forgetFrames open a forget; the object follows.
-	forgetFrames = phrasesOf("forget about", "forget", "delete", "remove", "erase")
+	forgetFrames = phrasesOf("forget about", "forget", "delete", "remove", "erase", "wipe", "stop remembering")
 	// closers may follow the text (or a forget's object) in the sentence that asks.
 	closers = phrasesOf("please", "pls", "plz", "thanks", "thank you", "thx", "ty", "thanks a lot",
 		"thank you so much", "for me", "for later", "for future reference", "for the future", "going forward",
