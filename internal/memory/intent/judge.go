@@ -505,12 +505,35 @@ var newOnes = phrasesOf("the new one", "my new one")
 // quotes may mean the opposite.
 func (m *message) quotesIn(s *sentence) bool {
 	for _, q := range m.quoted {
-		if q[0] >= s.start && q[0] < s.end || q[1] > s.start && q[1] < s.end {
+		if (q[0] >= s.start && q[0] < s.end || q[1] > s.start && q[1] < s.end) && !m.mention(q) {
 			return true
 		}
 	}
 	return false
 }
+
+// mention reports a quote that names a word rather than quoting speech: at most three plain words
+// after "called", "the word" … ("I hate being called 'mate'.", "I hate the word 'synergy'."). Scare
+// quotes ("I'm 'vegan'") and quoted requests are no mention.
+func (m *message) mention(q [2]int) bool {
+	before := strings.Fields(strings.ToLower(m.text[:q[0]]))
+	if len(before) == 0 || !mentionCues[strings.Trim(before[len(before)-1], ",:")] {
+		return false
+	}
+	inner := strings.Trim(m.text[q[0]:q[1]], `'"‘’“”`)
+	words := textmodel.Tokens(inner)
+	if len(words) == 0 || len(words) > 3 || strings.ContainsAny(inner, ".!?;:\n") {
+		return false
+	}
+	for _, t := range words {
+		if roles(t.Text)&(markers|RoleSave|RoleUpdate|RoleForget|RoleMemoryWord) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+var mentionCues = wordSet(`called word term phrase nickname named spelled spelt`)
 
 // trails reports a sentence that trails off ("Remember I'm a great cook…", ". . ."), or words set
 // off for emphasis ("I *love* Mondays"): said with a wink, perhaps.
@@ -1749,7 +1772,7 @@ func (s *sentence) touchesMemory(first int) bool {
 		// "Order me my usual latte.", "Send flowers to my wife Claire.", "Text my wife the real
 		// one.": a task that says something of the user's own may contradict what is saved; only
 		// the user's calendar, lists and inbox are places, not facts.
-		if (s.words[k] == "my" || s.words[k] == "his" || s.words[k] == "her" || s.words[k] == "i" ||
+		if (s.words[k] == "my" || s.words[k] == "his" || s.words[k] == "her" && !s.objectPronoun(k, first) || s.words[k] == "i" ||
 			strings.HasPrefix(s.words[k], "i'")) && !(k+1 < s.n() && ownPlaces[s.words[k+1]]) || habitual[s.words[k]] {
 			return true
 		}
@@ -1780,6 +1803,17 @@ func (s *sentence) touchesMemory(first int) bool {
 	}
 	return true
 }
+
+// objectPronoun reports "her" at k as whom the task is for, not whose: "Email her about the
+// trip.", "Book me a check-up with her." ("Send her flowers" may be either.)
+func (s *sentence) objectPronoun(k, first int) bool {
+	if objectPreps[s.words[k-1]] {
+		return true
+	}
+	return k == first+1 && (k+1 == s.n() || s.roles[k+1] != 0)
+}
+
+var objectPreps = wordSet(`with to about for from at by`)
 
 var (
 	editVerbs = wordSet(`add set make put change mark tag label attach append include edit fix modify adjust use
@@ -1901,11 +1935,11 @@ func (s *sentence) aside(first int, text, content string, w Write, after bool) b
 		return false
 	}
 	verb := s.words[k]
-	// "I've left the gym.": "left" is the event here, not "leave it"; and "was" in "The router was
-	// reset." says when, not that it no longer holds.
+	// "I've left the gym.": "left" is the event here, not "leave it"; "was" in "The router was
+	// reset." says when, not that it no longer holds; "leave" in "I'm back from leave." is a noun.
 	for i := first; i < s.n(); i++ {
 		if s.marked(i, i+1) && !(i == k && verb == "left" && k+1 < s.n() && determiners[s.words[k+1]]) &&
-			!(i == k-1 && beVerbs[s.words[i]]) {
+			!(i == k-1 && beVerbs[s.words[i]]) && !(verb == "back" && i == k+2 && i+1 == s.n()) {
 			return false
 		}
 	}
