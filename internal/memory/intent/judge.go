@@ -933,7 +933,7 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 		}
 	}
 	switch {
-	case keyed && other == 0 && (named == 0 && valueFrom == object.from && oneValue(it.Content) || 2*named > len(words)):
+	case keyed && other == 0 && (named == 0 && valueFrom == object.from && oneThing(it.Content) || 2*named > len(words)):
 		// The key alone names the item when its text is one value ("my pool code" for "1234", not
 		// for "1234 at home, 4411 at the villa"); words of its text beside it must cover most of it
 		// ("my allergies to peanuts" doesn't cover "penicillin, peanuts, shellfish"). After a
@@ -973,6 +973,26 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 // oneValue reports an item text that holds one value (fields): "1234", "Mon/Wed/Fri 6:30am at
 // PureGym"; not "1234 at home, 4411 at the villa", "3310. Bank PIN 4410.".
 func oneValue(text string) bool { return fields(text, false) == 1 }
+
+// oneThing reports a text that describes one thing: one value, or two parts split by a comma of
+// which at most one holds a digit — a name and where ("Dr Moyo, Mill Road"), a name and a number
+// ("Sara Rahimi, 07700 900555") — not two values of a kind ("1234 at home, 4411 at the villa").
+func oneThing(text string) bool {
+	if oneValue(text) {
+		return true
+	}
+	parts := strings.Split(strings.TrimRight(text, ". "), ",")
+	if len(parts) != 2 || fields(text, false) != 2 {
+		return false
+	}
+	digits := 0
+	for _, p := range parts {
+		if strings.IndexFunc(p, unicode.IsDigit) >= 0 {
+			digits++
+		}
+	}
+	return digits <= 1
+}
 
 // fields counts the values of a text: parts split by ",", ";", "&", brackets, line breaks, sentence
 // ends ("3310. Bank PIN 4410", not "Dr. Smith"), and the words "and", "or", "also", "plus", "but" —
