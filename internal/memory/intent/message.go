@@ -76,11 +76,25 @@ var abbreviations = map[string]bool{"dr": true, "mr": true, "mrs": true, "ms": t
 	"mt": true, "ft": true, "inc": true, "ltd": true, "co": true, "dept": true, "apt": true, "ave": true,
 	"blvd": true, "rd": true, "no": true}
 
+// smileAtEnd blanks a plain smile that ends the message (" :)", " :-)"): the closer "🙂" written
+// in ASCII. Any other emoticon, or a smile anywhere else, is still read as a voice cue (a wink, a
+// devil's grin ">:)", "}:)").
+func smileAtEnd(text string) string {
+	trimmed := strings.TrimRight(text, " \t\n")
+	for _, smile := range []string{" :)", " :-)"} {
+		if strings.HasSuffix(trimmed, smile) {
+			at := len(trimmed) - len(smile) + 1
+			return text[:at] + strings.Repeat(" ", len(smile)-1) + text[at+len(smile)-1:]
+		}
+	}
+	return text
+}
+
 // read cuts the message into sentences and tags them (one pass), and looks for what shows that
 // part of it is not the user's own voice.
 func read(text string) *message {
 	written := text
-	text = unbold(ownList(text)) // same length: offsets into one are offsets into the other
+	text = smileAtEnd(unbold(ownList(text))) // same length: offsets into one are offsets into the other
 	m := &message{text: text}
 	m.voice, m.voiceWords = voiceOf(text)
 	m.quoted = quotedRanges(written) // a quote mark before "**" opens a quote
