@@ -1469,10 +1469,11 @@ func (m *message) rest(req *sentence, w Write) *verdict {
 		if s.index > req.index && m.quotedTask(s) {
 			return nil // the rest of the message is text to work on, not the user's voice (A7)
 		}
-		if w.Kind == Forget {
-			if mentionsItem(s, w.Target) {
-				return fail(ReasonRestated, s, m.whole(s), StageRest)
-			}
+		// A sentence beside a forget that holds a word of the item may restate or keep it — but a
+		// task that names only what the item is about, none of its values ("Book the plumber for
+		// Monday." beside "My plumber's number is 07700 900321"), doesn't.
+		if w.Kind == Forget && mentionsItem(s, w.Target) && !(m.task(s) && !mentionsValue(s, w.Target)) {
+			return fail(ReasonRestated, s, m.whole(s), StageRest)
 		}
 		if bad := m.neutral(s, w); bad != nil {
 			// A task about a text after the request ("Remember …. Then summarise the report.")
@@ -1577,6 +1578,20 @@ func mentionsItemIn(s *sentence, in span, it Item) bool {
 	words, key := itemWords(it.Content), itemWords(it.Key)
 	for k := in.from; k < in.to; k++ {
 		if st := stem(s.words[k]); s.roles[k]&(RoleStop|RoleFraming) == 0 && words[st] && !key[st] {
+			return true
+		}
+	}
+	return false
+}
+
+// mentionsValue reports a sentence that holds a value of the item: a word of its text with a digit,
+// or a name written as in the item.
+func mentionsValue(s *sentence, it Item) bool {
+	names := itemNames(it)
+	words := itemWords(it.Content)
+	for _, wd := range s.words {
+		st := stem(wd)
+		if strings.IndexFunc(wd, unicode.IsDigit) >= 0 && words[st] || names[st] != "" {
 			return true
 		}
 	}
