@@ -1469,10 +1469,9 @@ func (m *message) rest(req *sentence, w Write) *verdict {
 		if s.index > req.index && m.quotedTask(s) {
 			return nil // the rest of the message is text to work on, not the user's voice (A7)
 		}
-		// A sentence beside a forget that holds a word of the item may restate or keep it — but a
-		// task that names only what the item is about, none of its values ("Book the plumber for
-		// Monday." beside "My plumber's number is 07700 900321"), doesn't.
-		if w.Kind == Forget && mentionsItem(s, w.Target) && !(m.task(s) && !mentionsValue(s, w.Target)) {
+		// A sentence beside a forget that holds a word of the item may restate or keep it, a task
+		// too ("Call the plumber." beside "My plumber's number is …" needs the number).
+		if w.Kind == Forget && mentionsItem(s, w.Target) {
 			return fail(ReasonRestated, s, m.whole(s), StageRest)
 		}
 		if bad := m.neutral(s, w); bad != nil {
@@ -1547,13 +1546,27 @@ func (s *sentence) refersBack(first int, after bool) bool {
 	if !errands[s.words[first]] || !after {
 		return true
 	}
+	place := false
 	for k := first + 1; k < s.n(); k++ {
-		if s.roles[k]&RoleBackRef != 0 && s.roles[k]&RoleQuestion != 0 {
-			return true // "which"
+		switch wd := s.words[k]; {
+		case s.roles[k]&RoleBackRef != 0 && s.roles[k]&RoleQuestion != 0, wd == "and", wd == "or", wd == "then":
+			return true // "which", a second verb ("Print it and burn it.")
+		case audienceWords[wd]:
+			return true // "Send it to all teammates.": who the memory is for
+		case ownPlaces[wd] && (destinations[s.words[k-1]] || k >= 2 && destinations[s.words[k-2]] ||
+			k >= 3 && destinations[s.words[k-3]]):
+			place = true // "in my calendar", "in the family calendar"
 		}
 	}
-	return false
+	// "Put it in the bin.", "Move it to tomorrow.": an editing verb takes it only into the user's
+	// calendar or lists.
+	return placing[s.words[first]] && !place
 }
+
+var (
+	audienceWords = wordSet(`teammates teammate everyone everybody all profile shared team`)
+	placing       = wordSet(`put add move`)
+)
 
 // after reports a sentence after the request sentence.
 func (m *message) after(s *sentence) bool { return m.req != nil && s.index > m.req.index }
@@ -1578,20 +1591,6 @@ func mentionsItemIn(s *sentence, in span, it Item) bool {
 	words, key := itemWords(it.Content), itemWords(it.Key)
 	for k := in.from; k < in.to; k++ {
 		if st := stem(s.words[k]); s.roles[k]&(RoleStop|RoleFraming) == 0 && words[st] && !key[st] {
-			return true
-		}
-	}
-	return false
-}
-
-// mentionsValue reports a sentence that holds a value of the item: a word of its text with a digit,
-// or a name written as in the item.
-func mentionsValue(s *sentence, it Item) bool {
-	names := itemNames(it)
-	words := itemWords(it.Content)
-	for _, wd := range s.words {
-		st := stem(wd)
-		if strings.IndexFunc(wd, unicode.IsDigit) >= 0 && words[st] || names[st] != "" {
 			return true
 		}
 	}
@@ -1916,7 +1915,10 @@ func (s *sentence) context(first int, content string, update bool) bool {
 // save whose text says it is new. So does "started" or "joined" ("I just joined a LARP group.
 // Remember that I'm an elf.").
 func (s *sentence) aside(first int, text, content string, w Write, after bool) bool {
-	if s.question || first >= s.n() {
+	// After a save, a statement may comment on the text ("I need it gone.", "We just got back
+	// from the steakhouse." after "I'm vegan"): only beside a forget or an update does one say
+	// why the old thing goes.
+	if s.question || first >= s.n() || after && w.Kind == Save {
 		return false
 	}
 	k, subject, user, passive := first, s.words[first], false, false
@@ -1978,7 +1980,9 @@ func (s *sentence) aside(first int, text, content string, w Write, after bool) b
 			return false
 		}
 	}
-	change := changeVerbs[verb] || endings[verb] || verb != "back" && states[verb]
+	// Coming back is a change too: "I'm back from holiday. Remember that my new desk is 3.14", not
+	// "We just got back from the costume party. Remember that I'm Batman."
+	change := changeVerbs[verb] || endings[verb] || states[verb]
 	if change && w.Kind == Save && (user || after || endings[verb]) && !newText(content) {
 		return false // "Remember my dentist is Dr. Alvarez. He retired in 2019."
 	}
@@ -1986,10 +1990,13 @@ func (s *sentence) aside(first int, text, content string, w Write, after bool) b
 		return false // "Remember my new job starts May 1. The contract arrives next week."
 	}
 	for i := first; i < s.n(); i++ {
-		// "I need it for the appointment": the text being saved (but beside a forget, the item).
 		// "I've destroyed that card.": "that" before a plain noun says which one.
-		backRef := s.roles[i]&RoleBackRef != 0 && !(i == k+1 && verb == "need" && w.Kind != Forget) &&
-			!(i > k && i+1 < s.n() && s.roles[i+1] == 0 && s.gapEnd[i] == "")
+		backRef := s.roles[i]&RoleBackRef != 0 && !(i > k && i+1 < s.n() && s.roles[i+1] == 0 && s.gapEnd[i] == "")
+		// "I cancelled that cancellation.", "I changed the note.": an event in the conversation
+		// or in memory, not in the user's world.
+		if memoryNouns[s.words[i]] || s.roles[i]&RoleFraming != 0 || actNouns[s.words[i]] {
+			return false
+		}
 		// A name as the verb's object ("I sold the Focus.", "I cancelled Netflix.") is the thing
 		// the event was about; anywhere else it may be whom the message is for ("…, Sarah.").
 		named := i > k && s.roles[i] == 0 && name(s.toks[i], text) && !calendar[s.words[i]] &&
@@ -2024,11 +2031,13 @@ var (
 	beVerbs     = wordSet(`was were got`)
 	states      = wordSet(`back divorced separated retired married engaged promoted`)
 	scheduled   = wordSet(`lands arrives`)
+	actNouns    = wordSet(`cancellation deletion removal request requests message messages instruction
+		instructions change changes update updates edit edits save answer reply mistake typo`)
 	changeVerbs = wordSet(`moved changed renewed switched replaced upgraded updated renamed relocated
 		transferred reset married divorced stolen retested started joined`)
 	asideVerbs = wordSet(`moved changed renewed switched replaced upgraded updated renamed relocated
 		transferred reset adopted bought started joined booked finished graduated signed received opened
-		rented hired enrolled registered subscribed ordered paid sorted came arrived landed lands arrives need broke split divorced cancelled canceled closed left sold quit retired destroyed`)
+		rented hired enrolled registered subscribed ordered paid sorted came arrived landed lands arrives broke split divorced cancelled canceled closed left sold quit retired destroyed`)
 )
 
 // news reports "I|I've|We [just|recently|finally] VERBED …" from k, a verb that says a change
@@ -2214,7 +2223,7 @@ func (m *message) greeting(s *sentence) bool {
 				// "Thanks for booking the flights.", "Thanks for sorting my calendar.": an errand
 				// done, in plain words that name no one.
 				if i+2 < s.n() && thanksDoing[s.words[i+1]] && !s.marked(i+1, s.n()) && !s.has(RoleBackRef, i+1) &&
-					!s.namesSomeone(m.text, -1) && !s.question {
+					!s.namesSomeone(m.text, -1) && !s.question && !sharesWords(s, i+1, m.content) {
 					for k := i + 2; k < s.n(); k++ {
 						if s.words[k] == "you" || s.words[k] == "your" || s.words[k] == "me" || consults[s.words[k]] || isEmoji(s.words[k]) {
 							return false
