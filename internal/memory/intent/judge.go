@@ -2028,10 +2028,10 @@ func hasName(text, name string) bool {
 }
 
 var (
-	beVerbs     = wordSet(`was were got`)
-	states      = wordSet(`back divorced separated retired married engaged promoted`)
-	scheduled   = wordSet(`lands arrives`)
-	actNouns    = wordSet(`cancellation deletion removal request requests message messages instruction
+	beVerbs   = wordSet(`was were got`)
+	states    = wordSet(`back divorced separated retired married engaged promoted`)
+	scheduled = wordSet(`lands arrives`)
+	actNouns  = wordSet(`cancellation deletion removal request requests message messages instruction
 		instructions change changes update updates edit edits save answer reply mistake typo`)
 	changeVerbs = wordSet(`moved changed renewed switched replaced upgraded updated renamed relocated
 		transferred reset married divorced stolen retested started joined`)
