@@ -426,6 +426,11 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 		// subject, the new text replaces its value ("$175" for "My weekly grocery budget is $150").
 		// An item of several values ("X1234567, expires 2031", "14B, code 3310") keeps them all
 		// unless the new text gives as many.
+		// The key said whole stands for the subject too: "Update my standup time to 9:30." for
+		// "my team standup is at 9:15" (key "my standup time") replaces "at 9:15".
+		if _, v, ok := head(w.Target); ok && !bySubject && s.saysKey(target, w.Target.Key) {
+			value, bySubject = v, true
+		}
 		if old := len(textmodel.Tokens(w.Target.Content)); bySubject && 2*len(content) < value ||
 			!bySubject && old >= 3 && 2*len(content) < old || fields(w.Content, true) < fields(w.Target.Content, true) {
 			return fail(ReasonNotTheObject, s, m.whole(s), StageTarget)
@@ -441,6 +446,20 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 		return &verdict{ReasonAskedShared, Trace{Sentence: s.index, Words: m.whole(s), Stage: StageAsked}}
 	}
 	return &verdict{ReasonAsked, Trace{Sentence: s.index, Words: m.whole(s), Stage: StageAsked}}
+}
+
+// saysKey reports the item's key, whole, in span in.
+func (s *sentence) saysKey(in span, key string) bool {
+	toks := textmodel.Tokens(key)
+	if len(toks) == 0 || allStop(toks) {
+		return false
+	}
+	for k := in.from; k+len(toks) <= in.to; k++ {
+		if s.foldedAt(k, toks) {
+			return true
+		}
+	}
+	return false
 }
 
 func phraseHasAudience(p phrase) bool {
@@ -1380,16 +1399,23 @@ func (s *sentence) keepsItsSense(in span, it Item, identity bool) bool {
 		haveStem[stem(s.words[k])] = true
 	}
 	toks := textmodel.Tokens(it.Content)
+	value := len(toks) // where the value of "SUBJECT is VALUE" starts
+	for i, t := range toks {
+		if i > 0 && (t.Text == "is" || t.Text == "are") {
+			value = i
+			break
+		}
+	}
 	for i, t := range toks {
 		// What a possessive owns says whose thing it is: "Landlord's lawyer is Mr. Adeyemi" is not
-		// the landlord's.
-		if possessive(toks[max(i-1, 0)].Text) && i > 0 && roles(t.Text)&RoleStop == 0 && !have[t.Text] && !haveStem[stem(t.Text)] {
+		// the landlord's. In the value it is a name's part: "my son's school is St Anne's Primary".
+		if possessive(toks[max(i-1, 0)].Text) && i > 0 && i < value && roles(t.Text)&RoleStop == 0 && !have[t.Text] && !haveStem[stem(t.Text)] {
 			return false
 		}
 		r := wordRoles(t.Text)
 		turns := !identity && (r&RoleNegation != 0 || r&(RoleCondition|RoleHedge|RoleTakeBack|RoleExclusion) != 0 && r&RoleStop == 0) ||
 			timeWords[t.Text] ||
-			strings.HasSuffix(t.Text, "'s") && t.Text != "it's" && t.Text != "that's"
+			strings.HasSuffix(t.Text, "'s") && t.Text != "it's" && t.Text != "that's" && i < value
 		if turns && !have[t.Text] {
 			return false
 		}
