@@ -118,7 +118,7 @@ const (
 var rank = map[Reason]int{
 	ReasonNoRequest: 0, ReasonOtherSense: 1, ReasonConditional: 2, ReasonQuestion: 2, ReasonQuoted: 2,
 	ReasonNotInSentence: 3, ReasonNotTheObject: 4, ReasonQualified: 5, ReasonKeyNotSaid: 6,
-	ReasonNotThisItem: 7, ReasonVague: 7, ReasonNoAudience: 8,
+	ReasonNotThisItem: 7, ReasonVague: 7, ReasonNoAudience: 8, ReasonNotShared: 8,
 }
 
 // verdict is a failure or a success of one step of the reading.
@@ -390,6 +390,14 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 			return fail(ReasonHedged, s, m.between(s, k, after), StageContent)
 		}
 	}
+	if k := s.ironyIn(at, after, m.text); k >= 0 {
+		return fail(ReasonHedged, s, m.between(s, k, after), StageContent)
+	}
+	// "Save my gate code 4412 to 1Password.": "save" and "store" also put things into other apps.
+	// "Remember my gate code 4412 in Notion.": a value, then where to put it.
+	if bare && ((p[0] == "save" || p[0] == "store") && s.elsewhere(at, after, m.text) || s.valueIn(at, after, m.text)) {
+		return fail(ReasonOtherSense, s, m.whole(s), StageContent)
+	}
 	// An update's new value that narrows itself ("$175 for next month only", "I ate pork today")
 	// or adds a second thing ("$175 and $20 for snacks") changes more than the item.
 	if w.Kind == Update {
@@ -428,7 +436,8 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 		// unless the new text gives as many.
 		// The key said whole stands for the subject too: "Update my standup time to 9:30." for
 		// "my team standup is at 9:15" (key "my standup time") replaces "at 9:15".
-		if _, v, ok := head(w.Target); ok && !bySubject && s.saysKey(target, w.Target.Key) {
+		if _, v, ok := head(w.Target); ok && !bySubject && s.saysKey(target, w.Target.Key) &&
+			!strings.ContainsAny(w.Target.Content, ";:") {
 			value, bySubject = v, true
 		}
 		if old := len(textmodel.Tokens(w.Target.Content)); bySubject && 2*len(content) < value ||
@@ -438,6 +447,9 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 	}
 	if w.Shared && !audience {
 		return fail(ReasonNoAudience, s, m.whole(s), StageAudience)
+	}
+	if !w.Shared && audience && w.Kind == Save {
+		return fail(ReasonNotShared, s, m.whole(s), StageAudience) // not the write the user asked for
 	}
 	switch {
 	case w.Kind == Update:
@@ -461,6 +473,99 @@ func (s *sentence) saysKey(in span, key string) bool {
 	}
 	return false
 }
+
+// ironyIn returns the first word in [from, to) — the saved text — that says it is not meant: irony
+// ("…, said no one ever", "yeah right", "/s"), a joke or take-back ("lol jk", "(not really)",
+// "psych"), an emoji that isn't a closer ("😂"), a text that ends in "not", or a last part after a
+// comma, dash or bracket that gives the frame it is said in, with no number or name ("…, for the
+// prank", "…, in character", "…, in theory"). It returns -1 when there is none.
+func (s *sentence) ironyIn(from, to int, text string) int {
+	for k := from; k < to; k++ {
+		w, r, base := s.words[k], s.roles[k], roles(s.words[k])
+		if s.inTitle(k, from, text) {
+			continue // "my band is called Yeah Right", "my favourite film is Forget Me Not"
+		}
+		switch {
+		case r&RoleSarcasm != 0 && (base&RoleSarcasm == 0 || w == "yeah" || w == "yea" || w == "yep"),
+			r&RoleTakeBack != 0 && (base&RoleTakeBack == 0 || jokes[w]),
+			base&RoleInterjection != 0 && w != "well" && w != "wait",
+			isEmoji(w) && base&RoleCloser == 0 && face(w),
+			w == "/s" || w == "s" && k > 0 && strings.Contains(text[s.toks[k-1].End:s.toks[k].Start], "/"):
+			return k
+		}
+	}
+	if to-1 >= from && s.words[to-1] == "not" && !s.inTitle(to-1, from, text) {
+		return to - 1
+	}
+	for j := to - 1; j > from; j-- {
+		if !strings.ContainsAny(s.gapEnd[j-1], ",—–-(") {
+			continue
+		}
+		if !framePreps[s.words[j]] {
+			return -1
+		}
+		for k := j; k < to; k++ {
+			// A number or a name makes it part of the fact ("…, in Mill Road"); an acronym
+			// doesn't ("…, for the fake ID").
+			if strings.IndexFunc(s.words[k], unicode.IsDigit) >= 0 || s.roles[k] == 0 && name(s.toks[k], text) &&
+				strings.ToUpper(text[s.toks[k].Start:s.toks[k].End]) != text[s.toks[k].Start:s.toks[k].End] {
+				return -1
+			}
+		}
+		return j
+	}
+	return -1
+}
+
+// inTitle reports a capitalised word at k inside a run of capitalised words or after "called",
+// "named" …: a title ("a podcast called Said No One Ever", "my favourite film is Forget Me Not").
+func (s *sentence) inTitle(k, from int, text string) bool {
+	upper := func(i int) bool {
+		return i > 0 && i < s.n() && unicode.IsUpper([]rune(text[s.toks[i].Start:s.toks[i].End])[0])
+	}
+	return k > from && upper(k) && (mentionCues[s.words[k-1]] || upper(k-1) || upper(k+1))
+}
+
+// face reports an emoji of a face or a gesture (😂, 🙄, 🤪, 🙃), which says how the words are meant —
+// not one that names a thing ("I love 🍕 and sushi").
+func face(w string) bool {
+	for _, r := range w {
+		if r >= 0x1F600 && r <= 0x1F64F || r >= 0x1F910 && r <= 0x1F92F || r >= 0x1F970 && r <= 0x1F97F ||
+			r >= 0x1F9D0 && r <= 0x1F9D1 || r >= 0x1F44A && r <= 0x1F450 || r == 0x1F921 || r == 0x1F480 {
+			return true
+		}
+	}
+	return false
+}
+
+// valueIn reports a value with a digit followed by "in" or "into" and a name at the text's end
+// ("my gate code 4412 in Notion", "my locker code 31-07-22 in 1Password").
+func (s *sentence) valueIn(from, to int, text string) bool {
+	k := to - 2
+	return k > from && (s.words[k] == "in" || s.words[k] == "into") && strings.IndexFunc(s.words[k-1], unicode.IsDigit) >= 0 &&
+		strings.IndexFunc(text[s.toks[to-1].Start:s.toks[to-1].End], unicode.IsUpper) >= 0
+}
+
+// elsewhere reports a destination in the saved text — "to", "in", "into", "on" before a name, a
+// possessive or "my" ("… to 1Password", "… to Mum's phone", "… in my Notes app").
+func (s *sentence) elsewhere(from, to int, text string) bool {
+	for k := from; k+1 < to; k++ {
+		if !destinations[s.words[k]] {
+			continue
+		}
+		next, written := s.words[k+1], text[s.toks[k+1].Start:s.toks[k+1].End]
+		if next == "my" || next == "our" || next == "your" || strings.HasSuffix(next, "'s") ||
+			strings.IndexFunc(written, unicode.IsUpper) >= 0 || strings.IndexFunc(next, unicode.IsDigit) >= 0 {
+			return true // "to 1Password", "to iCloud", "to Mum's phone", "in my Notes app"
+		}
+	}
+	return false
+}
+
+var (
+	jokes      = wordSet(`jk kidding joking psych`)
+	framePreps = wordSet(`for in on as according said when`)
+)
 
 func phraseHasAudience(p phrase) bool {
 	for _, w := range p {
@@ -830,8 +935,9 @@ func (m *message) judgeForget(s *sentence, w Write) *verdict {
 	// well as on memory, and a key of one word alone may name the thing itself. Such an object must
 	// also hold a word of the item's text, or the sentence say it is memory ("my timezone note",
 	// "from memory", "from my profile").
-	if s.words[i] != "forget" && len(textmodel.Tokens(w.Target.Key)) == 1 && !mentionsItemIn(s, object, w.Target) &&
-		!s.saysMemory(at) {
+	// So may any object opened by "the" ("Delete the admin password." may be the router's).
+	if s.words[i] != "forget" && (len(textmodel.Tokens(w.Target.Key)) == 1 || at < end && determiners[s.words[at]] && s.words[at] != "my") &&
+		!mentionsItemIn(s, object, w.Target) && !s.saysMemory(at) {
 		return fail(ReasonVague, s, m.between(s, at, end), StageTarget)
 	}
 	if w.Shared && !audience {
@@ -1363,10 +1469,9 @@ func (s *sentence) ownedAt(k int, key []textmodel.Token, keyText string) bool {
 	for j := k - 1; j >= 0; j-- {
 		if w := s.words[j]; determiners[w] || possessive(w) || w == "mine" || w == "ours" {
 			// "Forget the pool locker code": "forget" acts on memory alone, so "the" is no
-			// other thing's ("Delete the staging database" may be the database); nor is it when
-			// the key names a piece of information, which only memory holds ("Delete the pool
-			// locker code.", not "Delete the work email.").
-			return w == "my" || w == "our" || w == "the" && (s.forgetVerbBefore(j) == "forget" || infoNouns[key[len(key)-1].Text])
+			// other thing's ("Delete the staging database" may be the database, "Delete the
+			// wifi password." the router's).
+			return w == "my" || w == "our" || w == "the" && s.forgetVerbBefore(j) == "forget"
 		}
 	}
 	r, _ := utf8.DecodeRuneInString(keyText)
@@ -1486,6 +1591,7 @@ func namesItem(s *sentence, in span, it Item) bool {
 // restate or keep the item (A5).
 func (m *message) rest(req *sentence, w Write) *verdict {
 	m.req = req
+	m.forget = w.Kind == Forget
 	m.content = w.Content
 	for i := range m.sentences {
 		s := &m.sentences[i]
@@ -1557,7 +1663,7 @@ func (m *message) task(s *sentence) bool {
 			return false
 		}
 	}
-	return !s.refersBack(first, m.after(s)) && s.meaningful(first+1) && !m.inQuotes(s.start) && !m.inQuotes(s.end-1)
+	return !s.refersBack(first, m.after(s), m.forget) && s.meaningful(first+1) && !m.inQuotes(s.start) && !m.inQuotes(s.end-1)
 }
 
 // refersBack reports a back reference ("it", "that", "those") after the task verb at first. Only a
@@ -1565,12 +1671,12 @@ func (m *message) task(s *sentence) bool {
 // "Book my seat on it." — after the request, where "it" is the thing the request is about, never its
 // text: a task on the text ("Translate it.", "Check that.", "Change it to 4412.") may take it back or
 // rewrite it, and before the request "this" may point at what follows ("Send this to the group.").
-func (s *sentence) refersBack(first int, after bool) bool {
+func (s *sentence) refersBack(first int, after, forget bool) bool {
 	if !s.has(RoleBackRef, first+1) {
 		return false
 	}
-	if !errands[s.words[first]] || !after {
-		return true
+	if !errands[s.words[first]] || !after || forget {
+		return true // beside a forget, "it" is the item ("Forget my gate code. Book it for Carla.")
 	}
 	place := false
 	for k := first + 1; k < s.n(); k++ {
@@ -1598,8 +1704,8 @@ var (
 func (m *message) after(s *sentence) bool { return m.req != nil && s.index > m.req.index }
 
 // errands are task verbs that act on a thing in the world, never on a text.
-var errands = wordSet(`book block print send email forward put add move order buy pay pack bring schedule
-	reschedule cancel`)
+// ("Send it", "Email it", "Forward it" would make the text a message for someone.)
+var errands = wordSet(`book block print put add move order buy pay pack bring schedule reschedule`)
 
 // saysMemory reports a word from index from on that points at memory: "note", "memory", "entry",
 // "profile" ("old" and "booking" aside: they say which thing, not that it is a memory).
@@ -1727,14 +1833,15 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 		// A task that shares a word with the saved text and gives another number may say it
 		// otherwise ("Set a reminder for mum's birthday on 9 June." beside "my mum's birthday is 3
 		// May").
-		if s.meaningful(first+1) && !s.refersBack(first, m.after(s)) && !s.touchesMemory(first) &&
+		if s.meaningful(first+1) && !s.refersBack(first, m.after(s), m.forget) && !s.touchesMemory(first) &&
 			!(sharesWords(s, first+1, m.content) && s.otherNumber(first+1, m.content)) {
 			return nil
 		}
 	case m.req != nil && s.index > m.req.index:
 		// Any other statement after the request may comment on it ("I'm being ironic.", "My son
 		// typed this."): only context given before it counts as neutral.
-	case r&RoleSubject != 0 && r&RoleBackRef == 0 && r&RoleFirstPerson != 0 && !s.namesSomeone(m.text, first) && s.context(first, m.content, w.Kind == Update):
+	case r&RoleSubject != 0 && r&RoleBackRef == 0 && r&RoleFirstPerson != 0 && !s.namesSomeone(m.text, first) && s.context(first, m.content, w.Kind == Update) &&
+		!(w.Kind == Update && s.namesElse(first, m.text, m.content, w.Target.Content)):
 		// Context before the request, in the user's own first person, naming no one else, of the
 		// kinds context reads: "I moved last week.", "I live in Lisbon.", "My new card number is
 		// 4471." — not "Jo is using my account today.", "Hi, I'm the babysitter" (who is speaking
@@ -1830,9 +1937,11 @@ func (s *sentence) touchesMemory(first int) bool {
 			return true
 		}
 		// "Order me my usual latte.", "Send flowers to my wife Claire.", "Text my wife the real
-		// one.": a task that says something of the user's own may contradict what is saved; only
+		// one.", "Order me a steak." (beside "I'm vegan"): a task that says something of the
+		// user's own, or what the user wants for themselves, may contradict what is saved; only
 		// the user's calendar, lists and inbox are places, not facts.
 		if (s.words[k] == "my" || s.words[k] == "his" || s.words[k] == "her" && !s.objectPronoun(k, first) || s.words[k] == "i" ||
+			s.words[k] == "me" && k == first+1 && consumes[s.words[first]] ||
 			strings.HasPrefix(s.words[k], "i'")) && !(k+1 < s.n() && ownPlaces[s.words[k+1]]) || habitual[s.words[k]] {
 			return true
 		}
@@ -1874,6 +1983,9 @@ func (s *sentence) objectPronoun(k, first int) bool {
 }
 
 var objectPreps = wordSet(`with to about for from at by`)
+
+// consumes are the tasks that get the user something to have: "Order me a steak." beside "I'm vegan".
+var consumes = wordSet(`order buy get make cook bring pour fetch grab`)
 
 var (
 	editVerbs = wordSet(`add set make put change mark tag label attach append include edit fix modify adjust use
@@ -1924,7 +2036,7 @@ func (s *sentence) context(first int, content string, update bool) bool {
 			(!sharesWords(s, first, content) || first == 0 && len(said) == s.n() && s.exactAt(0, said))
 	}
 	if update {
-		return s.news(k, "") // an update replaces the old state, whatever the news
+		return s.news(k, "") // an update replaces the old state, whatever the news (see namesElse)
 	}
 	return s.news(k, content)
 }
@@ -2032,6 +2144,9 @@ func (s *sentence) aside(first int, text, content string, w Write, after bool) b
 			return false
 		}
 	}
+	if w.Kind == Update && s.namesElse(k+1, text, content, w.Target.Content) {
+		return false
+	}
 	switch {
 	case w.Kind == Forget:
 		return true // "I quit.", "He got retested." before or after a forget
@@ -2041,6 +2156,20 @@ func (s *sentence) aside(first int, text, content string, w Write, after bool) b
 		return (passive || s.meaningful(k+1)) && !sharesWords(s, first, content)
 	}
 	return passive || s.meaningful(k+1)
+}
+
+// namesElse reports a name from index from on that neither the old text nor the new one has. Beside
+// an update, context may give the old thing's name or the new one's ("I've cancelled the Savoy.")
+// but another name may contradict the new text ("I moved to Leeds." beside "22 Harbour Lane,
+// Bristol").
+func (s *sentence) namesElse(from int, text, content, old string) bool {
+	for i := max(from, 1); i < s.n(); i++ {
+		if written := text[s.toks[i].Start:s.toks[i].End]; s.roles[i] == 0 && name(s.toks[i], text) && !calendar[s.words[i]] &&
+			!hasName(old, written) && !hasName(content, written) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasName reports the name as written among the text's words.
@@ -2188,9 +2317,6 @@ func (s *sentence) placeName(i int, text string) bool {
 	}
 	return false
 }
-
-// infoNouns name a piece of information, never a thing that could be deleted in the world.
-var infoNouns = wordSet(`number code pin password passcode username postcode zip hint`)
 
 var places = map[string]bool{"in": true, "to": true, "at": true, "from": true, "near": true}
 

@@ -159,7 +159,7 @@ var lexiconEntries = []entry{
 	w("whoops", RoleTakeBack), w("edit", RoleTakeBack), w("actually", RoleTakeBack), w("instead", RoleTakeBack),
 	w("rather", RoleTakeBack), w("wait", RoleTakeBack|RoleInterjection), w("hold", RoleTakeBack),
 	w("abort", RoleTakeBack), w("false", RoleTakeBack), w("untrue", RoleTakeBack), w("fake", RoleTakeBack),
-	w("kidding", RoleTakeBack), w("joking", RoleTakeBack), w("anyway", RoleTakeBack), w("anyways", RoleTakeBack),
+	w("kidding", RoleTakeBack), w("joking", RoleTakeBack), w("psych", RoleTakeBack), w("anyway", RoleTakeBack), w("anyways", RoleTakeBack),
 	w("🙅", RoleTakeBack), w("🙅‍♂", RoleTakeBack), w("🙅‍♀", RoleTakeBack), w("❌", RoleTakeBack), w("🚫", RoleTakeBack),
 
 	// Hedges, conditions, modals, sarcasm, interjections.
@@ -198,6 +198,8 @@ var lexiconEntries = []entry{
 	w("eh", RoleInterjection), w("huh", RoleInterjection), w("whoa", RoleInterjection), w("wow", RoleInterjection),
 	w("well", RoleInterjection), w("damn", RoleInterjection), w("omg", RoleInterjection), w("oof", RoleInterjection),
 	w("welp", RoleInterjection), w("lmfao", RoleInterjection), w("pfft", RoleInterjection),
+	w("ha", RoleInterjection), w("lolol", RoleInterjection), w("lolz", RoleInterjection), w("hahaha", RoleInterjection),
+	w("heh", RoleInterjection),
 
 	// Pasted text and role-play (A7).
 	v("translate", RolePaste, RolePaste), v("summarize", RolePaste, RolePaste), v("summarise", RolePaste, RolePaste),
@@ -384,8 +386,8 @@ var (
 		"put this in your memory :", "put in your memory :", "commit to memory :", "commit to memory that",
 		"write down that", "write down :", "jot down that", "jot down :",
 		"remeber that", "remeber", "remmeber that", "remmeber", "rememebr that", "rememebr", "rember that", "rember",
-		"everyone should know that", "everyone should know :", "everybody should know that",
-		"all teammates should know that", "every teammate should know that", "all of you should remember that",
+		"all of you should remember that", "everyone should know this , so remember that",
+		"everybody should know this , so remember that",
 		"everyone should know this , so save it :", "everyone should know this , so remember it :",
 		"everyone should know this , so keep it in mind :", "every teammate should know this , so save it :",
 		"every teammate should know this , so remember it :", "every teammate should know this , so keep it in mind :",
@@ -451,7 +453,9 @@ var (
 	hedgePhrases = phrasesOf("for now", "for the moment", "for the time being", "sort of", "kind of", "or so", "or something", "more or less", "i reckon", "not sure")
 	// sarcasmPhrases may say the opposite.
 	sarcasmPhrases = phrasesOf("yeah right", "as if", "i wish", "in your dreams", "sure thing", "sure sure",
-		"oh sure", "like that's true")
+		"oh sure", "like that's true", "said no one", "said no one ever", "said nobody", "said nobody ever",
+		"according to nobody", "according to no one", "in my dreams", "when pigs fly", "opposite day",
+		"april fools", "april fool", "gritted teeth", "not in a million years")
 	// otherSenseStarts can't open a saved text: "remember to …", "remember when …", "save me a seat".
 	otherSenseStarts = phrasesOf("to", "when", "where", "how", "why", "what", "who", "whether", "if", "back",
 		"me", "us", "him", "them", "your", "yourself", "yourselves", "the time", "it", "this", "that", "not",

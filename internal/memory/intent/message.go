@@ -24,6 +24,8 @@ type message struct {
 	// req and content are the request sentence and the write's text while the rest is read.
 	req     *sentence
 	content string
+	// forget is set while the rest of a forget's message is read.
+	forget bool
 	// clause is set while a clause after the text inside the request sentence is read ("…, and
 	// book the table").
 	clause bool

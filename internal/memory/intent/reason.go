@@ -55,6 +55,9 @@ const (
 	ReasonKeyNotSaid Reason = "key_not_said"
 	// ReasonNoAudience: a shared write, but the sentence that asks doesn't name every teammate.
 	ReasonNoAudience Reason = "no_audience"
+	// ReasonNotShared: the sentence that asks names every teammate, but the write is the teammate's
+	// own.
+	ReasonNotShared Reason = "not_shared"
 	// ReasonNotThisItem: the sentence doesn't name this memory (its key or most of its words).
 	ReasonNotThisItem Reason = "not_this_item"
 	// ReasonVague: the forget's object is a pronoun or vague ("it", "that email", "everything").
@@ -92,6 +95,7 @@ var reasons = map[Reason]struct{ user, teammate string }{
 	ReasonQualified:     {"Something after it qualifies or changes it: %s", "words after the text qualify it or take it back"},
 	ReasonKeyNotSaid:    {"The label wasn't in your message for this text.", "the user didn't give this key for this text"},
 	ReasonNoAudience:    {"It's for all teammates, but your message didn't say so for this: %s", "the sentence that asks doesn't say this is for all teammates"},
+	ReasonNotShared:     {"You asked for all teammates, but it was saved for one: %s", "the user asked for all teammates; save it for everyone"},
 	ReasonNotThisItem:   {"Your message doesn't name this memory.", "the user's message doesn't name this memory"},
 	ReasonVague:         {"It wasn't clear which memory you meant: %s", "the user's words don't say clearly which memory"},
 	ReasonRestated:      {"Your message also mentions this memory elsewhere: %s", "another part of the user's message restates or keeps this memory"},
