@@ -439,6 +439,12 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 		if _, v, ok := head(w.Target); ok && !bySubject && s.saysKey(target, w.Target.Key) &&
 			!strings.ContainsAny(w.Target.Content, ";:") {
 			value, bySubject = v, true
+		} else if !bySubject && s.saysKey(target, w.Target.Key) && !sharesItemWord(w.Target.Content, w.Target.Key) &&
+			oneValue(w.Target.Content) && strings.IndexFunc(w.Target.Content, unicode.IsDigit) < 0 {
+			// An item that is only the key's value, one value in words ("A flat white with oat
+			// milk" for "my coffee order"): "Update my coffee order to a cortado." replaces it
+			// whole. Not "Update my car to 2024." for "Blue 2019 Honda Civic" (a number in it).
+			value, bySubject = 0, true
 		}
 		if old := len(textmodel.Tokens(w.Target.Content)); bySubject && 2*len(content) < value ||
 			!bySubject && old >= 3 && 2*len(content) < old || fields(w.Content, true) < fields(w.Target.Content, true) {
@@ -458,6 +464,17 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 		return &verdict{ReasonAskedShared, Trace{Sentence: s.index, Words: m.whole(s), Stage: StageAsked}}
 	}
 	return &verdict{ReasonAsked, Trace{Sentence: s.index, Words: m.whole(s), Stage: StageAsked}}
+}
+
+// sharesItemWord reports a word of the key, stop words aside, in the text.
+func sharesItemWord(text, key string) bool {
+	words := itemWords(text)
+	for w := range itemWords(key) {
+		if words[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // saysKey reports the item's key, whole, in span in.
@@ -1065,6 +1082,10 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 		// label, the key alone is not enough: "my dog, Rex" doesn't name the item "Rex" about a
 		// landlord.
 		return ""
+	case keyed && other == 0 && valueFrom == object.from && headIsKey(it):
+		// The item is "KEY is VALUE" and the object names the key: "Erase my bank details." for
+		// "my bank details are sort code 12-34-56, account 11223344".
+		return ""
 	case keyedAfter && (named == 0 && oneValue(it.Content) || named == len(words)):
 		// The key, and words after it that say which part ("my Costco membership number"), and
 		// perhaps the whole text besides ("the staging database name orders_stg_v2").
@@ -1098,6 +1119,21 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 // oneValue reports an item text that holds one value (fields): "1234", "Mon/Wed/Fri 6:30am at
 // PureGym"; not "1234 at home, 4411 at the villa", "3310. Bank PIN 4410.".
 func oneValue(text string) bool { return fields(text, false) == 1 }
+
+// headIsKey reports an item whose text is "SUBJECT is VALUE" with the key's words for its subject.
+func headIsKey(it Item) bool {
+	subject, _, ok := head(it)
+	key := itemWords(it.Key)
+	if !ok || len(key) == 0 || len(key) != len(subject) {
+		return false
+	}
+	for w := range key {
+		if !subject[w] {
+			return false
+		}
+	}
+	return true
+}
 
 // oneThing reports a text that describes one thing: one value, or two parts split by a comma of
 // which at most one holds a digit — a name and where ("Dr Moyo, Mill Road"), a name and a number
@@ -1732,9 +1768,9 @@ func mentionsItemIn(s *sentence, in span, it Item) bool {
 // mentionsItem reports a sentence that holds a word of the item's text (its key's words are context:
 // "I renewed my passport. Forget the old passport number").
 func mentionsItem(s *sentence, it Item) bool {
-	words := itemWords(it.Content)
+	words, key := itemWords(it.Content), itemWords(it.Key)
 	for _, wd := range s.words {
-		if roles(wd)&(RoleStop|RoleFraming) == 0 && words[stem(wd)] {
+		if st := stem(wd); roles(wd)&(RoleStop|RoleFraming) == 0 && words[st] && !key[st] {
 			return true
 		}
 	}
@@ -2059,7 +2095,8 @@ func (s *sentence) aside(first int, text, content string, w Write, after bool) b
 	if s.question || first >= s.n() || after && w.Kind == Save {
 		return false
 	}
-	k, subject, user, passive := first, s.words[first], false, false
+	// got: a change said without a verb of change ("I got a new car.", "… is now …").
+	k, subject, user, passive, got := first, s.words[first], false, false, false
 	switch subject {
 	case "i", "i've", "we", "we've":
 		k, user = k+1, true
@@ -2070,7 +2107,9 @@ func (s *sentence) aside(first int, text, content string, w Write, after bool) b
 	case "my", "our", "his", "her", "the":
 		k++
 		start := k
-		for k < s.n() && k-start < 3 && s.roles[k] == 0 && !asideVerbs[s.words[k]] && !beVerbs[s.words[k]] {
+		// "The gate code changed.": a noun that may also mark a paste ("code", "email") names
+		// the thing here.
+		for k < s.n() && k-start < 3 && (s.roles[k] == 0 || s.roles[k] == RolePaste) && !asideVerbs[s.words[k]] && !beVerbs[s.words[k]] {
 			k++
 		}
 		if k == start {
@@ -2099,6 +2138,11 @@ func (s *sentence) aside(first int, text, content string, w Write, after bool) b
 		}
 	case verb == "got" && k+1 < s.n() && (states[s.words[k+1]] || changeVerbs[s.words[k+1]]):
 		k++ // "We just got back from the vet.", "He got retested."
+	case verb == "got" && k+2 < s.n() && (s.words[k+1] == "new" || s.words[k+1] == "a" && s.words[k+2] == "new"):
+		got = true // "I got a new car."
+	case (verb == "is" || verb == "are") && !user && w.Kind != Save && k+2 < s.n() && s.words[k+1] == "now":
+		// "My emergency contact is now my sister." beside an update or a forget.
+		k, passive, got = k+1, true, true
 	case beVerbs[verb] && !user:
 		k, passive = k+1, true // "The router was reset.", "My card was stolen."
 		if k >= s.n() || !changeVerbs[s.words[k]] && !endings[s.words[k]] {
@@ -2114,13 +2158,14 @@ func (s *sentence) aside(first int, text, content string, w Write, after bool) b
 	// reset." says when, not that it no longer holds; "leave" in "I'm back from leave." is a noun.
 	for i := first; i < s.n(); i++ {
 		if s.marked(i, i+1) && !(i == k && verb == "left" && k+1 < s.n() && determiners[s.words[k+1]]) &&
-			!(i == k-1 && beVerbs[s.words[i]]) && !(verb == "back" && i == k+2 && i+1 == s.n()) {
+			!(i == k-1 && beVerbs[s.words[i]]) && !(verb == "back" && i == k+2 && i+1 == s.n()) &&
+			!(i > first && i < k && s.roles[i] == RolePaste) {
 			return false
 		}
 	}
 	// Coming back is a change too: "I'm back from holiday. Remember that my new desk is 3.14", not
 	// "We just got back from the costume party. Remember that I'm Batman."
-	change := changeVerbs[verb] || endings[verb] || states[verb]
+	change := changeVerbs[verb] || endings[verb] || states[verb] || got
 	if change && w.Kind == Save && (user || after || endings[verb]) && !newText(content) {
 		return false // "Remember my dentist is Dr. Alvarez. He retired in 2019."
 	}
@@ -2152,8 +2197,10 @@ func (s *sentence) aside(first int, text, content string, w Write, after bool) b
 		return true // "I quit.", "He got retested." before or after a forget
 	case change || after:
 		// A change, or anything said after the request, that shares a word with the text may
-		// correct it ("Remember my PIN is 4410. I changed my PIN.").
-		return (passive || s.meaningful(k+1)) && !sharesWords(s, first, content)
+		// correct it ("Remember my PIN is 4410. I changed my PIN."). Beside an update a thing may
+		// change with no object: "My manager changed.", "My pharmacy closed."
+		thing := !user && k > first+1 && w.Kind == Update
+		return (passive || thing || s.meaningful(k+1)) && !sharesWords(s, first, content)
 	}
 	return passive || s.meaningful(k+1)
 }
@@ -2192,7 +2239,8 @@ var (
 		transferred reset married divorced stolen retested started joined`)
 	asideVerbs = wordSet(`moved changed renewed switched replaced upgraded updated renamed relocated
 		transferred reset adopted bought started joined booked finished graduated signed received opened
-		rented hired enrolled registered subscribed ordered paid sorted came arrived landed lands arrives broke split divorced cancelled canceled closed left sold quit retired destroyed`)
+		rented hired enrolled registered subscribed ordered paid sorted came arrived landed lands arrives broke
+		expired split divorced cancelled canceled closed left sold quit retired destroyed`)
 )
 
 // news reports "I|I've|We [just|recently|finally] VERBED …" from k, a verb that says a change
@@ -2236,7 +2284,7 @@ var (
 	newsVerbs = wordSet(`moved changed renewed switched adopted bought started joined booked married replaced
 	upgraded updated finished graduated signed received opened rented hired relocated transferred
 	enrolled registered subscribed ordered reset paid renamed sorted`)
-	endings      = wordSet(`broke split divorced cancelled canceled closed left sold quit retired`)
+	endings      = wordSet(`broke split divorced cancelled canceled closed left sold quit retired expired`)
 	gotStates    = wordSet(`married engaged divorced promoted back`)
 	contactNouns = wordSet(`number code address email phone mobile pin password username handle id card
 		account plate registration postcode zip`)

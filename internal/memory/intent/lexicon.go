@@ -270,6 +270,7 @@ var lexiconEntries = []entry{
 	// Questions.
 	w("do", RoleQuestion|RoleStop), w("does", RoleQuestion|RoleStop), w("did", RoleQuestion|RoleStop),
 	w("can", RoleQuestion|RoleStop), w("what", RoleQuestion|RoleStop), w("why", RoleQuestion),
+	w("what's", RoleQuestion), w("where's", RoleQuestion), w("when's", RoleQuestion), w("how's", RoleQuestion),
 	w("how", RoleQuestion), w("where", RoleQuestion), w("who", RoleQuestion|RoleStop), w("whom", RoleQuestion|RoleStop),
 	w("whose", RoleQuestion), w("are", RoleVerbLike|RoleStop),
 
@@ -386,6 +387,9 @@ var (
 		"put this in your memory :", "put in your memory :", "commit to memory :", "commit to memory that",
 		"write down that", "write down :", "jot down that", "jot down :",
 		"remeber that", "remeber", "remmeber that", "remmeber", "rememebr that", "rememebr", "rember that", "rember",
+		"remember the fact that", "save the fact that", "note the fact that",
+		"note on my profile that", "note in my profile that", "add to my profile that", "put on my profile that",
+		"put in my profile that",
 		"all of you should remember that", "everyone should know this , so remember that",
 		"everybody should know this , so remember that",
 		"everyone should know this , so save it :", "everyone should know this , so remember it :",
@@ -416,7 +420,9 @@ var (
 	// restatements may open the new value after an update's object.
 	restatements = phrasesOf("it's now", "it is now", "it's", "it is", "now", "they're now", "they're")
 	// openers are two-word fillers that may open a request: "oh and", "heads up".
-	openers = phrasesOf("oh and", "oh also", "ah and", "heads up", "one more thing", "by the way", "also", "quick one")
+	openers = phrasesOf("oh and", "oh also", "ah and", "heads up", "one more thing", "by the way", "also", "quick one",
+		"just so you know", "so you know", "for next time", "for future reference", "fyi", "just fyi", "two things",
+		"a couple of things", "three things")
 	// forgetClosers may also follow a forget's object.
 	forgetClosers = phrasesOf("from your memory", "from memory", "from my memory", "from your memories",
 		"for good", "permanently", "completely", "entirely", "forever", "right away", "now", "from your notes",
