@@ -451,7 +451,10 @@ var (
 		"good afternoon", "good evening", "morning", "thanks", "thank you", "thanks a lot", "thank you so much",
 		"many thanks", "thanks so much", "thanks in advance", "cheers", "ty", "thx", "tysm", "ok", "okay", "that's all", "that's it", "that is all", "bye", "goodbye", "much appreciated",
 		"appreciate it", "i appreciate it", "have a nice day", "have a good day", "talk soon", "see you",
-		"please", "🙏", "🙂", "😊", "👍")
+		"please", "🙏", "🙂", "😊", "👍",
+		// Emphasis: "Remember that I'm allergic to penicillin. It's important."
+		"it's important", "this is important", "that's important", "it's really important", "this is really important",
+		"it's very important", "this is very important", "very important", "really important", "important")
 	// takeBackPhrases make a sentence a take-back whatever else it says.
 	takeBackPhrases = phrasesOf("never mind", "scratch that", "on second thought", "on second thoughts", "changed my mind", "just kidding", "no wait", "hold on",
 		"hang on", "not really", "my bad", "let it go", "leave it")
