@@ -23,21 +23,32 @@
 //     characters kept), starting right after the frame and running to the sentence's end, with
 //     nothing after them but neutral closers ("please", "thanks", "for me", an audience phrase) or
 //     "and" with a clause that is neutral on its own; a request that ends in a dash or an open
-//     bracket is cut off. A bare verb's text must state something (a first-person word, "is",
+//     bracket is cut off; a plain smile (" :)") ending the message is the closer "🙂". The text
+//     itself may not say it isn't meant: irony or a joke inside it ("…, said no one ever", "… lol
+//     jk", "/s", "(not really)", "😂"), a last word "not", or a last part after a comma, dash or
+//     bracket that gives the frame it is said in with no number or name ("…, for the prank", "…,
+//     in character", "…, in theory"). A quoted word after "called" or "the word" is a mention, not
+//     a quote. A bare verb's text must state something (a first-person word, "is",
 //     "name's") and may not open with "to", "when", "me" … ("Remember to breathe", "Remember
 //     when…", "Save me a seat") nor name a thing to keep elsewhere ("Save the photo to my camera
-//     roll"). A question, a condition or role-play before the verb, a title ("Remember the Titans",
+//     roll", "Save my gate code 4412 to 1Password", "Remember my locker code 31-07-22 in Notion"). A question, a condition or role-play before the verb, a title ("Remember the Titans",
 //     "Remember My Name") or a verb in another sense ("Update Sarah:", "Correct answer:") is no
 //     frame.
 //  4. The write's own rules: the key must be said of this text (A1); a shared write names every
-//     teammate in the requesting sentence (A3); an update's object names the item — its key, or at
-//     least half of its words — holds only its words and keeps what turns its sense (a negation, a
+//     teammate in the requesting sentence, and a private write may not answer a sentence that
+//     names them (A3: "not_shared"); an update's object names the item — its key, the whole
+//     subject of a "<subject> is <value>" item ("my address" for "My address is 22 Shop Street"),
+//     or at least half of its words — holds only its words and keeps what turns its sense (a negation, a
 //     possessive, "new"; named by its key, only whose or which it is), and its new text doesn't drop
 //     most of the item — or, when the object names the whole subject of a "<subject> is <value>"
 //     item, most of its value ("$175" for "My weekly grocery budget is $150") — nor narrow itself
 //     ("for next month only", "today") nor add a second thing with "and" to an item that is no list
-//     (A4), and keeps as many values as the item had ("14B, code 3310"); a forget's object covers
-//     the item — its key when the item's text is one value (or with half of a text that is no list),
+//     (A4), and keeps as many values as the item had ("14B, code 3310"); named by its whole key, an
+//     update replaces the value of a "<subject> is <value>" item, or the whole of an item that is
+//     one value in words ("a cortado" for "A flat white with oat milk"), not a value with a number
+//     in it ("Update my car to 2024." for "Blue 2019 Honda Civic"); a forget's object covers
+//     the item — its key when the item's text describes one thing ("Dr Moyo, Mill Road"; not "1234
+//     at home, 4411 at the villa") or is "<key> is <value>" (or with half of a text that is no list),
 //     all of a short item's words and all but one (not in a list) of a longer one, or the whole
 //     subject and most of the words of a "<subject> is <value>" item — holds no other word but a
 //     label before a comma ("my old address, 12 Elm Street", "my landlord's details, Mr. Adeyemi,
@@ -51,27 +62,38 @@
 //     budget") unless it also holds all of the item's text or its words after a label; a forget by
 //     the key says whose it is ("my", "our", or "the" after "forget", which acts on memory alone:
 //     "Delete the staging database" may mean the database),
-//     and with "delete", "remove" or "erase" a one-word key alone must be said to be memory ("Delete
-//     my email." waits). A word the item writes with a capital compares whole, unstemmed ("Darren
+//     and with "delete", "remove", "erase" or "wipe" a one-word key alone, or an object opened by
+//     "the", must be said to be memory or hold a word of the item's text ("Delete my email.",
+//     "Delete the admin password." wait: they may mean the thing). A word the item writes with a capital compares whole, unstemmed ("Darren
 //     Coles" is not "Darren Cole").
-//  5. The rest. Every other sentence must be neutral: a greeting or thanks (not to a named person),
-//     a save or an update of something else beside a forget, a forget of the old thing beside the
-//     save that replaces it ("Forget my old address, …") or of "the note about" another topic, a
-//     task the judge knows ("Book a table for Friday.") that can't change the request (no editing
-//     verb without a place that is not memory, no word for a memory or its properties, no asking
-//     first, nothing said of the user's own but their calendar and lists, no other number for the
-//     same thing), a plain question with its mark, after the request a request to translate or
-//     proofread a quoted text that ends the message (what is quoted is not the user's voice), or —
-//     before the request only — context of two kinds, naming no one else: news of the user's life
-//     ("I moved last week.", "We broke up.") before a forget or an update, or before a save whose
-//     text says it is new ("my new sort code is …"), and "My ⟨number or address⟩ is …" sharing no
-//     word with the text; a thanks for the help itself ("Thanks for your help earlier.").
+//  5. The rest. Every other sentence must be neutral: a greeting, a thanks for the help itself or
+//     for an errand done, in plain words that share none with the text ("Thanks for booking the
+//     flights."), plain emphasis ("It's important."), a save or an update of something else beside
+//     a forget, a forget of the old thing beside the save that replaces it ("Forget my old address,
+//     …") or of "the note about" another topic, a task the judge knows ("Book a table for Friday.")
+//     that can't change the request (no editing verb without a place that is not memory, no word
+//     for a memory or its properties, no asking first, nothing said of the user's own but their
+//     calendar and lists, nothing got for the user ("Order me a steak." beside "I'm vegan"), no
+//     other number for the same thing, and after a save or an update a back reference only in an
+//     errand into the user's calendar or lists or one that books, prints or pays: "Put it in the
+//     family calendar too."; never beside a forget, whose "it" is the item), a plain question with
+//     its mark, after the request a request to translate or proofread a quoted text that ends the
+//     message, or an aside: a plain event in the user's world, before the request or — beside a
+//     forget or an update only — after it ("We adopted a dog on Sunday!", "The router was reset.",
+//     "I sold the Focus.", "My manager changed.", "I'm back from leave."): a subject (I, we, he,
+//     she, my/our/the and a few plain words, or a name from the item being replaced), a verb of an
+//     event (asideVerbs), no back reference, no name but the event's object, no word about the
+//     conversation or memory ("that cancellation", "the note"); a verb of change or ending
+//     ("moved", "started", "sold", "got back") beside a save only when the text says it is new,
+//     and beside an update no place name the old or new text lacks ("I moved to Leeds." beside
+//     "… Bristol"). Before the request, context also of the older kinds: news of the user's life
+//     before a forget or an update, and "My ⟨number or address⟩ is …" sharing no word with the text.
 //     None may hold a word of negation, take-back, hedge, condition, modal, sarcasm,
 //     interjection, pasting, relaying ("sent", "wrote") or role-play, nor an emoji. A second save
 //     beside a save may correct it, any other forget beside a write may take it back ("Forget the
 //     second part."), and other context may change who speaks or why ("I'm drunk.", "I lost a
-//     bet."), so all make the write wait. For a forget, no other sentence may mention the item's
-//     words.
+//     bet.", "I need it for the catfish account."), so all make the write wait. For a forget, no
+//     other sentence may mention the item's words (its key's aside).
 //
 // Anything unrecognised makes the write wait — a suggestion, a proposed change or a proposed
 // forget — with a typed Reason and a Trace (the sentence, the user's words and the stage that
