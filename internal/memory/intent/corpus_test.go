@@ -145,12 +145,11 @@ func TestCorpus(t *testing.T) {
 		positivesConfirmed, positives, 100*float64(positivesConfirmed)/float64(positives))
 	require.GreaterOrEqual(t, blind, 600)
 	require.GreaterOrEqual(t, blindGenuine, 300)
-	// The issue asks for 90% (README: "How it is measured"). Each blind red team's false confirms
-	// were closed by making whole shapes wait, which costs genuine lines too, and redteam6.jsonl and
-	// redteam7.jsonl brought 345 genuine lines, many of them multi-sentence messages the judge reads
-	// only in part: 903 of 1118 (80.8%) are confirmed, the positive classes 702 of 842 (83.4%). The
-	// floor is under the corpus as it stands and may only rise.
-	require.GreaterOrEqual(t, rate, 0.80, "blind genuine requests confirmed")
+	// The issue asks for 90% of the positive classes (README: "How it is measured"); the judge
+	// confirms 924 of their 1062 lines (87.0%) and 1132 of 1350 blind genuine lines (83.9%). The
+	// floors are under the corpus as it stands and may only rise.
+	require.GreaterOrEqual(t, rate, 0.83, "blind genuine requests confirmed")
+	require.GreaterOrEqual(t, float64(positivesConfirmed)/float64(positives), 0.86, "positive classes confirmed")
 }
 
 // TestCorpusCoversTheLexicon: every multi-word phrase of the request frames and every marker word
