@@ -425,7 +425,7 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 		if target.to == 0 {
 			return fail(ReasonNotThisItem, s, m.whole(s), StageTarget)
 		}
-		if !namesItem(s, target, w.Target) {
+		if !namesItem(s, target, w.Target) && !s.aboutItem(target, w.Target) {
 			return fail(ReasonNotThisItem, s, m.whole(s), StageTarget)
 		}
 		value, bySubject := namesSubject(s, target, w.Target, false)
@@ -475,6 +475,41 @@ func sharesItemWord(text, key string) bool {
 		}
 	}
 	return false
+}
+
+// aboutItem reports an update whose object names what the item is about in its own words ("my note
+// on Tom", "my note about the boiler") and whose sentence, new text included, holds at least half of
+// the item's words (A4: "the requesting sentence refers to that item"): "Update my note on Tom: Tom
+// prefers Slack messages over calls." for "Tom prefers calls over email".
+func (s *sentence) aboutItem(object span, it Item) bool {
+	if s.qualifiedAway(object, it) {
+		return false // "my old address"
+	}
+	words, names := itemWords(it.Content), itemNames(it)
+	named := 0
+	for k := object.from; k < object.to; k++ {
+		if qualifiers[s.words[k]] || strings.HasPrefix(s.words[k], "ex-") {
+			return false // a qualifier the object adds sets another thing apart
+		}
+		if s.roles[k]&(RoleStop|RoleFraming|RoleVague) != 0 {
+			continue
+		}
+		st := stem(s.words[k])
+		if !words[st] || names[st] != "" && names[st] != s.words[k] || strings.HasSuffix(s.words[k], "'s") {
+			return false
+		}
+		named++
+	}
+	if named == 0 || !s.keepsItsSense(object, it, false) {
+		return false
+	}
+	seen := map[string]bool{}
+	for k := object.from; k < s.n(); k++ {
+		if st := stem(s.words[k]); words[st] && s.roles[k]&(RoleStop|RoleFraming) == 0 {
+			seen[st] = true
+		}
+	}
+	return 2*len(seen) >= len(words)
 }
 
 // saysKey reports the item's key, whole, in span in.
@@ -865,6 +900,12 @@ func (m *message) tail(s *sentence, k int, w Write) (bool, *verdict) {
 			k, audience = k+n, true
 			continue
 		}
+		// "Update my passport number to K9902311, I renewed it.": an aside says why.
+		if g := s.gapEnd[k-1]; w.Kind == Update && (g == "," || g == "—" || g == "-") {
+			if clause := s.sub(k); clause.aside(0, m.text, w.Content, w, true) {
+				return audience, nil
+			}
+		}
 		if s.words[k] == "and" && k+1 < s.n() {
 			clause := s.sub(k + 1)
 			m.clause = true
@@ -917,6 +958,17 @@ func (m *message) judgeForget(s *sentence, w Write) *verdict {
 					break
 				}
 			}
+		}
+	}
+	// "Forget my dentist, I've stopped going there.", "Forget the plumber's number, he retired.":
+	// an aside after a comma or dash ends the object.
+	for k := at + 1; k < end; k++ {
+		if g := s.gapEnd[k-1]; (g == "," || g == "—" || g == "-") && s.roles[k]&RoleSubject != 0 &&
+			s.words[k] != "the" && s.words[k] != "a" {
+			if clause := s.sub(k); clause.aside(0, m.text, "", w, true) {
+				end = k
+			}
+			break
 		}
 	}
 	object := span{at, end}
@@ -1137,7 +1189,8 @@ func headIsKey(it Item) bool {
 
 // oneThing reports a text that describes one thing: one value, or two parts split by a comma of
 // which at most one holds a digit — a name and where ("Dr Moyo, Mill Road"), a name and a number
-// ("Sara Rahimi, 07700 900555") — not two values of a kind ("1234 at home, 4411 at the villa").
+// ("Sara Rahimi, 07700 900555") — not two values of a kind ("1234 at home, 4411 at the villa",
+// "LC-5521, PIN 0099").
 func oneThing(text string) bool {
 	if oneValue(text) {
 		return true
@@ -2157,7 +2210,11 @@ func (s *sentence) aside(first int, text, content string, w Write, after bool) b
 	// "I've left the gym.": "left" is the event here, not "leave it"; "was" in "The router was
 	// reset." says when, not that it no longer holds; "leave" in "I'm back from leave." is a noun.
 	for i := first; i < s.n(); i++ {
-		if s.marked(i, i+1) && !(i == k && verb == "left" && k+1 < s.n() && determiners[s.words[k+1]]) &&
+		// An ending that may also take a request back ("left", "cancelled", "stopped") is the event
+		// only with an object that says what ended: "I cancelled the membership.", not "I
+		// cancelled it."
+		if s.marked(i, i+1) && !(i == k && endings[verb] && k+1 < s.n() && (determiners[s.words[k+1]] && s.roles[k+1]&RoleBackRef == 0 ||
+			s.words[k+1] == "my" || s.words[k+1] == "our" || verb == "stopped" && s.words[k+1] == "going")) &&
 			!(i == k-1 && beVerbs[s.words[i]]) && !(verb == "back" && i == k+2 && i+1 == s.n()) &&
 			!(i > first && i < k && s.roles[i] == RolePaste) {
 			return false
@@ -2174,7 +2231,10 @@ func (s *sentence) aside(first int, text, content string, w Write, after bool) b
 	}
 	for i := first; i < s.n(); i++ {
 		// "I've destroyed that card.": "that" before a plain noun says which one.
-		backRef := s.roles[i]&RoleBackRef != 0 && !(i > k && i+1 < s.n() && s.roles[i+1] == 0 && s.gapEnd[i] == "")
+		backRef := s.roles[i]&RoleBackRef != 0 && !(i > k && i+1 < s.n() && s.roles[i+1] == 0 && s.gapEnd[i] == "") &&
+			// "I renewed it." beside an update: the thing itself (beside a forget, "We renamed
+			// it." says it lives on).
+			!(i == k+1 && (s.words[i] == "it" || s.words[i] == "them") && w.Kind == Update && changeVerbs[verb] && !endings[verb])
 		// "I cancelled that cancellation.", "I changed the note.": an event in the conversation
 		// or in memory, not in the user's world.
 		if memoryNouns[s.words[i]] || s.roles[i]&RoleFraming != 0 || actNouns[s.words[i]] {
@@ -2199,7 +2259,7 @@ func (s *sentence) aside(first int, text, content string, w Write, after bool) b
 		// A change, or anything said after the request, that shares a word with the text may
 		// correct it ("Remember my PIN is 4410. I changed my PIN."). Beside an update a thing may
 		// change with no object: "My manager changed.", "My pharmacy closed."
-		thing := !user && k > first+1 && w.Kind == Update
+		thing := !user && k > first+1 && w.Kind == Update || w.Kind == Update && k+1 < s.n() && s.words[k+1] == "it"
 		return (passive || thing || s.meaningful(k+1)) && !sharesWords(s, first, content)
 	}
 	return passive || s.meaningful(k+1)
@@ -2240,7 +2300,7 @@ var (
 	asideVerbs = wordSet(`moved changed renewed switched replaced upgraded updated renamed relocated
 		transferred reset adopted bought started joined booked finished graduated signed received opened
 		rented hired enrolled registered subscribed ordered paid sorted came arrived landed lands arrives broke
-		expired split divorced cancelled canceled closed left sold quit retired destroyed`)
+		expired stopped split divorced cancelled canceled closed left sold quit retired destroyed`)
 )
 
 // news reports "I|I've|We [just|recently|finally] VERBED …" from k, a verb that says a change
@@ -2284,7 +2344,7 @@ var (
 	newsVerbs = wordSet(`moved changed renewed switched adopted bought started joined booked married replaced
 	upgraded updated finished graduated signed received opened rented hired relocated transferred
 	enrolled registered subscribed ordered reset paid renamed sorted`)
-	endings      = wordSet(`broke split divorced cancelled canceled closed left sold quit retired expired`)
+	endings      = wordSet(`broke split divorced cancelled canceled closed left sold quit retired expired stopped`)
 	gotStates    = wordSet(`married engaged divorced promoted back`)
 	contactNouns = wordSet(`number code address email phone mobile pin password username handle id card
 		account plate registration postcode zip`)

@@ -422,7 +422,7 @@ var (
 	// openers are two-word fillers that may open a request: "oh and", "heads up".
 	openers = phrasesOf("oh and", "oh also", "ah and", "heads up", "one more thing", "by the way", "also", "quick one",
 		"just so you know", "so you know", "for next time", "for future reference", "fyi", "just fyi", "two things",
-		"a couple of things", "three things")
+		"a couple of things", "three things", "good news")
 	// forgetClosers may also follow a forget's object.
 	forgetClosers = phrasesOf("from your memory", "from memory", "from my memory", "from your memories",
 		"for good", "permanently", "completely", "entirely", "forever", "right away", "now", "from your notes",
@@ -454,7 +454,9 @@ var (
 		"please", "🙏", "🙂", "😊", "👍",
 		// Emphasis: "Remember that I'm allergic to penicillin. It's important."
 		"it's important", "this is important", "that's important", "it's really important", "this is really important",
-		"it's very important", "this is very important", "very important", "really important", "important")
+		"it's very important", "this is very important", "very important", "really important", "important",
+		// Counting what follows: "Two things. Remember …"
+		"two things", "three things", "a couple of things", "couple of things", "quick one", "good news")
 	// takeBackPhrases make a sentence a take-back whatever else it says.
 	takeBackPhrases = phrasesOf("never mind", "scratch that", "on second thought", "on second thoughts", "changed my mind", "just kidding", "no wait", "hold on",
 		"hang on", "not really", "my bad", "let it go", "leave it")
