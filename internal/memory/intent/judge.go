@@ -218,8 +218,10 @@ func (s *sentence) opening() (int, bool) {
 		if s.roles[at]&RoleGreeting != 0 && at+1 < s.n() && matchAt(s.words, at+1, vocatives) > 0 {
 			at++ // "hey all of you, …"
 		}
+		// "All of you, remember …", "all of you remember that …" (the verb right after them).
 		if n := matchAt(s.words, at, ps); n > 0 && at+n < s.n() &&
-			(s.gapEnd[at+n-1] == "," || s.gapEnd[at+n-1] == ":" || s.roles[at+n]&RoleFiller != 0) {
+			(s.gapEnd[at+n-1] == "," || s.gapEnd[at+n-1] == ":" || s.roles[at+n]&RoleFiller != 0 ||
+				s.gapEnd[at+n-1] == "" && roles(s.words[at+n])&RoleSave != 0) {
 			i, audience = s.skipFillers(at+n), true
 			break
 		}
@@ -306,6 +308,12 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 	case end >= 0:
 		at, bare = end, len(p) == 1
 		audience = audience || phraseHasAudience(p)
+		// "Please note my dietary requirement: halal." — a bare "note" asks only after "please"
+		// and of the user's own ("Note: the build is green.", "Please note: office closed on
+		// Monday." are notices).
+		if p[0] == "note" && (len(p) == 1 || p[1] == ":") && (i == 0 || s.words[i-1] != "please" || !s.hasIn(RoleFirstPerson, end, s.n())) {
+			return fail(ReasonOtherSense, s, m.between(s, i, min(i+3, s.n())), StageFrame)
+		}
 	case w.Kind == Update && s.roles[i]&RoleUpdate != 0:
 		var ok bool
 		if target, at, ok = s.updateObject(i + 1); !ok {
@@ -1880,6 +1888,11 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 			!s.markedExcept(end, s.n(), RolePaste) && !sharesWords(s, end, m.content) && !sharesWords(s, end, w.Target.Content) {
 			return nil
 		}
+		// "Please update my calendar accordingly.": the user's calendar or lists are no memory.
+		if s.roles[i]&RoleUpdate != 0 && i+2 <= s.n() && (s.words[i+1] == "my" || s.words[i+1] == "the") &&
+			i+2 < s.n() && ownPlaces[s.words[i+2]] && !s.markedExcept(i+1, s.n(), RoleUpdate) && !s.has(RoleBackRef, i+1) {
+			return nil
+		}
 		// Beside a forget, an update of something else, whole and plain: "Update my phone number to
 		// +34 612 554 901. Also forget my old Madrid address, …".
 		if w.Kind == Forget && s.roles[i]&RoleUpdate != 0 {
@@ -2193,6 +2206,9 @@ func (s *sentence) aside(first int, text, content string, w Write, after bool) b
 		k++ // "We just got back from the vet.", "He got retested."
 	case verb == "got" && k+2 < s.n() && (s.words[k+1] == "new" || s.words[k+1] == "a" && s.words[k+2] == "new"):
 		got = true // "I got a new car."
+	case (verb == "is" || verb == "are") && !user && w.Kind == Forget && k+2 == s.n() && overStates[s.words[k+1]]:
+		// "The trip is over." beside a forget.
+		k, passive = k+1, true
 	case (verb == "is" || verb == "are") && !user && w.Kind != Save && k+2 < s.n() && s.words[k+1] == "now":
 		// "My emergency contact is now my sister." beside an update or a forget.
 		k, passive, got = k+1, true, true
@@ -2290,10 +2306,11 @@ func hasName(text, name string) bool {
 }
 
 var (
-	beVerbs   = wordSet(`was were got`)
-	states    = wordSet(`back divorced separated retired married engaged promoted`)
-	scheduled = wordSet(`lands arrives`)
-	actNouns  = wordSet(`cancellation deletion removal request requests message messages instruction
+	beVerbs    = wordSet(`was were got`)
+	states     = wordSet(`back divorced separated retired married engaged promoted`)
+	scheduled  = wordSet(`lands arrives`)
+	overStates = wordSet(`over finished done gone closed cancelled expired sold`)
+	actNouns   = wordSet(`cancellation deletion removal request requests message messages instruction
 		instructions change changes update updates edit edits save answer reply mistake typo`)
 	changeVerbs = wordSet(`moved changed renewed switched replaced upgraded updated renamed relocated
 		transferred reset married divorced stolen retested started joined`)
