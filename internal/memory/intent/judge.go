@@ -401,6 +401,10 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 	if k := s.ironyIn(at, after, m.text); k >= 0 {
 		return fail(ReasonHedged, s, m.between(s, k, after), StageContent)
 	}
+	storing := p != nil && (p[0] == "note" || p[0] == "save" || p[0] == "store" || p[0] == "write" || p[0] == "jot")
+	if k, r := s.contentWaits(at, after, w, m.text, storing); k >= 0 {
+		return fail(r, s, m.between(s, k, after), StageContent)
+	}
 	// "Save my gate code 4412 to 1Password.": "save" and "store" also put things into other apps.
 	// "Remember my gate code 4412 in Notion.": a value, then where to put it.
 	if bare && ((p[0] == "save" || p[0] == "store") && s.elsewhere(at, after, m.text) || s.valueIn(at, after, m.text)) {
@@ -1928,7 +1932,10 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 	switch {
 	case s.question:
 		// A question asks only with its mark: "What follows is my character's line." is none.
-		if s.qmark && r&RoleQuestion != 0 && s.n()-first >= 3 && !s.has(RoleBackRef, first+1) {
+		// Not one about the user or the text just saved: "What's my PIN?", "What am I?" test
+		// the teammate on it.
+		if s.qmark && r&RoleQuestion != 0 && s.n()-first >= 3 && !s.has(RoleBackRef, first+1) &&
+			!s.hasIn(RoleFirstPerson, first, s.n()) && !sharesWords(s, first, m.content) && !sharesWords(s, first, w.Target.Content) {
 			return nil
 		}
 	case r&RoleTask != 0:

@@ -1,0 +1,182 @@
+package intent
+
+import (
+	"strings"
+	"unicode"
+)
+
+// The saved text itself (A1 (b)): the teammate copies the user's words up to the clause's end, and
+// those words may say that they are not meant to be kept as they are. contentWaits reads the text
+// for that; the rest of the message is read by neutral.
+
+// contentWaits returns the first word of the saved text, in [from, to), that makes the write wait and
+// why, or -1:
+//
+//   - a condition on it ("… if I get the job", "… provided Carla signs off", "…, should the flights
+//     be cheap", "… as long as I get the visa", "… once the lease is signed");
+//   - a take-back after a break (", no, don't", "— actually no", "(delete this later)", "— not
+//     for memory", "or rather, don't"), or a bracket at its end with no number or name ("(lie)",
+//     "(just an example)");
+//   - words for a joke or pretence ("as a joke on Tom", "just for fun", "to wind him up", "in my
+//     head");
+//   - another instruction joined to it ("… and book a table", "…, then tell the caterer");
+//   - words said to the teammate ("… when you draft the email");
+//   - a scope that makes it a one-off ("… for this report", "… for this email only");
+//   - where to put it instead of memory, at its end ("… in the expenses sheet", "… on my CV", and
+//     after "note", "save" or "write down" a name: "… in Notion");
+//   - for a shared write, an exception ("… except Leo", "… all but Leo");
+//   - for an update, a new text that is no value: an edit or a reference ("add an extra shot", "to
+//     include oat milk", "the new one", "whoever replaces Carla", "start 30 minutes later", "a
+//     mocha or a latte", "my birthday").
+func (s *sentence) contentWaits(from, to int, w Write, text string, storing bool) (int, Reason) {
+	for k := from; k < to; k++ {
+		wd := s.words[k]
+		if s.inTitle(k, from, text) {
+			continue
+		}
+		switch {
+		case strongConditions[wd], wd == "once" && k+1 < to && clauseStarts[s.words[k+1]],
+			(wd == "until" || wd == "till") && k+1 < to && clauseStarts[s.words[k+1]] && s.words[k+1] != "the",
+			wd == "should" && k > from && s.gapEnd[k-1] != "",
+			matchAt(s.words[:to], k, conditionPhrases) > 0:
+			return k, ReasonConditional
+		case jokeWords[wd], matchAt(s.words[:to], k, jokePhrases) > 0:
+			return k, ReasonHedged
+		case wd == "you" || wd == "your" || wd == "yourself" || wd == "you're" || wd == "you'll":
+			return k, ReasonQualified
+		case (wd == "and" || wd == "then" || wd == "&") && k+1 < to && instruction(s, k+1):
+			return k, ReasonQualified
+		case wd == "for" && k+1 < to && (s.words[k+1] == "this" || s.words[k+1] == "these"),
+			wd == "just" && k+1 < to && s.words[k+1] == "for":
+			return k, ReasonQualified
+		case w.Shared && (exceptions[wd] || matchAt(s.words[:to], k, exceptionPhrases) > 0):
+			return k, ReasonQualified
+		}
+	}
+	if k := s.takenBackInside(from, to, text); k >= 0 {
+		return k, ReasonTakenBack
+	}
+	if k := s.putElsewhere(from, to, text, storing); k >= 0 {
+		return k, ReasonOtherSense
+	}
+	if w.Kind == Update {
+		if k := s.noValue(from, to, text); k >= 0 {
+			return k, ReasonQualified
+		}
+	}
+	return -1, ""
+}
+
+// instruction reports a request verb at k (after fillers): "and book a table", "then email her".
+func instruction(s *sentence, k int) bool {
+	for k < s.n() && (s.words[k] == "also" || s.words[k] == "please" || s.words[k] == "then") {
+		k++
+	}
+	if k >= s.n() {
+		return false
+	}
+	return roles(s.words[k])&(RoleSave|RoleUpdate|RoleForget) != 0 || instructionVerbs[s.words[k]]
+}
+
+// takenBackInside returns the start of a part of the text, after a comma, dash, bracket or "or",
+// that takes it back ("— actually no", ", no, don't", "or rather, don't", "(delete this later)",
+// "(lie)"). A contrast ("I'm vegetarian, not vegan") is no take-back.
+func (s *sentence) takenBackInside(from, to int, text string) int {
+	for k := from + 1; k < to; k++ {
+		gap := s.gapEnd[k-1]
+		if !strings.ContainsAny(gap, ",—–-(;") && s.words[k] != "or" {
+			continue
+		}
+		for j := k; j < to; j++ {
+			wd := s.words[j]
+			// Take-back phrases ("or rather", "never mind"), not a word that may be one ("left side").
+			phrase := s.roles[j]&RoleTakeBack != 0 && roles(wd)&RoleTakeBack == 0
+			if (takeBackInside[wd] || phrase || roles(wd)&(RoleForget|RoleSave) != 0) && !s.inTitle(j, from, text) {
+				return k
+			}
+			if j > k && strings.ContainsAny(s.gapEnd[j-1], ",—–-(;") {
+				break // the next part is read on its own
+			}
+		}
+	}
+	return -1
+}
+
+// putElsewhere returns the start of a last part of the text that says where to put it other than
+// memory: "in|on|to|into|for [the|my …] ⟨record⟩" ("in the expenses sheet", "on my CV", "for the
+// board deck"), or — after a verb that stores ("note", "save", "write down") — "in|into|to ⟨Name⟩"
+// ("in Notion", "to 1Password").
+func (s *sentence) putElsewhere(from, to int, text string, storing bool) int {
+	for k := to - 2; k > from && k >= to-6; k-- {
+		if !placePreps[s.words[k]] {
+			continue
+		}
+		last := s.words[to-1]
+		if records[last] || strings.HasSuffix(last, "'s") && records[strings.TrimSuffix(last, "'s")] {
+			return k
+		}
+		// A name written with an inner capital or a digit is an app's ("to 1Password", "in
+		// iCloud"); a plain capitalised one may be a place ("I'm based in Cork").
+		written := text[s.toks[to-1].Start:s.toks[to-1].End]
+		if storing && k == to-2 && (s.words[k] == "in" || s.words[k] == "into" || s.words[k] == "to") &&
+			strings.IndexFunc(written[1:], unicode.IsUpper) >= 0 || strings.IndexFunc(written, unicode.IsDigit) >= 0 && unicode.IsLetter([]rune(written)[len([]rune(written))-1]) && storing && k == to-2 {
+			return k
+		}
+	}
+	return -1
+}
+
+// noValue returns the first word of an update's new text that makes it an edit or a reference
+// rather than a value.
+func (s *sentence) noValue(from, to int, text string) int {
+	if r := s.roles[from]; r&RoleVerbLike != 0 || editVerbs[s.words[from]] || r&RoleTask != 0 && !name(s.toks[from], text) {
+		return from // "add an extra shot", "include oat milk", "be honest with me"
+	}
+	digits := false
+	for k := from; k < to; k++ {
+		digits = digits || strings.IndexFunc(s.words[k], unicode.IsDigit) >= 0
+	}
+	for k := from; k < to; k++ {
+		wd := s.words[k]
+		if relative[wd] || wd == "or" || wd == "one" && (k == to-1 || clauseStarts[s.words[k+1]]) {
+			return k // "the new one", "the one I told you", "a mocha or a latte"
+		}
+		// "my birthday": another fact, not a value.
+		if wd == "my" && !digits && k+1 < to && (contactNouns[s.words[k+1]] || s.words[k+1] == "birthday" || s.words[k+1] == "anniversary") {
+			return k
+		}
+	}
+	return -1
+}
+
+// namesIn reports a capitalised word in [from, to).
+func (s *sentence) namesIn(from, to int, text string) bool {
+	for k := from; k < to; k++ {
+		if s.roles[k] == 0 && name(s.toks[k], text) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	strongConditions = wordSet(`if unless provided providing assuming whenever`)
+	clauseStarts     = wordSet(`the i i'm my we he she they it you this that`)
+	conditionPhrases = phrasesOf("as long as", "subject to", "in case", "depending on", "on condition",
+		"so long as")
+	jokeWords = wordSet(`prank pranks joke jokes joking kidding troll trolling pretend pretend-style fantasy
+		wink roleplay role-play make-believe`)
+	jokePhrases = phrasesOf("just for fun", "for fun", "for a laugh", "for the laugh", "wind him up",
+		"wind her up", "wind them up", "mess with", "just an example", "an example", "in my head",
+		"in my dreams")
+	instructionVerbs = wordSet(`decline tell email text call ring message cancel ask remind invite reply
+		forward post tweet book order buy send`)
+	exceptions       = wordSet(`except excepted excluding besides apart`)
+	exceptionPhrases = phrasesOf("all but", "other than", "not the", "not for")
+	takeBackInside   = wordSet(`don't dont actually rather ignore lie fake kidding jk nope nah memory memories`)
+	placePreps       = wordSet(`in on to into onto for with`)
+	records          = wordSet(`sheet spreadsheet doc docs document tracker log logbook calendar planner
+		notebook notes status file channel chat form list record records signature app cv resume résumé
+		deck brief chart whiteboard board wiki crm journal ledger diary agenda phone`)
+	relative = wordSet(`instead later earlier more less extra half double whoever whatever whichever told`)
+)
