@@ -44,7 +44,9 @@ func (s *sentence) contentWaits(from, to int, w Write, text string, storing bool
 			return k, ReasonHedged
 		case wd == "you" || wd == "your" || wd == "yourself" || wd == "you're" || wd == "you'll":
 			return k, ReasonQualified
-		case (wd == "and" || wd == "then" || wd == "&") && k+1 < to && instruction(s, k+1):
+		case wd == "when" && k > from && k+1 < to && (clauseStarts[s.words[k+1]] || s.roles[k+1] == 0 && name(s.toks[k+1], text)):
+			return k, ReasonConditional // "… when Carla confirms", "… when the reorg is announced"
+		case (wd == "and" || wd == "then" || wd == "&" || wd == "but") && k+1 < to && instruction(s, k+1):
 			return k, ReasonQualified
 		case wd == "for" && k+1 < to && (s.words[k+1] == "this" || s.words[k+1] == "these"),
 			wd == "just" && k+1 < to && s.words[k+1] == "for":
@@ -129,17 +131,25 @@ func (s *sentence) putElsewhere(from, to int, text string, storing bool) int {
 // noValue returns the first word of an update's new text that makes it an edit or a reference
 // rather than a value.
 func (s *sentence) noValue(from, to int, text string) int {
-	if r := s.roles[from]; r&RoleVerbLike != 0 || editVerbs[s.words[from]] || r&RoleTask != 0 && !name(s.toks[from], text) {
+	if r := s.roles[from]; r&RoleVerbLike != 0 || editVerbs[s.words[from]] || r&RoleTask != 0 && !name(s.toks[from], text) ||
+		s.words[from] == "be" || s.words[from] == "become" {
 		return from // "add an extra shot", "include oat milk", "be honest with me"
 	}
-	digits := false
+	digits, parts := false, false
 	for k := from; k < to; k++ {
 		digits = digits || strings.IndexFunc(s.words[k], unicode.IsDigit) >= 0
+		parts = parts || k > from && strings.Contains(s.gapEnd[k-1], ",")
 	}
 	for k := from; k < to; k++ {
 		wd := s.words[k]
 		if relative[wd] || wd == "or" || wd == "one" && (k == to-1 || clauseStarts[s.words[k+1]]) {
 			return k // "the new one", "the one I told you", "a mocha or a latte"
+		}
+		// "… to annoy Carla" (a purpose), "… for short flights", "… on Fridays" (a part of it).
+		if k > from && (wd == "to" && k+1 < to && s.roles[k+1] == 0 && !name(s.toks[k+1], text) &&
+			strings.IndexFunc(s.words[k+1], unicode.IsDigit) < 0 || wd == "for" && !parts ||
+			wd == "on" && k+1 < to && strings.HasSuffix(s.words[k+1], "s") && calendar[strings.TrimSuffix(s.words[k+1], "s")]) {
+			return k
 		}
 		// "my birthday": another fact, not a value.
 		if wd == "my" && !digits && k+1 < to && (contactNouns[s.words[k+1]] || s.words[k+1] == "birthday" || s.words[k+1] == "anniversary") {
@@ -177,6 +187,6 @@ var (
 	placePreps       = wordSet(`in on to into onto for with`)
 	records          = wordSet(`sheet spreadsheet doc docs document tracker log logbook calendar planner
 		notebook notes status file channel chat form list record records signature app cv resume résumé
-		deck brief chart whiteboard board wiki crm journal ledger diary agenda phone`)
+		deck brief chart whiteboard board wiki crm journal ledger diary agenda phone invoice receipt`)
 	relative = wordSet(`instead later earlier more less extra half double whoever whatever whichever told`)
 )
