@@ -1919,6 +1919,13 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 	if n := matchAt(s.words, first, openers); n > 0 && first+n < s.n() && s.gapEnd[first+n-1] == "," {
 		first += n // "Heads up, I changed banks."
 	}
+	// "Remind me to call the vet at 3.": a reminder, a task like "Set a reminder …" — not "Remind
+	// me that …", which may be about memory.
+	if first+3 < s.n() && s.words[first] == "remind" && s.words[first+1] == "me" && s.words[first+2] == "to" &&
+		!s.marked(first+3, s.n()) && !s.has(RoleBackRef, first+3) && s.meaningful(first+3) && !s.question &&
+		!sharesWords(s, first+3, m.content) && !m.inQuotes(s.start) {
+		return nil
+	}
 	if first >= s.n() {
 		return why()
 	}
@@ -2049,7 +2056,7 @@ func (s *sentence) touchesMemory(first int) bool {
 		// one.", "Order me a steak." (beside "I'm vegan"): a task that says something of the
 		// user's own, or what the user wants for themselves, may contradict what is saved; only
 		// the user's calendar, lists and inbox are places, not facts.
-		if (s.words[k] == "my" || s.words[k] == "his" || s.words[k] == "her" && !s.objectPronoun(k, first) || s.words[k] == "i" ||
+		if (s.words[k] == "my" && !s.slotAt(k+1) || s.words[k] == "his" || s.words[k] == "her" && !s.objectPronoun(k, first) || s.words[k] == "i" ||
 			s.words[k] == "me" && k == first+1 && consumes[s.words[first]] ||
 			strings.HasPrefix(s.words[k], "i'")) && !(k+1 < s.n() && ownPlaces[s.words[k+1]]) || habitual[s.words[k]] {
 			return true
@@ -2092,6 +2099,21 @@ func (s *sentence) objectPronoun(k, first int) bool {
 }
 
 var objectPreps = wordSet(`with to about for from at by`)
+
+// slotAt reports a calendar slot of the user's from k: "my 10am", "my Monday 1:1", "my 3pm with
+// Dana", "my standup" — a place in their calendar, not a fact about them.
+func (s *sentence) slotAt(k int) bool {
+	if k < s.n() && calendar[s.words[k]] {
+		k++
+	}
+	if k >= s.n() {
+		return false
+	}
+	w := s.words[k]
+	return slots[w] || strings.IndexFunc(w, unicode.IsDigit) == 0 && (strings.HasSuffix(w, "am") || strings.HasSuffix(w, "pm") || w == "1:1")
+}
+
+var slots = wordSet(`meeting meetings appointment appointments call calls standup 1:1 1:1s one-to-one catch-up slot`)
 
 // consumes are the tasks that get the user something to have: "Order me a steak." beside "I'm vegan".
 var consumes = wordSet(`order buy get make cook bring pour fetch grab`)
@@ -2246,7 +2268,12 @@ func (s *sentence) aside(first int, text, content string, w Write, after bool) b
 	// Coming back is a change too: "I'm back from holiday. Remember that my new desk is 3.14", not
 	// "We just got back from the costume party. Remember that I'm Batman."
 	change := changeVerbs[verb] || endings[verb] || states[verb] || got
-	if change && w.Kind == Save && (user || after || endings[verb]) && !newText(content) {
+	// "I've started a new job at Verdant Labs.", "I just got a new library card." before a save of
+	// something the new thing has ("my work email is …", "the number is …") — not of what the user
+	// is or does ("I started a new diet. Remember that I eat meat.").
+	acquired := (verb == "started" || got) && k+1 < s.n() && (s.words[k+1] == "a" || s.words[k+1] == "new") &&
+		s.hasWord(k+1, map[string]bool{"new": true}) && attribute(content)
+	if change && w.Kind == Save && (user || after || endings[verb]) && !newText(content) && !(acquired && !after) {
 		return false // "Remember my dentist is Dr. Alvarez. He retired in 2019."
 	}
 	if after && scheduled[verb] {
@@ -2298,6 +2325,20 @@ func (s *sentence) namesElse(from int, text, content, old string) bool {
 			!hasName(old, written) && !hasName(content, written) {
 			return true
 		}
+	}
+	return false
+}
+
+// attribute reports a text about a thing's attribute: it opens with "my", "the", "its", "his", "her"
+// or "our" and a noun ("my work email is …", "the number is …").
+func attribute(content string) bool {
+	toks := textmodel.Tokens(content)
+	if len(toks) < 3 {
+		return false
+	}
+	switch toks[0].Text {
+	case "my", "the", "its", "his", "her", "our":
+		return roles(toks[1].Text)&(RoleStop|RoleVerbLike) == 0
 	}
 	return false
 }
