@@ -1923,7 +1923,7 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 	// me that …", which may be about memory.
 	if first+3 < s.n() && s.words[first] == "remind" && s.words[first+1] == "me" && s.words[first+2] == "to" &&
 		!s.marked(first+3, s.n()) && !s.has(RoleBackRef, first+3) && s.meaningful(first+3) && !s.question &&
-		!sharesWords(s, first+3, m.content) && !m.inQuotes(s.start) {
+		!sharesWords(s, first+3, m.content) && !m.inQuotes(s.start) && !consumes[s.words[first+3]] {
 		return nil
 	}
 	if first >= s.n() {
