@@ -159,16 +159,6 @@ func (s *sentence) noValue(from, to int, text string) int {
 	return -1
 }
 
-// namesIn reports a capitalised word in [from, to).
-func (s *sentence) namesIn(from, to int, text string) bool {
-	for k := from; k < to; k++ {
-		if s.roles[k] == 0 && name(s.toks[k], text) {
-			return true
-		}
-	}
-	return false
-}
-
 var (
 	strongConditions = wordSet(`if unless provided providing assuming whenever`)
 	clauseStarts     = wordSet(`the i i'm my we he she they it you this that`)
