@@ -58,6 +58,9 @@ func (s *sentence) contentWaits(from, to int, w Write, text string, storing bool
 	if k := s.takenBackInside(from, to, text); k >= 0 {
 		return k, ReasonTakenBack
 	}
+	if k := s.passing(from, to, text); k >= 0 {
+		return k, ReasonQualified
+	}
 	if k := s.putElsewhere(from, to, text, storing); k >= 0 {
 		return k, ReasonOtherSense
 	}
@@ -67,6 +70,35 @@ func (s *sentence) contentWaits(from, to int, w Write, text string, storing bool
 		}
 	}
 	return -1, ""
+}
+
+// passing returns the first word of a saved text that ties it to this moment or this conversation
+// ("… right now", "… today", "this is a draft", "the numbers above", "the link I just sent"), that
+// unsays it in a clause of its own after a comma ("…, who doesn't exist", "…, which I invented",
+// "…, this week anyway", "…, at least that's what I'll tell HR", "… and also that he isn't"), or
+// that is a placeholder ("[NAME]", "DD/MM/YYYY", "555-XXXX", "lorem ipsum"); or -1.
+func (s *sentence) passing(from, to int, text string) int {
+	for k := from; k < to; k++ {
+		wd := s.words[k]
+		switch {
+		case moments[wd], matchAt(s.words[:to], k, momentPhrases) > 0,
+			(wd == "this" || wd == "these") && (k == from || k+1 >= to || s.roles[k+1]&RoleVerbLike != 0 || chatNouns[s.words[k+1]]),
+			(wd == "above" || wd == "below" || wd == "here" && k == to-1) && !name(s.toks[k], text),
+			placeholders[wd]:
+			return k
+		case k > from && strings.Contains(s.gapEnd[k-1], ",") && (wd == "who" || wd == "which" || wd == "whom" || wd == "per" ||
+			matchAt(s.words[:to], k, unsayPhrases) > 0),
+			wd == "anyway", matchAt(s.words[:to], k, unsaidPhrases) > 0:
+			return k
+		}
+	}
+	raw := text[s.toks[from].Start:s.toks[to-1].End]
+	if strings.ContainsAny(raw, "[]<>{}") || strings.Contains(strings.ToUpper(raw), "XXX") ||
+		strings.Contains(raw, "YYYY") || strings.Contains(raw, "DD/MM") || strings.Contains(raw, "MM/DD") ||
+		strings.Contains(strings.ToLower(raw), "example.com") {
+		return from
+	}
+	return -1
 }
 
 // instruction reports a request verb at k (after fillers): "and book a table", "then email her".
@@ -132,8 +164,11 @@ func (s *sentence) putElsewhere(from, to int, text string, storing bool) int {
 // rather than a value.
 func (s *sentence) noValue(from, to int, text string) int {
 	if r := s.roles[from]; r&RoleVerbLike != 0 || editVerbs[s.words[from]] || r&RoleTask != 0 && !name(s.toks[from], text) ||
-		s.words[from] == "be" || s.words[from] == "become" {
-		return from // "add an extra shot", "include oat milk", "be honest with me"
+		r&RoleBackRef != 0 && s.words[from] != "it's" && !(from+1 < to && s.words[from+1] == "is") || references[s.words[from]] {
+		return from // "add an extra shot", "include oat milk", "be honest with me", "see above", "it changed"
+	}
+	if matchAt(s.words[:to], from, noValues) > 0 {
+		return from // "no idea", "to be confirmed"
 	}
 	digits, parts := false, false
 	for k := from; k < to; k++ {
@@ -142,7 +177,8 @@ func (s *sentence) noValue(from, to int, text string) int {
 	}
 	for k := from; k < to; k++ {
 		wd := s.words[k]
-		if relative[wd] || wd == "or" || wd == "one" && (k == to-1 || clauseStarts[s.words[k+1]]) {
+		if relative[wd] || wd == "or" || wd == "one" && (k == to-1 || clauseStarts[s.words[k+1]] || placePreps[s.words[k+1]]) ||
+			wd == "same" && k+1 < to && s.words[k+1] == "as" || wd == "last" && k+1 < to && chatNouns[s.words[k+1]] {
 			return k // "the new one", "the one I told you", "a mocha or a latte"
 		}
 		// "… to annoy Carla" (a purpose), "… for short flights", "… on Fridays" (a part of it).
@@ -160,6 +196,8 @@ func (s *sentence) noValue(from, to int, text string) int {
 }
 
 var (
+	references       = wordSet(`see be become same whatever's what details no tbc tbd unknown`)
+	noValues         = phrasesOf("no idea", "to be confirmed", "not sure", "don't know")
 	strongConditions = wordSet(`if unless provided providing assuming whenever`)
 	clauseStarts     = wordSet(`the i i'm my we he she they it you this that`)
 	conditionPhrases = phrasesOf("as long as", "subject to", "in case", "depending on", "on condition",
@@ -178,5 +216,15 @@ var (
 	records          = wordSet(`sheet spreadsheet doc docs document tracker log logbook calendar planner
 		notebook notes status file channel chat form list record records signature app cv resume résumé
 		deck brief chart whiteboard board wiki crm journal ledger diary agenda phone invoice receipt`)
-	relative = wordSet(`instead later earlier more less extra half double whoever whatever whichever told`)
+	relative = wordSet(`instead later earlier more less extra half double whoever whatever whichever told
+		whatever's tbc tbd unknown`)
+	moments       = wordSet(`today tonight rn`)
+	momentPhrases = phrasesOf("right now", "at the moment", "this morning", "this afternoon", "this evening",
+		"just now", "just sent", "in five minutes", "in an hour", "for now")
+	chatNouns = wordSet(`chat conversation email message call thread draft answer question reply meeting
+		document doc list page`)
+	unsayPhrases  = phrasesOf("at least", "this week anyway")
+	unsaidPhrases = phrasesOf("and also that", "cover story", "made up", "doesn't exist", "does not exist",
+		"i invented", "i made up")
+	placeholders = wordSet(`lorem ipsum foo asdf qwerty placeholder`)
 )

@@ -311,7 +311,8 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 		// "Please note my dietary requirement: halal." — a bare "note" asks only after "please"
 		// and of the user's own ("Note: the build is green.", "Please note: office closed on
 		// Monday." are notices).
-		if p[0] == "note" && (len(p) == 1 || p[1] == ":") && (i == 0 || s.words[i-1] != "please" || !s.hasIn(RoleFirstPerson, end, s.n())) {
+		if p[0] == "note" && (len(p) == 1 || p[1] == ":") && (i == 0 || s.words[i-1] != "please" || !s.hasIn(RoleFirstPerson, end, s.n()) ||
+			!s.states(end, s.n())) { // "Please note my apologies." states nothing
 			return fail(ReasonOtherSense, s, m.between(s, i, min(i+3, s.n())), StageFrame)
 		}
 	case w.Kind == Update && s.roles[i]&RoleUpdate != 0:
@@ -341,6 +342,11 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 	// "Remember for all teammates: …", "Save this for later: …", "Remember, every teammate, that …":
 	// after the verb, "this" and modifiers, then ":" or "that" before the text.
 	if end >= 0 && at < s.n() {
+		// "Save it for later: I'm in a hurry.", "Save it, I'm not interested.": "save it" brushes
+		// the teammate off.
+		if p[0] == "save" && len(p) == 1 && s.words[at] == "it" {
+			return fail(ReasonOtherSense, s, m.between(s, i, min(at+1, s.n())), StageFrame)
+		}
 		if k, aud, ok := s.verbModifiers(at); ok {
 			at, bare, audience = k, false, audience || aud
 		}
@@ -522,6 +528,19 @@ func (s *sentence) aboutItem(object span, it Item) bool {
 		}
 	}
 	return 2*len(seen) >= len(words)
+}
+
+// states reports a verb, a contraction ("I'm", "it's") or a colon in [from, to): a text that says
+// something, not a noun alone ("my apologies", "my frustration").
+func (s *sentence) states(from, to int) bool {
+	for k := from; k < to; k++ {
+		w := s.words[k]
+		if s.roles[k]&RoleVerbLike != 0 || strings.Contains(w, "'") && !strings.HasSuffix(w, "'s") || w == "is" || w == "are" ||
+			k+1 < to && (s.gapEnd[k] == ":" || s.gapEnd[k] == "=") {
+			return true
+		}
+	}
+	return false
 }
 
 // saysKey reports the item's key, whole, in span in.
@@ -1710,7 +1729,8 @@ func (m *message) rest(req *sentence, w Write) *verdict {
 		if bad := m.neutral(s, w); bad != nil {
 			// A task about a text after the request ("Remember …. Then summarise the report.")
 			// leaves the request in the user's own voice; before it, it may introduce what follows.
-			if bad.reason == ReasonPasted && m.task(s) && !s.relays() && (s.index > req.index || !s.pointsForward()) {
+			if bad.reason == ReasonPasted && m.task(s) && !s.relays() && (s.index > req.index || !s.pointsForward()) &&
+				!(w.Kind == Forget && s.index > req.index) {
 				continue
 			}
 			return bad
@@ -1929,6 +1949,11 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 	if first >= s.n() {
 		return why()
 	}
+	// "Remember that the office closes at 6. Tell everyone.": the user wants it for every
+	// teammate, and the write is the teammate's own.
+	if w.Kind == Save && !w.Shared && s.hasWord(0, audienceWords) {
+		return fail(ReasonNotShared, s, m.whole(s), StageRest)
+	}
 	if s.aside(first, m.text, m.content, w, m.after(s)) {
 		return nil
 	}
@@ -1945,6 +1970,8 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 			!s.hasIn(RoleFirstPerson, first, s.n()) && !sharesWords(s, first, m.content) && !sharesWords(s, first, w.Target.Content) {
 			return nil
 		}
+	case r&RoleTask != 0 && w.Kind == Forget && m.after(s):
+		// "Forget my diet. Order the cake.": "forget" may mean "never mind it this once".
 	case r&RoleTask != 0:
 		// A task that shares a word with the saved text and gives another number may say it
 		// otherwise ("Set a reminder for mum's birthday on 9 June." beside "my mum's birthday is 3
