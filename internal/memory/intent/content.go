@@ -84,8 +84,10 @@ func (s *sentence) passing(from, to int, text string) int {
 		case moments[wd], matchAt(s.words[:to], k, momentPhrases) > 0,
 			(wd == "this" || wd == "these") && (k == from || k+1 >= to || s.roles[k+1]&RoleVerbLike != 0 || chatNouns[s.words[k+1]]),
 			(wd == "above" || wd == "below" || wd == "here" && k == to-1) && !name(s.toks[k], text),
-			placeholders[wd]:
-			return k
+			placeholders[wd], chatWords[wd],
+			(wd == "i" || wd == "you") && k+1 < to && chatVerbs[s.words[k+1]],
+			wd == "i" && k+2 < to && s.words[k+1] == "already" && chatVerbs[s.words[k+2]]:
+			return k // "… the previous answer was wrong", "I asked about Python, not Java"
 		case k > from && strings.Contains(s.gapEnd[k-1], ",") && (wd == "who" || wd == "which" || wd == "whom" || wd == "per" ||
 			matchAt(s.words[:to], k, unsayPhrases) > 0),
 			wd == "anyway", matchAt(s.words[:to], k, unsaidPhrases) > 0:
@@ -220,11 +222,14 @@ var (
 		whatever's tbc tbd unknown`)
 	moments       = wordSet(`today tonight rn`)
 	momentPhrases = phrasesOf("right now", "at the moment", "this morning", "this afternoon", "this evening",
-		"just now", "just sent", "in five minutes", "in an hour", "for now")
+		"just now", "just sent", "in five minutes", "in an hour", "for now", "last answer", "last message",
+		"just woke", "still waiting")
 	chatNouns = wordSet(`chat conversation email message call thread draft answer question reply meeting
 		document doc list page`)
 	unsayPhrases  = phrasesOf("at least", "this week anyway")
 	unsaidPhrases = phrasesOf("and also that", "cover story", "made up", "doesn't exist", "does not exist",
 		"i invented", "i made up")
 	placeholders = wordSet(`lorem ipsum foo asdf qwerty placeholder`)
+	chatWords    = wordSet(`previous answered`)
+	chatVerbs    = wordSet(`said asked answered told mentioned typed wrote meant`)
 )

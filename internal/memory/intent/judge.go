@@ -320,6 +320,10 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 		if target, at, ok = s.updateObject(i + 1); !ok {
 			return fail(ReasonOtherSense, s, m.between(s, i, min(i+4, s.n())), StageFrame)
 		}
+		// "Change my flight to Friday." rebooks the flight: "change" also acts on things booked.
+		if s.words[i] != "update" && s.words[i] != "correct" && s.bookable(target) {
+			return fail(ReasonOtherSense, s, m.between(s, i, min(target.to, s.n())), StageFrame)
+		}
 		for k := target.from; k < target.to; k++ {
 			audience = audience || matchAt(s.words[:target.to], k, audiencePhrases) > 0
 		}
@@ -542,6 +546,20 @@ func (s *sentence) states(from, to int) bool {
 	}
 	return false
 }
+
+// bookable reports an object that names a thing booked or held in the world: a flight, an
+// appointment, a table, a password on a device.
+func (s *sentence) bookable(in span) bool {
+	for k := in.from; k < in.to; k++ {
+		if bookables[s.words[k]] {
+			return true
+		}
+	}
+	return false
+}
+
+var bookables = wordSet(`flight flights booking bookings appointment appointments reservation reservations table
+	ticket tickets seat seats order subscription plan train hotel room`)
 
 // saysKey reports the item's key, whole, in span in.
 func (s *sentence) saysKey(in span, key string) bool {
