@@ -24,11 +24,15 @@
 //     nothing after them but neutral closers ("please", "thanks", "for me", an audience phrase) or
 //     "and" with a clause that is neutral on its own; a request that ends in a dash or an open
 //     bracket is cut off; a plain smile (" :)") ending the message is the closer "🙂". The text
-//     itself may not say it isn't meant: irony or a joke inside it ("…, said no one ever", "… lol
-//     jk", "/s", "(not really)", "😂"), a last word "not", or a last part after a comma, dash or
-//     bracket that gives the frame it is said in with no number or name ("…, for the prank", "…,
-//     in character", "…, in theory"). A quoted word after "called" or "the word" is a mention, not
-//     a quote. A bare verb's text must state something (a first-person word, "is",
+//     itself may not say it isn't meant to be kept as it stands (content.go): irony or a joke
+//     ("…, said no one ever", "… lol jk", "/s", "(not really)", "😂", "…, for the prank"), a
+//     condition ("… if I get the job", "… when the reorg is announced"), a take-back after a break
+//     ("— actually no"), another instruction ("… and book a table"), words to the teammate, a
+//     one-off scope or this moment ("… for this report", "… right now"), a remark about the chat
+//     ("I asked about Python"), a clause that unsays it ("…, who doesn't exist"), a placeholder
+//     ("[NAME]"), another place to keep it ("… in the expenses sheet"), an exception in a shared
+//     text; an update's new text must be a value, not an edit or a reference ("add an extra shot",
+//     "see above"). A quoted word after "called" or "the word" is a mention, not a quote. A bare verb's text must state something (a first-person word, "is",
 //     "name's") and may not open with "to", "when", "me" … ("Remember to breathe", "Remember
 //     when…", "Save me a seat") nor name a thing to keep elsewhere ("Save the photo to my camera
 //     roll", "Save my gate code 4412 to 1Password", "Remember my locker code 31-07-22 in Notion"). A question, a condition or role-play before the verb, a title ("Remember the Titans",
