@@ -165,7 +165,7 @@ func (s *sentence) putElsewhere(from, to int, text string, storing bool) int {
 // noValue returns the first word of an update's new text that makes it an edit or a reference
 // rather than a value.
 func (s *sentence) noValue(from, to int, text string) int {
-	if r := s.roles[from]; r&RoleVerbLike != 0 || editVerbs[s.words[from]] || r&RoleTask != 0 && !name(s.toks[from], text) ||
+	if r := s.roles[from]; editVerbs[s.words[from]] || r&RoleTask != 0 && !name(s.toks[from], text) ||
 		r&RoleBackRef != 0 && s.words[from] != "it's" && !(from+1 < to && s.words[from+1] == "is") || references[s.words[from]] {
 		return from // "add an extra shot", "include oat milk", "be honest with me", "see above", "it changed"
 	}
