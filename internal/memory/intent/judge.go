@@ -561,6 +561,17 @@ func (s *sentence) bookable(in span) bool {
 var bookables = wordSet(`flight flights booking bookings appointment appointments reservation reservations table
 	ticket tickets seat seats order subscription plan train hotel room`)
 
+// namesSomething reports a word from index from on that is no stop, vague, back-pointing,
+// question or first-person word, nor "old" ("How old am I?").
+func (s *sentence) namesSomething(from int) bool {
+	for k := from; k < s.n(); k++ {
+		if s.roles[k]&(RoleStop|RoleVague|RoleBackRef|RoleQuestion|RoleFirstPerson) == 0 && s.words[k] != "old" && s.words[k] != "am" {
+			return true
+		}
+	}
+	return false
+}
+
 // saysKey reports the item's key, whole, in span in.
 func (s *sentence) saysKey(in span, key string) bool {
 	toks := textmodel.Tokens(key)
@@ -1982,10 +1993,11 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 	switch {
 	case s.question:
 		// A question asks only with its mark: "What follows is my character's line." is none.
-		// Not one about the user or the text just saved: "What's my PIN?", "What am I?" test
-		// the teammate on it.
+		// Not one about the text just saved, nor one about the user that names nothing: "What's
+		// my PIN?", "What am I?" test the teammate on it ("Where do I live?" asks).
 		if s.qmark && r&RoleQuestion != 0 && s.n()-first >= 3 && !s.has(RoleBackRef, first+1) &&
-			!s.hasIn(RoleFirstPerson, first, s.n()) && !sharesWords(s, first, m.content) && !sharesWords(s, first, w.Target.Content) {
+			!sharesWords(s, first, m.content+" "+w.Key) && !sharesWords(s, first, w.Target.Content+" "+w.Target.Key) &&
+			(!s.hasIn(RoleFirstPerson, first, s.n()) || s.namesSomething(first+1)) {
 			return nil
 		}
 	case r&RoleTask != 0 && w.Kind == Forget && m.after(s):
