@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 )
@@ -46,7 +47,8 @@ func (s *sentence) contentWaits(from, to int, w Write, text string, storing bool
 			return k, ReasonQualified
 		case wd == "when" && k > from && k+1 < to && (clauseStarts[s.words[k+1]] || s.roles[k+1] == 0 && name(s.toks[k+1], text)):
 			return k, ReasonConditional // "… when Carla confirms", "… when the reorg is announced"
-		case (wd == "and" || wd == "then" || wd == "&" || wd == "but") && k+1 < to && instruction(s, k+1):
+		case (wd == "and" || wd == "then" || wd == "&" || wd == "but" || wd == "so" || wd == "plus") && k+1 < to && instruction(s, k+1),
+			k > from && strings.Contains(s.gapEnd[k-1], ",") && instruction(s, k):
 			return k, ReasonQualified
 		case wd == "for" && k+1 < to && (s.words[k+1] == "this" || s.words[k+1] == "these"),
 			wd == "just" && k+1 < to && s.words[k+1] == "for":
@@ -95,10 +97,21 @@ func (s *sentence) passing(from, to int, text string) int {
 		}
 	}
 	raw := text[s.toks[from].Start:s.toks[to-1].End]
-	if strings.ContainsAny(raw, "[]<>{}") || strings.Contains(strings.ToUpper(raw), "XXX") ||
-		strings.Contains(raw, "YYYY") || strings.Contains(raw, "DD/MM") || strings.Contains(raw, "MM/DD") ||
-		strings.Contains(strings.ToLower(raw), "example.com") {
+	if strings.ContainsAny(raw, "[]<>{}") || placeholder.MatchString(raw) || strings.Contains(strings.ToLower(raw), "example.com") {
 		return from
+	}
+	// A text cut off before its value: "the wifi password is", "I like tea and".
+	if last := s.words[to-1]; cutOff[last] && !(to-2 >= from && strings.Contains(text[s.toks[to-2].End:s.toks[to-1].Start], "/")) ||
+		strings.HasPrefix(strings.TrimSpace(text[s.toks[to-1].End:]), ":") && to == s.n() {
+		return to - 1
+	}
+	// Markers glued on with a hyphen or a slash: "a morning person-NOT", "Dec 24-jk", "$5,000-ish".
+	for k := from; k < to; k++ {
+		for _, part := range strings.FieldsFunc(s.words[k], func(r rune) bool { return r == '-' || r == '/' })[1:] {
+			if gluedMarkers[part] {
+				return k
+			}
+		}
 	}
 	return -1
 }
@@ -110,6 +123,9 @@ func instruction(s *sentence, k int) bool {
 	}
 	if k >= s.n() {
 		return false
+	}
+	if k+1 < s.n() && (s.words[k+1] == "is" || s.words[k+1] == "are" || s.words[k+1] == "was") {
+		return false // "so text is better than calls": a noun
 	}
 	return roles(s.words[k])&(RoleSave|RoleUpdate|RoleForget) != 0 || instructionVerbs[s.words[k]]
 }
@@ -205,12 +221,13 @@ var (
 	conditionPhrases = phrasesOf("as long as", "subject to", "in case", "depending on", "on condition",
 		"so long as")
 	jokeWords = wordSet(`prank pranks joke jokes joking kidding troll trolling pretend pretend-style fantasy
-		wink roleplay role-play make-believe`)
+		wink roleplay role-play make-believe lulz lol gazillion bazillion`)
 	jokePhrases = phrasesOf("just for fun", "for fun", "for a laugh", "for the laugh", "wind him up",
 		"wind her up", "wind them up", "mess with", "just an example", "an example", "in my head",
-		"in my dreams")
+		"in my dreams", "nudge nudge", "trust me", "as a bit", "own mind", "totally real", "totally legit",
+		"monopoly money")
 	instructionVerbs = wordSet(`decline tell email text call ring message cancel ask remind invite reply
-		forward post tweet book order buy send`)
+		forward post tweet book order buy send ping log roll reschedule`)
 	exceptions       = wordSet(`except excepted excluding besides apart`)
 	exceptionPhrases = phrasesOf("all but", "other than", "not the", "not for")
 	takeBackInside   = wordSet(`don't dont actually rather ignore lie fake kidding jk nope nah memory memories`)
@@ -223,13 +240,17 @@ var (
 	moments       = wordSet(`today tonight rn`)
 	momentPhrases = phrasesOf("right now", "at the moment", "this morning", "this afternoon", "this evening",
 		"just now", "just sent", "in five minutes", "in an hour", "for now", "last answer", "last message",
-		"just woke", "still waiting")
+		"just woke", "still waiting", "pro tem", "the nonce", "this session", "current task", "this convo",
+		"this conversation", "this chat", "this once", "for the next")
 	chatNouns = wordSet(`chat conversation email message call thread draft answer question reply meeting
 		document doc list page`)
 	unsayPhrases  = phrasesOf("at least", "this week anyway")
 	unsaidPhrases = phrasesOf("and also that", "cover story", "made up", "doesn't exist", "does not exist",
 		"i invented", "i made up")
-	placeholders = wordSet(`lorem ipsum foo asdf qwerty placeholder`)
+	placeholders = wordSet(`lorem ipsum foo asdf qwerty placeholder todo tbd tba anytown`)
+	placeholder  = regexp.MustCompile(`_{2,}|%[sd]\b|\b[A-Z]+_[A-Z_]+\b|\b[Xx]{2,}\b|\b[Xx](\.[Xx])+\b|\bN{3,}\b|\bHH:MM\b|(?i)\b(dd|mm|yyyy)\b|\(name\)|\$[A-Z](\.[A-Z]+)?\b|\bv[A-Z]\.[A-Z]|\b000-00-0000\b|\bFake Street\b|\b[x]{1,3}\.[x]{1,3}\b`)
+	cutOff       = wordSet(`is are was were the a an and or at of my but that`)
+	gluedMarkers = wordSet(`not jk lol if kidding maybe prob probs approx tbc`)
 	chatWords    = wordSet(`previous answered`)
 	chatVerbs    = wordSet(`said asked answered told mentioned typed wrote meant`)
 )

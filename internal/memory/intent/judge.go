@@ -1198,7 +1198,10 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 		// The item is "KEY is VALUE" and the object names the key: "Erase my bank details." for
 		// "my bank details are sort code 12-34-56, account 11223344".
 		return ""
-	case keyedAfter && (named == 0 && oneValue(it.Content) || named == len(words)):
+	case keyedAfter && (named == 0 && oneValue(it.Content) || named == len(words)) &&
+		(!numberNamed(s, object) || numeric(it.Content)):
+		// "my phone number" names "111 222 333" under the key "phone", not "my phone is an
+		// iPhone 12" nor "my phone bill is $40 a month".
 		// The key, and words after it that say which part ("my Costco membership number"), and
 		// perhaps the whole text besides ("the staging database name orders_stg_v2").
 		return ""
@@ -1231,6 +1234,46 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 // oneValue reports an item text that holds one value (fields): "1234", "Mon/Wed/Fri 6:30am at
 // PureGym"; not "1234 at home, 4411 at the villa", "3310. Bank PIN 4410.".
 func oneValue(text string) bool { return fields(text, false) == 1 }
+
+// numberNamed reports "number" in the object.
+func numberNamed(s *sentence, object span) bool {
+	for k := object.from; k < object.to; k++ {
+		if s.words[k] == "number" || s.words[k] == "no" {
+			return true
+		}
+	}
+	return false
+}
+
+// numeric reports a text whose words, stop words aside, mostly hold digits ("111 222 333", "my
+// Costco number is 111 222 333" counts its value).
+func numeric(text string) bool {
+	toks := textmodel.Tokens(text)
+	if h := headAt(toks); h > 0 {
+		toks = toks[h+1:]
+	}
+	digits, words := 0, 0
+	for _, t := range toks {
+		if roles(t.Text)&RoleStop != 0 {
+			continue
+		}
+		words++
+		if strings.IndexFunc(t.Text, unicode.IsDigit) >= 0 {
+			digits++
+		}
+	}
+	return words > 0 && 2*digits >= words
+}
+
+// headAt returns the index of "is" or "are" after the first token, or 0.
+func headAt(toks []textmodel.Token) int {
+	for i, t := range toks {
+		if i > 0 && (t.Text == "is" || t.Text == "are") {
+			return i
+		}
+	}
+	return 0
+}
 
 // headIsKey reports an item whose text is "SUBJECT is VALUE" with the key's words for its subject.
 func headIsKey(it Item) bool {
@@ -1400,7 +1443,7 @@ var (
 	timeNouns = wordSet(`day days night nights summer summers winter spring autumn fall year years weekend
 		weekends time times moment moments evening morning week month holiday holidays trip good old`)
 	secondPerson = wordSet(`you you're youre your yours yourself yourselves you've you'll you'd`)
-	selfHedges   = wordSet(`might could probably maybe perhaps possibly`)
+	selfHedges   = wordSet(`might could probably maybe perhaps possibly prob probs approx approximately roughly`)
 	timeLinks    = wordSet(`before after until till`)
 	relayed      = wordSet(`sent wrote written forwarded texted emailed messaged posted tweeted replied said says
 		writes sends forwards dm'd dmed`)
@@ -1976,6 +2019,10 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 		return nil
 	}
 	if first >= s.n() {
+		return why()
+	}
+	// "Help me write a prank text.": the request may be part of the joke.
+	if s.hasWord(0, jokeWords) {
 		return why()
 	}
 	// "Remember that the office closes at 6. Tell everyone.": the user wants it for every
