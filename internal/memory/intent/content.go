@@ -96,19 +96,21 @@ func (s *sentence) passing(from, to int, text string) int {
 			return k
 		}
 	}
-	raw := text[s.toks[from].Start:s.toks[to-1].End]
+	raw := text[s.toks[from].Start:] // to the message's end: "… +1 (555) ___-____."
 	if strings.ContainsAny(raw, "[]<>{}") || placeholder.MatchString(raw) || strings.Contains(strings.ToLower(raw), "example.com") {
 		return from
 	}
 	// A text cut off before its value: "the wifi password is", "I like tea and".
 	if last := s.words[to-1]; cutOff[last] && !(to-2 >= from && strings.Contains(text[s.toks[to-2].End:s.toks[to-1].Start], "/")) ||
+		last == "on" && to-2 >= from && s.words[to-2] != "is" && s.words[to-2] != "are" && s.words[to-2] != "was" ||
 		strings.HasPrefix(strings.TrimSpace(text[s.toks[to-1].End:]), ":") && to == s.n() {
 		return to - 1
 	}
 	// Markers glued on with a hyphen or a slash: "a morning person-NOT", "Dec 24-jk", "$5,000-ish".
 	for k := from; k < to; k++ {
-		for _, part := range strings.FieldsFunc(s.words[k], func(r rune) bool { return r == '-' || r == '/' })[1:] {
-			if gluedMarkers[part] {
+		parts := strings.FieldsFunc(s.words[k], func(r rune) bool { return r == '-' || r == '/' })
+		for i, part := range parts {
+			if i > 0 && gluedMarkers[part] {
 				return k
 			}
 		}
@@ -244,12 +246,12 @@ var (
 		"this conversation", "this chat", "this once", "for the next")
 	chatNouns = wordSet(`chat conversation email message call thread draft answer question reply meeting
 		document doc list page`)
-	unsayPhrases  = phrasesOf("at least", "this week anyway")
+	unsayPhrases  = phrasesOf("at least", "this week anyway", "again")
 	unsaidPhrases = phrasesOf("and also that", "cover story", "made up", "doesn't exist", "does not exist",
-		"i invented", "i made up")
+		"i invented", "i made up", "not final", "number coming", "to be decided")
 	placeholders = wordSet(`lorem ipsum foo asdf qwerty placeholder todo tbd tba anytown`)
-	placeholder  = regexp.MustCompile(`_{2,}|%[sd]\b|\b[A-Z]+_[A-Z_]+\b|\b[Xx]{2,}\b|\b[Xx](\.[Xx])+\b|\bN{3,}\b|\bHH:MM\b|(?i)\b(dd|mm|yyyy)\b|\(name\)|\$[A-Z](\.[A-Z]+)?\b|\bv[A-Z]\.[A-Z]|\b000-00-0000\b|\bFake Street\b|\b[x]{1,3}\.[x]{1,3}\b`)
-	cutOff       = wordSet(`is are was were the a an and or at of my but that`)
+	placeholder  = regexp.MustCompile(`_{2,}|%[sd]\b|\b[A-Z]+_[A-Z_]+\b|\b[Xx]{2,}\b|\b[Xx](\.[Xx])+\b|\bN{3,}\b|\bHH:MM\b|\b(?i:dd|mm|yyyy)\b|\(name\)|\$[A-Z](\.[A-Z]+)?\b|\bv[A-Z]\.[A-Z]|\b000-00-0000\b|\bFake Street\b|\b[x]{1,3}\.[x]{1,3}\b|\bDATE\b|\bTIME\b|(?i:todo\b)`)
+	cutOff       = wordSet(`is are was were the a an and or at of my but that i`)
 	gluedMarkers = wordSet(`not jk lol if kidding maybe prob probs approx tbc`)
 	chatWords    = wordSet(`previous answered`)
 	chatVerbs    = wordSet(`said asked answered told mentioned typed wrote meant`)

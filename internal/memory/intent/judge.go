@@ -1248,6 +1248,9 @@ func numberNamed(s *sentence, object span) bool {
 // numeric reports a text whose words, stop words aside, mostly hold digits ("111 222 333", "my
 // Costco number is 111 222 333" counts its value).
 func numeric(text string) bool {
+	if strings.ContainsAny(text, "$£€¥") {
+		return false // an amount, not a number that names something
+	}
 	toks := textmodel.Tokens(text)
 	if h := headAt(toks); h > 0 {
 		toks = toks[h+1:]
@@ -1258,11 +1261,14 @@ func numeric(text string) bool {
 			continue
 		}
 		words++
+		if timeNouns[t.Text] {
+			return false // "… a month"
+		}
 		if strings.IndexFunc(t.Text, unicode.IsDigit) >= 0 {
 			digits++
 		}
 	}
-	return words > 0 && 2*digits >= words
+	return words > 0 && 2*digits > words
 }
 
 // headAt returns the index of "is" or "are" after the first token, or 0.
@@ -1845,8 +1851,8 @@ func (m *message) task(s *sentence) bool {
 		s.question {
 		return false
 	}
-	if s.roles[first]&(markers&^(RolePaste|RoleSave|RoleUpdate|RoleForget)) != 0 {
-		return false // "Ask me again tomorrow." defers
+	if s.roles[first]&(markers&^(RolePaste|RoleSave|RoleUpdate|RoleForget)) != 0 || s.hasWord(first, jokeWords) {
+		return false // "Ask me again tomorrow." defers; "Help me write a prank text." frames
 	}
 	if s.touchesMemory(first) {
 		return false
