@@ -24,7 +24,7 @@ import (
 //   - words said to the teammate ("… when you draft the email");
 //   - a scope that makes it a one-off ("… for this report", "… for this email only");
 //   - where to put it instead of memory, at its end ("… in the expenses sheet", "… on my CV", and
-//     after "note", "save" or "write down" a name: "… in Notion");
+//     after "note", "save" or "write down" an app's name: "… to 1Password", "… in iCloud");
 //   - for a shared write, an exception ("… except Leo", "… all but Leo");
 //   - for an update, a new text that is no value: an edit or a reference ("add an extra shot", "to
 //     include oat milk", "the new one", "whoever replaces Carla", "start 30 minutes later", "a
@@ -158,8 +158,8 @@ func (s *sentence) takenBackInside(from, to int, text string) int {
 
 // putElsewhere returns the start of a last part of the text that says where to put it other than
 // memory: "in|on|to|into|for [the|my …] ⟨record⟩" ("in the expenses sheet", "on my CV", "for the
-// board deck"), or — after a verb that stores ("note", "save", "write down") — "in|into|to ⟨Name⟩"
-// ("in Notion", "to 1Password").
+// board deck"), or — after a verb that stores ("note", "save", "write down") — "in|into|to ⟨app⟩"
+// ("to 1Password", "in iCloud"; "in Notion" reads like a place and is left open).
 func (s *sentence) putElsewhere(from, to int, text string, storing bool) int {
 	for k := to - 2; k > from && k >= to-6; k-- {
 		if !placePreps[s.words[k]] {
@@ -169,15 +169,22 @@ func (s *sentence) putElsewhere(from, to int, text string, storing bool) int {
 		if records[last] || strings.HasSuffix(last, "'s") && records[strings.TrimSuffix(last, "'s")] {
 			return k
 		}
-		// A name written with an inner capital or a digit is an app's ("to 1Password", "in
-		// iCloud"); a plain capitalised one may be a place ("I'm based in Cork").
-		written := text[s.toks[to-1].Start:s.toks[to-1].End]
-		if storing && k == to-2 && (s.words[k] == "in" || s.words[k] == "into" || s.words[k] == "to") &&
-			strings.IndexFunc(written[1:], unicode.IsUpper) >= 0 || strings.IndexFunc(written, unicode.IsDigit) >= 0 && unicode.IsLetter([]rune(written)[len([]rune(written))-1]) && storing && k == to-2 {
+		if storing && k == to-2 && appName(text[s.toks[to-1].Start:s.toks[to-1].End]) {
 			return k
 		}
 	}
 	return -1
+}
+
+// appName reports a name written as apps are: an inner capital ("iCloud", "OneNote") or a digit
+// and letters ("1Password"). A plain capitalised name may be a place ("I'm based in Cork").
+func appName(written string) bool {
+	r := []rune(written)
+	if len(r) < 2 {
+		return false
+	}
+	return strings.IndexFunc(string(r[1:]), unicode.IsUpper) >= 0 ||
+		strings.IndexFunc(written, unicode.IsDigit) >= 0 && unicode.IsLetter(r[len(r)-1])
 }
 
 // noValue returns the first word of an update's new text that makes it an edit or a reference
