@@ -15,11 +15,12 @@ import (
 //
 //   - a condition on it ("… if I get the job", "… provided Carla signs off", "…, should the flights
 //     be cheap", "… as long as I get the visa", "… once the lease is signed");
-//   - a take-back after a break (", no, don't", "— actually no", "(delete this later)", "— not
-//     for memory", "or rather, don't"), or a bracket at its end with no number or name ("(lie)",
-//     "(just an example)");
+//   - a take-back after a break (", no, don't", "— actually no", "(delete this later)", "(lie)",
+//     "— not for memory", "or rather, don't");
 //   - words for a joke or pretence ("as a joke on Tom", "just for fun", "to wind him up", "in my
-//     head");
+//     head", "(just an example)");
+//   - this moment or this chat, a clause that unsays it, a placeholder, a cut-off end, or a marker
+//     glued on with a hyphen (see passing);
 //   - another instruction joined to it ("… and book a table", "…, then tell the caterer");
 //   - words said to the teammate ("… when you draft the email");
 //   - a scope that makes it a one-off ("… for this report", "… for this email only");
