@@ -458,8 +458,9 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 		// unless the new text gives as many.
 		// The key said whole stands for the subject too: "Update my standup time to 9:30." for
 		// "my team standup is at 9:15" (key "my standup time") replaces "at 9:15".
+		// (A colon inside a time, "9:15", is no separator.)
 		if _, v, ok := head(w.Target); ok && !bySubject && s.saysKey(target, w.Target.Key) &&
-			!strings.ContainsAny(w.Target.Content, ";:") {
+			!strings.Contains(w.Target.Content, ";") && !separatingColon(w.Target.Content) {
 			value, bySubject = v, true
 		} else if !bySubject && s.saysKey(target, w.Target.Key) && !sharesItemWord(w.Target.Content, w.Target.Key) &&
 			oneValue(w.Target.Content) && strings.IndexFunc(w.Target.Content, unicode.IsDigit) < 0 {
@@ -1326,7 +1327,15 @@ func fields(text string, slash bool) int {
 	if slash {
 		text = strings.ReplaceAll(text, " / ", ";")
 	}
-	n := len(strings.FieldsFunc(text, func(r rune) bool { return strings.ContainsRune(",;&()[]\n", r) }))
+	// A separator inside a token is part of it: "Tr0ub4dor&3", "AT&T", "$2,000".
+	rs := []rune(text)
+	for i := 1; i+1 < len(rs); i++ {
+		if rs[i] == '&' && !unicode.IsSpace(rs[i-1]) && !unicode.IsSpace(rs[i+1]) ||
+			rs[i] == ',' && unicode.IsDigit(rs[i-1]) && unicode.IsDigit(rs[i+1]) {
+			rs[i] = '_'
+		}
+	}
+	n := len(strings.FieldsFunc(string(rs), func(r rune) bool { return strings.ContainsRune(",;&()[]\n", r) }))
 	for i := strings.Index(text, ". "); i >= 0; i = nextIndex(text, ". ", i) {
 		if w := strings.ToLower(lastWord(text[:i])); !abbreviations[w] && len([]rune(w)) > 1 {
 			n++
@@ -1339,6 +1348,17 @@ func fields(text string, slash bool) int {
 		}
 	}
 	return max(n, 1)
+}
+
+// separatingColon reports a colon that parts a label from its value ("Note: …"), not one inside a
+// time or a ratio ("9:15", "3:1").
+func separatingColon(text string) bool {
+	for i := strings.IndexByte(text, ':'); i >= 0; i = nextIndex(text, ":", i) {
+		if i == 0 || i+1 == len(text) || !unicode.IsDigit(rune(text[i-1])) || !unicode.IsDigit(rune(text[i+1])) {
+			return true
+		}
+	}
+	return false
 }
 
 func nextIndex(s, sub string, after int) int {
