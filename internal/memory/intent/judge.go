@@ -206,8 +206,11 @@ func (s *sentence) opening() (int, bool) {
 	if n := matchAt(s.words, i, greetings); n > 0 && i+n < s.n() && s.gapEnd[i+n-1] == "," {
 		i = s.skipFillers(i + n) // "Good morning, please …"
 	}
-	if n := matchAt(s.words, i, openers); n > 0 {
-		i = s.skipFillers(i + n)
+	// "Just so you know for next time, remember …": two openers at most.
+	for range 2 {
+		if n := matchAt(s.words, i, openers); n > 0 {
+			i = s.skipFillers(i + n)
+		}
 	}
 	audience := false
 	for _, ps := range [][]phrase{postVerbAudiences, vocatives} {
@@ -2086,7 +2089,7 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 	case m.req != nil && s.index > m.req.index:
 		// Any other statement after the request may comment on it ("I'm being ironic.", "My son
 		// typed this."): only context given before it counts as neutral.
-	case r&RoleSubject != 0 && r&RoleBackRef == 0 && r&RoleFirstPerson != 0 && !s.namesSomeone(m.text, first) && s.context(first, m.content, w.Kind == Update) &&
+	case r&RoleSubject != 0 && r&RoleBackRef == 0 && r&RoleFirstPerson != 0 && !s.namesSomeone(m.text, first) && s.context(first, m.text, m.content, w.Kind == Update) &&
 		!(w.Kind == Update && s.namesElse(first, m.text, m.content, w.Target.Content)):
 		// Context before the request, in the user's own first person, naming no one else, of the
 		// kinds context reads: "I moved last week.", "I live in Lisbon.", "My new card number is
@@ -2280,7 +2283,7 @@ func wordSet(words string) map[string]bool {
 //     number or an address ("My new card number is 4471."; not "My steak is getting cold."),
 //     sharing no word with the write's text (which it might contradict: "My PIN is 1234. Remember
 //     my PIN is 5678.").
-func (s *sentence) context(first int, content string, update bool) bool {
+func (s *sentence) context(first int, text, content string, update bool) bool {
 	k := first
 	if s.words[k] == "my" {
 		k++
@@ -2299,8 +2302,45 @@ func (s *sentence) context(first int, content string, update bool) bool {
 	if update {
 		return s.news(k, "") // an update replaces the old state, whatever the news (see namesElse)
 	}
-	return s.news(k, content)
+	return s.news(k, content) || s.whereabouts(k, text, content)
 }
+
+// whereabouts reports "I|We live|work|study in|at|near PLACE" from k, the whole sentence: PLACE is
+// a name ("Glasgow", "St Thomas' hospital") or "the|a" and up to three plain words ending in a word
+// for a place ("a small bakery"), and shares no word with the saved text ("I live in Leeds.
+// Remember that I live in York." corrects itself). The text must be an attribute of a thing ("my
+// nearest station is Partick"): what the user is or does may contradict it ("I work at Google.
+// Remember that I'm unemployed.").
+func (s *sentence) whereabouts(k int, text, content string) bool {
+	if k+3 > s.n() || s.words[k] != "i" && s.words[k] != "we" || !whereVerbs[s.words[k+1]] || !places[s.words[k+2]] ||
+		sharesWords(s, k, content) || !attribute(content) {
+		return false
+	}
+	j := k + 3
+	if determiners[s.words[j]] && s.words[j] != "my" && s.words[j] != "our" {
+		j++
+		start := j
+		for j < s.n() && j-start < 3 && s.roles[j] == 0 && !placeNouns[s.words[j]] {
+			j++
+		}
+		return j+1 == s.n() && placeNouns[s.words[j]]
+	}
+	start := j
+	for j < s.n() && s.roles[j] == 0 && name(s.toks[j], text) {
+		j++
+	}
+	if j < s.n() && placeNouns[s.words[j]] {
+		j++
+	}
+	return j > start && j == s.n()
+}
+
+var (
+	whereVerbs = wordSet(`live work study`)
+	placeNouns = wordSet(`hospital clinic office school university college bank bakery shop store cafe
+		restaurant hotel factory warehouse lab library museum council agency firm company studio centre
+		center station airport practice surgery pharmacy gym`)
+)
 
 // aside reports a plain statement about the user's world, before or after the request, that gives
 // its background or its reason and can't change what it asks: a subject (I, we, he, she, they, or
@@ -2625,8 +2665,14 @@ var places = map[string]bool{"in": true, "to": true, "at": true, "from": true, "
 
 // thanksFor are the words a thanks may give its reason in: the help and when it came.
 var thanksFor = wordSet(`your the all all of that this help helping support advice answer answers reply
+	yesterday's today's morning's
 	replies response quick fast earlier yesterday today last night week so much everything time patience
 	work summary reminder reminders update updates info tip tips recipe recipes ideas suggestions`)
+
+// praise may follow a thanks: "Thanks for the summary, it was great."
+var praise = phrasesOf("it was great", "it was perfect", "it was helpful", "it was really helpful", "it was very helpful",
+	"that was great", "that was perfect", "that was helpful", "that was really helpful", "great job", "nice work",
+	"good job", "well done", "it helped", "it helped a lot", "it was spot on")
 
 // thanksDoing are the errands a thanks may name: "Thanks for booking the flights."
 var thanksDoing = wordSet(`sorting booking organising organizing arranging scheduling rescheduling ordering
@@ -2687,6 +2733,10 @@ func (m *message) greeting(s *sentence) bool {
 					return true
 				}
 				for k := i + 1; k < s.n(); k++ {
+					// "Thanks for yesterday's summary, it was great.": praise after a comma.
+					if k > i+1 && s.gapEnd[k-1] == "," && matchAt(s.words, k, praise) == s.n()-k {
+						break
+					}
 					if !thanksFor[s.words[k]] {
 						return false
 					}

@@ -420,7 +420,7 @@ var (
 	verbMods = phrasesOf("for later", "for future reference", "in memory", "to memory", "in your memory",
 		"to your memory", "please", "as well", "too", "for me", "in mind")
 	// restatements may open the new value after an update's object.
-	restatements = phrasesOf("it's now", "it is now", "it's", "it is", "now", "they're now", "they're")
+	restatements = phrasesOf("it's now", "it is now", "it's actually", "it is actually", "it's", "it is", "now", "they're now", "they're")
 	// openers are two-word fillers that may open a request: "oh and", "heads up".
 	openers = phrasesOf("oh and", "oh also", "ah and", "heads up", "one more thing", "by the way", "also", "quick one",
 		"just so you know", "so you know", "for next time", "for future reference", "fyi", "just fyi", "two things",
