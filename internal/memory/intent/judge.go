@@ -206,10 +206,13 @@ func (s *sentence) opening() (int, bool) {
 	if n := matchAt(s.words, i, greetings); n > 0 && i+n < s.n() && s.gapEnd[i+n-1] == "," {
 		i = s.skipFillers(i + n) // "Good morning, please …"
 	}
-	// "Just so you know for next time, remember …": two openers at most.
+	// "Just so you know for next time, remember …": two openers at most (one may open with a
+	// filler: "just so you know").
 	for range 2 {
 		if n := matchAt(s.words, i, openers); n > 0 {
 			i = s.skipFillers(i + n)
+		} else if n := matchAt(s.words, 0, openers); n > 0 && i > 0 && i < n {
+			i = s.skipFillers(n)
 		}
 	}
 	audience := false
