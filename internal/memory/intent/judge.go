@@ -171,7 +171,7 @@ func Judge(text string, w Write) Decision {
 	default:
 		return fail(ReasonUnknownKind, nil, "", StageKind).decision()
 	}
-	m := read(text)
+	m := readKeeping(text, w.Content)
 	m.content = w.Content
 	if m.voice != "" {
 		return fail(m.voice, nil, m.voiceWords, StageVoice).decision()

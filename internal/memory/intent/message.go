@@ -94,7 +94,30 @@ func smileAtEnd(text string) string {
 
 // read cuts the message into sentences and tags them (one pass), and looks for what shows that
 // part of it is not the user's own voice.
-func read(text string) *message {
+func read(text string) *message { return readKeeping(text, "") }
+
+// readKeeping is read where every "!" inside a verbatim occurrence of keep (the text being saved,
+// "Hx!40-pepper") is part of a word rather than a sentence's end — unless the occurrence is glued
+// to another "!" or "?" ("Hx!40-pepper!" may end in the password's own "!").
+func readKeeping(text, keep string) *message {
+	kept := map[int]bool{}
+	if strings.Contains(strings.TrimSpace(keep), "!") {
+		for at := 0; ; {
+			i := strings.Index(text[at:], keep)
+			if i < 0 {
+				break
+			}
+			i += at
+			if end := i + len(keep); end == len(text) || !strings.ContainsRune("!?", rune(text[end])) {
+				for j := i; j < end; j++ {
+					if text[j] == '!' && j > i && j+1 < end && !unicode.IsSpace(rune(text[j-1])) && !unicode.IsSpace(rune(text[j+1])) {
+						kept[j] = true
+					}
+				}
+			}
+			at = i + 1
+		}
+	}
 	written := text
 	text = smileAtEnd(unbold(ownList(text))) // same length: offsets into one are offsets into the other
 	m := &message{text: text}
@@ -125,6 +148,10 @@ func read(text string) *message {
 				// "6.40 a.m. on Friday": "a.m." and "p.m." before a word in small letters go on.
 				if r == '.' && j == 0 && strings.TrimSpace(gap) == "." && (prev == "a.m" || prev == "p.m") &&
 					unicode.IsLower([]rune(text[t.Start:])[0]) {
+					continue
+				}
+				// "Zq9!rT4vW": a "!" inside the text being saved, written as it is, is part of it.
+				if r == '!' && kept[toks[i-1].End] {
 					continue
 				}
 				ends = ends || sentenceEnd(r)
