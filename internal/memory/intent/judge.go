@@ -2152,7 +2152,7 @@ var (
 	oldWords  = map[string]bool{"old": true}
 	oldGaps   = map[string]bool{"": true, ",": true, "(": true, ")": true}
 	// identifiers may follow a key to say that its value names or numbers it.
-	identifiers = wordSet(`name number code id`)
+	identifiers = wordSet(`name number code id reading level`)
 	aboutWords  = map[string]bool{"about": true, "on": true, "regarding": true}
 )
 
