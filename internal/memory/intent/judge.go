@@ -317,7 +317,9 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 		// "Please note my dietary requirement: halal." — a bare "note" asks only after "please"
 		// and of the user's own ("Note: the build is green.", "Please note: office closed on
 		// Monday." are notices).
-		if p[0] == "note" && (len(p) == 1 || p[1] == ":") && (i == 0 || s.words[i-1] != "please" || !s.hasIn(RoleFirstPerson, end, s.n()) ||
+		// "Note: my passport number is K4471920." alone in its message is the user's own number.
+		ownNumber := len(p) == 2 && p[1] == ":" && i == 0 && len(m.sentences) == 1 && s.myContact(end)
+		if p[0] == "note" && (len(p) == 1 || p[1] == ":") && !ownNumber && (i == 0 || s.words[i-1] != "please" || !s.hasIn(RoleFirstPerson, end, s.n()) ||
 			!s.states(end, s.n())) { // "Please note my apologies." states nothing
 			return fail(ReasonOtherSense, s, m.between(s, i, min(i+3, s.n())), StageFrame)
 		}
@@ -361,6 +363,13 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 			at, bare, audience = k, false, audience || aud
 		}
 	}
+	// "Save this as my wifi password: tulip-7782": the key named after "this as", then ":".
+	keyed := false
+	if bare && len(key) > 0 && at+2 < s.n() && s.words[at] == "this" && s.words[at+1] == "as" {
+		if k, ok, aud := s.keyObject(at+2, key); ok && s.gapEnd[k-1] == ":" {
+			at, keyed, bare, audience = k, true, false, audience || aud
+		}
+	}
 	// "Keep in mind who pays your bills." reads like a bare verb.
 	mind := end >= 0 && len(p) >= 3 && p[len(p)-1] == "mind"
 	if (bare || mind) && at < s.n() && matchAt(s.words, at, otherSenseStarts) > 0 {
@@ -383,8 +392,7 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 		return fail(ReasonOtherSense, s, m.between(s, i, min(at+3, s.n())), StageFrame)
 	}
 	// The key may be named as the frame's object: "remember my locker code: 3310".
-	keyed := false
-	if len(key) > 0 && !s.exactAt(at, content) {
+	if len(key) > 0 && !keyed && !s.exactAt(at, content) {
 		if k, ok, aud := s.keyObject(at, key); ok {
 			at, keyed, audience = k, true, audience || aud
 		}
@@ -493,6 +501,19 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 		return &verdict{ReasonAskedShared, Trace{Sentence: s.index, Words: m.whole(s), Stage: StageAsked}}
 	}
 	return &verdict{ReasonAsked, Trace{Sentence: s.index, Words: m.whole(s), Stage: StageAsked}}
+}
+
+// myContact reports "my THING is|are" from k, THING up to three plain words ending in a word for
+// a number, a code or an address ("my github handle is").
+func (s *sentence) myContact(k int) bool {
+	if k >= s.n() || s.words[k] != "my" {
+		return false
+	}
+	j := k + 1
+	for j < s.n() && j-k <= 3 && s.roles[j] == 0 && !contactNouns[s.words[j]] {
+		j++
+	}
+	return j+1 < s.n() && contactNouns[s.words[j]] && (s.words[j+1] == "is" || s.words[j+1] == "are")
 }
 
 // sharesItemWord reports a word of the key, stop words aside, in the text.

@@ -438,7 +438,9 @@ var (
 		"with all teammates", "with all my teammates", "with every teammate", "to all teammates", "to all my teammates",
 		"to my profile", "in my profile", "into my profile", "on my profile", "to shared memory",
 		"in shared memory", "into shared memory", "to your shared memory", "in your shared memory",
-		"in everyone's memory", "in everybody's memory")
+		"in everyone's memory", "in everybody's memory", "to the shared memory", "in the shared memory",
+		"to the shared team memory", "in the shared team memory", "to shared team memory", "in shared team memory",
+		"to our shared memory", "in our shared memory")
 	// postVerbAudiences may stand between a save verb and ":" or "that" ("Save for all of you: …").
 	postVerbAudiences = append(phrasesOf("for all of you", "for everyone", "for everybody", "for each of you"),
 		audiencePhrases...)

@@ -78,6 +78,9 @@ var abbreviations = map[string]bool{"dr": true, "mr": true, "mrs": true, "ms": t
 	"mt": true, "ft": true, "inc": true, "ltd": true, "co": true, "dept": true, "apt": true, "ave": true,
 	"blvd": true, "rd": true, "no": true}
 
+// nameEnds are the abbreviations that close a name or a list rather than open one.
+var nameEnds = map[string]bool{"ltd": true, "inc": true, "co": true, "etc": true, "jr": true, "sr": true}
+
 // smileAtEnd blanks a plain smile that ends the message (" :)", " :-)"): the closer "🙂" written
 // in ASCII. Any other emoticon, or a smile anywhere else, is still read as a voice cue (a wink, a
 // devil's grin ">:)", "}:)").
@@ -141,7 +144,10 @@ func readKeeping(text, keep string) *message {
 			ends, question := false, false
 			for j, r := range gap {
 				prev := toks[i-1].Text
-				if r == '.' && j == 0 && strings.TrimSpace(gap) == "." && (abbreviations[prev] ||
+				// "… is Brightline Ltd. Draft my reply …": an abbreviation that ends a name ends
+				// the sentence too when a capitalised word the lexicon knows follows.
+				ender := nameEnds[prev] && unicode.IsUpper([]rune(text[t.Start:])[0]) && roles(t.Text) != 0
+				if r == '.' && j == 0 && strings.TrimSpace(gap) == "." && !ender && (abbreviations[prev] ||
 					len([]rune(prev)) == 1 && unicode.IsLetter([]rune(prev)[0]) && unicode.IsUpper([]rune(text[toks[i-1].Start:])[0])) {
 					continue
 				}
