@@ -1848,7 +1848,7 @@ func (m *message) rest(req *sentence, w Write) *verdict {
 		}
 		// A sentence beside a forget that holds a word of the item may restate or keep it, a task
 		// too ("Call the plumber." beside "My plumber's number is …" needs the number).
-		if w.Kind == Forget && mentionsItem(s, w.Target) {
+		if w.Kind == Forget && mentionsItem(s, w.Target) && !(s.index < req.index && s.leaves(m.text, w)) {
 			return fail(ReasonRestated, s, m.whole(s), StageRest)
 		}
 		if bad := m.neutral(s, w); bad != nil {
@@ -1863,6 +1863,23 @@ func (m *message) rest(req *sentence, w Write) *verdict {
 	}
 	return nil
 }
+
+// leaves reports news, before a forget, that a person the item names has gone: "Karen left the
+// company." before "Please forget that my manager is Karen Liu." — a plain aside whose subject is
+// a name in the item and whose verb says they left.
+func (s *sentence) leaves(text string, w Write) bool {
+	first := s.skipFillers(0)
+	if first+1 >= s.n() || !name(s.toks[first], text) || !hasName(w.Target.Content, text[s.toks[first].Start:s.toks[first].End]) {
+		return false
+	}
+	k := first + 1
+	for k < s.n() && (s.words[k] == "just" || s.words[k] == "recently" || s.words[k] == "has") {
+		k++
+	}
+	return k < s.n() && departures[s.words[k]] && s.aside(first, text, "", w, false)
+}
+
+var departures = wordSet(`left quit retired resigned moved`)
 
 // pointsForward reports a sentence that may introduce text after it: "this", "these", "the
 // following", "below", "here's", or a colon at its end.
@@ -2452,8 +2469,11 @@ func (s *sentence) aside(first int, text, content string, w Write, after bool) b
 		// An ending that may also take a request back ("left", "cancelled", "stopped") is the event
 		// only with an object that says what ended: "I cancelled the membership.", not "I
 		// cancelled it."
+		// A thing may end with nothing after the verb: "My old passport expired." (not "I
+		// cancelled.", which may take the request back).
 		if s.marked(i, i+1) && !(i == k && endings[verb] && k+1 < s.n() && (determiners[s.words[k+1]] && s.roles[k+1]&RoleBackRef == 0 ||
 			s.words[k+1] == "my" || s.words[k+1] == "our" || verb == "stopped" && s.words[k+1] == "going")) &&
+			!(i == k && endings[verb] && k+1 == s.n() && !user && k > first+1 && subject != "he" && subject != "she" && subject != "they") &&
 			!(i == k-1 && beVerbs[s.words[i]]) && !(verb == "back" && i == k+2 && i+1 == s.n()) &&
 			!(i > first && i < k && s.roles[i] == RolePaste) {
 			return false
