@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/open-bot/memory/internal/memory/textmodel"
 )
 
 // The saved text itself (A1 (b)): the teammate copies the user's words up to the clause's end, and
@@ -263,4 +265,125 @@ var (
 	gluedMarkers = wordSet(`not jk lol if kidding maybe prob probs approx tbc`)
 	chatWords    = wordSet(`previous answered`)
 	chatVerbs    = wordSet(`said asked answered told mentioned typed wrote meant`)
+)
+
+// newValue checks the new text of an update that names its item by an object ("Update my dentist:
+// Dr. Ruiz", "Change my seat preference to window") and returns the first word that doesn't fit
+// the one thing such an update may set, or -1 — an allow-list, since "update" also means telling
+// someone ("Update my manager: the report will be late."), installing ("Update my phone to iOS
+// 18.") or deciding later ("Change my dentist to someone nearer."):
+//
+//   - a device or an app takes a new value only restated with a name: "Update my laptop: it's
+//     now a 16-inch MacBook Pro M4." (not "Update my phone to iOS 18.");
+//   - a new text that is a clause (a subject pronoun, an auxiliary or a verb the lexicon knows)
+//     must restate the item — share a word with its text or key, or the object is a note ("Update
+//     the marathon note: the race is in November now.") — or say the user's own state ("I'm now
+//     in Berlin.", not "I'll be home by 7."), and for a person name one ("I now go to Marta");
+//   - no word of either may be a marker (a negation only in a clause: "I don't eat pork now"), a
+//     back reference, a question word or an indefinite ("somewhere", "whoever", "soon"), nor
+//     someone else's possessive ("Sam's is Dr. Ruiz");
+//   - a value for a person ("my manager", "my dentist") is a name, perhaps with where ("Dr. Lewis
+//     at Brook Dental"), and nothing else.
+func (s *sentence) newValue(from, to int, object span, it Item, text string) (int, Reason) {
+	restated := false // "it's now", "it's actually" between the object and the new text
+	for k := object.to; k < from; k++ {
+		restated = restated || s.words[k] == "now" || s.words[k] == "actually"
+	}
+	// "Please update my dentist: it's Dr. Ruiz now.": the value after a restatement.
+	if n := matchAt(s.words[:to], from, valueRestatements); n > 0 && from+n < to {
+		from, restated = from+n, true
+	}
+	head := strings.TrimSuffix(s.words[object.to-1], "'s")
+	person := people[head] || personNouns[head]
+	own := map[string]bool{}
+	for _, t := range textmodel.Tokens(it.Key + " " + it.Content) {
+		own[t.Text] = true
+	}
+	clause, named, mine, framed := false, false, false, false
+	for k := from; k < to; k++ {
+		w := s.words[k]
+		clause = clause || clauseWords[w] || s.roles[k]&RoleVerbLike != 0
+		named = named || s.roles[k] == 0 && name(s.toks[k], text) && !calendar[w] && !titles[w]
+		// "it's coming up": after a restatement, a verb in -ing says what happens, not what it is.
+		clause = clause || restated && k == from && len(w) > 4 && strings.HasSuffix(w, "ing")
+		mine = mine || k == from && (w == "i" || w == "i'm" || w == "we" || w == "we're" || w == "i've")
+	}
+	for k := object.from; k < object.to; k++ {
+		framed = framed || s.roles[k]&RoleFraming != 0 && s.roles[k]&RoleVague == 0
+	}
+	if devices[head] && !(restated && named) {
+		return object.to - 1, ReasonOtherSense
+	}
+	for k := from; k < to; k++ {
+		w, r := s.words[k], s.roles[k]
+		// A possessive the item doesn't have, of a name or a person: "Sam's", "my wife's" — but
+		// a name's part ("9 Queen's Road", "St Anne's Primary") and the user's own ("my mum's").
+		possessive := strings.HasSuffix(w, "'s") && !own[w] && !clauseWords[w]
+		stemmed := strings.TrimSuffix(w, "'s")
+		foreign := possessive && (name(s.toks[k], text) || people[stemmed] || personNouns[stemmed]) &&
+			!(k+1 < to && name(s.toks[k+1], text)) && !(!clause && k > from && s.words[k-1] == "my")
+		month := name(s.toks[k], text) && calendar[w] // "May"
+		// "flat white, no sugar": "no" before a plain word, inside the value.
+		noThing := w == "no" && k > from && k+1 < to && s.roles[k+1] == 0 ||
+			w == "not" && k > from+1 && k+1 < to && s.gapEnd[k-1] == "," // "May 15th, not the 14th"
+		// "after 2pm", "before 9:30": a time, not a condition. "was" in a note's new text: "the
+		// boiler was serviced on 9 October".
+		timed := (w == "after" || w == "before" || w == "until") && k+1 < to && startsWithDigit(s.words[k+1]) ||
+			framed && (w == "was" || w == "were")
+		switch {
+		case foreign:
+			return k, ReasonNotTheObject
+		case r&(markers&^RolePaste) != 0 && r&RoleFraming == 0 && !month && !noThing && !timed && !(clause && r&RoleNegation != 0),
+			r&(RoleBackRef|RoleQuestion) != 0 && !clauseWords[w], indefinites[w],
+			r&RoleVague != 0 && w != "one" && w != "last" && !clauseWords[w]:
+			return k, ReasonQualified
+		}
+	}
+	if clause {
+		words := itemWords(it.Content + " " + it.Key)
+		restates := false
+		for k := from; k < to; k++ {
+			restates = restates || s.roles[k]&(RoleStop|RoleFraming|RoleVague) == 0 && !clauseWords[s.words[k]] && words[stem(s.words[k])]
+		}
+		ownState := mine && !s.hasWord(from, futures)
+		if !(framed || restates && !person || ownState && (!person || named)) {
+			return from, ReasonNotTheObject
+		}
+		return -1, ""
+	}
+	if person {
+		if !name(s.toks[from], text) && !titles[s.words[from]] {
+			return from, ReasonNotTheObject
+		}
+		for k := from; k < to; k++ {
+			if w := s.words[k]; !name(s.toks[k], text) && !titles[w] && !nameParticles[w] && !firmWords[w] && !placeNouns[w] &&
+				!(restated && k == to-1 && w == "now") {
+				return k, ReasonNotTheObject
+			}
+		}
+	}
+	return -1, ""
+}
+
+var (
+	// clauseWords open or carry a clause: subject pronouns and auxiliaries.
+	clauseWords = wordSet(`i i'm im i'll i've i'd we we're we've we'll he she they he's she's they're they've
+		they'll you you're it it's there there's that's is are was were will would can could should shall has
+		have had does did do be been being says said knows knew`)
+	futures = wordSet(`i'll we'll will going gonna soon later tomorrow next`)
+	devices = wordSet(`phone laptop browser app apps computer tablet ipad iphone android mac pc watch tv
+		router printer os software system firmware kindle console headphones earbuds`)
+	personNouns = wordSet(`manager doctor dentist gp vet coach trainer tutor landlord landlady lawyer accountant
+		therapist plumber electrician cleaner hairdresser barber mechanic lead supervisor director ceo cto
+		mentor agent builder gardener physio optician surgeon nurse midwife solicitor`)
+	indefinites = wordSet(`somewhere someone somebody something wherever whoever whatever whenever anywhere anyone
+		anybody elsewhere nowhere nobody none later soon tbd tba tbc unknown whichever`)
+	titles        = wordSet(`dr mr mrs ms mx prof sir dame`)
+	nameParticles = wordSet(`de van von da del della la le bin al di du der den ter`)
+	// firmWords may follow a person's name in a new value: "Dr. Lewis at Brook Dental", "Helen
+	// Brooks at Brooks & Co."
+	firmWords = wordSet(`at of from & and co ltd inc llp the`)
+	// valueRestatements may open an update's new value: "it's Dr. Ruiz now".
+	valueRestatements = phrasesOf("it's now", "it is now", "it's", "it is", "they're", "they are", "he's", "she's",
+		"he is", "she is", "now")
 )

@@ -429,6 +429,11 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 	if k, r := s.contentWaits(at, after, w, m.text, storing); k >= 0 {
 		return fail(r, s, m.between(s, k, after), StageContent)
 	}
+	if w.Kind == Update && target.to > 0 {
+		if k, r := s.newValue(at, after, target, w.Target, m.text); k >= 0 {
+			return fail(r, s, m.between(s, k, after), StageContent)
+		}
+	}
 	// "Save my gate code 4412 to 1Password.": "save" and "store" also put things into other apps.
 	// "Remember my gate code 4412 in Notion.": a value, then where to put it.
 	if bare && ((p[0] == "save" || p[0] == "store") && s.elsewhere(at, after, m.text) || s.valueIn(at, after, m.text)) {
