@@ -583,6 +583,9 @@ func (s *sentence) states(from, to int) bool {
 // bookable reports an object that names a thing booked or held in the world: a flight, an
 // appointment, a table, a password on a device.
 func (s *sentence) bookable(in span) bool {
+	if head := s.words[in.to-1]; head == "preference" || head == "preferences" {
+		return false // "Change my seat preference to window."
+	}
 	for k := in.from; k < in.to; k++ {
 		if bookables[s.words[k]] {
 			return true
@@ -2128,8 +2131,10 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 		// A task that shares a word with the saved text and gives another number may say it
 		// otherwise ("Set a reminder for mum's birthday on 9 June." beside "my mum's birthday is 3
 		// May").
+		// Before the request, a task set in a named place may set the scene ("Find me a horse in
+		// Red Dead. Remember that my horse is called Boaty.").
 		if s.meaningful(first+1) && !s.refersBack(first, m.after(s), m.forget) && !s.touchesMemory(first) &&
-			!(sharesWords(s, first+1, m.content) && s.otherNumber(first+1, m.content)) {
+			!(sharesWords(s, first+1, m.content) && s.otherNumber(first+1, m.content)) && !(!m.after(s) && s.setIn(first+1, m.text)) {
 			return nil
 		}
 	case m.req != nil && s.index > m.req.index:
@@ -2346,9 +2351,9 @@ func (s *sentence) context(first int, text, content string, update bool) bool {
 			(!sharesWords(s, first, content) || first == 0 && len(said) == s.n() && s.exactAt(0, said))
 	}
 	if update {
-		return s.news(k, "") // an update replaces the old state, whatever the news (see namesElse)
+		return s.news(k, "", text) // an update replaces the old state, whatever the news (see namesElse)
 	}
-	return s.news(k, content) || s.whereabouts(k, text, content)
+	return s.news(k, content, text) || s.whereabouts(k, text, content)
 }
 
 // whereabouts reports "I|We live|work|study in|at|near PLACE" from k, the whole sentence: PLACE is
@@ -2468,6 +2473,9 @@ func (s *sentence) aside(first int, text, content string, w Write, after bool) b
 		return false
 	}
 	verb := s.words[k]
+	if !s.plainEvent(k, text) {
+		return false
+	}
 	// "I've left the gym.": "left" is the event here, not "leave it"; "was" in "The router was
 	// reset." says when, not that it no longer holds; "leave" in "I'm back from leave." is a noun.
 	for i := first; i < s.n(); i++ {
@@ -2593,7 +2601,7 @@ var (
 // content is "", and news before a save or an update only when its text says it is new ("I changed
 // banks. Save that my new sort code is …"): otherwise it may contradict it ("I got married on
 // Saturday. Remember that I'm single.").
-func (s *sentence) news(k int, content string) bool {
+func (s *sentence) news(k int, content, text string) bool {
 	if s.words[k] != "i" && s.words[k] != "i've" && s.words[k] != "we" && s.words[k] != "we've" {
 		return false
 	}
@@ -2607,11 +2615,69 @@ func (s *sentence) news(k int, content string) bool {
 	if k+1 < s.n() && s.words[k] == "got" {
 		// "I got a new phone.", "I just got married." — not "I got dared to.", "I got hacked."
 		next := s.words[k+1]
-		return next == "new" || gotStates[next] ||
-			(next == "a" || next == "an") && k+2 < s.n() && s.words[k+2] == "new"
+		return (next == "new" || gotStates[next] ||
+			(next == "a" || next == "an") && k+2 < s.n() && s.words[k+2] == "new") && s.plainEvent(k, text)
 	}
-	return k < s.n() && (newsVerbs[s.words[k]] || endings[s.words[k]] && content == "")
+	return k < s.n() && (newsVerbs[s.words[k]] || endings[s.words[k]] && content == "") && s.plainEvent(k, text)
 }
+
+// setIn reports "in|on|inside NAME" from index from on: a named place or world.
+func (s *sentence) setIn(from int, text string) bool {
+	for j := from; j+1 < s.n(); j++ {
+		if (s.words[j] == "in" || s.words[j] == "on" || s.words[j] == "inside") && s.roles[j+1] == 0 &&
+			name(s.toks[j+1], text) && !calendar[s.words[j+1]] {
+			return true
+		}
+	}
+	return false
+}
+
+// plainEvent reports the words of an event from its verb at k to the sentence's end as one plain
+// clause set in the user's world: no punctuation between words, and every preposition one the
+// judge can place — a time ("on Sunday", "in March", "last week"), a move's destination ("moved
+// to Leeds"), a workplace ("started at Verdant Labs"), "of" ("a new pair of glasses"). Anything
+// else may set the event in a game, a dream or a story ("I bought a new car in GTA.", "… for my
+// avatar", "… in my D&D campaign"), or undo it after a comma ("We adopted a cat, era broma.").
+func (s *sentence) plainEvent(k int, text string) bool {
+	verb := s.words[k]
+	for j := max(k-1, 0); j < s.n(); j++ {
+		if j+1 < s.n() && s.gapEnd[j] != "" || strings.HasPrefix(s.words[j], "in-") {
+			return false
+		}
+	}
+	for j := k + 1; j < s.n(); j++ {
+		w := s.words[j]
+		if !eventPreps[w] {
+			continue
+		}
+		next := ""
+		if j+1 < s.n() {
+			next = s.words[j+1]
+		}
+		switch {
+		case j+1 < s.n() && (calendar[next] || startsWithDigit(next) || timeUnits[next]),
+			(next == "last" || next == "this" || next == "next" || next == "the") && j+2 < s.n() && (timeUnits[s.words[j+2]] || calendar[s.words[j+2]]),
+			w == "of",
+			w == "at" && (next == "home" || next == "work"),
+			// "I'm back from holiday.", "We just got back from the vet."
+			w == "from" && verb == "back" && (awayFrom[next] || (next == "the" || next == "my") && j+2 < s.n() && awayFrom[s.words[j+2]]),
+			w == "to" && moveVerbs[verb] && j+1 < s.n() && name(s.toks[j+1], text) && s.roles[j+1] == 0,
+			w == "at" && (verb == "started" || verb == "joined") && j+1 < s.n() && name(s.toks[j+1], text) && s.roles[j+1] == 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	eventPreps = wordSet(`in on at for with from to into inside within during via through under over near by as
+		like onto across behind beside between among`)
+	timeUnits = wordSet(`week weekend month year night morning afternoon evening day weeks months years days`)
+	moveVerbs = wordSet(`moved relocated transferred switched changed`)
+	awayFrom  = wordSet(`holiday holidays leave vacation work hospital abroad trip travels vet doctor dentist gp
+		honeymoon conference`)
+)
 
 // newText reports a text that says it is the new state of things ("my new sort code is …", "my
 // number is now …"): the one kind of save news before it may explain.
@@ -2685,7 +2751,7 @@ func (s *sentence) markedExcept(from, to int, except Role) bool {
 // request.
 func (s *sentence) namesSomeone(text string, subject int) bool {
 	for i, w := range s.words {
-		if i == subject && w == "we" && s.news(i, "") {
+		if i == subject && w == "we" && s.news(i, "", text) {
 			continue // "We adopted a dog.": the user's household, as news
 		}
 		if people[w] || strings.HasSuffix(w, "'s") && w != "it's" && w != "that's" {

@@ -455,6 +455,8 @@ var (
 		"good afternoon", "good evening", "morning", "thanks", "thank you", "thanks a lot", "thank you so much",
 		"many thanks", "thanks so much", "thanks in advance", "cheers", "ty", "thx", "tysm", "ok", "okay", "that's all", "that's it", "that is all", "bye", "goodbye", "much appreciated",
 		"appreciate it", "i appreciate it", "have a nice day", "have a good day", "talk soon", "see you",
+		"have a great day", "have a good weekend", "have a great weekend", "have a nice weekend", "have a good one",
+		"have a great one", "take care", "see you later", "see you soon", "speak soon", "talk later", "bye for now",
 		"please", "🙏", "🙂", "😊", "👍",
 		// Emphasis: "Remember that I'm allergic to penicillin. It's important."
 		"it's important", "this is important", "that's important", "it's really important", "this is really important",
