@@ -39,6 +39,12 @@ type corpusCase struct {
 	TargetPinned  bool   `json:"target_pinned"`
 	TargetKind    string `json:"target_kind"`
 	Note          string `json:"note"`
+	// SpecWait names the rule that makes a line its writer labelled genuine wait all the same,
+	// and how: a question (A1 a), no save verb of the rules' list (A1 a), a clause after the text
+	// (A1 b), a hedge or condition in another sentence (A1 c), an audience that doesn't name every
+	// teammate (A3). Such a line is no clearly worded request; it counts in every figure but the
+	// positive classes' "clearly worded" one, and must wait.
+	SpecWait string `json:"spec_wait,omitempty"`
 }
 
 func (c corpusCase) write() Write {
@@ -88,7 +94,7 @@ func TestCorpus(t *testing.T) {
 	require.GreaterOrEqual(t, len(cases), 1500)
 	type figures struct{ lines, genuine, confirmed, falseConfirms int }
 	perClass := map[string]*figures{}
-	var blindGenuine, blindConfirmed, blind, positives, positivesConfirmed int
+	var blindGenuine, blindConfirmed, blind, positives, positivesConfirmed, clear, clearConfirmed int
 	for _, c := range cases {
 		d := Judge(c.Msg, c.write())
 		require.Contains(t, Reasons(), d.Reason)
@@ -114,6 +120,15 @@ func TestCorpus(t *testing.T) {
 			if d.Verdict == Confirmed {
 				positivesConfirmed++
 			}
+			if c.SpecWait == "" {
+				clear++
+				if d.Verdict == Confirmed {
+					clearConfirmed++
+				}
+			}
+		}
+		if c.SpecWait != "" {
+			assert.Equal(t, "suggested", c.Want, "%s: a line the rules make wait (%s) must want suggested", c, c.SpecWait)
 		}
 		if c.File != "corpus.jsonl" && !strings.HasSuffix(c.File, "-self.jsonl") {
 			blind++
@@ -143,6 +158,8 @@ func TestCorpus(t *testing.T) {
 	t.Logf("blind genuine lines confirmed: %d of %d (%.1f%%)", blindConfirmed, blindGenuine, 100*rate)
 	t.Logf("of them, the positive classes (plain requests written to be confirmed): %d of %d (%.1f%%)",
 		positivesConfirmed, positives, 100*float64(positivesConfirmed)/float64(positives))
+	t.Logf("of those, the clearly worded ones (no rule makes them wait, see SpecWait): %d of %d (%.1f%%)",
+		clearConfirmed, clear, 100*float64(clearConfirmed)/float64(clear))
 	require.GreaterOrEqual(t, blind, 600)
 	require.GreaterOrEqual(t, blindGenuine, 300)
 	// The issue asks for 90% of the positive classes (README: "How it is measured"); the judge
