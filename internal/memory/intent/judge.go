@@ -2140,7 +2140,8 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 	case m.req != nil && s.index > m.req.index:
 		// Any other statement after the request may comment on it ("I'm being ironic.", "My son
 		// typed this."): only context given before it counts as neutral.
-	case r&RoleSubject != 0 && r&RoleBackRef == 0 && r&RoleFirstPerson != 0 && !s.namesSomeone(m.text, first) && s.context(first, m.text, m.content, w.Kind == Update) &&
+	case r&RoleSubject != 0 && r&RoleBackRef == 0 && r&RoleFirstPerson != 0 &&
+		(!s.namesSomeone(m.text, first) || w.Kind == Save && s.activity(first, m.text, m.content)) && s.context(first, m.text, m.content, w.Kind == Update) &&
 		!(w.Kind == Update && s.namesElse(first, m.text, m.content, w.Target.Content)):
 		// Context before the request, in the user's own first person, naming no one else, of the
 		// kinds context reads: "I moved last week.", "I live in Lisbon.", "My new card number is
@@ -2353,8 +2354,75 @@ func (s *sentence) context(first int, text, content string, update bool) bool {
 	if update {
 		return s.news(k, "", text) // an update replaces the old state, whatever the news (see namesElse)
 	}
-	return s.news(k, content, text) || s.whereabouts(k, text, content)
+	return s.news(k, content, text) || s.whereabouts(k, text, content) || s.activity(k, text, content)
 }
+
+// activity reports "I'm|We're VERBING [my|our|the|a] THING [to PLACE] [TIME]", the whole sentence,
+// from k: an everyday undertaking the judge knows (organising the reunion, planning our trip to
+// Japan, learning Spanish, training for a marathon, renovating the kitchen) before the save of an
+// attribute of it ("the venue is the Crown Hotel") that shares no word with it. Only those verbs
+// and things: "I'm writing a novel", "I'm playing Skyrim", "I'm planning a heist" set a scene.
+func (s *sentence) activity(k int, text, content string) bool {
+	if k+2 >= s.n() || s.words[k] != "i'm" && s.words[k] != "we're" || !attribute(content) || sharesWords(s, k, content) {
+		return false
+	}
+	j := k + 1
+	if s.words[j] == "currently" || s.words[j] == "just" {
+		j++
+	}
+	if j >= s.n() || !activityVerbs[s.words[j]] {
+		return false
+	}
+	verb := s.words[j]
+	j++
+	if verb == "training" {
+		if j >= s.n() || s.words[j] != "for" {
+			return false
+		}
+		j++
+	}
+	if j < s.n() && (s.words[j] == "my" || s.words[j] == "our" || s.words[j] == "the" || s.words[j] == "a" || s.words[j] == "an") {
+		j++
+	}
+	switch {
+	case verb == "learning" && j < s.n() && s.roles[j] == 0 && name(s.toks[j], text):
+		j++ // "I'm learning Spanish."
+	default:
+		start := j
+		for j < s.n() && j-start < 3 && s.roles[j] == 0 && !activityThings[s.words[j]] {
+			j++
+		}
+		if j >= s.n() || !activityThings[s.words[j]] {
+			return false
+		}
+		j++
+		if j+1 < s.n() && s.words[j] == "to" && s.roles[j+1] == 0 && name(s.toks[j+1], text) {
+			j += 2 // "our trip to Japan"
+		}
+	}
+	// A time at the end: "this weekend", "next month", "in June".
+	if j+1 < s.n() && (s.words[j] == "this" || s.words[j] == "next") && timeUnits[s.words[j+1]] ||
+		j+1 < s.n() && s.words[j] == "in" && calendar[s.words[j+1]] {
+		j += 2
+	}
+	if j != s.n() {
+		return false
+	}
+	for i := k; i+1 < s.n(); i++ {
+		if s.gapEnd[i] != "" {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	activityVerbs = wordSet(`organising organizing planning learning training renovating redoing decorating preparing
+		arranging`)
+	activityThings = wordSet(`trip holiday holidays vacation party reunion wedding move budget event dinner birthday
+		conference renovation kitchen bathroom house flat garden cv resume presentation marathon race triathlon
+		half-marathon 10k interview exams course`)
+)
 
 // whereabouts reports "I|We live|work|study in|at|near PLACE" from k, the whole sentence: PLACE is
 // a name ("Glasgow", "St Thomas' hospital") or "the|a" and up to three plain words ending in a word
@@ -2605,12 +2673,28 @@ func (s *sentence) news(k int, content, text string) bool {
 	if s.words[k] != "i" && s.words[k] != "i've" && s.words[k] != "we" && s.words[k] != "we've" {
 		return false
 	}
-	if content != "" && !newText(content) {
-		return false // "I moved to York last month. Remember that I live in Leeds."
-	}
+	subject := k
 	k++
 	for k < s.n() && (s.words[k] == "just" || s.words[k] == "recently" || s.words[k] == "finally") {
 		k++
+	}
+	// "I moved to York last month. Remember that I live in Leeds.": news before a save stands
+	// when the text says it is new, or when something was gained or changed and the text is an
+	// attribute ("I joined the running club. Remember that training is on Tuesdays.", "I changed
+	// banks. Remember that my bank is Monzo."), not what the user is or does.
+	if content != "" && !newText(content) {
+		gained := k < s.n() && (acquired[s.words[k]] || changeVerbs[s.words[k]] && !endings[s.words[k]]) ||
+			k+1 < s.n() && s.words[k] == "got" && (s.words[k+1] == "new" || s.words[k+1] == "a" || s.words[k+1] == "an") ||
+			k+1 < s.n() && s.words[k] == "set" && s.words[k+1] == "up"
+		if !gained || !attribute(content) || subject < 0 {
+			return false
+		}
+		if k+1 < s.n() && s.words[k] == "set" && s.words[k+1] == "up" {
+			return s.plainEvent(k+1, text)
+		}
+		if s.words[k] == "found" {
+			return k+2 < s.n() && (s.words[k+1] == "a" || s.words[k+1] == "an") && s.words[k+2] == "new" && s.plainEvent(k, text)
+		}
 	}
 	if k+1 < s.n() && s.words[k] == "got" {
 		// "I got a new phone.", "I just got married." — not "I got dared to.", "I got hacked."
@@ -2696,6 +2780,8 @@ var (
 	enrolled registered subscribed ordered reset paid renamed sorted`)
 	endings      = wordSet(`broke split divorced cancelled canceled closed left sold quit retired expired stopped`)
 	gotStates    = wordSet(`married engaged divorced promoted back`)
+	acquired     = wordSet(`joined started adopted bought booked signed opened rented hired enrolled registered
+		subscribed found`)
 	contactNouns = wordSet(`number code address email phone mobile pin password username handle id card
 		account plate registration postcode zip`)
 )
