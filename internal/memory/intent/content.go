@@ -200,10 +200,11 @@ func (s *sentence) noValue(from, to int, text string) int {
 	if matchAt(s.words[:to], from, noValues) > 0 {
 		return from // "no idea", "to be confirmed"
 	}
-	digits, parts := false, false
+	digits, parts, clause := false, false, false
 	for k := from; k < to; k++ {
 		digits = digits || strings.IndexFunc(s.words[k], unicode.IsDigit) >= 0
 		parts = parts || k > from && strings.Contains(s.gapEnd[k-1], ",")
+		clause = clause || clauseWords[s.words[k]] || s.roles[k]&RoleVerbLike != 0
 	}
 	for k := from; k < to; k++ {
 		wd := s.words[k]
@@ -211,8 +212,9 @@ func (s *sentence) noValue(from, to int, text string) int {
 			wd == "same" && k+1 < to && s.words[k+1] == "as" || wd == "last" && k+1 < to && chatNouns[s.words[k+1]] {
 			return k // "the new one", "the one I told you", "a mocha or a latte"
 		}
-		// "… to annoy Carla" (a purpose), "… for short flights", "… on Fridays" (a part of it).
-		if k > from && (wd == "to" && k+1 < to && s.roles[k+1] == 0 && !name(s.toks[k+1], text) &&
+		// "… to annoy Carla" (a purpose), "… for short flights", "… on Fridays" (a part of it) —
+		// in a value; a whole new statement says them of itself ("my sessions are on Thursdays").
+		if k > from && !clause && (wd == "to" && k+1 < to && s.roles[k+1] == 0 && !name(s.toks[k+1], text) &&
 			strings.IndexFunc(s.words[k+1], unicode.IsDigit) < 0 || wd == "for" && !parts ||
 			wd == "on" && k+1 < to && strings.HasSuffix(s.words[k+1], "s") && calendar[strings.TrimSuffix(s.words[k+1], "s")]) {
 			return k
@@ -292,6 +294,12 @@ func (s *sentence) newValue(from, to int, object span, it Item, text string) (in
 	// "Please update my dentist: it's Dr. Ruiz now.": the value after a restatement.
 	if n := matchAt(s.words[:to], from, valueRestatements); n > 0 && from+n < to {
 		from, restated = from+n, true
+		// After "it's", "they're": a thing ("a flat white", "Dr. Ruiz", "9:30"), not a state
+		// ("it's closed for refurbishment").
+		if w := s.words[from]; s.words[from-1] != "now" && !determiners[w] && !startsWithDigit(w) && !titles[w] &&
+			!((s.roles[from] == 0 || calendar[w]) && name(s.toks[from], text)) {
+			return from, ReasonQualified
+		}
 	}
 	head := strings.TrimSuffix(s.words[object.to-1], "'s")
 	person := people[head] || personNouns[head]
@@ -311,7 +319,8 @@ func (s *sentence) newValue(from, to int, object span, it Item, text string) (in
 	for k := object.from; k < object.to; k++ {
 		framed = framed || s.roles[k]&RoleFraming != 0 && s.roles[k]&RoleVague == 0
 	}
-	if devices[head] && !(restated && named) {
+	// "Change my work laptop to a MacBook Pro 14.": a thing, not a version or a mode.
+	if devices[head] && !((restated || s.words[from] == "a" || s.words[from] == "an") && named) {
 		return object.to - 1, ReasonOtherSense
 	}
 	for k := from; k < to; k++ {
@@ -382,7 +391,7 @@ var (
 	nameParticles = wordSet(`de van von da del della la le bin al di du der den ter`)
 	// firmWords may follow a person's name in a new value: "Dr. Lewis at Brook Dental", "Helen
 	// Brooks at Brooks & Co."
-	firmWords = wordSet(`at of from & and co ltd inc llp the`)
+	firmWords = wordSet(`at of from & and co ltd inc llp the on in`)
 	// valueRestatements may open an update's new value: "it's Dr. Ruiz now".
 	valueRestatements = phrasesOf("it's now", "it is now", "it's", "it is", "they're", "they are", "he's", "she's",
 		"he is", "she is", "now")

@@ -203,8 +203,8 @@ func Judge(text string, w Write) Decision {
 // to"). It returns the verb's place and whether an audience was named.
 func (s *sentence) opening() (int, bool) {
 	i := s.skipFillers(0)
-	if n := matchAt(s.words, i, greetings); n > 0 && i+n < s.n() && s.gapEnd[i+n-1] == "," {
-		i = s.skipFillers(i + n) // "Good morning, please …"
+	if n := matchAt(s.words, i, greetings); n > 0 && i+n < s.n() && (s.gapEnd[i+n-1] == "," || matchAt(s.words, i+n, openers) > 0) {
+		i = s.skipFillers(i + n) // "Good morning, please …", "Hey quick one, …"
 	}
 	// "Just so you know for next time, remember …": two openers at most (one may open with a
 	// filler: "just so you know").
@@ -466,7 +466,7 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 		if target.to == 0 {
 			return fail(ReasonNotThisItem, s, m.whole(s), StageTarget)
 		}
-		if !namesItem(s, target, w.Target) && !s.aboutItem(target, w.Target) {
+		if !namesItem(s, target, w.Target) && !s.aboutItem(target, w.Target) && !s.restatesItem(target, at, after, w.Target, m.text) {
 			return fail(ReasonNotThisItem, s, m.whole(s), StageTarget)
 		}
 		value, bySubject := namesSubject(s, target, w.Target, false)
@@ -519,6 +519,37 @@ func (s *sentence) myContact(k int) bool {
 		j++
 	}
 	return j+1 < s.n() && contactNouns[s.words[j]] && (s.words[j+1] == "is" || s.words[j+1] == "are")
+}
+
+// restatesItem reports an update whose object points without naming ("Update this:", "Update it:",
+// "Update the note to say …") and whose new text, in [from, to), refers to the item by more than
+// half of its distinct words (A4), naming no one and nothing the item doesn't — no other name, no
+// other person ("Update this: my brother lives in Denver" is not "my sister lives in Denver"), no
+// qualifier that sets another thing apart.
+func (s *sentence) restatesItem(object span, from, to int, it Item, text string) bool {
+	for k := object.from; k < object.to; k++ {
+		if s.roles[k]&(RoleStop|RoleVague|RoleFraming|RoleBackRef) == 0 {
+			return false
+		}
+	}
+	have := map[string]bool{}
+	for _, t := range textmodel.Tokens(it.Key + " " + it.Content) {
+		have[stem(t.Text)] = true
+	}
+	words := itemWords(it.Content)
+	seen := map[string]bool{}
+	for k := from; k < to; k++ {
+		w := s.words[k]
+		st := stem(w)
+		if (s.roles[k] == 0 && name(s.toks[k], text) && !calendar[w] || people[w] || personNouns[w] || possessive(w) ||
+			qualifiers[w]) && !have[st] && !have[w] {
+			return false
+		}
+		if words[st] && s.roles[k]&(RoleStop|RoleFraming) == 0 {
+			seen[st] = true
+		}
+	}
+	return 2*len(seen) > len(words) && s.keepsItsSense(span{from, to}, it, false)
 }
 
 // sharesItemWord reports a word of the key, stop words aside, in the text.
@@ -1101,7 +1132,7 @@ func (m *message) judgeForget(s *sentence, w Write) *verdict {
 	// also hold a word of the item's text, or the sentence say it is memory ("my timezone note",
 	// "from memory", "from my profile").
 	// So may any object opened by "the" ("Delete the admin password." may be the router's).
-	if s.words[i] != "forget" && (len(textmodel.Tokens(w.Target.Key)) == 1 || at < end && determiners[s.words[at]] && s.words[at] != "my") &&
+	if s.words[i] != "forget" && (len(textmodel.Tokens(w.Target.Key)) == 1 || at < end && determiners[s.words[at]] && s.words[at] != "my" && s.words[at] != "our") &&
 		!mentionsItemIn(s, object, w.Target) && !s.saysMemory(at) {
 		return fail(ReasonVague, s, m.between(s, at, end), StageTarget)
 	}
@@ -1185,7 +1216,17 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 			other++
 		}
 	}
-	if meaningful == 0 || foreign || !s.keepsItsSense(object, it, false) {
+	// Said by its key, the item is named whole, whatever its text says ("my resting heart rate" for
+	// "around 58").
+	keySaid := false // the key and nothing else that names anything
+	if key := textmodel.Tokens(it.Key); len(key) > 0 && !allStop(key) {
+		for k := object.from; k+len(key) <= object.to; k++ {
+			if s.foldedAt(k, key) && s.ownedAt(k, key, it.Key) {
+				keySaid = !s.meaningfulOutside(object, k, k+len(key))
+			}
+		}
+	}
+	if meaningful == 0 || foreign || !s.keepsItsSense(object, it, keySaid) {
 		return ReasonVague
 	}
 	// The object names the item's whole subject and most of its words ("the Zoom ID for the Monday
@@ -1265,6 +1306,16 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 		}
 	}
 	return ReasonVague
+}
+
+// meaningfulOutside reports a word in span in, outside [from, to), that is no stop word.
+func (s *sentence) meaningfulOutside(in span, from, to int) bool {
+	for k := in.from; k < in.to; k++ {
+		if (k < from || k >= to) && s.roles[k]&RoleStop == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // oneValue reports an item text that holds one value (fields): "1234", "Mon/Wed/Fri 6:30am at
@@ -2660,7 +2711,7 @@ var (
 	asideVerbs = wordSet(`moved changed renewed switched replaced upgraded updated renamed relocated
 		transferred reset adopted bought started joined booked finished graduated signed received opened
 		rented hired enrolled registered subscribed ordered paid sorted came arrived landed lands arrives broke
-		expired stopped split divorced cancelled canceled closed left sold quit retired destroyed`)
+		expired stopped split divorced cancelled canceled closed left sold quit retired destroyed ended died`)
 )
 
 // news reports "I|I've|We [just|recently|finally] VERBED …" from k, a verb that says a change
@@ -2742,7 +2793,7 @@ func (s *sentence) plainEvent(k int, text string) bool {
 		case j+1 < s.n() && (calendar[next] || startsWithDigit(next) || timeUnits[next]),
 			(next == "last" || next == "this" || next == "next" || next == "the") && j+2 < s.n() && (timeUnits[s.words[j+2]] || calendar[s.words[j+2]]),
 			w == "of",
-			w == "at" && (next == "home" || next == "work"),
+			w == "at" && (next == "home" || next == "work"), w == "across" && next == "town" && j+2 == s.n(),
 			// "I'm back from holiday.", "We just got back from the vet."
 			w == "from" && verb == "back" && (awayFrom[next] || (next == "the" || next == "my") && j+2 < s.n() && awayFrom[s.words[j+2]]),
 			w == "to" && moveVerbs[verb] && j+1 < s.n() && name(s.toks[j+1], text) && s.roles[j+1] == 0,
@@ -2778,7 +2829,7 @@ var (
 	newsVerbs = wordSet(`moved changed renewed switched adopted bought started joined booked married replaced
 	upgraded updated finished graduated signed received opened rented hired relocated transferred
 	enrolled registered subscribed ordered reset paid renamed sorted`)
-	endings      = wordSet(`broke split divorced cancelled canceled closed left sold quit retired expired stopped`)
+	endings      = wordSet(`broke split divorced cancelled canceled closed left sold quit retired expired stopped ended died`)
 	gotStates    = wordSet(`married engaged divorced promoted back`)
 	acquired     = wordSet(`joined started adopted bought booked signed opened rented hired enrolled registered
 		subscribed found`)

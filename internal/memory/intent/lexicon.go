@@ -418,13 +418,14 @@ var (
 		"❤️", "cheers", "much appreciated", "appreciated")
 	// verbMods may stand between a save verb and ":" or "that": "save this for later: …".
 	verbMods = phrasesOf("for later", "for future reference", "in memory", "to memory", "in your memory",
-		"to your memory", "please", "as well", "too", "for me", "in mind")
+		"to your memory", "please", "as well", "too", "for me", "in mind", "so every teammate has it",
+		"so all teammates have it", "so all of you have it", "so everyone has it")
 	// restatements may open the new value after an update's object.
 	restatements = phrasesOf("it's now", "it is now", "it's actually", "it is actually", "it's", "it is", "now", "they're now", "they're")
 	// openers are two-word fillers that may open a request: "oh and", "heads up".
 	openers = phrasesOf("oh and", "oh also", "ah and", "heads up", "one more thing", "by the way", "also", "quick one",
 		"just so you know", "so you know", "for next time", "for future reference", "fyi", "just fyi", "two things",
-		"a couple of things", "three things", "good news")
+		"a couple of things", "three things", "good news", "everyone should know this , so", "everyone should know , so")
 	// forgetClosers may also follow a forget's object.
 	forgetClosers = phrasesOf("from your memory", "from memory", "from my memory", "from your memories",
 		"for good", "permanently", "completely", "entirely", "forever", "right away", "now", "from your notes",
