@@ -63,6 +63,9 @@ func (s *sentence) contentWaits(from, to int, w Write, text string, storing bool
 	if k := s.takenBackInside(from, to, text); k >= 0 {
 		return k, ReasonTakenBack
 	}
+	if k := s.afterComma(from, to, text); k >= 0 {
+		return k, ReasonQualified
+	}
 	if k := s.passing(from, to, text); k >= 0 {
 		return k, ReasonQualified
 	}
@@ -235,7 +238,8 @@ var (
 	conditionPhrases = phrasesOf("as long as", "subject to", "in case", "depending on", "on condition",
 		"so long as")
 	jokeWords = wordSet(`prank pranks joke jokes joking kidding troll trolling pretend pretend-style fantasy
-		wink roleplay role-play make-believe lulz lol gazillion bazillion`)
+		wink roleplay role-play make-believe lulz lol gazillion bazillion costume costumes cosplay fancy-dress
+		dress-up larp`)
 	jokePhrases = phrasesOf("just for fun", "for fun", "for a laugh", "for the laugh", "wind him up",
 		"wind her up", "wind them up", "mess with", "just an example", "an example", "in my head",
 		"in my dreams", "nudge nudge", "trust me", "as a bit", "own mind", "totally real", "totally legit",
@@ -395,4 +399,40 @@ var (
 	// valueRestatements may open an update's new value: "it's Dr. Ruiz now".
 	valueRestatements = phrasesOf("it's now", "it is now", "it's", "it is", "they're", "they are", "he's", "she's",
 		"he is", "she is", "now")
+)
+
+// afterComma returns the first word of a part of the saved text after a comma that is no part of
+// the value but something said about it, or -1. A part after a comma may go on with the value
+// ("Flat 3, 9 Queen's Road", "oat flat white, extra hot", "Tom Hale, 07700 900888"); it may not
+// give another one ("…, or 4812", "…, or was it coffee"), say who says so or how sure it is ("…,
+// says my sister", "…, Sam reckons", "…, to be confirmed", "…, last I checked", "…, or
+// thereabouts"), or ask for something ("…, check with my wife", "…, pick one", "…, flip a coin").
+func (s *sentence) afterComma(from, to int, text string) int {
+	for k := from + 1; k < to; k++ {
+		if !strings.Contains(s.gapEnd[k-1], ",") {
+			continue
+		}
+		if w := s.words[k]; s.roles[k]&RoleTask != 0 || decides[w] {
+			return k
+		}
+		for j := k; j < to && (j == k || !strings.Contains(s.gapEnd[j-1], ",")); j++ {
+			w, r := s.words[j], s.roles[j]
+			sayer := r == 0 && name(s.toks[j], text) && !calendar[w] && j+1 < to && s.roles[j+1] == 0 && strings.HasSuffix(s.words[j+1], "s") &&
+				!name(s.toks[j+1], text) && s.gapEnd[j] == ""
+			// A consequence in the user's own words stays part of the fact: "I'm hard of hearing,
+			// so text is better than calls", "…, so I'm on NZ time" (not "…, so I'm told").
+			mine := r&RoleFirstPerson != 0 || clauseWords[w] && w != "it's"
+			if w == "or" || hearsay[w] || sayer || mine && s.words[k] != "so" {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+var (
+	decides = wordSet(`pick flip decide choose ask check confirm verify guess double-check toss`)
+	hearsay = wordSet(`says said claims claimed reckons reckoned insists insisted thinks thought told recall recalls
+		checked looked apparently reportedly allegedly supposedly awaiting pending needs confirmation tbc tbd
+		thereabouts roughly approximately give plus minus`)
 )

@@ -2143,7 +2143,7 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 	// "Remind me to call the vet at 3.": a reminder, a task like "Set a reminder …" — not "Remind
 	// me that …", which may be about memory.
 	if first+3 < s.n() && s.words[first] == "remind" && s.words[first+1] == "me" && s.words[first+2] == "to" &&
-		!s.marked(first+3, s.n()) && !s.has(RoleBackRef, first+3) && s.meaningful(first+3) && !s.question &&
+		!s.marked(first+3, s.n()) && !s.has(RoleBackRef, first+3) && s.meaningful(first+3) && !s.question && m.applies(s, first+3, w) &&
 		!sharesWords(s, first+3, m.content) && !m.inQuotes(s.start) && !consumes[s.words[first+3]] {
 		return nil
 	}
@@ -2171,7 +2171,11 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 		// A question asks only with its mark: "What follows is my character's line." is none.
 		// Not one about the text just saved, nor one about the user that names nothing: "What's
 		// my PIN?", "What am I?" test the teammate on it ("Where do I live?" asks).
-		if s.qmark && r&RoleQuestion != 0 && s.n()-first >= 3 && !s.has(RoleBackRef, first+1) &&
+		// Only a question for a fact of the world, opened by "where", "when", "who", "which",
+		// "what time", "how much|many|long|far": "How's my Grandma impression?", "What's my next
+		// line?", "What about the real one?" may make the request a performance or a joke.
+		if s.qmark && worldQuestion(s, first) && s.n()-first >= 3 && !s.has(RoleBackRef, first+1) && !s.hasWord(first, undoers) &&
+			s.gapEnd[s.n()-2] == "" &&
 			!sharesWords(s, first, m.content+" "+w.Key) && !sharesWords(s, first, w.Target.Content+" "+w.Target.Key) &&
 			(!s.hasIn(RoleFirstPerson, first, s.n()) || s.namesSomething(first+1)) {
 			return nil
@@ -2185,7 +2189,8 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 		// Before the request, a task set in a named place may set the scene ("Find me a horse in
 		// Red Dead. Remember that my horse is called Boaty.").
 		if s.meaningful(first+1) && !s.refersBack(first, m.after(s), m.forget) && !s.touchesMemory(first) &&
-			!(sharesWords(s, first+1, m.content) && s.otherNumber(first+1, m.content)) && !(!m.after(s) && s.setIn(first+1, m.text)) {
+			!(sharesWords(s, first+1, m.content) && s.otherNumber(first+1, m.content)) && !(!m.after(s) && s.setIn(first+1, m.text)) &&
+			!(s.forUser(first+1) && !m.applies(s, first+1, w)) {
 			return nil
 		}
 	case m.req != nil && s.index > m.req.index:
@@ -2203,6 +2208,29 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 	}
 	return why()
 }
+
+// worldQuestion reports a question opened by a word that asks for a fact of the world.
+func worldQuestion(s *sentence, first int) bool {
+	switch s.words[first] {
+	case "where", "when", "who", "which":
+		return true
+	case "what's":
+		return first+2 < s.n() && s.words[first+1] == "the" && s.words[first+2] == "weather" // "What's the weather in Rome tomorrow?"
+	case "can", "could":
+		// "Can you suggest some weekend activities?": an errand asked politely.
+		return first+2 < s.n() && s.words[first+1] == "you" && politeErrands[s.words[first+2]]
+	case "what", "how":
+		return first+1 < s.n() && (s.words[first] == "what" && s.words[first+1] == "time" ||
+			s.words[first] == "how" && (s.words[first+1] == "much" || s.words[first+1] == "many" || s.words[first+1] == "long" ||
+				s.words[first+1] == "far"))
+	}
+	return false
+}
+
+var politeErrands = wordSet(`suggest recommend find book order schedule plan list send buy reserve`)
+
+// undoers may say that what the request says is not so: "the real one", "the truth".
+var undoers = wordSet(`real actual actually true truth opposite really fake joke punchline line lines cue scene`)
 
 // forgetsAnother reports the two forgets in a sentence beside a save (not in a clause of the request
 // sentence) that are plainly another request; every other forget beside a save may take it back
@@ -2388,6 +2416,13 @@ func wordSet(words string) map[string]bool {
 //     my PIN is 5678.").
 func (s *sentence) context(first int, text, content string, update bool) bool {
 	k := first
+	// "I changed banks. Remember that my bank is still Barclays.": the text holds on to what the
+	// news changed.
+	for _, t := range textmodel.Tokens(content) {
+		if t.Text == "still" || t.Text == "same" || t.Text == "again" {
+			return false
+		}
+	}
 	if s.words[k] == "my" {
 		k++
 		if k < s.n() && (s.words[k] == "new" || s.words[k] == "current" || s.words[k] == "old") {
@@ -2405,7 +2440,7 @@ func (s *sentence) context(first int, text, content string, update bool) bool {
 	if update {
 		return s.news(k, "", text) // an update replaces the old state, whatever the news (see namesElse)
 	}
-	return s.news(k, content, text) || s.whereabouts(k, text, content) || s.activity(k, text, content)
+	return s.news(k, content, text) || s.activity(k, text, content)
 }
 
 // activity reports "I'm|We're VERBING [my|our|the|a] THING [to PLACE] [TIME]", the whole sentence,
@@ -2435,22 +2470,15 @@ func (s *sentence) activity(k int, text, content string) bool {
 	if j < s.n() && (s.words[j] == "my" || s.words[j] == "our" || s.words[j] == "the" || s.words[j] == "a" || s.words[j] == "an") {
 		j++
 	}
-	switch {
-	case verb == "learning" && j < s.n() && s.roles[j] == 0 && name(s.toks[j], text):
-		j++ // "I'm learning Spanish."
-	default:
-		start := j
-		for j < s.n() && j-start < 3 && s.roles[j] == 0 && !activityThings[s.words[j]] {
-			j++
-		}
-		if j >= s.n() || !activityThings[s.words[j]] {
-			return false
-		}
+	// A name ("learning Spanish", "our trip to Japan") or any other word before the thing
+	// ("a murder-mystery party") may set a scene: only the thing and a word that says which.
+	if j < s.n() && activityWhich[s.words[j]] {
 		j++
-		if j+1 < s.n() && s.words[j] == "to" && s.roles[j+1] == 0 && name(s.toks[j+1], text) {
-			j += 2 // "our trip to Japan"
-		}
 	}
+	if j >= s.n() || !activityThings[s.words[j]] {
+		return false
+	}
+	j++
 	// A time at the end: "this weekend", "next month", "in June".
 	if j+1 < s.n() && (s.words[j] == "this" || s.words[j] == "next") && timeUnits[s.words[j+1]] ||
 		j+1 < s.n() && s.words[j] == "in" && calendar[s.words[j+1]] {
@@ -2470,47 +2498,16 @@ func (s *sentence) activity(k int, text, content string) bool {
 var (
 	activityVerbs = wordSet(`organising organizing planning learning training renovating redoing decorating preparing
 		arranging`)
+	activityWhich  = wordSet(`office family work school summer annual birthday anniversary weekly monthly half`)
 	activityThings = wordSet(`trip holiday holidays vacation party reunion wedding move budget event dinner birthday
 		conference renovation kitchen bathroom house flat garden cv resume presentation marathon race triathlon
 		half-marathon 10k interview exams course`)
 )
 
-// whereabouts reports "I|We live|work|study in|at|near PLACE" from k, the whole sentence: PLACE is
-// a name ("Glasgow", "St Thomas' hospital") or "the|a" and up to three plain words ending in a word
-// for a place ("a small bakery"), and shares no word with the saved text ("I live in Leeds.
-// Remember that I live in York." corrects itself). The text must be an attribute of a thing ("my
-// nearest station is Partick"): what the user is or does may contradict it ("I work at Google.
-// Remember that I'm unemployed.").
-func (s *sentence) whereabouts(k int, text, content string) bool {
-	if k+3 > s.n() || s.words[k] != "i" && s.words[k] != "we" || !whereVerbs[s.words[k+1]] || !places[s.words[k+2]] ||
-		sharesWords(s, k, content) || !attribute(content) {
-		return false
-	}
-	j := k + 3
-	if determiners[s.words[j]] && s.words[j] != "my" && s.words[j] != "our" {
-		j++
-		start := j
-		for j < s.n() && j-start < 3 && s.roles[j] == 0 && !placeNouns[s.words[j]] {
-			j++
-		}
-		return j+1 == s.n() && placeNouns[s.words[j]]
-	}
-	start := j
-	for j < s.n() && s.roles[j] == 0 && name(s.toks[j], text) {
-		j++
-	}
-	if j < s.n() && placeNouns[s.words[j]] {
-		j++
-	}
-	return j > start && j == s.n()
-}
-
-var (
-	whereVerbs = wordSet(`live work study`)
-	placeNouns = wordSet(`hospital clinic office school university college bank bakery shop store cafe
-		restaurant hotel factory warehouse lab library museum council agency firm company studio centre
-		center station airport practice surgery pharmacy gym`)
-)
+// placeNouns are words for a place of business: "Dr. Okonjo at the Northgate practice".
+var placeNouns = wordSet(`hospital clinic office school university college bank bakery shop store cafe
+	restaurant hotel factory warehouse lab library museum council agency firm company studio centre
+	center station airport practice surgery pharmacy gym`)
 
 // aside reports a plain statement about the user's world, before or after the request, that gives
 // its background or its reason and can't change what it asks: a subject (I, we, he, she, they, or
@@ -2756,6 +2753,30 @@ func (s *sentence) news(k int, content, text string) bool {
 	return k < s.n() && (newsVerbs[s.words[k]] || endings[s.words[k]] && content == "") && s.plainEvent(k, text)
 }
 
+// forUser reports "me", "our", "us" or "we" from index from on: a task for the user.
+func (s *sentence) forUser(from int) bool {
+	return s.hasWord(from, map[string]bool{"me": true, "our": true, "us": true, "we": true})
+}
+
+// applies reports a task for the user that can't contradict the write: beside the save of an
+// attribute of a thing ("my budget for the trip is $2,000" — "Find me some hotels in Lisbon."), or
+// beside an update whose new value the task names ("Update my hairdresser to Marta at Cut & Co." —
+// "Book me a haircut with Marta."). Beside what the user is or does ("I'm vegan" — "Book me a
+// steak dinner.") any errand for them may say otherwise.
+func (m *message) applies(s *sentence, from int, w Write) bool {
+	switch w.Kind {
+	case Save:
+		return attribute(w.Content)
+	case Update:
+		for k := from; k < s.n(); k++ {
+			if s.roles[k] == 0 && name(s.toks[k], m.text) && hasName(w.Content, m.text[s.toks[k].Start:s.toks[k].End]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // setIn reports "in|on|inside NAME" from index from on: a named place or world.
 func (s *sentence) setIn(from int, text string) bool {
 	for j := from; j+1 < s.n(); j++ {
@@ -2780,6 +2801,48 @@ func (s *sentence) plainEvent(k int, text string) bool {
 			return false
 		}
 	}
+	// The object, up to a preposition or a time, is a thing of everyday life (realThings), after
+	// at most a determiner and two words that say which: "a new phone", "the running club",
+	// "banks" — not "a costume", "a dragon", "a spaceship", "a murder-mystery party kit".
+	j := k + 1
+	if verb == "got" && j < s.n() && (gotStates[s.words[j]] || changeVerbs[s.words[j]]) {
+		j++ // "got married", "got back", "got retested"
+	} else if j < s.n() && (s.words[j] == "up" || s.words[j] == "out" || verb == "stopped" && s.words[j] == "going") {
+		j++ // "set up the router", "sorted out the boiler", "stopped going there"
+		if j < s.n() && s.words[j-1] == "going" && s.words[j] == "there" {
+			j++
+		}
+	}
+	if j+1 == s.n() && (s.words[j] == "it" || s.words[j] == "them") {
+		j++ // "I renewed it." — the thing itself, which aside weighs
+	}
+	for i := k + 1; i < s.n(); i++ {
+		if jokeWords[s.words[i]] || scenes[strings.TrimSuffix(s.words[i], "'s")] {
+			return false // "I changed my character's class."
+		}
+	}
+	start, thing, plain := j, false, 0
+	for j < s.n() && !eventPreps[s.words[j]] && !timeStarts[s.words[j]] && !states[verb] && verb != "now" {
+		w := s.words[j]
+		switch {
+		case j == start && (determiners[w] || w == "some"):
+		case realThings[w] || realThings[strings.TrimSuffix(w, "s")] || realThings[strings.TrimSuffix(w, "es")]:
+			thing = true
+		// What ended may be named: "I sold the Focus.", "I cancelled Netflix."
+		case endings[verb] && !thing && s.roles[j] == 0 && name(s.toks[j], text):
+			thing = true
+		case !thing && (w == "new" || w == "old" || which[w] || s.roles[j] == 0 && !name(s.toks[j], text) && plain < 2):
+			if !which[w] && w != "new" && w != "old" {
+				plain++ // "a new library card", "the production database"
+			}
+		default:
+			return false
+		}
+		j++
+	}
+	if j > start && !thing && !states[verb] && verb != "now" {
+		return false
+	}
 	for j := k + 1; j < s.n(); j++ {
 		w := s.words[j]
 		if !eventPreps[w] {
@@ -2796,8 +2859,8 @@ func (s *sentence) plainEvent(k int, text string) bool {
 			w == "at" && (next == "home" || next == "work"), w == "across" && next == "town" && j+2 == s.n(),
 			// "I'm back from holiday.", "We just got back from the vet."
 			w == "from" && verb == "back" && (awayFrom[next] || (next == "the" || next == "my") && j+2 < s.n() && awayFrom[s.words[j+2]]),
-			w == "to" && moveVerbs[verb] && j+1 < s.n() && name(s.toks[j+1], text) && s.roles[j+1] == 0,
-			w == "at" && (verb == "started" || verb == "joined") && j+1 < s.n() && name(s.toks[j+1], text) && s.roles[j+1] == 0:
+			w == "at" && (verb == "started" || verb == "joined") && j+1 < s.n() && name(s.toks[j+1], text) && s.roles[j+1] == 0 &&
+				thing:
 		default:
 			return false
 		}
@@ -2806,10 +2869,24 @@ func (s *sentence) plainEvent(k int, text string) bool {
 }
 
 var (
-	eventPreps = wordSet(`in on at for with from to into inside within during via through under over near by as
+	eventPreps = wordSet(`in on at for with from to of into inside within during via through under over near by as
 		like onto across behind beside between among`)
 	timeUnits = wordSet(`week weekend month year night morning afternoon evening day weeks months years days`)
-	moveVerbs = wordSet(`moved relocated transferred switched changed`)
+	scenes     = wordSet(`character characters avatar game games campaign story novel script play show episode dream
+		quest level guild sims simulation simulator sandbox demo mock-up`)
+	timeStarts = wordSet(`last this next yesterday today tonight recently earlier ago again finally just now`)
+	// realThings are the things of everyday life an event may be about; a name or anything else
+	// ("a costume", "a dragon", "Hogwarts") may set a scene the judge can't tell from life.
+	realThings = wordSet(`phone mobile number car bike job bank dentist doctor gp vet address house home flat apartment
+		email account card passport licence license laptop computer router printer gym school office desk manager
+		boss team role insurance pharmacy dog cat puppy kitten plan contract lease mortgage subscription membership
+		broadband provider supplier policy landlord cleaner nanny babysitter hairdresser barber therapist physio club
+		choir course class lessons key keys lock locker boiler fridge washer glasses lenses prescription wifi
+		password pin code sim tariff appointment booking flight flights ticket tickets hotel room seat shift shifts
+		schedule rota timetable diet medication inhaler desk parking permit badge visa baby company firm
+		database databases server cabin villa boat caravan van motorbike allotment storage unit practice`)
+	which = wordSet(`running work home spare second first local nearby different family personal joint company
+		new old current`)
 	awayFrom  = wordSet(`holiday holidays leave vacation work hospital abroad trip travels vet doctor dentist gp
 		honeymoon conference`)
 )
