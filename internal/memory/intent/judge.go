@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"golang.org/x/text/unicode/norm"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -1127,6 +1128,9 @@ func (m *message) judgeForget(s *sentence, w Write) *verdict {
 			return fail(r, s, m.between(s, at, end), StageTarget)
 		}
 	}
+	if k := m.notAsItSays(s, object, w.Target); k >= 0 {
+		return fail(ReasonVague, s, m.between(s, k, end), StageTarget)
+	}
 	// "Delete my email.", "Delete my booking.": "delete", "remove" and "erase" act on things as
 	// well as on memory, and a key of one word alone may name the thing itself. Such an object must
 	// also hold a word of the item's text, or the sentence say it is memory ("my timezone note",
@@ -1307,6 +1311,151 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 	}
 	return ReasonVague
 }
+
+// notAsItSays returns the first word of a forget's object that covers the item's words but not
+// what it says, or -1 (A5: the object covers the item, not a bag of its words):
+//
+//   - the item's words in another order: "Tom owes me $50" is not "Owes Tom $50", "from Lisbon to
+//     Boston" not "from Boston to Lisbon";
+//   - a person the item is about left out: "that I'm vegetarian" is not "Daughter is vegetarian";
+//   - a short word that is a value the item doesn't have: "6 am" for "6 pm", "US" for "UK", "room
+//     A" for "room B";
+//   - a code, a number or a name spelled otherwise: "tr0ub4dor" for "Tr0ub4dor", "106" for "10⁶",
+//     "hate" for the name "Hate".
+//
+// The item's key said alone names it whole ("Forget my resting heart rate."): then only the
+// spelling and the short values count.
+func (m *message) notAsItSays(s *sentence, object span, it Item) int {
+	itemToks := textmodel.Tokens(it.Content)
+	raw := map[string][]string{} // folded token → the item's spellings
+	order := map[string]int{}    // stem → first place in the item
+	have := map[string]bool{}
+	for i, t := range itemToks {
+		raw[t.Text] = append(raw[t.Text], it.Content[t.Start:t.End])
+		have[t.Text] = true
+		if _, ok := order[stem(t.Text)]; !ok && roles(t.Text)&(RoleStop|RoleFraming) == 0 {
+			order[stem(t.Text)] = i
+		}
+	}
+	for _, t := range textmodel.Tokens(it.Key) {
+		have[t.Text] = true
+	}
+	keySaid := false
+	if key := textmodel.Tokens(it.Key); len(key) > 0 && !allStop(key) {
+		for k := object.from; k+len(key) <= object.to; k++ {
+			keySaid = keySaid || s.foldedAt(k, key) && !s.meaningfulOutside(object, k, k+len(key))
+		}
+	}
+	// Order matters where the item relates two things ("over", "than", "to", "owes", "and" …).
+	ordered := twoThings(it.Content)
+	for _, t := range itemToks {
+		ordered = ordered || relational[t.Text]
+	}
+	last, seen := -1, map[string]bool{}
+	for k := object.from; k < object.to; k++ {
+		w := s.words[k]
+		said := m.text[s.toks[k].Start:s.toks[k].End]
+		if spellings, ok := raw[w]; ok && codeLike(said) {
+			same := false
+			for _, sp := range spellings {
+				same = same || norm.NFC.String(sp) == norm.NFC.String(said)
+			}
+			if !same {
+				return k
+			}
+		}
+		if spellings, ok := raw[w]; ok && len(spellings) > 0 && !codeLike(said) {
+			// A name in the item is a name in the object: "Dr. Hate" is not "hate".
+			first := spellings[0]
+			if r, _ := utf8.DecodeRuneInString(first); unicode.IsUpper(r) && itemToks[0].Text != w {
+				if r2, _ := utf8.DecodeRuneInString(said); !unicode.IsUpper(r2) && strings.ToUpper(said) != said {
+					return k
+				}
+			}
+		}
+		// A short word that is a value: "am", "pm", "US", a single letter by a number or in
+		// capitals.
+		short := w == "am" || w == "pm" || w != "i" && len([]rune(said)) <= 2 && strings.ToUpper(said) == said && strings.ToLower(said) != said ||
+			len([]rune(w)) == 1 && unicode.IsLetter([]rune(w)[0]) && (k > 0 && startsWithDigit(s.words[k-1]))
+		if short && !have[w] {
+			return k
+		}
+		st := stem(w)
+		if at, ok := order[st]; ok && ordered && !keySaid && !seen[st] && s.roles[k]&(RoleStop|RoleFraming) == 0 {
+			seen[st] = true
+			if at < last {
+				return k
+			}
+			last = at
+		}
+	}
+	for _, t := range itemToks {
+		if (relations[t.Text] || personNouns[t.Text]) && !keySaid {
+			found := false
+			for k := object.from; k < object.to; k++ {
+				found = found || stem(s.words[k]) == stem(t.Text)
+			}
+			if !found {
+				return object.from
+			}
+		}
+	}
+	return -1
+}
+
+// codeLike reports a token with a digit, a sign or a capital after its first letter: a code, a
+// number or a password, whose spelling is its own.
+func codeLike(w string) bool {
+	rs := []rune(w)
+	for i, r := range rs {
+		hyphen := r == '-' && i > 0 && i+1 < len(rs) && unicode.IsLetter(rs[i-1]) && unicode.IsLetter(rs[i+1]) // "mother-in-law"
+		if unicode.IsDigit(r) || !unicode.IsLetter(r) && r != '\'' && r != '’' && !hyphen || i > 0 && unicode.IsUpper(r) && rs[i-1] != '-' {
+			return true
+		}
+	}
+	return false
+}
+
+// twoThings reports an item that says two things side by side, each in a part of its own after a
+// comma, each with a number or a verb ("Gate code is 4417, garage code is 9920", "Locker 34,
+// combination 12", "Supports Arsenal, hates Chelsea") — not an address ("Calle Mayor 14, Madrid").
+func twoThings(text string) bool {
+	parts, said := strings.Split(text, ","), 0
+	seen, shared := map[string]int{}, false // "Blue folder is for taxes, red folder for receipts"
+	for i, p := range parts {
+		for _, t := range textmodel.Tokens(p) {
+			if roles(t.Text)&RoleStop == 0 {
+				if at, ok := seen[t.Text]; ok && at != i {
+					shared = true
+				}
+				seen[t.Text] = i
+			}
+		}
+	}
+	for _, p := range parts {
+		toks := textmodel.Tokens(p)
+		verb := false
+		for i, t := range toks {
+			verb = verb || startsWithDigit(t.Text) || t.Text == "is" || t.Text == "are" || roles(t.Text)&RoleVerbLike != 0 ||
+				i == 0 && strings.HasSuffix(t.Text, "s") && len(t.Text) > 3 && roles(t.Text) == 0
+		}
+		if verb {
+			said++
+		}
+	}
+	return len(parts) >= 2 && (said >= 2 || shared)
+}
+
+// relational words make an item's order its sense: "Tom owes me $50", "tea over coffee".
+var relational = wordSet(`over than to from via owes owe owed lent lend borrowed borrow reports mentors mentor
+	instead rather not before after then and vs versus above below into onto prefers prefer preferred swapped
+	swap traded exchanged`)
+
+// relations are the people an item may be about ("Daughter is vegetarian since 2019").
+var relations = wordSet(`wife husband partner son daughter kid kids child children mom mum mother dad father
+	parent parents brother sister grandma grandpa grandmother grandfather aunt uncle cousin friend boss
+	colleague coworker roommate flatmate housemate babysitter nanny boyfriend girlfriend fiance fiancé spouse
+	neighbour neighbor nephew niece baby mother-in-law father-in-law ex`)
 
 // meaningfulOutside reports a word in span in, outside [from, to), that is no stop word.
 func (s *sentence) meaningfulOutside(in span, from, to int) bool {
@@ -1603,8 +1752,28 @@ func (m *message) sameCapitals(s *sentence, at int, content []textmodel.Token, t
 			strings.ToLower(said) != said && strings.ToUpper(c) != c {
 			return false
 		}
+		// Signs and symbols count as written (A1): "−50" (a minus sign) is not "-50".
+		if c := text[t.Start:t.End]; !sameSigns(said, c) {
+			return false
+		}
 	}
 	return true
+}
+
+// sameSigns reports two spellings of a token whose characters other than letters, digits,
+// apostrophes and ignorable characters are the same, in the same order, after NFC: a dash, a
+// minus sign and a hyphen are three signs, as A1 has it.
+func sameSigns(a, b string) bool {
+	signs := func(x string) string {
+		return strings.Map(func(r rune) rune {
+			// Ignorable characters (zero-width space, soft hyphen …) are no signs.
+			if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '’' || r == 'ʼ' || unicode.Is(unicode.Cf, r) {
+				return -1
+			}
+			return r
+		}, norm.NFC.String(x))
+	}
+	return signs(a) == signs(b)
 }
 
 // gluedToSecret reports a password whose last token, at k, holds a letter and the user wrote with
@@ -2872,7 +3041,7 @@ var (
 	eventPreps = wordSet(`in on at for with from to of into inside within during via through under over near by as
 		like onto across behind beside between among`)
 	timeUnits = wordSet(`week weekend month year night morning afternoon evening day weeks months years days`)
-	scenes     = wordSet(`character characters avatar game games campaign story novel script play show episode dream
+	scenes    = wordSet(`character characters avatar game games campaign story novel script play show episode dream
 		quest level guild sims simulation simulator sandbox demo mock-up`)
 	timeStarts = wordSet(`last this next yesterday today tonight recently earlier ago again finally just now`)
 	// realThings are the things of everyday life an event may be about; a name or anything else
@@ -2887,7 +3056,7 @@ var (
 		database databases server cabin villa boat caravan van motorbike allotment storage unit practice`)
 	which = wordSet(`running work home spare second first local nearby different family personal joint company
 		new old current`)
-	awayFrom  = wordSet(`holiday holidays leave vacation work hospital abroad trip travels vet doctor dentist gp
+	awayFrom = wordSet(`holiday holidays leave vacation work hospital abroad trip travels vet doctor dentist gp
 		honeymoon conference`)
 )
 
@@ -2906,9 +3075,9 @@ var (
 	newsVerbs = wordSet(`moved changed renewed switched adopted bought started joined booked married replaced
 	upgraded updated finished graduated signed received opened rented hired relocated transferred
 	enrolled registered subscribed ordered reset paid renamed sorted`)
-	endings      = wordSet(`broke split divorced cancelled canceled closed left sold quit retired expired stopped ended died`)
-	gotStates    = wordSet(`married engaged divorced promoted back`)
-	acquired     = wordSet(`joined started adopted bought booked signed opened rented hired enrolled registered
+	endings   = wordSet(`broke split divorced cancelled canceled closed left sold quit retired expired stopped ended died`)
+	gotStates = wordSet(`married engaged divorced promoted back`)
+	acquired  = wordSet(`joined started adopted bought booked signed opened rented hired enrolled registered
 		subscribed found`)
 	contactNouns = wordSet(`number code address email phone mobile pin password username handle id card
 		account plate registration postcode zip`)
