@@ -31,8 +31,11 @@
 //     one-off scope or this moment ("… for this report", "… right now"), a remark about the chat
 //     ("I asked about Python"), a clause that unsays it ("…, who doesn't exist"), a placeholder
 //     ("[NAME]"), another place to keep it ("… in the expenses sheet"), an exception in a shared
-//     text; an update's new text must be a value, not an edit or a reference ("add an extra shot",
-//     "see above"). A quoted word after "called" or "the word" is a mention, not a quote. A bare verb's text must state something (a first-person word, "is",
+//     text, a part after a comma that says who says so, how sure it is or asks something ("…,
+//     says my sister", "…, to be confirmed", "…, or was it 4812", "…, pick one"; a consequence in
+//     the user's own words stays: "…, so text is better than calls"); an update's new text must be
+//     a value, not an edit or a reference ("add an extra shot", "see above"). Signs count as
+//     written: "−50" (a minus sign) is not "-50". A quoted word after "called" or "the word" is a mention, not a quote. A bare verb's text must state something (a first-person word, "is",
 //     "name's") and may not open with "to", "when", "me" … ("Remember to breathe", "Remember
 //     when…", "Save me a seat") nor name a thing to keep elsewhere ("Save the photo to my camera
 //     roll", "Save my gate code 4412 to 1Password", "Remember my locker code 31-07-22 in Notion"). A question, a condition or role-play before the verb, a title ("Remember the Titans",
@@ -69,7 +72,18 @@
 //     and with "delete", "remove", "erase" or "wipe" a one-word key alone, or an object opened by
 //     "the", must be said to be memory or hold a word of the item's text ("Delete my email.",
 //     "Delete the admin password." wait: they may mean the thing). A word the item writes with a capital compares whole, unstemmed ("Darren
-//     Coles" is not "Darren Cole").
+//     Coles" is not "Darren Cole"). A forget's object covers what the item says, not a bag of its
+//     words (notAsItSays): the same order where the item relates things ("Tom owes me $50" is not
+//     "Owes Tom $50"; "Gate code is 4417, garage code is 9920"), the person the item is about
+//     ("Forget that I'm vegetarian" is not "Daughter is vegetarian"), no short value the item lacks
+//     ("6 am", "US", "room A"), codes and names spelled as the item spells them ("tr0ub4dor",
+//     "hate" for "Dr. Hate"); the key said alone names the item whole. An update that names its
+//     item by an object sets a value or restates the item (newValue): a person takes a name ("Update
+//     my manager: the report will be late." tells someone), a device or an app no version or mode
+//     ("Update my phone to iOS 18."), and no new text is still to come ("someone nearer") or
+//     another's ("Sam's is Dr. Ruiz"); an update that only points ("Update this:", "Update the note
+//     to say …") names its item when its new text holds more than half of the item's words and no
+//     one and nothing the item lacks (A4).
 //  5. The rest. Every other sentence must be neutral: a greeting, a thanks for the help itself or
 //     for an errand done, in plain words that share none with the text ("Thanks for booking the
 //     flights."), plain emphasis ("It's important."), a save or an update of something else beside
@@ -90,8 +104,19 @@
 //     conversation or memory ("that cancellation", "the note"); a verb of change or ending
 //     ("moved", "started", "sold", "got back") beside a save only when the text says it is new,
 //     and beside an update no place name the old or new text lacks ("I moved to Leeds." beside
-//     "… Bristol"). Before the request, context also of the older kinds: news of the user's life
-//     before a forget or an update, and "My ⟨number or address⟩ is …" sharing no word with the text.
+//     "… Bristol"). An event names a thing of everyday life (realThings: "I changed banks.", "I got
+//     a new phone.", "I sold the Focus." — not "a costume", "a dragon", "my character's class", nor
+//     a place: "I moved to Leeds." may be Hogwarts) in one plain clause, and before the save of an
+//     attribute a gain or a change counts too ("I joined the running club. Remember that training
+//     is …", not "… that my bank is still Barclays"); so does an undertaking from a short list ("I'm
+//     organising the reunion.", "I'm training for a marathon."). A question asks for a fact of the
+//     world only ("Where …?", "What time …?", "What's the weather …?", "Can you suggest …?"; not
+//     "How's my impression?", "What about the real one?"). An errand for the user ("Find me …",
+//     "Book me …", "Remind me to …") stands only beside the save of an attribute of a thing or an
+//     update whose new value it names: beside what the user is or does it may say otherwise ("I'm
+//     vegan." — "Book me a steak dinner."). Before the request, context also of the older kinds: news
+//     of the user's life before a forget or an update, and "My ⟨number or address⟩ is …" sharing no
+//     word with the text.
 //     None may hold a word of negation, take-back, hedge, condition, modal, sarcasm,
 //     interjection, pasting, relaying ("sent", "wrote") or role-play, nor an emoji. A second save
 //     beside a save may correct it, any other forget beside a write may take it back ("Forget the
