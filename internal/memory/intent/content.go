@@ -172,7 +172,9 @@ func (s *sentence) putElsewhere(from, to int, text string, storing bool) int {
 			continue
 		}
 		last := s.words[to-1]
-		if records[last] || strings.HasSuffix(last, "'s") && records[strings.TrimSuffix(last, "'s")] {
+		// "… in every app": a scope, not a place to keep it.
+		every := k+1 < to && (s.words[k+1] == "every" || s.words[k+1] == "all" || s.words[k+1] == "each" || s.words[k+1] == "any")
+		if !every && (records[last] || strings.HasSuffix(last, "'s") && records[strings.TrimSuffix(last, "'s")]) {
 			return k
 		}
 		if storing && k == to-2 && appName(text[s.toks[to-1].Start:s.toks[to-1].End]) {

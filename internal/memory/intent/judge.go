@@ -236,6 +236,8 @@ func (s *sentence) opening() (int, bool) {
 	if i < s.n() {
 		if n := matchAt(s.words, i, leadIns); n > 0 {
 			i = s.skipFillers(i + n)
+		} else if n := matchAt(s.words, i, audienceLeadIns); n > 0 {
+			i, audience = s.skipFillers(i+n), true
 		}
 	}
 	return i, audience
@@ -319,7 +321,7 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 		// and of the user's own ("Note: the build is green.", "Please note: office closed on
 		// Monday." are notices).
 		// "Note: my passport number is K4471920." alone in its message is the user's own number.
-		ownNumber := len(p) == 2 && p[1] == ":" && i == 0 && len(m.sentences) == 1 && s.myContact(end)
+		ownNumber := len(p) == 2 && p[1] == ":" && i == 0 && m.alone(s) && s.myContact(end)
 		if p[0] == "note" && (len(p) == 1 || p[1] == ":") && !ownNumber && (i == 0 || s.words[i-1] != "please" || !s.hasIn(RoleFirstPerson, end, s.n()) ||
 			!s.states(end, s.n())) { // "Please note my apologies." states nothing
 			return fail(ReasonOtherSense, s, m.between(s, i, min(i+3, s.n())), StageFrame)
@@ -364,11 +366,26 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 			at, bare, audience = k, false, audience || aud
 		}
 	}
-	// "Save this as my wifi password: tulip-7782": the key named after "this as", then ":".
+	// "Save this as my wifi password: tulip-7782", "Remember this under gate code: 7391", "Save a
+	// note called packing list: …": the key named after "this|a note" and "as|under|called|titled|
+	// named|with the key", then ":". "Save a note: …", "Save a note that …" have none.
 	keyed := false
-	if bare && len(key) > 0 && at+2 < s.n() && s.words[at] == "this" && s.words[at+1] == "as" {
-		if k, ok, aud := s.keyObject(at+2, key); ok && s.gapEnd[k-1] == ":" {
-			at, keyed, bare, audience = k, true, false, audience || aud
+	if bare && at+2 < s.n() && (s.words[at] == "this" || s.words[at] == "a" && s.words[at+1] == "note" || keyNamers[s.words[at]]) {
+		j := at
+		if s.words[j] == "a" {
+			j += 2
+		} else if s.words[j] == "this" {
+			j++
+		}
+		if j < s.n() && j > at && (s.gapEnd[j-1] == ":" || s.words[j] == "that") && s.words[at] == "a" && len(key) == 0 {
+			if s.words[j] == "that" {
+				j++
+			}
+			at, bare = j, false // "Save a note: dentist appointment on June 12", "Save a note that …"
+		} else if n := matchAt(s.words, j, keyIntros); n > 0 && len(key) > 0 {
+			if k, ok, aud := s.keyObject(j+n, key); ok && s.gapEnd[k-1] == ":" {
+				at, keyed, bare, audience = k, true, false, audience || aud
+			}
 		}
 	}
 	// "Keep in mind who pays your bills." reads like a bare verb.
@@ -445,7 +462,10 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 	if w.Kind == Update {
 		// "and" joins a second thing unless the item itself is a list ("Tuesday and Thursday
 		// evenings", "Mon/Wed/Fri").
-		list := strings.ContainsAny(w.Target.Content, ",/&") || len(listWords(w.Target.Content)) > 0
+		// A new statement that restates most of the item may add to it: "I'm allergic to penicillin
+		// and amoxicillin" for "I'm allergic to penicillin".
+		list := strings.ContainsAny(w.Target.Content, ",/&") || len(listWords(w.Target.Content)) > 0 ||
+			s.holdsMostOf(at, after, w.Target)
 		for k := at; k < after; k++ {
 			if narrowers[s.words[k]] || habitual[s.words[k]] || s.words[k] == "and" && !list {
 				return fail(ReasonQualified, s, m.between(s, k, after), StageContent)
@@ -509,6 +529,23 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 	return &verdict{ReasonAsked, Trace{Sentence: s.index, Words: m.whole(s), Stage: StageAsked}}
 }
 
+var (
+	keyNamers = wordSet(`under as`)
+	// keyIntros name the key a text is saved under: "as", "under", "called", "titled", "named",
+	// "with the key".
+	keyIntros = phrasesOf("as", "under", "called", "titled", "named", "with the key", "with key")
+)
+
+// alone reports a sentence beside which the message holds greetings and thanks only.
+func (m *message) alone(s *sentence) bool {
+	for i := range m.sentences {
+		if o := &m.sentences[i]; o.index != s.index && !m.greeting(o) {
+			return false
+		}
+	}
+	return true
+}
+
 // myContact reports "my THING is|are" from k, THING up to three plain words ending in a word for
 // a number, a code or an address ("my github handle is").
 func (s *sentence) myContact(k int) bool {
@@ -523,34 +560,89 @@ func (s *sentence) myContact(k int) bool {
 }
 
 // restatesItem reports an update whose object points without naming ("Update this:", "Update it:",
-// "Update the note to say …") and whose new text, in [from, to), refers to the item by more than
+// "Update the note to say …", "Update my commute:") and whose new text, in [from, to), refers to the item by more than
 // half of its distinct words (A4), naming no one and nothing the item doesn't — no other name, no
 // other person ("Update this: my brother lives in Denver" is not "my sister lives in Denver"), no
 // qualifier that sets another thing apart.
 func (s *sentence) restatesItem(object span, from, to int, it Item, text string) bool {
-	for k := object.from; k < object.to; k++ {
-		if s.roles[k]&(RoleStop|RoleVague|RoleFraming|RoleBackRef) == 0 {
-			return false
-		}
-	}
 	have := map[string]bool{}
 	for _, t := range textmodel.Tokens(it.Key + " " + it.Content) {
 		have[stem(t.Text)] = true
 	}
-	words := itemWords(it.Content)
-	seen := map[string]bool{}
-	for k := from; k < to; k++ {
+	// The object may also be a short label of the item's own words and words for an aspect of a
+	// thing ("Update the recycling day: …", "Update my garden note: …"); any other word may name
+	// another thing ("my work address" is not "my address is 22 Harbour Lane", "the invoice" no
+	// item at all).
+	label := 0
+	if documents[s.words[object.to-1]] {
+		return false // "Correct my essay, it's actually 2,000 words.": the essay itself
+	}
+	for k := object.from; k < object.to; k++ {
 		w := s.words[k]
-		st := stem(w)
-		if (s.roles[k] == 0 && name(s.toks[k], text) && !calendar[w] || people[w] || personNouns[w] || possessive(w) ||
-			qualifiers[w]) && !have[st] && !have[w] {
+		if qualifiers[w] && !have[w] || strings.HasPrefix(w, "ex-") {
+			return false // "my old address"
+		}
+		if s.roles[k]&(RoleStop|RoleVague|RoleFraming|RoleBackRef) != 0 {
+			continue
+		}
+		label++
+		if !have[stem(w)] && !aspects[w] || name(s.toks[k], text) && !have[stem(w)] || possessive(w) || qualifiers[w] ||
+			strings.HasSuffix(w, "'") || label > 3 {
 			return false
 		}
-		if words[st] && s.roles[k]&(RoleStop|RoleFraming) == 0 {
+	}
+	// The new text says what the item says with other values only: its other words, in order,
+	// are the item's ("Leo has football practice every Tuesday at 6pm" for "… every Wednesday at
+	// 5pm"); a word more or less names another thing ("Sarah's birthday party is June 9" is not
+	// "Sarah's birthday is June 4", "Ana's work phone number" not "Ana's phone number").
+	var said, was []string
+	for k := from; k < to; k++ {
+		if w := s.words[k]; !valueWord(w) && s.roles[k]&RoleStop == 0 && w != "now" && w != "actually" {
+			said = append(said, stem(w))
+		}
+	}
+	for _, t := range textmodel.Tokens(it.Content) {
+		if !valueWord(t.Text) && roles(t.Text)&RoleStop == 0 && t.Text != "now" {
+			was = append(was, stem(t.Text))
+		}
+	}
+	if len(said) == 0 || len(said) != len(was) {
+		return false
+	}
+	for i := range said {
+		if said[i] != was[i] {
+			return false
+		}
+	}
+	return s.keepsItsSense(span{from, to}, it, false)
+}
+
+// valueWord reports a token that is a value rather than what it is of: a number, a time, a day or
+// a month ("6pm", "9:30", "tuesday", "may").
+func valueWord(w string) bool {
+	d := strings.TrimSuffix(w, "s")
+	return startsWithDigit(w) || calendar[w] || calendar[d] || w == "am" || w == "pm" || ordinals[w]
+}
+
+var ordinals = wordSet(`first second third fourth fifth sixth seventh eighth ninth tenth last next`)
+
+// documents are things a correction or an update may edit rather than a memory.
+var documents = wordSet(`essay document doc docs report draft letter cv resume email message code spreadsheet
+	invoice file readme ticket text paper thesis article post slides presentation page wiki spec`)
+
+// aspects are words for an aspect of a thing, not a thing: "the recycling day", "my dose".
+var aspects = wordSet(`day days time times schedule routine preference preferences details detail info information
+	setting settings dose level plan status arrangement habit habits order style`)
+
+// holdsMostOf reports more than half of the item's distinct words in [from, to).
+func (s *sentence) holdsMostOf(from, to int, it Item) bool {
+	words, seen := itemWords(it.Content), map[string]bool{}
+	for k := from; k < to; k++ {
+		if st := stem(s.words[k]); words[st] && s.roles[k]&(RoleStop|RoleFraming) == 0 {
 			seen[st] = true
 		}
 	}
-	return 2*len(seen) > len(words) && s.keepsItsSense(span{from, to}, it, false)
+	return len(words) > 0 && 2*len(seen) > len(words)
 }
 
 // sharesItemWord reports a word of the key, stop words aside, in the text.
@@ -627,7 +719,8 @@ func (s *sentence) bookable(in span) bool {
 }
 
 var bookables = wordSet(`flight flights booking bookings appointment appointments reservation reservations table
-	ticket tickets seat seats order subscription plan train hotel room`)
+	ticket tickets seat seats order subscription plan train hotel room ringtone background status wallpaper
+	signature layout picture avatar screen theme mode font settings notifications volume`)
 
 // namesSomething reports a word from index from on that is no stop, vague, back-pointing,
 // question or first-person word, nor "old" ("How old am I?").
@@ -1073,6 +1166,10 @@ func (m *message) judgeForget(s *sentence, w Write) *verdict {
 	if s.question {
 		return fail(ReasonQuestion, s, m.whole(s), StageFrame)
 	}
+	// "Forget for all teammates that I'm vegetarian": the audience right after the verb.
+	if n := matchAt(s.words, at, postVerbAudiences); n > 0 && at+n < s.n() {
+		at, audience = at+n, true
+	}
 	// The object runs to the closers at the sentence's end.
 	end := s.n()
 	for shrunk := true; shrunk; {
@@ -1346,8 +1443,9 @@ func (m *message) notAsItSays(s *sentence, object span, it Item) int {
 			keySaid = keySaid || s.foldedAt(k, key) && !s.meaningfulOutside(object, k, k+len(key))
 		}
 	}
-	// Order matters where the item relates two things ("over", "than", "to", "owes", "and" …).
-	ordered := twoThings(it.Content)
+	// Order matters where the item relates two things ("over", "than", "to", "owes", "and" …), and
+	// in a clause ("Forget that Tom gave me his old bike.").
+	ordered := twoThings(it.Content) || s.words[object.from] == "that"
 	for _, t := range itemToks {
 		ordered = ordered || relational[t.Text]
 	}
@@ -1379,6 +1477,20 @@ func (m *message) notAsItSays(s *sentence, object span, it Item) int {
 			len([]rune(w)) == 1 && unicode.IsLetter([]rune(w)[0]) && (k > 0 && startsWithDigit(s.words[k-1]))
 		if short && !have[w] {
 			return k
+		}
+		// Whose or which one the item isn't: "Forget her gate code.", "Forget a gate code.",
+		// "… they owe us" for "We owe them", "… out of the garage" for "in the garage".
+		clause := s.words[object.from] == "that"
+		if notWhose[w] && !have[w] && !(clause && (w == "a" || w == "an" || w == "some" || w == "one")) &&
+			!(k+1 < object.to && s.roles[k+1]&RoleFraming != 0) { // "any memories of my ex"
+			return k
+		}
+		if other, ok := opposites[w]; ok && !have[w] {
+			for _, o := range strings.Fields(other) {
+				if have[o] {
+					return k
+				}
+			}
 		}
 		st := stem(w)
 		if at, ok := order[st]; ok && ordered && !keySaid && !seen[st] && s.roles[k]&(RoleStop|RoleFraming) == 0 {
@@ -1444,6 +1556,21 @@ func twoThings(text string) bool {
 		}
 	}
 	return len(parts) >= 2 && (said >= 2 || shared)
+}
+
+// notWhose are words that make an object someone else's thing, or any one thing: "her gate code",
+// "a gate code", "one of my gate codes".
+var notWhose = wordSet(`his her their its a an some one any another someone's somebody's`)
+
+// opposites are the words whose partner in an item says the opposite: "in" and "out", "we" and
+// "they", "me" and "him".
+var opposites = map[string]string{
+	"in": "out", "out": "in", "into": "out", "up": "down", "down": "up", "on": "off", "off": "on",
+	"to": "from", "from": "to", "over": "under", "under": "over", "above": "below", "below": "above",
+	"before": "after", "after": "before", "inside": "outside", "outside": "inside", "behind": "front",
+	"we": "they them", "us": "them they", "our": "their", "they": "we us", "them": "us we", "their": "our",
+	"he": "she", "she": "he", "him": "her", "his": "her", "i": "he she they him them", "me": "him her them",
+	"my": "his her their", "mine": "his hers theirs",
 }
 
 // relational words make an item's order its sense: "Tom owes me $50", "tea over coffee".
@@ -2076,7 +2203,7 @@ func (m *message) rest(req *sentence, w Write) *verdict {
 		}
 		// A sentence beside a forget that holds a word of the item may restate or keep it, a task
 		// too ("Call the plumber." beside "My plumber's number is …" needs the number).
-		if w.Kind == Forget && mentionsItem(s, w.Target) && !(s.index < req.index && s.leaves(m.text, w)) {
+		if w.Kind == Forget && mentionsItem(s, w.Target) && !(s.index < req.index && (s.leaves(m.text, w) || s.ended(m.text, w))) {
 			return fail(ReasonRestated, s, m.whole(s), StageRest)
 		}
 		if bad := m.neutral(s, w); bad != nil {
@@ -2105,6 +2232,23 @@ func (s *sentence) leaves(text string, w Write) bool {
 		k++
 	}
 	return k < s.n() && departures[s.words[k]] && s.aside(first, text, "", w, false)
+}
+
+// ended reports news, before a forget, that the item's thing ended or changed: "I sold my car."
+// before "Forget that my car is a blue Honda.", "I changed banks.", "I got a new phone." — an aside
+// whose verb says the old thing is gone, so it can't keep the item.
+func (s *sentence) ended(text string, w Write) bool {
+	first := s.skipFillers(0)
+	if first+1 >= s.n() || !s.aside(first, text, "", w, false) {
+		return false
+	}
+	for k := first + 1; k < s.n() && k <= first+3; k++ {
+		if endings[s.words[k]] || changeVerbs[s.words[k]] && s.words[k] != "started" && s.words[k] != "joined" ||
+			s.words[k] == "got" && k+1 < s.n() && (s.words[k+1] == "new" || s.words[k+1] == "a" && k+2 < s.n() && s.words[k+2] == "new") {
+			return true
+		}
+	}
+	return false
 }
 
 var departures = wordSet(`left quit retired resigned moved`)
@@ -2344,6 +2488,7 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 		// "what time", "how much|many|long|far": "How's my Grandma impression?", "What's my next
 		// line?", "What about the real one?" may make the request a performance or a joke.
 		if s.qmark && worldQuestion(s, first) && s.n()-first >= 3 && !s.has(RoleBackRef, first+1) && !s.hasWord(first, undoers) &&
+			!m.contradicts(s, first+1) &&
 			s.gapEnd[s.n()-2] == "" &&
 			!sharesWords(s, first, m.content+" "+w.Key) && !sharesWords(s, first, w.Target.Content+" "+w.Target.Key) &&
 			(!s.hasIn(RoleFirstPerson, first, s.n()) || s.namesSomething(first+1)) {
@@ -2358,7 +2503,7 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 		// Before the request, a task set in a named place may set the scene ("Find me a horse in
 		// Red Dead. Remember that my horse is called Boaty.").
 		if s.meaningful(first+1) && !s.refersBack(first, m.after(s), m.forget) && !s.touchesMemory(first) &&
-			!(sharesWords(s, first+1, m.content) && s.otherNumber(first+1, m.content)) && !(!m.after(s) && s.setIn(first+1, m.text)) &&
+			!m.contradicts(s, first+1) && !(!m.after(s) && s.setIn(first+1, m.text)) &&
 			!(s.forUser(first+1) && !m.applies(s, first+1, w)) {
 			return nil
 		}
@@ -2366,7 +2511,8 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 		// Any other statement after the request may comment on it ("I'm being ironic.", "My son
 		// typed this."): only context given before it counts as neutral.
 	case r&RoleSubject != 0 && r&RoleBackRef == 0 && r&RoleFirstPerson != 0 &&
-		(!s.namesSomeone(m.text, first) || w.Kind == Save && s.activity(first, m.text, m.content)) && s.context(first, m.text, m.content, w.Kind == Update) &&
+		(!s.namesSomeone(m.text, first) || w.Kind == Save && (s.activity(first, m.text, m.content) || s.news(first, m.content, m.text))) &&
+		s.context(first, m.text, m.keyed(w), w.Kind == Update) &&
 		!(w.Kind == Update && s.namesElse(first, m.text, m.content, w.Target.Content)):
 		// Context before the request, in the user's own first person, naming no one else, of the
 		// kinds context reads: "I moved last week.", "I live in Lisbon.", "My new card number is
@@ -2452,20 +2598,6 @@ var (
 	identifiers = wordSet(`name number code id reading level`)
 	aboutWords  = map[string]bool{"about": true, "on": true, "regarding": true}
 )
-
-// otherNumber reports a word with a digit from index from on that the text doesn't hold.
-func (s *sentence) otherNumber(from int, content string) bool {
-	have := map[string]bool{}
-	for _, t := range textmodel.Tokens(content) {
-		have[t.Text] = true
-	}
-	for k := from; k < s.n(); k++ {
-		if strings.ContainsAny(s.words[k], "0123456789") && !have[s.words[k]] {
-			return true
-		}
-	}
-	return false
-}
 
 // touchesMemory reports a task, opened by its verb at first, that may change what is being saved
 // rather than do something else: a verb that edits ("add", "set", "make", "put", "change" …: "Also
@@ -2588,7 +2720,8 @@ func (s *sentence) context(first int, text, content string, update bool) bool {
 	// "I changed banks. Remember that my bank is still Barclays.": the text holds on to what the
 	// news changed.
 	for _, t := range textmodel.Tokens(content) {
-		if t.Text == "still" || t.Text == "same" || t.Text == "again" {
+		if t.Text == "still" || t.Text == "same" || t.Text == "again" || t.Text == "old" || t.Text == "previous" ||
+			t.Text == "former" || t.Text == "ex" {
 			return false
 		}
 	}
@@ -2922,6 +3055,57 @@ func (s *sentence) news(k int, content, text string) bool {
 	return k < s.n() && (newsVerbs[s.words[k]] || endings[s.words[k]] && content == "") && s.plainEvent(k, text)
 }
 
+// contradicts reports a task, from index from on, that may say otherwise than the text being
+// saved: one about the same thing (a word of the text but a name: "Book the reunion venue for
+// Saturday." beside "the reunion is on Friday"), or one with a time or a sum the text holds
+// otherwise ("Book a taxi to the airport for 11am." beside "my flight is at 9am", "Find me a
+// hotel for $5,000." beside "my budget for the trip is $2,000").
+func (m *message) contradicts(s *sentence, from int) bool {
+	if m.content == "" {
+		return false
+	}
+	said := textmodel.Tokens(m.content)
+	have, kinds := map[string]bool{}, map[string]bool{}
+	for _, t := range said {
+		have[t.Text] = true
+		if k := valueKind(t.Text); k != "" {
+			kinds[k] = true
+		}
+	}
+	words := itemWords(m.content)
+	for k := from; k < s.n(); k++ {
+		w := s.words[k]
+		if vk := valueKind(w); vk != "" && kinds[vk] && !have[w] {
+			return true
+		}
+		if words[stem(w)] && s.roles[k]&(RoleStop|RoleFraming) == 0 && !name(s.toks[k], m.text) {
+			return true
+		}
+	}
+	return false
+}
+
+// valueKind says what a value token is: "time" ("9am", "14:20", "noon"), "money" ("$2,000"), or
+// "" for anything else.
+func valueKind(w string) string {
+	switch {
+	case w == "noon" || w == "midnight" || startsWithDigit(w) && (strings.HasSuffix(w, "am") || strings.HasSuffix(w, "pm") || strings.Contains(w, ":")):
+		return "time"
+	case strings.ContainsAny(w, "$£€¥") || strings.HasSuffix(w, "k") && startsWithDigit(w):
+		return "money"
+	}
+	return ""
+}
+
+// keyed returns the text being saved as the attribute it is: "my wifi password is hunter22" for the
+// text "hunter22" under the key "wifi password".
+func (m *message) keyed(w Write) string {
+	if w.Kind == Save && w.Key != "" && !attribute(w.Content) {
+		return "my " + w.Key + " is " + w.Content
+	}
+	return m.content
+}
+
 // forUser reports "me", "our", "us" or "we" from index from on: a task for the user.
 func (s *sentence) forUser(from int) bool {
 	return s.hasWord(from, map[string]bool{"me": true, "our": true, "us": true, "we": true})
@@ -3042,13 +3226,14 @@ var (
 		like onto across behind beside between among`)
 	timeUnits = wordSet(`week weekend month year night morning afternoon evening day weeks months years days`)
 	scenes    = wordSet(`character characters avatar game games campaign story novel script play show episode dream
-		quest level guild sims simulation simulator sandbox demo mock-up`)
+		quest level guild sims simulation simulator sandbox demo mock-up role roles part improv drama theatre
+		theater acting comedy stage panto pantomime rehearsal cast`)
 	timeStarts = wordSet(`last this next yesterday today tonight recently earlier ago again finally just now`)
 	// realThings are the things of everyday life an event may be about; a name or anything else
 	// ("a costume", "a dragon", "Hogwarts") may set a scene the judge can't tell from life.
 	realThings = wordSet(`phone mobile number car bike job bank dentist doctor gp vet address house home flat apartment
 		email account card passport licence license laptop computer router printer gym school office desk manager
-		boss team role insurance pharmacy dog cat puppy kitten plan contract lease mortgage subscription membership
+		boss team insurance pharmacy dog cat puppy kitten plan contract lease mortgage subscription membership
 		broadband provider supplier policy landlord cleaner nanny babysitter hairdresser barber therapist physio club
 		choir course class lessons key keys lock locker boiler fridge washer glasses lenses prescription wifi
 		password pin code sim tariff appointment booking flight flights ticket tickets hotel room seat shift shifts
