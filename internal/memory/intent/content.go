@@ -46,7 +46,8 @@ func (s *sentence) contentWaits(from, to int, w Write, text string, storing bool
 			return k, ReasonConditional
 		case jokeWords[wd], matchAt(s.words[:to], k, jokePhrases) > 0:
 			return k, ReasonHedged
-		case wd == "you" || wd == "your" || wd == "yourself" || wd == "you're" || wd == "you'll":
+		case wd == "you" || wd == "your" || wd == "yourself" || wd == "you're" || wd == "you'll" || wd == "you'd" ||
+			wd == "you've" || wd == "ya":
 			return k, ReasonQualified
 		case wd == "when" && k > from && k+1 < to && (clauseStarts[s.words[k+1]] || s.roles[k+1] == 0 && name(s.toks[k+1], text)):
 			return k, ReasonConditional // "… when Carla confirms", "… when the reorg is announced"
@@ -62,6 +63,9 @@ func (s *sentence) contentWaits(from, to int, w Write, text string, storing bool
 	}
 	if k := s.takenBackInside(from, to, text); k >= 0 {
 		return k, ReasonTakenBack
+	}
+	if k := s.asks(from, to, text); k >= 0 {
+		return k, ReasonQuestion
 	}
 	if k := s.afterComma(from, to, text); k >= 0 {
 		return k, ReasonQualified
@@ -239,10 +243,12 @@ var (
 	clauseStarts     = wordSet(`the i i'm my we he she they it you this that`)
 	conditionPhrases = phrasesOf("as long as", "subject to", "in case", "depending on", "on condition",
 		"so long as")
-	jokeWords = wordSet(`prank pranks joke jokes joking kidding troll trolling pretend pretend-style fantasy
+	jokeWords = wordSet(`lie lies lying fib fibbing untrue false broma blague scherzo witz 冗談 шутка brincadeira
+		żart skämt spøk grap obviously prank pranks joke jokes joking kidding troll trolling pretend pretend-style fantasy
 		wink roleplay role-play make-believe lulz lol gazillion bazillion costume costumes cosplay fancy-dress
 		dress-up larp`)
-	jokePhrases = phrasesOf("just for fun", "for fun", "for a laugh", "for the laugh", "wind him up",
+	jokePhrases = phrasesOf("in theory", "in principle", "on paper", "according to", "in spirit", "and holding",
+		"going on", "not true", "just for fun", "for fun", "for a laugh", "for the laugh", "wind him up",
 		"wind her up", "wind them up", "mess with", "just an example", "an example", "in my head",
 		"in my dreams", "nudge nudge", "trust me", "as a bit", "own mind", "totally real", "totally legit",
 		"monopoly money")
@@ -437,4 +443,49 @@ var (
 	hearsay = wordSet(`says said claims claimed reckons reckoned insists insisted thinks thought told recall recalls
 		checked looked apparently reportedly allegedly supposedly awaiting pending needs confirmation tbc tbd
 		thereabouts roughly approximately give plus minus`)
+)
+
+// asks returns the first word of a saved text that is a question, or -1 (A1: a question asks
+// nothing): one in question order ("do I have a dentist appointment Friday", "am I free on
+// Friday", "is it my turn to host"), one opened by a question word ("which gate my flight leaves
+// from", "whether my lease ends in June"), one the user wonders about ("I wonder whether …", "…
+// or was it 4417"), or one that ends on a tag ("my flight is at 9, right", "…, innit").
+func (s *sentence) asks(from, to int, text string) int {
+	if from+1 < to && auxiliaries[s.words[from]] && (subjects[s.words[from+1]] || s.roles[from+1] == 0 && name(s.toks[from+1], text)) {
+		return from
+	}
+	if questionWords[s.words[from]] {
+		return from
+	}
+	for k := from; k < to; k++ {
+		w := s.words[k]
+		if w == "wonder" || w == "wondering" || w == "whether" {
+			return k
+		}
+		if w == "or" && k+1 < to && (s.words[k+1] == "was" || s.words[k+1] == "is" || s.words[k+1] == "were") {
+			return k
+		}
+	}
+	last := s.words[to-1]
+	if to-1 > from && s.gapEnd[to-2] == "," && lastHedges[last] {
+		return to - 1
+	}
+	if name(s.toks[to-1], text) {
+		return -1 // "my band is called Yeah Right"
+	}
+	if to-1 > from && (tags[last] && (s.gapEnd[to-2] == "," || last == "right" && s.words[to-2] != "the" && s.words[to-2] != "to") ||
+		to-2 > from && matchAt(s.words[:to], to-2, tagPhrases) == 2) {
+		return to - 1
+	}
+	return -1
+}
+
+var (
+	auxiliaries   = wordSet(`do does did am is are was were can could should would will shall has have had may might must wasn't isn't aren't don't doesn't didn't won't`)
+	subjects      = wordSet(`i my it the we you he she they there this that a an our his her their me`)
+	questionWords = wordSet(`which what where who whom whose whether why`)
+	// lastHedges at the end after a comma make a text unsure: "I'm sober, mostly".
+	lastHedges = wordSet(`mostly basically roughly approximately sometimes kinda sorta ish partly`)
+	tags          = wordSet(`right innit yeah eh no yes ok okay huh`)
+	tagPhrases    = phrasesOf("isn't it", "aren't i", "don't i", "or what", "or not", "is it", "didn't i", "wasn't it")
 )

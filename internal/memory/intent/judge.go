@@ -632,7 +632,7 @@ var documents = wordSet(`essay document doc docs report draft letter cv resume e
 
 // aspects are words for an aspect of a thing, not a thing: "the recycling day", "my dose".
 var aspects = wordSet(`day days time times schedule routine preference preferences details detail info information
-	setting settings dose level plan status arrangement habit habits order style`)
+	dose level arrangement habit habits order style`)
 
 // holdsMostOf reports more than half of the item's distinct words in [from, to).
 func (s *sentence) holdsMostOf(from, to int, it Item) bool {
@@ -1481,6 +1481,11 @@ func (m *message) notAsItSays(s *sentence, object span, it Item) int {
 		// Whose or which one the item isn't: "Forget her gate code.", "Forget a gate code.",
 		// "… they owe us" for "We owe them", "… out of the garage" for "in the garage".
 		clause := s.words[object.from] == "that"
+		// A modal or a future the item lacks makes it another fact: "Forget that I'll take the 7:15
+		// train" is not "I take the 7:15 train".
+		if modalWords[w] && !have[w] {
+			return k
+		}
 		if notWhose[w] && !have[w] && !(clause && (w == "a" || w == "an" || w == "some" || w == "one")) &&
 			!(k+1 < object.to && s.roles[k+1]&RoleFraming != 0) { // "any memories of my ex"
 			return k
@@ -1557,6 +1562,9 @@ func twoThings(text string) bool {
 	}
 	return len(parts) >= 2 && (said >= 2 || shared)
 }
+
+var modalWords = wordSet(`will i'll we'll you'll he'll she'll they'll can could would should might may must shall going
+	gonna used wanna`)
 
 // notWhose are words that make an object someone else's thing, or any one thing: "her gate code",
 // "a gate code", "one of my gate codes".
