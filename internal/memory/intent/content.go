@@ -486,6 +486,6 @@ var (
 	questionWords = wordSet(`which what where who whom whose whether why`)
 	// lastHedges at the end after a comma make a text unsure: "I'm sober, mostly".
 	lastHedges = wordSet(`mostly basically roughly approximately sometimes kinda sorta ish partly`)
-	tags          = wordSet(`right innit yeah eh no yes ok okay huh`)
-	tagPhrases    = phrasesOf("isn't it", "aren't i", "don't i", "or what", "or not", "is it", "didn't i", "wasn't it")
+	tags       = wordSet(`right innit yeah eh no yes ok okay huh`)
+	tagPhrases = phrasesOf("isn't it", "aren't i", "don't i", "or what", "or not", "is it", "didn't i", "wasn't it")
 )
