@@ -244,10 +244,12 @@ var (
 	conditionPhrases = phrasesOf("as long as", "subject to", "in case", "depending on", "on condition",
 		"so long as")
 	jokeWords = wordSet(`lie lies lying fib fibbing untrue false broma blague scherzo witz 冗談 шутка brincadeira
-		żart skämt spøk grap obviously prank pranks joke jokes joking kidding troll trolling pretend pretend-style fantasy
+		żart skämt spøk grap obviously vielleicht peut-être peut-etre quizás quizas 多分 たぶん forse talvez
+		misschien kanske kanskje måske może možná 也许 아마 prank pranks joke jokes joking kidding troll trolling pretend pretend-style fantasy
 		wink roleplay role-play make-believe lulz lol gazillion bazillion costume costumes cosplay fancy-dress
 		dress-up larp`)
-	jokePhrases = phrasesOf("in theory", "in principle", "on paper", "according to", "in spirit", "and holding",
+	jokePhrases = phrasesOf("oder so", "o algo así", "ou quelque chose", "si on", "se assinarmos", "wenn wir", "si firmamos",
+		"ab juni", "desde junio", "in theory", "in principle", "on paper", "according to", "in spirit", "and holding",
 		"going on", "not true", "just for fun", "for fun", "for a laugh", "for the laugh", "wind him up",
 		"wind her up", "wind them up", "mess with", "just an example", "an example", "in my head",
 		"in my dreams", "nudge nudge", "trust me", "as a bit", "own mind", "totally real", "totally legit",

@@ -429,8 +429,20 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 		}
 		return fail(ReasonNotInSentence, s, "", StageContent)
 	}
-	if !m.sameCapitals(s, at, content, w.Content) || m.gluedToSecret(s, at+len(content)-1, w.Content) {
+	if !m.sameCapitals(s, at, content, w.Content) || m.gluedToSecret(s, at+len(content)-1, w.Content) ||
+		m.gluedToCode(s, at+len(content)-1) {
 		return fail(ReasonNotInSentence, s, "", StageContent)
+	}
+	// "my seat as 14C please", "I'm vegan for all teammates": a closer or an audience copied into
+	// the text is not the user's text, and an audience there is not the write asked for.
+	for k := at; k < at+len(content); k++ {
+		if n := matchAt(s.words[:at+len(content)], k, audiencePhrases); n > 0 {
+			return fail(ReasonNotShared, s, m.between(s, k, at+len(content)), StageContent)
+		}
+	}
+	if last := at + len(content) - 1; last > at && matchAt(s.words[:last+1], last, closers) == 1 && closerWords[s.words[last]] &&
+		(codeLike(m.text[s.toks[last-1].Start:s.toks[last-1].End]) || closerWords[s.words[last-1]]) {
+		return fail(ReasonNotTheObject, s, m.between(s, last, last+1), StageContent)
 	}
 	after := at + len(content)
 	// "Keep in mind I might change my mind.", "Remember I'll probably change this later.": the
@@ -467,10 +479,19 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 		list := strings.ContainsAny(w.Target.Content, ",/&") || len(listWords(w.Target.Content)) > 0 ||
 			s.holdsMostOf(at, after, w.Target)
 		for k := at; k < after; k++ {
-			if narrowers[s.words[k]] || habitual[s.words[k]] || s.words[k] == "and" && !list {
+			// "… from June", "… starting Monday": a change that waits for its day.
+			from := (s.words[k] == "from" || s.words[k] == "starting") && k+1 < after && (calendar[s.words[k+1]] || startsWithDigit(s.words[k+1]))
+			if narrowers[s.words[k]] || habitual[s.words[k]] || s.words[k] == "and" && !list || from {
 				return fail(ReasonQualified, s, m.between(s, k, after), StageContent)
 			}
 		}
+	}
+	// "Save my spot in line at 5pm.", "Save my voice for the concert.", "Remember my lines for the
+	// play.": a bare verb with "my THING" and no statement keeps the thing itself; only a number or
+	// a code under a word for one is a fact ("Save my PIN 1234", "Save my NHS number 485 777 3456").
+	if bare && !keyed && at < after && (s.words[at] == "my" || s.words[at] == "our") &&
+		((p[0] == "save" || p[0] == "store") && !s.states(at, after) && !s.myValue(at, after, m.text) || p[0] == "remember" && s.myThingAt(at, after) && !s.states(at, after)) {
+		return fail(ReasonOtherSense, s, m.between(s, i, after), StageContent)
 	}
 	if bare && !proposition(s, at, after, keyed) || (bare || mind) && !keyed && s.thingObject(at, after) {
 		return fail(ReasonOtherSense, s, m.whole(s), StageContent)
@@ -544,6 +565,38 @@ func (m *message) alone(s *sentence) bool {
 		}
 	}
 	return true
+}
+
+// myThingAt reports "my THING at|for|in|on|during …" in [from, to), one or two plain words before a
+// preposition with no verb between: "Remember my manners at dinner.", "Remember my lines for the
+// play." (not "my flight lands at 18:40").
+func (s *sentence) myThingAt(from, to int) bool {
+	for j := from + 1; j < to && j <= from+2; j++ {
+		if thingPreps[s.words[j]] {
+			return j > from+1
+		}
+		if s.roles[j] != 0 {
+			return false
+		}
+	}
+	return false
+}
+
+var thingPreps = wordSet(`at for in on during with before`)
+
+// myValue reports "my|our THING VALUE" in [from, to): up to three plain words ending in a word for
+// a number, a code or an address, then a value with a digit or a code ("my PIN 1234", "my NHS
+// number 485 777 3456").
+func (s *sentence) myValue(from, to int, text string) bool {
+	j := from + 1
+	for j < to && j-from <= 3 && s.roles[j] == 0 && !contactNouns[s.words[j]] && !identifiers[s.words[j]] {
+		j++
+	}
+	if j >= to || !contactNouns[s.words[j]] && !identifiers[s.words[j]] {
+		return false
+	}
+	j++
+	return j < to && codeLike(text[s.toks[j].Start:s.toks[j].End])
 }
 
 // myContact reports "my THING is|are" from k, THING up to three plain words ending in a word for
@@ -1103,6 +1156,14 @@ func proposition(s *sentence, from, to int, keyed bool) bool {
 // its own. Anything else qualifies the text or takes it back.
 func (m *message) tail(s *sentence, k int, w Write) (bool, *verdict) {
 	audience := false
+	// "Update my address to 12 Oak Street as well.": an update replaces; "too" adds.
+	if w.Kind == Update {
+		for j := k; j < s.n(); j++ {
+			if s.words[j] == "too" || s.words[j] == "also" || j+1 < s.n() && s.words[j] == "as" && s.words[j+1] == "well" {
+				return false, fail(ReasonQualified, s, m.between(s, j, s.n()), StageTail)
+			}
+		}
+	}
 	for k < s.n() {
 		if n := matchAt(s.words, k, closers); n > 0 {
 			k += n
@@ -1165,6 +1226,10 @@ func (m *message) judgeForget(s *sentence, w Write) *verdict {
 	}
 	if s.question {
 		return fail(ReasonQuestion, s, m.whole(s), StageFrame)
+	}
+	// "Forget that: I live at 4 Elm Road.": "forget that" may be "never mind" before a statement.
+	if at < s.n() && (s.words[at] == "that" || s.words[at] == "it" || s.words[at] == "this") && strings.Contains(s.gapEnd[at], ":") {
+		return fail(ReasonTakenBack, s, m.whole(s), StageFrame)
 	}
 	// "Forget for all teammates that I'm vegetarian": the audience right after the verb.
 	if n := matchAt(s.words, at, postVerbAudiences); n > 0 && at+n < s.n() {
@@ -1914,6 +1979,19 @@ func sameSigns(a, b string) bool {
 // gluedToSecret reports a password whose last token, at k, holds a letter and the user wrote with
 // "!" or "?" right after it, or a text about a password that ends with "." or "!": whether the mark
 // belongs to the password can't be told ("my password is Hunter2!", "… is Kettle42.").
+// gluedToCode reports a code at the text's end with two marks glued to it in the message
+// ("hunter2!!"): the first may be the code's own. One mark ends the sentence.
+func (m *message) gluedToCode(s *sentence, k int) bool {
+	if k < 0 || k >= s.n() {
+		return false
+	}
+	end := s.toks[k].End
+	return codeLike(m.text[s.toks[k].Start:end]) && strings.IndexFunc(m.text[s.toks[k].Start:end], unicode.IsDigit) >= 0 &&
+		end+1 < len(m.text) && strings.ContainsRune("!?", rune(m.text[end])) && strings.ContainsRune("!?", rune(m.text[end+1]))
+}
+
+var closerWords = wordSet(`please thanks thx ty cheers`)
+
 func (m *message) gluedToSecret(s *sentence, k int, text string) bool {
 	secret := false
 	for _, t := range textmodel.Tokens(text) {
