@@ -1,12 +1,12 @@
 package intent
 
 import (
-	"golang.org/x/text/unicode/norm"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/open-bot/memory/internal/memory/textmodel"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Kind says what a teammate's memory tool proposes; saves and updates (A1, A4) and forgets (A5) are
@@ -613,10 +613,9 @@ func (s *sentence) myContact(k int) bool {
 }
 
 // restatesItem reports an update whose object points without naming ("Update this:", "Update it:",
-// "Update the note to say …", "Update my commute:") and whose new text, in [from, to), refers to the item by more than
-// half of its distinct words (A4), naming no one and nothing the item doesn't — no other name, no
-// other person ("Update this: my brother lives in Denver" is not "my sister lives in Denver"), no
-// qualifier that sets another thing apart.
+// "Update the note to say …") or names it by a label of its own words and aspects ("Update the
+// recycling day: …"), and whose new text, in [from, to), says what the item says with other values
+// only (A4: the requesting sentence holds the item's words, and nothing names another thing).
 func (s *sentence) restatesItem(object span, from, to int, it Item, text string) bool {
 	have := map[string]bool{}
 	for _, t := range textmodel.Tokens(it.Key + " " + it.Content) {
