@@ -44,7 +44,9 @@ func (s *sentence) contentWaits(from, to int, w Write, text string, storing bool
 			wd == "should" && k > from && s.gapEnd[k-1] != "",
 			matchAt(s.words[:to], k, conditionPhrases) > 0:
 			return k, ReasonConditional
-		case jokeWords[wd], matchAt(s.words[:to], k, jokePhrases) > 0:
+		case jokeWords[wd], matchAt(s.words[:to], k, jokePhrases) > 0,
+			// "I'm 34 going on 80"
+			wd == "going" && k > from && k+2 < to && s.words[k+1] == "on" && startsWithDigit(s.words[k-1]) && startsWithDigit(s.words[k+2]):
 			return k, ReasonHedged
 		case wd == "you" || wd == "your" || wd == "yourself" || wd == "you're" || wd == "you'll" || wd == "you'd" ||
 			wd == "you've" || wd == "ya":
@@ -250,7 +252,7 @@ var (
 		dress-up larp`)
 	jokePhrases = phrasesOf("oder so", "o algo así", "ou quelque chose", "si on", "se assinarmos", "wenn wir", "si firmamos",
 		"ab juni", "desde junio", "in theory", "in principle", "on paper", "according to", "in spirit", "and holding",
-		"going on", "not true", "just for fun", "for fun", "for a laugh", "for the laugh", "wind him up",
+		"not true", "just for fun", "for fun", "for a laugh", "for the laugh", "wind him up",
 		"wind her up", "wind them up", "mess with", "just an example", "an example", "in my head",
 		"in my dreams", "nudge nudge", "trust me", "as a bit", "own mind", "totally real", "totally legit",
 		"monopoly money")
