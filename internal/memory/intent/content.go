@@ -245,14 +245,14 @@ var (
 	clauseStarts     = wordSet(`the i i'm my we he she they it you this that`)
 	conditionPhrases = phrasesOf("as long as", "subject to", "in case", "depending on", "on condition",
 		"so long as")
-	jokeWords = wordSet(`lie lies lying fib fibbing untrue false broma blague scherzo witz 冗談 шутка brincadeira
+	jokeWords = wordSet(`fibbing untrue broma blague scherzo witz 冗談 шутка brincadeira
 		żart skämt spøk grap obviously vielleicht peut-être peut-etre quizás quizas 多分 たぶん forse talvez
 		misschien kanske kanskje måske może možná 也许 아마 prank pranks joke jokes joking kidding troll trolling pretend pretend-style fantasy
 		wink roleplay role-play make-believe lulz lol gazillion bazillion costume costumes cosplay fancy-dress
 		dress-up larp`)
 	jokePhrases = phrasesOf("oder so", "o algo así", "ou quelque chose", "si on", "se assinarmos", "wenn wir", "si firmamos",
 		"ab juni", "desde junio", "in theory", "in principle", "on paper", "according to", "in spirit", "and holding",
-		"not true", "just for fun", "for fun", "for a laugh", "for the laugh", "wind him up",
+		"not true", "a lie", "a fib", "is false", "was false", "i'm lying", "i was lying", "im lying", "just for fun", "for fun", "for a laugh", "for the laugh", "wind him up",
 		"wind her up", "wind them up", "mess with", "just an example", "an example", "in my head",
 		"in my dreams", "nudge nudge", "trust me", "as a bit", "own mind", "totally real", "totally legit",
 		"monopoly money")
@@ -471,7 +471,7 @@ func (s *sentence) asks(from, to int, text string) int {
 		}
 	}
 	last := s.words[to-1]
-	if to-1 > from && s.gapEnd[to-2] == "," && lastHedges[last] {
+	if to-1 > from && (s.gapEnd[to-2] == "," && lastHedges[last] || lastUndoers[last]) {
 		return to - 1
 	}
 	if name(s.toks[to-1], text) {
@@ -490,6 +490,8 @@ var (
 	questionWords = wordSet(`which what where who whom whose whether why`)
 	// lastHedges at the end after a comma make a text unsure: "I'm sober, mostly".
 	lastHedges = wordSet(`mostly basically roughly approximately sometimes kinda sorta ish partly`)
+	// lastUndoers at the very end say the text isn't so: "my dog is Rex (false)".
+	lastUndoers = wordSet(`false lie fib untrue`)
 	tags       = wordSet(`right innit yeah eh no yes ok okay huh`)
 	tagPhrases = phrasesOf("isn't it", "aren't i", "don't i", "or what", "or not", "is it", "didn't i", "wasn't it")
 )
