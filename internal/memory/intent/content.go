@@ -492,6 +492,6 @@ var (
 	lastHedges = wordSet(`mostly basically roughly approximately sometimes kinda sorta ish partly`)
 	// lastUndoers at the very end say the text isn't so: "my dog is Rex (false)".
 	lastUndoers = wordSet(`false lie fib untrue`)
-	tags       = wordSet(`right innit yeah eh no yes ok okay huh`)
-	tagPhrases = phrasesOf("isn't it", "aren't i", "don't i", "or what", "or not", "is it", "didn't i", "wasn't it")
+	tags        = wordSet(`right innit yeah eh no yes ok okay huh`)
+	tagPhrases  = phrasesOf("isn't it", "aren't i", "don't i", "or what", "or not", "is it", "didn't i", "wasn't it")
 )
