@@ -661,7 +661,8 @@ func TestSoak(t *testing.T) {
 		started := 0
 		for n := 0; ctx.Err() == nil; n++ {
 			teammate := teammates[rng.IntN(len(teammates))]
-			text := fmt.Sprintf("soak [%s.%d] from a run", who, n)
+			// No brackets: "[…]" in a saved text reads as a placeholder (A1), and the run must SAVE.
+			text := fmt.Sprintf("soak %s.%d from a run", who, n)
 			res, err := gql.Post(bg, apitest.Bearer(apitest.WorkerToken), qStartRun, map[string]any{"teammate": teammate, "message": "Please remember that " + text + "."})
 			if ok, _ := st.result("startRun", res, err, "MEMORY_CHANGED"); !ok {
 				continue
