@@ -619,7 +619,7 @@ func (s *sentence) myContact(k int) bool {
 func (s *sentence) restatesItem(object span, from, to int, it Item, text string) bool {
 	have := map[string]bool{}
 	for _, t := range textmodel.Tokens(it.Key + " " + it.Content) {
-		have[stem(t.Text)] = true
+		have[stem(t.Text)], have[root(t.Text)] = true, true
 	}
 	// The object may also be a short label of the item's own words and words for an aspect of a
 	// thing ("Update the recycling day: …", "Update my garden note: …"); any other word may name
@@ -638,7 +638,9 @@ func (s *sentence) restatesItem(object span, from, to int, it Item, text string)
 			continue
 		}
 		label++
-		if !have[stem(w)] && !aspects[w] || name(s.toks[k], text) && !have[stem(w)] || possessive(w) || qualifiers[w] ||
+		// "Update Miso's feeding note: …": a possessive of whom the item is about.
+		own := have[stem(w)] || have[root(w)] || possessive(w) && have[stem(strings.TrimSuffix(w, "'s"))]
+		if !own && !aspects[w] && !facets[w] || name(s.toks[k], text) && !own || possessive(w) && !own || qualifiers[w] ||
 			strings.HasSuffix(w, "'") || label > 3 {
 			return false
 		}
@@ -648,32 +650,112 @@ func (s *sentence) restatesItem(object span, from, to int, it Item, text string)
 	// 5pm"); a word more or less names another thing ("Sarah's birthday party is June 9" is not
 	// "Sarah's birthday is June 4", "Ana's work phone number" not "Ana's phone number").
 	var said, was []string
+	var at []int // where each of said's words stands in s
 	for k := from; k < to; k++ {
-		if w := s.words[k]; !valueWord(w) && s.roles[k]&RoleStop == 0 && w != "now" && w != "actually" {
-			said = append(said, stem(w))
+		if w := s.words[k]; !valueWord(w) && s.roles[k]&RoleStop == 0 && w != "now" && w != "actually" &&
+			!(k > from && counted(s.words[k-1], w)) {
+			said, at = append(said, stem(w)), append(at, k)
 		}
 	}
-	for _, t := range textmodel.Tokens(it.Content) {
-		if !valueWord(t.Text) && roles(t.Text)&RoleStop == 0 && t.Text != "now" {
+	toks := textmodel.Tokens(it.Content)
+	for i, t := range toks {
+		if !valueWord(t.Text) && roles(t.Text)&RoleStop == 0 && t.Text != "now" && !(i > 0 && counted(toks[i-1].Text, t.Text)) {
 			was = append(was, stem(t.Text))
 		}
 	}
-	if len(said) == 0 || len(said) != len(was) {
+	if len(said) == 0 || !s.restates(said, was, at, text) {
 		return false
 	}
-	for i := range said {
-		if said[i] != was[i] {
-			return false
+	return s.keepsItsSense(span{from, to}, it, false)
+}
+
+// counted reports "times" after a number: "three times a day" says how often, as "twice a day" does.
+func counted(before, w string) bool {
+	return (w == "times" || w == "time") && valueWord(before)
+}
+
+// root is stem taken twice, for a word whose inflection hides its stem: "meetings" → "meet",
+// "allergy" → "allerg".
+func root(w string) string {
+	r := stem(stem(w))
+	for _, suf := range []string{"ic", "ies", "n"} {
+		if len(r) > len(suf)+2 && strings.HasSuffix(r, suf) && (suf != "n" || strings.HasSuffix(r, "nn")) {
+			r = strings.TrimSuffix(r, suf)
 		}
 	}
-	return s.keepsItsSense(span{from, to}, it, false)
+	return r
+}
+
+// afterVerb reports a verb in s between from and k: "is", "are", or a word the lexicon knows as
+// one.
+func (s *sentence) afterVerb(from, k int) bool {
+	for j := from; j < k; j++ {
+		if s.words[j] == "is" || s.words[j] == "are" || s.words[j] == "i" || s.roles[j]&RoleVerbLike != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// restates reports a new text whose words (said, standing at at in s) are the item's (was) in
+// order with other values, and at most one of these changes besides:
+//
+//   - one plain word in place of another, not the first: "Lily studies chemistry at UC Davis" for
+//     "… biology …", "I'm an intermediate chess player" for "I'm a beginner chess player" — not
+//     "Tom studies biology …" (another person);
+//   - more of a list, each new word a plain one in a member of its own, after "," or "and": "I
+//     speak Portuguese, German and Spanish" for "I speak Portuguese and German", "I'm allergic to
+//     peanuts and tree nuts" for "I'm allergic to peanuts".
+func (s *sentence) restates(said, was []string, at []int, text string) bool {
+	plain := func(i int) bool { return s.roles[at[i]] == 0 && !possessive(s.words[at[i]]) }
+	if len(said) == len(was) {
+		swapped := -1
+		for i := range said {
+			if said[i] != was[i] {
+				if swapped >= 0 || i == 0 || !plain(i) || roles(was[i])&^RoleStop != 0 {
+					return false
+				}
+				// A name that says which thing ("the cabin in Tahoe" for "the cabin in Aspen") is
+				// another thing; one after the verb is its value ("my grandmother lives in Galway").
+				if name(s.toks[at[i]], text) && !s.afterVerb(at[0], at[i]) {
+					return false
+				}
+				swapped = i
+			}
+		}
+		return true
+	}
+	if len(said) < len(was) {
+		return false
+	}
+	j, added := 0, false
+	for i := range said {
+		if j < len(was) && said[i] == was[j] {
+			j, added = j+1, false
+			continue
+		}
+		// A word more: a plain one opening a member of the list, or going on with the one before.
+		k := at[i]
+		opens := k > 0 && (s.gapEnd[k-1] == "," || s.words[k-1] == "and" || k > 1 && s.words[k-1] == "the" && s.words[k-2] == "and")
+		if i == 0 || !plain(i) || !opens && !(added && at[i-1] == k-1) {
+			return false
+		}
+		// The last member of a list comes after "and": after a comma alone, a word at the end
+		// may be whom the message is for ("…, Lily").
+		if opens && s.gapEnd[k-1] == "," && s.words[k-1] != "and" && j == len(was) && at[len(at)-1] == k {
+			return false
+		}
+		added = true
+	}
+	return j == len(was)
 }
 
 // valueWord reports a token that is a value rather than what it is of: a number, a time, a day or
 // a month ("6pm", "9:30", "tuesday", "may").
 func valueWord(w string) bool {
 	d := strings.TrimSuffix(w, "s")
-	return startsWithDigit(w) || calendar[w] || calendar[d] || w == "am" || w == "pm" || ordinals[w]
+	return startsWithDigit(w) || calendar[w] || calendar[d] || w == "am" || w == "pm" || ordinals[w] || numberWords[w] ||
+		w == "once" || w == "twice"
 }
 
 var ordinals = wordSet(`first second third fourth fifth sixth seventh eighth ninth tenth last next`)
@@ -682,9 +764,15 @@ var ordinals = wordSet(`first second third fourth fifth sixth seventh eighth nin
 var documents = wordSet(`essay document doc docs report draft letter cv resume email message code spreadsheet
 	invoice file readme ticket text paper thesis article post slides presentation page wiki spec`)
 
+// facets are words for a part of the user's life an item may be about, which may label it in an
+// update: "Update my diet note: …", "Update my chess level: …".
+var facets = wordSet(`diet allergy allergies health medication medications running fitness training chess
+	music reading garden gardening commute travel display meeting meetings standing work job career hobby
+	hobbies coffee food drink languages language family pets pet car home`)
+
 // aspects are words for an aspect of a thing, not a thing: "the recycling day", "my dose".
 var aspects = wordSet(`day days time times schedule routine preference preferences details detail info information
-	dose level arrangement habit habits order style`)
+	dose level arrangement habit habits order style commute location languages record rate hours`)
 
 // holdsMostOf reports more than half of the item's distinct words in [from, to).
 func (s *sentence) holdsMostOf(from, to int, it Item) bool {
@@ -3157,18 +3245,53 @@ func (m *message) contradicts(s *sentence, from int) bool {
 			kinds[k] = true
 		}
 	}
-	words := itemWords(m.content)
+	words, thing := itemWords(m.content), subjectHead(said)
+	topic, value := false, false
 	for k := from; k < s.n(); k++ {
 		w := s.words[k]
 		if vk := valueKind(w); vk != "" && kinds[vk] && !have[w] {
 			return true
 		}
 		if words[stem(w)] && s.roles[k]&(RoleStop|RoleFraming) == 0 && !name(s.toks[k], m.text) {
-			return true
+			if thing == "" || stem(w) == thing {
+				return true // the thing the text says something of: "Find me a venue for the reunion."
+			}
+			topic = true
+		}
+		value = value || !have[w] && (valueWord(w) || valueKind(w) != "" || numberWords[w] ||
+			s.roles[k] == 0 && k > from && name(s.toks[k], m.text))
+	}
+	// A word of the text beside a value it doesn't hold: "Book the Crown for the reunion." beside
+	// "the venue for the reunion is the Red Lion", "Order the trainers in 44." beside "my shoe
+	// size is 43" — not "Order me some running shoes."
+	return topic && value
+}
+
+// subjectHead returns the stem of the word a text says something of — the last word before "is" or
+// "are", or before a preposition ahead of them ("the venue for the reunion is …" → "venu", "my
+// shoe size is 9.5" → "siz") — or "" when it says nothing of a thing that way.
+func subjectHead(toks []textmodel.Token) string {
+	head := ""
+	for _, t := range toks {
+		switch {
+		case t.Text == "is" || t.Text == "are":
+			return head
+		case eventPreps[t.Text] && head != "":
+			for _, u := range toks {
+				if u.Text == "is" || u.Text == "are" {
+					return head
+				}
+			}
+			return ""
+		case roles(t.Text)&RoleStop == 0:
+			head = stem(t.Text)
 		}
 	}
-	return false
+	return ""
 }
+
+var numberWords = wordSet(`one two three four five six seven eight nine ten eleven twelve twenty thirty forty
+	fifty hundred thousand dozen half`)
 
 // valueKind says what a value token is: "time" ("9am", "14:20", "noon"), "money" ("$2,000"), or
 // "" for anything else.
