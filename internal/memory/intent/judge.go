@@ -1385,8 +1385,11 @@ func (m *message) judgeForget(s *sentence, w Write) *verdict {
 	// also hold a word of the item's text, or the sentence say it is memory ("my timezone note",
 	// "from memory", "from my profile").
 	// So may any object opened by "the" ("Delete the admin password." may be the router's).
+	// A key said whole whose last word names a piece of information, not a thing kept elsewhere
+	// ("Delete the pool locker code.", "Remove my pharmacy." — not "Delete my account.", "Delete
+	// the wifi password."), says it is memory.
 	if s.words[i] != "forget" && (len(textmodel.Tokens(w.Target.Key)) == 1 || at < end && determiners[s.words[at]] && s.words[at] != "my" && s.words[at] != "our") &&
-		!mentionsItemIn(s, object, w.Target) && !s.saysMemory(at) {
+		!mentionsItemIn(s, object, w.Target) && !s.saysMemory(at) && !(s.keyWhole(object, w.Target.Key) && infoKey(w.Target.Key)) {
 		return fail(ReasonVague, s, m.between(s, at, end), StageTarget)
 	}
 	if w.Shared && !audience {
@@ -1394,6 +1397,30 @@ func (m *message) judgeForget(s *sentence, w Write) *verdict {
 	}
 	return &verdict{ReasonAskedForget, Trace{Sentence: s.index, Words: m.whole(s), Stage: StageAsked}}
 }
+
+// keyWhole reports the key, word for word, as all that names anything in the object.
+func (s *sentence) keyWhole(object span, keyText string) bool {
+	key := textmodel.Tokens(keyText)
+	if len(key) == 0 || allStop(key) {
+		return false
+	}
+	for k := object.from; k+len(key) <= object.to; k++ {
+		if s.foldedAt(k, key) && !s.meaningfulOutside(object, k, k+len(key)) {
+			return true
+		}
+	}
+	return false
+}
+
+// infoKey reports a key whose last word names a piece of information about the user, which exists
+// nowhere a delete could reach but in memory: a code, a number, a goal, whom the user sees.
+func infoKey(keyText string) bool {
+	key := textmodel.Tokens(keyText)
+	return len(key) > 0 && infoHeads[key[len(key)-1].Text]
+}
+
+var infoHeads = wordSet(`code number pin hint goal time contact weight height gpa pharmacy doctor dentist gp vet
+	bank allergies birthday size combination`)
 
 var determiners = map[string]bool{"the": true, "this": true, "that": true, "a": true, "an": true, "these": true,
 	"those": true, "our": true, "his": true, "her": true, "their": true, "your": true, "my": true}
@@ -1472,13 +1499,16 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 	// Said by its key, the item is named whole, whatever its text says ("my resting heart rate" for
 	// "around 58").
 	keySaid := false // the key and nothing else that names anything
+	theKey := false  // "the KEY", a key of two words or more, and nothing else
 	if key := textmodel.Tokens(it.Key); len(key) > 0 && !allStop(key) {
 		for k := object.from; k+len(key) <= object.to; k++ {
-			if s.foldedAt(k, key) && s.ownedAt(k, key, it.Key) {
-				keySaid = !s.meaningfulOutside(object, k, k+len(key))
+			if s.foldedAt(k, key) && !s.meaningfulOutside(object, k, k+len(key)) {
+				keySaid = keySaid || s.ownedAt(k, key, it.Key)
+				theKey = theKey || len(key) >= 2 && k == object.from+1 && s.words[object.from] == "the"
 			}
 		}
 	}
+	keySaid = keySaid || theKey
 	if meaningful == 0 || foreign || !s.keepsItsSense(object, it, keySaid) {
 		return ReasonVague
 	}
@@ -1502,7 +1532,7 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 			if s.foldedAt(k, key) {
 				// "Delete the staging database" may mean the database: a forget by the key says
 				// whose it is ("my", "our").
-				if !s.ownedAt(k, key, it.Key) {
+				if !s.ownedAt(k, key, it.Key) && !theKey {
 					return ReasonVague
 				}
 				keyed = true
@@ -1517,6 +1547,12 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 		}
 	}
 	switch {
+	case keySaid && valueFrom == object.from && oneList(it.Content, it.Key):
+		// The key said whole and nothing else names the item whole, whatever its text holds
+		// (A5): "Forget my allergies." for "Allergic to peanuts and shellfish", "Delete the
+		// parking spot." for "level 3, space 42" — not "my pool code" for "1234 at home, 4411 at
+		// the villa", two of a kind side by side.
+		return ""
 	case keyed && other == 0 && (named == 0 && valueFrom == object.from && oneThing(it.Content) || 2*named > len(words)):
 		// The key alone names the item when its text is one value ("my pool code" for "1234", not
 		// for "1234 at home, 4411 at the villa"); words of its text beside it must cover most of it
@@ -1683,6 +1719,34 @@ func codeLike(w string) bool {
 		}
 	}
 	return false
+}
+
+// oneList reports a text that is one thing, or one list of things, under its key: after a label
+// that is the key ("Allergies: peanuts, shellfish"), no ";", ":", "(" or sentence between parts, one
+// statement at most ("… is …"), no second owner ("and my …"), and a number in one part at most,
+// parts split at commas and "and" ("peanuts and shellfish", "Mondays and Thursdays at 6pm",
+// "passport, charger, adapters" — not "LC-5521, PIN 0099", "1234 and Dad 4411").
+func oneList(text, key string) bool {
+	text = strings.TrimRight(text, ". ")
+	if i := strings.Index(text, ":"); i > 0 && strings.EqualFold(strings.ReplaceAll(strings.TrimSpace(text[:i]), " ", "_"), strings.ReplaceAll(key, " ", "_")) {
+		text = text[i+1:]
+	}
+	if strings.ContainsAny(text, ";:(\n") || strings.Contains(text, ". ") {
+		return false
+	}
+	numbered, states := 0, 0
+	for _, p := range strings.Split(strings.ReplaceAll(text, " and ", ","), ",") {
+		if strings.IndexFunc(p, unicode.IsDigit) >= 0 {
+			numbered++
+		}
+	}
+	toks := textmodel.Tokens(text)
+	for i, t := range toks {
+		if t.Text == "is" || t.Text == "are" || roles(t.Text)&RoleVerbLike != 0 || i > 0 && t.Text == "my" && toks[i-1].Text == "and" {
+			states++
+		}
+	}
+	return numbered <= 1 && states <= 1
 }
 
 // twoThings reports an item that says two things side by side, each in a part of its own after a
@@ -3901,3 +3965,4 @@ func (s *sentence) hasIn(r Role, from, to int) bool {
 func possessive(w string) bool {
 	return strings.HasSuffix(w, "'s") && w != "it's" && w != "that's"
 }
+
