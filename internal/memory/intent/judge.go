@@ -3965,4 +3965,3 @@ func (s *sentence) hasIn(r Role, from, to int) bool {
 func possessive(w string) bool {
 	return strings.HasSuffix(w, "'s") && w != "it's" && w != "that's"
 }
-
