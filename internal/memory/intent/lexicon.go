@@ -454,7 +454,8 @@ var (
 	// greetings are whole neutral sentences.
 	greetings = phrasesOf("hiya", "heya", "hope you're well", "hope you are well", "hope you're doing well",
 		"hope all is well", "hope you're having a good day", "hi all", "hey all", "hello all", "hi everyone", "hello everyone", "hey everyone",
-		"hi team", "hey team", "hello team", "thanks everyone", "thanks all", "thank you all",
+		"hi team", "hey team", "hello team", "hello again", "hi again", "hey again",
+		"yo", "thanks everyone", "thanks all", "thank you all",
 		"thanks team", "thank you everyone", "hi", "hello", "hey", "hey there", "hi there", "hello there", "good morning",
 		"good afternoon", "good evening", "morning", "thanks", "thank you", "thanks a lot", "thank you so much",
 		"many thanks", "thanks so much", "thanks in advance", "cheers", "ty", "thx", "tysm", "ok", "okay", "that's all", "that's it", "that is all", "bye", "goodbye", "much appreciated",
