@@ -70,8 +70,13 @@
 //     the key says whose it is ("my", "our", or "the" after "forget", which acts on memory alone:
 //     "Delete the staging database" may mean the database),
 //     and with "delete", "remove", "erase" or "wipe" a one-word key alone, or an object opened by
-//     "the", must be said to be memory or hold a word of the item's text ("Delete my email.",
-//     "Delete the admin password." wait: they may mean the thing). A word the item writes with a capital compares whole, unstemmed ("Darren
+//     "the", must be said to be memory, hold a word of the item's text, or be the key said whole
+//     ending in a word for a piece of information (infoHeads: "code", "number", "goal", "contact",
+//     "pharmacy" …: "Delete the pool locker code.", "Remove my pharmacy."); "Delete my email.",
+//     "Delete the admin password." wait: they may mean the thing. The key said whole ("my KEY",
+//     "the KEY" of two words or more) names an item that is one thing or one list under it
+//     (oneList: "Forget my allergies." for "Allergic to peanuts and shellfish") — not two things of a
+//     kind ("1234 and Dad 4411", "LC-5521, PIN 0099"). A word the item writes with a capital compares whole, unstemmed ("Darren
 //     Coles" is not "Darren Cole"). A forget's object covers what the item says, not a bag of its
 //     words (notAsItSays): the same order where the item relates things ("Tom owes me $50" is not
 //     "Owes Tom $50"; "Gate code is 4417, garage code is 9920"), the person the item is about
@@ -82,8 +87,11 @@
 //     my manager: the report will be late." tells someone), a device or an app no version or mode
 //     ("Update my phone to iOS 18."), and no new text is still to come ("someone nearer") or
 //     another's ("Sam's is Dr. Ruiz"); an update that only points ("Update this:", "Update the note
-//     to say …") names its item when its new text holds more than half of the item's words and no
-//     one and nothing the item lacks (A4).
+//     to say …") or a label of the item's own words, aspects or facets of the user's life ("Update my
+//     commute: …", "Update Miso's feeding note: …") names its item when its new text restates it
+//     (restates): the item's words in order with other values, and one plain word changed but not
+//     the first and not a name that says which thing ("the cabin in Tahoe"), or the list grown by
+//     members after "and" ("I speak Portuguese, German and Spanish") (A4).
 //  5. The rest. Every other sentence must be neutral: a greeting, a thanks for the help itself or
 //     for an errand done, in plain words that share none with the text ("Thanks for booking the
 //     flights."), plain emphasis ("It's important."), a save or an update of something else beside
@@ -114,7 +122,9 @@
 //     "How's my impression?", "What about the real one?"). An errand for the user ("Find me …",
 //     "Book me …", "Remind me to …") stands only beside the save of an attribute of a thing or an
 //     update whose new value it names: beside what the user is or does it may say otherwise ("I'm
-//     vegan." — "Book me a steak dinner."). Before the request, context also of the older kinds: news
+//     vegan." — "Book me a steak dinner."). No task may name the thing the text says something of
+//     ("Find me a venue for the reunion." beside "the venue … is the Red Lion"), nor share a word
+//     with the text and hold a value it lacks ("Book the Crown for the reunion."). Before the request, context also of the older kinds: news
 //     of the user's life before a forget or an update, and "My ⟨number or address⟩ is …" sharing no
 //     word with the text.
 //     None may hold a word of negation, take-back, hedge, condition, modal, sarcasm,

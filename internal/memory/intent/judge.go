@@ -511,6 +511,10 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 		if !namesItem(s, target, w.Target) && !s.aboutItem(target, w.Target) && !s.restatesItem(target, at, after, w.Target, m.text) {
 			return fail(ReasonNotThisItem, s, m.whole(s), StageTarget)
 		}
+		// "Update my languages: my husband speaks …" for "I speak …": the new text is someone else's.
+		if k := otherSubject(w.Content, w.Target.Key+" "+w.Target.Content); k != "" {
+			return fail(ReasonNotThisItem, s, k, StageTarget)
+		}
 		value, bySubject := namesSubject(s, target, w.Target, false)
 		// The new text replaces the item's: one that drops most of it ("9am" for "Flight to Rome on
 		// May 3, 7am, seat 14C") changes more than the user named. When the object names the item's
@@ -669,6 +673,43 @@ func (s *sentence) restatesItem(object span, from, to int, it Item, text string)
 	return s.keepsItsSense(span{from, to}, it, false)
 }
 
+// otherSubject returns the word by which a new text is said of someone the item isn't about, or
+// "": at its start, a pronoun for others ("we", "they"), a possessive ("the neighbours' wifi
+// password") or a person ("my daughter", "my boss", "our nanny") the item doesn't name, written in
+// lower case and followed by another lower-case word, as a clause's subject is ("my husband
+// speaks …") — not a value that names one ("my brother, Raj Mehta", "The Gym Group").
+func otherSubject(content, item string) string {
+	have := map[string]bool{}
+	for _, t := range textmodel.Tokens(item) {
+		have[t.Text], have[stem(t.Text)] = true, true
+	}
+	toks := textmodel.Tokens(content)
+	lower := func(i int) bool {
+		w := content[toks[i].Start:toks[i].End]
+		return w == strings.ToLower(w) && !startsWithDigit(w)
+	}
+	for i, t := range toks {
+		w := t.Text
+		if i >= 3 || w == "is" || w == "are" || w == "am" || roles(w)&RoleVerbLike != 0 {
+			break
+		}
+		base := strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")
+		other := othersPronouns[w] || base != w && roles(base)&(RoleStop|RoleBackRef) == 0 || relations[w] || personNouns[w] ||
+			relations[strings.TrimSuffix(w, "s")] || personNouns[strings.TrimSuffix(w, "s")] || groupNouns[w]
+		named := have[w] || !othersPronouns[w] && (have[stem(w)] || have[base] || have[stem(base)])
+		if other && !named && lower(i) && i+1 < len(toks) && lower(i+1) &&
+			strings.Trim(content[toks[i].End:toks[i+1].Start], " '’") == "" {
+			return w
+		}
+	}
+	return ""
+}
+
+var (
+	othersPronouns = wordSet(`we we're we've they they're they've you you're our their`)
+	groupNouns     = wordSet(`team family household office company neighbours neighbors staff class group`)
+)
+
 // counted reports "times" after a number: "three times a day" says how often, as "twice a day" does.
 func counted(before, w string) bool {
 	return (w == "times" || w == "time") && valueWord(before)
@@ -767,8 +808,8 @@ var documents = wordSet(`essay document doc docs report draft letter cv resume e
 // facets are words for a part of the user's life an item may be about, which may label it in an
 // update: "Update my diet note: …", "Update my chess level: …".
 var facets = wordSet(`diet allergy allergies health medication medications running fitness training chess
-	music reading garden gardening commute travel display meeting meetings standing work job career hobby
-	hobbies coffee food drink languages language family pets pet car home`)
+	music reading garden gardening commute travel display meeting meetings standing career hobby hobbies coffee
+	food drink languages language`)
 
 // aspects are words for an aspect of a thing, not a thing: "the recycling day", "my dose".
 var aspects = wordSet(`day days time times schedule routine preference preferences details detail info information
@@ -1388,6 +1429,12 @@ func (m *message) judgeForget(s *sentence, w Write) *verdict {
 	// A key said whole whose last word names a piece of information, not a thing kept elsewhere
 	// ("Delete the pool locker code.", "Remove my pharmacy." — not "Delete my account.", "Delete
 	// the wifi password."), says it is memory.
+	// Nor may an object of those verbs whose last word is a thing an account, a device or a
+	// calendar keeps: "Erase my hard drive.", "Delete my profile.", "Delete my dentist
+	// appointment." may mean the thing.
+	if s.words[i] != "forget" && at < end && worldThings[s.words[end-1]] && !s.saysMemoryBeside(at, end) {
+		return fail(ReasonOtherSense, s, m.between(s, at, end), StageTarget)
+	}
 	if s.words[i] != "forget" && (len(textmodel.Tokens(w.Target.Key)) == 1 || at < end && determiners[s.words[at]] && s.words[at] != "my" && s.words[at] != "our") &&
 		!mentionsItemIn(s, object, w.Target) && !s.saysMemory(at) && !(s.keyWhole(object, w.Target.Key) && infoKey(w.Target.Key)) {
 		return fail(ReasonVague, s, m.between(s, at, end), StageTarget)
@@ -1413,10 +1460,37 @@ func (s *sentence) keyWhole(object span, keyText string) bool {
 }
 
 // infoKey reports a key whose last word names a piece of information about the user, which exists
-// nowhere a delete could reach but in memory: a code, a number, a goal, whom the user sees.
+// nowhere a delete could reach but in memory: a code, a number, a goal, whom the user sees — and
+// none of whose words names a thing an account or a device keeps ("my phone number", "my email
+// address").
 func infoKey(keyText string) bool {
 	key := textmodel.Tokens(keyText)
+	for _, t := range key {
+		if accountThings[t.Text] {
+			return false
+		}
+	}
 	return len(key) > 0 && infoHeads[key[len(key)-1].Text]
+}
+
+var accountThings = wordSet(`phone mobile email e-mail account profile repo repository drive disk file files folder
+	app reservation booking appointment subscription order calendar photo photos`)
+
+// worldThings are things a delete reaches outside memory when they end its object.
+var worldThings = wordSet(`drive disk profile account accounts repo repository file files folder app apps
+	appointment appointments reservation reservations booking bookings subscription calendar photo photos
+	post posts channel server`)
+
+// saysMemoryBeside reports a word for memory in the sentence from index from on, outside the object
+// [from, to)'s own words, or one inside it that is not its last ("my timezone note", "from
+// memory"; not "Delete my profile.").
+func (s *sentence) saysMemoryBeside(from, to int) bool {
+	for k := from; k < s.n(); k++ {
+		if (s.roles[k]&RoleFraming != 0 && s.words[k] != "old" || s.words[k] == "profile") && !(k == to-1 && s.words[k] == "profile") {
+			return true
+		}
+	}
+	return false
 }
 
 var infoHeads = wordSet(`code number pin hint goal time contact weight height gpa pharmacy doctor dentist gp vet
@@ -2446,8 +2520,10 @@ func (m *message) rest(req *sentence, w Write) *verdict {
 		if bad := m.neutral(s, w); bad != nil {
 			// A task about a text after the request ("Remember …. Then summarise the report.")
 			// leaves the request in the user's own voice; before it, it may introduce what follows.
+			// Not one that says otherwise than the text ("Also tell the council the trash pickup
+			// moves to Friday.").
 			if bad.reason == ReasonPasted && m.task(s) && !s.relays() && (s.index > req.index || !s.pointsForward()) &&
-				!(w.Kind == Forget && s.index > req.index) {
+				!(w.Kind == Forget && s.index > req.index) && !m.contradicts(s, s.skipFillers(0)+1) {
 				continue
 			}
 			return bad
