@@ -2824,7 +2824,7 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 		// Any other statement after the request may comment on it ("I'm being ironic.", "My son
 		// typed this."): only context given before it counts as neutral.
 	case r&RoleSubject != 0 && r&RoleBackRef == 0 && r&RoleFirstPerson != 0 &&
-		(!s.namesSomeone(m.text, first) || w.Kind == Save && (s.activity(first, m.text, m.content) || s.news(first, m.content, m.text))) &&
+		(!s.namesSomeone(m.text, first) || w.Kind == Save && (s.activity(first, m.text, m.content) || s.news(first, m.content, m.text) || s.residence(first))) &&
 		s.context(first, m.text, m.keyed(w), w.Kind == Update) &&
 		!(w.Kind == Update && s.namesElse(first, m.text, m.content, w.Target.Content)):
 		// Context before the request, in the user's own first person, naming no one else, of the
@@ -3052,10 +3052,58 @@ func (s *sentence) context(first int, text, content string, update bool) bool {
 		return k > first+1 && k+1 < s.n() && (s.words[k] == "is" || s.words[k] == "are") && contactNouns[s.words[k-1]] &&
 			(!sharesWords(s, first, content) || first == 0 && len(said) == s.n() && s.exactAt(0, said))
 	}
+	// A place the text names must be one the context names, if it names any: "I moved to York.
+	// Remember that my nearest station is Leeds City." may say otherwise.
+	here, there := placesIn(text[s.toks[first].Start:s.toks[s.n()-1].End]), placesIn(content)
+	for p := range there {
+		if len(here) > 0 && !here[p] {
+			return false
+		}
+	}
 	if update {
 		return s.news(k, "", text) // an update replaces the old state, whatever the news (see namesElse)
 	}
-	return s.news(k, content, text) || s.activity(k, text, content)
+	return s.news(k, content, text) || s.activity(k, text, content) ||
+		(s.residence(k) || s.workplace(k)) && (attribute(content) || newText(content)) && !sharesWordsBut(s, k, content, here)
+}
+
+// workplace reports "I work at|in a|the PLACE" from k, the whole sentence, PLACE a word for a place
+// of business ("I work at a hospital.") — not a name, which may be a story's ("I work at the Daily
+// Planet.").
+func (s *sentence) workplace(k int) bool {
+	return k+5 == s.n() && s.words[k] == "i" && s.words[k+1] == "work" && (s.words[k+2] == "at" || s.words[k+2] == "in") &&
+		(s.words[k+3] == "a" || s.words[k+3] == "the") && placeNouns[s.words[k+4]] &&
+		s.gapEnd[k] == "" && s.gapEnd[k+1] == "" && s.gapEnd[k+2] == "" && s.gapEnd[k+3] == ""
+}
+
+// sharesWordsBut is sharesWords with the words of the given places left out.
+func sharesWordsBut(s *sentence, from int, content string, places map[string]bool) bool {
+	said := map[string]bool{}
+	for p := range places {
+		for _, w := range strings.Fields(p) {
+			said[stem(w)] = true
+		}
+	}
+	for _, w := range itemWordsList(content) {
+		if said[w] {
+			continue
+		}
+		for k := from; k < s.n(); k++ {
+			if stem(s.words[k]) == w && s.roles[k]&(RoleStop|RoleFraming) == 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// itemWordsList is itemWords as a list.
+func itemWordsList(text string) []string {
+	var out []string
+	for w := range itemWords(text) {
+		out = append(out, w)
+	}
+	return out
 }
 
 // activity reports "I'm|We're VERBING [my|our|the|a] THING [to PLACE] [TIME]", the whole sentence,
@@ -3561,7 +3609,9 @@ func (s *sentence) plainEvent(k int, text string) bool {
 			// "I'm back from holiday.", "We just got back from the vet."
 			w == "from" && verb == "back" && (awayFrom[next] || (next == "the" || next == "my") && j+2 < s.n() && awayFrom[s.words[j+2]]),
 			w == "at" && (verb == "started" || verb == "joined") && j+1 < s.n() && name(s.toks[j+1], text) && s.roles[j+1] == 0 &&
-				thing:
+				thing,
+			// "I moved to Leeds.": a place the gazetteer holds, and nothing after it but a time.
+			w == "to" && (verb == "moved" || verb == "relocated") && j == k+1 && s.placeThenTime(j+1):
 		default:
 			return false
 		}
@@ -3592,6 +3642,72 @@ var (
 	awayFrom = wordSet(`holiday holidays leave vacation work hospital abroad trip travels vet doctor dentist gp
 		honeymoon conference`)
 )
+
+// placeThenTime reports a place of the gazetteer at index i, then the sentence's end or a time
+// ("last month", "in March", "on Sunday").
+func (s *sentence) placeThenTime(i int) bool {
+	n := s.inGazetteer(i)
+	if n == 0 {
+		return false
+	}
+	j := i + n
+	switch {
+	case j == s.n():
+		return true
+	case j+2 == s.n() && (s.words[j] == "last" || s.words[j] == "this") && timeUnits[s.words[j+1]],
+		j+2 == s.n() && (s.words[j] == "in" || s.words[j] == "on") && calendar[s.words[j+1]],
+		j+1 == s.n() && (s.words[j] == "yesterday" || s.words[j] == "recently" || s.words[j] == "today"):
+		return true
+	}
+	return false
+}
+
+// placesIn returns the places of the gazetteer a text names, each as its words joined by " ".
+func placesIn(text string) map[string]bool {
+	toks := textmodel.Tokens(text)
+	words := make([]string, len(toks))
+	for i, t := range toks {
+		words[i] = t.Text
+	}
+	out := map[string]bool{}
+	for i := 0; i < len(words); i++ {
+		if n := matchAt(words, i, gazetteer); n > 0 {
+			out[strings.Join(words[i:i+n], " ")] = true
+			i += n - 1
+		}
+	}
+	return out
+}
+
+// residence reports "I|We [now] live in PLACE [now]" from k, the whole sentence, PLACE one the
+// gazetteer holds: where the user lives, before the save of an attribute of a thing ("my nearest
+// station is Partick").
+func (s *sentence) residence(k int) bool {
+	if k >= s.n() || s.words[k] != "i" && s.words[k] != "we" {
+		return false
+	}
+	j := k + 1
+	if j < s.n() && s.words[j] == "now" {
+		j++
+	}
+	if j+1 >= s.n() || s.words[j] != "live" || s.words[j+1] != "in" {
+		return false
+	}
+	n := s.inGazetteer(j + 2)
+	if n == 0 {
+		return false
+	}
+	end := j + 2 + n
+	if end < s.n() && s.words[end] == "now" {
+		end++
+	}
+	for i := k; i+1 < end; i++ {
+		if s.gapEnd[i] != "" {
+			return false
+		}
+	}
+	return end == s.n()
+}
 
 // newText reports a text that says it is the new state of things ("my new sort code is …", "my
 // number is now …"): the one kind of save news before it may explain.
