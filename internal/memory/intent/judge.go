@@ -2815,7 +2815,8 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 		// May").
 		// Before the request, a task set in a named place may set the scene ("Find me a horse in
 		// Red Dead. Remember that my horse is called Boaty.").
-		if s.meaningful(first+1) && !s.refersBack(first, m.after(s), m.forget) && !s.touchesMemory(first) &&
+		asked := w.Kind == Save && taste(w.Content) && s.hasStem(first+1, lastStem(w.Content))
+		if s.meaningful(first+1) && !s.refersBack(first, m.after(s), m.forget) && !s.touches(first, asked) &&
 			!m.contradicts(s, first+1) && !(!m.after(s) && s.setIn(first+1, m.text)) &&
 			!(s.forUser(first+1) && !m.applies(s, first+1, w)) {
 			return nil
@@ -2920,7 +2921,11 @@ var (
 //
 // An editing verb is another request only with a place that is plainly not memory: "Add milk to
 // the shopping list.", "Put the offsite on my calendar.", "Set a reminder for Friday."
-func (s *sentence) touchesMemory(first int) bool {
+func (s *sentence) touchesMemory(first int) bool { return s.touches(first, false) }
+
+// touches is touchesMemory; with asked, "Order me …" asks for what the text being saved says the
+// user takes ("Order me a black americano." beside "I take my coffee black").
+func (s *sentence) touches(first int, asked bool) bool {
 	// "Message for Max.", "Text from Mom:", "Call of duty": the verb is a noun here, and says who
 	// the text is from or for.
 	if first+1 < s.n() && nounMarks[s.words[first+1]] {
@@ -2935,7 +2940,7 @@ func (s *sentence) touchesMemory(first int) bool {
 		// user's own, or what the user wants for themselves, may contradict what is saved; only
 		// the user's calendar, lists and inbox are places, not facts.
 		if (s.words[k] == "my" && !s.slotAt(k+1) || s.words[k] == "his" || s.words[k] == "her" && !s.objectPronoun(k, first) || s.words[k] == "i" ||
-			s.words[k] == "me" && k == first+1 && consumes[s.words[first]] ||
+			s.words[k] == "me" && k == first+1 && consumes[s.words[first]] && !asked ||
 			strings.HasPrefix(s.words[k], "i'")) && !(k+1 < s.n() && ownPlaces[s.words[k+1]]) || habitual[s.words[k]] {
 			return true
 		}
@@ -3441,8 +3446,17 @@ func (m *message) contradicts(s *sentence, from int) bool {
 			return true
 		}
 		if words[stem(w)] && s.roles[k]&(RoleStop|RoleFraming) == 0 && !name(s.toks[k], m.text) {
-			if thing == "" || stem(w) == thing {
-				return true // the thing the text says something of: "Find me a venue for the reunion."
+			// The value of a taste or a need, asked for again, agrees with it: "Order me a black
+			// americano." beside "I take my coffee black".
+			if thing == "" && taste(m.content) && s.hasStem(from, lastStem(m.content)) {
+				continue
+			}
+			// The thing the text says something of, as a thing of its own ("Find me a venue for the
+			// reunion."), not as a word that says which ("Order more printer ink.").
+			modifier := k+1 < s.n() && s.gapEnd[k] == "" && s.roles[k+1] == 0 && !strings.HasSuffix(s.words[k+1], "s") &&
+				!name(s.toks[k+1], m.text)
+			if thing == "" || stem(w) == thing && !modifier {
+				return true
 			}
 			topic = true
 		}
@@ -3515,6 +3529,15 @@ func (s *sentence) forUser(from int) bool {
 func (m *message) applies(s *sentence, from int, w Write) bool {
 	switch w.Kind {
 	case Save:
+		if taste(w.Content) {
+			// An errand that asks for what the text says the user takes, likes or needs:
+			// "Book me a window seat on the Rome flight." beside "I prefer window seats".
+			for k := from; k < s.n(); k++ {
+				if stem(s.words[k]) == lastStem(w.Content) && s.roles[k]&RoleStop == 0 {
+					return true
+				}
+			}
+		}
 		return attribute(w.Content)
 	case Update:
 		for k := from; k < s.n(); k++ {
@@ -3526,11 +3549,58 @@ func (m *message) applies(s *sentence, from int, w Write) bool {
 	return false
 }
 
+// hasStem reports a word with the stem from index from on.
+func (s *sentence) hasStem(from int, st string) bool {
+	for k := from; k < s.n(); k++ {
+		if stem(s.words[k]) == st && s.roles[k]&RoleStop == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// lastStem is the stem of a text's last token.
+func lastStem(text string) string {
+	toks := textmodel.Tokens(text)
+	if len(toks) == 0 {
+		return ""
+	}
+	return stem(toks[len(toks)-1].Text)
+}
+
+// taste reports a text that says what the user is, takes, likes or needs, plainly: "I prefer window
+// seats", "I take my coffee black", "I'm left-handed" — not what the user avoids or can't have ("I'm
+// allergic to peanuts", "I hate coriander", "I'm off sugar").
+func taste(content string) bool {
+	toks := textmodel.Tokens(content)
+	if len(toks) < 2 || len(toks) > 6 {
+		return false
+	}
+	switch {
+	case toks[0].Text == "i'm" && len(toks) == 2: // "I'm vegan", not "I'm fluent in Japanese"
+	case toks[0].Text == "i" && tasteVerbs[toks[1].Text]:
+	default:
+		return false
+	}
+	for _, t := range toks {
+		if roles(t.Text)&markers != 0 || avoids[t.Text] || isEmoji(t.Text) {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	tasteVerbs = wordSet(`prefer like love take use wear drink eat need live`)
+	avoids     = wordSet(`allergic intolerant hate hates dislike dislikes avoid avoids off free without no less
+		sensitive afraid scared sick quit quitting stopped`)
+)
+
 // setIn reports "in|on|inside NAME" from index from on: a named place or world.
 func (s *sentence) setIn(from int, text string) bool {
 	for j := from; j+1 < s.n(); j++ {
 		if (s.words[j] == "in" || s.words[j] == "on" || s.words[j] == "inside") && s.roles[j+1] == 0 &&
-			name(s.toks[j+1], text) && !calendar[s.words[j+1]] {
+			name(s.toks[j+1], text) && !calendar[s.words[j+1]] && !(s.words[j] == "in" && s.inGazetteer(j+1) > 0) {
 			return true
 		}
 	}
