@@ -155,6 +155,8 @@ const maxSentenceWords = 120
 // and every other sentence recognised as neutral. Anything else waits. See the package
 // documentation.
 func Judge(text string, w Write) Decision {
+	// A key written for a program ("gym_schedule") is said with spaces ("my gym schedule").
+	w.Key, w.Target.Key = strings.ReplaceAll(w.Key, "_", " "), strings.ReplaceAll(w.Target.Key, "_", " ")
 	var content, key []textmodel.Token
 	switch w.Kind {
 	case Save, Update:
@@ -1795,6 +1797,10 @@ func codeLike(w string) bool {
 	return false
 }
 
+// ownThings are things of the user's whose possessive names the user's own: "my car's plate number",
+// "my bank's sort code".
+var ownThings = wordSet(`car bank house flat apartment phone laptop bike office building gym school`)
+
 // oneList reports a text that is one thing, or one list of things, under its key: after a label
 // that is the key ("Allergies: peanuts, shellfish"), no ";", ":", "(" or sentence between parts, one
 // statement at most ("… is …"), no second owner ("and my …"), and a number in one part at most,
@@ -1809,6 +1815,8 @@ func oneList(text, key string) bool {
 		return false
 	}
 	numbered, states := 0, 0
+	// An address is one thing whatever its commas: "22 Mill Road, Cambridge CB1 2AD".
+	address := strings.HasSuffix(strings.ToLower(key), "address")
 	for _, p := range strings.Split(strings.ReplaceAll(text, " and ", ","), ",") {
 		if strings.IndexFunc(p, unicode.IsDigit) >= 0 {
 			numbered++
@@ -1820,7 +1828,13 @@ func oneList(text, key string) bool {
 			states++
 		}
 	}
-	return numbered <= 1 && states <= 1
+	joined := 0 // parts with a number between "and"s: "14 Larch Way, Bristol, and the flat at 2 Quay St"
+	for _, p := range strings.Split(text, " and ") {
+		if strings.IndexFunc(p, unicode.IsDigit) >= 0 {
+			joined++
+		}
+	}
+	return (numbered <= 1 || address && joined <= 1) && states <= 1
 }
 
 // twoThings reports an item that says two things side by side, each in a part of its own after a
@@ -2425,7 +2439,9 @@ func (s *sentence) keepsItsSense(in span, it Item, identity bool) bool {
 	for i, t := range toks {
 		// What a possessive owns says whose thing it is: "Landlord's lawyer is Mr. Adeyemi" is not
 		// the landlord's. In the value it is a name's part: "my son's school is St Anne's Primary".
-		if possessive(toks[max(i-1, 0)].Text) && i > 0 && i < value && roles(t.Text)&RoleStop == 0 && !have[t.Text] && !haveStem[stem(t.Text)] {
+		// A thing's ("My car's plate number") is the user's as well.
+		if possessive(toks[max(i-1, 0)].Text) && i > 0 && i < value && roles(t.Text)&RoleStop == 0 && !have[t.Text] && !haveStem[stem(t.Text)] &&
+			!ownThings[strings.TrimSuffix(toks[i-1].Text, "'s")] {
 			return false
 		}
 		r := wordRoles(t.Text)
