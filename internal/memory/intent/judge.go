@@ -1383,9 +1383,9 @@ func (m *message) judgeForget(s *sentence, w Write) *verdict {
 	// "Forget my dentist, I've stopped going there.", "Forget the plumber's number, he retired.":
 	// an aside after a comma or dash ends the object.
 	for k := at + 1; k < end; k++ {
-		if g := s.gapEnd[k-1]; (g == "," || g == "—" || g == "-") && s.roles[k]&RoleSubject != 0 &&
+		if g := s.gapEnd[k-1]; (g == "," || g == "—" || g == "-") && s.roles[k]&(RoleSubject|RoleBackRef) != 0 &&
 			s.words[k] != "the" && s.words[k] != "a" {
-			if clause := s.sub(k); clause.aside(0, m.text, "", w, true) {
+			if clause := s.sub(k); clause.aside(0, m.text, "", w, true) || clause.forgetReason(0) {
 				end = k
 			}
 			break
@@ -2782,6 +2782,9 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 	if n := matchAt(s.words, first, openers); n > 0 && first+n < s.n() && s.gapEnd[first+n-1] == "," {
 		first += n // "Heads up, I changed banks."
 	}
+	if w.Kind == Forget && s.forgetReason(first) {
+		return nil // "It changed.", "I sold it last weekend."
+	}
 	// "Remind me to call the vet at 3.": a reminder, a task like "Set a reminder …" — not "Remind
 	// me that …", which may be about memory.
 	if first+3 < s.n() && s.words[first] == "remind" && s.words[first+1] == "me" && s.words[first+2] == "to" &&
@@ -3341,6 +3344,59 @@ func (s *sentence) aside(first int, text, content string, w Write, after bool) b
 	}
 	return passive || s.meaningful(k+1)
 }
+
+// forgetReason reports a short reason for a forget from index first to the sentence's end: a
+// subject (I, we, it, he, she, they), perhaps "already|just|finally|recently", a verb that says the
+// thing ended or changed, perhaps "it" or "them", perhaps a time, and nothing else: "It changed.",
+// "I sold it last weekend.", "it already happened", "I quit", "she changed it" — not "I changed my
+// mind.", "It hasn't changed.".
+func (s *sentence) forgetReason(first int) bool {
+	if s.question || first >= s.n() || s.marked(first, s.n()) {
+		return false
+	}
+	k := first
+	switch s.words[k] {
+	case "i", "i've", "we", "we've", "it", "he", "she", "they", "they've":
+		k++
+	case "it's":
+		// "it's changed", "it's over"
+		return k+2 == s.n() && (reasonVerbs[s.words[k+1]] || overStates[s.words[k+1]]) && s.plainTo(first)
+	default:
+		return false
+	}
+	for k < s.n() && (s.words[k] == "already" || s.words[k] == "just" || s.words[k] == "finally" || s.words[k] == "recently") {
+		k++
+	}
+	if k >= s.n() || !reasonVerbs[s.words[k]] {
+		return false
+	}
+	k++
+	if k < s.n() && (s.words[k] == "it" || s.words[k] == "them") {
+		k++
+	}
+	switch {
+	case k == s.n():
+	case k+1 == s.n() && (s.words[k] == "yesterday" || s.words[k] == "today"):
+	case k+2 == s.n() && (s.words[k] == "last" || s.words[k] == "this") && timeUnits[s.words[k+1]],
+		k+2 == s.n() && (s.words[k] == "in" || s.words[k] == "on") && calendar[s.words[k+1]]:
+	default:
+		return false
+	}
+	return s.plainTo(first)
+}
+
+// plainTo reports no punctuation between the words from index first to the end.
+func (s *sentence) plainTo(first int) bool {
+	for i := first; i+1 < s.n(); i++ {
+		if s.gapEnd[i] != "" {
+			return false
+		}
+	}
+	return true
+}
+
+var reasonVerbs = wordSet(`changed sold quit passed finished happened moved left retired expired stopped reset closed
+	ended split cancelled canceled graduated recovered replaced renewed switched`)
 
 // namesElse reports a name from index from on that neither the old text nor the new one has. Beside
 // an update, context may give the old thing's name or the new one's ("I've cancelled the Savoy.")
