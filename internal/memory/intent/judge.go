@@ -507,6 +507,18 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 		return fail(ReasonKeyNotSaid, s, "", StageKey)
 	}
 	if w.Kind == Update {
+		// "Remember my home address is now 5 Oak Ave.": a save verb whose text says it is the new
+		// state names its item by the text's subject.
+		if target.to == 0 && end >= 0 && newText(w.Content) {
+			for k := at + 1; k+1 < after; k++ {
+				if s.words[k] == "is" || s.words[k] == "are" {
+					if s.meaningful(at) && s.words[at] != "it" && s.words[at] != "this" && s.words[at] != "that" {
+						target = span{at, k}
+					}
+					break
+				}
+			}
+		}
 		if target.to == 0 {
 			return fail(ReasonNotThisItem, s, m.whole(s), StageTarget)
 		}
@@ -669,7 +681,7 @@ func (s *sentence) restatesItem(object span, from, to int, it Item, text string)
 			was = append(was, stem(t.Text))
 		}
 	}
-	if len(said) == 0 || !s.restates(said, was, at, text) {
+	if len(said) == 0 || !s.restates(said, was, at, from, text) {
 		return false
 	}
 	return s.keepsItsSense(span{from, to}, it, false)
@@ -749,18 +761,21 @@ func (s *sentence) afterVerb(from, k int) bool {
 //   - more of a list, each new word a plain one in a member of its own, after "," or "and": "I
 //     speak Portuguese, German and Spanish" for "I speak Portuguese and German", "I'm allergic to
 //     peanuts and tree nuts" for "I'm allergic to peanuts".
-func (s *sentence) restates(said, was []string, at []int, text string) bool {
+func (s *sentence) restates(said, was []string, at []int, from int, text string) bool {
+	firstPerson := from < s.n() && (s.words[from] == "i" || s.words[from] == "i'm" || s.words[from] == "i've")
 	plain := func(i int) bool { return s.roles[at[i]] == 0 && !possessive(s.words[at[i]]) }
 	if len(said) == len(was) {
 		swapped := -1
 		for i := range said {
 			if said[i] != was[i] {
-				if swapped >= 0 || i == 0 || !plain(i) || roles(was[i])&^RoleStop != 0 {
+				// Not the first word, which may be whom it is about — unless the user is ("I'm an
+				// intermediate chess player" for "I'm a beginner chess player").
+				if swapped >= 0 || i == 0 && !firstPerson || !plain(i) || roles(was[i])&^RoleStop != 0 {
 					return false
 				}
 				// A name that says which thing ("the cabin in Tahoe" for "the cabin in Aspen") is
 				// another thing; one after the verb is its value ("my grandmother lives in Galway").
-				if name(s.toks[at[i]], text) && !s.afterVerb(at[0], at[i]) {
+				if name(s.toks[at[i]], text) && !s.afterVerb(from, at[i]) {
 					return false
 				}
 				swapped = i
@@ -779,7 +794,8 @@ func (s *sentence) restates(said, was []string, at []int, text string) bool {
 		}
 		// A word more: a plain one opening a member of the list, or going on with the one before.
 		k := at[i]
-		opens := k > 0 && (s.gapEnd[k-1] == "," || s.words[k-1] == "and" || k > 1 && s.words[k-1] == "the" && s.words[k-2] == "and")
+		opens := k > 0 && (s.gapEnd[k-1] == "," || s.words[k-1] == "and" || k > 1 && s.words[k-1] == "the" && s.words[k-2] == "and") ||
+			s.gapEnd[k] == "," && j < len(was) // a member before the others: "I eat fish, eggs and dairy"
 		if i == 0 || !plain(i) || !opens && !(added && at[i-1] == k-1) {
 			return false
 		}
@@ -815,7 +831,7 @@ var facets = wordSet(`diet allergy allergies health medication medications runni
 
 // aspects are words for an aspect of a thing, not a thing: "the recycling day", "my dose".
 var aspects = wordSet(`day days time times schedule routine preference preferences details detail info information
-	dose level arrangement habit habits order style commute location languages record rate hours`)
+	dose level arrangement habit habits order style commute location languages record rate hours feeding`)
 
 // holdsMostOf reports more than half of the item's distinct words in [from, to).
 func (s *sentence) holdsMostOf(from, to int, it Item) bool {
