@@ -3356,7 +3356,9 @@ func (s *sentence) aside(first int, text, content string, w Write, after bool) b
 		// correct it ("Remember my PIN is 4410. I changed my PIN."). Beside an update a thing may
 		// change with no object: "My manager changed.", "My pharmacy closed."
 		thing := !user && k > first+1 && w.Kind == Update || w.Kind == Update && k+1 < s.n() && s.words[k+1] == "it"
-		return (passive || thing || s.meaningful(k+1)) && !sharesWords(s, first, content)
+		// Before an update, news of the thing it changes may name it: "My sister moved. Update the
+		// note about Jess to say my sister Jess lives in Boulder."
+		return (passive || thing || s.meaningful(k+1)) && (!sharesWords(s, first, content) || w.Kind == Update && !after)
 	}
 	return passive || s.meaningful(k+1)
 }
@@ -3460,11 +3462,13 @@ var (
 	actNouns   = wordSet(`cancellation deletion removal request requests message messages instruction
 		instructions change changes update updates edit edits save answer reply mistake typo`)
 	changeVerbs = wordSet(`moved changed renewed switched replaced upgraded updated renamed relocated
-		transferred reset married divorced stolen retested started joined`)
+		transferred reset married divorced stolen retested started joined raised increased lowered reduced
+		extended shortened rescheduled`)
 	asideVerbs = wordSet(`moved changed renewed switched replaced upgraded updated renamed relocated
 		transferred reset adopted bought started joined booked finished graduated signed received opened
 		rented hired enrolled registered subscribed ordered paid sorted came arrived landed lands arrives broke
-		expired stopped split divorced cancelled canceled closed left sold quit retired destroyed ended died`)
+		expired stopped split divorced cancelled canceled closed left sold quit retired destroyed ended died
+		raised increased lowered reduced extended shortened rescheduled`)
 )
 
 // news reports "I|I've|We [just|recently|finally] VERBED …" from k, a verb that says a change
@@ -3794,7 +3798,12 @@ var (
 		choir course class lessons key keys lock locker boiler fridge washer glasses lenses prescription wifi
 		password pin code sim tariff appointment booking flight flights ticket tickets hotel room seat shift shifts
 		schedule rota timetable diet medication inhaler desk parking permit badge visa baby company firm
-		database databases server cabin villa boat caravan van motorbike allotment storage unit practice`)
+		database databases server cabin villa boat caravan van motorbike allotment storage unit practice
+		price prices rate rates fee fees dues rent salary pay wage hours time times slot slots venue major majors
+		degree network networks subnet modem training lesson locker lockers combination tariff plan plans
+		sitter walker tutor coach trainer cleaner gardener builder plumber electrician mechanic shop store
+		route commute train bus tram season timetable term semester classes course courses band team league
+		insurer energy gas electricity water meter bill bills tv internet fibre fiber`)
 	which = wordSet(`running work home spare second first local nearby different family personal joint company
 		new old current`)
 	awayFrom = wordSet(`holiday holidays leave vacation work hospital abroad trip travels vet doctor dentist gp
