@@ -526,7 +526,7 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 			return fail(ReasonNotThisItem, s, m.whole(s), StageTarget)
 		}
 		// "Update my languages: my husband speaks …" for "I speak …": the new text is someone else's.
-		if k := otherSubject(w.Content, w.Target.Key+" "+w.Target.Content); k != "" {
+		if k := otherSubject(w.Content, w.Target.Content+" "+w.Target.Key); k != "" {
 			return fail(ReasonNotThisItem, s, k, StageTarget)
 		}
 		value, bySubject := namesSubject(s, target, w.Target, false)
@@ -710,7 +710,12 @@ func otherSubject(content, item string) string {
 		base := strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'")
 		other := othersPronouns[w] || base != w && roles(base)&(RoleStop|RoleBackRef) == 0 || relations[w] || personNouns[w] ||
 			relations[strings.TrimSuffix(w, "s")] || personNouns[strings.TrimSuffix(w, "s")] || groupNouns[w]
-		named := have[w] || !othersPronouns[w] && (have[stem(w)] || have[base] || have[stem(base)])
+		// "he", "she", "they" may be the person the item is about ("she comes every Monday" for
+		// "Our cleaner comes on Wednesdays"), not when it names no one; "his", "her", "their"
+		// before a noun say whose thing it is ("his home address", "her manager").
+		possessor := w == "his" || w == "their" || w == "your" || w == "her" && i+1 < len(toks) && roles(toks[i+1].Text) == 0
+		other = other || possessor || thirdPersons[w] && !namesPerson(item)
+		named := have[w] || !othersPronouns[w] && !thirdPersons[w] && (have[stem(w)] || have[base] || have[stem(base)])
 		if other && !named && lower(i) && i+1 < len(toks) && lower(i+1) &&
 			strings.Trim(content[toks[i].End:toks[i+1].Start], " '’") == "" {
 			return w
@@ -719,10 +724,35 @@ func otherSubject(content, item string) string {
 	return ""
 }
 
+// thirdPersons are pronouns for someone other than the user.
+var thirdPersons = wordSet(`he she they you him them his her their hers theirs he's she's they're you're your
+	he'd she'd they'd he'll she'll they'll`)
+
 var (
 	othersPronouns = wordSet(`we we're we've they they're they've you you're our their`)
 	groupNouns     = wordSet(`team family household office company neighbours neighbors staff class group`)
 )
+
+// namesPerson reports a text that names a person: a pronoun for one, a word for a relation or a
+// role, a capitalised name followed by a verb.
+func namesPerson(text string) bool {
+	toks := textmodel.Tokens(text)
+	for i, t := range toks {
+		w := strings.TrimSuffix(t.Text, "'s")
+		if thirdPersons[t.Text] || relations[w] || personNouns[w] {
+			return true
+		}
+		// A name that does something: "Lena handles our payroll".
+		if r, _ := utf8.DecodeRuneInString(text[t.Start:]); unicode.IsUpper(r) && roles(t.Text) == 0 && i+1 < len(toks) {
+			next := toks[i+1].Text
+			if roles(next)&RoleVerbLike != 0 || roles(next) == 0 && strings.HasSuffix(next, "s") && !realThings[strings.TrimSuffix(next, "s")] &&
+				!realThings[next] && text[toks[i+1].Start:toks[i+1].End] == next {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // counted reports "times" after a number: "three times a day" says how often, as "twice a day" does.
 func counted(before, w string) bool {
@@ -1723,6 +1753,13 @@ func (m *message) notAsItSays(s *sentence, object span, it Item) int {
 			keySaid = keySaid || s.foldedAt(k, key) && !s.meaningfulOutside(object, k, k+len(key))
 		}
 	}
+	// "Forget that he lives in York." is not "I live in York": a pronoun for someone else the item
+	// doesn't hold.
+	for k := object.from; k < object.to; k++ {
+		if thirdPersons[s.words[k]] && !have[s.words[k]] {
+			return k
+		}
+	}
 	// Order matters where the item relates two things ("over", "than", "to", "owes", "and" …), and
 	// in a clause ("Forget that Tom gave me his old bike.").
 	ordered := twoThings(it.Content) || s.words[object.from] == "that"
@@ -2569,7 +2606,7 @@ func (m *message) rest(req *sentence, w Write) *verdict {
 // a name in the item and whose verb says they left.
 func (s *sentence) leaves(text string, w Write) bool {
 	first := s.skipFillers(0)
-	if first+1 >= s.n() || !name(s.toks[first], text) || !hasName(w.Target.Content, text[s.toks[first].Start:s.toks[first].End]) {
+	if first+1 >= s.n() || s.roles[first] != 0 || !name(s.toks[first], text) || !hasName(w.Target.Content, text[s.toks[first].Start:s.toks[first].End]) {
 		return false
 	}
 	k := first + 1
@@ -2586,6 +2623,18 @@ func (s *sentence) ended(text string, w Write) bool {
 	first := s.skipFillers(0)
 	if first+1 >= s.n() || !s.aside(first, text, "", w, false) {
 		return false
+	}
+	// What the change led to is the item's own: "I moved to York." before "Forget that I live in
+	// York." says it is so now.
+	words := itemWords(w.Target.Content)
+	for k := first + 1; k+1 < s.n(); k++ {
+		if s.words[k] == "to" || s.words[k] == "into" {
+			for j := k + 1; j < s.n(); j++ {
+				if words[stem(s.words[j])] && s.roles[j]&RoleStop == 0 {
+					return false
+				}
+			}
+		}
 	}
 	for k := first + 1; k < s.n() && k <= first+3; k++ {
 		if endings[s.words[k]] || changeVerbs[s.words[k]] && s.words[k] != "started" && s.words[k] != "joined" ||
@@ -2801,6 +2850,10 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 	if w.Kind == Forget && s.forgetReason(first) {
 		return nil // "It changed.", "I sold it last weekend."
 	}
+	// "Then set up the new printer.", "Now help me set up Homebrew.": a task in its turn.
+	if first+1 < s.n() && (s.words[first] == "then" || s.words[first] == "now") && s.gapEnd[first] == "" && s.roles[first+1]&RoleTask != 0 {
+		first++
+	}
 	// "Remind me to call the vet at 3.": a reminder, a task like "Set a reminder …" — not "Remind
 	// me that …", which may be about memory.
 	if first+3 < s.n() && s.words[first] == "remind" && s.words[first+1] == "me" && s.words[first+2] == "to" &&
@@ -2850,7 +2903,7 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 		// May").
 		// Before the request, a task set in a named place may set the scene ("Find me a horse in
 		// Red Dead. Remember that my horse is called Boaty.").
-		asked := w.Kind == Save && taste(w.Content) && s.hasStem(first+1, lastStem(w.Content))
+		asked := w.Kind == Save && taste(w.Content) && s.asksTaste(first+1, lastStem(w.Content), m.text)
 		if s.meaningful(first+1) && !s.refersBack(first, m.after(s), m.forget) && !s.touches(first, asked) &&
 			!m.contradicts(s, first+1) && !(!m.after(s) && s.setIn(first+1, m.text)) &&
 			!(s.forUser(first+1) && !m.applies(s, first+1, w)) {
@@ -3348,6 +3401,9 @@ func (s *sentence) aside(first int, text, content string, w Write, after bool) b
 	if w.Kind == Update && s.namesElse(k+1, text, content, w.Target.Content) {
 		return false
 	}
+	if !s.aboutThis(first, k, w, content) {
+		return false
+	}
 	switch {
 	case w.Kind == Forget:
 		return true // "I quit.", "He got retested." before or after a forget
@@ -3415,6 +3471,35 @@ func (s *sentence) plainTo(first int) bool {
 
 var reasonVerbs = wordSet(`changed sold quit passed finished happened moved left retired expired stopped reset closed
 	ended split cancelled canceled graduated recovered replaced renewed switched`)
+
+// aboutThis reports news, with its subject in [first, verb), that is about what the write is
+// about: someone else's news ("My brother moved.", "He just moved to Bristol.") only beside a text
+// or an item that names a person ("My daughter started school." before "her teacher is Mrs.
+// Halvorsen"); beside a forget, no other thing of the item's kind ("The garage code changed.", "The
+// office gate changed." beside "Gate code is 4417").
+func (s *sentence) aboutThis(first, verb int, w Write, content string) bool {
+	own := itemWords(w.Target.Key + " " + w.Target.Content + " " + content)
+	person, head, foreign := false, "", false
+	for j := first; j < verb; j++ {
+		wd := strings.TrimSuffix(s.words[j], "'s")
+		switch {
+		case wd == "he" || wd == "she" || wd == "they" || wd == "he's" || wd == "she's" || wd == "they're":
+			person = true
+		case relations[wd] || personNouns[wd] || groupNouns[wd]:
+			person = true
+		case s.roles[j]&RoleStop == 0 && !(wd == "just" || wd == "recently" || wd == "finally" || wd == "already" || wd == "also"):
+			head = wd
+			foreign = foreign || !own[stem(wd)]
+		}
+	}
+	if person && !namesPerson(content+" "+w.Target.Content+" "+w.Target.Key) {
+		return false
+	}
+	if w.Kind == Forget && head != "" && foreign && (own[stem(head)] || contactNouns[head] || identifiers[head]) {
+		return false
+	}
+	return true
+}
 
 // namesElse reports a name from index from on that neither the old text nor the new one has. Beside
 // an update, context may give the old thing's name or the new one's ("I've cancelled the Savoy.")
@@ -3540,7 +3625,7 @@ func (m *message) contradicts(s *sentence, from int) bool {
 		if words[stem(w)] && s.roles[k]&(RoleStop|RoleFraming) == 0 && !name(s.toks[k], m.text) {
 			// The value of a taste or a need, asked for again, agrees with it: "Order me a black
 			// americano." beside "I take my coffee black".
-			if thing == "" && taste(m.content) && s.hasStem(from, lastStem(m.content)) {
+			if thing == "" && taste(m.content) && s.asksTaste(from, lastStem(m.content), m.text) {
 				continue
 			}
 			// The thing the text says something of, as a thing of its own ("Find me a venue for the
@@ -3621,17 +3706,19 @@ func (s *sentence) forUser(from int) bool {
 func (m *message) applies(s *sentence, from int, w Write) bool {
 	switch w.Kind {
 	case Save:
-		if taste(w.Content) {
+		if taste(w.Content) && s.asksTaste(from, lastStem(w.Content), m.text) {
 			// An errand that asks for what the text says the user takes, likes or needs:
 			// "Book me a window seat on the Rome flight." beside "I prefer window seats".
-			for k := from; k < s.n(); k++ {
-				if stem(s.words[k]) == lastStem(w.Content) && s.roles[k]&RoleStop == 0 {
-					return true
-				}
+			return true
+		}
+		return attribute(w.Content) || ofSomeone(w.Content, m.text)
+	case Update:
+		// The new value itself: "Update my shoe size to 43." — "Order me the trainers in 43."
+		for k := from; k < s.n(); k++ {
+			if startsWithDigit(s.words[k]) && hasWord(w.Content, s.words[k]) {
+				return true
 			}
 		}
-		return attribute(w.Content)
-	case Update:
 		for k := from; k < s.n(); k++ {
 			if s.roles[k] == 0 && name(s.toks[k], m.text) && hasName(w.Content, m.text[s.toks[k].Start:s.toks[k].End]) {
 				return true
@@ -3641,10 +3728,73 @@ func (m *message) applies(s *sentence, from int, w Write) bool {
 	return false
 }
 
+// asksTaste reports an errand, from index from on, whose object is the taste's word and at most one
+// plain word after it, then the sentence's end or a place, a thing of everyday life or a time after
+// a preposition ("a black americano", "a window seat on the Rome flight", "a vegan restaurant in
+// Leeds") — nothing that adds to it ("… with oat milk", "a kosher pork chop", "… on a wheat crust").
+func (s *sentence) asksTaste(from int, st, text string) bool {
+	k := from
+	for k < s.n() && stem(s.words[k]) != st {
+		if s.words[k] == "with" || s.words[k] == "and" || s.words[k] == "plus" || s.words[k] == "extra" {
+			return false
+		}
+		k++
+	}
+	if k == s.n() {
+		return false
+	}
+	k++
+	if k < s.n() && s.roles[k] == 0 && !eventPreps[s.words[k]] && !name(s.toks[k], text) {
+		k++ // "seat", "americano", "restaurant"
+	}
+	if k == s.n() {
+		return true
+	}
+	if !(s.words[k] == "in" || s.words[k] == "on" || s.words[k] == "at" || s.words[k] == "for" || s.words[k] == "near") {
+		return false
+	}
+	rest := false
+	for j := k + 1; j < s.n(); j++ {
+		w := s.words[j]
+		if s.gapEnd[j-1] != "" {
+			return false // ", this time"
+		}
+		switch {
+		case determiners[w] || calendar[w] || timeUnits[w] || startsWithDigit(w):
+		case realThings[w] || realThings[strings.TrimSuffix(w, "s")] || s.inGazetteer(j) > 0 || name(s.toks[j], text) && s.roles[j] == 0:
+			rest = true
+		default:
+			return false
+		}
+	}
+	return rest
+}
+
 // hasStem reports a word with the stem from index from on.
 func (s *sentence) hasStem(from int, st string) bool {
 	for k := from; k < s.n(); k++ {
 		if stem(s.words[k]) == st && s.roles[k]&RoleStop == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// ofSomeone reports a text about someone or something the user names, not about the user: it opens
+// with a name as written in the message ("Rolo weighs 12kg", "Luna's vet is Dr. Hale").
+func ofSomeone(content, text string) bool {
+	toks := textmodel.Tokens(content)
+	if len(toks) < 3 || roles(toks[0].Text) != 0 {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(content[toks[0].Start:])
+	return unicode.IsUpper(r) && strings.Contains(text, content[toks[0].Start:toks[0].End])
+}
+
+// hasWord reports the word among a text's tokens.
+func hasWord(text, w string) bool {
+	for _, t := range textmodel.Tokens(text) {
+		if t.Text == w {
 			return true
 		}
 	}
