@@ -1493,6 +1493,17 @@ func (m *message) judgeForget(s *sentence, w Write) *verdict {
 	return &verdict{ReasonAskedForget, Trace{Sentence: s.index, Words: m.whole(s), Stage: StageAsked}}
 }
 
+// aspectAfter returns the end of the key at k, or past a word that labels it and ends the object
+// ("my coffee milk preference", "my diet preference"; not "my gym schedule" for the key "gym").
+func (s *sentence) aspectAfter(k, end int) int {
+	if k+1 == end && labelWords[s.words[k]] {
+		return end
+	}
+	return k
+}
+
+var labelWords = wordSet(`preference preferences note details info information`)
+
 // keyWhole reports the key, word for word, as all that names anything in the object.
 func (s *sentence) keyWhole(object span, keyText string) bool {
 	key := textmodel.Tokens(keyText)
@@ -1624,7 +1635,7 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 	theKey := false  // "the KEY", a key of two words or more, and nothing else
 	if key := textmodel.Tokens(it.Key); len(key) > 0 && !allStop(key) {
 		for k := object.from; k+len(key) <= object.to; k++ {
-			if s.foldedAt(k, key) && !s.meaningfulOutside(object, k, k+len(key)) {
+			if s.foldedAt(k, key) && !s.meaningfulOutside(object, k, s.aspectAfter(k+len(key), object.to)) {
 				keySaid = keySaid || s.ownedAt(k, key, it.Key)
 				theKey = theKey || len(key) >= 2 && k == object.from+1 && s.words[object.from] == "the"
 			}
@@ -2500,7 +2511,7 @@ func (s *sentence) keepsItsSense(in span, it Item, identity bool) bool {
 		r := wordRoles(t.Text)
 		turns := !identity && (r&RoleNegation != 0 || r&(RoleCondition|RoleHedge|RoleTakeBack|RoleExclusion) != 0 && r&RoleStop == 0) ||
 			timeWords[t.Text] ||
-			strings.HasSuffix(t.Text, "'s") && t.Text != "it's" && t.Text != "that's" && i < value
+			strings.HasSuffix(t.Text, "'s") && t.Text != "it's" && t.Text != "that's" && i < value && !ownThings[strings.TrimSuffix(t.Text, "'s")]
 		if turns && !have[t.Text] {
 			return false
 		}
