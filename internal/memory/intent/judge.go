@@ -2861,10 +2861,6 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 	if w.Kind == Forget && s.forgetReason(first) {
 		return nil // "It changed.", "I sold it last weekend."
 	}
-	// "Then set up the new printer.", "Now help me set up Homebrew.": a task in its turn.
-	if first+1 < s.n() && (s.words[first] == "then" || s.words[first] == "now") && s.gapEnd[first] == "" && s.roles[first+1]&RoleTask != 0 {
-		first++
-	}
 	// "Remind me to call the vet at 3.": a reminder, a task like "Set a reminder …" — not "Remind
 	// me that …", which may be about memory.
 	if first+3 < s.n() && s.words[first] == "remind" && s.words[first+1] == "me" && s.words[first+2] == "to" &&

@@ -163,7 +163,7 @@ func readKeeping(text, keep string) *message {
 				ends = ends || sentenceEnd(r)
 				question = question || questionMark(r)
 			}
-			if ends {
+			if ends || cur.n() > 0 && requestAfter(gap, cur.words, toks[i:]) {
 				flush(question)
 			} else if cur.n() > 0 {
 				cur.gapEnd[cur.n()-1] = strings.TrimSpace(gap)
@@ -189,6 +189,36 @@ func readKeeping(text, keep string) *message {
 	}
 	return m
 }
+
+// requestAfter reports a clause that opens a request after a comma or a dash ("My mum's birthday is
+// coming up, so please remember that …", "My landlord's number changed — update it to …"): the
+// request begins a sentence of its own, and what came before is read as one too — not after
+// "Everyone should know this", which is the request's audience.
+func requestAfter(gap string, before []string, next []textmodel.Token) bool {
+	// "Everyone should know this, so save it: …" names the audience of the request that follows.
+	for _, w := range before {
+		if w == "know" {
+			return false
+		}
+	}
+	g := strings.TrimSpace(gap)
+	if g != "," && g != "—" && g != "–" && !(g == "-" && strings.HasPrefix(gap, " ")) {
+		return false
+	}
+	i := 0
+	if i < len(next) && next[i].Text == "so" && g == "," {
+		i++
+	} else if g == "," {
+		return false
+	}
+	if i < len(next) && next[i].Text == "please" {
+		i++
+	}
+	return i < len(next) && requestVerbs[next[i].Text]
+}
+
+var requestVerbs = map[string]bool{"remember": true, "save": true, "note": true, "store": true, "update": true,
+	"correct": true, "forget": true, "delete": true, "remove": true, "erase": true}
 
 // wordRoles are a word's roles from the lexicon, and negation for every "…n't" contraction ("hasn't",
 // "needn't") and its forms typed without the apostrophe.
