@@ -238,8 +238,11 @@ func (s *sentence) opening() (int, bool) {
 	if i < s.n() {
 		if n := matchAt(s.words, i, leadIns); n > 0 {
 			i = s.skipFillers(i + n)
-		} else if n := matchAt(s.words, i, audienceLeadIns); n > 0 {
-			i, audience = s.skipFillers(i+n), true
+		} else if end, _ := s.longestFrame(i, audienceLeadIns); end > i {
+			// Unless a whole frame begins there: "Everyone should know this, so save it: …".
+			if whole, _ := s.longestFrame(i, saveFrames); whole < 0 {
+				i, audience = s.skipFillers(end), true
+			}
 		}
 	}
 	return i, audience

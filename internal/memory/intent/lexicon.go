@@ -373,7 +373,9 @@ var (
 		"make sure to", "make sure you", "be sure to", "go ahead and", "i'm asking you to", "i am asking you to",
 		"you should", "you need to", "you must", "i'd love you to")
 	// audienceLeadIns are lead-ins that name every teammate: "I want all of you to remember …".
-	audienceLeadIns = phrasesOf("i want all of you to", "i need all of you to", "i want every teammate to",
+	audienceLeadIns = phrasesOf("everyone should know this , so", "everyone should know , so",
+		"everybody should know this , so", "every teammate should know this , so", "all teammates should know this , so",
+		"i want all of you to", "i need all of you to", "i want every teammate to",
 		"i want all teammates to", "i want all my teammates to", "i need every teammate to")
 	// saveFrames are the request verbs with what may join them to the text. The text starts right
 	// after the frame.
@@ -428,7 +430,7 @@ var (
 	// openers are two-word fillers that may open a request: "oh and", "heads up".
 	openers = phrasesOf("oh and", "oh also", "ah and", "heads up", "one more thing", "by the way", "also", "quick one",
 		"just so you know", "so you know", "for next time", "for future reference", "fyi", "just fyi", "two things",
-		"a couple of things", "three things", "good news", "everyone should know this , so", "everyone should know , so", "big news", "before i forget")
+		"a couple of things", "three things", "good news", "big news", "before i forget")
 	// forgetClosers may also follow a forget's object.
 	forgetClosers = phrasesOf("from your memory", "from memory", "from my memory", "from your memories",
 		"for good", "permanently", "completely", "entirely", "forever", "right away", "now", "from your notes",
