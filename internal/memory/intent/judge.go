@@ -3215,8 +3215,16 @@ func itemWordsList(text string) []string {
 // attribute of it ("the venue is the Crown Hotel") that shares no word with it. Only those verbs
 // and things: "I'm writing a novel", "I'm playing Skyrim", "I'm planning a heist" set a scene.
 func (s *sentence) activity(k int, text, content string) bool {
-	if k+2 >= s.n() || s.words[k] != "i'm" && s.words[k] != "we're" || !attribute(content) || sharesWords(s, k, content) {
+	if k+2 >= s.n() || s.words[k] != "i'm" && s.words[k] != "we're" || !attribute(content) {
 		return false
+	}
+	// The text may say something of the undertaking itself: "I'm organising the reunion.
+	// Remember that the reunion is on 14 June." — nothing else it shares a word with.
+	head := subjectHead(textmodel.Tokens(content))
+	for j := k; j < s.n(); j++ {
+		if st := stem(s.words[j]); itemWords(content)[st] && s.roles[j]&(RoleStop|RoleFraming) == 0 && st != head {
+			return false
+		}
 	}
 	j := k + 1
 	if s.words[j] == "currently" || s.words[j] == "just" {
@@ -3241,10 +3249,16 @@ func (s *sentence) activity(k int, text, content string) bool {
 	if j < s.n() && activityWhich[s.words[j]] {
 		j++
 	}
-	if j >= s.n() || !activityThings[s.words[j]] {
+	if j >= s.n() || !activityThings[s.words[j]] && !(verb == "learning" && languages[s.words[j]]) {
 		return false
 	}
 	j++
+	// "our trip to Japan": a place of the gazetteer.
+	if j+1 < s.n() && s.words[j] == "to" && s.words[j-1] == "trip" {
+		if n := s.inGazetteer(j + 1); n > 0 {
+			j += 1 + n
+		}
+	}
 	// A time at the end: "this weekend", "next month", "in June".
 	if j+1 < s.n() && (s.words[j] == "this" || s.words[j] == "next") && timeUnits[s.words[j+1]] ||
 		j+1 < s.n() && s.words[j] == "in" && calendar[s.words[j+1]] {
@@ -3260,6 +3274,9 @@ func (s *sentence) activity(k int, text, content string) bool {
 	}
 	return true
 }
+
+var languages = wordSet(`spanish french german italian portuguese dutch japanese mandarin chinese cantonese korean
+	arabic russian polish greek turkish hindi swedish norwegian danish welsh irish hebrew`)
 
 var (
 	activityVerbs = wordSet(`organising organizing planning learning training renovating redoing decorating preparing
@@ -3536,8 +3553,25 @@ func attribute(content string) bool {
 	case "my", "the", "its", "his", "her", "our":
 		return roles(toks[1].Text)&(RoleStop|RoleVerbLike) == 0
 	}
+	// A thing's time or place said with a plain noun: "training is on Tuesdays at 6:30", "club
+	// runs are on Wednesdays", "rehearsals are on Thursday evenings".
+	for i := 1; i <= 2 && i+1 < len(toks); i++ {
+		if toks[i].Text == "is" || toks[i].Text == "are" {
+			for _, t := range toks[:i] {
+				if roles(t.Text) != 0 || !realThings[t.Text] && !realThings[strings.TrimSuffix(t.Text, "s")] && !scheduledThings[t.Text] {
+					return false
+				}
+			}
+			return toks[i+1].Text == "on" || toks[i+1].Text == "at" || toks[i+1].Text == "every"
+		}
+	}
 	return false
 }
+
+// scheduledThings are things that happen at a time: "rehearsals are on Thursday evenings".
+var scheduledThings = wordSet(`training rehearsal rehearsals practice practices runs run sessions session meetings
+	meeting pickup dropoff drop-off payday lessons lesson classes class matches match games game service bin bins
+	collection trash recycling`)
 
 // hasName reports the name as written among the text's words.
 func hasName(text, name string) bool {
