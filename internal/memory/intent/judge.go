@@ -3621,7 +3621,7 @@ func (s *sentence) news(k int, content, text string) bool {
 	// banks. Remember that my bank is Monzo."), not what the user is or does.
 	if content != "" && !newText(content) {
 		gained := k < s.n() && (acquired[s.words[k]] || changeVerbs[s.words[k]] && !endings[s.words[k]]) ||
-			k+1 < s.n() && s.words[k] == "got" && (s.words[k+1] == "new" || s.words[k+1] == "a" || s.words[k+1] == "an") ||
+			k+1 < s.n() && (s.words[k] == "got" || s.words[k] == "have") && (s.words[k+1] == "new" || s.words[k+1] == "a" || s.words[k+1] == "an") ||
 			k+1 < s.n() && s.words[k] == "set" && s.words[k+1] == "up"
 		if !gained || !attribute(content) || subject < 0 {
 			return false
@@ -3632,6 +3632,9 @@ func (s *sentence) news(k int, content, text string) bool {
 		if s.words[k] == "found" {
 			return k+2 < s.n() && (s.words[k+1] == "a" || s.words[k+1] == "an") && s.words[k+2] == "new" && s.plainEvent(k, text)
 		}
+	}
+	if k+2 < s.n() && s.words[k] == "have" && s.words[k+1] == "a" && s.words[k+2] == "new" {
+		return s.plainEvent(k, text) // "I have a new manager."
 	}
 	if k+1 < s.n() && s.words[k] == "got" {
 		// "I got a new phone.", "I just got married." — not "I got dared to.", "I got hacked."
