@@ -3619,6 +3619,11 @@ func (s *sentence) news(k int, content, text string) bool {
 	// when the text says it is new, or when something was gained or changed and the text is an
 	// attribute ("I joined the running club. Remember that training is on Tuesdays.", "I changed
 	// banks. Remember that my bank is Monzo."), not what the user is or does.
+	// "We just got back from the vet. Remember that Biscuit is allergic to chicken.": back from a
+	// visit, before what it found about someone the user names.
+	if k+2 < s.n() && s.words[k] == "got" && s.words[k+1] == "back" && s.words[k+2] == "from" && ofSomeone(content, text) {
+		return s.plainEvent(k+1, text)
+	}
 	if content != "" && !newText(content) {
 		gained := k < s.n() && (acquired[s.words[k]] || changeVerbs[s.words[k]] && !endings[s.words[k]]) ||
 			k+1 < s.n() && (s.words[k] == "got" || s.words[k] == "have") && (s.words[k+1] == "new" || s.words[k+1] == "a" || s.words[k+1] == "an") ||
