@@ -1866,6 +1866,9 @@ func codeLike(w string) bool {
 
 // ownThings are things of the user's whose possessive names the user's own: "my car's plate number",
 // "my bank's sort code".
+// placeParts label the parts of one place: "level 3, space 42".
+var placeParts = wordSet(`level floor space bay row section spot room unit flat apt suite building block deck`)
+
 var ownThings = wordSet(`car bank house flat apartment phone laptop bike office building gym school`)
 
 // oneList reports a text that is one thing, or one list of things, under its key: after a label
@@ -1881,14 +1884,20 @@ func oneList(text, key string) bool {
 	if strings.ContainsAny(text, ";:(\n") || strings.Contains(text, ". ") {
 		return false
 	}
-	numbered, states := 0, 0
+	numbered, states, labelled := 0, 0, 0
 	// An address is one thing whatever its commas: "22 Mill Road, Cambridge CB1 2AD".
 	address := strings.HasSuffix(strings.ToLower(key), "address")
-	for _, p := range strings.Split(strings.ReplaceAll(text, " and ", ","), ",") {
+	parts := strings.Split(strings.ReplaceAll(text, " and ", ","), ",")
+	for _, p := range parts {
 		if strings.IndexFunc(p, unicode.IsDigit) >= 0 {
 			numbered++
 		}
+		// "level 3", "space 42": the parts of one place.
+		if f := strings.Fields(p); len(f) == 2 && placeParts[strings.ToLower(f[0])] && startsWithDigit(f[1]) {
+			labelled++
+		}
 	}
+	address = address || labelled == len(parts)
 	toks := textmodel.Tokens(text)
 	for i, t := range toks {
 		if t.Text == "is" || t.Text == "are" || roles(t.Text)&RoleVerbLike != 0 || i > 0 && t.Text == "my" && toks[i-1].Text == "and" {
@@ -2215,6 +2224,34 @@ var (
 	relayed      = wordSet(`sent wrote written forwarded texted emailed messaged posted tweeted replied said says
 		writes sends forwards dm'd dmed`)
 )
+
+// passesOnStatus reports "Tell|Text|Message NAME|him|her|them [that] STATUS", the whole sentence,
+// STATUS one of a few plain words on where the user is ("I'm in", "I'll be late", "I'm running
+// late", "I'll be away"): an errand that passes on no fact and no request.
+func (s *sentence) passesOnStatus(text string) bool {
+	k := s.skipFillers(0)
+	if k+2 >= s.n() || s.words[k] != "tell" && s.words[k] != "text" && s.words[k] != "message" {
+		return false
+	}
+	k++
+	switch {
+	case s.words[k] == "him" || s.words[k] == "her" || s.words[k] == "them":
+	case s.roles[k] == 0 && name(s.toks[k], text):
+	default:
+		return false
+	}
+	k++
+	if k < s.n() && s.words[k] == "that" {
+		k++
+	}
+	if n := matchAt(s.words, k, statuses); n == 0 || k+n != s.n() {
+		return false
+	}
+	return s.plainTo(0)
+}
+
+var statuses = phrasesOf("i'm in", "i'll be late", "i'll be away", "i'm running late", "i'm on my way", "i'll be there",
+	"i'm away", "i'm late", "i'll be a bit late", "i'll be away next week")
 
 // title reports a request frame from i whose text starts at at that reads as a title: the verb said
 // twice, a word of the frame or a small word of the text's first two capitalised mid-sentence (not
@@ -2608,6 +2645,9 @@ func (m *message) rest(req *sentence, w Write) *verdict {
 			if bad.reason == ReasonPasted && m.task(s) && !s.relays() && (s.index > req.index || !s.pointsForward()) &&
 				!(w.Kind == Forget && s.index > req.index) && !m.contradicts(s, s.skipFillers(0)+1) {
 				continue
+			}
+			if bad.reason == ReasonPasted && s.passesOnStatus(m.text) {
+				continue // "Tell Jo I'm in.", "Text him that I'm running late."
 			}
 			return bad
 		}
