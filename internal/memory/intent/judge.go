@@ -368,6 +368,13 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 			return fail(ReasonOtherSense, s, m.between(s, i, min(at+1, s.n())), StageFrame)
 		}
 		if k, aud, ok := s.verbModifiers(at); ok {
+			// "Everyone should know this, so please remember for me that …": the request is the
+			// user's own after all.
+			for j := at; j+1 < k; j++ {
+				if s.words[j] == "for" && s.words[j+1] == "me" && w.Shared {
+					return fail(ReasonNoAudience, s, m.between(s, j, j+2), StageAudience)
+				}
+			}
 			at, bare, audience = k, false, audience || aud
 		}
 	}
@@ -1689,7 +1696,7 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 		// parking spot." for "level 3, space 42" — not "my pool code" for "1234 at home, 4411 at
 		// the villa", two of a kind side by side.
 		return ""
-	case keyed && other == 0 && (named == 0 && valueFrom == object.from && oneThing(it.Content) || 2*named > len(words)):
+	case keyed && other == 0 && (named == 0 && valueFrom == object.from && oneThing(it.Content) && noSecondFact(it.Content, it.Key) || 2*named > len(words)):
 		// The key alone names the item when its text is one value ("my pool code" for "1234", not
 		// for "1234 at home, 4411 at the villa"); words of its text beside it must cover most of it
 		// ("my allergies to peanuts" doesn't cover "penicillin, peanuts, shellfish"). After a
@@ -1700,7 +1707,7 @@ func (s *sentence) coversFrom(object span, valueFrom int, it Item) Reason {
 		// The item is "KEY is VALUE" and the object names the key: "Erase my bank details." for
 		// "my bank details are sort code 12-34-56, account 11223344".
 		return ""
-	case keyedAfter && (named == 0 && oneValue(it.Content) || named == len(words)) &&
+	case keyedAfter && (named == 0 && oneValue(it.Content) && noSecondFact(it.Content, it.Key) || named == len(words)) &&
 		(!numberNamed(s, object) || numeric(it.Content)):
 		// "my phone number" names "111 222 333" under the key "phone", not "my phone is an
 		// iPhone 12" nor "my phone bill is $40 a month".
@@ -1867,9 +1874,34 @@ func codeLike(w string) bool {
 // ownThings are things of the user's whose possessive names the user's own: "my car's plate number",
 // "my bank's sort code".
 // placeParts label the parts of one place: "level 3, space 42".
+// secondFacts are words that join a second fact to the first.
+var secondFacts = wordSet(`also plus same belongs belong too except but`)
+
 var placeParts = wordSet(`level floor space bay row section spot room unit flat apt suite building block deck`)
 
 var ownThings = wordSet(`car bank house flat apartment phone laptop bike office building gym school`)
+
+// noSecondFact reports a text that holds no second fact and is no one else's, by its words: no
+// dash between parts, no word that joins another fact ("also", "same", "belongs"), no relation or
+// pronoun for someone the key doesn't name ("ABC123 — also my garage door code is 5521", "Plate
+// number ABC123 belongs to my neighbour", "O negative — same as my daughter Ella").
+func noSecondFact(text, key string) bool {
+	if strings.ContainsAny(text, "—–") || strings.Contains(text, " - ") {
+		return false
+	}
+	keyWords := map[string]bool{}
+	for _, t := range textmodel.Tokens(key) {
+		keyWords[t.Text], keyWords[strings.TrimSuffix(t.Text, "'s")] = true, true
+	}
+	for _, t := range textmodel.Tokens(text) {
+		w := strings.TrimSuffix(t.Text, "'s")
+		// A contact is someone: "my wife, Leena Mehta, 07911 444555" for "emergency contact".
+		if (relations[w] || thirdPersons[t.Text]) && !keyWords[w] && !keyWords["contact"] || secondFacts[t.Text] {
+			return false
+		}
+	}
+	return true
+}
 
 // oneList reports a text that is one thing, or one list of things, under its key: after a label
 // that is the key ("Allergies: peanuts, shellfish"), no ";", ":", "(" or sentence between parts, one
@@ -1881,14 +1913,20 @@ func oneList(text, key string) bool {
 	if i := strings.Index(text, ":"); i > 0 && strings.EqualFold(strings.ReplaceAll(strings.TrimSpace(text[:i]), " ", "_"), strings.ReplaceAll(key, " ", "_")) {
 		text = text[i+1:]
 	}
-	if strings.ContainsAny(text, ";:(\n") || strings.Contains(text, ". ") {
+	if strings.ContainsAny(text, ";:(\n") || strings.Contains(text, ". ") || !noSecondFact(text, key) {
 		return false
 	}
 	numbered, states, labelled := 0, 0, 0
 	// An address is one thing whatever its commas: "22 Mill Road, Cambridge CB1 2AD".
 	address := strings.HasSuffix(strings.ToLower(key), "address")
 	parts := strings.Split(strings.ReplaceAll(text, " and ", ","), ",")
-	for _, p := range parts {
+	for i, p := range parts {
+		// A statement after the first part is a second fact.
+		for _, t := range textmodel.Tokens(p) {
+			if i > 0 && (t.Text == "is" || t.Text == "are" || roles(t.Text)&RoleVerbLike != 0) {
+				return false
+			}
+		}
 		if strings.IndexFunc(p, unicode.IsDigit) >= 0 {
 			numbered++
 		}
@@ -2544,14 +2582,16 @@ func (s *sentence) keepsItsSense(in span, it Item, identity bool) bool {
 		// What a possessive owns says whose thing it is: "Landlord's lawyer is Mr. Adeyemi" is not
 		// the landlord's. In the value it is a name's part: "my son's school is St Anne's Primary".
 		// A thing's ("My car's plate number") is the user's as well.
+		mine := i >= 2 && (toks[i-2].Text == "my" || toks[i-2].Text == "our") || i == 1
 		if possessive(toks[max(i-1, 0)].Text) && i > 0 && i < value && roles(t.Text)&RoleStop == 0 && !have[t.Text] && !haveStem[stem(t.Text)] &&
-			!ownThings[strings.TrimSuffix(toks[i-1].Text, "'s")] {
+			!(ownThings[strings.TrimSuffix(toks[i-1].Text, "'s")] && mine) {
 			return false
 		}
 		r := wordRoles(t.Text)
 		turns := !identity && (r&RoleNegation != 0 || r&(RoleCondition|RoleHedge|RoleTakeBack|RoleExclusion) != 0 && r&RoleStop == 0) ||
 			timeWords[t.Text] ||
-			strings.HasSuffix(t.Text, "'s") && t.Text != "it's" && t.Text != "that's" && i < value && !ownThings[strings.TrimSuffix(t.Text, "'s")]
+			strings.HasSuffix(t.Text, "'s") && t.Text != "it's" && t.Text != "that's" && i < value &&
+				!(ownThings[strings.TrimSuffix(t.Text, "'s")] && (i == 0 || toks[i-1].Text == "my" || toks[i-1].Text == "our"))
 		if turns && !have[t.Text] {
 			return false
 		}
