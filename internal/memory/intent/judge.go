@@ -2944,6 +2944,11 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 	if w.Kind == Forget && s.forgetReason(first) {
 		return nil // "It changed.", "I sold it last weekend."
 	}
+	// "New job!", "New number!" before an update or a text that says it is new.
+	if first+2 == s.n() && s.words[first] == "new" && realThings[s.words[first+1]] && (w.Kind == Update || newText(w.Content)) &&
+		!m.after(s) && !s.question {
+		return nil
+	}
 	// "Remind me to call the vet at 3.": a reminder, a task like "Set a reminder …" — not "Remind
 	// me that …", which may be about memory.
 	if first+3 < s.n() && s.words[first] == "remind" && s.words[first+1] == "me" && s.words[first+2] == "to" &&
@@ -4313,13 +4318,19 @@ func (m *message) greeting(s *sentence) bool {
 	for i := 0; i < s.n(); {
 		if n := matchAt(s.words, i, greetings); n > 0 {
 			i += n
+			// "Hello all of you!": a greeting to every teammate.
+			if v := matchAt(s.words, i, vocatives); v > 0 && i+v == s.n() && s.roles[i-1]&RoleGreeting != 0 {
+				return !s.question
+			}
 			// "Thanks for your help earlier": thanks for the help itself, in words the judge knows —
 			// not "Thanks for playing along.", "Thanks for covering for me.", "Thanks for letting me
 			// use your account, Anna."
 			if i < s.n() && s.words[i] == "for" && (s.words[i-1] == "thanks" || s.words[i-1] == "you") {
 				// "Thanks for booking the flights.", "Thanks for sorting my calendar.": an errand
 				// done, in plain words that name no one.
-				if i+2 < s.n() && thanksDoing[s.words[i+1]] && !s.marked(i+1, s.n()) && !s.has(RoleBackRef, i+1) &&
+				// "Thanks for booking that.": the errand itself, said last.
+				that := i+3 == s.n() && (s.words[i+2] == "that" || s.words[i+2] == "it")
+				if i+2 < s.n() && thanksDoing[s.words[i+1]] && !s.marked(i+1, s.n()) && (!s.has(RoleBackRef, i+1) || that) &&
 					!s.namesSomeone(m.text, -1) && !s.question && !sharesWords(s, i+1, m.content) {
 					for k := i + 2; k < s.n(); k++ {
 						if s.words[k] == "you" || s.words[k] == "your" || s.words[k] == "me" || consults[s.words[k]] || isEmoji(s.words[k]) {
