@@ -334,7 +334,16 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 	case w.Kind == Update && s.roles[i]&RoleUpdate != 0:
 		var ok bool
 		if target, at, ok = s.updateObject(i + 1); !ok {
-			return fail(ReasonOtherSense, s, m.between(s, i, min(i+4, s.n())), StageFrame)
+			// "Please update: my partner Sam is vegetarian", "Update for all teammates: …": no
+			// object, so the new text must restate the item (restatesItem).
+			j := i + 1
+			if n := matchAt(s.words, j, postVerbAudiences); n > 0 && s.gapEnd[j+n-1] == ":" {
+				j, audience = j+n, true
+			}
+			if j >= s.n() || s.gapEnd[j-1] != ":" {
+				return fail(ReasonOtherSense, s, m.between(s, i, min(i+4, s.n())), StageFrame)
+			}
+			target, at = span{j, j}, j
 		}
 		// "Change my flight to Friday." rebooks the flight: "change" also acts on things booked.
 		if s.words[i] != "update" && s.words[i] != "correct" && s.bookable(target) {
