@@ -422,7 +422,7 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 	// "Remember: life is short.", "Just remember: the customer is always right.": after a colon or
 	// a comma the verb may introduce a saying; it asks to remember a fact of the user's own only.
 	if end >= 0 && len(p) == 2 && p[0] == "remember" && (p[1] == ":" || p[1] == "," || p[1] == "-") &&
-		at < s.n() && (!s.has(RoleFirstPerson, at) && !keyedAt(s, at, key) || s.hasWord(at, secondPerson)) {
+		at < s.n() && (!s.has(RoleFirstPerson, at) && !keyedAt(s, at, key) && !s.placedThing(at, m.text) || s.hasWord(at, secondPerson)) {
 		return fail(ReasonOtherSense, s, m.between(s, i, min(at+3, s.n())), StageFrame)
 	}
 	// "Remember the Titans was on TV.", "Remember My Name is playing.", "Keep in Mind the Ghost is a
@@ -602,6 +602,34 @@ func (m *message) alone(s *sentence) bool {
 		}
 	}
 	return true
+}
+
+// placedThing reports "the|our THING is VALUE" from at, to the sentence's end: up to three plain
+// words ending in a thing of everyday life, then "is" and a code ("the office wifi password is
+// Tangerine#882") or where it is ("the spare key is under the blue flowerpot") — a fact of the
+// user's world, not a saying ("Remember: the customer is always right.", "the key to happiness is
+// gratitude").
+func (s *sentence) placedThing(at int, text string) bool {
+	if at >= s.n() || s.words[at] != "the" && s.words[at] != "our" {
+		return false
+	}
+	j := at + 1
+	for j < s.n() && j-at <= 3 && s.roles[j] == 0 && !eventPreps[s.words[j]] {
+		j++
+	}
+	if j == at+1 || j+1 >= s.n() || s.words[j] != "is" || !realThings[s.words[j-1]] && !contactNouns[s.words[j-1]] {
+		return false
+	}
+	if !s.plainTo(at) || s.marked(at, s.n()) {
+		return false
+	}
+	switch v := s.words[j+1]; {
+	case j+2 == s.n() && codeLike(text[s.toks[j+1].Start:s.toks[j+1].End]):
+		return true
+	case v == "under" || v == "behind" || v == "in" || v == "on" || v == "inside" || v == "next":
+		return j+2 < s.n() && !contactNouns[s.words[j-1]]
+	}
+	return false
 }
 
 // myThingAt reports "my THING at|for|in|on|during …" in [from, to), one or two plain words before a

@@ -369,7 +369,7 @@ func phrasesOf(ps ...string) []phrase {
 // Phrases of the request frame.
 var (
 	// leadIns may stand between the fillers and the verb: "I want you to remember …".
-	leadIns = phrasesOf("i want you to", "i need you to", "i'd like you to", "i would like you to",
+	leadIns = phrasesOf("you can now", "you can", "i want you to", "i need you to", "i'd like you to", "i would like you to",
 		"make sure to", "make sure you", "be sure to", "go ahead and", "i'm asking you to", "i am asking you to",
 		"you should", "you need to", "you must", "i'd love you to")
 	// audienceLeadIns are lead-ins that name every teammate: "I want all of you to remember …".
