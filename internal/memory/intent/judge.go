@@ -157,6 +157,10 @@ const maxSentenceWords = 120
 func Judge(text string, w Write) Decision {
 	// A key written for a program ("gym_schedule") is said with spaces ("my gym schedule").
 	w.Key, w.Target.Key = strings.ReplaceAll(w.Key, "_", " "), strings.ReplaceAll(w.Target.Key, "_", " ")
+	// "the cleaner's day" is said "my cleaner's day" as well.
+	if k := strings.TrimSpace(w.Target.Key); len(k) > 4 && strings.EqualFold(k[:4], "the ") {
+		w.Target.Key = k[4:]
+	}
 	var content, key []textmodel.Token
 	switch w.Kind {
 	case Save, Update:
@@ -502,7 +506,11 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 		for k := at; k < after; k++ {
 			// "… from June", "… starting Monday": a change that waits for its day.
 			from := (s.words[k] == "from" || s.words[k] == "starting") && k+1 < after && (calendar[s.words[k+1]] || startsWithDigit(s.words[k+1]))
-			if narrowers[s.words[k]] || habitual[s.words[k]] || s.words[k] == "and" && !list || from {
+			// Unless the item says it too ("30 books this year" for "24 books this year"), or
+			// "and" joins days ("Monday and Thursday").
+			days := k > at && k+1 < after && calendar[strings.TrimSuffix(s.words[k-1], "s")] && calendar[strings.TrimSuffix(s.words[k+1], "s")]
+			if (narrowers[s.words[k]] || habitual[s.words[k]]) && !hasWord(w.Target.Content, s.words[k]) ||
+				s.words[k] == "and" && !list && !days || from {
 				return fail(ReasonQualified, s, m.between(s, k, after), StageContent)
 			}
 		}
