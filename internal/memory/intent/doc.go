@@ -113,18 +113,30 @@
 //     ("moved", "started", "sold", "got back") beside a save only when the text says it is new,
 //     and beside an update no place name the old or new text lacks ("I moved to Leeds." beside
 //     "… Bristol"). An event names a thing of everyday life (realThings: "I changed banks.", "I got
-//     a new phone.", "I sold the Focus." — not "a costume", "a dragon", "my character's class", nor
-//     a place: "I moved to Leeds." may be Hogwarts) in one plain clause, and before the save of an
+//     a new phone.", "I sold the Focus." — not "a costume", "a dragon", "my character's class"; a
+//     place only from the gazetteer: "I moved to Leeds.", "I live in Glasgow." — not Hogwarts, and
+//     a place the text names must be the context's) in one plain clause, and before the save of an
 //     attribute a gain or a change counts too ("I joined the running club. Remember that training
 //     is …", not "… that my bank is still Barclays"); so does an undertaking from a short list ("I'm
-//     organising the reunion.", "I'm training for a marathon."). A question asks for a fact of the
+//     organising the reunion.", "I'm learning Spanish.", "I'm planning our trip to Japan."), whose
+//     own attribute the text may give ("the reunion is on 14 June"), "I work at a hospital.",
+//     "I have a new manager.", "New job!" before an update, and "We just got back from the vet."
+//     before what it found about someone the user names. News of someone else ("My brother moved.")
+//     stands only beside a text that names a person (aboutThis). Beside a forget, a short reason
+//     (forgetReason: "It changed.", "I sold it last weekend.") — not news of another thing of the
+//     item's kind ("The garage code changed.") nor a move to what the item says ("I moved to York."
+//     beside "I live in York"). A question asks for a fact of the
 //     world only ("Where …?", "What time …?", "What's the weather …?", "Can you suggest …?"; not
 //     "How's my impression?", "What about the real one?"). An errand for the user ("Find me …",
 //     "Book me …", "Remind me to …") stands only beside the save of an attribute of a thing or an
 //     update whose new value it names: beside what the user is or does it may say otherwise ("I'm
-//     vegan." — "Book me a steak dinner."). No task may name the thing the text says something of
+//     vegan." — "Book me a steak dinner."), unless it asks again for the taste the text saves and
+//     adds nothing (asksTaste: "Order me a black americano." beside "I take my coffee black", not
+//     "… with oat milk"). No task may name the thing the text says something of
 //     ("Find me a venue for the reunion." beside "the venue … is the Red Lion"), nor share a word
-//     with the text and hold a value it lacks ("Book the Crown for the reunion."). Before the request, context also of the older kinds: news
+//     with the text and hold a value it lacks ("Book the Crown for the reunion."), relayed errands
+//     included ("Also tell the council the trash pickup moves to Friday."); "Tell Jo I'm in." passes
+//     on no fact. Before the request, context also of the older kinds: news
 //     of the user's life before a forget or an update, and "My ⟨number or address⟩ is …" sharing no
 //     word with the text.
 //     None may hold a word of negation, take-back, hedge, condition, modal, sarcasm,
