@@ -2719,7 +2719,10 @@ func (m *message) rest(req *sentence, w Write) *verdict {
 		}
 		// A sentence beside a forget that holds a word of the item may restate or keep it, a task
 		// too ("Call the plumber." beside "My plumber's number is …" needs the number).
-		if w.Kind == Forget && mentionsItem(s, w.Target) && !(s.index < req.index && (s.leaves(m.text, w) || s.ended(m.text, w))) {
+		// News that it ended, before the forget or after it ("The band split up in March."), may
+		// name it.
+		if w.Kind == Forget && mentionsItem(s, w.Target) && !(s.index < req.index && (s.leaves(m.text, w) || s.ended(m.text, w)) ||
+			s.index > req.index && s.ended(m.text, w) && s.endedPlainly()) {
 			return fail(ReasonRestated, s, m.whole(s), StageRest)
 		}
 		if bad := m.neutral(s, w); bad != nil {
@@ -2738,6 +2741,17 @@ func (m *message) rest(req *sentence, w Write) *verdict {
 		}
 	}
 	return nil
+}
+
+// endedPlainly reports news whose verb says the thing is over, not that it changed (which may say
+// it changed back): "The band split up in March.", "We sold the house."
+func (s *sentence) endedPlainly() bool {
+	for k := 1; k < s.n() && k <= 4; k++ {
+		if endings[s.words[k]] {
+			return true
+		}
+	}
+	return false
 }
 
 // leaves reports news, before a forget, that a person the item names has gone: "Karen left the
@@ -2760,6 +2774,9 @@ func (s *sentence) leaves(text string, w Write) bool {
 // whose verb says the old thing is gone, so it can't keep the item.
 func (s *sentence) ended(text string, w Write) bool {
 	first := s.skipFillers(0)
+	if n := matchAt(s.words, first, openers); n > 0 && first+n < s.n() && s.gapEnd[first+n-1] == "," {
+		first += n // "Good news, I finally sold my car."
+	}
 	if first+1 >= s.n() || !s.aside(first, text, "", w, false) {
 		return false
 	}
@@ -2777,7 +2794,7 @@ func (s *sentence) ended(text string, w Write) bool {
 	}
 	for k := first + 1; k < s.n() && k <= first+3; k++ {
 		if endings[s.words[k]] || changeVerbs[s.words[k]] && s.words[k] != "started" && s.words[k] != "joined" ||
-			s.words[k] == "got" && k+1 < s.n() && (s.words[k+1] == "new" || s.words[k+1] == "a" && k+2 < s.n() && s.words[k+2] == "new") {
+			(s.words[k] == "got" || s.words[k] == "found") && k+1 < s.n() && (s.words[k+1] == "new" || s.words[k+1] == "a" && k+2 < s.n() && s.words[k+2] == "new") {
 			return true
 		}
 	}
@@ -3485,6 +3502,8 @@ func (s *sentence) aside(first int, text, content string, w Write, after bool) b
 		k++ // "We just got back from the vet.", "He got retested."
 	case verb == "got" && k+2 < s.n() && (s.words[k+1] == "new" || s.words[k+1] == "a" && s.words[k+2] == "new"):
 		got = true // "I got a new car."
+	case verb == "found" && w.Kind != Save && k+2 < s.n() && s.words[k+1] == "a" && s.words[k+2] == "new":
+		got = true // "I found a new dentist." before the update or the forget it explains
 	case (verb == "is" || verb == "are") && !user && w.Kind == Forget && k+2 == s.n() && overStates[s.words[k+1]]:
 		// "The trip is over." beside a forget.
 		k, passive = k+1, true
