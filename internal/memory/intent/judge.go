@@ -377,7 +377,7 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 	if end >= 0 && at < s.n() {
 		// "Save it for later: I'm in a hurry.", "Save it, I'm not interested.": "save it" brushes
 		// the teammate off.
-		if p[0] == "save" && len(p) == 1 && s.words[at] == "it" {
+		if p[0] == "save" && len(p) == 1 && s.words[at] == "it" && !(audience && s.itForAudience(at)) {
 			return fail(ReasonOtherSense, s, m.between(s, i, min(at+1, s.n())), StageFrame)
 		}
 		if k, aud, ok := s.verbModifiers(at); ok {
@@ -610,6 +610,26 @@ func (m *message) alone(s *sentence) bool {
 		}
 	}
 	return true
+}
+
+// itForAudience reports "it [for all teammates|for the team]:" from at, after "Everyone should know
+// this, so save …": "it" is what everyone should know.
+func (s *sentence) itForAudience(at int) bool {
+	if at >= s.n() || s.words[at] != "it" {
+		return false
+	}
+	if s.gapEnd[at] == ":" {
+		return true
+	}
+	j := at + 1
+	if n := matchAt(s.words, j, audiencePhrases); n > 0 {
+		j += n
+	} else if j+2 < s.n() && s.words[j] == "for" && s.words[j+1] == "the" && s.words[j+2] == "team" {
+		j += 3
+	} else {
+		return false
+	}
+	return j < s.n() && s.gapEnd[j-1] == ":"
 }
 
 // placedThing reports "the|our THING is VALUE" from at, to the sentence's end: up to three plain
@@ -3070,7 +3090,8 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 		// Any other statement after the request may comment on it ("I'm being ironic.", "My son
 		// typed this."): only context given before it counts as neutral.
 	case r&RoleSubject != 0 && r&RoleBackRef == 0 && r&RoleFirstPerson != 0 &&
-		(!s.namesSomeone(m.text, first) || w.Kind == Save && (s.activity(first, m.text, m.content) || s.news(first, m.content, m.text) || s.residence(first))) &&
+		(!s.namesSomeone(m.text, first) || w.Kind == Save && (s.activity(first, m.text, m.content) || s.news(first, m.content, m.text) || s.residence(first) ||
+			s.office(first, m.content))) &&
 		s.context(first, m.text, m.keyed(w), w.Kind == Update) &&
 		!(w.Kind == Update && s.namesElse(first, m.text, m.content, w.Target.Content)):
 		// Context before the request, in the user's own first person, naming no one else, of the
@@ -3313,9 +3334,37 @@ func (s *sentence) context(first int, text, content string, update bool) bool {
 	if update {
 		return s.news(k, "", text) // an update replaces the old state, whatever the news (see namesElse)
 	}
-	return s.news(k, content, text) || s.activity(k, text, content) ||
+	return s.news(k, content, text) || s.activity(k, text, content) || s.office(k, content) ||
 		(s.residence(k) || s.workplace(k)) && (attribute(content) || newText(content)) && !sharesWordsBut(s, k, content, here)
 }
+
+// office reports "I'm the ROLE of the|our [WORD] THING [now]" from k, the whole sentence — a role
+// the user holds in a thing of everyday life ("I'm the treasurer of the book club.") — before the
+// save of an attribute that shares no word with it but the thing's.
+func (s *sentence) office(k int, content string) bool {
+	if k+5 > s.n() || s.words[k] != "i'm" || s.words[k+1] != "the" || !offices[s.words[k+2]] || s.words[k+3] != "of" ||
+		s.words[k+4] != "the" && s.words[k+4] != "our" || !attribute(content) || !s.plainTo(k) {
+		return false
+	}
+	end := s.n()
+	if s.words[end-1] == "now" {
+		end--
+	}
+	thing := s.words[end-1]
+	if !realThings[thing] || end-(k+5) > 2 {
+		return false
+	}
+	head := subjectHead(textmodel.Tokens(content))
+	for j := k; j < s.n(); j++ {
+		if st := stem(s.words[j]); itemWords(content)[st] && s.roles[j]&(RoleStop|RoleFraming) == 0 && st != head {
+			return false
+		}
+	}
+	return true
+}
+
+var offices = wordSet(`treasurer secretary chair chairperson president captain organiser organizer coordinator
+	leader manager coach`)
 
 // workplace reports "I work at|in a|the PLACE" from k, the whole sentence, PLACE a word for a place
 // of business ("I work at a hospital.") — not a name, which may be a story's ("I work at the Daily
@@ -3773,6 +3822,14 @@ func (s *sentence) news(k int, content, text string) bool {
 	if k+2 < s.n() && s.words[k] == "got" && s.words[k+1] == "back" && s.words[k+2] == "from" && ofSomeone(content, text) {
 		return s.plainEvent(k+1, text)
 	}
+	// "I moved to Leeds. Remember that I live in Leeds.": the text is where the move led.
+	if k+1 < s.n() && s.words[k] == "moved" && s.words[k+1] == "to" && s.placeThenTime(k+2) {
+		place := strings.Join(s.words[k+2:k+2+s.inGazetteer(k+2)], " ")
+		if toks := textmodel.Tokens(content); len(toks) >= 4 && toks[0].Text == "i" && toks[1].Text == "live" && toks[2].Text == "in" &&
+			strings.TrimSuffix(strings.Join(strings.Fields(strings.ToLower(content))[3:], " "), " now") == place {
+			return s.plainEvent(k, text)
+		}
+	}
 	if content != "" && !newText(content) {
 		gained := k < s.n() && (acquired[s.words[k]] || changeVerbs[s.words[k]] && !endings[s.words[k]]) ||
 			k+1 < s.n() && (s.words[k] == "got" || s.words[k] == "have") && (s.words[k+1] == "new" || s.words[k+1] == "a" || s.words[k+1] == "an") ||
@@ -4154,6 +4211,7 @@ var (
 		degree network networks subnet modem training lesson locker lockers combination tariff plan plans
 		sitter walker tutor coach trainer cleaner gardener builder plumber electrician mechanic shop store
 		route commute train bus tram season timetable term semester classes course courses band team league
+		society association committee
 		insurer energy gas electricity water meter bill bills tv internet fibre fiber`)
 	which = wordSet(`running work home spare second first local nearby different family personal joint company
 		new old current`)
@@ -4379,13 +4437,13 @@ func (s *sentence) has(r Role, from int) bool {
 // greeting reports a sentence made of greetings, thanks and fillers alone. A greeting with a name
 // ("Hi Mom!") is not one: the message may be meant for that person.
 func (m *message) greeting(s *sentence) bool {
+	// "Hello all of you!": a greeting to every teammate.
+	if s.n() > 1 && (s.words[0] == "hello" || s.words[0] == "hi" || s.words[0] == "hey") && matchAt(s.words, 1, vocatives) == s.n()-1 {
+		return !s.question
+	}
 	for i := 0; i < s.n(); {
 		if n := matchAt(s.words, i, greetings); n > 0 {
 			i += n
-			// "Hello all of you!": a greeting to every teammate.
-			if v := matchAt(s.words, i, vocatives); v > 0 && i+v == s.n() && s.roles[i-1]&RoleGreeting != 0 {
-				return !s.question
-			}
 			// "Thanks for your help earlier": thanks for the help itself, in words the judge knows —
 			// not "Thanks for playing along.", "Thanks for covering for me.", "Thanks for letting me
 			// use your account, Anna."
