@@ -1525,7 +1525,7 @@ func (m *message) judgeForget(s *sentence, w Write) *verdict {
 		}
 		// "Remove the cat from this photo", "Remove my car from the booking": the object is in
 		// something other than memory ("from memory", "from my profile" are closers, cut above).
-		if s.words[k] == "from" && k > at && !own["from"] {
+		if s.words[k] == "from" && k > at && !own["from"] && !(k+1 < end && (calendar[s.words[k+1]] || s.words[k+1] == "last")) {
 			return fail(ReasonOtherSense, s, m.between(s, k, end), StageTarget)
 		}
 		// "Remove the onions, my son hates them": a clause of its own after the object.
@@ -3332,6 +3332,15 @@ func (s *sentence) context(first int, text, content string, update bool) bool {
 		}
 	}
 	if update {
+		// "I just set up the router." before the update it explains.
+		if j := k + 1; k < s.n() && (s.words[k] == "i" || s.words[k] == "we") {
+			for j < s.n() && (s.words[j] == "just" || s.words[j] == "finally") {
+				j++
+			}
+			if j+1 < s.n() && s.words[j] == "set" && s.words[j+1] == "up" && s.plainEvent(j+1, text) {
+				return true
+			}
+		}
 		return s.news(k, "", text) // an update replaces the old state, whatever the news (see namesElse)
 	}
 	return s.news(k, content, text) || s.activity(k, text, content) || s.office(k, content) ||
@@ -3356,7 +3365,8 @@ func (s *sentence) office(k int, content string) bool {
 	}
 	head := subjectHead(textmodel.Tokens(content))
 	for j := k; j < s.n(); j++ {
-		if st := stem(s.words[j]); itemWords(content)[st] && s.roles[j]&(RoleStop|RoleFraming) == 0 && st != head {
+		// "I'm learning Spanish. Remember that my Spanish class is on Tuesdays."
+		if st := stem(s.words[j]); itemWords(content)[st] && s.roles[j]&(RoleStop|RoleFraming) == 0 && st != head && !languages[s.words[j]] {
 			return false
 		}
 	}
@@ -3418,7 +3428,8 @@ func (s *sentence) activity(k int, text, content string) bool {
 	// Remember that the reunion is on 14 June." — nothing else it shares a word with.
 	head := subjectHead(textmodel.Tokens(content))
 	for j := k; j < s.n(); j++ {
-		if st := stem(s.words[j]); itemWords(content)[st] && s.roles[j]&(RoleStop|RoleFraming) == 0 && st != head {
+		// "I'm learning Spanish. Remember that my Spanish class is on Tuesdays."
+		if st := stem(s.words[j]); itemWords(content)[st] && s.roles[j]&(RoleStop|RoleFraming) == 0 && st != head && !languages[s.words[j]] {
 			return false
 		}
 	}
@@ -3520,7 +3531,8 @@ func (s *sentence) aside(first int, text, content string, w Write, after bool) b
 		start := k
 		// "The gate code changed.": a noun that may also mark a paste ("code", "email") names
 		// the thing here.
-		for k < s.n() && k-start < 3 && (s.roles[k] == 0 || s.roles[k] == RolePaste) && !asideVerbs[s.words[k]] && !beVerbs[s.words[k]] {
+		for k < s.n() && k-start < 3 && (s.roles[k] == 0 || s.roles[k] == RolePaste || s.words[k] == "old" || s.words[k] == "new") &&
+			!asideVerbs[s.words[k]] && !beVerbs[s.words[k]] {
 			k++
 		}
 		if k == start {
@@ -3908,6 +3920,11 @@ func (m *message) contradicts(s *sentence, from int) bool {
 // "are", or before a preposition ahead of them ("the venue for the reunion is …" → "venu", "my
 // shoe size is 9.5" → "siz") — or "" when it says nothing of a thing that way.
 func subjectHead(toks []textmodel.Token) string {
+	// "the printer takes A4 only": a determiner, a thing, its verb.
+	if len(toks) >= 3 && (toks[0].Text == "the" || toks[0].Text == "my" || toks[0].Text == "our") && realThings[toks[1].Text] &&
+		roles(toks[2].Text)&RoleStop == 0 && strings.HasSuffix(toks[2].Text, "s") && !realThings[strings.TrimSuffix(toks[2].Text, "s")] {
+		return stem(toks[1].Text)
+	}
 	head := ""
 	for _, t := range toks {
 		switch {
