@@ -2727,7 +2727,7 @@ func namesItem(s *sentence, in span, it Item) bool {
 // restate or keep the item (A5).
 func (m *message) rest(req *sentence, w Write) *verdict {
 	m.req = req
-	m.forget = w.Kind == Forget
+	m.forget, m.update = w.Kind == Forget, w.Kind == Update
 	m.content = w.Content
 	for i := range m.sentences {
 		s := &m.sentences[i]
@@ -3080,7 +3080,8 @@ func (m *message) neutral(s *sentence, w Write) *verdict {
 		// May").
 		// Before the request, a task set in a named place may set the scene ("Find me a horse in
 		// Red Dead. Remember that my horse is called Boaty.").
-		asked := w.Kind == Save && taste(w.Content) && s.asksTaste(first+1, lastStem(w.Content), m.text)
+		asked := w.Kind == Save && taste(w.Content) && s.asksTaste(first+1, lastStem(w.Content), m.text) ||
+			w.Kind == Update && m.applies(s, first+1, w) && oneValue(w.Content) // "Order me the trainers in 43." beside the update to 43
 		if s.meaningful(first+1) && !s.refersBack(first, m.after(s), m.forget) && !s.touches(first, asked) &&
 			!m.contradicts(s, first+1) && !(!m.after(s) && s.setIn(first+1, m.text)) &&
 			!(s.forUser(first+1) && !m.applies(s, first+1, w)) {
@@ -3308,6 +3309,11 @@ func (s *sentence) context(first int, text, content string, update bool) bool {
 			t.Text == "former" || t.Text == "ex" {
 			return false
 		}
+	}
+	// "My laptop is new." before the save of one of its attributes ("its serial number is …").
+	if s.n() == k+4 && s.words[k] == "my" && realThings[s.words[k+1]] && s.words[k+2] == "is" && s.words[k+3] == "new" &&
+		attribute(content) && !sharesWords(s, k, content) {
+		return true
 	}
 	if s.words[k] == "my" {
 		k++
@@ -3891,6 +3897,14 @@ func (m *message) contradicts(s *sentence, from int) bool {
 		w := s.words[k]
 		if vk := valueKind(w); vk != "" && kinds[vk] && !have[w] {
 			return true
+		}
+		// Another number beside a text that is one ("Order the trainers in 41." beside "43"); the
+		// same one agrees with it.
+		if startsWithDigit(w) && numeric(m.content) && m.update {
+			if !have[w] {
+				return true
+			}
+			continue
 		}
 		if words[stem(w)] && s.roles[k]&(RoleStop|RoleFraming) == 0 && !name(s.toks[k], m.text) {
 			// The value of a taste or a need, asked for again, agrees with it: "Order me a black

@@ -26,6 +26,7 @@ type message struct {
 	content string
 	// forget is set while the rest of a forget's message is read.
 	forget bool
+	update bool // the write is an update
 	// clause is set while a clause after the text inside the request sentence is read ("…, and
 	// book the table").
 	clause bool
