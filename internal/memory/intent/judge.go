@@ -3427,6 +3427,11 @@ func itemWordsList(text string) []string {
 // attribute of it ("the venue is the Crown Hotel") that shares no word with it. Only those verbs
 // and things: "I'm writing a novel", "I'm playing Skyrim", "I'm planning a heist" set a scene.
 func (s *sentence) activity(k int, text, content string) bool {
+	// "I'm packing now.", "We're packing.": before a trip's attribute.
+	if (s.words[k] == "i'm" || s.words[k] == "we're") && k+1 < s.n() && s.words[k+1] == "packing" && attribute(content) &&
+		(k+2 == s.n() || k+3 == s.n() && s.words[k+2] == "now") {
+		return true
+	}
 	if k+2 >= s.n() || s.words[k] != "i'm" && s.words[k] != "we're" || !attribute(content) {
 		return false
 	}
@@ -3750,8 +3755,10 @@ func (s *sentence) aboutThis(first, verb int, w Write, content string) bool {
 // Bristol").
 func (s *sentence) namesElse(from int, text, content, old string) bool {
 	for i := max(from, 1); i < s.n(); i++ {
-		if written := text[s.toks[i].Start:s.toks[i].End]; s.roles[i] == 0 && name(s.toks[i], text) && !calendar[s.words[i]] &&
-			!hasName(old, written) && !hasName(content, written) {
+		written := text[s.toks[i].Start:s.toks[i].End]
+		bare := strings.TrimSuffix(strings.TrimSuffix(written, "'s"), "’s") // "Leo's football practice" names Leo
+		if s.roles[i] == 0 && name(s.toks[i], text) && !calendar[s.words[i]] &&
+			!hasName(old, written) && !hasName(content, written) && !hasName(old, bare) && !hasName(content, bare) {
 			return true
 		}
 	}
@@ -3813,7 +3820,7 @@ var (
 		transferred reset adopted bought started joined booked finished graduated signed received opened
 		rented hired enrolled registered subscribed ordered paid sorted came arrived landed lands arrives broke
 		expired stopped split divorced cancelled canceled closed left sold quit retired destroyed ended died
-		raised increased lowered reduced extended shortened rescheduled`)
+		raised increased lowered reduced extended shortened rescheduled put`)
 )
 
 // news reports "I|I've|We [just|recently|finally] VERBED …" from k, a verb that says a change
@@ -4178,6 +4185,9 @@ func (s *sentence) plainEvent(k int, text string) bool {
 		case j == start && (determiners[w] || w == "some"):
 		case realThings[w] || realThings[strings.TrimSuffix(w, "s")] || realThings[strings.TrimSuffix(w, "es")]:
 			thing = true
+		case verb == "put" && thing && j+1 == s.n() && (w == "up" || w == "down"):
+		case !thing && j == start && possessive(w) && j+1 < s.n() && s.roles[j+1] == 0:
+			// "We moved Leo's football practice.": whose thing it is.
 		// What ended may be named: "I sold the Focus.", "I cancelled Netflix."
 		case endings[verb] && !thing && s.roles[j] == 0 && name(s.toks[j], text):
 			thing = true
@@ -4191,6 +4201,10 @@ func (s *sentence) plainEvent(k int, text string) bool {
 		j++
 	}
 	if j > start && !thing && !states[verb] && verb != "now" {
+		return false
+	}
+	// "The landlord put the rent up.": "put" only with a thing and "up" or "down" after it.
+	if verb == "put" && (!thing || s.words[s.n()-1] != "up" && s.words[s.n()-1] != "down") {
 		return false
 	}
 	for j := k + 1; j < s.n(); j++ {
