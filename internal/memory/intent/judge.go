@@ -3634,7 +3634,7 @@ func (s *sentence) aside(first int, text, content string, w Write, after bool) b
 			!(i == k+1 && (s.words[i] == "it" || s.words[i] == "them") && w.Kind == Update && changeVerbs[verb] && !endings[verb])
 		// "I cancelled that cancellation.", "I changed the note.": an event in the conversation
 		// or in memory, not in the user's world.
-		if memoryNouns[s.words[i]] || s.roles[i]&RoleFraming != 0 || actNouns[s.words[i]] {
+		if memoryNouns[s.words[i]] || s.roles[i]&RoleFraming != 0 && s.words[i] != "old" && s.words[i] != "new" || actNouns[s.words[i]] {
 			return false
 		}
 		// A name as the verb's object ("I sold the Focus.", "I cancelled Netflix.") is the thing
