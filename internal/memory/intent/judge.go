@@ -3740,7 +3740,10 @@ func (s *sentence) aboutThis(first, verb int, w Write, content string) bool {
 			foreign = foreign || !own[stem(wd)]
 		}
 	}
-	if person && !namesPerson(content+" "+w.Target.Content+" "+w.Target.Key) {
+	// Beside an update, someone's news about the item's thing explains it: "The landlord put the
+	// rent up." before "Update my rent to £1,250 a month.".
+	if person && !namesPerson(content+" "+w.Target.Content+" "+w.Target.Key) &&
+		!(w.Kind == Update && sharesWords(s, verb+1, w.Target.Key+" "+w.Target.Content)) {
 		return false
 	}
 	if w.Kind == Forget && head != "" && foreign && (own[stem(head)] || contactNouns[head] || identifiers[head]) {
