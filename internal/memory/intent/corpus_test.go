@@ -163,11 +163,10 @@ func TestCorpus(t *testing.T) {
 	require.GreaterOrEqual(t, blind, 600)
 	require.GreaterOrEqual(t, blindGenuine, 300)
 	// The issue asks for 90% of the clearly worded positive lines (README: "How it is measured").
-	// The floors sit under the corpus as it stands — blind red teams 12–16 added 2,800 lines whose
-	// genuine part the judge confirms less often than the earlier sets' — and may only rise.
-	require.GreaterOrEqual(t, rate, 0.82, "blind genuine requests confirmed")
-	require.GreaterOrEqual(t, float64(positivesConfirmed)/float64(positives), 0.835, "positive classes confirmed")
-	require.GreaterOrEqual(t, float64(clearConfirmed)/float64(clear), 0.85, "clearly worded positive lines confirmed")
+	// The floors sit at or under the corpus as it stands and may only rise.
+	require.GreaterOrEqual(t, rate, 0.855, "blind genuine requests confirmed")
+	require.GreaterOrEqual(t, float64(positivesConfirmed)/float64(positives), 0.885, "positive classes confirmed")
+	require.GreaterOrEqual(t, float64(clearConfirmed)/float64(clear), 0.90, "clearly worded positive lines confirmed")
 }
 
 // TestCorpusCoversTheLexicon: every multi-word phrase of the request frames and every marker word
