@@ -4069,16 +4069,6 @@ func (s *sentence) asksTaste(from int, st, text string) bool {
 	return rest
 }
 
-// hasStem reports a word with the stem from index from on.
-func (s *sentence) hasStem(from int, st string) bool {
-	for k := from; k < s.n(); k++ {
-		if stem(s.words[k]) == st && s.roles[k]&RoleStop == 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // ofSomeone reports a text about someone or something the user names, not about the user: it opens
 // with a name as written in the message ("Rolo weighs 12kg", "Luna's vet is Dr. Hale").
 func ofSomeone(content, text string) bool {
