@@ -3910,6 +3910,12 @@ func (m *message) contradicts(s *sentence, from int) bool {
 		}
 		// Another number beside a text that is one ("Order the trainers in 41." beside "43"); the
 		// same one agrees with it.
+		// So does another code beside an update to one ("… with passport L9920418." beside
+		// "L9920417").
+		if m.update && !have[w] && codeLike(m.text[s.toks[k].Start:s.toks[k].End]) && oneValue(m.content) &&
+			codeLike(strings.TrimSpace(m.content)) && strings.IndexFunc(w, unicode.IsDigit) >= 0 {
+			return true
+		}
 		if startsWithDigit(w) && numeric(m.content) && m.update {
 			if !have[w] {
 				return true
