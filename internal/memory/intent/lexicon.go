@@ -150,7 +150,8 @@ var lexiconEntries = []entry{
 	v("strike", RoleTakeBack, RoleTakeBack, "struck"), v("stop", RoleTakeBack, RoleTakeBack),
 	v("quit", RoleTakeBack, RoleTakeBack), v("avoid", RoleTakeBack, RoleTakeBack),
 	v("refrain", RoleTakeBack, RoleTakeBack), v("leave", RoleTakeBack, RoleTakeBack, "left"),
-	w("kidding", RoleTakeBack), w("kidded", RoleTakeBack), // not "kid", "kids": "my kids' bedtime" v("joke", RoleTakeBack, RoleTakeBack),
+	// "kidding", not "kid" or "kids": "my kids' bedtime" is no take-back.
+	w("kidding", RoleTakeBack), w("kidded", RoleTakeBack), v("joke", RoleTakeBack, RoleTakeBack),
 	v("test", RoleTakeBack, RoleTakeBack), v("mean", RoleTakeBack, RoleTakeBack, "meant"),
 	v("mistake", RoleTakeBack, RoleTakeBack, "mistook", "mistaken"), v("typo", RoleTakeBack, RoleTakeBack),
 	v("wrong", RoleTakeBack, RoleTakeBack), v("lie", RoleTakeBack, RoleTakeBack, "lying", "lied"),
