@@ -15,33 +15,12 @@ import (
 	"github.com/open-bot/memory/internal/memory"
 )
 
-// Error codes of RULES §5, in extensions.code.
-const (
-	CodeUnauthenticated = "UNAUTHENTICATED"
-	CodeForbidden       = "FORBIDDEN"
-	CodeNotFound        = "NOT_FOUND"
-	CodeBadUserInput    = "BAD_USER_INPUT"
-	CodeConflict        = "CONFLICT"
-	CodeMemoryChanged   = "MEMORY_CHANGED"
-	CodeInternal        = "INTERNAL"
-	// CodeUnavailable: the database can't serve the request now (memory.IsUnavailable); retrying
-	// later may succeed, and nothing about the request is wrong.
-	CodeUnavailable = "UNAVAILABLE"
-)
-
-// unavailableMessage is UNAVAILABLE's message.
-const unavailableMessage = "the database is unavailable right now; try again shortly"
-
 // ErrorPresenter maps domain errors to client-safe messages and codes. Errors gqlgen produced itself
 // (parse, validation, argument coercion, limits) keep their message and code (BAD_USER_INPUT when they
 // have none). Anything else is logged and masked as INTERNAL.
 func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 	return func(ctx context.Context, err error) *gqlerror.Error {
 		gerr := graphql.DefaultErrorPresenter(ctx, err)
-		var (
-			conflict *memory.ConflictError
-			bad      *memory.ValidationError
-		)
 		set := func(code, message string) *gqlerror.Error {
 			gerr.Message = message
 			if gerr.Extensions == nil {
@@ -50,34 +29,26 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 			gerr.Extensions["code"] = code
 			return gerr
 		}
-		switch {
-		case errors.As(err, &conflict):
-			set(CodeConflict, conflict.Error())
-			gerr.Extensions["currentRevision"] = conflict.Current
-			if conflict.ItemID != "" {
-				gerr.Extensions["itemId"] = conflict.ItemID
+		class := memory.Classify(err)
+		if !class.Logged {
+			// The domain's own error: its message is safe and its code says what it is.
+			set(class.Code, class.Message)
+			if c := class.Conflict; c != nil {
+				gerr.Extensions["currentRevision"] = c.Current
+				if c.ItemID != "" {
+					gerr.Extensions["itemId"] = c.ItemID
+				}
+			}
+			if class.Field != "" {
+				gerr.Extensions["field"] = class.Field
 			}
 			return gerr
-		case errors.As(err, &bad):
-			set(CodeBadUserInput, bad.Error())
-			gerr.Extensions["field"] = bad.Field
-			return gerr
-		case errors.Is(err, memory.ErrUnauthenticated):
-			return set(CodeUnauthenticated, memory.ErrUnauthenticated.Error())
-		case errors.Is(err, memory.ErrForbidden):
-			return set(CodeForbidden, memory.ErrForbidden.Error())
-		case errors.Is(err, memory.ErrNotFound):
-			return set(CodeNotFound, memory.ErrNotFound.Error())
-		case errors.Is(err, memory.ErrMemoryChanged):
-			return set(CodeMemoryChanged, memory.ErrMemoryChanged.Error())
-		case errors.Is(err, memory.ErrMemoryChangedMidTurn):
-			return set(CodeMemoryChanged, memory.ErrMemoryChangedMidTurn.Error())
 		}
 		var gq *gqlerror.Error
 		if errors.As(err, &gq) && gq.Err == nil {
 			// gqlgen's own error about the request: safe to show, but it may quote the request.
 			if _, ok := gerr.Extensions["code"]; !ok {
-				set(CodeBadUserInput, gerr.Message)
+				set(memory.CodeBadUserInput, gerr.Message)
 			}
 			gerr.Message = requestErrorMessage(gerr.Message)
 			return gerr
@@ -91,24 +62,13 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 					field = string(name)
 				}
 			}
-			set(CodeBadUserInput, field+": "+requestErrorMessage(gq.Err.Error()))
+			set(memory.CodeBadUserInput, field+": "+requestErrorMessage(gq.Err.Error()))
 			gerr.Extensions["field"] = field
 			return gerr
 		}
-		if errors.Is(err, context.Canceled) {
-			// The client went away mid-request: nothing failed on our side.
-			log.DebugContext(ctx, "request cancelled", "path", gerr.Path.String())
-		} else if memory.IsUnavailable(err) {
-			// An outage or overload, not a defect: warned about (connection errors quote no memory
-			// text), and answered with a code the client may retry on.
-			log.WarnContext(ctx, "database unavailable", "err", err, "path", gerr.Path.String())
-			gerr.Extensions = nil
-			return set(CodeUnavailable, unavailableMessage)
-		} else {
-			log.ErrorContext(ctx, "internal error", "err", err, "path", gerr.Path.String())
-		}
+		class.Log(ctx, log, "graphql error", err, "path", gerr.Path.String())
 		gerr.Extensions = nil
-		return set(CodeInternal, "internal error")
+		return set(class.Code, class.Message)
 	}
 }
 

@@ -321,27 +321,24 @@ const (
 // toolErrorText is the text of the tool error for err: what the model reads. It never quotes memory
 // text: the domain's errors don't (F5), and anything else is masked as INTERNAL.
 func toolErrorText(err error) (text string, internal bool) {
-	var (
-		conflict *memory.ConflictError
-		bad      *memory.ValidationError
-	)
-	switch {
-	case errors.Is(err, memory.ErrMemoryChangedMidTurn):
-		return memory.ErrMemoryChangedMidTurn.Error(), false
-	case errors.Is(err, memory.ErrMemoryChanged):
-		return memory.ErrMemoryChanged.Error(), false
-	case errors.As(err, &conflict):
-		return "CONFLICT: " + conflict.Error() + ". Nothing was written; read the memory again (search_memory) and base the change on revision " +
-			strconv.Itoa(conflict.Current) + ".", false
-	case errors.As(err, &bad):
+	class := memory.Classify(err)
+	switch class.Code {
+	case memory.CodeMemoryChanged:
+		return class.Message, false
+	case memory.CodeConflict:
+		return "CONFLICT: " + class.Message + ". Nothing was written; read the memory again (search_memory) and base the change on revision " +
+			strconv.Itoa(class.Conflict.Current) + ".", false
+	case memory.CodeBadUserInput:
+		var bad *memory.ValidationError
+		errors.As(err, &bad)
 		return "BAD_USER_INPUT: " + argumentName(bad.Field) + ": " + bad.Reason, false
-	case errors.Is(err, memory.ErrForbidden):
+	case memory.CodeForbidden:
 		return msgForbidden, false
-	case errors.Is(err, memory.ErrNotFound):
+	case memory.CodeNotFound:
 		return msgNotFound, false
-	case errors.Is(err, memory.ErrUnauthenticated):
+	case memory.CodeUnauthenticated:
 		return msgUnauthenticated, false
-	case memory.IsUnavailable(err):
+	case memory.CodeUnavailable:
 		return msgUnavailable, false
 	}
 	return msgInternal, true
@@ -351,7 +348,7 @@ func toolErrorText(err error) (text string, internal bool) {
 // metrics; memory changed mid-turn, whose text is what the model tells the user, is MEMORY_CHANGED.
 func errorCode(text string) string {
 	if text == memory.ErrMemoryChangedMidTurn.Error() || text == memory.ErrMemoryChanged.Error() {
-		return "MEMORY_CHANGED"
+		return memory.CodeMemoryChanged
 	}
 	code, _, _ := strings.Cut(text, ":")
 	return metrics.Code(code)
@@ -360,10 +357,8 @@ func errorCode(text string) string {
 // toolError is err as the tool error a handler answers. A defect is logged (without memory text:
 // domain errors wrap none) and masked.
 func (t tools) toolError(ctx context.Context, err error) string {
-	text, internal := toolErrorText(err)
-	if internal && !errors.Is(err, context.Canceled) {
-		t.log.ErrorContext(ctx, "mcp tool: internal error", "err", err)
-	}
+	text, _ := toolErrorText(err)
+	memory.Classify(err).Log(ctx, t.log, "mcp tool error", err)
 	return text
 }
 

@@ -160,7 +160,7 @@ func (s *Service) ForgetMemories(ctx context.Context, refs []ItemRef, also []str
 	if err != nil {
 		return nil, nil, err
 	}
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err = s.inWriteTx(ctx, func(tx pgx.Tx) error {
 		byID, err := lockItemsTx(ctx, tx, append(slices.Clone(ids), alsoIDs...))
 		if err != nil {
 			return err
@@ -217,7 +217,7 @@ func (s *Service) changeItems(ctx context.Context, op string, refs []ItemRef, ch
 		return nil, err
 	}
 	var out []Item
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err = s.inWriteTx(ctx, func(tx pgx.Tx) error {
 		items, err := lockActiveRefsTx(ctx, tx, refs)
 		if err != nil {
 			return err
@@ -344,7 +344,7 @@ func (s *Service) eachCandidateTx(ctx context.Context, scope Scope, ids []string
 		return nil, err
 	}
 	var out []Item
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err = s.inWriteTx(ctx, func(tx pgx.Tx) error {
 		cands, err := lockCandidatesTx(ctx, tx, sc.String(), ids)
 		if err != nil {
 			return err

@@ -52,8 +52,9 @@ func (s *Service) copies(ctx context.Context, field string, ids []string) ([]Ite
 			canonical = append(canonical, id)
 		}
 	}
-	out := []Item{}
-	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+	var out []Item
+	err := s.inReadTx(ctx, func(tx pgx.Tx) error {
+		out = []Item{}
 		rows, err := queries(tx).ItemsGetByIDs(ctx, canonical)
 		if err != nil {
 			return err
@@ -136,7 +137,8 @@ func (s *Service) ForgetWithCopies(ctx context.Context, id string, also []string
 		out    Item
 		others []Item
 	)
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err = s.inWriteTx(ctx, func(tx pgx.Tx) error {
+		out, others = Item{}, nil
 		q := queries(tx)
 		scopes, err := q.ItemsDistinctScopes(ctx, ids)
 		if err != nil {

@@ -158,7 +158,7 @@ func (s *Background) storeVector(ctx context.Context, ref EmbedRef, cfg embeddin
 // of an older configuration stores late is of a model recall no longer reads. A forget or an edit that committed meanwhile wins: nothing is
 // stored and the job ends without error.
 func (s *Background) storeEmbedding(ctx context.Context, itemID string, revision int, store func(*memorydb.Queries) error) error {
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err := s.service().inWriteTx(ctx, func(tx pgx.Tx) error {
 		item, err := lockItemTx(ctx, tx, itemID)
 		if err != nil {
 			return err
@@ -188,7 +188,7 @@ func (s *Background) ReembedActive(ctx context.Context) (int, error) {
 		return 0, nil
 	}
 	var n int
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err := s.service().inWriteTx(ctx, func(tx pgx.Tx) error {
 		q := queries(tx)
 		if err := q.EmbeddingsReembedLock(ctx); err != nil {
 			return err

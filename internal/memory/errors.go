@@ -65,6 +65,11 @@ func IsUnavailable(err error) bool {
 	if err == nil {
 		return false
 	}
+	if _, ok := errors.AsType[*pgconn.ConnectError](err); ok {
+		// No connection, whatever the server said while refusing it (a database that doesn't
+		// accept connections answers 55000, which mid-session would be a defect's code).
+		return true
+	}
 	if pgErr, ok := errors.AsType[*pgconn.PgError](err); ok {
 		switch code := pgErr.Code; {
 		case strings.HasPrefix(code, "08"): // connection exception
@@ -80,9 +85,6 @@ func IsUnavailable(err error) bool {
 		}
 		return false
 	}
-	if _, ok := errors.AsType[*pgconn.ConnectError](err); ok {
-		return true
-	}
 	if _, ok := errors.AsType[net.Error](err); ok {
 		return true
 	}
@@ -95,15 +97,6 @@ func IsUnavailable(err error) bool {
 		}
 	}
 	return pgconn.Timeout(err)
-}
-
-// isDomain reports whether err is one of this package's own errors (safe to show to the caller).
-func isDomain(err error) bool {
-	var conflict *ConflictError
-	var bad *ValidationError
-	return errors.As(err, &conflict) || errors.As(err, &bad) || errors.Is(err, ErrNotFound) ||
-		errors.Is(err, ErrForbidden) || errors.Is(err, ErrUnauthenticated) || errors.Is(err, ErrMemoryChanged) ||
-		errors.Is(err, ErrMemoryChangedMidTurn)
 }
 
 // ErrAIBudgetSpent is what an AI client returns (wrapped or not) when the day's request budget

@@ -139,7 +139,7 @@ func (s *Background) ExtractJob(ctx context.Context, runID string, extract func(
 		return 0, nil
 	}
 	saved := 0
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err = s.service().inWriteTx(ctx, func(tx pgx.Tx) error {
 		saved = 0
 		if err := lockScopeTx(ctx, tx, teammateID); err != nil {
 			return err

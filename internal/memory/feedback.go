@@ -67,7 +67,7 @@ func (s *Service) KeepLesson(ctx context.Context, runID, note string) (Item, err
 		return Item{}, err
 	}
 	var item Item
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err = s.inWriteTx(ctx, func(tx pgx.Tx) error {
 		row, err := queries(tx).RunGet(ctx, runID)
 		if err != nil {
 			return err

@@ -78,8 +78,9 @@ func (s *Service) ImportMemoryFile(ctx context.Context, teammateID string, conte
 		// Keyed: the file's notes may be forgotten, and a plain hash of a short file is reversible.
 		hash, outcome, pieces = s.importHash(text), ImportImported, splitNotes(text, ImportNoteMaxCharacters)
 	}
-	res := ImportResult{Outcome: outcome}
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	var res ImportResult
+	err = s.inWriteTx(ctx, func(tx pgx.Tx) error {
+		res = ImportResult{Outcome: outcome}
 		if err := lockScopeTx(ctx, tx, teammateID); err != nil {
 			return err
 		}

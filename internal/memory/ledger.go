@@ -178,7 +178,7 @@ func (s *Background) Replay(ctx context.Context, entries []LedgerEntry) (ReplayR
 		if e.Kind == LedgerDeleteTeammate {
 			err = s.replayDeletion(ctx, e, &r)
 		} else {
-			err = svc.inTx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error { return svc.replayForgetTx(ctx, tx, e, &r) })
+			err = svc.inWriteTx(ctx, func(tx pgx.Tx) error { return svc.replayForgetTx(ctx, tx, e, &r) })
 		}
 		if err != nil {
 			return r, fmt.Errorf("forget ledger: apply %s %s: %w", e.Kind, e.ID, err)
@@ -231,7 +231,7 @@ func (s *Background) replayDeletion(ctx context.Context, e LedgerEntry, r *Repla
 	default:
 		r.Deleted++
 	}
-	return svc.inTx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	return svc.inWriteTx(ctx, func(tx pgx.Tx) error {
 		return queries(tx).LedgerReplayedInsert(ctx, memorydb.LedgerReplayedInsertParams{ID: e.ID, At: e.At,
 			Kind: e.Kind, TeammateID: &e.Teammate, Hashes: [][]byte{}})
 	})

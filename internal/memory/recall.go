@@ -432,7 +432,7 @@ func (s *Service) RecallPreview(ctx context.Context, teammateID, query string) (
 	q, err := s.PrepareRecall(ctx, teammateID, query)
 	var p Packet
 	if err == nil {
-		err = pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		err = s.inReadTx(ctx, func(tx pgx.Tx) error {
 			p, err = s.BuildPacketTx(ctx, tx, teammateID, q)
 			return err
 		})

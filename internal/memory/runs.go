@@ -192,7 +192,7 @@ func (s *Service) StartRun(ctx context.Context, in StartRunInput) (StartedRun, e
 	var out StartedRun
 	changed := false
 	given := in
-	err = s.inTx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	err = s.inWriteTx(ctx, func(tx pgx.Tx) error {
 		out, changed, in = StartedRun{}, false, given
 		// The teammate's row first (runtx.go, lock order): a deletion under way finishes before the
 		// run is inserted (then there is no row: ErrNotFound), and one that comes later waits for
@@ -391,7 +391,7 @@ func (s *Service) CheckRunGeneration(ctx context.Context) (GenerationCheck, erro
 		return GenerationCheck{}, err
 	}
 	var out GenerationCheck
-	err = s.inTx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	err = s.inWriteTx(ctx, func(tx pgx.Tx) error {
 		out = GenerationCheck{}
 		run, err := runOpen(ctx, tx, c)
 		if err != nil {
@@ -452,7 +452,7 @@ func (s *Service) CancelRun(ctx context.Context, runID string) (Run, error) {
 		return Run{}, err
 	}
 	var out Run
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err = s.inWriteTx(ctx, func(tx pgx.Tx) error {
 		q := queries(tx)
 		row, err := q.RunGetForUpdate(ctx, runID)
 		if err != nil {

@@ -39,7 +39,7 @@ func (s *Service) DeleteTeammate(ctx context.Context, id string) (DeleteResult, 
 		return DeleteResult{}, err
 	}
 	var res DeleteResult
-	err = s.inTx(ctx, pgx.TxOptions{}, func(tx pgx.Tx) error {
+	err = s.inWriteTx(ctx, func(tx pgx.Tx) error {
 		res = DeleteResult{TeammateID: id}
 		// The teammate's row first, in a mode that makes startRun wait from now on (it locks the row
 		// FOR SHARE) but lets the teammate's running tools insert (their foreign keys lock it FOR KEY

@@ -84,7 +84,7 @@ func (s *Service) CreateTeammateWith(ctx context.Context, in CreateTeammateInput
 		t        Teammate
 		replayed bool
 	)
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err = s.inWriteTx(ctx, func(tx pgx.Tx) error {
 		q := queries(tx)
 		first, err := once.claimTx(ctx, tx)
 		if err != nil || first != nil {
@@ -195,7 +195,7 @@ func (s *Service) RenameTeammate(ctx context.Context, id, name string) (Teammate
 		return Teammate{}, err
 	}
 	var t Teammate
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err = s.inWriteTx(ctx, func(tx pgx.Tx) error {
 		row, err := queries(tx).TeammateRename(ctx, memorydb.TeammateRenameParams{ID: id, Name: name})
 		if err != nil {
 			return err

@@ -22,7 +22,7 @@ const textModelVersion = 4
 // their texts are gone — and are matched with both models instead (legacyContentHash).
 func (s *Background) RehashTexts(ctx context.Context) error {
 	n := 0
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err := s.service().inWriteTx(ctx, func(tx pgx.Tx) error {
 		q := queries(tx)
 		version, err := q.TextModelGetForUpdate(ctx)
 		if err != nil {

@@ -88,7 +88,7 @@ func (s *Background) UseTombstoneKey(ctx context.Context, key []byte) error {
 	s.tombstoneKey = append([]byte(nil), key...)
 	fingerprint := s.service().mac("fingerprint", nil)
 	wrapped := 0
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err := s.service().inWriteTx(ctx, func(tx pgx.Tx) error {
 		q := queries(tx)
 		if err := q.TombstoneKeyInsert(ctx, fingerprint); err != nil {
 			return err

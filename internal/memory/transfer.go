@@ -148,7 +148,8 @@ func (s *Service) ExportMemory(ctx context.Context, o ExportOptions) (Export, er
 	file := ExportFile{Format: ExportFileFormat, Version: ExportFileVersion, Scope: sc.String(), Items: []ExportItem{}}
 	var revisions []Revision
 	var now time.Time
-	err = pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+	err = s.inTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		file.Items, revisions = []ExportItem{}, nil
 		q := queries(tx)
 		var err error
 		now, err = q.ClockNow(ctx)
@@ -405,7 +406,8 @@ func (s *Service) ImportMemory(ctx context.Context, in ImportInput) (ImportMemor
 		res      ImportMemoryResult
 		replayed bool
 	)
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err = s.inWriteTx(ctx, func(tx pgx.Tx) error {
+		res, replayed = ImportMemoryResult{}, false
 		first, err := once.claimTx(ctx, tx)
 		if err != nil || first != nil {
 			if first != nil {

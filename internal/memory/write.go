@@ -120,7 +120,7 @@ func (s *Service) CreateMemory(ctx context.Context, in CreateInput) (Item, error
 		item     Item
 		replayed bool
 	)
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err = s.inWriteTx(ctx, func(tx pgx.Tx) error {
 		first, err := once.claimTx(ctx, tx)
 		if err != nil || first != nil {
 			if first != nil {
@@ -296,7 +296,7 @@ func (s *Service) changeItem(ctx context.Context, op, id string, change func(tx 
 		return Item{}, err
 	}
 	var out Item
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err = s.inWriteTx(ctx, func(tx pgx.Tx) error {
 		cur, err := lockItemTx(ctx, tx, id)
 		if err != nil {
 			return err
@@ -486,7 +486,7 @@ func queueAnnouncement(ctx context.Context, b *batch, item Item, action Action, 
 // The shared scope's about_me projection leaves out expired items, so it is re-rendered too.
 func (s *Background) SweepExpiry(ctx context.Context) (int, error) {
 	var n int
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err := s.service().inWriteTx(ctx, func(tx pgx.Tx) error {
 		announced, err := queries(tx).GenerationsSweepExpired(ctx, EventChannel)
 		if err != nil {
 			return err

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -60,10 +59,7 @@ func (s *server) export(w http.ResponseWriter, r *http.Request) {
 	}
 	out, err := s.Memory.ExportMemory(r.Context(), o)
 	if err != nil {
-		if !errors.Is(err, memory.ErrUnauthenticated) && !errors.Is(err, memory.ErrForbidden) &&
-			!errors.Is(err, memory.ErrNotFound) && !errors.As(err, new(*memory.ValidationError)) {
-			s.Log.ErrorContext(r.Context(), "export failed", "err", err)
-		}
+		memory.Classify(err).Log(r.Context(), s.Log, "export failed", err)
 		writeExportError(w, err)
 		return
 	}
@@ -94,24 +90,18 @@ func exportMethodNotAllowed(w http.ResponseWriter, _ *http.Request) {
 	writeGraphQLError(w, http.StatusMethodNotAllowed, "BAD_USER_INPUT", "only GET downloads an export")
 }
 
-// writeExportError answers a failed export with the status that fits and a GraphQL-style error body
+// writeExportError answers a failed export with its class's status (memory.Classify) and a GraphQL-style error body
 // (extensions.code, and extensions.field for bad input), never quoting memory text.
 func writeExportError(w http.ResponseWriter, err error) {
-	var bad *memory.ValidationError
-	switch {
-	case errors.As(err, &bad):
-		writeJSON(w, http.StatusBadRequest, map[string]any{"errors": []map[string]any{{
-			"message": bad.Error(), "extensions": map[string]any{"code": "BAD_USER_INPUT", "field": bad.Field},
-		}}})
-	case errors.Is(err, memory.ErrUnauthenticated):
-		writeGraphQLError(w, http.StatusUnauthorized, "UNAUTHENTICATED", memory.ErrUnauthenticated.Error())
-	case errors.Is(err, memory.ErrForbidden):
-		writeGraphQLError(w, http.StatusForbidden, "FORBIDDEN", memory.ErrForbidden.Error())
-	case errors.Is(err, memory.ErrNotFound):
-		writeGraphQLError(w, http.StatusNotFound, "NOT_FOUND", memory.ErrNotFound.Error())
-	default:
-		writeGraphQLError(w, http.StatusInternalServerError, "INTERNAL", "internal error")
+	class := memory.Classify(err)
+	extensions := map[string]any{"code": class.Code}
+	if class.Field != "" {
+		extensions["field"] = class.Field
 	}
+	if class.Retryable {
+		w.Header().Set("Retry-After", "1")
+	}
+	writeJSON(w, class.Status, map[string]any{"errors": []map[string]any{{"message": class.Message, "extensions": extensions}}})
 }
 
 // exportFilename is memory-<shared or the teammate's name>-<date>.<json|md>, the name reduced to

@@ -165,7 +165,7 @@ func (s *sharedSubscriptions) run(ctx context.Context, g *subscriptionGroup, res
 		if p := recover(); p != nil {
 			err := graphql.GetOperationContext(ctx).Recover(ctx, p)
 			s.broadcast(g, &graphql.Response{Errors: gqlerror.List{{
-				Message: err.Error(), Extensions: map[string]any{"code": resolvers.CodeInternal},
+				Message: err.Error(), Extensions: map[string]any{"code": memory.CodeInternal},
 			}}})
 		}
 	}()

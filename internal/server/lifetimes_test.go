@@ -118,7 +118,7 @@ func TestSessionExpires(t *testing.T) {
 }
 
 // A run token that can't be checked because the database is unreachable is not an ended run (issue
-// 17 point 5): the request is answered 503 with the retryable UNAVAILABLE over /graphql and /mcp,
+// 17 point 5): the request is answered 503 with the retryable UNAVAILABLE over /graphql, /mcp and /export,
 // and a connection_init is closed with 1013 (try again later). They used to answer UNAUTHENTICATED,
 // 401 and 4403, which tell a worker or an agent that its run is over. Once the database is back, the
 // same token works: its run was not ended.
@@ -153,6 +153,10 @@ func TestRunTokenDuringAnOutage(t *testing.T) {
 	require.Equal(t, "UNAVAILABLE", res.Code())
 	status, _ := postMCP(t, f, apitest.Bearer(run.Token), mcpOp{tool: "search_memory"}, map[string]any{"query": "tea"})
 	require.Equal(t, http.StatusServiceUnavailable, status, "/mcp")
+	// The web app's download is classified as GraphQL is: the outage is UNAVAILABLE, not a defect.
+	res2, body := s.Fetch(t, "/export?scope=shared", apitest.Bearer(userToken))
+	require.Equal(t, http.StatusServiceUnavailable, res2.StatusCode, "/export: %s", body)
+	require.Contains(t, body, `"code":"UNAVAILABLE"`)
 	c := s.MustDialWS(t, nil)
 	require.NoError(t, c.SendInit(map[string]any{"authorization": "Bearer " + run.Token}))
 	c.ExpectClose(t, auth.CloseTryAgainLater)

@@ -1,0 +1,95 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// Every transaction of the service goes through inTx (inWriteTx, inReadTx): it is the one place that
+// opens one, and it owns the retry after a deadlock or a serialization failure. A lint test
+// (internal/lint TestTransactionsThroughOneHelper) keeps pgx.BeginFunc and its kin out of the rest
+// of the package.
+//
+// Lock order. Every transaction that writes a teammate's runs or memory takes its row locks in this
+// order, and never one earlier in the list after one later:
+//
+//  1. the teammate's row, for runs' starts and the deletion only: StartRun FOR SHARE
+//     (TeammateStartLock: starts don't wait for each other), DeleteTeammate FOR NO KEY UPDATE
+//     (TeammateLock: it waits for the starts under way, and new ones wait for it);
+//  2. runs: a run-credential operation its own run (runOpen, FOR UPDATE), the deletion every run
+//     of the teammate in id order (RunsLockOfTeammate, FOR NO KEY UPDATE);
+//  3. scopes' generation rows: shared first, then teammates' scopes by id (runWriteTx, ScopesLock;
+//     a user's write takes its one scope);
+//  4. items (lockItemTx, lockItemsTx, ItemGetForUpdate);
+//  5. the KEY SHARE locks that foreign keys take on the rows an insert names — the teammate's row
+//     for an item, a lesson or a thread, a run's row for a message or an item's source — and, last,
+//     the deletion's DELETE of the teammate row, which needs them all released (FOR UPDATE).
+//
+// Step 1's modes are what keeps the deletion from deadlocking with its teammate's runs: FOR NO KEY
+// UPDATE stops new starts (FOR SHARE) but not a running tool's inserts (KEY SHARE, step 5), so a
+// tool that holds its run finishes; the deletion then takes the runs (2), and nothing of the
+// teammate can hold a key lock it needs (5) while waiting for one the deletion holds. (Taking the
+// row FOR UPDATE first, as the deletion once did, made every tool that held its run and inserted an
+// item wait for the deletion while the deletion waited for that run.) Locks of step 2 in NO KEY
+// UPDATE mode likewise let a writer that holds the scope (3) insert a row naming the run (5). A
+// statement that locks several runs in another order (the idle sweep's) can still deadlock with the
+// deletion: inTx starts the one PostgreSQL picks over, so it never reaches the caller.
+
+// txAttempts bounds how often inTx starts a transaction over after a deadlock or a serialization
+// failure. Each one means a concurrent transaction committed (or was chosen to go on) meanwhile, so
+// the bound is only reached under more contention on the same rows than that.
+const txAttempts = 5
+
+// inTx runs fn in a transaction with opts, and starts it over — up to txAttempts times in all —
+// when PostgreSQL aborts it as a deadlock's victim (SQLSTATE 40P01) or for a serialization failure
+// (40001). Everything fn did is rolled back with the attempt, and NOTIFYs queued in it are never
+// sent, so starting over is safe as long as fn sets its results anew on each call (a closure that
+// appends to a slice outside it resets the slice first). Between attempts it waits a few
+// milliseconds, longer each time and jittered so that two losers don't collide again, giving the
+// transaction that went on time to commit. The last attempt's error is returned (Classify answers
+// a lost one as the retryable UNAVAILABLE, not INTERNAL).
+func (s *Service) inTx(ctx context.Context, opts pgx.TxOptions, fn func(tx pgx.Tx) error) error {
+	for attempt := 1; ; attempt++ {
+		err := pgx.BeginTxFunc(ctx, s.pool, opts, fn)
+		if !isRetryable(err) || attempt == txAttempts {
+			return err
+		}
+		wait := time.NewTimer(retryWait(attempt))
+		select {
+		case <-ctx.Done():
+			wait.Stop()
+			return err
+		case <-wait.C:
+		}
+	}
+}
+
+// inWriteTx is inTx with the default options (read committed, read-write): every write.
+func (s *Service) inWriteTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
+	return s.inTx(ctx, pgx.TxOptions{}, fn)
+}
+
+// inReadTx is inTx read-only: reads that must see one snapshot across statements.
+func (s *Service) inReadTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
+	return s.inTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly}, fn)
+}
+
+// retryWait is how long inTx waits before attempt+1: 2·attempt² ms, plus up to as much again at
+// random.
+func retryWait(attempt int) time.Duration {
+	base := time.Duration(attempt*attempt) * 2 * time.Millisecond
+	return base + rand.N(base+1)
+}
+
+// isRetryable reports whether err is PostgreSQL's serialization failure (SQLSTATE 40001: a
+// repeatable-read transaction met a row that a concurrent one changed after its snapshot) or a
+// deadlock's victim (40P01): the transaction did nothing, and may succeed if run again.
+func isRetryable(err error) bool {
+	pgErr, ok := errors.AsType[*pgconn.PgError](err)
+	return ok && (pgErr.Code == "40001" || pgErr.Code == "40P01")
+}
