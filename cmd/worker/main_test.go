@@ -132,7 +132,7 @@ func TestCompiledWorker(t *testing.T) {
 		t.Fatalf("the worker sent no request; its log:\n%s", stderr.String())
 	}
 	require.EventuallyWithT(t, func(c *assert.CollectT) {
-		done, total, err := svc.EmbeddingProgress(t.Context())
+		done, total, err := svc.EmbeddingProgress(memory.WithCredential(t.Context(), memory.Credential{Kind: memory.CredentialUser}))
 		require.NoError(c, err)
 		assert.Equal(c, [2]int{1, 1}, [2]int{done, total})
 	}, time.Minute, 10*time.Millisecond)

@@ -46,7 +46,7 @@ func (r *mutationResolver) RetryRunWithNote(ctx context.Context, input model.Ret
 
 // ImportMemoryFile is the resolver for the importMemoryFile field.
 func (r *mutationResolver) ImportMemoryFile(ctx context.Context, input model.ImportMemoryFileInput) (*memory.ImportResult, error) {
-	return ptrOrErr(r.Memory.ImportMemoryFile(ctx, input.TeammateID, input.Content))
+	return ptrOrErr(r.Memory.Worker().ImportMemoryFile(ctx, input.TeammateID, input.Content))
 }
 
 // AboutMe is the resolver for the aboutMe field.
@@ -61,12 +61,12 @@ func (r *queryResolver) Lessons(ctx context.Context, teammateID string) ([]memor
 
 // PendingRetries is the resolver for the pendingRetries field.
 func (r *queryResolver) PendingRetries(ctx context.Context) ([]memory.Retry, error) {
-	return r.Memory.PendingRetries(ctx)
+	return r.Memory.Worker().PendingRetries(ctx)
 }
 
 // MemoryImported is the resolver for the memoryImported field.
 func (r *queryResolver) MemoryImported(ctx context.Context, teammateID string) (bool, error) {
-	return r.Memory.MemoryImported(ctx, teammateID)
+	return r.Memory.Worker().MemoryImported(ctx, teammateID)
 }
 
 // Lesson returns generated.LessonResolver implementation.

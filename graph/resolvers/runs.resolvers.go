@@ -28,7 +28,7 @@ func (r *mutationResolver) StartRun(ctx context.Context, input model.StartRunInp
 	if input.StartedByUser != nil {
 		in.StartedByUser = *input.StartedByUser
 	}
-	out, err := r.Memory.StartRun(ctx, in)
+	out, err := r.Memory.Worker().StartRun(ctx, in)
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +40,7 @@ func (r *mutationResolver) StartRun(ctx context.Context, input model.StartRunInp
 
 // CheckRunGeneration is the resolver for the checkRunGeneration field.
 func (r *mutationResolver) CheckRunGeneration(ctx context.Context) (*memory.GenerationCheck, error) {
-	check, err := r.Memory.CheckRunGeneration(ctx)
+	check, err := r.Memory.Tools().CheckRunGeneration(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +49,7 @@ func (r *mutationResolver) CheckRunGeneration(ctx context.Context) (*memory.Gene
 
 // CompleteRun is the resolver for the completeRun field.
 func (r *mutationResolver) CompleteRun(ctx context.Context, input model.CompleteRunInput) (*memory.Run, error) {
-	return ptrOrErr(r.Memory.CompleteRun(ctx, input.Reply))
+	return ptrOrErr(r.Memory.Tools().CompleteRun(ctx, input.Reply))
 }
 
 // CancelRun is the resolver for the cancelRun field.
@@ -66,12 +66,12 @@ func (r *mutationResolver) ToolRemember(ctx context.Context, input model.ToolRem
 	if input.ForEveryone != nil {
 		in.ForEveryone = *input.ForEveryone
 	}
-	return ptrOrErr(r.Memory.ToolRemember(ctx, in))
+	return ptrOrErr(r.Memory.Tools().Remember(ctx, in))
 }
 
 // ToolRememberAboutUser is the resolver for the toolRememberAboutUser field.
 func (r *mutationResolver) ToolRememberAboutUser(ctx context.Context, input model.ToolRememberAboutUserInput) (*memory.ToolResult, error) {
-	return ptrOrErr(r.Memory.ToolRemember(ctx, memory.RememberInput{
+	return ptrOrErr(r.Memory.Tools().Remember(ctx, memory.RememberInput{
 		Content: input.Content, Key: input.Key, Kind: memory.KindFact, ForEveryone: true,
 		IdempotencyKey: input.IdempotencyKey,
 	}))
@@ -79,14 +79,14 @@ func (r *mutationResolver) ToolRememberAboutUser(ctx context.Context, input mode
 
 // ToolUpdateMemory is the resolver for the toolUpdateMemory field.
 func (r *mutationResolver) ToolUpdateMemory(ctx context.Context, input model.ToolUpdateMemoryInput) (*memory.ToolResult, error) {
-	return ptrOrErr(r.Memory.ToolUpdateMemoryWith(ctx, memory.ToolUpdateInput{
+	return ptrOrErr(r.Memory.Tools().UpdateMemory(ctx, memory.ToolUpdateInput{
 		ID: input.ID, BaseRevision: input.BaseRevision, Content: input.Content, IdempotencyKey: input.IdempotencyKey,
 	}))
 }
 
 // ToolForgetMemory is the resolver for the toolForgetMemory field.
 func (r *mutationResolver) ToolForgetMemory(ctx context.Context, input model.ToolForgetMemoryInput) (*memory.ToolResult, error) {
-	return ptrOrErr(r.Memory.ToolForgetMemoryWith(ctx, memory.ToolForgetInput{ID: input.ID, IdempotencyKey: input.IdempotencyKey}))
+	return ptrOrErr(r.Memory.Tools().ForgetMemory(ctx, memory.ToolForgetInput{ID: input.ID, IdempotencyKey: input.IdempotencyKey}))
 }
 
 // Run is the resolver for the run field.
@@ -113,12 +113,12 @@ func (r *queryResolver) Runs(ctx context.Context, teammateID string, first *int,
 
 // ToolSearchMemory is the resolver for the toolSearchMemory field.
 func (r *queryResolver) ToolSearchMemory(ctx context.Context, query string) ([]memory.Item, error) {
-	return r.Memory.ToolSearchMemory(ctx, query)
+	return r.Memory.Tools().SearchMemory(ctx, query)
 }
 
 // ToolSearchHistory is the resolver for the toolSearchHistory field.
 func (r *queryResolver) ToolSearchHistory(ctx context.Context, query string) ([]memory.HistoryMessage, error) {
-	return r.Memory.ToolSearchHistory(ctx, query)
+	return r.Memory.Tools().SearchHistory(ctx, query)
 }
 
 // Reply is the resolver for the reply field.

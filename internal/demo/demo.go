@@ -46,7 +46,7 @@ func Seed(ctx context.Context, svc *memory.Service) (bool, error) {
 	}
 
 	// A run in which Ada saves what the user asked for and suggests something the user didn't.
-	run, err := svc.StartRun(worker, memory.StartRunInput{TeammateID: ada.ID, StartedByUser: true,
+	run, err := svc.Worker().StartRun(worker, memory.StartRunInput{TeammateID: ada.ID, StartedByUser: true,
 		Message: "Where do I live? Also, please remember that my sister's name is Eva."})
 	if err := step("run", err); err != nil {
 		return false, err
@@ -56,13 +56,13 @@ func Seed(ctx context.Context, svc *memory.Service) (bool, error) {
 		return false, err
 	}
 	asRun := memory.WithCredential(ctx, cred)
-	if _, err := svc.ToolRemember(asRun, memory.RememberInput{Content: "my sister's name is Eva"}); err != nil {
+	if _, err := svc.Tools().Remember(asRun, memory.RememberInput{Content: "my sister's name is Eva"}); err != nil {
 		return false, step("confirmed save", err)
 	}
-	if _, err := svc.ToolRemember(asRun, memory.RememberInput{Kind: memory.KindPreference, Content: "Enjoys long walks on Sundays (demo suggestion)"}); err != nil {
+	if _, err := svc.Tools().Remember(asRun, memory.RememberInput{Kind: memory.KindPreference, Content: "Enjoys long walks on Sundays (demo suggestion)"}); err != nil {
 		return false, step("suggestion", err)
 	}
-	if _, err := svc.CompleteRun(asRun, "You live in Lisbon. I'll remember that your sister is Eva."); err != nil {
+	if _, err := svc.Tools().CompleteRun(asRun, "You live in Lisbon. I'll remember that your sister is Eva."); err != nil {
 		return false, step("reply", err)
 	}
 	down := memory.RatingDown
@@ -77,7 +77,7 @@ func Seed(ctx context.Context, svc *memory.Service) (bool, error) {
 		return false, step("correction", err)
 	}
 
-	benRun, err := svc.StartRun(worker, memory.StartRunInput{TeammateID: ben.ID, StartedByUser: true, Message: "How do I take my coffee?"})
+	benRun, err := svc.Worker().StartRun(worker, memory.StartRunInput{TeammateID: ben.ID, StartedByUser: true, Message: "How do I take my coffee?"})
 	if err := step("run", err); err != nil {
 		return false, err
 	}
@@ -85,7 +85,7 @@ func Seed(ctx context.Context, svc *memory.Service) (bool, error) {
 	if err := step("run credential", err); err != nil {
 		return false, err
 	}
-	if _, err := svc.CompleteRun(memory.WithCredential(ctx, cred), "Black, no sugar."); err != nil {
+	if _, err := svc.Tools().CompleteRun(memory.WithCredential(ctx, cred), "Black, no sugar."); err != nil {
 		return false, step("reply", err)
 	}
 	return true, nil

@@ -211,7 +211,7 @@ func TestWorkerKilledMidJob(t *testing.T) {
 	assert.Equal(t, 1, jobs, "one job for the item")
 	assert.Equal(t, 1, embeddings, "one embedding")
 	assert.Equal(t, 2, requests, "each request reserved one unit of the budget")
-	progressDone, progressTotal, err := svc.EmbeddingProgress(ctx)
+	progressDone, progressTotal, err := svc.EmbeddingProgress(memory.WithCredential(ctx, memory.Credential{Kind: memory.CredentialUser}))
 	require.NoError(t, err)
 	assert.Equal(t, [2]int{1, 1}, [2]int{progressDone, progressTotal})
 

@@ -201,25 +201,25 @@ func (t tools) remember(ctx context.Context, req *mcp.CallToolRequest, a remembe
 	if a.ForEveryone != nil {
 		in.ForEveryone = *a.ForEveryone
 	}
-	res, err := t.svc.ToolRemember(withCredential(ctx, req.Extra), in)
+	res, err := t.svc.Tools().Remember(withCredential(ctx, req.Extra), in)
 	return written(res, err)
 }
 
 func (t tools) rememberAboutUser(ctx context.Context, req *mcp.CallToolRequest, a aboutUserArgs) (string, WriteResult, error) {
-	res, err := t.svc.ToolRemember(withCredential(ctx, req.Extra),
+	res, err := t.svc.Tools().Remember(withCredential(ctx, req.Extra),
 		memory.RememberInput{Content: a.Content, Key: a.Key, Kind: memory.KindFact, ForEveryone: true, IdempotencyKey: a.IdempotencyKey})
 	return written(res, err)
 }
 
 func (t tools) update(ctx context.Context, req *mcp.CallToolRequest, a updateArgs) (string, WriteResult, error) {
-	res, err := t.svc.ToolUpdateMemoryWith(withCredential(ctx, req.Extra), memory.ToolUpdateInput{
+	res, err := t.svc.Tools().UpdateMemory(withCredential(ctx, req.Extra), memory.ToolUpdateInput{
 		ID: a.ID, BaseRevision: a.BaseRevision, Content: a.Content, IdempotencyKey: a.IdempotencyKey,
 	})
 	return written(res, err)
 }
 
 func (t tools) forget(ctx context.Context, req *mcp.CallToolRequest, a forgetArgs) (string, WriteResult, error) {
-	res, err := t.svc.ToolForgetMemoryWith(withCredential(ctx, req.Extra), memory.ToolForgetInput{ID: a.ID, IdempotencyKey: a.IdempotencyKey})
+	res, err := t.svc.Tools().ForgetMemory(withCredential(ctx, req.Extra), memory.ToolForgetInput{ID: a.ID, IdempotencyKey: a.IdempotencyKey})
 	return written(res, err)
 }
 
@@ -252,7 +252,7 @@ func found(n int, one, many string) string {
 }
 
 func (t tools) searchMemory(ctx context.Context, req *mcp.CallToolRequest, a searchArgs) (string, SearchResult, error) {
-	items, err := t.svc.ToolSearchMemory(withCredential(ctx, req.Extra), a.Query)
+	items, err := t.svc.Tools().SearchMemory(withCredential(ctx, req.Extra), a.Query)
 	if err != nil {
 		return "", SearchResult{}, err
 	}
@@ -270,7 +270,7 @@ func (t tools) searchMemory(ctx context.Context, req *mcp.CallToolRequest, a sea
 }
 
 func (t tools) searchHistory(ctx context.Context, req *mcp.CallToolRequest, a searchArgs) (string, HistoryResult, error) {
-	messages, err := t.svc.ToolSearchHistory(withCredential(ctx, req.Extra), a.Query)
+	messages, err := t.svc.Tools().SearchHistory(withCredential(ctx, req.Extra), a.Query)
 	if err != nil {
 		return "", HistoryResult{}, err
 	}
@@ -289,7 +289,7 @@ func (t tools) packet(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.R
 	if req.Params.URI != PacketURI {
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
 	}
-	text, err := t.svc.RunPacket(withCredential(ctx, req.Extra))
+	text, err := t.svc.Tools().RunPacket(withCredential(ctx, req.Extra))
 	if err != nil {
 		return nil, errors.New(t.toolError(ctx, err))
 	}

@@ -34,15 +34,15 @@ func TestForgetFindsCopiesAndForgetsThemTogether(t *testing.T) {
 	other := f.create(t, &bob, "Gate code is 5522.") // not a copy
 	runBob := f.startRun(t, bob, "Just chatting.")
 	rcBob := asRun(t, f, runBob.Token)
-	res, err := f.svc.ToolRemember(rcBob, memory.RememberInput{Content: "Gate code is 5521"})
+	res, err := f.svc.Tools().Remember(rcBob, memory.RememberInput{Content: "Gate code is 5521"})
 	require.NoError(t, err)
 	require.Equal(t, memory.OutcomeUnchanged, res.Outcome, "Bob already has it")
-	res, err = f.svc.ToolRemember(rcBob, memory.RememberInput{Content: "Gate code is 5521", ForEveryone: true})
+	res, err = f.svc.Tools().Remember(rcBob, memory.RememberInput{Content: "Gate code is 5521", ForEveryone: true})
 	require.NoError(t, err)
 	require.Equal(t, memory.OutcomeUnchanged, res.Outcome, "shared already has it")
 	// A suggestion in a third scope, dismissed.
 	cyd := f.teammate(t, "Cyd")
-	res, err = f.svc.ToolRemember(asRun(t, f, f.startRun(t, cyd, "Hi.").Token), memory.RememberInput{Content: "gate code is 5521"})
+	res, err = f.svc.Tools().Remember(asRun(t, f, f.startRun(t, cyd, "Hi.").Token), memory.RememberInput{Content: "gate code is 5521"})
 	require.NoError(t, err)
 	require.Equal(t, memory.OutcomeSuggested, res.Outcome)
 	suggestion, err := f.svc.DismissCandidate(user, res.Item.ID)
@@ -82,7 +82,7 @@ func TestForgetFindsCopiesAndForgetsThemTogether(t *testing.T) {
 		shared bool
 	}{"Ada": {ada, false}, "Bob": {bob, false}, "shared": {bob, true}, "Cyd": {cyd, false}} {
 		run := f.startRun(t, c.tm, "What is the gate code?")
-		res, err := f.svc.ToolRemember(asRun(t, f, run.Token), memory.RememberInput{Content: "Gate code is 5521", ForEveryone: c.shared})
+		res, err := f.svc.Tools().Remember(asRun(t, f, run.Token), memory.RememberInput{Content: "Gate code is 5521", ForEveryone: c.shared})
 		require.NoError(t, err)
 		assert.Equal(t, memory.OutcomeSuggested, res.Outcome, "%s: answered as any suggestion (F3: no oracle)", name)
 		var visible int

@@ -12,7 +12,7 @@ import (
 )
 
 // Embeddings of items (RULES I1, F2). Every active create, edit, restore, undo, pin and confirm
-// enqueues an embed job for the revision it wrote, in the same transaction (EnqueueEmbedTx). The job
+// enqueues an embed job for the revision it wrote, in the same transaction (enqueueEmbedTx). The job
 // (EmbedJob) reads that revision's text, embeds it outside any transaction, then stores the vector
 // only if — under the scope's and the item's locks — the item is still active, the revision still
 // current and the model still the configured one: a result that arrives after a forget or an edit is
@@ -39,10 +39,10 @@ func (s *Service) EmbeddingModel() (model string, dims int) {
 	return s.ai.embedding.model, s.ai.embedding.dims
 }
 
-// EnqueueEmbedTx enqueues, in tx (a transaction, or a batch that runs in one), an embed job for
+// enqueueEmbedTx enqueues, in tx (a transaction, or a batch that runs in one), an embed job for
 // item's current revision when embeddings are on and the item is active; otherwise it does nothing.
 // Call it with every write of an active revision.
-func (s *Service) EnqueueEmbedTx(ctx context.Context, tx jobs.DBTX, item Item) error {
+func (s *Service) enqueueEmbedTx(ctx context.Context, tx jobs.DBTX, item Item) error {
 	if !s.ai.embedding.enabled() || item.Status != StatusActive {
 		return nil
 	}
@@ -212,9 +212,12 @@ func (s *Background) ReembedActive(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// EmbeddingProgress counts the active items and those with a vector of their current revision by the
+// EmbeddingProgress (user or worker) counts the active items and those with a vector of their current revision by the
 // configured model (for aiStatus). With embeddings off, done is 0.
 func (s *Service) EmbeddingProgress(ctx context.Context) (done, total int, err error) {
+	if _, err := require(ctx, CredentialUser, CredentialWorker); err != nil {
+		return 0, 0, err
+	}
 	cfg := s.ai.embedding
 	progress, err := queries(s.pool).EmbeddingsProgress(ctx, memorydb.EmbeddingsProgressParams{Model: cfg.model, Dimensions: cfg.dims})
 	if err != nil {

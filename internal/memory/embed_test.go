@@ -74,7 +74,7 @@ func TestEmbedJobStoresTheVector(t *testing.T) {
 
 	// A second run of the same job (a retry after a crash) costs no request.
 	require.NoError(t, f.svc.Background().EmbedJob(context.Background(), item.ID, 1, mustNotEmbed(t)))
-	done, total, err := f.svc.EmbeddingProgress(context.Background())
+	done, total, err := f.svc.EmbeddingProgress(memory.WithCredential(context.Background(), memory.Credential{Kind: memory.CredentialUser}))
 	require.NoError(t, err)
 	assert.Equal(t, [2]int{1, 1}, [2]int{done, total})
 }
@@ -213,7 +213,7 @@ func TestEnqueueEmbedTx(t *testing.T) {
 
 	enqueue := func(item memory.Item) {
 		require.NoError(t, pgx.BeginFunc(context.Background(), f.pool, func(tx pgx.Tx) error {
-			return f.svc.EnqueueEmbedTx(context.Background(), tx, item)
+			return memory.EnqueueEmbedTx(context.Background(), f.svc, tx, item)
 		}))
 	}
 	count := func() (n int) {
@@ -256,7 +256,7 @@ func TestReEmbedActiveAfterAModelChange(t *testing.T) {
 	assert.Zero(t, n, "nothing is missing")
 
 	f.with(memory.WithEmbeddings("model-b", 3))
-	done, total, err := f.svc.EmbeddingProgress(ctx)
+	done, total, err := f.svc.EmbeddingProgress(memory.WithCredential(context.Background(), memory.Credential{Kind: memory.CredentialUser}))
 	require.NoError(t, err)
 	assert.Equal(t, [2]int{0, 3}, [2]int{done, total}, "the old model's vectors stop counting at once")
 
@@ -286,7 +286,7 @@ func TestReEmbedActiveAfterAModelChange(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 3, ran)
 	assert.Equal(t, 3, newVec.calls())
-	done, total, err = f.svc.EmbeddingProgress(ctx)
+	done, total, err = f.svc.EmbeddingProgress(memory.WithCredential(context.Background(), memory.Credential{Kind: memory.CredentialUser}))
 	require.NoError(t, err)
 	assert.Equal(t, [2]int{3, 3}, [2]int{done, total})
 
@@ -300,7 +300,7 @@ func TestReEmbedActiveAfterAModelChange(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 3, ran)
 	assert.Equal(t, []embeddingRow{{1, "model-a", 3, "[1,2,3]"}, {1, "model-b", 2, "[1,1]"}}, embeddingRows(t, f, a.ID))
-	done, total, err = f.svc.EmbeddingProgress(ctx)
+	done, total, err = f.svc.EmbeddingProgress(memory.WithCredential(context.Background(), memory.Credential{Kind: memory.CredentialUser}))
 	require.NoError(t, err)
 	assert.Equal(t, [2]int{3, 3}, [2]int{done, total})
 }

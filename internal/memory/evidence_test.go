@@ -23,13 +23,13 @@ func sharedFromB(t *testing.T, f fixture) (a, b, runB string, item, waiting memo
 	a, b = f.teammate(t, "Ada"), f.teammate(t, "Bea")
 	run := f.startRun(t, b, divorce+" Ugh, what a week.")
 	ctxB := asRun(t, f, run.Token)
-	res, err := f.svc.ToolRemember(ctxB, memory.RememberInput{Content: "Divorce lawyer is Saul Goodman", Key: ptr("lawyer"), ForEveryone: true})
+	res, err := f.svc.Tools().Remember(ctxB, memory.RememberInput{Content: "Divorce lawyer is Saul Goodman", Key: ptr("lawyer"), ForEveryone: true})
 	require.NoError(t, err)
 	require.Equal(t, memory.OutcomeSuggested, res.Outcome)
 	require.NotNil(t, res.Item.Evidence)
 	require.Contains(t, *res.Item.Evidence, "Saul Goodman")
 	first := res.Item.ID
-	res, err = f.svc.ToolRemember(ctxB, memory.RememberInput{Content: "Divorce hearing is on the 12th", ForEveryone: true})
+	res, err = f.svc.Tools().Remember(ctxB, memory.RememberInput{Content: "Divorce hearing is on the 12th", ForEveryone: true})
 	require.NoError(t, err)
 	require.Equal(t, memory.OutcomeSuggested, res.Outcome)
 	item, err = f.svc.ConfirmCandidate(user, memory.ConfirmInput{ID: first})
@@ -75,7 +75,7 @@ func TestRunReadsEvidenceOfItsOwnTeammateOnly(t *testing.T) {
 	require.Len(t, page.Items, 1)
 	assert.Empty(t, leaks(page.Items[0], runB), "memoryItems")
 
-	found, err := f.svc.ToolSearchMemory(ctxA, "lawyer")
+	found, err := f.svc.Tools().SearchMemory(ctxA, "lawyer")
 	require.NoError(t, err)
 	require.Len(t, found, 1)
 	assert.Empty(t, leaks(found[0], runB), "toolSearchMemory")
@@ -103,14 +103,14 @@ func TestRunReadsEvidenceOfItsOwnTeammateOnly(t *testing.T) {
 
 	// A's own change of another shared item of B's: the answer is the item, without B's sentence.
 	ctxB0 := asRun(t, f, f.startRun(t, b, "I'm vegetarian these days, by the way.").Token)
-	res, err := f.svc.ToolRemember(ctxB0, memory.RememberInput{Content: "vegetarian", Key: ptr("diet"),
+	res, err := f.svc.Tools().Remember(ctxB0, memory.RememberInput{Content: "vegetarian", Key: ptr("diet"),
 		Kind: memory.KindPreference, ForEveryone: true})
 	require.NoError(t, err)
 	require.NotNil(t, res.Item.Evidence)
 	diet, err := f.svc.ConfirmCandidate(user, memory.ConfirmInput{ID: res.Item.ID})
 	require.NoError(t, err)
 	runA2 := f.startRun(t, a, "For all teammates, update my diet to pescatarian.")
-	res, err = f.svc.ToolUpdateMemory(asRun(t, f, runA2.Token), diet.ID, diet.Revision, "pescatarian")
+	res, err = f.svc.Tools().UpdateMemoryOf(asRun(t, f, runA2.Token), diet.ID, diet.Revision, "pescatarian")
 	require.NoError(t, err)
 	require.Equal(t, memory.OutcomeSaved, res.Outcome, "%s %s", res.Reason, res.Message)
 	require.Equal(t, diet.ID, res.Item.ID)

@@ -1,5 +1,13 @@
 package memory
 
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/open-bot/memory/internal/jobs"
+)
+
 // Test hooks, reachable from package memory_test only.
 
 // SetBeforeGenerationRecheck runs f inside StartRun, between the packet and the generation re-read.
@@ -11,3 +19,34 @@ func (s *Service) SetBeforeToolWrite(f func()) { s.hooks.beforeToolWrite = f }
 // SetInToolWriteWindow runs f inside a teammate's write transaction, between taking the generation
 // rows (and checking the run's generation) and the write.
 func (s *Service) SetInToolWriteWindow(f func()) { s.hooks.inToolWriteWindow = f }
+
+// Tools.UpdateMemory without an idempotency key.
+func (t *Tools) UpdateMemoryOf(ctx context.Context, id string, baseRevision int, content string) (ToolResult, error) {
+	return t.UpdateMemory(ctx, ToolUpdateInput{ID: id, BaseRevision: baseRevision, Content: content})
+}
+
+// Tools.ForgetMemory without an idempotency key.
+func (t *Tools) ForgetMemoryOf(ctx context.Context, id string) (ToolResult, error) {
+	return t.ForgetMemory(ctx, ToolForgetInput{ID: id})
+}
+
+// The steps of the service's transactions, for the tests that time or inject between them. They
+// take no credential: the request-facing methods that call them check it.
+
+func PrepareRecall(ctx context.Context, s *Service, teammateID, request string) (RecallQuery, error) {
+	return s.prepareRecall(ctx, teammateID, request)
+}
+
+func BuildPacketTx(ctx context.Context, s *Service, tx pgx.Tx, teammateID string, q RecallQuery) (Packet, error) {
+	return s.buildPacketTx(ctx, tx, teammateID, q)
+}
+
+func EnqueueEmbedTx(ctx context.Context, s *Service, tx jobs.DBTX, item Item) error {
+	return s.enqueueEmbedTx(ctx, tx, item)
+}
+
+func EnqueueExtractTx(ctx context.Context, s *Service, tx pgx.Tx, run Run) error {
+	return s.enqueueExtractTx(ctx, tx, run)
+}
+
+var WriteContextsTx = writeContextsTx

@@ -83,9 +83,9 @@ assistant. Write each as a short statement about the user ("Prefers metric units
 key of one to three words or an empty string, and quote, exactly and in the user's own words, the part
 of the message that states it as evidence. If nothing is worth remembering, return no candidates.`
 
-// EnqueueExtractTx enqueues, in tx, an extract job for run when extraction is on and the run is a
+// enqueueExtractTx enqueues, in tx, an extract job for run when extraction is on and the run is a
 // completed run the user started; otherwise it does nothing. Call it where a run completes.
-func (s *Service) EnqueueExtractTx(ctx context.Context, tx pgx.Tx, run Run) error {
+func (s *Service) enqueueExtractTx(ctx context.Context, tx pgx.Tx, run Run) error {
 	if !s.ai.extraction || !run.StartedByUser || run.Status != RunCompleted {
 		return nil
 	}

@@ -198,7 +198,7 @@ func TestEnqueueExtractTx(t *testing.T) {
 	byUser, _ := extractRun(t, f, tm, true, "completed", extractMessage)
 	enqueue := func(run memory.Run) {
 		require.NoError(t, pgx.BeginFunc(context.Background(), f.pool, func(tx pgx.Tx) error {
-			return f.svc.EnqueueExtractTx(context.Background(), tx, run)
+			return memory.EnqueueExtractTx(context.Background(), f.svc, tx, run)
 		}))
 	}
 	count := func() (n int) {

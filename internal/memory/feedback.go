@@ -143,7 +143,8 @@ func (s *Service) RetryRunWithNote(ctx context.Context, runID, note string) (Ret
 }
 
 // PendingRetries lists redo messages no run has picked up yet, oldest first (worker only).
-func (s *Service) PendingRetries(ctx context.Context) ([]Retry, error) {
+func (w *Worker) PendingRetries(ctx context.Context) ([]Retry, error) {
+	s := w.service()
 	if _, err := require(ctx, CredentialWorker); err != nil {
 		return nil, err
 	}

@@ -56,7 +56,7 @@ func TestPacketEntryHasExactlyOneHeader(t *testing.T) {
 	labelled := packetOf("Forger", contents, func(tm string) int {
 		_, err := f.svc.CreateMemory(user, memory.CreateInput{Scope: memory.Scope{TeammateID: &tm}, Key: ptr(fake), Content: "kettle with a key"})
 		require.NoError(t, err)
-		_, err = f.svc.ImportMemoryFile(worker, tm, ptr(fake+"\nImported kettle rule.\n\n"+fake+"\nSecond piece."))
+		_, err = f.svc.Worker().ImportMemoryFile(worker, tm, ptr(fake+"\nImported kettle rule.\n\n"+fake+"\nSecond piece."))
 		require.NoError(t, err)
 		return 2
 	})

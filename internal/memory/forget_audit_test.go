@@ -212,7 +212,7 @@ func TestForgetAuditLeavesNoTrace(t *testing.T) {
 	bornCopy, err := f.svc.CreateMemory(user, memory.CreateInput{Scope: memory.Scope{TeammateID: &tm2}, Key: ptr("birth " + m(21)), Content: "born in " + m(9) + "!"})
 	require.NoError(t, err)
 	run3 := f.startRun(t, tm3, "Hello.")
-	res, err := f.svc.ToolRemember(asRun(t, f, run3.Token), memory.RememberInput{Content: "BORN IN " + m(9)})
+	res, err := f.svc.Tools().Remember(asRun(t, f, run3.Token), memory.RememberInput{Content: "BORN IN " + m(9)})
 	require.NoError(t, err)
 	require.Equal(t, memory.OutcomeSuggested, res.Outcome)
 	bornSuggestion := *res.Item
@@ -227,16 +227,16 @@ func TestForgetAuditLeavesNoTrace(t *testing.T) {
 	require.NotEmpty(t, run1.Packet.Entries)
 	rc1 := asRun(t, f, run1.Token)
 	// A suggestion (no request to save: A2).
-	res, err = f.svc.ToolRemember(rc1, memory.RememberInput{Content: "Has a cat called " + m(12)})
+	res, err = f.svc.Tools().Remember(rc1, memory.RememberInput{Content: "Has a cat called " + m(12)})
 	require.NoError(t, err)
 	require.Equal(t, memory.OutcomeSuggested, res.Outcome)
 	cat := *res.Item
 	// Proposals to change a confirmed item (A4); the user dismisses one of them.
-	res, err = f.svc.ToolUpdateMemory(rc1, car.ID, 1, "Drives a "+m(13)+" van")
+	res, err = f.svc.Tools().UpdateMemoryOf(rc1, car.ID, 1, "Drives a "+m(13)+" van")
 	require.NoError(t, err)
 	require.Equal(t, memory.OutcomeSuggested, res.Outcome)
 	proposal := *res.Item
-	res, err = f.svc.ToolUpdateMemory(rc1, car.ID, 1, "Drives a "+m(14)+" bike")
+	res, err = f.svc.Tools().UpdateMemoryOf(rc1, car.ID, 1, "Drives a "+m(14)+" bike")
 	require.NoError(t, err)
 	require.Equal(t, memory.OutcomeSuggested, res.Outcome)
 	dismissed, err := f.svc.DismissCandidate(user, res.Item.ID)
@@ -249,16 +249,16 @@ func TestForgetAuditLeavesNoTrace(t *testing.T) {
 	require.NoError(t, err)
 	// Suggestions of texts the user saves later as items of their own, then forgets: one waiting,
 	// one dismissed.
-	res, err = f.svc.ToolRemember(rc1, memory.RememberInput{Content: "bank pin " + m(20)})
+	res, err = f.svc.Tools().Remember(rc1, memory.RememberInput{Content: "bank pin " + m(20)})
 	require.NoError(t, err)
 	require.Equal(t, memory.OutcomeSuggested, res.Outcome)
 	sameTextWaiting := *res.Item
-	res, err = f.svc.ToolRemember(rc1, memory.RememberInput{Content: "PASSPORT: " + m(19)})
+	res, err = f.svc.Tools().Remember(rc1, memory.RememberInput{Content: "PASSPORT: " + m(19)})
 	require.NoError(t, err)
 	require.Equal(t, memory.OutcomeSuggested, res.Outcome)
 	sameTextDismissed, err := f.svc.DismissCandidate(user, res.Item.ID)
 	require.NoError(t, err)
-	_, err = f.svc.CompleteRun(rc1, "Reply "+m(15)+": you drive a car.")
+	_, err = f.svc.Tools().CompleteRun(rc1, "Reply "+m(15)+": you drive a car.")
 	require.NoError(t, err)
 	// An extraction candidate, with evidence quoted from the message.
 	n, err := f.svc.Background().ExtractJob(ctx, run1.Run.ID, answer(memory.ExtractedCandidate{
@@ -364,7 +364,7 @@ func TestForgetAuditLeavesNoTrace(t *testing.T) {
 	assert.Equal(t, []string{"public.lessons", "public.memory_items", "public.memory_revisions"}, tablesWith(before, m(17)))
 
 	// Forget: one item through the teammate's tool, the rest by the user.
-	res, err = f.svc.ToolForgetMemory(rc2, badge.ID)
+	res, err = f.svc.Tools().ForgetMemoryOf(rc2, badge.ID)
 	require.NoError(t, err)
 	require.Equal(t, memory.OutcomeForgotten, res.Outcome)
 	copies, err := f.svc.Copies(user, born.ID)

@@ -38,12 +38,12 @@ func TestTombstoneDropsCandidatesOfItsScopeOnly(t *testing.T) {
 
 	items, revisions, gens := f.counts(t)
 	for _, variant := range []string{"my LOCKER code is 7391!", "  My locker-code, is\t7391 ", lockerCode} {
-		res, err := f.svc.ToolRemember(ctxA, memory.RememberInput{Content: variant})
+		res, err := f.svc.Tools().Remember(ctxA, memory.RememberInput{Content: variant})
 		require.NoError(t, err)
 		assert.Equal(t, memory.OutcomeSuggested, res.Outcome, variant)
 		assert.NotContains(t, res.Message, "7391", "F5: no memory text in the tool's answer")
 	}
-	res, err := f.svc.ToolUpdateMemory(ctxA, other.ID, 1, "MY LOCKER CODE IS 7391.")
+	res, err := f.svc.Tools().UpdateMemoryOf(ctxA, other.ID, 1, "MY LOCKER CODE IS 7391.")
 	require.NoError(t, err)
 	assert.Equal(t, memory.OutcomeSuggested, res.Outcome, "a proposed edit to the forgotten text is dropped too (A4), silently")
 	require.NotNil(t, res.Item)
@@ -64,10 +64,10 @@ func TestTombstoneDropsCandidatesOfItsScopeOnly(t *testing.T) {
 	assert.Equal(t, 1, n, "another scope's tombstones don't block")
 
 	// Another teammate's scope, and the shared scope, have no tombstone of the text.
-	res, err = f.svc.ToolRemember(asRun(t, f, f.startRun(t, b, message).Token), memory.RememberInput{Content: lockerCode})
+	res, err = f.svc.Tools().Remember(asRun(t, f, f.startRun(t, b, message).Token), memory.RememberInput{Content: lockerCode})
 	require.NoError(t, err)
 	assert.Equal(t, memory.OutcomeSuggested, res.Outcome)
-	res, err = f.svc.ToolRemember(ctxA, memory.RememberInput{Content: lockerCode, ForEveryone: true})
+	res, err = f.svc.Tools().Remember(ctxA, memory.RememberInput{Content: lockerCode, ForEveryone: true})
 	require.NoError(t, err)
 	assert.Equal(t, memory.OutcomeSuggested, res.Outcome)
 	assert.Equal(t, memory.ScopeShared, res.Item.Scope)
@@ -103,7 +103,7 @@ func TestTombstoneAllowsAnExplicitSave(t *testing.T) {
 
 	// The user asks the teammate to save it: a confirmed save, not blocked.
 	ctx := asRun(t, f, f.startRun(t, a, "Please remember that my locker code is 7391").Token)
-	res, err := f.svc.ToolRemember(ctx, memory.RememberInput{Content: lockerCode})
+	res, err := f.svc.Tools().Remember(ctx, memory.RememberInput{Content: lockerCode})
 	require.NoError(t, err)
 	require.Equal(t, memory.OutcomeSaved, res.Outcome)
 	assert.Equal(t, memory.StatusActive, res.Item.Status)
@@ -129,13 +129,13 @@ func TestSuppressForgetStopsQueuedExtraction(t *testing.T) {
 	tm := f.teammate(t, "Keeper")
 	run := f.startRun(t, tm, "Please remember that I have a dog named Rex.")
 	rc := asRun(t, f, run.Token)
-	res, err := f.svc.ToolRemember(rc, memory.RememberInput{Content: "I have a dog named Rex"})
+	res, err := f.svc.Tools().Remember(rc, memory.RememberInput{Content: "I have a dog named Rex"})
 	require.NoError(t, err)
 	require.Equal(t, memory.OutcomeSaved, res.Outcome)
-	_, err = f.svc.CompleteRun(rc, "Noted.")
+	_, err = f.svc.Tools().CompleteRun(rc, "Noted.")
 	require.NoError(t, err)
 	control := f.startRun(t, tm, "I live in Porto.")
-	_, err = f.svc.CompleteRun(asRun(t, f, control.Token), "Nice.")
+	_, err = f.svc.Tools().CompleteRun(asRun(t, f, control.Token), "Nice.")
 	require.NoError(t, err)
 	var queued int
 	require.NoError(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM memory_jobs WHERE kind = 'extract' AND status = 'pending'`).Scan(&queued))
@@ -340,7 +340,7 @@ func TestForgetShowsForgottenInMemoryContext(t *testing.T) {
 	run := f.startRun(t, tm, "Please forget my locker.")
 	require.Len(t, run.Packet.Entries, 2)
 	rc := asRun(t, f, run.Token)
-	res, err := f.svc.ToolForgetMemory(rc, gone.ID)
+	res, err := f.svc.Tools().ForgetMemoryOf(rc, gone.ID)
 	require.NoError(t, err)
 	require.Equal(t, memory.OutcomeForgotten, res.Outcome)
 
@@ -363,7 +363,7 @@ func TestForgetShowsForgottenInMemoryContext(t *testing.T) {
 		assert.Equal(t, "Likes hiking", byID[kept.ID].Item.Content, name)
 	}
 
-	found, err := f.svc.ToolSearchMemory(rc, "locker")
+	found, err := f.svc.Tools().SearchMemory(rc, "locker")
 	require.NoError(t, err)
 	assert.Empty(t, found)
 	preview, err := f.svc.RecallPreview(user, tm, "locker code")

@@ -35,31 +35,31 @@ func TestEveryRunOperationRefusedAfterUserChange(t *testing.T) {
 	}
 	ops := []op{
 		{"toolRemember", func(ctx context.Context, _ memory.Item) error {
-			_, err := f.svc.ToolRemember(ctx, memory.RememberInput{Content: "I like plums"})
+			_, err := f.svc.Tools().Remember(ctx, memory.RememberInput{Content: "I like plums"})
 			return err
 		}},
 		{"toolRememberAboutUser", func(ctx context.Context, _ memory.Item) error {
-			_, err := f.svc.ToolRemember(ctx, memory.RememberInput{Content: "I like plums", ForEveryone: true})
+			_, err := f.svc.Tools().Remember(ctx, memory.RememberInput{Content: "I like plums", ForEveryone: true})
 			return err
 		}},
 		{"toolUpdateMemory", func(ctx context.Context, own memory.Item) error {
-			_, err := f.svc.ToolUpdateMemory(ctx, own.ID, own.Revision, "I like plums")
+			_, err := f.svc.Tools().UpdateMemoryOf(ctx, own.ID, own.Revision, "I like plums")
 			return err
 		}},
 		{"toolForgetMemory", func(ctx context.Context, own memory.Item) error {
-			_, err := f.svc.ToolForgetMemory(ctx, own.ID)
+			_, err := f.svc.Tools().ForgetMemoryOf(ctx, own.ID)
 			return err
 		}},
 		{"toolSearchMemory", func(ctx context.Context, _ memory.Item) error {
-			_, err := f.svc.ToolSearchMemory(ctx, "plums")
+			_, err := f.svc.Tools().SearchMemory(ctx, "plums")
 			return err
 		}},
 		{"toolSearchHistory", func(ctx context.Context, _ memory.Item) error {
-			_, err := f.svc.ToolSearchHistory(ctx, "plums")
+			_, err := f.svc.Tools().SearchHistory(ctx, "plums")
 			return err
 		}},
 		{"completeRun", func(ctx context.Context, _ memory.Item) error {
-			_, err := f.svc.CompleteRun(ctx, "Noted: you like plums.")
+			_, err := f.svc.Tools().CompleteRun(ctx, "Noted: you like plums.")
 			return err
 		}},
 	}
@@ -141,7 +141,7 @@ func TestAdoptionIsExactWhenTheUserEditsInsideTheWriteWindow(t *testing.T) {
 
 		if i%3 == 2 { // before the transaction: the write must see the change and refuse
 			f.svc.SetBeforeToolWrite(func() { require.NoError(t, userEdit(i)) })
-			res, err := f.svc.ToolRemember(ctx, memory.RememberInput{Content: content})
+			res, err := f.svc.Tools().Remember(ctx, memory.RememberInput{Content: content})
 			f.svc.SetBeforeToolWrite(nil)
 			if !assert.ErrorIs(t, err, memory.ErrMemoryChangedMidTurn, "iteration %d: %+v", i, res) {
 				wrong++
@@ -164,7 +164,7 @@ func TestAdoptionIsExactWhenTheUserEditsInsideTheWriteWindow(t *testing.T) {
 				}
 			}), "iteration %d: the user's edit neither waited nor finished", i)
 		})
-		res, err := f.svc.ToolRemember(ctx, memory.RememberInput{Content: content})
+		res, err := f.svc.Tools().Remember(ctx, memory.RememberInput{Content: content})
 		f.svc.SetInToolWriteWindow(nil)
 		require.NoError(t, <-done, "iteration %d: the user's edit", i)
 		require.NoError(t, err, "iteration %d", i)
@@ -175,7 +175,7 @@ func TestAdoptionIsExactWhenTheUserEditsInsideTheWriteWindow(t *testing.T) {
 		thread, err := f.svc.ThreadOf(user, got)
 		require.NoError(t, err)
 		want := memory.Generation{Shared: start.Shared, Own: start.Own + 1, Expired: start.Expired}.String()
-		check, err := f.svc.CheckRunGeneration(ctx)
+		check, err := f.svc.Tools().CheckRunGeneration(ctx)
 		require.NoError(t, err)
 		if !res.Adopted || got.Generation != want || thread.Generation != want || !check.Interrupted {
 			wrong++
@@ -198,17 +198,17 @@ func TestOwnSaveKeepsTheThread(t *testing.T) {
 	tm := f.teammate(t, "Cyclist")
 	run := f.startRun(t, tm, "Please remember that my bike is green")
 	ctx := asRun(t, f, run.Token)
-	res, err := f.svc.ToolRemember(ctx, memory.RememberInput{Content: "my bike is green"})
+	res, err := f.svc.Tools().Remember(ctx, memory.RememberInput{Content: "my bike is green"})
 	require.NoError(t, err)
 	require.Equal(t, memory.OutcomeSaved, res.Outcome)
 	assert.True(t, res.Adopted)
 	// Reads and the reply after the adopted save go through: the only change was the run's own.
-	_, err = f.svc.ToolSearchMemory(ctx, "bike")
+	_, err = f.svc.Tools().SearchMemory(ctx, "bike")
 	require.NoError(t, err)
-	_, err = f.svc.CompleteRun(ctx, "Noted: your bike is green.")
+	_, err = f.svc.Tools().CompleteRun(ctx, "Noted: your bike is green.")
 	require.NoError(t, err)
 
-	next, err := f.svc.StartRun(worker, memory.StartRunInput{TeammateID: tm, ThreadID: run.Thread.ID, Message: "What colour is my bike?"})
+	next, err := f.svc.Worker().StartRun(worker, memory.StartRunInput{TeammateID: tm, ThreadID: run.Thread.ID, Message: "What colour is my bike?"})
 	require.NoError(t, err)
 	assert.False(t, next.Fresh, "the thread continues after the user's own save")
 	assert.Equal(t, run.Thread.ID, next.Thread.ID)
@@ -216,7 +216,7 @@ func TestOwnSaveKeepsTheThread(t *testing.T) {
 
 	// A change by someone else still starts a fresh thread (G3).
 	f.create(t, &tm, "Rides to work on Mondays")
-	after, err := f.svc.StartRun(worker, memory.StartRunInput{TeammateID: tm, ThreadID: run.Thread.ID, Message: "And on Mondays?"})
+	after, err := f.svc.Worker().StartRun(worker, memory.StartRunInput{TeammateID: tm, ThreadID: run.Thread.ID, Message: "And on Mondays?"})
 	require.NoError(t, err)
 	assert.True(t, after.Fresh)
 }
@@ -239,13 +239,13 @@ func TestParallelReadDuringTheRunsOwnSave(t *testing.T) {
 	f.svc.SetInToolWriteWindow(func() {
 		f.svc.SetInToolWriteWindow(nil)
 		go func() {
-			items, err := f.svc.ToolSearchMemory(ctx, "bike")
+			items, err := f.svc.Tools().SearchMemory(ctx, "bike")
 			read <- answer{items, err}
 		}()
 		require.True(t, apitest.WaitUntil(10*time.Second, func() bool { return lockWaiters(t, f.pool) > 0 }),
 			"the search waits for the save")
 	})
-	res, err := f.svc.ToolRemember(ctx, memory.RememberInput{Content: "my bike is green"})
+	res, err := f.svc.Tools().Remember(ctx, memory.RememberInput{Content: "my bike is green"})
 	require.NoError(t, err)
 	require.True(t, res.Adopted)
 	got := <-read
@@ -273,7 +273,7 @@ func TestForgetWithCopiesAndATeammateWriteNeverDeadlock(t *testing.T) {
 	f.svc.SetInToolWriteWindow(func() { // B's write holds shared and B's scope
 		f.svc.SetInToolWriteWindow(nil)
 		go func() {
-			_, err := f.svc.ToolRemember(asRun(t, f, runA.Token), memory.RememberInput{Content: "I like figs"})
+			_, err := f.svc.Tools().Remember(asRun(t, f, runA.Token), memory.RememberInput{Content: "I like figs"})
 			write <- err
 		}()
 		require.True(t, apitest.WaitUntil(10*time.Second, func() bool { return lockWaiters(t, f.pool) >= 1 }))
@@ -283,7 +283,7 @@ func TestForgetWithCopiesAndATeammateWriteNeverDeadlock(t *testing.T) {
 		}()
 		require.True(t, apitest.WaitUntil(10*time.Second, func() bool { return lockWaiters(t, f.pool) >= 2 }))
 	})
-	_, err := f.svc.ToolRemember(asRun(t, f, runB.Token), memory.RememberInput{Content: "I like plums"})
+	_, err := f.svc.Tools().Remember(asRun(t, f, runB.Token), memory.RememberInput{Content: "I like plums"})
 	require.NoError(t, err)
 	assert.NoError(t, <-write, "A's write")
 	assert.NoError(t, <-forget, "the user's forget")

@@ -244,19 +244,19 @@ func TestToolRetryWithTheSameKey(t *testing.T) {
 	}
 
 	k := key()
-	first, err := f.svc.ToolRemember(rc, memory.RememberInput{Content: "I keep bees", IdempotencyKey: k})
+	first, err := f.svc.Tools().Remember(rc, memory.RememberInput{Content: "I keep bees", IdempotencyKey: k})
 	require.NoError(t, err)
 	require.Equal(t, memory.OutcomeSaved, first.Outcome)
 	require.True(t, first.Adopted)
 	items, revisions, gens := f.counts(t)
-	again, err := f.svc.ToolRemember(rc, memory.RememberInput{Content: "I keep bees", IdempotencyKey: k})
+	again, err := f.svc.Tools().Remember(rc, memory.RememberInput{Content: "I keep bees", IdempotencyKey: k})
 	require.NoError(t, err)
 	same("remember", first, again)
 	i2, r2, g2 := f.counts(t)
 	assert.Equal(t, []any{items, revisions, gens}, []any{i2, r2, g2}, "the retry wrote nothing")
 
 	// The same key with another text is refused, in the run as for the user.
-	_, err = f.svc.ToolRemember(rc, memory.RememberInput{Content: "I keep wasps", IdempotencyKey: k})
+	_, err = f.svc.Tools().Remember(rc, memory.RememberInput{Content: "I keep wasps", IdempotencyKey: k})
 	var bad *memory.ValidationError
 	require.ErrorAs(t, err, &bad)
 	assert.Equal(t, "idempotencyKey", bad.Field)
@@ -268,10 +268,10 @@ func TestToolRetryWithTheSameKey(t *testing.T) {
 	rc2 := asRun(t, f, run2.Token)
 	k = key()
 	up := memory.ToolUpdateInput{ID: note.ID, BaseRevision: 1, Content: "my bike is blue", IdempotencyKey: k}
-	first, err = f.svc.ToolUpdateMemoryWith(rc2, up)
+	first, err = f.svc.Tools().UpdateMemory(rc2, up)
 	require.NoError(t, err)
 	require.Equal(t, memory.OutcomeSaved, first.Outcome, first.Message)
-	again, err = f.svc.ToolUpdateMemoryWith(rc2, up)
+	again, err = f.svc.Tools().UpdateMemory(rc2, up)
 	require.NoError(t, err, "not a CONFLICT: the retry answers the first answer")
 	same("update", first, again)
 	assert.Equal(t, 2, again.Item.Revision, "one correction")
@@ -283,10 +283,10 @@ func TestToolRetryWithTheSameKey(t *testing.T) {
 	run3 := f.startRun(t, tm, "Please forget my locker.")
 	rc3 := asRun(t, f, run3.Token)
 	k = key()
-	first, err = f.svc.ToolForgetMemoryWith(rc3, memory.ToolForgetInput{ID: locker.ID, IdempotencyKey: k})
+	first, err = f.svc.Tools().ForgetMemory(rc3, memory.ToolForgetInput{ID: locker.ID, IdempotencyKey: k})
 	require.NoError(t, err)
 	require.Equal(t, memory.OutcomeForgotten, first.Outcome, first.Message)
-	again, err = f.svc.ToolForgetMemoryWith(rc3, memory.ToolForgetInput{ID: locker.ID, IdempotencyKey: k})
+	again, err = f.svc.Tools().ForgetMemory(rc3, memory.ToolForgetInput{ID: locker.ID, IdempotencyKey: k})
 	require.NoError(t, err, "not NOT_FOUND: the retry answers the first answer")
 	same("forget", first, again)
 	assert.Equal(t, memory.StatusForgotten, again.Item.Status)
@@ -304,11 +304,11 @@ func TestKeysBelongToTheirCredential(t *testing.T) {
 	require.NoError(t, err)
 
 	runA := f.startRun(t, ada, "Please remember that I have a dog")
-	resA, err := f.svc.ToolRemember(asRun(t, f, runA.Token), memory.RememberInput{Content: "I have a dog", IdempotencyKey: k})
+	resA, err := f.svc.Tools().Remember(asRun(t, f, runA.Token), memory.RememberInput{Content: "I have a dog", IdempotencyKey: k})
 	require.NoError(t, err)
 	require.NotNil(t, resA.Item)
 	runB := f.startRun(t, bo, "Please remember that I have a cat")
-	resB, err := f.svc.ToolRemember(asRun(t, f, runB.Token), memory.RememberInput{Content: "I have a cat", IdempotencyKey: k})
+	resB, err := f.svc.Tools().Remember(asRun(t, f, runB.Token), memory.RememberInput{Content: "I have a cat", IdempotencyKey: k})
 	require.NoError(t, err, "another run's key is its own, not a reuse")
 	require.NotNil(t, resB.Item)
 	assert.Equal(t, ada, *resA.Item.TeammateID)
@@ -318,7 +318,7 @@ func TestKeysBelongToTheirCredential(t *testing.T) {
 
 	// A later run of the same teammate doesn't reach the first run's answer either.
 	runA2 := f.startRun(t, ada, "Please remember that I have a parrot")
-	resA2, err := f.svc.ToolRemember(asRun(t, f, runA2.Token), memory.RememberInput{Content: "I have a parrot", IdempotencyKey: k})
+	resA2, err := f.svc.Tools().Remember(asRun(t, f, runA2.Token), memory.RememberInput{Content: "I have a parrot", IdempotencyKey: k})
 	require.NoError(t, err)
 	require.NotNil(t, resA2.Item)
 	assert.NotEqual(t, resA.Item.ID, resA2.Item.ID)
@@ -377,7 +377,7 @@ func TestIdempotencyRecordsHoldNoText(t *testing.T) {
 	item, err := f.svc.CreateMemory(user, memory.CreateInput{Content: "My PIN is " + marker, IdempotencyKey: &secretKey})
 	require.NoError(t, err)
 	run := f.startRun(t, tm, "Please remember that my badge is "+marker)
-	res, err := f.svc.ToolRemember(asRun(t, f, run.Token), memory.RememberInput{Content: "my badge is " + marker, IdempotencyKey: key()})
+	res, err := f.svc.Tools().Remember(asRun(t, f, run.Token), memory.RememberInput{Content: "my badge is " + marker, IdempotencyKey: key()})
 	require.NoError(t, err)
 	require.NotNil(t, res.Item)
 	for _, id := range []string{item.ID, res.Item.ID} {

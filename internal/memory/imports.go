@@ -36,7 +36,8 @@ type ImportResult struct {
 }
 
 // MemoryImported reports whether teammate id's MEMORY.md import has happened (worker only).
-func (s *Service) MemoryImported(ctx context.Context, teammateID string) (bool, error) {
+func (w *Worker) MemoryImported(ctx context.Context, teammateID string) (bool, error) {
+	s := w.service()
 	if _, err := require(ctx, CredentialWorker); err != nil {
 		return false, err
 	}
@@ -54,7 +55,8 @@ func (s *Service) MemoryImported(ctx context.Context, teammateID string) (bool, 
 // records that there is no file; otherwise the file becomes pinned notes (source import), one per
 // section and of at most ImportNoteMaxCharacters each (see splitNotes). The import record's
 // primary key makes concurrent preparations import exactly once: the loser gets ImportAlready.
-func (s *Service) ImportMemoryFile(ctx context.Context, teammateID string, content *string) (ImportResult, error) {
+func (w *Worker) ImportMemoryFile(ctx context.Context, teammateID string, content *string) (ImportResult, error) {
+	s := w.service()
 	if _, err := require(ctx, CredentialWorker); err != nil {
 		return ImportResult{}, err
 	}

@@ -128,7 +128,7 @@ func TestPurgeLeavesNoTraceInTheDataDirectory(t *testing.T) {
 	pref, err := f.svc.CreateMemory(user, memory.CreateInput{Kind: memory.KindPreference, Content: "Prefers " + marker + " tea"})
 	require.NoError(t, err)
 	run := f.startRun(t, tm, "Hello there.")
-	res, err := f.svc.ToolRemember(asRun(t, f, run.Token), memory.RememberInput{Content: "Has a " + marker + " badge"})
+	res, err := f.svc.Tools().Remember(asRun(t, f, run.Token), memory.RememberInput{Content: "Has a " + marker + " badge"})
 	require.NoError(t, err)
 	require.Equal(t, memory.OutcomeSuggested, res.Outcome)
 	lesson, err := f.svc.KeepLesson(user, run.Run.ID, "Mention "+marker+" first")

@@ -119,7 +119,7 @@ type Packet struct {
 	Vector  VectorStatus
 }
 
-// RecallQuery is a recall request made ready for BuildPacketTx by PrepareRecall, outside any
+// RecallQuery is a recall request made ready for buildPacketTx by prepareRecall, outside any
 // transaction: its sanitised words and, when vector search takes part, its vector.
 type RecallQuery struct {
 	request string
@@ -132,7 +132,7 @@ type RecallQuery struct {
 	dims  int
 }
 
-// PrepareRecall readies request for a packet of teammateID (see BuildPacketTx): with an embedder
+// prepareRecall readies request for a packet of teammateID (see buildPacketTx): with an embedder
 // set and searchable words in the request, it embeds the request (P3). It must be called before
 // the transaction that builds the packet opens: the embedding endpoint may take seconds, and
 // reserving the AI budget needs a connection of its own, so a caller holding a connection while it
@@ -141,7 +141,7 @@ type RecallQuery struct {
 // before the endpoint is called. An unknown teammate is ErrNotFound (checked only when it would
 // spend a request of the budget). No request makes it fail otherwise: a failing embedder only turns
 // the vector half off, and says why.
-func (s *Service) PrepareRecall(ctx context.Context, teammateID, request string) (RecallQuery, error) {
+func (s *Service) prepareRecall(ctx context.Context, teammateID, request string) (RecallQuery, error) {
 	teammateID, err := parseID("teammateId", teammateID)
 	if err != nil {
 		return RecallQuery{}, err
@@ -201,11 +201,11 @@ func (q RecallQuery) forRequest(request string) RecallQuery {
 	return out
 }
 
-// BuildPacketTx builds the packet a run of teammateID gets for the request q was prepared for
-// (PrepareRecall, before tx opened), reading inside tx (so that StartRun builds it and records it
-// with WriteContextsTx in the transaction that checks the generation, G4). The caller has checked
+// buildPacketTx builds the packet a run of teammateID gets for the request q was prepared for
+// (prepareRecall, before tx opened), reading inside tx (so that StartRun builds it and records it
+// with writeContextsTx in the transaction that checks the generation, G4). The caller has checked
 // that its credential reaches the teammate. An unknown teammate is ErrNotFound. No request can make
-// it fail: the words are sanitised, and the vector half was settled by PrepareRecall (P3). It never
+// it fail: the words are sanitised, and the vector half was settled by prepareRecall (P3). It never
 // waits on the network.
 //
 // What it does (RULES P1–P6):
@@ -228,7 +228,7 @@ func (q RecallQuery) forRequest(request string) RecallQuery {
 //     fit, the first that doesn't cut with packet.TruncationMarker, and the rest left out of that
 //     packet. A teammate's lessons are not otherwise limited; the user sees them all on the Memory
 //     tab and can merge or forget them.
-func (s *Service) BuildPacketTx(ctx context.Context, tx pgx.Tx, teammateID string, q RecallQuery) (Packet, error) {
+func (s *Service) buildPacketTx(ctx context.Context, tx pgx.Tx, teammateID string, q RecallQuery) (Packet, error) {
 	teammateID, err := parseID("teammateId", teammateID)
 	if err != nil {
 		return Packet{}, err
@@ -388,9 +388,9 @@ func lowerWordRune(r rune) rune {
 	return r
 }
 
-// WriteContextsTx records, inside tx, which items and revisions packet p gave run runID (P7), in
+// writeContextsTx records, inside tx, which items and revisions packet p gave run runID (P7), in
 // packet order. An empty packet records nothing.
-func WriteContextsTx(ctx context.Context, tx pgx.Tx, runID string, p Packet) error {
+func writeContextsTx(ctx context.Context, tx pgx.Tx, runID string, p Packet) error {
 	runID, err := parseID("runId", runID)
 	if err != nil {
 		return err
@@ -427,13 +427,13 @@ func (s *Service) RecallPreview(ctx context.Context, teammateID, query string) (
 	if !c.canReadTeammate(teammateID) {
 		return Packet{}, ErrForbidden
 	}
-	// Embedded before the transaction opens: see PrepareRecall.
+	// Embedded before the transaction opens: see prepareRecall.
 	start := time.Now()
-	q, err := s.PrepareRecall(ctx, teammateID, query)
+	q, err := s.prepareRecall(ctx, teammateID, query)
 	var p Packet
 	if err == nil {
 		err = s.inReadTx(ctx, func(tx pgx.Tx) error {
-			p, err = s.BuildPacketTx(ctx, tx, teammateID, q)
+			p, err = s.buildPacketTx(ctx, tx, teammateID, q)
 			return err
 		})
 	}

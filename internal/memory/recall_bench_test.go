@@ -97,12 +97,12 @@ func BenchmarkRecall(b *testing.B) {
 			ctx := context.Background()
 			b.Run("Packet", func(b *testing.B) {
 				measure(b, func(i int) error {
-					q, err := f.svc.PrepareRecall(ctx, tm, recallBenchRequests[i%len(recallBenchRequests)])
+					q, err := memory.PrepareRecall(ctx, f.svc, tm, recallBenchRequests[i%len(recallBenchRequests)])
 					if err != nil {
 						return err
 					}
 					return pgx.BeginFunc(ctx, f.pool, func(tx pgx.Tx) error {
-						_, err := f.svc.BuildPacketTx(ctx, tx, tm, q)
+						_, err := memory.BuildPacketTx(ctx, f.svc, tx, tm, q)
 						return err
 					})
 				})

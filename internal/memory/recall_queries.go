@@ -130,7 +130,7 @@ const (
 			  JOIN memory_items i ON i.id = coalesce(f.id, v.id)
 		) AS memory_items`
 
-	// qRecallWords checks, before recall embeds a request (PrepareRecall), that the teammate's scope
+	// qRecallWords checks, before recall embeds a request (prepareRecall), that the teammate's scope
 	// exists and counts the request's lexemes (no lexeme: no vector search, P6), so that neither
 	// spends a request of the AI budget.
 	qRecallWords = `SELECT EXISTS (SELECT 1 FROM memory_generations WHERE scope = $1), length(to_tsvector('english', $2::text))`

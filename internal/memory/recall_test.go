@@ -130,12 +130,12 @@ func buildPacket(t testing.TB, f fixture, teammateID, request string) memory.Pac
 // buildPacketWith is buildPacket with a service of the test's own (another embedder).
 func buildPacketWith(t testing.TB, svc *memory.Service, pool *pgxpool.Pool, teammateID, request string) memory.Packet {
 	t.Helper()
-	q, err := svc.PrepareRecall(context.Background(), teammateID, request)
+	q, err := memory.PrepareRecall(context.Background(), svc, teammateID, request)
 	require.NoError(t, err)
 	var p memory.Packet
 	err = pgx.BeginFunc(context.Background(), pool, func(tx pgx.Tx) error {
 		var err error
-		p, err = svc.BuildPacketTx(context.Background(), tx, teammateID, q)
+		p, err = memory.BuildPacketTx(context.Background(), svc, tx, teammateID, q)
 		return err
 	})
 	require.NoError(t, err)
@@ -628,11 +628,11 @@ func TestMemoryContextStates(t *testing.T) {
 
 	runID := insertRun(t, f, tm)
 	var given memory.Packet
-	bakery, err := f.svc.PrepareRecall(ctx, tm, "bakery")
+	bakery, err := memory.PrepareRecall(ctx, f.svc, tm, "bakery")
 	require.NoError(t, err)
 	require.NoError(t, pgx.BeginFunc(ctx, f.pool, func(tx pgx.Tx) error {
 		var err error
-		if given, err = f.svc.BuildPacketTx(ctx, tx, tm, bakery); err != nil {
+		if given, err = memory.BuildPacketTx(ctx, f.svc, tx, tm, bakery); err != nil {
 			return err
 		}
 		return memory.WriteContextsTx(ctx, tx, runID, given)

@@ -16,7 +16,8 @@ import (
 // memory_contexts and each item's saved revision with the same rules (P5), so it is the same text
 // as long as nothing in it was forgotten: an item the run itself forgot since (its own change, which
 // the run adopted, G6) is left out, since its text is gone (F1).
-func (s *Service) RunPacket(ctx context.Context) (string, error) {
+func (t *Tools) RunPacket(ctx context.Context) (string, error) {
+	s := t.service()
 	var text string
 	err := s.runTx(ctx, "run packet", func(tx pgx.Tx, run Run) error {
 		rows, err := queries(tx).ContextsPacketOfRun(ctx, run.ID)

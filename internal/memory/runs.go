@@ -140,7 +140,8 @@ func newRunToken() string {
 // thread only if its generation is current (G3: never a fork), builds the memory packet and records
 // what it gave (P7), and re-reads the generation: if memory changed meanwhile, the run is marked
 // failed and ErrMemoryChanged returned (G4).
-func (s *Service) StartRun(ctx context.Context, in StartRunInput) (StartedRun, error) {
+func (w *Worker) StartRun(ctx context.Context, in StartRunInput) (StartedRun, error) {
+	s := w.service()
 	if _, err := require(ctx, CredentialWorker); err != nil {
 		return StartedRun{}, err
 	}
@@ -164,7 +165,7 @@ func (s *Service) StartRun(ctx context.Context, in StartRunInput) (StartedRun, e
 		return StartedRun{}, err
 	}
 	// The request is embedded before the transaction opens, never while it holds a connection
-	// (PrepareRecall). A retry's stored message and its origin are read for it here and again under
+	// (prepareRecall). A retry's stored message and its origin are read for it here and again under
 	// lock below; a retry is recalled for what the user asked in the first place and the note (the
 	// note alone — "make it shorter" — says little about which memory matters).
 	request := in.Message
@@ -183,7 +184,7 @@ func (s *Service) StartRun(ctx context.Context, in StartRunInput) (StartedRun, e
 		}
 	}
 	recallStart := time.Now()
-	recall, err := s.PrepareRecall(ctx, teammateID, request)
+	recall, err := s.prepareRecall(ctx, teammateID, request)
 	if err != nil {
 		return StartedRun{}, wrapUnlessDomain("start run", err)
 	}
@@ -270,11 +271,11 @@ func (s *Service) StartRun(ctx context.Context, in StartRunInput) (StartedRun, e
 			out.RetryOf.Reply = "" // the continued thread holds it
 		}
 		buildStart := time.Now()
-		if out.Packet, err = s.BuildPacketTx(ctx, tx, teammateID, recall.forRequest(request)); err != nil {
+		if out.Packet, err = s.buildPacketTx(ctx, tx, teammateID, recall.forRequest(request)); err != nil {
 			return err
 		}
 		built = time.Since(buildStart)
-		if err := WriteContextsTx(ctx, tx, out.Run.ID, out.Packet); err != nil {
+		if err := writeContextsTx(ctx, tx, out.Run.ID, out.Packet); err != nil {
 			return err
 		}
 		if s.hooks.beforeGenerationRecheck != nil {
@@ -385,7 +386,8 @@ type GenerationCheck struct {
 // CheckRunGeneration lets a worker check between model steps (run credential): if memory the
 // teammate sees changed since the run adopted its generation, the run is marked interrupted (G5).
 // Every tool call and completeRun make the same check themselves (runWriteTx, runTx).
-func (s *Service) CheckRunGeneration(ctx context.Context) (GenerationCheck, error) {
+func (t *Tools) CheckRunGeneration(ctx context.Context) (GenerationCheck, error) {
+	s := t.service()
 	c, err := require(ctx, CredentialRun)
 	if err != nil {
 		return GenerationCheck{}, err
@@ -413,7 +415,8 @@ func (s *Service) CheckRunGeneration(ctx context.Context) (GenerationCheck, erro
 // CompleteRun stores the reply and ends the run (run credential). Like every run-credential
 // operation it checks the run's generation first (G5): a reply written from memory the user has
 // changed since is not stored; the run is interrupted and the answer is ErrMemoryChangedMidTurn.
-func (s *Service) CompleteRun(ctx context.Context, reply string) (Run, error) {
+func (t *Tools) CompleteRun(ctx context.Context, reply string) (Run, error) {
+	s := t.service()
 	if _, err := require(ctx, CredentialRun); err != nil {
 		return Run{}, err
 	}
@@ -433,7 +436,7 @@ func (s *Service) CompleteRun(ctx context.Context, reply string) (Run, error) {
 			return err
 		}
 		out = runFromRow(ended)
-		return s.EnqueueExtractTx(ctx, tx, out) // I2: a no-op unless extraction is on and the user started the run
+		return s.enqueueExtractTx(ctx, tx, out) // I2: a no-op unless extraction is on and the user started the run
 	})
 	if err != nil {
 		return Run{}, err

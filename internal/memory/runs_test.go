@@ -12,7 +12,7 @@ import (
 
 func (f fixture) startRun(t *testing.T, teammateID, message string) memory.StartedRun {
 	t.Helper()
-	out, err := f.svc.StartRun(worker, memory.StartRunInput{TeammateID: teammateID, Message: message, StartedByUser: true})
+	out, err := f.svc.Worker().StartRun(worker, memory.StartRunInput{TeammateID: teammateID, Message: message, StartedByUser: true})
 	require.NoError(t, err)
 	return out
 }
@@ -35,7 +35,7 @@ func TestStartRunFailsWhenMemoryChangesWhileStarting(t *testing.T) {
 		f.svc.SetBeforeGenerationRecheck(nil)
 		f.create(t, nil, "A change from another session") // commits on its own connection
 	})
-	_, err := f.svc.StartRun(worker, memory.StartRunInput{TeammateID: tm, Message: "Do I like hiking?"})
+	_, err := f.svc.Worker().StartRun(worker, memory.StartRunInput{TeammateID: tm, Message: "Do I like hiking?"})
 	require.ErrorIs(t, err, memory.ErrMemoryChanged)
 	assert.Equal(t, "Memory changed while this task was starting.", err.Error())
 
@@ -69,7 +69,7 @@ func TestToolWriteAfterConcurrentCancel(t *testing.T) {
 		_, err := f.svc.CancelRun(user, run.Run.ID)
 		require.NoError(t, err)
 	})
-	_, err := f.svc.ToolRemember(ctx, memory.RememberInput{Content: "I like plums"})
+	_, err := f.svc.Tools().Remember(ctx, memory.RememberInput{Content: "I like plums"})
 	require.ErrorIs(t, err, memory.ErrUnauthenticated)
 	i2, r2, g2 := f.counts(t)
 	assert.Equal(t, []any{items, revisions, gens}, []any{i2, r2, g2}, "nothing written")
@@ -92,7 +92,7 @@ func TestToolWriteAfterAnotherChangeIsRefused(t *testing.T) {
 		f.create(t, &tm, "The user added this meanwhile")
 	})
 	items, _, _ := f.counts(t)
-	_, err := f.svc.ToolRemember(ctx, memory.RememberInput{Content: "I like figs"})
+	_, err := f.svc.Tools().Remember(ctx, memory.RememberInput{Content: "I like figs"})
 	require.ErrorIs(t, err, memory.ErrMemoryChangedMidTurn)
 	i2, _, _ := f.counts(t)
 	assert.Equal(t, items+1, i2, "only the user's item was written")
@@ -103,10 +103,10 @@ func TestToolWriteAfterAnotherChangeIsRefused(t *testing.T) {
 	// Its own write alone is adopted: no interruption.
 	run2 := f.startRun(t, tm, "Please remember that I like dates")
 	ctx2 := asRun(t, f, run2.Token)
-	res, err := f.svc.ToolRemember(ctx2, memory.RememberInput{Content: "I like dates"})
+	res, err := f.svc.Tools().Remember(ctx2, memory.RememberInput{Content: "I like dates"})
 	require.NoError(t, err)
 	assert.True(t, res.Adopted)
-	check, err := f.svc.CheckRunGeneration(ctx2)
+	check, err := f.svc.Tools().CheckRunGeneration(ctx2)
 	require.NoError(t, err)
 	assert.False(t, check.Interrupted)
 	assert.Equal(t, check.Current, check.Adopted)
@@ -121,7 +121,7 @@ func TestCandidatesNeverCountAndArriveAsEvents(t *testing.T) {
 	genBefore := f.generation(t, tm)
 	listen := listenEvents(t, f.pool)
 
-	res, err := f.svc.ToolRemember(ctx, memory.RememberInput{Content: "drinks coffee black", Kind: memory.KindPreference})
+	res, err := f.svc.Tools().Remember(ctx, memory.RememberInput{Content: "drinks coffee black", Kind: memory.KindPreference})
 	require.NoError(t, err)
 	require.Equal(t, memory.OutcomeSuggested, res.Outcome)
 	assert.Equal(t, genBefore, f.generation(t, tm), "G1: a candidate doesn't bump the generation")
@@ -138,7 +138,7 @@ func TestCandidatesNeverCountAndArriveAsEvents(t *testing.T) {
 	var bad *memory.ValidationError
 	require.ErrorAs(t, err, &bad, "a dismissed suggestion can't be confirmed")
 
-	res, err = f.svc.ToolRemember(ctx, memory.RememberInput{Content: "takes coffee without sugar"})
+	res, err = f.svc.Tools().Remember(ctx, memory.RememberInput{Content: "takes coffee without sugar"})
 	require.NoError(t, err)
 	confirmed, err := f.svc.ConfirmCandidate(user, memory.ConfirmInput{ID: res.Item.ID, Content: ptr("Takes coffee black, no sugar")})
 	require.NoError(t, err)
@@ -154,7 +154,7 @@ func TestCandidatesNeverCountAndArriveAsEvents(t *testing.T) {
 	// The same text twice is not saved twice (in a new turn: the confirmation changed memory, so
 	// this run's next call would be refused, G5).
 	ctx = asRun(t, f, f.startRun(t, tm, "I drink my coffee black.").Token)
-	res, err = f.svc.ToolRemember(ctx, memory.RememberInput{Content: "takes coffee black, no sugar!"})
+	res, err = f.svc.Tools().Remember(ctx, memory.RememberInput{Content: "takes coffee black, no sugar!"})
 	require.NoError(t, err)
 	assert.Equal(t, memory.OutcomeUnchanged, res.Outcome)
 }
@@ -169,7 +169,7 @@ func TestRetryAfterMemoryChangeCarriesTheOriginalRequest(t *testing.T) {
 	f.create(t, &tm, "The landlord is Ms Smith")
 	const request = "Draft a reply to the landlord about the heating"
 	first := f.startRun(t, tm, request)
-	_, err := f.svc.CompleteRun(asRun(t, f, first.Token), "Hey, fix the heating pls")
+	_, err := f.svc.Tools().CompleteRun(asRun(t, f, first.Token), "Hey, fix the heating pls")
 	require.NoError(t, err)
 
 	retry, err := f.svc.RetryRunWithNote(user, first.Run.ID, "  Make it polite and formal ")
@@ -178,11 +178,11 @@ func TestRetryAfterMemoryChangeCarriesTheOriginalRequest(t *testing.T) {
 	_, err = f.svc.KeepLesson(user, first.Run.ID, "Write to officials politely")
 	require.NoError(t, err)
 
-	pending, err := f.svc.PendingRetries(worker)
+	pending, err := f.svc.Worker().PendingRetries(worker)
 	require.NoError(t, err)
 	require.Len(t, pending, 1)
 	assert.Equal(t, "Make it polite and formal", pending[0].Note)
-	redo, err := f.svc.StartRun(worker, memory.StartRunInput{TeammateID: tm, RetryMessageID: pending[0].MessageID})
+	redo, err := f.svc.Worker().StartRun(worker, memory.StartRunInput{TeammateID: tm, RetryMessageID: pending[0].MessageID})
 	require.NoError(t, err)
 	assert.True(t, redo.Fresh, "memory changed since the thread was made (G3)")
 	require.NotNil(t, redo.RetryOf)
@@ -193,17 +193,17 @@ func TestRetryAfterMemoryChangeCarriesTheOriginalRequest(t *testing.T) {
 	redoOf, note, err := f.svc.RunRetry(user, redo.Run)
 	require.NoError(t, err)
 	assert.Equal(t, [2]string{first.Run.ID, "Make it polite and formal"}, [2]string{redoOf, note})
-	_, err = f.svc.CompleteRun(asRun(t, f, redo.Token), "Dear Ms Smith, could the heating be repaired?")
+	_, err = f.svc.Tools().CompleteRun(asRun(t, f, redo.Token), "Dear Ms Smith, could the heating be repaired?")
 	require.NoError(t, err)
 
 	// A retry of the retry, in the same (unchanged) thread: the first request still, no reply (the
 	// thread has it).
 	_, err = f.svc.RetryRunWithNote(user, redo.Run.ID, "Shorter")
 	require.NoError(t, err)
-	pending, err = f.svc.PendingRetries(worker)
+	pending, err = f.svc.Worker().PendingRetries(worker)
 	require.NoError(t, err)
 	require.Len(t, pending, 1)
-	again, err := f.svc.StartRun(worker, memory.StartRunInput{TeammateID: tm, RetryMessageID: pending[0].MessageID})
+	again, err := f.svc.Worker().StartRun(worker, memory.StartRunInput{TeammateID: tm, RetryMessageID: pending[0].MessageID})
 	require.NoError(t, err)
 	assert.False(t, again.Fresh)
 	assert.Equal(t, memory.RetryOrigin{RunID: redo.Run.ID, UserMessage: request, Note: "Shorter"}, *again.RetryOf)
@@ -216,7 +216,7 @@ func TestRetryWaitsAgainWhenItsStartFails(t *testing.T) {
 	f := setup(t)
 	tm := f.teammate(t, "Retrier")
 	first := f.startRun(t, tm, "Plan my week")
-	_, err := f.svc.CompleteRun(asRun(t, f, first.Token), "Monday: rest.")
+	_, err := f.svc.Tools().CompleteRun(asRun(t, f, first.Token), "Monday: rest.")
 	require.NoError(t, err)
 	retry, err := f.svc.RetryRunWithNote(user, first.Run.ID, "Add the gym on Tuesday")
 	require.NoError(t, err)
@@ -224,14 +224,14 @@ func TestRetryWaitsAgainWhenItsStartFails(t *testing.T) {
 		f.svc.SetBeforeGenerationRecheck(nil)
 		f.create(t, &tm, "Goes to the gym")
 	})
-	_, err = f.svc.StartRun(worker, memory.StartRunInput{TeammateID: tm, RetryMessageID: retry.MessageID})
+	_, err = f.svc.Worker().StartRun(worker, memory.StartRunInput{TeammateID: tm, RetryMessageID: retry.MessageID})
 	require.ErrorIs(t, err, memory.ErrMemoryChanged)
-	pending, err := f.svc.PendingRetries(worker)
+	pending, err := f.svc.Worker().PendingRetries(worker)
 	require.NoError(t, err)
 	require.Len(t, pending, 1, "the retry waits again")
 	assert.Equal(t, retry.MessageID, pending[0].MessageID)
 	assert.Equal(t, first.Thread.ID, pending[0].ThreadID)
-	redo, err := f.svc.StartRun(worker, memory.StartRunInput{TeammateID: tm, RetryMessageID: retry.MessageID})
+	redo, err := f.svc.Worker().StartRun(worker, memory.StartRunInput{TeammateID: tm, RetryMessageID: retry.MessageID})
 	require.NoError(t, err)
 	assert.Equal(t, "Plan my week", redo.RetryOf.UserMessage)
 }

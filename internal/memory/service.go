@@ -12,7 +12,10 @@ import (
 // The service: its type, its construction and its options. A Service's configuration is fixed when
 // it is built (the options below); what it does lives in the files named after each concern.
 
-// Service is the memory domain over one database. It is safe for concurrent use.
+// Service is the memory domain over one database. It is safe for concurrent use. Its methods are
+// what the user does (a user credential), and the reads the user, the worker and a run share (each
+// checks which of them may). The other callers reach it through facets over the same value: Tools
+// (a run's teammate), Worker (the worker) and Background (jobs, sweeps and start-up, no credential).
 type Service struct {
 	pool     *pgxpool.Pool
 	log      *slog.Logger
@@ -66,6 +69,26 @@ func (s *Service) Background() *Background { return (*Background)(s) }
 
 // service is s with the request-facing method set, for the helpers both sides share.
 func (s *Background) service() *Service { return (*Service)(s) }
+
+// Tools is the service as a run's teammate calls it (run credential): its memory tools over
+// GraphQL and MCP, the generation check and the run's end. Every method checks the run credential
+// and runs the run prologue (runtx.go). Get it with Service.Tools. A new teammate tool is a method
+// here, a line of the schema and a line of the MCP server.
+type Tools Service
+
+// Tools returns s's run-tool entry points.
+func (s *Service) Tools() *Tools { return (*Tools)(s) }
+
+func (t *Tools) service() *Service { return (*Service)(t) }
+
+// Worker is the service as the worker calls it (worker credential): starting runs, the retries it
+// owes and a teammate's MEMORY.md import. Get it with Service.Worker.
+type Worker Service
+
+// Worker returns s's worker entry points.
+func (s *Service) Worker() *Worker { return (*Worker)(s) }
+
+func (w *Worker) service() *Service { return (*Service)(w) }
 
 // WithRunSuggestionLimit sets how many suggestions (saves, changes and forgets waiting for the user)
 // one run may make; n < 1 means the default.

@@ -109,7 +109,7 @@ func TestTombstoneIsNoOracleForTenThousandPINs(t *testing.T) {
 			for r := w; r < runs; r += 2 {
 				for i := range perRun {
 					text := fmt.Sprintf(pinPattern, r*perRun+i)
-					res, err := f.svc.ToolRemember(ctxs[r], memory.RememberInput{Content: text})
+					res, err := f.svc.Tools().Remember(ctxs[r], memory.RememberInput{Content: text})
 					if !assert.NoError(t, err) {
 						return
 					}
@@ -154,9 +154,9 @@ func TestTombstoneIsNoOracleForTenThousandPINs(t *testing.T) {
 			got[k] = append(got[k], errShape(err))
 			_, err = f.svc.Revisions(ctx, id, nil, nil)
 			got[k] = append(got[k], errShape(err))
-			_, err = f.svc.ToolUpdateMemory(ctx, id, 1, "My bank PIN is unknown.")
+			_, err = f.svc.Tools().UpdateMemoryOf(ctx, id, 1, "My bank PIN is unknown.")
 			got[k] = append(got[k], errShape(err))
-			_, err = f.svc.ToolForgetMemory(ctx, id)
+			_, err = f.svc.Tools().ForgetMemoryOf(ctx, id)
 			got[k] = append(got[k], errShape(err))
 		}
 		assert.Equal(t, got[0], got[1], "place %d", i)
@@ -180,7 +180,7 @@ func TestSuppressedSuggestionStaysLikeAWaitingOne(t *testing.T) {
 		var shapes []answerShape
 		var ids []string
 		for _, pin := range pins {
-			res, err := f.svc.ToolRemember(ctx, memory.RememberInput{Content: fmt.Sprintf(wording, pin)})
+			res, err := f.svc.Tools().Remember(ctx, memory.RememberInput{Content: fmt.Sprintf(wording, pin)})
 			require.NoError(t, err)
 			first := ""
 			if wording == pinPattern {
@@ -214,12 +214,12 @@ func TestSuppressedSuggestionStaysLikeAWaitingOne(t *testing.T) {
 	assert.Equal(t, 2, again[0].Item.TimesSuggested)
 
 	// The budget (3) is spent by the three: the next suggestion is refused.
-	res, err := f.svc.ToolRemember(ctx, memory.RememberInput{Content: "My bank PIN is 1234."})
+	res, err := f.svc.Tools().Remember(ctx, memory.RememberInput{Content: "My bank PIN is 1234."})
 	require.NoError(t, err)
 	assert.Equal(t, memory.OutcomeRefused, res.Outcome, "the suppressed suggestion counted")
 
 	// No read a run makes has any of them.
-	found, err := f.svc.ToolSearchMemory(ctx, "bank PIN")
+	found, err := f.svc.Tools().SearchMemory(ctx, "bank PIN")
 	require.NoError(t, err)
 	assert.Empty(t, found)
 	page, err := f.svc.ListItems(ctx, memory.ListFilter{Scope: memory.Scope{TeammateID: &tm}, Search: "PIN"})
@@ -259,23 +259,23 @@ func TestSuppressedSuggestionStaysLikeAWaitingOne(t *testing.T) {
 		require.NoError(t, err)
 	}
 	lone := f.startRun(t, tm, pinMessage)
-	res, err = f.svc.ToolRemember(asRun(t, f, lone.Token), memory.RememberInput{Content: fmt.Sprintf(pinPattern, forgotten)})
+	res, err = f.svc.Tools().Remember(asRun(t, f, lone.Token), memory.RememberInput{Content: fmt.Sprintf(pinPattern, forgotten)})
 	require.NoError(t, err)
 	require.Equal(t, memory.OutcomeSuggested, res.Outcome)
 	require.NotNil(t, res.Item, "suggested afresh: the user dismissed the earlier run's suggestions")
 	check := f.startRun(t, tm, pinMessage)
 	cctx := asRun(t, f, check.Token)
-	res, err = f.svc.ToolRemember(cctx, memory.RememberInput{Content: fmt.Sprintf(pinPattern, forgotten)})
+	res, err = f.svc.Tools().Remember(cctx, memory.RememberInput{Content: fmt.Sprintf(pinPattern, forgotten)})
 	require.NoError(t, err)
 	assert.Equal(t, memory.OutcomeSuggested, res.Outcome)
 	assert.Nil(t, res.Item, "merged: it waits for the user")
-	visible, err := f.svc.ToolRemember(cctx, memory.RememberInput{Content: "My bank PIN is 4812."})
+	visible, err := f.svc.Tools().Remember(cctx, memory.RememberInput{Content: "My bank PIN is 4812."})
 	require.NoError(t, err)
 	require.NotNil(t, visible.Item)
 	_, err = f.svc.DismissCandidate(user, visible.Item.ID)
 	require.NoError(t, err)
 	last := f.startRun(t, tm, pinMessage)
-	res, err = f.svc.ToolRemember(asRun(t, f, last.Token), memory.RememberInput{Content: fmt.Sprintf(pinPattern, forgotten)})
+	res, err = f.svc.Tools().Remember(asRun(t, f, last.Token), memory.RememberInput{Content: fmt.Sprintf(pinPattern, forgotten)})
 	require.NoError(t, err)
 	assert.NotNil(t, res.Item, "suggested afresh: the user has settled a suggestion since")
 }
@@ -290,7 +290,7 @@ func TestSuppressedSuggestionKeepsNoText(t *testing.T) {
 	require.NoError(t, err)
 	ctx := asRun(t, f, f.startRun(t, tm, pinMessage).Token)
 	for _, text := range []string{"My bank PIN is 4821.", other.Content} {
-		res, err := f.svc.ToolRemember(ctx, memory.RememberInput{Content: text})
+		res, err := f.svc.Tools().Remember(ctx, memory.RememberInput{Content: text})
 		require.NoError(t, err)
 		require.Equal(t, memory.OutcomeSuggested, res.Outcome)
 	}

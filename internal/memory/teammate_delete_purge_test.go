@@ -37,10 +37,10 @@ func TestDeleteTeammateIsPurgedFromTheDataDirectory(t *testing.T) {
 		require.NoError(t, err)
 		run := f.startRun(t, tm, "Hello, my chat is about "+x.message+" today.")
 		asTeammate := asRun(t, f, run.Token)
-		res, err := f.svc.ToolRemember(asTeammate, memory.RememberInput{Content: "Has a badge " + x.suggestion})
+		res, err := f.svc.Tools().Remember(asTeammate, memory.RememberInput{Content: "Has a badge " + x.suggestion})
 		require.NoError(t, err)
 		require.Equal(t, memory.OutcomeSuggested, res.Outcome)
-		_, err = f.svc.CompleteRun(asTeammate, "My reply mentions "+x.reply+" once.")
+		_, err = f.svc.Tools().CompleteRun(asTeammate, "My reply mentions "+x.reply+" once.")
 		require.NoError(t, err)
 		return x
 	}

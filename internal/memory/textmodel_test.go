@@ -23,13 +23,13 @@ func TestDedupKeepsSignsDecimalsAndSymbolsApart(t *testing.T) {
 	ctx := asRun(t, f, f.startRun(t, tm, "Just chatting about my day.").Token)
 	same := []string{"FREEZER AT −18 C", "Freezer at –18 C", "dose 2.5 MG", "Blood type O–", "writes c++", "Score 3–2"}
 	for _, text := range same {
-		res, err := f.svc.ToolRemember(ctx, memory.RememberInput{Content: text})
+		res, err := f.svc.Tools().Remember(ctx, memory.RememberInput{Content: text})
 		require.NoError(t, err)
 		assert.Equal(t, memory.OutcomeUnchanged, res.Outcome, "%q is a text already remembered", text)
 	}
 	differ := []string{"Freezer at 18 C", "Dose 2 5 mg", "Blood type O", "Writes C", "Score 3 2"}
 	for _, text := range differ {
-		res, err := f.svc.ToolRemember(ctx, memory.RememberInput{Content: text})
+		res, err := f.svc.Tools().Remember(ctx, memory.RememberInput{Content: text})
 		require.NoError(t, err)
 		assert.Equal(t, memory.OutcomeSuggested, res.Outcome, "%q is another fact", text)
 	}

@@ -138,7 +138,7 @@ func TestLegacyTombstonesAreWrappedWithTheKey(t *testing.T) {
 		assert.True(t, gone, "a legacy tombstone still matches %q", text)
 	}
 	run := f.startRun(t, tm, "Hello.")
-	res, err := f.svc.ToolRemember(asRun(t, f, run.Token), memory.RememberInput{Content: "Door code 7730"})
+	res, err := f.svc.Tools().Remember(asRun(t, f, run.Token), memory.RememberInput{Content: "Door code 7730"})
 	require.NoError(t, err)
 	assert.Equal(t, memory.OutcomeSuggested, res.Outcome, "answered as any suggestion (F3: no oracle)")
 	assert.Empty(t, extractCandidates(t, f, tm), "dropped: the user sees nothing")
@@ -186,7 +186,7 @@ func TestForgottenTextMatchesEveryUnicodeSpelling(t *testing.T) {
 		gone, err := f.svc.ForgottenBefore(user, scope, text)
 		require.NoError(t, err)
 		assert.True(t, gone, "forgottenBefore: %s", name)
-		res, err := f.svc.ToolRemember(rc, memory.RememberInput{Content: text})
+		res, err := f.svc.Tools().Remember(rc, memory.RememberInput{Content: text})
 		require.NoError(t, err)
 		assert.Equal(t, memory.OutcomeSuggested, res.Outcome, "teammate's save, answered as any suggestion: %s", name)
 	}

@@ -72,7 +72,7 @@ type RememberInput struct {
 	IdempotencyKey *string
 }
 
-// ToolUpdateInput is toolUpdateMemory's input (ToolUpdateMemoryWith).
+// ToolUpdateInput is toolUpdateMemory's input (Tools.UpdateMemory).
 type ToolUpdateInput struct {
 	ID           string
 	BaseRevision int
@@ -81,7 +81,7 @@ type ToolUpdateInput struct {
 	IdempotencyKey *string
 }
 
-// ToolForgetInput is toolForgetMemory's input (ToolForgetMemoryWith).
+// ToolForgetInput is toolForgetMemory's input (Tools.ForgetMemory).
 type ToolForgetInput struct {
 	ID string
 	// IdempotencyKey: as RememberInput's.
@@ -93,12 +93,16 @@ const MaxToolResults = 20
 
 func actorOf(run Run) string { return "teammate:" + run.TeammateID }
 
-// ToolRemember saves what a teammate learned (run credential). intent.Judge decides: confirmed memory when
+// Remember saves what a teammate learned (run credential). intent.Judge decides: confirmed memory when
 // the user's message asks for it and contains it (A1, A3 for shared), a suggestion otherwise (A2). A
 // suggestion whose text the user forgot before is dropped without the run being told: it is answered
 // as any suggestion (F3, suppressed.go). A text already remembered is not saved twice.
-func (s *Service) ToolRemember(ctx context.Context, in RememberInput) (ToolResult, error) {
-	c := CredentialFrom(ctx)
+func (t *Tools) Remember(ctx context.Context, in RememberInput) (ToolResult, error) {
+	s := t.service()
+	c, err := require(ctx, CredentialRun)
+	if err != nil {
+		return ToolResult{}, err
+	}
 	if in.Kind == "" {
 		in.Kind = KindFact
 	}
@@ -159,18 +163,14 @@ func (s *Service) ToolRemember(ctx context.Context, in RememberInput) (ToolResul
 	return res, err
 }
 
-// ToolUpdateMemory changes a visible active item for a teammate (run credential). With an explicit,
+// UpdateMemory changes a visible active item for a teammate (run credential). With an explicit,
 // matching request from the user it is a "correct" revision, based on baseRevision (R2); otherwise it
 // becomes a suggestion that proposes the change (A4) — unless the item already holds that text up to
-// A1's normaliser, when nothing is left to propose.
-func (s *Service) ToolUpdateMemory(ctx context.Context, id string, baseRevision int, content string) (ToolResult, error) {
-	return s.ToolUpdateMemoryWith(ctx, ToolUpdateInput{ID: id, BaseRevision: baseRevision, Content: content})
-}
-
-// ToolUpdateMemoryWith is ToolUpdateMemory with an idempotency key: a retry of the same call of the
-// same run answers the first call's answer and changes nothing — not a CONFLICT, though the first
-// call's correction moved the item past the base revision.
-func (s *Service) ToolUpdateMemoryWith(ctx context.Context, in ToolUpdateInput) (ToolResult, error) {
+// A1's normaliser, when nothing is left to propose. With an idempotency key, a retry of the same call
+// of the same run answers the first call's answer and changes nothing — not a CONFLICT, though the
+// first call's correction moved the item past the base revision.
+func (t *Tools) UpdateMemory(ctx context.Context, in ToolUpdateInput) (ToolResult, error) {
+	s := t.service()
 	id, baseRevision, content := in.ID, in.BaseRevision, in.Content
 	c, err := require(ctx, CredentialRun)
 	if err != nil {
@@ -240,16 +240,12 @@ func (s *Service) ToolUpdateMemoryWith(ctx context.Context, in ToolUpdateInput) 
 	return res, err
 }
 
-// ToolForgetMemory erases a visible item for a teammate when the user's message asks to forget that
+// ForgetMemory erases a visible item for a teammate when the user's message asks to forget that
 // item (A5). Otherwise nothing is erased: the forget waits as a proposal the user confirms or
-// dismisses in Suggestions.
-func (s *Service) ToolForgetMemory(ctx context.Context, id string) (ToolResult, error) {
-	return s.ToolForgetMemoryWith(ctx, ToolForgetInput{ID: id})
-}
-
-// ToolForgetMemoryWith is ToolForgetMemory with an idempotency key: a retry of the same call of the
-// same run answers the first call's answer (FORGOTTEN, say — not NOT_FOUND for the item it erased).
-func (s *Service) ToolForgetMemoryWith(ctx context.Context, in ToolForgetInput) (ToolResult, error) {
+// dismisses in Suggestions. With an idempotency key, a retry of the same call of the same run
+// answers the first call's answer (FORGOTTEN, say — not NOT_FOUND for the item it erased).
+func (t *Tools) ForgetMemory(ctx context.Context, in ToolForgetInput) (ToolResult, error) {
+	s := t.service()
 	c, err := require(ctx, CredentialRun)
 	if err != nil {
 		return ToolResult{}, err
@@ -431,10 +427,11 @@ func (s *Service) visibleScope(ctx context.Context, c Credential, id string) (st
 	return scope, nil
 }
 
-// ToolSearchMemory searches the teammate's visible active, unexpired items (run credential), after
+// SearchMemory searches the teammate's visible active, unexpired items (run credential), after
 // the run's generation check (G5, runTx). Evidence from another teammate's conversations is withheld
 // (S4).
-func (s *Service) ToolSearchMemory(ctx context.Context, query string) ([]Item, error) {
+func (t *Tools) SearchMemory(ctx context.Context, query string) ([]Item, error) {
+	s := t.service()
 	items, err := runSearch(ctx, s, "search memory", query, func(q *memorydb.Queries, teammateID, pattern string) ([]*memorydb.ItemsSearchVisibleRow, error) {
 		return q.ItemsSearchVisible(ctx, memorydb.ItemsSearchVisibleParams{
 			TeammateID: teammateID, Words: query, Pattern: pattern, MaxRows: MaxToolResults,
@@ -456,10 +453,11 @@ type HistoryMessage struct {
 	CreatedAt time.Time
 }
 
-// ToolSearchHistory searches the teammate's own conversations (run credential, P8): original
+// SearchHistory searches the teammate's own conversations (run credential, P8): original
 // conversations are not memory, but a teammate may look back at them. The run's generation is
 // checked first (G5, runTx).
-func (s *Service) ToolSearchHistory(ctx context.Context, query string) ([]HistoryMessage, error) {
+func (t *Tools) SearchHistory(ctx context.Context, query string) ([]HistoryMessage, error) {
+	s := t.service()
 	return runSearch(ctx, s, "search history", query, func(q *memorydb.Queries, teammateID, pattern string) ([]*memorydb.MessagesSearchOfTeammateRow, error) {
 		return q.MessagesSearchOfTeammate(ctx, memorydb.MessagesSearchOfTeammateParams{
 			TeammateID: teammateID, Words: query, Pattern: pattern, MaxRows: MaxToolResults,

@@ -451,7 +451,7 @@ func (s *Service) ImportMemory(ctx context.Context, in ImportInput) (ImportMemor
 		}
 		res.Items = mapRows(rows, itemFromRow)
 		for _, item := range res.Items {
-			if err := s.EnqueueEmbedTx(ctx, tx, item); err != nil { // I1
+			if err := s.enqueueEmbedTx(ctx, tx, item); err != nil { // I1
 				return err
 			}
 		}

@@ -47,15 +47,15 @@ func TestSuggestionsKeepTheJudgesDecision(t *testing.T) {
 		assert.Equal(t, res.Item.WaitReason, mustItem(t, f, res.Item.ID).WaitReason, "%s: as stored", name)
 	}
 
-	res, err := f.svc.ToolForgetMemory(rc, pinned.ID)
+	res, err := f.svc.Tools().ForgetMemoryOf(rc, pinned.ID)
 	require.NoError(t, err)
 	check("forget", res, intent.Write{Kind: intent.Forget, Target: target})
 
-	res, err = f.svc.ToolUpdateMemory(rc, pinned.ID, 1, "My bike is a red Brompton")
+	res, err = f.svc.Tools().UpdateMemoryOf(rc, pinned.ID, 1, "My bike is a red Brompton")
 	require.NoError(t, err)
 	check("update", res, intent.Write{Kind: intent.Update, Content: "My bike is a red Brompton", Target: target})
 
-	res, err = f.svc.ToolRemember(rc, memory.RememberInput{Content: "I fly to Oslo on Friday"})
+	res, err = f.svc.Tools().Remember(rc, memory.RememberInput{Content: "I fly to Oslo on Friday"})
 	require.NoError(t, err)
 	check("save", res, intent.Write{Kind: intent.Save, Content: "I fly to Oslo on Friday"})
 

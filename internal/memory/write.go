@@ -390,7 +390,7 @@ func (s *Service) insertItemTx(ctx context.Context, tx pgx.Tx, n newItem) (Item,
 	if err := announceTx(ctx, tx, item, ActionCreate); err != nil {
 		return Item{}, err
 	}
-	return item, s.EnqueueEmbedTx(ctx, tx, item) // I1: a no-op unless active and embeddings are on
+	return item, s.enqueueEmbedTx(ctx, tx, item) // I1: a no-op unless active and embeddings are on
 }
 
 // reasonOrNil is the wait reason an item keeps: none for "".
@@ -434,7 +434,7 @@ func (s *Service) writeRevisionTx(ctx context.Context, tx pgx.Tx, cur Item, st s
 		applied, _ = b.q.ItemProposalsAppliedCount(ctx, memorydb.ItemProposalsAppliedCountParams{
 			ItemID: cur.ID, ContentHash: ContentHash(st.content),
 		})
-		if err := s.EnqueueEmbedTx(ctx, b.queue(), next); err != nil {
+		if err := s.enqueueEmbedTx(ctx, b.queue(), next); err != nil {
 			return Item{}, err
 		}
 	}

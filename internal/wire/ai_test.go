@@ -6,7 +6,6 @@ import (
 	"os"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -66,7 +65,7 @@ func TestAIEmbedsActiveMemories(t *testing.T) {
 	ran, err := runner.RunOnce(t.Context())
 	require.NoError(t, err)
 	assert.Equal(t, 2, ran)
-	done, total, err := svc.EmbeddingProgress(t.Context())
+	done, total, err := svc.EmbeddingProgress(memory.WithCredential(t.Context(), memory.Credential{Kind: memory.CredentialUser}))
 	require.NoError(t, err)
 	assert.Equal(t, [2]int{2, 2}, [2]int{done, total})
 	used, err := in.Budget.Used(t.Context())
@@ -125,9 +124,8 @@ func TestAIExtractsCandidates(t *testing.T) {
 		RETURNING id::text`, tm.ID, thread).Scan(&runID))
 	_, err = pool.Exec(t.Context(), `INSERT INTO messages (thread_id, run_id, role, content) VALUES ($1, $2, 'user', $3)`, thread, runID, message)
 	require.NoError(t, err)
-	require.NoError(t, pgx.BeginFunc(t.Context(), pool, func(tx pgx.Tx) error {
-		return svc.EnqueueExtractTx(t.Context(), tx, memory.Run{ID: runID, TeammateID: tm.ID, Status: memory.RunCompleted, StartedByUser: true})
-	}))
+	// The job a completed run the user started enqueues (memory's own tests check when it does).
+	require.NoError(t, jobs.EnqueueTx(t.Context(), pool, jobs.Job{Kind: memory.JobExtract, RunID: runID}))
 
 	ran, err := runner.RunOnce(t.Context())
 	require.NoError(t, err)

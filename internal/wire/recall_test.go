@@ -65,7 +65,7 @@ func TestRecallHoldsNoConnectionWhileEmbedding(t *testing.T) {
 			errs <- err
 		})
 		wg.Go(func() {
-			r, err := svc.StartRun(asWorker, memory.StartRunInput{TeammateID: tm.ID, Message: fmt.Sprintf("which cello quartet, take %d?", i)})
+			r, err := svc.Worker().StartRun(asWorker, memory.StartRunInput{TeammateID: tm.ID, Message: fmt.Sprintf("which cello quartet, take %d?", i)})
 			if err == nil && r.Packet.Vector.State != memory.VectorUsed {
 				err = fmt.Errorf("startRun %d: vector search %v", i, r.Packet.Vector)
 			}
