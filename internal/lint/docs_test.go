@@ -24,7 +24,7 @@ const (
 func TestOneBenchTime(t *testing.T) {
 	root := moduleRoot(t)
 	help := regexp.MustCompile(`(?m)^bench:.*## .*about (\d+) min`).FindStringSubmatch(readDoc(t, root, "Makefile"))
-	doc := regexp.MustCompile("`make bench` \\(about (\\d+) minutes").FindStringSubmatch(readDoc(t, root, "docs/PERFORMANCE.md"))
+	doc := regexp.MustCompile("`make bench`\\s+\\(about\\s+(\\d+)\\s+minutes").FindStringSubmatch(readDoc(t, root, "docs/PERFORMANCE.md"))
 	if help == nil || doc == nil {
 		t.Fatalf("bench's time not found: Makefile %q, docs/PERFORMANCE.md %q (the patterns follow their wording)", help, doc)
 	}
@@ -217,7 +217,7 @@ func readDoc(t *testing.T, root, name string) string {
 
 var (
 	fence      = regexp.MustCompile("(?ms)^```.*?^```")
-	codeSpan   = regexp.MustCompile("`[^`\n]*`")
+	codeSpan   = regexp.MustCompile("`(?:[^`\n]|\n[^`\n])*`") // a span may wrap, not cross a blank line
 	mdLink     = regexp.MustCompile(`\]\(([^)\s]+)\)`)
 	heading    = regexp.MustCompile(`(?m)^#{1,6} +(.+?) *#*$`)
 	loopbackRe = regexp.MustCompile(`^https?://(127\.0\.0\.1|localhost|[a-z0-9.-]+\.localhost)([:/]|$)`)
