@@ -7,15 +7,15 @@ import (
 	"testing"
 )
 
-// The README gives the purge's tables twice: what the embedded cluster runs, and what the operator
-// of a DATABASE_URL server can run (F5). Both must be purgedTables, or a table that holds forgotten
-// text is left out of one of them (memory_terms once was, from the operator's).
+// docs/FORGETTING.md gives the purge's tables twice: what the embedded cluster runs, and what the
+// operator of a DATABASE_URL server can run (F5). Both must be purgedTables, or a table that holds
+// forgotten text is left out of one of them (memory_terms once was, from the operator's).
 func TestREADMEPurgesTheSameTables(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/FORGETTING.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The lists may wrap across lines of the README.
+	// The lists may wrap across lines of the document.
 	text := strings.Join(strings.Fields(string(readme)), " ")
 	want := strings.Join(purgedTables, ", ")
 	lists := regexp.MustCompile(`(VACUUM \(FULL\)|ANALYZE) ((?:[a-z_]+, )*[a-z_]+)`).FindAllStringSubmatch(text, -1)
@@ -26,10 +26,10 @@ func TestREADMEPurgesTheSameTables(t *testing.T) {
 		}
 		statements++
 		if l[2] != want {
-			t.Errorf("README: %s %s\nwant: %s %s", l[1], l[2], l[1], want)
+			t.Errorf("docs/FORGETTING.md: %s %s\nwant: %s %s", l[1], l[2], l[1], want)
 		}
 	}
 	if statements != 3 { // the embedded VACUUM, the operator's VACUUM and ANALYZE
-		t.Errorf("README names the purge's tables in %d statements, want 3", statements)
+		t.Errorf("docs/FORGETTING.md names the purge's tables in %d statements, want 3", statements)
 	}
 }
