@@ -257,13 +257,19 @@ func checkCommand(args []string) error {
 	switch {
 	case len(args) == 0,
 		args[0] == "migrate" && (len(args) == 2 && slices.Contains([]string{"up", "down", "version"}, args[1]) ||
-			len(args) == 3 && (args[1] == "force" || args[1] == "to" || args[1] == "down" && isAllowLossy(args[2])) ||
-			len(args) == 4 && args[1] == "to" && isAllowLossy(args[3])),
+			len(args) == 3 && ((args[1] == "force" || args[1] == "to") && isNumber(args[2]) || args[1] == "down" && isAllowLossy(args[2])) ||
+			len(args) == 4 && args[1] == "to" && isNumber(args[2]) && isAllowLossy(args[3])),
 		args[0] == "backup" && (len(args) == 1 || len(args) == 3 && args[1] == "-o" && args[2] != ""),
 		args[0] == "restore" && len(args) == 2 && args[1] != "":
 		return nil
 	}
 	return fmt.Errorf("unknown command %q; want: migrate up|down [--allow-lossy]|version|force N|to N [--allow-lossy], backup [-o FILE], restore FILE (api -h explains them)", strings.Join(args, " "))
+}
+
+// isNumber reports whether arg is a migration number.
+func isNumber(arg string) bool {
+	_, err := strconv.ParseUint(arg, 10, 0)
+	return err == nil
 }
 
 // isAllowLossy reports whether arg is the flag that lets migrate down and migrate to run downs that
