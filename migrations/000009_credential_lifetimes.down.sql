@@ -1,6 +1,6 @@
--- lossy: every web session (whoever was signed in signs in again) and when each run was last active
--- (runs.last_active_at): migrating up again sets it to the time of that migration, so an idle run's
--- idle timeout starts over.
+-- lossy: every web session (web_sessions: whoever was signed in signs in again) and when each run
+-- was last active (runs.last_active_at): migrating up again sets it to the time of that migration,
+-- so an idle run's idle timeout starts over.
 --
 -- Reverses 000009_credential_lifetimes.up.sql.
 DROP INDEX runs_running;

@@ -107,11 +107,12 @@ func TestDataLosingDownsAreMarked(t *testing.T) {
 }
 
 // TestDownsStepByStep migrates an empty database up one migration at a time, seeding the rows of
-// testdata/seed at each version, then down one at a time to none. Each down must leave exactly the
-// schema the up to that version built (pg_dump, normalised), keep every row unless it is marked lossy
-// — and a lossy one must lose exactly what rowsLost says, be refused without db.AllowLossy and change
-// nothing then — and the up must run again over the data the down left, back to the same schema (and,
-// after a down that loses nothing, to the same rows).
+// testdata/seed at each version (every table then holds rows), then down one at a time to none. Each
+// down must leave exactly the schema the up to that version built (pg_dump, normalised) and keep
+// every row of the tables that stay, in the columns they keep, except the rows rowsLost lists. A
+// lossy down must be refused without db.AllowLossy, changing nothing, and its marker must name each
+// table and column it drops. After each down the up runs again over the data the down left: back to
+// the same schema, and after a down that loses nothing, to the very same rows.
 func TestDownsStepByStep(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
@@ -184,10 +185,16 @@ func TestDownsStepByStep(t *testing.T) {
 			requireVersion(t, databaseURL, v)
 			require.Equal(t, columns[v], tableColumns(t, conn), "a refused down changes nothing")
 			require.Equal(t, full, tableStates(t, conn, columns[v]), "a refused down changes nothing")
-			// What a lossy down drops held data: the seed makes the loss real.
+			// The marker names each table and column the down drops (the first migration's: all of
+			// them), and what it drops held data: the seed makes the loss real.
 			for table, cols := range columns[v] {
+				kept, stays := columns[prev][table]
+				if !stays && prev != 0 {
+					require.Contains(t, d.Loses, table, "%s drops table %s: its marker must name it", d.File, table)
+				}
 				for _, c := range cols {
-					if _, stays := columns[prev][table]; stays && !slices.Contains(columns[prev][table], c) {
+					if stays && !slices.Contains(kept, c) {
+						require.Contains(t, d.Loses, c, "%s drops column %s.%s: its marker must name it", d.File, table, c)
 						require.True(t, hasValue(t, conn, table, c), "the seed leaves %s.%s, which migration %d's down drops, empty", table, c, v)
 					}
 				}
