@@ -98,6 +98,16 @@ sqlc-check: ## fail when the committed sqlc code is not what the queries and mig
 	if [[ $$status -ne 0 ]]; then echo "sqlc: the generated code is stale; run make sqlc and commit it" >&2; fi; \
 	exit $$status
 
+# internal/db/testdata/schema.sql is pg_dump's schema of a database migrated to the latest version;
+# TestSchemaSnapshot (part of make test) fails when the migrations build anything else.
+.PHONY: schema
+schema: ## rewrite the committed schema snapshot (internal/db/testdata/schema.sql) after a migration changed the schema
+	$(GO) test ./internal/db -run '^TestSchemaSnapshot$$' -count=1 -update
+
+.PHONY: schema-check
+schema-check: ## fail when the committed schema snapshot is not what the migrations build (starts a throwaway PostgreSQL)
+	$(GO) test ./internal/db -run '^TestSchemaSnapshot$$' -count=1
+
 .PHONY: lint
 lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [[ -n $$out ]]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
@@ -113,6 +123,7 @@ check: lint frontend/node_modules/.package-lock.json ## what CI runs before the 
 	$(GO) tool staticcheck ./...
 	scripts/check-generated.sh graph -- $(GO) tool gqlgen generate
 	$(MAKE) --no-print-directory sqlc-check
+	$(MAKE) --no-print-directory schema-check
 	@echo "cd frontend && npm run codegen:check"; cd frontend && out=$$(npm run --silent codegen:check 2>&1) || { echo "$$out" >&2; exit 1; }
 	cd frontend && npm run --silent lint
 	cd frontend && npm run --silent test

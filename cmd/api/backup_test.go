@@ -240,7 +240,7 @@ func TestRestoreAnOlderBackup(t *testing.T) {
 
 	latest, err := db.LatestVersion()
 	require.NoError(t, err)
-	runCommand(t, bin, env, "migrate", "to", fmtUint(latest-1))
+	runCommand(t, bin, env, "migrate", "to", fmtUint(latest-1), "--allow-lossy")
 	older := filepath.Join(t.TempDir(), "older.backup")
 	runCommand(t, bin, env, "backup", "-o", older)
 	info, err := backup.Read(older)

@@ -3,10 +3,11 @@
 // cluster with pgvector in MEMORY_DATA_DIR.
 //
 //	api                          serve (migrating first unless -skip-migrations / MEMORY_SKIP_MIGRATIONS)
-//	api migrate up|down|version  manage the schema and exit
+//	api migrate up|down|version  manage the schema and exit (down drops every table: --allow-lossy)
 //	api migrate force N          record migration N as applied and clean, running nothing (after a
 //	                             failed migration was repaired by hand; 0: none applied)
-//	api migrate to N             migrate up or down to migration N
+//	api migrate to N             migrate up or down to migration N; a down that loses data is refused,
+//	  [--allow-lossy]            changing nothing, unless --allow-lossy is given (db.MigrateTo)
 //	api backup [-o FILE]         write a backup (RULES F8)
 //	api restore FILE             replace the embedded database with a backup, re-applying later forgets
 package main
@@ -221,10 +222,16 @@ const usage = `api: the memory service.
 
 Usage:
   api [-skip-migrations]       serve (migrating first), on MEMORY_ADDR (default 127.0.0.1:8080)
-  api migrate up|down|version  manage the schema and exit
+  api migrate up|down|version  manage the schema and exit; down reverts every migration, dropping
+                               every table and all it holds, so it needs --allow-lossy
   api migrate force N          record migration N as applied and clean, running nothing (after a
                                failed migration was repaired by hand; 0: none applied)
-  api migrate to N             migrate up or down to migration N
+  api migrate to N [--allow-lossy]
+                               migrate up or down to migration N (0: none). Some downs lose data:
+                               the migration's file says what on its first line ("-- lossy: …").
+                               Without --allow-lossy such a down is refused before anything runs,
+                               naming each lossy migration and what it loses; back up first (api
+                               backup), as migrating up again doesn't bring the data back
   api backup [-o FILE]         write a backup of the memory database (default: a new file in
                                MEMORY_BACKUP_DIR); works while the API serves
   api restore FILE             replace the embedded database with a backup, then apply again every
@@ -250,21 +257,40 @@ func checkCommand(args []string) error {
 	switch {
 	case len(args) == 0,
 		args[0] == "migrate" && (len(args) == 2 && slices.Contains([]string{"up", "down", "version"}, args[1]) ||
-			len(args) == 3 && (args[1] == "force" || args[1] == "to")),
+			len(args) == 3 && ((args[1] == "force" || args[1] == "to") && isNumber(args[2]) || args[1] == "down" && isAllowLossy(args[2])) ||
+			len(args) == 4 && args[1] == "to" && isNumber(args[2]) && isAllowLossy(args[3])),
 		args[0] == "backup" && (len(args) == 1 || len(args) == 3 && args[1] == "-o" && args[2] != ""),
 		args[0] == "restore" && len(args) == 2 && args[1] != "":
 		return nil
 	}
-	return fmt.Errorf("unknown command %q; want: migrate up|down|version|force N|to N, backup [-o FILE], restore FILE (api -h explains them)", strings.Join(args, " "))
+	return fmt.Errorf("unknown command %q; want: migrate up|down [--allow-lossy]|version|force N|to N [--allow-lossy], backup [-o FILE], restore FILE (api -h explains them)", strings.Join(args, " "))
 }
+
+// isNumber reports whether arg is a migration number.
+func isNumber(arg string) bool {
+	_, err := strconv.ParseUint(arg, 10, 0)
+	return err == nil
+}
+
+// isAllowLossy reports whether arg is the flag that lets migrate down and migrate to run downs that
+// lose data.
+func isAllowLossy(arg string) bool { return arg == "--allow-lossy" || arg == "-allow-lossy" }
 
 // migrate runs a migrate command checkCommand accepted.
 func migrate(databaseURL string, args []string) error {
+	lossy := db.RefuseLossy
+	if isAllowLossy(args[len(args)-1]) {
+		lossy = db.AllowLossy
+	}
 	switch args[0] {
 	case "up":
 		return db.MigrateUp(databaseURL)
 	case "down":
-		return db.MigrateDown(databaseURL)
+		if err := db.MigrateDown(databaseURL, lossy); err != nil {
+			return err
+		}
+		fmt.Println("version 0")
+		return nil
 	case "version":
 		v, dirty, err := db.Version(databaseURL)
 		if err != nil {
@@ -281,7 +307,7 @@ func migrate(databaseURL string, args []string) error {
 		if err != nil {
 			return fmt.Errorf("migrate to %q: want a migration number (0 for none)", args[1])
 		}
-		if err := db.MigrateTo(databaseURL, uint(n)); err != nil {
+		if err := db.MigrateTo(databaseURL, uint(n), lossy); err != nil {
 			return err
 		}
 		fmt.Printf("version %d\n", n)

@@ -375,8 +375,11 @@ func TestCommandLine(t *testing.T) {
 		out, err := run(args...)
 		assert.NoError(t, err, "api %v", args)
 		assert.Contains(t, out, "api migrate up|down|version", "api %v", args)
+		assert.Contains(t, out, "api migrate to N [--allow-lossy]", "api %v", args)
 	}
-	for _, args := range [][]string{{"serve"}, {"migrate"}, {"migrate", "sideways"}, {"migrate", "force"}, {"migrate", "up", "now"}} {
+	for _, args := range [][]string{{"serve"}, {"migrate"}, {"migrate", "sideways"}, {"migrate", "force"}, {"migrate", "up", "now"},
+		{"migrate", "up", "--allow-lossy"}, {"migrate", "force", "1", "--allow-lossy"}, {"migrate", "to", "5", "--lossy"},
+		{"migrate", "down", "now"}, {"migrate", "to", "--allow-lossy"}, {"migrate", "to", "x"}} {
 		out, err := run(args...)
 		assert.Error(t, err, "api %v", args)
 		assert.Contains(t, out, "unknown command", "api %v", args)

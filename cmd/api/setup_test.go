@@ -95,4 +95,33 @@ func TestStartWithoutTheVectorExtension(t *testing.T) {
 	out2, err = migrate("version")
 	require.NoError(t, err, out2)
 	require.Contains(t, out2, "dirty false")
+
+	// A down that loses data is refused without --allow-lossy, naming the migration and changing
+	// nothing; one that loses nothing needs no flag.
+	lossy, err := db.LossyDowns()
+	require.NoError(t, err)
+	last := lossy[len(lossy)-1]
+	below := strconv.FormatUint(uint64(last.Version-1), 10)
+	if last.Version < latest {
+		out2, err = migrate("to", strconv.FormatUint(uint64(last.Version), 10))
+		require.NoError(t, err, out2)
+	}
+	out2, err = migrate("to", below)
+	require.Error(t, err, out2)
+	require.Contains(t, out2, last.File+" loses "+last.Loses)
+	require.Contains(t, out2, "--allow-lossy")
+	version, _, err = db.Version(ownerURL)
+	require.NoError(t, err)
+	require.Equal(t, last.Version, version, "nothing was changed")
+	out2, err = migrate("to", below, "--allow-lossy")
+	require.NoError(t, err, out2)
+	require.Contains(t, out2, "version "+below)
+	out2, err = migrate("down")
+	require.Error(t, err, out2)
+	require.Contains(t, out2, "000001_init.down.sql loses")
+	out2, err = migrate("down", "--allow-lossy")
+	require.NoError(t, err, out2)
+	version, _, err = db.Version(ownerURL)
+	require.NoError(t, err)
+	require.Zero(t, version)
 }

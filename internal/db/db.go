@@ -126,41 +126,96 @@ func MigrateUp(databaseURL string) error {
 	}
 	defer m.Close()
 	if err := m.Up(); err != nil && !errors.Is(err, migrate.ErrNoChange) {
-		return migrationFailed(m, err)
+		return migrationFailed(m, err, false)
 	}
 	return nil
 }
 
-// MigrateTo migrates up or down to version (`api migrate to N`: before running an older api, or
-// to build a schema of an earlier release).
-func MigrateTo(databaseURL string, version uint) error {
+// MigrateTo migrates up or down to version (`api migrate to N`: before running an older api, or to
+// build the schema of an earlier release); 0 reverts every migration, as MigrateDown does. version
+// must be 0 or a migration of this binary.
+//
+// Going down can lose data. A down migration that does says so in its file, on a first line
+// "-- lossy: what is lost" (LossyMarker; LossyDowns lists them): it deletes rows the older schema
+// can't hold, drops a table or a column with what it holds, or leaves data that the older code reads
+// wrongly (such as tombstone hashes it no longer recognises). Before running anything, MigrateTo looks
+// at every down between the database's version and version; when one of them is lossy and lossy is
+// RefuseLossy, it returns a *LossError that names each such down and what it loses, and changes
+// nothing. With AllowLossy (`api migrate to N --allow-lossy`) it runs them: back the database up
+// first (`api backup`), because migrating up again doesn't bring the data back — the up recreates
+// the tables and columns empty or with their defaults. The decision goes by the files, not by the
+// data: a lossy down needs AllowLossy even when the rows it would lose don't exist, so the same
+// command does the same on every database at a version (a rehearsal on an empty copy can't pass
+// where the real database would be refused). Going up never needs it; neither do downs that only
+// drop indexes, functions, constraints or tables that the up rebuilds from other data.
+//
+// A down that fails has changed nothing: the schema is left clean at the version whose down failed,
+// and the downs before it stay done. A schema marked dirty (a failed migration that wasn't taken
+// back) is refused: record the version it is really at with `api migrate force N` first.
+func MigrateTo(databaseURL string, version uint, lossy Lossy) error {
 	ctx, cancel := context.WithTimeout(context.Background(), setupTimeout)
 	defer cancel()
 	if err := CheckExtensions(ctx, databaseURL); err != nil {
 		return err
 	}
+	return migrateTo(databaseURL, version, lossy)
+}
+
+// MigrateDown reverts every migration, leaving an empty schema (`api migrate down`). The first
+// migration's down drops every table, so it is lossy: it runs only with AllowLossy, like MigrateTo.
+func MigrateDown(databaseURL string, lossy Lossy) error {
+	return migrateTo(databaseURL, 0, lossy)
+}
+
+// migrateTo is MigrateTo after the extension check.
+func migrateTo(databaseURL string, version uint, lossy Lossy) error {
+	if version != 0 {
+		if err := knownVersion(version); err != nil {
+			return fmt.Errorf("migrate to %d: not a migration of this binary", version)
+		}
+	}
 	m, err := newMigrate(databaseURL)
 	if err != nil {
 		return err
 	}
 	defer m.Close()
-	if err := m.Migrate(version); err != nil && !errors.Is(err, migrate.ErrNoChange) {
-		return migrationFailed(m, err)
+	from, dirty, err := m.Version()
+	if errors.Is(err, migrate.ErrNilVersion) {
+		from, dirty, err = 0, false, nil
+	}
+	if err != nil {
+		return fmt.Errorf("read the schema's version: %w", err)
+	}
+	if dirty {
+		return fmt.Errorf("the schema is marked dirty at version %d (a migration failed there): nothing was changed; "+
+			"find the version the schema is really at, record it with api migrate force N, then migrate again", from)
+	}
+	if err := refuseLoss(from, version, lossy); err != nil {
+		return err
+	}
+	if version == 0 {
+		err = m.Down()
+	} else {
+		err = m.Migrate(version)
+	}
+	if err != nil && !errors.Is(err, migrate.ErrNoChange) {
+		return migrationFailed(m, err, version < from)
 	}
 	return nil
 }
 
-// MigrateDown reverts every migration, leaving an empty schema.
-func MigrateDown(databaseURL string) error {
-	m, err := newMigrate(databaseURL)
+// knownVersion returns an error unless version is an embedded migration.
+func knownVersion(version uint) error {
+	src, err := sourceFS()
 	if err != nil {
 		return err
 	}
-	defer m.Close()
-	if err := m.Down(); err != nil && !errors.Is(err, migrate.ErrNoChange) {
-		return fmt.Errorf("migrate down: %w", err)
+	defer src.Close()
+	r, _, err := src.ReadUp(version)
+	if err != nil {
+		return err
 	}
-	return nil
+	return r.Close()
 }
 
 // Version reports the applied migration version and whether a failed migration left it dirty.

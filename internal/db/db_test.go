@@ -97,7 +97,10 @@ func TestMigrateUpDownUp(t *testing.T) {
 	require.Subset(t, created, model)
 	require.NoError(t, db.MigrateUp(databaseURL), "up again is a no-op")
 
-	require.NoError(t, db.MigrateDown(databaseURL))
+	var loss *db.LossError
+	require.ErrorAs(t, db.MigrateDown(databaseURL, db.RefuseLossy), &loss, "the first migration's down drops every table")
+	requireVersion(t, databaseURL, latest)
+	require.NoError(t, db.MigrateDown(databaseURL, db.AllowLossy))
 	requireVersion(t, databaseURL, 0)
 	require.Equal(t, []string{"schema_migrations"}, tables(t, databaseURL), "down leaves only golang-migrate's table")
 	conn, err := pgx.Connect(t.Context(), databaseURL)

@@ -118,24 +118,49 @@ const setupTimeout = 30 * time.Second
 // appends whole) and, when the failed migration left the version dirty, takes that mark back: each
 // migration file runs as one statement string over PostgreSQL's simple protocol, that is in one
 // implicit transaction, so a failed one has changed nothing and the schema is still at the version
-// before it. Migrations must stay free of transaction control (and of CREATE INDEX CONCURRENTLY) for
-// this to hold.
-func migrationFailed(m *migrate.Migrate, err error) error {
+// the step started from. golang-migrate marks the version a step goes to dirty before running it:
+// going up, the schema is at the migration before that one; going down (down is true), at the one
+// after it, or at the first migration when its down failed (the dirty mark is then on "no version",
+// which golang-migrate reports as no version at all). Migrations must stay free of transaction
+// control (and of CREATE INDEX CONCURRENTLY) for this to hold.
+func migrationFailed(m *migrate.Migrate, err error, down bool) error {
+	direction := "up"
+	if down {
+		direction = "down"
+	}
 	var dbErr database.Error
-	if errors.As(err, &dbErr) {
+	ran := errors.As(err, &dbErr) // a migration's own SQL failed
+	if ran {
 		// Err would add the server's DETAIL, which may quote a row's values.
 		err = fmt.Errorf("failed at line %d: %w; nothing of it was applied", dbErr.Line, dbErr.OrigErr)
 	}
 	version, dirty, verr := m.Version()
-	if verr != nil || !dirty {
-		return fmt.Errorf("migrate up: %w", err)
+	at := -1 // no migration applied
+	switch {
+	case down && ran && errors.Is(verr, migrate.ErrNilVersion):
+		first, ferr := firstVersion()
+		if ferr != nil {
+			return fmt.Errorf("migrate down: %w", err)
+		}
+		version, at = first, int(first)
+	case verr != nil || !dirty:
+		return fmt.Errorf("migrate %s: %w", direction, err)
+	case down:
+		next, nerr := nextVersion(version)
+		if nerr != nil {
+			return fmt.Errorf("migrate down: %w; the schema is marked dirty at version %d", err, version)
+		}
+		at = int(next)
+	default:
+		if v, perr := previousVersion(version); perr == nil {
+			at = int(v)
+		}
 	}
-	previous := -1 // no migration applied
-	if v, perr := previousVersion(version); perr == nil {
-		previous = int(v)
+	if ferr := m.Force(at); ferr != nil {
+		return fmt.Errorf("migrate %s: %w; the schema is marked dirty at version %d, and marking it clean failed: %w", direction, err, version, ferr)
 	}
-	if ferr := m.Force(previous); ferr != nil {
-		return fmt.Errorf("migrate up: %w; the schema is marked dirty at version %d, and marking it clean failed: %w", err, version, ferr)
+	if down {
+		return fmt.Errorf("migrate down: the down of migration %d: %w", at, err)
 	}
 	return fmt.Errorf("migrate up: migration %d: %w", version, err)
 }
@@ -157,6 +182,26 @@ func previousVersion(v uint) (uint, error) {
 	}
 	defer src.Close()
 	return src.Prev(v)
+}
+
+// nextVersion is the embedded migration after v; an error when v is the last.
+func nextVersion(v uint) (uint, error) {
+	src, err := sourceFS()
+	if err != nil {
+		return 0, err
+	}
+	defer src.Close()
+	return src.Next(v)
+}
+
+// firstVersion is the first embedded migration.
+func firstVersion() (uint, error) {
+	src, err := sourceFS()
+	if err != nil {
+		return 0, err
+	}
+	defer src.Close()
+	return src.First()
 }
 
 // Force records version as applied and clean without running anything (`api migrate force N`): the
