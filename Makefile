@@ -101,11 +101,11 @@ sqlc-check: ## fail when the committed sqlc code is not what the queries and mig
 # internal/db/testdata/schema.sql is pg_dump's schema of a database migrated to the latest version;
 # TestSchemaSnapshot (part of make test) fails when the migrations build anything else.
 .PHONY: schema
-schema: ## rewrite the committed schema snapshot (internal/db/testdata/schema.sql) after a migration changed the schema
+schema: bootstrap ## rewrite the committed schema snapshot (internal/db/testdata/schema.sql) after a migration changed the schema
 	$(GO) test ./internal/db -run '^TestSchemaSnapshot$$' -count=1 -update
 
 .PHONY: schema-check
-schema-check: ## fail when the committed schema snapshot is not what the migrations build (starts a throwaway PostgreSQL)
+schema-check: bootstrap ## fail when the committed schema snapshot is not what the migrations build (starts a throwaway PostgreSQL)
 	$(GO) test ./internal/db -run '^TestSchemaSnapshot$$' -count=1
 
 .PHONY: lint
