@@ -23,8 +23,12 @@ import { chainedConnection, chainedRuns } from './pagination.ts'
 // them read them again (lists are ordered and filtered by the server — pinned first, search by
 // stemmed words — so they are not re-sorted here).
 
-// Types without an id are part of the object that holds them (a page, a payload, an event). The
-// worker's and runs' own types (StartRunPayload, ToolResult, RetryOrigin …) never reach the web app.
+// Types without an id are part of the object that holds them (a page, a payload, an event), so the
+// cache keys them as embedded. The list is exactly the object types without an id field that can
+// appear in an answer to the web app: those returned by a field the user may read, from the root
+// fields whose @auth accepts USER down. The worker's and runs' own types (StartRunPayload,
+// ToolResult, RetryOrigin …) are behind fields only they may call, and never reach the web app.
+// cache.test.ts derives the list from the schema (graph/*.graphqls) and fails when they differ.
 const embedded = [
   'TeammateActivity',
   'TeammateChange',
@@ -43,6 +47,7 @@ const embedded = [
   'MemoryItemPayload',
   'MemoryItemsPayload',
   'ForgetMemoryPayload',
+  'ForgetMemoriesPayload',
   'ImportMemoryPayload',
   'RetryRequest',
   'Lesson',

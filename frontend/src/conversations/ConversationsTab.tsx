@@ -18,7 +18,8 @@ const RunsQuery = graphql(`
   }
 `)
 
-const RunQuery = graphql(`
+// One run, as the cache holds it (also read by RunCard.test.tsx to show a run as the page does).
+export const RunQuery = graphql(`
   query Run($id: ID!) {
     run(id: $id) {
       ...RunFields

@@ -1,0 +1,225 @@
+// @vitest-environment happy-dom
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { useQuery } from 'urql'
+import { describe, expect, it, vi } from 'vitest'
+import { memoryItem, type ItemAnswer } from '../test/fixtures.ts'
+import { errorAnswer, fakeServer, renderWithApi, type Answer, type Handler } from '../test/fakeApi.tsx'
+import { MemoryItemCard } from './MemoryItemCard.tsx'
+import { MemoryItemQuery } from './model.ts'
+
+const now = Date.parse('2025-06-01T12:00:00Z')
+
+/** The card as a list shows it: with the item as the cache holds it now. */
+function CardOfCachedItem({ id, onToggle }: { id: string; onToggle?(selected: boolean): void }) {
+  const [{ data }] = useQuery({ query: MemoryItemQuery, variables: { id } })
+  if (!data?.memoryItem) return <p>Loading…</p>
+  return (
+    <ul>
+      <MemoryItemCard item={data.memoryItem} now={now} selection={onToggle ? { selected: false, onToggle } : undefined} />
+    </ul>
+  )
+}
+
+const saved = (name: string, item: ItemAnswer): Answer => ({ data: { [name]: { __typename: 'MemoryItemPayload', item } } })
+
+async function setup(item: ItemAnswer, handlers: Record<string, Handler> = {}, onToggle?: (selected: boolean) => void) {
+  let current = item
+  const server = fakeServer({
+    MemoryItem: () => ({ data: { memoryItem: current } }),
+    ...handlers,
+  })
+  const user = userEvent.setup({ delay: null })
+  renderWithApi(<CardOfCachedItem id={item.id} onToggle={onToggle} />, server)
+  const card = await screen.findByRole('listitem')
+  return { server, user, card, setCurrent: (next: ItemAnswer) => (current = next) }
+}
+
+describe('MemoryItemCard', () => {
+  it('shows the item: kind, key, text, revision, and buttons that name it', async () => {
+    const { card } = await setup(memoryItem({ revision: 4 }))
+    expect(within(card).getByText('Preference')).toBeTruthy()
+    expect(within(card).getByRole('heading', { name: 'coffee' })).toBeTruthy()
+    expect(within(card).getByText('Drinks oat milk flat whites.')).toBeTruthy()
+    expect(within(card).getByText('revision 4')).toBeTruthy()
+    expect(within(card).getByText(/^Added /)).toBeTruthy()
+    expect(within(card).queryByText('Pinned')).toBeNull()
+    const actions = within(card).getByRole('group', { name: 'Actions' })
+    expect(within(actions).getAllByRole('button').map((b) => b.getAttribute('aria-label'))).toEqual([
+      'Edit ‘coffee’',
+      'Pin ‘coffee’',
+      'History of ‘coffee’',
+      'Forget ‘coffee’',
+    ])
+  })
+
+  it('names an item without a key by the start of its text', async () => {
+    const { card } = await setup(memoryItem({ key: null, content: 'Takes the 8:12 train to work every weekday morning, except Fridays.' }))
+    expect(within(card).queryByRole('heading')).toBeNull()
+    expect(within(card).getByRole('button', { name: 'Pin ‘Takes the 8:12 train to work every weekd…’' })).toBeTruthy()
+  })
+
+  it('says when it changed, and when it expires', async () => {
+    const { card } = await setup(memoryItem({ updatedAt: '2025-05-02T10:00:00Z', expiresAt: '2025-07-01T00:00:00Z' }))
+    expect(within(card).getByText(/^Changed /)).toBeTruthy()
+    expect(within(card).getByText(/^Expires /)).toBeTruthy()
+    expect(within(card).queryByText('Expired')).toBeNull()
+    expect(card.className).not.toContain('expired')
+  })
+
+  it('says when its expiry has passed', async () => {
+    const { card } = await setup(memoryItem({ expiresAt: '2025-05-01T00:00:00Z' }))
+    expect(within(card).getByText('Expired')).toBeTruthy()
+    expect(within(card).queryByText(/^Expires /)).toBeNull()
+    expect(card.className).toContain('expired')
+  })
+
+  it('pins it, and offers Undo for as long as the item is at the revision the pin made', async () => {
+    const { server, user, card } = await setup(memoryItem({ revision: 1 }), {
+      EditMemory: () => saved('editMemory', memoryItem({ revision: 2, pinned: true })),
+      UndoMemoryEdit: () => saved('undoMemoryEdit', memoryItem({ revision: 3, pinned: false })),
+    })
+    expect(within(card).queryByRole('button', { name: /^Undo/ })).toBeNull()
+    await user.click(within(card).getByRole('button', { name: 'Pin ‘coffee’' }))
+    expect(await within(card).findByText('Pinned')).toBeTruthy()
+    expect(server.called('EditMemory')).toEqual([{ input: { id: 'item-1', baseRevision: 1, pinned: true } }])
+    expect(within(card).getByRole('button', { name: 'Unpin ‘coffee’' })).toBeTruthy()
+
+    await user.click(within(card).getByRole('button', { name: 'Undo the last change to ‘coffee’' }))
+    await waitFor(() => expect(within(card).queryByText('Pinned')).toBeNull())
+    expect(server.called('UndoMemoryEdit')).toEqual([{ input: { id: 'item-1', revision: 2 } }])
+    expect(within(card).queryByRole('button', { name: /^Undo/ })).toBeNull()
+    expect(server.unexpected).toEqual([])
+  })
+
+  it('stops offering Undo once the item moved past the revision the pin made', async () => {
+    const { server, user, card, setCurrent } = await setup(memoryItem({ revision: 1 }), {
+      EditMemory: () => saved('editMemory', memoryItem({ revision: 2, pinned: true })),
+    })
+    await user.click(within(card).getByRole('button', { name: 'Pin ‘coffee’' }))
+    expect(await within(card).findByRole('button', { name: 'Undo the last change to ‘coffee’' })).toBeTruthy()
+    // Someone else edits it: the page reads the item again.
+    setCurrent(memoryItem({ revision: 3, pinned: true, content: 'Drinks tea.' }))
+    await server.client.query(MemoryItemQuery, { id: 'item-1' }, { requestPolicy: 'network-only' }).toPromise()
+    expect(await within(card).findByText('Drinks tea.')).toBeTruthy()
+    expect(within(card).queryByRole('button', { name: /^Undo/ })).toBeNull()
+  })
+
+  it('unpins a pinned item', async () => {
+    const { server, user, card } = await setup(memoryItem({ revision: 6, pinned: true }), {
+      EditMemory: () => saved('editMemory', memoryItem({ revision: 7, pinned: false })),
+    })
+    expect(within(card).getByText('Pinned')).toBeTruthy()
+    expect(card.className).toContain('pinned')
+    await user.click(within(card).getByRole('button', { name: 'Unpin ‘coffee’' }))
+    await waitFor(() => expect(within(card).queryByText('Pinned')).toBeNull())
+    expect(server.called('EditMemory')).toEqual([{ input: { id: 'item-1', baseRevision: 6, pinned: false } }])
+  })
+
+  it('reads the item again when a pin answers CONFLICT, and says nothing was saved', async () => {
+    const { server, user, card, setCurrent } = await setup(memoryItem({ revision: 1 }), {
+      EditMemory: () => {
+        setCurrent(memoryItem({ revision: 5, content: 'Drinks tea.' }))
+        return errorAnswer('CONFLICT', { currentRevision: 5 })
+      },
+    })
+    await user.click(within(card).getByRole('button', { name: 'Pin ‘coffee’' }))
+    expect((await within(card).findByRole('alert')).textContent).toBe(
+      'This memory changed in the meantime (it is now at revision 5); it has been reloaded, nothing was saved.',
+    )
+    expect(await within(card).findByText('Drinks tea.')).toBeTruthy()
+    expect(within(card).getByText('revision 5')).toBeTruthy()
+    expect(server.calls.filter((c) => c.name === 'MemoryItem').map((c) => c.requestPolicy)).toContain('network-only')
+    expect(within(card).queryByRole('button', { name: /^Undo/ })).toBeNull()
+  })
+
+  it('is edited in place, and the save can be undone', async () => {
+    const { server, user, card } = await setup(memoryItem({ revision: 2 }), {
+      ForgottenBefore: () => ({ data: { forgottenBefore: false } }),
+      EditMemory: () => saved('editMemory', memoryItem({ revision: 3, content: 'Drinks oat milk cortados.' })),
+    })
+    await user.click(within(card).getByRole('button', { name: 'Edit ‘coffee’' }))
+    const form = within(card).getByRole('form', { name: 'Edit memory' })
+    expect(within(card).queryByRole('group', { name: 'Actions' })).toBeNull()
+    const text = within(form).getByRole('textbox', { name: 'Content' })
+    await user.clear(text)
+    await user.type(text, 'Drinks oat milk cortados.')
+    await user.click(within(form).getByRole('button', { name: 'Save' }))
+    expect(await within(card).findByText('Drinks oat milk cortados.')).toBeTruthy()
+    expect(within(card).queryByRole('form')).toBeNull()
+    expect(server.called('EditMemory')).toEqual([{ input: { id: 'item-1', baseRevision: 2, content: 'Drinks oat milk cortados.' } }])
+    expect(within(card).getByRole('button', { name: 'Undo the last change to ‘coffee’' })).toBeTruthy()
+  })
+
+  it('closes the editor on Cancel without saving', async () => {
+    const { server, user, card } = await setup(memoryItem())
+    await user.click(within(card).getByRole('button', { name: 'Edit ‘coffee’' }))
+    await user.type(within(card).getByRole('textbox', { name: 'Content' }), ' Sometimes.')
+    await user.click(within(card).getByRole('button', { name: 'Cancel' }))
+    expect(within(card).queryByRole('form')).toBeNull()
+    expect(within(card).getByText('Drinks oat milk flat whites.')).toBeTruthy()
+    expect(server.called('EditMemory')).toEqual([])
+  })
+
+  it('opens and closes its history', async () => {
+    const { server, user, card } = await setup(memoryItem({ revision: 2 }), {
+      MemoryHistory: () => ({
+        data: {
+          memoryItem: {
+            __typename: 'MemoryItem',
+            id: 'item-1',
+            revision: 2,
+            revisions: {
+              __typename: 'MemoryRevisionConnection',
+              edges: [2, 1].map((r) => ({
+                __typename: 'MemoryRevisionEdge',
+                cursor: `c${r}`,
+                node: {
+                  __typename: 'MemoryRevision',
+                  revision: r,
+                  content: r === 2 ? 'Drinks oat milk flat whites.' : 'Drinks flat whites.',
+                  key: 'coffee',
+                  kind: 'PREFERENCE',
+                  pinned: false,
+                  expiresAt: null,
+                  action: r === 2 ? 'EDIT' : 'CREATE',
+                  actor: 'user',
+                  basedOn: r === 2 ? 1 : null,
+                  createdAt: '2025-03-01T09:30:00Z',
+                },
+              })),
+              pageInfo: { __typename: 'PageInfo', hasNextPage: false, endCursor: 'c1' },
+            },
+          },
+        },
+      }),
+    })
+    const toggle = within(card).getByRole('button', { name: 'History of ‘coffee’' })
+    expect(toggle.getAttribute('aria-expanded')).toBe('false')
+    await user.click(toggle)
+    expect(toggle.getAttribute('aria-expanded')).toBe('true')
+    const history = within(card).getByRole('region', { name: 'History' })
+    expect(await within(history).findByText('Drinks flat whites.')).toBeTruthy()
+    expect(within(history).getByText('current')).toBeTruthy()
+    expect(within(history).getByRole('button', { name: 'Restore revision 1' })).toBeTruthy()
+    expect(server.queried('MemoryHistory')).toEqual([{ id: 'item-1', first: 20, after: null }])
+    await user.click(toggle)
+    expect(within(card).queryByRole('region', { name: 'History' })).toBeNull()
+  })
+
+  it('asks before forgetting it', async () => {
+    const { server, user, card } = await setup(memoryItem(), {
+      ForgetInfo: () => ({ data: { copies: [] } }),
+    })
+    await user.click(within(card).getByRole('button', { name: 'Forget ‘coffee’' }))
+    expect(await screen.findByRole('heading', { name: 'Forget this memory?' })).toBeTruthy()
+    expect(server.called('ForgetMemory')).toEqual([])
+  })
+
+  it('has a checkbox for bulk actions when the list selects', async () => {
+    const onToggle = vi.fn()
+    const { user, card } = await setup(memoryItem(), {}, onToggle)
+    await user.click(within(card).getByRole('checkbox', { name: 'Select ‘coffee’' }))
+    expect(onToggle).toHaveBeenCalledWith(true)
+  })
+})
