@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react'
 
-// The beginning of every retry's message (L3; the README states the whole template): a run whose
+// The beginning of every retry's message (L3; docs/WORKER.md states the whole template): a run whose
 // user message starts so redoes an earlier reply.
 export const retryPromptPrefix = 'Please try again and give the complete new answer, not just the changes.'
 

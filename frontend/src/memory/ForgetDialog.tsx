@@ -107,7 +107,7 @@ export function ForgetDialog({ item, onForgotten, onClose }: ForgetDialogProps) 
         <p className="muted small" data-testid="forget-storage">
           {erasure.purged
             ? `Within ${erasure.purgeDelaySeconds ?? 0} seconds, plus the time the rewrite takes, this service's own database files are rewritten so they keep no trace of it (old row versions, statistics and the write-ahead log).`
-            : 'This service uses a database server it does not run (DATABASE_URL): the text stays in that server\'s free space, write-ahead log and archives until they are rewritten or roll over, and in its backups and replicas. The README says what its operator can run.'}
+            : 'This service uses a database server it does not run (DATABASE_URL): the text stays in that server\'s free space, write-ahead log and archives until they are rewritten or roll over, and in its backups and replicas. docs/FORGETTING.md says what its operator can run.'}
         </p>
       )}
       <p className="muted small">If you save the same text again later, you will be asked to confirm first.</p>

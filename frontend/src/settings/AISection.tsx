@@ -72,7 +72,7 @@ export function AISection() {
           <p className="muted small">
             To turn either on, set <code>MEMORY_EMBEDDING_URL</code> and <code>MEMORY_EMBEDDING_MODEL</code>, or{' '}
             <code>MEMORY_EXTRACTION_URL</code> and <code>MEMORY_EXTRACTION_MODEL</code>, with <code>MEMORY_AI_API_KEY</code>,
-            and restart the server (the README lists every setting).
+            and restart the server (docs/CONFIGURATION.md lists every setting).
           </p>
         </div>
       )}

@@ -57,7 +57,7 @@ export function BackupsSection() {
           <p>
             Restoring one of those backups can bring back what you forgot after it was made. To have this service keep
             backups, and forget again after a restore what was forgotten since, set <code>MEMORY_BACKUP_DIR</code> (the
-            README explains it).
+            docs/OPERATIONS.md explains it).
           </p>
         </section>
       </div>
