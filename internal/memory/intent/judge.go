@@ -318,7 +318,7 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 	if i >= s.n() {
 		return m.noFrame(s, RoleSave|RoleUpdate)
 	}
-	at := i // where the text starts
+	var at int // where the text starts: each frame below sets it
 	bare := false
 	var target span
 	end, p := s.longestFrame(i, saveFrames)
