@@ -22,19 +22,6 @@ const (
 	Forget
 )
 
-// String names the kind for logs and test output.
-func (k Kind) String() string {
-	switch k {
-	case Save:
-		return "save"
-	case Update:
-		return "update"
-	case Forget:
-		return "forget"
-	}
-	return "unknown"
-}
-
 // Item is an existing item as far as the judgement needs it.
 type Item struct {
 	Key     string
