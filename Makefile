@@ -57,7 +57,7 @@ prometheus: ## unpack Debian's prometheus into .tools/ for the metrics test (mak
 .PHONY: test
 test: bootstrap frontend mcp-client prometheus ## the tests CI runs after make check: vet, unit and integration tests with -race (a real Prometheus included), short fuzzing, e2e
 	$(GO) vet ./...
-	MEMORY_REQUIRE_PROMETHEUS=1 $(GO) test -race -count=1 ./...
+	MEMORY_REQUIRE_PROMETHEUS=1 MEMORY_REQUIRE_WEBAPP=1 $(GO) test -race -count=1 -shuffle=on ./...
 	FUZZTIME=5s scripts/fuzz-short.sh
 	$(MAKE) --no-print-directory e2e
 
@@ -113,14 +113,25 @@ lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [[ -n $$out ]]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
+# .golangci.yml says which linters run and why; scripts/golangci-lint.sh installs the version it names
+# into .tools/bin the first time (several minutes).
+.PHONY: golangci
+golangci: ## golangci-lint: staticcheck, errcheck, unused, the packages' layering (depguard) and more
+	scripts/golangci-lint.sh run ./...
+
+.PHONY: deadcode
+deadcode: ## fail on functions that only tests reach (exceptions in scripts/deadcode-allow.txt)
+	scripts/deadcode.sh
+
 # The static checks, cheapest first; CI runs them before make test. Generated code is regenerated in
 # place and compared with what the tree had (scripts/check-generated.sh), so a failure leaves the
 # regenerated files to review and commit; the sqlc code is generated into a scratch copy and diffed
 # (sqlc-check). go.mod is checked before gqlgen runs, which tidies it.
 .PHONY: check
-check: lint frontend/node_modules/.package-lock.json ## what CI runs before the tests: lint, staticcheck, go.mod tidy, generated code current (gqlgen, sqlc), ESLint, the web app's unit tests
+check: lint frontend/node_modules/.package-lock.json ## what CI runs before the tests: lint, go.mod tidy, golangci-lint, dead code, generated code current (gqlgen, sqlc), ESLint, the web app's unit tests
 	$(GO) mod tidy -diff
-	$(GO) tool staticcheck ./...
+	$(MAKE) --no-print-directory golangci
+	$(MAKE) --no-print-directory deadcode
 	scripts/check-generated.sh graph -- $(GO) tool gqlgen generate
 	$(MAKE) --no-print-directory sqlc-check
 	$(MAKE) --no-print-directory schema-check

@@ -6,6 +6,8 @@
 # Go build cache, so a passing run leaves the tree as it was.
 set -euo pipefail
 
+# Every fuzz target of the repository, and only those: internal/lint's TestFuzzTargetsAllRun fails
+# when a func Fuzz…(*testing.F) is missing here or an entry names none.
 TARGETS=(
 	internal/memory/intent:FuzzNegatorNeverConfirms
 	internal/memory/intent:FuzzChangedTokenNeverConfirms

@@ -113,7 +113,7 @@ func TestEmbedRejectsBadAnswers(t *testing.T) {
 		var e *ai.Error
 		require.ErrorAs(t, err, &e, name)
 		assert.Equal(t, tc.code, e.Code, name)
-		assert.Equal(t, tc.retryable, ai.IsRetryable(err), name)
+		assert.Equal(t, tc.retryable, e.Retryable(), name)
 		assert.NotContains(t, err.Error(), "4711", name)
 	}
 }
@@ -141,7 +141,6 @@ func TestErrorClassification(t *testing.T) {
 		require.ErrorAs(t, err, &e)
 		assert.Equal(t, tc.status, e.Status)
 		assert.Equal(t, tc.retryable, e.Retryable(), "HTTP %d", tc.status)
-		assert.Equal(t, tc.retryable, ai.IsRetryable(err), "HTTP %d", tc.status)
 		assert.Equal(t, tc.message, err.Error())
 		assert.NotContains(t, err.Error(), "4711")
 		assert.NotContains(t, err.Error(), apiKey)
@@ -168,7 +167,8 @@ func TestTimeoutIsRetryable(t *testing.T) {
 	defer cancel()
 	_, err = c.Embed(ctx, "m", 2, []string{secret})
 	require.ErrorIs(t, err, context.DeadlineExceeded)
-	assert.True(t, ai.IsRetryable(err))
+	require.ErrorAs(t, err, &e)
+	assert.True(t, e.Retryable())
 }
 
 func TestUnreachableIsRetryable(t *testing.T) {
@@ -318,7 +318,10 @@ func TestBudgetZeroTurnsAIOff(t *testing.T) {
 	for range 3 {
 		_, err := c.Embed(t.Context(), "m", 2, []string{"x"})
 		require.ErrorIs(t, err, ai.ErrBudgetSpent)
-		assert.True(t, ai.IsRetryable(err))
+		// What internal/jobs looks for: the job waits until then, without spending an attempt.
+		var snooze interface{ RetryAt() time.Time }
+		require.ErrorAs(t, err, &snooze)
+		assert.True(t, snooze.RetryAt().After(time.Now()))
 		err = c.ChatJSON(t.Context(), "m", nil, "x", extractionSchema, &extraction{})
 		require.ErrorIs(t, err, ai.ErrBudgetSpent)
 	}

@@ -108,16 +108,6 @@ func (e *Error) Retryable() bool { return e.Temporary }
 // ErrorCode is the text-free code a job records, like "ai embeddings HTTP 429 rate_limit_exceeded".
 func (e *Error) ErrorCode() string { return e.Error() }
 
-// IsRetryable reports whether err is worth retrying later: a temporary *Error, or a spent budget
-// (which resets tomorrow).
-func IsRetryable(err error) bool {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Temporary
-	}
-	return errors.Is(err, ErrBudgetSpent)
-}
-
 // Embed returns one vector per input, in input order. model is required; dims > 0 asks for that
 // many dimensions and checks every vector has them (0 takes the model's own size, the same for all).
 // An empty input list costs nothing.

@@ -1,7 +1,7 @@
 // Package jobs owns the background-job queue over the memory_jobs table (RULES I3): enqueueing in the
 // caller's transaction (EnqueueTx, EnqueueUniqueTx), claiming batches with leases and FOR UPDATE
 // SKIP LOCKED, retrying failures after attempt⁴ seconds (±10%) up to MaxAttempts before marking them
-// failed, postponing without counting an attempt (RetryAt: the AI budget is spent until tomorrow),
+// failed, postponing without counting an attempt (an error with a RetryAt method: the AI budget is spent until tomorrow),
 // rescuing expired leases, waking runners through LISTEN/NOTIFY with polling as the fallback, and
 // shutting down gracefully. Any number of runners, in any number of processes, may work one
 // database. A job is handled until it is done, failed or cancelled; its handler may run more than

@@ -176,20 +176,6 @@ func (e *Error) Retryable() bool   { return !e.Permanent }
 // Permanent wraps err so the job fails at once with code, without further attempts.
 func Permanent(code string, err error) error { return &Error{Code: code, Permanent: true, Err: err} }
 
-// Snooze is an error that asks for the job to wait until At without counting the attempt.
-type Snooze struct {
-	At   time.Time
-	Code string
-}
-
-func (s *Snooze) Error() string      { return "retry at " + s.At.UTC().Format(time.RFC3339) + ": " + s.Code }
-func (s *Snooze) ErrorCode() string  { return s.Code }
-func (s *Snooze) RetryAt() time.Time { return s.At }
-
-// RetryAt returns an error that makes the runner put the job back until at, not counting the
-// attempt. code is recorded in last_error.
-func RetryAt(at time.Time, code string) error { return &Snooze{At: at, Code: code} }
-
 // ErrorCode returns the text-free code recorded for err: its own ErrorCode if it has one (cleaned of
 // anything but letters, digits and a little punctuation), a SQLSTATE for database errors, or a
 // generic code. It never returns err's message.

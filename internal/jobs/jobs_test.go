@@ -631,7 +631,6 @@ func TestErrorCode(t *testing.T) {
 	assert.Equal(t, jobs.CodeHandlerError, jobs.ErrorCode(errors.New(secret)))
 	assert.Equal(t, "ai server error 503", jobs.ErrorCode(fmt.Errorf("x: %w", &jobs.Error{Code: "ai server error 503\n" + "\x00"})))
 	assert.Equal(t, "cancelled", jobs.ErrorCode(context.Canceled))
-	assert.Equal(t, "x", jobs.ErrorCode(jobs.RetryAt(time.Now(), "x")))
 	long := jobs.ErrorCode(&jobs.Error{Code: string(make([]byte, 0)) + fmt.Sprintf("%0300d", 7)})
 	assert.LessOrEqual(t, len(long), 100)
 	assert.Equal(t, "ai bad request", jobs.Permanent("ai bad request", errors.New(secret)).Error(), "a coded error's message is the code alone")

@@ -25,9 +25,9 @@ import (
 )
 
 // Handler does one job. It gets a context that ends at the job's timeout or when the runner gives up
-// waiting at shutdown. A nil error marks the job done; see the Error, Permanent and RetryAt for what
-// errors can ask for. A job may run more than once (after a crash, or if its lease expires under
-// it), so handlers must be idempotent.
+// waiting at shutdown. A nil error marks the job done; Error, Permanent and the optional methods
+// listed in job.go (ErrorCode, Retryable, RetryAt) say what a failure asks for. A job may run more
+// than once (after a crash, or if its lease expires under it), so handlers must be idempotent.
 type Handler func(ctx context.Context, job Job) error
 
 // BatchHandler does several claimed jobs of one kind at once — say, one embeddings request for many

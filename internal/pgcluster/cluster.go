@@ -197,11 +197,11 @@ func (c *Cluster) initialize(ctx context.Context, passwordPath string, fast bool
 		_, err = c.initdb(ctx, staging, append(args, "--no-locale"))
 	}
 	if err != nil {
-		os.RemoveAll(staging)
+		_ = os.RemoveAll(staging) // best effort: initdb's error is the one to report
 		return "", fmt.Errorf("pgcluster: %w", err)
 	}
 	if err := os.Rename(staging, c.dataDir); err != nil {
-		os.RemoveAll(staging)
+		_ = os.RemoveAll(staging) // best effort: the rename's error is the one to report
 		return "", fmt.Errorf("pgcluster: move the new cluster into place: %w", err)
 	}
 	c.logger.Info("initialized PostgreSQL cluster", "dir", c.dataDir, "elapsed", time.Since(began).Round(time.Millisecond))

@@ -51,7 +51,7 @@ func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''
 // take returns the database's state now, table by table.
 func (d *snapshots) take(t *testing.T) map[string]string {
 	t.Helper()
-	rows, err := d.conn.Query(t.Context(), d.query)
+	rows, err := d.conn.Query(t.Context(), d.query) //nolint:rowserrcheck // pgx.ForEachRow checks rows.Err
 	require.NoError(t, err)
 	out := map[string]string{}
 	var table, hash string

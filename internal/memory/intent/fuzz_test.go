@@ -145,3 +145,17 @@ func FuzzChangedTokenNeverConfirms(f *testing.F) {
 		}
 	})
 }
+
+// String names the kind in the fuzzers' failure messages. It lives here because no code outside the
+// tests prints a Kind.
+func (k Kind) String() string {
+	switch k {
+	case Save:
+		return "save"
+	case Update:
+		return "update"
+	case Forget:
+		return "forget"
+	}
+	return "unknown"
+}

@@ -22,19 +22,6 @@ const (
 	Forget
 )
 
-// String names the kind for logs and test output.
-func (k Kind) String() string {
-	switch k {
-	case Save:
-		return "save"
-	case Update:
-		return "update"
-	case Forget:
-		return "forget"
-	}
-	return "unknown"
-}
-
 // Item is an existing item as far as the judgement needs it.
 type Item struct {
 	Key     string
@@ -318,7 +305,7 @@ func (m *message) judgeSave(s *sentence, w Write, content, key []textmodel.Token
 	if i >= s.n() {
 		return m.noFrame(s, RoleSave|RoleUpdate)
 	}
-	at := i // where the text starts
+	var at int // where the text starts: each frame below sets it
 	bare := false
 	var target span
 	end, p := s.longestFrame(i, saveFrames)

@@ -326,13 +326,12 @@ func buildLexicon(entries []entry) (map[string]Role, map[string]bool) {
 
 // inflections returns the regular -s, -ed and -ing forms of a verb's lemma.
 func inflections(lemma string) []string {
-	stem := lemma
 	switch {
 	case strings.HasSuffix(lemma, "e"):
-		stem = strings.TrimSuffix(lemma, "e")
+		stem := strings.TrimSuffix(lemma, "e")
 		return []string{lemma + "s", lemma + "d", stem + "ing"}
 	case strings.HasSuffix(lemma, "y") && !strings.ContainsAny(lemma[len(lemma)-2:len(lemma)-1], "aeiou"):
-		stem = strings.TrimSuffix(lemma, "y")
+		stem := strings.TrimSuffix(lemma, "y")
 		return []string{stem + "ies", stem + "ied", lemma + "ing"}
 	case strings.HasSuffix(lemma, "s") || strings.HasSuffix(lemma, "sh") || strings.HasSuffix(lemma, "ch") ||
 		strings.HasSuffix(lemma, "x"):
