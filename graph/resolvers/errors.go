@@ -21,13 +21,12 @@ import (
 func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 	return func(ctx context.Context, err error) *gqlerror.Error {
 		gerr := graphql.DefaultErrorPresenter(ctx, err)
-		set := func(code, message string) *gqlerror.Error {
+		set := func(code, message string) {
 			gerr.Message = message
 			if gerr.Extensions == nil {
 				gerr.Extensions = map[string]any{}
 			}
 			gerr.Extensions["code"] = code
-			return gerr
 		}
 		class := memory.Classify(err)
 		if !class.Logged {
@@ -68,7 +67,8 @@ func ErrorPresenter(log *slog.Logger) graphql.ErrorPresenterFunc {
 		}
 		class.Log(ctx, log, "graphql error", err, "path", gerr.Path.String())
 		gerr.Extensions = nil
-		return set(class.Code, class.Message)
+		set(class.Code, class.Message)
+		return gerr
 	}
 }
 

@@ -101,7 +101,7 @@ func Relay(ctx context.Context, o RelayOptions, transport mcp.Transport) error {
 				return res, nil
 			case rt.refused.Load():
 				//lint:ignore ST1005 the model reads this as it is: a sentence, like every tool error's text.
-				return nil, errors.New(msgUnauthenticated)
+				return nil, errors.New(msgUnauthenticated) //nolint:staticcheck // a sentence the model reads as it is
 			case errors.As(err, &answer):
 				return nil, answer // the API's error as it gave it (G5's message), not wrapped in the call's
 			}

@@ -24,11 +24,11 @@ var (
 	ErrForbidden = errors.New("this credential may not do that")
 	// ErrMemoryChanged: the generation moved while a run was starting (G4).
 	//lint:ignore ST1005 G4 fixes this exact sentence: the worker shows it to the user as it is.
-	ErrMemoryChanged = errors.New("Memory changed while this task was starting.")
+	ErrMemoryChanged = errors.New("Memory changed while this task was starting.") //nolint:staticcheck // G4 fixes this exact sentence
 	// ErrMemoryChangedMidTurn: memory the run's teammate sees changed since the run adopted its
 	// generation; the run has been interrupted and the operation did nothing (G5).
 	//lint:ignore ST1005 the teammate tells the user this sentence as it is (G5; the README quotes it).
-	ErrMemoryChangedMidTurn = errors.New("Memory changed during this task; it was interrupted. Start a new turn with the current memory.")
+	ErrMemoryChangedMidTurn = errors.New("Memory changed during this task; it was interrupted. Start a new turn with the current memory.") //nolint:staticcheck // the teammate tells the user this sentence as it is (G5)
 )
 
 // ConflictError is returned when a write was based on a revision that is no longer current (R2).

@@ -366,7 +366,7 @@ func compareBatch(t *testing.T, pool *pgxpool.Pool, viewers, requests []string, 
 			b.Queue(recallFullTextList, viewers[i], requests[i])
 		}
 		results := tx.SendBatch(context.Background(), b)
-		defer results.Close()
+		defer func() { _ = results.Close() }() // the early returns; the end closes and checks it
 		for i := range requests {
 			var l lists
 			rows, err := results.Query()

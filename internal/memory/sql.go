@@ -39,7 +39,7 @@ func (t translated) Exec(ctx context.Context, sql string, args ...any) (pgconn.C
 }
 
 func (t translated) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
-	rows, err := t.db.Query(ctx, sql, args...)
+	rows, err := t.db.Query(ctx, sql, args...) //nolint:rowserrcheck // the caller (sqlc's generated code) checks rows.Err
 	return rows, dbError(err)
 }
 
