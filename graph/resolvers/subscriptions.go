@@ -12,10 +12,11 @@ import (
 
 // subscribe registers the subscriber for the events topic selects among those its credential may
 // see: which events are visible to whom is the memory service's rule (memory.EventVisible), asked
-// of every event before topic.
-func (r *Resolver) subscribe(ctx context.Context, topic func(memory.Event) bool) *events.Subscription {
+// of every event before topic. keys are every key of the events topic can accept (events.EventKeys),
+// so the broker asks it only about those.
+func (r *Resolver) subscribe(ctx context.Context, topic func(memory.Event) bool, keys ...events.Key) *events.Subscription {
 	cred := memory.CredentialFrom(ctx)
-	return r.Events.Subscribe(func(e memory.Event) bool { return memory.EventVisible(cred, e) && topic(e) })
+	return r.Events.Subscribe(func(e memory.Event) bool { return memory.EventVisible(cred, e) && topic(e) }, keys...)
 }
 
 // watchGeneration sends the teammate's generation now and after every change to a scope it reads
@@ -31,7 +32,7 @@ func (r *Resolver) watchGeneration(ctx context.Context, teammateID string) (<-ch
 	}
 	sub := r.subscribe(ctx, func(e memory.Event) bool {
 		return e.Generation && (e.Scope == memory.ScopeShared || e.Scope == teammateID)
-	})
+	}, events.ScopeKey(memory.ScopeShared), events.ScopeKey(teammateID))
 	out := make(chan *model.GenerationChange, 1)
 	out <- &model.GenerationChange{TeammateID: teammateID, Generation: first.String()}
 	go func() {
@@ -127,7 +128,7 @@ func (r *Resolver) watchMemory(ctx context.Context, scope memory.Scope) (<-chan 
 		return stream, nil
 	}
 	name := scope.String()
-	sub := r.subscribe(ctx, func(e memory.Event) bool { return e.Scope == name && e.ItemID != "" })
+	sub := r.subscribe(ctx, func(e memory.Event) bool { return e.Scope == name && e.ItemID != "" }, events.ScopeKey(name))
 	return forward(ctx, sub, r.runStillRunning, func(e memory.Event) (*model.MemoryChange, bool) {
 		change := &model.MemoryChange{
 			Scope: e.Scope, ItemID: e.ItemID, Revision: e.Revision, Status: memory.Status(e.Status),
@@ -153,7 +154,7 @@ func (r *Resolver) watchCandidates(ctx context.Context, scope memory.Scope) (<-c
 		return stream, nil
 	}
 	name := scope.String()
-	sub := r.subscribe(ctx, func(e memory.Event) bool { return e.Candidate && e.Scope == name })
+	sub := r.subscribe(ctx, func(e memory.Event) bool { return e.Candidate && e.Scope == name }, events.ScopeKey(name))
 	return forward(ctx, sub, r.runStillRunning, func(e memory.Event) (*memory.Item, bool) {
 		item, err := r.Memory.Item(ctx, e.ItemID)
 		// Confirmed, dismissed or forgotten since: nothing to announce.
@@ -199,7 +200,7 @@ func (r *Resolver) watchTeammates(ctx context.Context) (<-chan *model.TeammateCh
 	if stream, ok := admitted[*model.TeammateChange](ctx); ok {
 		return stream, nil
 	}
-	sub := r.subscribe(ctx, func(e memory.Event) bool { return e.Teammate != "" })
+	sub := r.subscribe(ctx, func(e memory.Event) bool { return e.Teammate != "" }, events.TeammateChanges)
 	return forward(ctx, sub, r.runStillRunning, func(e memory.Event) (*model.TeammateChange, bool) {
 		change := &model.TeammateChange{TeammateID: e.Scope}
 		switch e.Teammate {

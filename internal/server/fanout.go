@@ -20,7 +20,7 @@ import (
 // name, the same variables, the same credential. The execution resolves each event and serialises
 // its response once; every subscriber of the group is handed that same response, which gqlgen's
 // transport wraps in the subscriber's own "next" message (its operation id) and writes to its
-// websocket. With a thousand browser tabs open on one page, an edit used to be resolved, checked
+// websocket. With a thousand browser tabs open on one page, an edit would otherwise be resolved, checked
 // and serialised a thousand times.
 //
 // Equivalence is the whole credential (memory.Credential: the user, the worker, or one run),
@@ -34,6 +34,11 @@ import (
 // responses behind is completed rather than waited for, as the broker does, so a slow websocket
 // never holds up the others; the client resubscribes and re-reads. When the execution ends — the
 // broker dropped it, the listener resynchronised, the run ended — every subscriber is completed.
+//
+// The process-wide lock guards only the index of groups by key, which subscribing and leaving
+// change; an event never takes it. Each group has its own lock over its members, held to take a
+// copy of the member list and not while handing the response out, and each member has its own lock
+// so a response is never queued on a member completed meanwhile.
 type sharedSubscriptions struct {
 	mu     sync.Mutex
 	groups map[subscriptionKey]*subscriptionGroup
@@ -59,18 +64,25 @@ type subscriptionKey struct {
 	credential memory.Credential
 }
 
-// subscriptionGroup is one execution and the subscribers it serves. members and latest are guarded
-// by sharedSubscriptions.mu; the rest never changes.
+// subscriptionGroup is one execution and the subscribers it serves.
 type subscriptionGroup struct {
 	key subscriptionKey
 	// cancel ends the execution; it is called when the last subscriber leaves.
-	cancel  context.CancelFunc
-	members map[*groupMember]struct{}
+	cancel context.CancelFunc
 	// replay is set for a subscription that starts with the current value
 	// (resolvers.SendsCurrentValue): latest, the last response sent, is sent first to a subscriber
 	// that joins later.
 	replay bool
+
+	// mu guards the fields below.
+	mu      sync.Mutex
+	members map[*groupMember]struct{}
+	// list is members as a slice for broadcast, rebuilt after members changed (nil).
+	list   []*groupMember
 	latest *graphql.Response
+	// ended is set once the group lost its last member or its execution ended: it takes no new
+	// member, and the next equivalent subscription starts a new group.
+	ended bool
 }
 
 // groupMember is one subscriber of a group: its queue of responses, closed when the subscriber is
@@ -78,6 +90,38 @@ type subscriptionGroup struct {
 type groupMember struct {
 	g *subscriptionGroup
 	c chan *graphql.Response
+	// mu makes queueing a response and closing c take turns, so nothing is queued on a closed c.
+	mu     sync.Mutex
+	closed bool
+}
+
+// send queues r without waiting; false means the queue was full, and c is now closed (the
+// subscriber is completed, and must still be removed from its group). A member completed before
+// is left alone.
+func (m *groupMember) send(r *graphql.Response) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return true
+	}
+	select {
+	case m.c <- r:
+		return true
+	default:
+		m.closed = true
+		close(m.c)
+		return false
+	}
+}
+
+// complete closes c unless it is already closed.
+func (m *groupMember) complete() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.closed {
+		m.closed = true
+		close(m.c)
+	}
 }
 
 // InterceptOperation admits a websocket subscription with its own resolver's checks and then joins
@@ -131,6 +175,13 @@ func (s *sharedSubscriptions) join(ctx context.Context, key subscriptionKey, oc 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	g := s.groups[key]
+	if g != nil {
+		g.mu.Lock()
+		if g.ended {
+			g.mu.Unlock()
+			g = nil
+		}
+	}
 	if g == nil {
 		// The execution outlives the subscriber that started it, for as long as the group has one.
 		gctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
@@ -140,9 +191,12 @@ func (s *sharedSubscriptions) join(ctx context.Context, key subscriptionKey, oc 
 			responses := next(gctx)
 			go s.run(gctx, g, responses)
 		}
+		g.mu.Lock()
 	}
+	defer g.mu.Unlock()
 	m = &groupMember{g: g, c: make(chan *graphql.Response, events.SubscriberBuffer)}
 	g.members[m] = struct{}{}
+	g.list = nil
 	if g.latest != nil {
 		m.c <- g.latest // the queue is new and empty
 	}
@@ -182,18 +236,26 @@ func (s *sharedSubscriptions) run(ctx context.Context, g *subscriptionGroup, res
 }
 
 // broadcast queues r for every subscriber of g without waiting: a subscriber whose queue is full is
-// completed (it resubscribes and re-reads) and leaves the group.
+// completed (it resubscribes and re-reads) and leaves the group. Only the group's own lock is taken,
+// and only to copy its member list: members join and leave while r is handed out. Responses come
+// from the execution's one goroutine, one broadcast after the other, so a member that joins during
+// one is either in its list or sent its response as latest when it joins, never both.
 func (s *sharedSubscriptions) broadcast(g *subscriptionGroup, r *graphql.Response) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	g.mu.Lock()
 	if g.replay {
 		g.latest = r
 	}
-	for m := range g.members {
-		select {
-		case m.c <- r:
-		default:
-			s.removeLocked(g, m)
+	if g.list == nil {
+		g.list = make([]*groupMember, 0, len(g.members))
+		for m := range g.members {
+			g.list = append(g.list, m)
+		}
+	}
+	list := g.list
+	g.mu.Unlock()
+	for _, m := range list {
+		if !m.send(r) {
+			s.leave(m)
 		}
 	}
 }
@@ -201,35 +263,45 @@ func (s *sharedSubscriptions) broadcast(g *subscriptionGroup, r *graphql.Respons
 // leave removes a subscriber that ended (or was completed) from its group; the last one to leave
 // ends the execution.
 func (s *sharedSubscriptions) leave(m *groupMember) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := m.g.members[m]; ok {
-		s.removeLocked(m.g, m)
+	g := m.g
+	g.mu.Lock()
+	_, ok := g.members[m]
+	if ok {
+		delete(g.members, m)
+		g.list = nil
+		m.complete()
+		if len(g.members) == 0 {
+			g.ended = true
+		}
+	}
+	emptied := ok && g.ended
+	g.mu.Unlock()
+	if emptied {
+		g.cancel()
+		s.forget(g)
 	}
 }
 
-// removeLocked completes m and ends g's execution when m was its last subscriber.
-func (s *sharedSubscriptions) removeLocked(g *subscriptionGroup, m *groupMember) {
-	delete(g.members, m)
-	close(m.c)
-	if len(g.members) == 0 {
-		g.cancel()
-		if s.groups[g.key] == g {
-			delete(s.groups, g.key)
-		}
+// forget takes g, which has ended, out of the index unless an equivalent group replaced it.
+func (s *sharedSubscriptions) forget(g *subscriptionGroup) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.groups[g.key] == g {
+		delete(s.groups, g.key)
 	}
 }
 
 // end completes every subscriber of g once its execution has ended; the next equivalent
 // subscription starts a new execution.
 func (s *sharedSubscriptions) end(g *subscriptionGroup) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	g.mu.Lock()
 	for m := range g.members {
-		s.removeLocked(g, m)
+		m.complete()
 	}
+	clear(g.members)
+	g.list = nil
+	g.ended = true
+	g.mu.Unlock()
 	g.cancel()
-	if s.groups[g.key] == g {
-		delete(s.groups, g.key)
-	}
+	s.forget(g)
 }

@@ -5,6 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -32,6 +37,7 @@ type fanoutHarness struct {
 	t      *testing.T
 	exec   *executor.Executor
 	broker *events.Broker
+	shared *sharedSubscriptions
 }
 
 func newFanoutHarness(t *testing.T) *fanoutHarness {
@@ -41,10 +47,11 @@ func newFanoutHarness(t *testing.T) *fanoutHarness {
 	root := &resolvers.Resolver{Memory: memory.NewService(dbtest.Pool(t), log), Events: broker, Log: log}
 	exec := executor.New(generated.NewExecutableSchema(root.Config()))
 	exec.AroundOperations(root.WithLoaders)
-	exec.Use(newSharedSubscriptions())
+	shared := newSharedSubscriptions()
+	exec.Use(shared)
 	exec.SetErrorPresenter(resolvers.ErrorPresenter(log))
 	exec.SetRecoverFunc(resolvers.Recover(log))
-	return &fanoutHarness{t: t, exec: exec, broker: broker}
+	return &fanoutHarness{t: t, exec: exec, broker: broker, shared: shared}
 }
 
 // subscriber is one websocket subscription as the transport runs it: its own context, ended by
@@ -174,4 +181,89 @@ func TestSharedSubscriptionsSlowSubscriber(t *testing.T) {
 	h.broker.Publish(deleted("last"))
 	require.Equal(t, "last", deletedID(t, fast.next(t)))
 	require.Equal(t, 1, h.broker.Subscribers())
+}
+
+// groups is how many groups the fan-out indexes now.
+func (h *fanoutHarness) groups() int {
+	h.shared.mu.Lock()
+	defer h.shared.mu.Unlock()
+	return len(h.shared.groups)
+}
+
+// Subscribers join, read, stop reading and leave their group while events are handed out, for the
+// race detector: no response is queued on a completed subscriber (that would panic), each
+// subscriber gets its responses in the order of the events, and once everyone has left there is no
+// group and no execution left.
+func TestSharedSubscriptionsConcurrentJoinLeaveBroadcast(t *testing.T) {
+	t.Parallel()
+	h := newFanoutHarness(t)
+	const (
+		readers = 8
+		rounds  = 100
+	)
+	// Events flow until every reader is done.
+	stop := make(chan struct{})
+	publisherDone := make(chan struct{})
+	go func() {
+		defer close(publisherDone)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			h.broker.Publish(deleted(fmt.Sprint("t", i)))
+			if i%(events.SubscriberBuffer/2) == 0 {
+				time.Sleep(100 * time.Microsecond)
+			}
+		}
+	}()
+	errs := make(chan error, readers)
+	var received atomic.Int64
+	var wg sync.WaitGroup
+	for r := range readers {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(r), 2))
+			query := teammatesChanged
+			if r%2 == 1 {
+				query = teammatesChangedOnly // two groups
+			}
+			for range rounds {
+				s := h.subscribe(userCred, query)
+				last := -1
+				// Sometimes none, sometimes more than its queue holds: it may be completed.
+				for range rng.IntN(2 * events.SubscriberBuffer) {
+					resp := s.responses(s.ctx)
+					if resp == nil {
+						break // completed
+					}
+					var data struct{ TeammatesChanged struct{ TeammateID string } }
+					if err := json.Unmarshal(resp.Data, &data); err != nil {
+						errs <- err
+						return
+					}
+					n, err := strconv.Atoi(strings.TrimPrefix(data.TeammatesChanged.TeammateID, "t"))
+					if err != nil || n <= last {
+						errs <- fmt.Errorf("got %q after t%d", data.TeammatesChanged.TeammateID, last)
+						return
+					}
+					last = n
+					received.Add(1)
+				}
+				// Leave while responses are still being handed out to it.
+				s.cancel()
+				_ = s.responses(s.ctx)
+			}
+		})
+	}
+	wg.Wait()
+	close(stop)
+	<-publisherDone
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	require.Positive(t, received.Load(), "no subscriber received anything")
+	require.Eventually(t, func() bool { return h.groups() == 0 && h.broker.Subscribers() == 0 }, fanoutWait, 10*time.Millisecond,
+		"groups or executions outlived their subscribers")
 }
