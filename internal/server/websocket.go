@@ -251,6 +251,12 @@ func (s *subscriptionIDs) subscribe(id string) *subscriberExistsError {
 
 // sent frees the id of a subscription the server has completed or failed.
 func (s *subscriptionIDs) sent(data []byte) {
+	// Nearly every message sent is a "next" with a response. Neither word in it means it can't be a
+	// complete or an error, without decoding the whole response (a word inside the payload only
+	// costs the decode below).
+	if !bytes.Contains(data, []byte(`"complete"`)) && !bytes.Contains(data, []byte(`"error"`)) {
+		return
+	}
 	m, err := decodeEnvelope(data)
 	if err != nil || (m.Type != "complete" && m.Type != "error") {
 		return
