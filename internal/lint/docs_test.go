@@ -114,15 +114,15 @@ func TestDocsLinkNowhereOutside(t *testing.T) {
 
 // TestEveryVariableIsDocumented: every environment variable the Go code names (a MEMORY_* literal,
 // DATABASE_URL) is in docs/CONFIGURATION.md. The API's error codes that share the prefix
-// (MEMORY_CHANGED) are read from graph/resolvers/errors.go and left out.
+// (MEMORY_CHANGED) are read from internal/memory/classify.go and left out.
 func TestEveryVariableIsDocumented(t *testing.T) {
 	root := moduleRoot(t)
 	codes := map[string]bool{}
-	for _, m := range regexp.MustCompile(`= "([A-Z_]+)"`).FindAllStringSubmatch(readDoc(t, root, "graph/resolvers/errors.go"), -1) {
+	for _, m := range regexp.MustCompile(`= "([A-Z_]+)"`).FindAllStringSubmatch(readDoc(t, root, "internal/memory/classify.go"), -1) {
 		codes[m[1]] = true
 	}
 	if !codes["MEMORY_CHANGED"] {
-		t.Fatal("graph/resolvers/errors.go doesn't declare MEMORY_CHANGED as it did; update this test's reading of it")
+		t.Fatal("internal/memory/classify.go doesn't declare MEMORY_CHANGED; update this test's reading of it")
 	}
 	literal := regexp.MustCompile(`"(MEMORY_[A-Z0-9_]*[A-Z0-9]|DATABASE_URL)[="]`)
 	found := map[string]string{} // variable → a file that names it
