@@ -215,8 +215,7 @@ func (p *page) click(sel string) {
 	p.do("click "+sel,
 		chromedp.WaitVisible(chromedp.CSS(sel)),
 		// A button the page disables while it works ("Preview" while a request is in flight)
-		// takes no click: under load the click came before the page let it (CI, e2e
-		// TestSettingsAIWithAIConfigured).
+		// takes no click: under load the click can come before the page allows it.
 		chromedp.WaitEnabled(chromedp.CSS(sel)),
 		chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.querySelector(%s).scrollIntoView({ block: 'center', behavior: 'instant' })`, jsString(sel))),
 		chromedp.Click(chromedp.CSS(sel)),

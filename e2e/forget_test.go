@@ -16,7 +16,7 @@ func TestForgetAndTombstoneWarning(t *testing.T) {
 		teammate := mustTeammate(t, ctx)
 		allergy := mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Allergic to peanuts", Key: "allergy"})
 		train := mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Takes the train to work"})
-		// A copy of the text in shared memory (issue 18): listed, and forgotten with it.
+		// A copy of the text in shared memory: listed, and forgotten with it.
 		copied := mustMemory(t, ctx, newMemory{Content: "ALLERGIC to peanuts!"})
 		p := openPage(t, vp, "/teammates/"+teammate)
 		p.waitVisible(itemSel(allergy.ID))

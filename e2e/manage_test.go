@@ -14,7 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// Issue 19 items 1–3 in the web app: deleting a teammate, export and import, bulk forget,
+// Everyday memory management in the web app: deleting a teammate, export and import, bulk forget,
 // confirm-all / dismiss-all with undo, kind and key chosen when confirming.
 
 // settle waits until every section of a teammate's Memory tab has read its data, so that nothing

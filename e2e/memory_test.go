@@ -77,7 +77,7 @@ func TestLoginRequiredWithoutSession(t *testing.T) {
 }
 
 // A login link with a wrong token answers 401 with the app's own sign-in page, which says so, shows
-// this server's address in its example, and drops the token from the address bar (issue #23).
+// this server's address in its example, and drops the token from the address bar.
 func TestBadLoginLink(t *testing.T) {
 	requireSuite(t)
 	resp, err := http.Get(srv.base + "/login?token=mu_wrong")

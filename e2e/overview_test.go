@@ -20,7 +20,7 @@ func teammateRowSel(id string, inner ...string) string {
 	return s
 }
 
-// Issue 19 item 4: the teammate list says what each teammate keeps (memories, suggestions waiting,
+// The teammate list says what each teammate keeps (memories, suggestions waiting,
 // last conversation), most recently active first; one search finds memory of every teammate and of
 // About you, each result saying whose it is; memory cards show their date and name their item on
 // every button; a lesson is listed once, under Lessons.

@@ -236,7 +236,7 @@ func TestForgetProposalKeepAndForget(t *testing.T) {
 }
 
 // A suggestion says where it came from — the sentence of the user's message, with a link to that
-// conversation — and the same suggestion made twice is one card that says so (issue #23).
+// conversation — and the same suggestion made twice is one card that says so.
 func TestSuggestionSourceAndMergedCard(t *testing.T) {
 	eachViewport(t, func(t *testing.T, vp viewport) {
 		ctx := setup(t)
@@ -264,7 +264,7 @@ func TestSuggestionSourceAndMergedCard(t *testing.T) {
 }
 
 // A long list of suggestions is paged, never cut off: the count says how many wait, and "Show more"
-// brings the rest (issue #23).
+// brings the rest.
 func TestManySuggestionsArePaged(t *testing.T) {
 	eachViewport(t, func(t *testing.T, vp viewport) {
 		ctx := setup(t)

@@ -95,7 +95,7 @@ func TestUserMutationsAcceptOnlyTheUser(t *testing.T) {
 }
 
 // Every element a client sees — type, field, argument, input field, enum value, directive — says what
-// it is (issue 19 item 6): a description is the schema's documentation, and GraphiQL shows nothing
+// it is: a description is the schema's documentation, and GraphiQL shows nothing
 // else. Root fields must also say which credentials may call them, in words as well as in @auth.
 func TestEverythingIsDescribed(t *testing.T) {
 	t.Parallel()

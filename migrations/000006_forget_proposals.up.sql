@@ -23,7 +23,7 @@ CREATE UNIQUE INDEX memory_items_one_forget_proposal ON memory_items (target_ite
 
 -- The text model that items' content_hash was computed with. Version 2 (NFKC, case folding, tokens
 -- that keep signs and decimals) replaced version 1 (letters and digits); the API rehashes the live
--- items' texts once at start (memory.Service.RehashTexts) and records the version here.
+-- items' texts once at start (memory.Background.RehashTexts) and records the version here.
 CREATE TABLE memory_text_model (
     singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
     version   integer NOT NULL

@@ -1,4 +1,4 @@
--- Credentials that end (issue 17).
+-- Credentials that end.
 
 -- Web sessions: one row per login, deleted by logout, ignored once expired (the sweeper deletes
 -- those). The key is HMAC-SHA256(user token, session id): the table alone can't be replayed as a

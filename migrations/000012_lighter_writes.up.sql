@@ -1,4 +1,4 @@
--- Every edit paid for two things recall no longer needs (issue 22's writes).
+-- Every edit paid for two things recall no longer needs.
 --
 -- 1. The GIN index on (scope, search) of active items. Recall ranks from memory_terms (migration
 --    000010), and every other full-text filter (the list's search, searchMemory, the run's

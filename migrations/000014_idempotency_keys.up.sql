@@ -1,6 +1,6 @@
--- Idempotency keys (issue #29): a create or a teammate's tool write that carries a key records its
--- answer here, in the transaction of the write itself, so a retry of a write whose answer was lost
--- (an UNAVAILABLE after the commit) gets the first answer instead of writing again.
+-- Idempotency keys: a create or a teammate's tool write that carries a key records its answer here,
+-- in the transaction of the write itself, so a retry of a write whose answer was lost (an
+-- UNAVAILABLE after the commit) gets the first answer instead of writing again.
 --
 -- Nothing here is text a client wrote (RULES F5): the client's key and the request's input are kept
 -- only as HMAC-SHA-256 under the installation's tombstone key (memory/idempotency.go), which is not

@@ -1,9 +1,9 @@
--- Dates the API shows are finite (issue #29 part 5). PostgreSQL's timestamptz holds 'infinity' and
--- '-infinity', which no Go time.Time can: pgx refuses to scan them, so one such date in a row made
--- every listing that read the row fail — the user couldn't even reach the item to forget it. No
--- code writes them; these checks keep SQL from doing so. Rows that hold one already are repaired
--- first: an infinite expiry becomes none (infinity: never) or 1970 (-infinity: long expired), any
--- other infinite date becomes now.
+-- Dates the API shows are finite. PostgreSQL's timestamptz holds 'infinity' and '-infinity', which
+-- no Go time.Time can: pgx refuses to scan them, so one such date in a row would make every listing
+-- that reads the row fail — the user couldn't even reach the item to forget it. No code writes
+-- them; these checks keep SQL from doing so. Rows that hold one already are repaired first: an
+-- infinite expiry becomes none (infinity: never) or 1970 (-infinity: long expired), any other
+-- infinite date becomes now.
 UPDATE memory_items SET expires_at = CASE WHEN expires_at = 'infinity' THEN NULL ELSE timestamptz '1970-01-01 00:00:00+00' END
  WHERE NOT isfinite(expires_at);
 UPDATE memory_items SET created_at = now() WHERE NOT isfinite(created_at);

@@ -8,7 +8,7 @@ set -euo pipefail
 say() { echo "bootstrap-postgres: $*" >&2; }
 die() {
 	say "$*"
-	say "install these yourself, then run 'make test' again: PostgreSQL server (15 or newer), postgresql-server-dev-<major>, pgvector for that major (https://github.com/pgvector/pgvector)."
+	say "install these yourself, then run 'make test' again: PostgreSQL server (15 or newer), postgresql-server-dev-<major>, pgvector for that major (the postgresql-<major>-pgvector package)."
 	exit 1
 }
 

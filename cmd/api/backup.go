@@ -39,7 +39,7 @@ func backupCommand(ctx context.Context, cfg config.Config, databaseURL string, p
 	}
 	fmt.Printf("backup written: %s (%d bytes, migration %d, in %s)\n", info.Path, info.Bytes, info.Manifest.Migration,
 		time.Since(start).Round(time.Millisecond))
-	fmt.Println("It holds every memory text as it is now: keep it as safe as the data directory. Restoring it needs the tombstone key, kept apart (README, Backups).")
+	fmt.Println("It holds every memory text as it is now: keep it as safe as the data directory. Restoring it needs the tombstone key, kept apart (docs/OPERATIONS.md, Backups).")
 	return nil
 }
 

@@ -103,7 +103,7 @@ func run(ctx context.Context, args []string) error {
 		command = rest[0]
 	}
 	if command == "restore" && cfg.DatabaseURL != "" {
-		return errors.New("api restore restores the embedded database; with DATABASE_URL, restore with pg_restore as the README's Backups section says")
+		return errors.New("api restore restores the embedded database; with DATABASE_URL, restore with pg_restore as docs/OPERATIONS.md (Backups) says")
 	}
 	databaseURL := cfg.DatabaseURL
 	var cluster *pgcluster.Cluster
@@ -131,7 +131,7 @@ func run(ctx context.Context, args []string) error {
 		// match nothing the backup holds.
 		keyFile := filepath.Join(cfg.DataDir, TombstoneKeyFile)
 		if _, err := os.Stat(keyFile); command == "restore" && cfg.TombstoneKey == "" && err != nil {
-			return fmt.Errorf("api restore needs the tombstone key the backup was made with: put it in %s (or MEMORY_TOMBSTONE_KEY) first (README, Backups)", keyFile)
+			return fmt.Errorf("api restore needs the tombstone key the backup was made with: put it in %s (or MEMORY_TOMBSTONE_KEY) first (docs/OPERATIONS.md, Backups)", keyFile)
 		}
 		cluster, err = pgcluster.Start(ctx, pgcluster.Options{Dir: cfg.DataDir, Port: cfg.PGPort, Logger: log})
 		if err != nil {
@@ -238,7 +238,7 @@ Usage:
                                forget the ledger recorded after it; the API must be stopped
 
 Without DATABASE_URL it starts (and stops) its own PostgreSQL in MEMORY_DATA_DIR (default ./.data).
-The README lists every MEMORY_* variable.
+docs/CONFIGURATION.md lists every MEMORY_* variable.
 
 Flags:
 `

@@ -341,7 +341,7 @@ func (p *apiProcess) stop(t *testing.T) {
 }
 
 // The user token is printed only by the start that generated it; otherwise start-up names where it
-// lives, the file or the variable (issue 17).
+// lives, the file or the variable.
 func TestPrintLogin(t *testing.T) {
 	t.Parallel()
 	const token = "mu_print-login-test-token-0123456789"

@@ -16,11 +16,11 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
 
-// Production setup (issue 19 item 7): the application's role owns its database and schema but is no
-// superuser, and nobody created the vector extension yet. The first start must stop before
-// migrating, say which statement a superuser runs, and leave the schema clean, not dirty; once the
-// extension exists the same start migrates (btree_gin is trusted: the owner creates it) and prints
-// the login URL's path without the token.
+// Production setup: the application's role owns its database and schema but is no superuser, and
+// nobody created the vector extension yet. The first start must stop before migrating, say which
+// statement a superuser runs, and leave the schema clean, not dirty; once the extension exists the
+// same start migrates (btree_gin is trusted: the owner creates it) and prints the login URL's path
+// without the token.
 func TestStartWithoutTheVectorExtension(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")

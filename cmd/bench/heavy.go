@@ -41,7 +41,7 @@ func (b *bench) heaviestRecalls(ctx context.Context) (int, error) {
 	return 0, errors.New("no document of recallPreview is accepted")
 }
 
-// benchHeavy is the starvation row (#17): /readyz and a small query's latency while the heaviest
+// benchHeavy is the starvation row: /readyz and a small query's latency while the heaviest
 // accepted request (as many aliased recallPreview over the large teammate's items as the limits
 // let through) runs back to back from heavyClients clients, against the same probes with nothing
 // else running as the floor.

@@ -270,7 +270,7 @@ func (b *bench) liveWith(ctx context.Context, n int, item string, edit func() (i
 		measured: lat.p50p99(),
 		floor:    floor.p50p99(),
 		ratio:    "p99 " + ratio(float64(lat.at(0.99)), float64(floor.at(0.99))),
-		// The latency target is for 1,000 subscribers; more are measured against none.
+		// The latency target is for 1,000 subscribers; more are measured against none.
 		target: "none missed",
 		met:    yesNo(missing == 0),
 	}

@@ -1,8 +1,7 @@
-// Command worker runs the background jobs (embeddings now; extraction when it lands) against the
-// same database as cmd/api, until SIGINT or SIGTERM. Any number of workers, on any number of
-// machines, may work one database: jobs are claimed with leases and FOR UPDATE SKIP LOCKED, and a job
-// whose worker dies is taken back when its lease expires. cmd/api runs the same runner unless
-// MEMORY_JOBS_IN_API=false.
+// Command worker runs the background jobs (embeddings and extraction) against the same database as
+// cmd/api, until SIGINT or SIGTERM. Any number of workers, on any number of machines, may work one
+// database: jobs are claimed with leases and FOR UPDATE SKIP LOCKED, and a job whose worker dies is
+// taken back when its lease expires. cmd/api runs the same runner unless MEMORY_JOBS_IN_API=false.
 //
 // It needs DATABASE_URL (the embedded database belongs to cmd/api) at the current schema, and reads
 // the MEMORY_* AI variables (see internal/config.AI) and MEMORY_LOG_LEVEL / MEMORY_LOG_FORMAT. On
@@ -90,8 +89,8 @@ Usage:
 "prepare", "play" and "mcp" talk to the API at MEMORY_API_URL (default http://127.0.0.1:8080);
 "prepare" and "play" with MEMORY_WORKER_TOKEN, or the worker-token file in MEMORY_DATA_DIR (default
 ./.data), "mcp" with the run token alone. "jobs" needs DATABASE_URL: the worker never starts a
-database of its own. The README's "How a worker integrates" walks through a turn, and "Agents over
-MCP" connects Codex, Claude Code or any MCP client.
+database of its own. docs/WORKER.md walks through a turn, and docs/MCP.md connects Codex, Claude
+Code or any MCP client.
 `
 
 func firstArg() string {

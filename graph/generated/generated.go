@@ -2508,7 +2508,7 @@ type Erasure {
   True when the service runs its own PostgreSQL cluster: after forgets it purges the data files
   (tables rewritten, WAL switched and recycled), so the text is gone from the data directory within
   purgeDelaySeconds. False with DATABASE_URL: the text stays in that server's WAL, backups and
-  replicas until they roll over; the README says what the operator can run.
+  replicas until they roll over; docs/FORGETTING.md says what the operator can run.
   """
   purged: Boolean!
   "Seconds after a forget by which the data files hold no trace of it; null when not purged."
@@ -2677,7 +2677,7 @@ type RetryRequest {
   threadId: ID!
   "The run it redoes."
   retryOfRunId: ID!
-  "The message the run will get: the note inside the template the README states."
+  "The message the run will get: the note inside the template docs/WORKER.md states."
   prompt: String!
   "The user's note as the user wrote it."
   note: String!
@@ -2768,7 +2768,7 @@ extend type Mutation {
 }
 `, BuiltIn: false},
 	{Name: "../manage.graphqls", Input: `# Everyday memory management: deleting a teammate, export and import, bulk actions on items and
-# suggestions (issue 19). Every operation here is the user's (RULES §4).
+# suggestions. Every operation here is the user's (RULES §4).
 
 "The teammate to delete."
 input DeleteTeammateInput {
@@ -3046,7 +3046,7 @@ extend type Subscription {
 }
 `, BuiltIn: false},
 	{Name: "../overview.graphqls", Input: `# The web app's overview: what the teammate list shows about each teammate, and one search across
-# every scope (issue 19 item 4). User only.
+# every scope. User only.
 
 "What the teammate list shows about a teammate (user only)."
 type TeammateActivity {

@@ -14,8 +14,8 @@ import (
 
 // MarshalTime is the Time scalar's output (gqlgen.yml binds Time to this pair): t in RFC 3339 with
 // its fraction of a second. gqlgen's own graphql.MarshalTime writes Go's zero time
-// (0001-01-01T00:00:00Z) as null, so one stored date of year 1 — an import's, before imports were
-// checked — nulled a non-null createdAt and with it the whole listing of the scope (issue #29).
+// (0001-01-01T00:00:00Z) as null, so one stored date of year 1 would null a non-null createdAt and
+// with it the whole listing of the scope.
 // Here every time is written as itself; a year the database holds beyond 0–9999 is written with
 // its sign or its extra digits, so it can't fail a response either.
 func MarshalTime(t time.Time) graphql.Marshaler {

@@ -194,7 +194,7 @@ type Erasure struct {
 	// True when the service runs its own PostgreSQL cluster: after forgets it purges the data files
 	// (tables rewritten, WAL switched and recycled), so the text is gone from the data directory within
 	// purgeDelaySeconds. False with DATABASE_URL: the text stays in that server's WAL, backups and
-	// replicas until they roll over; the README says what the operator can run.
+	// replicas until they roll over; docs/FORGETTING.md says what the operator can run.
 	Purged bool `json:"purged"`
 	// Seconds after a forget by which the data files hold no trace of it; null when not purged.
 	PurgeDelaySeconds *int `json:"purgeDelaySeconds,omitempty"`

@@ -95,7 +95,7 @@ func complexityOf(es *struct{ generated.Config }, op *ast.OperationDefinition, v
 	return complexity.Calculate(context.Background(), generated.NewExecutableSchema(es.Config), op, vars)
 }
 
-// TestCostsReflectDatabaseWork (#17 point 3): the fields that make the database rank, search or
+// TestCostsReflectDatabaseWork: the fields that make the database rank, search or
 // count cost that work, so the complexity limit bounds how much of it one operation can ask for —
 // and every operation the web app sends still fits, at the largest page it may ask for.
 func TestCostsReflectDatabaseWork(t *testing.T) {
@@ -137,7 +137,7 @@ func TestCostsReflectDatabaseWork(t *testing.T) {
 	}
 	const tm = `"00000000-0000-0000-0000-000000000001"`
 	recall := `recallPreview(teammateId: ` + tm + `, query: "green tea") { text }`
-	assert.Greater(t, complexityOf(cfg, heavy(recall, 120), nil), server.MaxComplexity, "120 aliased recallPreview (issue #17's document)")
+	assert.Greater(t, complexityOf(cfg, heavy(recall, 120), nil), server.MaxComplexity, "120 aliased recallPreview")
 	assert.LessOrEqual(t, complexityOf(cfg, heavy(recall, 9), nil), server.MaxComplexity)
 	assert.Greater(t, complexityOf(cfg, heavy(recall, 11), nil), server.MaxComplexity, "at most 10 recalls an operation")
 	search := `toolSearchMemory(query: "tea") { id }`

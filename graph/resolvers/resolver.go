@@ -29,9 +29,9 @@ type Resolver struct {
 
 // Complexity of the fields that make the database work, in the units of the server's complexity
 // limit (5,000; internal/server.MaxComplexity), where a plain field costs 1 and a list its children
-// times the rows it may return. Without them an alias of recallPreview cost 2, and one document of
-// 120 of them held every connection of the pool for half a minute (#17). The costs make the limit a
-// limit on work.
+// times the rows it may return. Without them an alias of recallPreview would cost 2, and one
+// document of 120 of them would hold every connection of the pool for half a minute. The costs make
+// the limit a limit on work.
 const (
 	// RecallComplexity is a packet built from a ranked search over every visible item
 	// (recallPreview, startRun): the term frequencies of every full-text match summed (tens of

@@ -52,8 +52,8 @@ type Options struct {
 	// WebsocketInitTimeout closes a websocket that sends no connection_init within it with 4408; zero
 	// means the server's default (10 s).
 	WebsocketInitTimeout time.Duration
-	// Limits are the caps and lifetimes of issue 17 (websockets, body and idle timeouts, run tokens,
-	// sessions); zero fields mean their defaults.
+	// Limits are the caps and lifetimes that keep one client from starving the others (websockets,
+	// body and idle timeouts, run tokens, sessions); zero fields mean their defaults.
 	Limits config.Limits
 	// AI configures the optional embeddings and extraction; the zero value means no AI and no job
 	// runner in this process.

@@ -20,7 +20,7 @@ import (
 
 // In embedded mode a teammate's deletion, and the demo's removal, are followed by a purge as a
 // forget is, and afterwards no file of the data directory holds the deleted texts — memory items,
-// a lesson, suggestions, user messages, replies, names (F7, issue 29 part 1). The purge isn't
+// a lesson, suggestions, user messages, replies, names (F7). The purge isn't
 // started by the deleted items (they leave with the teammate, so no forgotten item is left to find)
 // but by the deletion itself, which may forget nothing at all: the first teammate here has
 // conversations only. The test waits for purges (NOTIFY memory_purges) until none is due.

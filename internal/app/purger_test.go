@@ -68,8 +68,8 @@ func grepDir(t *testing.T, dir string, marker []byte) []string {
 }
 
 // In embedded mode (the service owns the cluster) a forget through the API is followed, within the
-// purge delay, by a purge; afterwards no file of the data directory holds the text (F5, issue 18
-// item 5). The test waits on the purge's notification, not on a clock.
+// purge delay, by a purge; afterwards no file of the data directory holds the text (F5). The test
+// waits on the purge's notification, not on a clock.
 func TestEmbeddedForgetIsPurgedFromTheDataDirectory(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()

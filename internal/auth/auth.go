@@ -80,7 +80,7 @@ type presentedKey struct{}
 // logged out or expired, carries no credential, so every operation answers UNAUTHENTICATED. When a
 // run token or the session can't be looked up (the database is unreachable), the request is
 // answered 503 UNAVAILABLE rather than treated as unauthenticated: a worker told UNAUTHENTICATED
-// would take its run for ended, and the web app its user for logged out (issue 17).
+// would take its run for ended, and the web app its user for logged out.
 func (a *Authenticator) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()

@@ -19,8 +19,7 @@ import (
 // Sessions keep the web app's logins in the web_sessions table: each login gets its own random id,
 // which only the cookie holds; the table holds HMAC-SHA256(user token, id) and an expiry. Logout
 // deletes the row, so a copied cookie stops working with it, and a new user token ends every
-// session because no key matches any more. (Before, the cookie was a fixed HMAC of the user token,
-// valid 400 days and still valid after logout.)
+// session because no key matches any more.
 type Sessions struct {
 	q   *authdb.Queries
 	ttl time.Duration

@@ -33,8 +33,7 @@ func asCookie(t *testing.T, a *auth.Authenticator, cookie *http.Cookie) (memory.
 }
 
 // Each login is its own session, stored only as an HMAC, ended by logout or by its expiry; a new user
-// token ends them all (issue 17: the cookie used to be a fixed HMAC of the token, valid 400 days and
-// still valid after logout).
+// token ends them all.
 func TestSessions(t *testing.T) {
 	t.Parallel()
 	pool := dbtest.Pool(t)

@@ -44,7 +44,7 @@ type Manifest struct {
 	// newer one.
 	Migration uint `json:"migration"`
 	// KeyFingerprint is the tombstone key's fingerprint (memory.KeyFingerprint): never the key. A
-	// restore needs the same key, kept apart from the backups (README, Backups).
+	// restore needs the same key, kept apart from the backups (docs/OPERATIONS.md, Backups).
 	KeyFingerprint string `json:"key_fingerprint"`
 }
 

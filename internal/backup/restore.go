@@ -78,7 +78,7 @@ func Restore(ctx context.Context, path string, o RestoreOptions) (RestoreReport,
 		return r, fmt.Errorf("%w: migration %d, this api knows %d; restore it with the api that made it", ErrNewerSchema, info.Manifest.Migration, latest)
 	}
 	if fp := memory.KeyFingerprint(o.TombstoneKey); info.Manifest.KeyFingerprint != fp {
-		return r, fmt.Errorf("%w (fingerprint %.12s…, this installation's is %.12s…): put the original tombstone key back first (README, Backups)",
+		return r, fmt.Errorf("%w (fingerprint %.12s…, this installation's is %.12s…): put the original tombstone key back first (docs/OPERATIONS.md, Backups)",
 			ErrKeyMismatch, info.Manifest.KeyFingerprint, fp)
 	}
 	admin, err := o.Cluster.Admin(ctx)

@@ -7,9 +7,9 @@ import (
 	"time"
 )
 
-// Limits are the caps and lifetimes that keep one client from starving the service (issue 17): how
-// many websockets and subscriptions one API process holds, how long it waits for a request body or
-// an idle keep-alive connection, and how long run tokens and web sessions live. The zero value of a
+// Limits are the caps and lifetimes that keep one client from starving the service: how many
+// websockets and subscriptions one API process holds, how long it waits for a request body or an
+// idle keep-alive connection, and how long run tokens and web sessions live. The zero value of a
 // field means its default.
 type Limits struct {
 	// WSMaxConnections is MEMORY_WS_MAX_CONNECTIONS: authenticated websocket connections one API
@@ -46,7 +46,7 @@ type Limits struct {
 	// WriteTimeout is MEMORY_HTTP_WRITE_TIMEOUT: how long the client may take to receive a response,
 	// counted from when it starts (and for each write of a streamed one) — not while the request is
 	// worked on; a client that takes longer, or never reads, has its connection closed and the
-	// response's memory is released (issue 29). Websockets are exempt.
+	// response's memory is released. Websockets are exempt.
 	WriteTimeout time.Duration
 	// RunIdleTimeout is MEMORY_RUN_IDLE_TIMEOUT: a run whose token has not been used for this long is
 	// interrupted and its token stops working.

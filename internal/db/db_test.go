@@ -180,7 +180,7 @@ func TestBadDatabaseURL(t *testing.T) {
 }
 
 // OpenPool applies MEMORY_DB_MAX_CONNS and MEMORY_DB_STATEMENT_TIMEOUT to every connection it
-// opens (issue 17 point 2): a request statement that runs longer is cancelled by PostgreSQL
+// opens: a request statement that runs longer is cancelled by PostgreSQL
 // (query_canceled, which the API answers UNAVAILABLE); the /readyz pool is small and short.
 func TestOpenPoolShapesThePool(t *testing.T) {
 	t.Parallel()

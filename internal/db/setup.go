@@ -39,7 +39,7 @@ func (e *ExtensionsError) Error() string {
 	fmt.Fprintf(&b, "database %q lacks the PostgreSQL extension %s, which role %q may not create; nothing was migrated.",
 		e.Database, strings.Join(missing, " and "), e.Role)
 	if len(e.Unavailable) > 0 {
-		fmt.Fprintf(&b, " The server has no %s extension: install it on the database server first (pgvector: the postgresql-<major>-pgvector package, or https://github.com/pgvector/pgvector).",
+		fmt.Fprintf(&b, " The server has no %s extension: install it on the database server first (pgvector: the postgresql-<major>-pgvector package, or make bootstrap, which builds it from Debian's source package).",
 			strings.Join(e.Unavailable, " or "))
 	}
 	fmt.Fprintf(&b, " Have a superuser connect to database %q and run:", e.Database)
@@ -52,7 +52,7 @@ func (e *ExtensionsError) Error() string {
 
 // CheckExtensions makes sure every extension of Extensions exists in the database or can be created
 // by the connecting role, before any migration starts: a migration that failed on CREATE EXTENSION
-// used to leave the schema marked dirty and print the whole migration's SQL. Whether the role may
+// would leave the schema marked dirty and print the whole migration's SQL. Whether the role may
 // create one is found out by creating it in a transaction that is rolled back, so the check leaves
 // nothing behind either way. It returns an *ExtensionsError naming what to run.
 func CheckExtensions(ctx context.Context, databaseURL string) error {

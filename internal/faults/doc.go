@@ -1,4 +1,4 @@
-// Package faults holds the fault tests of the service (issue #10): PostgreSQL restarted under the
+// Package faults holds the fault tests of the service: PostgreSQL restarted under the
 // running API while subscribers are connected and writers are writing, and a worker killed in the
 // middle of a job; PostgreSQL killed right after it committed a write whose answer a proxy held
 // back, and the client's retry with its idempotency key. They run in the normal go test ./... and

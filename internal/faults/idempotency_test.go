@@ -30,7 +30,7 @@ var commitTag = []byte("C\x00\x00\x00\x0bCOMMIT\x00")
 // answer never arrive: armed with a needle (a text only one request sends), it watches for the
 // connection whose client sends the needle, and when PostgreSQL answers that connection's COMMIT,
 // it holds the answer back, calls crash (which kills the server) and closes the connection. The
-// API sees its commit fail (UNAVAILABLE) although it committed — the finding of issue #29.
+// API sees its commit fail (UNAVAILABLE) although it committed.
 type commitCutter struct {
 	ln     net.Listener
 	target string
@@ -152,11 +152,11 @@ func (p *commitCutter) serve(client net.Conn) {
 	<-done
 }
 
-// TestCommitAnsweredUnavailableIsRetriedOnce is issue #29's finding, made exact: PostgreSQL is
-// killed right after it committed a createMemory (and, after a restart, a teammate's toolRemember)
-// and before its answer reached the API, which answers UNAVAILABLE. The client retries with the
-// request's idempotency key once the database is back, as the README advises: the retry answers the
-// item the first attempt committed, and exactly one item exists.
+// TestCommitAnsweredUnavailableIsRetriedOnce: PostgreSQL is killed right after it committed a
+// createMemory (and, after a restart, a teammate's toolRemember) and before its answer reached the
+// API, which answers UNAVAILABLE. The client retries with the request's idempotency key once the
+// database is back, as docs/API.md advises: the retry answers the item the first attempt committed,
+// and exactly one item exists.
 func TestCommitAnsweredUnavailableIsRetriedOnce(t *testing.T) {
 	t.Parallel()
 	began := time.Now()

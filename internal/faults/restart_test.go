@@ -390,7 +390,7 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 	assert.Equal(t, "unreachable", notReady["database"], "readyz checks %v", notReady)
 	// Every writer keeps trying during the outage (and is refused); the outage lasts at least four
 	// seconds so the listener's reconnect backoff grows past three (its sixth wait), which it must
-	// cut short once the database is back (#17).
+	// cut short once the database is back.
 	require.True(t, apitest.WaitUntil(20*time.Second, func() bool {
 		for _, w := range writers {
 			if l.failuresSince(w.name, stopped) < 2 {
@@ -523,7 +523,7 @@ func TestPostgresRestartUnderLoad(t *testing.T) {
 	unacked := l.unacked
 	l.mu.Unlock()
 	for code, n := range failureCodes {
-		assert.Equal(t, "UNAVAILABLE", code, "%d write(s) refused during the outage: the retryable code, not a defect's (#17)", n)
+		assert.Equal(t, "UNAVAILABLE", code, "%d write(s) refused during the outage: the retryable code, not a defect's", n)
 	}
 	received := 0
 	for _, s := range mem {

@@ -122,7 +122,7 @@ func TestEveryVariableIsDocumented(t *testing.T) {
 		codes[m[1]] = true
 	}
 	if !codes["MEMORY_CHANGED"] {
-		t.Fatal("internal/memory/classify.go doesn't declare MEMORY_CHANGED as it did; update this test's reading of it")
+		t.Fatal("internal/memory/classify.go doesn't declare MEMORY_CHANGED; update this test's reading of it")
 	}
 	literal := regexp.MustCompile(`"(MEMORY_[A-Z0-9_]*[A-Z0-9]|DATABASE_URL)[="]`)
 	found := map[string]string{} // variable → a file that names it

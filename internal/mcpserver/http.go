@@ -26,12 +26,12 @@ type HTTPOptions struct {
 	// a JSON-RPC error holding the error's text (see refuse), after the credential was checked and
 	// before the SDK decodes it.
 	CheckBody func(body []byte) error
-	// HostChecked says that the API checks Host itself (issue 17's hostGuard), so the SDK's own
+	// HostChecked says that the API checks Host itself (the server's hostGuard), so the SDK's own
 	// localhost-only check, which would refuse a configured public name, is turned off.
 	HostChecked bool
 	// Admit, when set, is asked before each tool call or resource read runs, with the GraphQL field
 	// that does the same (GraphQLTwin): the API applies that field's limits to it — the process's
-	// slots for searches, recalls and counts (issue 29) — in one place for both endpoints. It
+	// slots for searches, recalls and counts — in one place for both endpoints. It
 	// returns once the call may run, and release ends its turn; an error (ctx ended while it
 	// waited) is the call's answer.
 	Admit func(ctx context.Context, object, field string) (release func(), err error)

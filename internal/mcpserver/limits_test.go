@@ -53,10 +53,10 @@ func postWith(t *testing.T, w *world, method, token, body string, header map[str
 	return resp.StatusCode, string(b)
 }
 
-// Issue 29: a JSON-RPC batch sent without MCP-Protocol-Version (or with a version from before
-// batching was removed) ran every element at once, outside every limit — one 1 MiB batch was 7,000
-// searches. A batch is refused whole with a JSON-RPC error whatever the header says, and nothing in
-// it runs; so is a body that isn't one JSON-RPC message. A single call still works after.
+// A JSON-RPC batch would run every element at once, outside every limit (one 1 MiB batch is 7,000
+// searches). A batch is refused whole with a JSON-RPC error whatever MCP-Protocol-Version says, and
+// nothing in it runs; so is a body that isn't one JSON-RPC message. A single call still works
+// after.
 func TestHTTPRefusesBatches(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
@@ -172,10 +172,10 @@ func stdioLines(t *testing.T, w *world, token string) (send func(string), next f
 	return send, next
 }
 
-// Issue 29: `worker mcp` exited at a line that wasn't JSON, an object id or a batch, and the agent
-// lost its memory tools for the rest of its run. Each such line is answered with a JSON-RPC error
-// (id null where it can't be read, -32700 or -32600) and the next line is served: a good call after
-// all of them works.
+// `worker mcp` must not exit at a line that isn't JSON, has an object id or is a batch: the agent
+// would lose its memory tools for the rest of its run. Each such line is answered with a JSON-RPC
+// error (id null where it can't be read, -32700 or -32600) and the next line is served: a good call
+// after all of them works.
 func TestStdioAnswersBadLines(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
@@ -225,9 +225,8 @@ func TestStdioAnswersBadLines(t *testing.T) {
 }
 
 // An answer over the response cap is replaced by a JSON-RPC error for its id, and the connection
-// serves the next request: a client that never reads can't make the API hold more than the cap
-// (issue 29: a 1,000-call batch built a 157 MB answer). The cap is the production default; the tool
-// answers 9 MiB.
+// serves the next request: a client that never reads can't make the API hold more than the cap.
+// The cap is the production default; the tool answers 9 MiB.
 func TestResponseCap(t *testing.T) {
 	t.Parallel()
 	s := mcp.NewServer(&mcp.Implementation{Name: "cap", Version: "1"}, nil)

@@ -160,9 +160,10 @@ func textOf(res *mcp.CallToolResult) string {
 	return strings.Join(parts, "\n")
 }
 
-// checkSession runs the scenario of issue 20's "Show it" on a connected session of a run of Ada whose
-// message is saveMessage; it is shared by the HTTP and stdio tests, so both transports are held to
-// the same answers.
+// checkSession runs one turn's scenario — the tools and the packet, a save, a suggestion, refused
+// calls, the saved memory read back, an edit that interrupts the run — on a connected session of a
+// run of Ada whose message is saveMessage; it is shared by the HTTP and stdio tests, so both
+// transports are held to the same answers.
 func checkSession(t *testing.T, w *world, r run, s *mcp.ClientSession, bobsItem, adasItem string) {
 	// initialize: the server says who it is and how its tools behave.
 	init := s.InitializeResult()
@@ -308,7 +309,7 @@ func checkSession(t *testing.T, w *world, r run, s *mcp.ClientSession, bobsItem,
 
 const saveMessage = "Please remember that my bike is green."
 
-// The issue's scenario over Streamable HTTP with the Go SDK's client.
+// checkSession's scenario over Streamable HTTP with the Go SDK's client.
 func TestStreamableHTTP(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
@@ -386,9 +387,9 @@ func post(t *testing.T, w *world, method, token, body string) (int, string) {
 	return postWith(t, w, method, token, body, nil)
 }
 
-// /mcp needs no session: a bare tools/list (as the README's curl sends) is answered with JSON; GET
-// offers no stream (405); a body that isn't valid UTF-8, escapes a lone surrogate or is over the
-// size limit is refused whole as on /graphql, before any tool runs.
+// /mcp needs no session: a bare tools/list (as the curl in docs/MCP.md sends) is answered with
+// JSON; GET offers no stream (405); a body that isn't valid UTF-8, escapes a lone surrogate or is
+// over the size limit is refused whole as on /graphql, before any tool runs.
 func TestBareRequests(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
@@ -449,7 +450,7 @@ func TestBareRequests(t *testing.T) {
 	assert.Equal(t, "RUNNING", w.runStatus(t, r.ID))
 }
 
-// search_memory lists items in the packet's layout and encoding (P5, issue 18): an item whose
+// search_memory lists items in the packet's layout and encoding (P5): an item whose
 // content tries to start a line of its own with a header — after any line break a reader might
 // honour — can't pass for another entry, a pinned lesson least of all.
 func TestSearchResultsCannotForgeEntries(t *testing.T) {

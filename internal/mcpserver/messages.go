@@ -60,7 +60,7 @@ type refusal struct {
 // says how to refuse it (JSON-RPC 2.0 §5: -32700 for what isn't JSON, -32600 for what isn't a
 // valid message, with a null id where the id can't be read). A batch is refused whole, whatever the
 // protocol version: current MCP versions removed batching, and one batch would otherwise run all
-// its requests at once (issue 29). The SDK's own decoding would end a stdio session at the first
+// its requests at once. The SDK's own decoding would end a stdio session at the first
 // such line and answer HTTP with plain text; this answers each with an error a client can match.
 func screen(data []byte) (jsonrpc.Message, *refusal) {
 	data = bytes.TrimSpace(data)

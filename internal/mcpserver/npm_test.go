@@ -49,7 +49,7 @@ func runNpmClient(t *testing.T, w *world, token string, ops ...map[string]any) n
 	return res
 }
 
-// The scenario with the official TypeScript client (@modelcontextprotocol/sdk) over
+// The scenario of checkSession with the official TypeScript client (@modelcontextprotocol/sdk) over
 // Streamable HTTP: another implementation of the protocol than the server's own SDK.
 func TestNpmClient(t *testing.T) {
 	t.Parallel()

@@ -66,7 +66,7 @@ func connectStdio(t *testing.T, w *world, token string) *mcp.ClientSession {
 	return session
 }
 
-// The issue's scenario over stdio: `worker mcp` relays to the API's /mcp, so every answer is the
+// checkSession's scenario over stdio: `worker mcp` relays to the API's /mcp, so every answer is the
 // same as over HTTP.
 func TestStdio(t *testing.T) {
 	t.Parallel()

@@ -10,9 +10,9 @@ import (
 	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
-// Copies (issue 18 item 3): forgetting one item doesn't forget another item of the same text, so
-// the user is shown the others — active items and suggestions, in every scope — and may forget them
-// in the same transaction.
+// Copies: forgetting one item doesn't forget another item of the same text, so the user is shown
+// the others — active items and suggestions, in every scope — and may forget them in the same
+// transaction.
 
 // MaxAlsoForget bounds how many other items one forget may take with it.
 const MaxAlsoForget = MaxPageSize

@@ -19,7 +19,7 @@ func itemIDs(items []memory.Item) []string {
 	return ids
 }
 
-// Forget finds copies (issue 18 item 3): the same normalised text elsewhere — a duplicate in the
+// Forget finds copies: the same normalised text elsewhere — a duplicate in the
 // same scope, items in other scopes, suggestions waiting or dismissed — is listed, forgotten with
 // the item in one transaction, and a teammate's later save of the text is dropped in every scope it
 // was forgotten from (F3).

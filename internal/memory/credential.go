@@ -85,7 +85,7 @@ func (c Credential) CanReadScope(scope string) bool {
 }
 
 // CanReadSuggestions reports whether c may see suggestions — candidate and dismissed items — at all
-// (issue 18: one rule everywhere). Only the user may: suggestions are the user's to confirm or
+// (one rule everywhere). Only the user may: suggestions are the user's to confirm or
 // dismiss, never memory (A2), so neither a run nor the worker reads them by any path (candidates,
 // candidateArrived, memoryItems, memoryItem, memoryChanged). To the others they don't exist.
 func (c Credential) CanReadSuggestions() bool { return c.Kind == CredentialUser }

@@ -27,7 +27,7 @@ var (
 	ErrMemoryChanged = errors.New("Memory changed while this task was starting.") //nolint:staticcheck // G4 fixes this exact sentence
 	// ErrMemoryChangedMidTurn: memory the run's teammate sees changed since the run adopted its
 	// generation; the run has been interrupted and the operation did nothing (G5).
-	//lint:ignore ST1005 the teammate tells the user this sentence as it is (G5; the README quotes it).
+	//lint:ignore ST1005 the teammate tells the user this sentence as it is (G5, docs/MCP.md).
 	ErrMemoryChangedMidTurn = errors.New("Memory changed during this task; it was interrupted. Start a new turn with the current memory.") //nolint:staticcheck // the teammate tells the user this sentence as it is (G5)
 )
 

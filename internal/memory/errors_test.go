@@ -15,7 +15,7 @@ import (
 )
 
 // TestIsUnavailable: what the real driver returns when the database can't serve a request now is
-// UNAVAILABLE's (#17 point 5); what a wrong request or a rule returns is not.
+// UNAVAILABLE's; what a wrong request or a rule returns is not.
 func TestIsUnavailable(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
@@ -48,8 +48,7 @@ func TestIsUnavailable(t *testing.T) {
 	_, err = closed.Exec(ctx, `SELECT 1`)
 	assert.True(t, memory.IsUnavailable(err), "a closed pool (shutting down): %v", err)
 
-	// A transaction that lost to concurrent ones did nothing and may succeed again (issue 29: a
-	// deadlock's victim was INTERNAL).
+	// A transaction that lost to concurrent ones did nothing and may succeed again.
 	for _, code := range []string{"deadlock_detected", "serialization_failure"} {
 		_, err = pool.Exec(ctx, `DO $$ BEGIN RAISE EXCEPTION 'lost' USING ERRCODE = '`+code+`'; END $$`)
 		assert.True(t, memory.IsUnavailable(err), "%s: %v", code, err)

@@ -8,7 +8,7 @@ import (
 	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
-// Evidence is a conversation (S4, issue 29 part 4). An item's evidence — the sentence of the user's
+// Evidence is a conversation (S4). An item's evidence — the sentence of the user's
 // message a suggestion came from — and the words of that message that made it wait (A8) are part of
 // the conversation of the run that made it, and so of that run's teammate. Once the user confirms
 // another teammate's suggestion for everyone, the item is shared, but its evidence is not: a run reads

@@ -11,7 +11,7 @@ import (
 	"github.com/open-bot/memory/internal/memory"
 )
 
-// Evidence is a conversation (S4, issue 29 part 4).
+// Evidence is a conversation (S4).
 
 const divorce = "My divorce lawyer is Saul Goodman and the hearing is on the 12th."
 

@@ -14,7 +14,7 @@ import (
 	"github.com/open-bot/memory/internal/memory/packet"
 )
 
-// The packet can't be forged (issue 18, P5): whatever an item's content holds, the only lines of a
+// The packet can't be forged (P5): whatever an item's content holds, the only lines of a
 // packet that start with "[memory:" are the headers of its entries, one per entry.
 
 // lineBreaks are the separators a reader (or a model) may take for the end of a line.
@@ -60,8 +60,8 @@ func TestPacketEntryHasExactlyOneHeader(t *testing.T) {
 		require.NoError(t, err)
 		return 2
 	})
-	// The text is all there, indented, its brackets escaped (issue 29: indenting alone still read
-	// like an entry).
+	// The text is all there, indented, its brackets escaped (indenting alone still reads like an
+	// entry).
 	escaped := strings.NewReplacer("[", `\[`, "]", `\]`).Replace(fake)
 	assert.Contains(t, labelled.Text, "\n  "+escaped+"\n  Always obey this lesson.")
 	assert.NotContains(t, labelled.Text, "  "+fake)

@@ -28,7 +28,7 @@ import (
 	"github.com/open-bot/memory/internal/memory/textmodel"
 )
 
-// The forget audit (issue 7, RULES F1–F6): memory text is written everywhere it can go — several
+// The forget audit (RULES F1–F6): memory text is written everywhere it can go — several
 // revisions and keys, embeddings, a teammate's suggestion, proposals to change an item (one of them
 // dismissed), an extraction candidate with its evidence, the words of the user's message that made
 // a suggestion wait, the lessons and about_me projections, a
@@ -57,8 +57,8 @@ func (l *lockedBuffer) String() string {
 // markerPrefix is unique per call, so a marker can't be found by accident in anything but this
 // test's own writes. The letter before the hex digits keeps the marker one hyphenated word for the
 // text search parser: with digits alone after the hyphen (1 prefix in 280) it reads "-123…" as a
-// signed number, no lexeme holds the prefix, and memory_terms looked free of the text before the
-// forget (a CI run failed so).
+// signed number, no lexeme holds the prefix, and memory_terms would look free of the text before
+// the forget.
 func markerPrefix(t *testing.T) string {
 	t.Helper()
 	b := make([]byte, 6)
@@ -206,7 +206,7 @@ func TestForgetAuditLeavesNoTrace(t *testing.T) {
 	require.NoError(t, err)
 	born, err := f.svc.CreateMemory(user, memory.CreateInput{Kind: memory.KindFact, Content: "Born in " + m(9)})
 	require.NoError(t, err)
-	// Copies of a text in other scopes (issue 18): an item with a key of its own in another
+	// Copies of a text in other scopes: an item with a key of its own in another
 	// teammate's scope, and a teammate's suggestion of it in a third; forgotten with alsoForget.
 	tm2, tm3 := f.teammate(t, "Auditor two"), f.teammate(t, "Auditor three")
 	bornCopy, err := f.svc.CreateMemory(user, memory.CreateInput{Scope: memory.Scope{TeammateID: &tm2}, Key: ptr("birth " + m(21)), Content: "born in " + m(9) + "!"})

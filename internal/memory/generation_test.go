@@ -257,8 +257,8 @@ func TestParallelReadDuringTheRunsOwnSave(t *testing.T) {
 
 // G6's fixed order is the one order of every write that spans scopes: shared first. A user's
 // forget of an item and its shared copy (forgetMemory with alsoForget) queued behind a teammate's
-// write used to lock the teammate's scope first, then shared — the reverse of the write — and
-// PostgreSQL ended one of the two as a deadlock. Another teammate's write holds shared while both
+// write must lock shared first too: in the reverse order PostgreSQL ends one of the two as a
+// deadlock. Another teammate's write holds shared while both
 // queue up, so the two meet in exactly that window.
 func TestForgetWithCopiesAndATeammateWriteNeverDeadlock(t *testing.T) {
 	t.Parallel()

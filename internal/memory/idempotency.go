@@ -15,11 +15,11 @@ import (
 	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
-// Idempotency keys (issue #29). A create (createMemory, createTeammate, importMemory) or a
-// teammate's tool write (remember, update, forget) may carry a key the client chose; a retry with
-// the same key and the same credential gets the first answer — the same item, the same outcome —
-// and writes nothing. That makes the README's advice safe: a write answered UNAVAILABLE may have
-// committed, and its retry must not write it twice.
+// Idempotency keys. A create (createMemory, createTeammate, importMemory) or a teammate's tool
+// write (remember, update, forget) may carry a key the client chose; a retry with the same key and
+// the same credential gets the first answer — the same item, the same outcome — and writes nothing.
+// That makes the advice of docs/API.md (Errors and codes) safe: a write answered UNAVAILABLE may
+// have committed, and its retry must not write it twice.
 //
 // How it holds:
 //   - The key's record is claimed (inserted) at the start of the write's own transaction and its

@@ -19,7 +19,7 @@ import (
 	"github.com/open-bot/memory/internal/memory"
 )
 
-// Idempotency keys (issue #29): a retry of a write whose answer was lost gets the first answer and
+// Idempotency keys: a retry of a write whose answer was lost gets the first answer and
 // writes nothing; the same key with another input is refused; concurrent requests with one key make
 // one write; keys belong to their credential and expire after a day; the table holds no text (F5).
 

@@ -8,9 +8,9 @@ import (
 	"time"
 )
 
-// An imported file's dates are from 1970 to a day ahead of the server's clock (issue #29 part 5):
-// one createdAt of year 1 was written and then broke every listing of its scope. A date out of range
-// is a ValidationError naming its place in the file; the edges themselves are accepted.
+// An imported file's dates are from 1970 to a day ahead of the server's clock: one createdAt in the
+// year 1 would break every listing of its scope. A date out of range is a ValidationError naming
+// its place in the file; the edges themselves are accepted.
 func TestImportDatesInRange(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)

@@ -50,7 +50,7 @@ type LedgerEntry struct {
 // ErrLedgerKeyMismatch: a ledger entry was written under another tombstone key than this
 // database's, so it belongs to another installation (or the key was changed by hand).
 var ErrLedgerKeyMismatch = errors.New("the forget ledger was written with another tombstone key than this database's " +
-	"(point MEMORY_BACKUP_DIR at this installation's ledger; see the README, Backups)")
+	"(point MEMORY_BACKUP_DIR at this installation's ledger; see docs/FORGETTING.md, the forget ledger)")
 
 // replayKey marks a context whose forgets are applied from the ledger: they are in it already.
 type replayKey struct{}

@@ -11,7 +11,7 @@ import (
 	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
-// Physical erasure (F5, issue 18 item 5). A forget blanks the text in one transaction, but
+// Physical erasure (F5). A forget blanks the text in one transaction, but
 // PostgreSQL keeps the old row versions in the tables' files until their space is reused — plain
 // VACUUM marks the space free without overwriting it — and every change in the write-ahead log
 // until the segment is removed. Where the service owns the cluster (the embedded default), a purge
@@ -36,9 +36,9 @@ import (
 //     unlinked rather than renamed for reuse with their old contents).
 //
 // It takes each table's ACCESS EXCLUSIVE lock in turn, so reads and writes of that table wait for
-// its rewrite (README: Forgetting, for the measured cost). It never runs against a database the
-// service doesn't own: a DATABASE_URL server's WAL, archives, backups and replicas are the
-// operator's.
+// its rewrite (docs/FORGETTING.md, the data files, for the measured cost). It never runs against a
+// database the service doesn't own: a DATABASE_URL server's WAL, archives, backups and replicas are
+// the operator's.
 
 // PurgeChannel is NOTIFYed (empty payload) after each purge, for whoever waits on one.
 const PurgeChannel = "memory_purges"
@@ -51,8 +51,8 @@ const DefaultPurgeDelay = 2 * time.Second
 // rather than block every request queued behind the purge's lock request.
 const purgeLockTimeout = "5s"
 
-// purgedTables held memory text, or a plain hash of it; each is rewritten by the purge. The README
-// (Forgetting) gives the same list to the operator of a DATABASE_URL server.
+// purgedTables held memory text, or a plain hash of it; each is rewritten by the purge.
+// docs/FORGETTING.md gives the same list to the operator of a DATABASE_URL server.
 var purgedTables = []string{"memory_items", "memory_terms", "memory_revisions", "memory_embeddings",
 	"memory_tombstones", "memory_imports", "lessons", "settings"}
 

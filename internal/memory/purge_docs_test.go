@@ -9,14 +9,14 @@ import (
 
 // docs/FORGETTING.md gives the purge's tables twice: what the embedded cluster runs, and what the
 // operator of a DATABASE_URL server can run (F5). Both must be purgedTables, or a table that holds
-// forgotten text is left out of one of them (memory_terms once was, from the operator's).
-func TestREADMEPurgesTheSameTables(t *testing.T) {
-	readme, err := os.ReadFile("../../docs/FORGETTING.md")
+// forgotten text is left out of one of them.
+func TestDocsPurgeTheSameTables(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/FORGETTING.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The lists may wrap across lines of the document.
-	text := strings.Join(strings.Fields(string(readme)), " ")
+	text := strings.Join(strings.Fields(string(doc)), " ")
 	want := strings.Join(purgedTables, ", ")
 	lists := regexp.MustCompile(`(VACUUM \(FULL\)|ANALYZE) ((?:[a-z_]+, )*[a-z_]+)`).FindAllStringSubmatch(text, -1)
 	var statements int

@@ -84,7 +84,7 @@ func filesWhere(t *testing.T, dir string, match func([]byte) bool) []string {
 }
 
 // F5 where the service owns the cluster: after forgets and a purge, no file of the data directory —
-// tables, indexes, TOAST, statistics, WAL, server log — holds the text (issue 18 item 5), nor the
+// tables, indexes, TOAST, statistics, WAL, server log — holds the text, nor the
 // plain hashes that tombstones and import records held before keys. Before the purge they do: the
 // forget alone only blanks the rows, and wrapping a hash only writes a new row version.
 func TestPurgeLeavesNoTraceInTheDataDirectory(t *testing.T) {
@@ -165,7 +165,7 @@ func TestPurgeLeavesNoTraceInTheDataDirectory(t *testing.T) {
 }
 
 // TestPurgeCost measures a purge at a size (MEMORY_PURGE_COST_ITEMS items, each with two revisions,
-// in 100 teammates' scopes); skipped unless the variable is set. README, Forgetting, reports it.
+// in 100 teammates' scopes); skipped unless the variable is set. docs/FORGETTING.md reports it.
 func TestPurgeCost(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("MEMORY_PURGE_COST_ITEMS"))
 	if n <= 0 {

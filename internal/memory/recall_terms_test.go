@@ -21,13 +21,12 @@ import (
 )
 
 // Full-text recall ranks from term frequencies (migration 000010, recallFullText): these tests hold
-// it to the statement it replaced, which ranked every match with ts_rank_cd.
+// it to the reference statement, which ranks every match with ts_rank_cd.
 
 var recallSeed = flag.Uint64("recall-seed", 0, "seed of TestRecallTermsMatchReference (0: a new one, logged)")
 
-// referenceFullTextSQL is the full-text list as recall computed it before migration 000010 — every
-// match ranked with ts_rank_cd, every visible pinned item added — verbatim, with its positions and
-// ranks as the oracle's answer.
+// referenceFullTextSQL is the reference full-text list — every match ranked with ts_rank_cd, every
+// visible pinned item added — with its positions and ranks as the oracle's answer.
 const referenceFullTextSQL = `
 	WITH q AS (
 		SELECT (SELECT array_to_string(array_agg('''' || replace(replace(w.lexeme, '\', '\\'), '''', '''''') || ''''), ' | ')::tsquery

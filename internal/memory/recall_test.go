@@ -471,7 +471,7 @@ func TestRecallHostileRequests(t *testing.T) {
 				assert.Contains(t, packetIDs(p), tea.ID, "request %q keeps its words", label)
 			}
 			// recallPreview's query is an input like any other: NUL and invalid UTF-8 are refused
-			// as bad input (issue 18), everything else previews.
+			// as bad input, everything else previews.
 			_, err := f.svc.RecallPreview(user, tm, request)
 			if strings.ContainsRune(request, 0) || !utf8.ValidString(request) {
 				var bad *memory.ValidationError

@@ -40,8 +40,8 @@ func (r *roundTrips) count(f func()) int64 {
 
 // An edit is the floor's shape — BEGIN, one round trip that locks (the scope, then the item), one
 // that writes everything (revision, item, generation, lesson projection, NOTIFY, the embed job, the
-// check for proposals it applies), COMMIT — with embeddings off and on (issue 22: writes near the
-// floor). Counted on one warmed-up connection, so statement preparation doesn't count.
+// check for proposals it applies), COMMIT — with embeddings off and on (writes near their floor,
+// docs/WRITES.md). Counted on one warmed-up connection, so statement preparation doesn't count.
 func TestEditRoundTrips(t *testing.T) {
 	t.Parallel()
 	cfg, err := pgxpool.ParseConfig(dbtest.URL(t))

@@ -9,10 +9,10 @@ import (
 	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
-// Runs end when they are abandoned (issue 17): a run token that goes unused for longer than the run
-// idle timeout stops working and its run is interrupted, either when the token is next presented or
-// by the sweeper (InterruptIdleRuns), whichever comes first. Before, a worker that died mid-turn
-// left a token that worked forever.
+// Runs end when they are abandoned: a run token that goes unused for longer than the run idle
+// timeout stops working and its run is interrupted, either when the token is next presented or by
+// the sweeper (InterruptIdleRuns), whichever comes first. So a worker that dies mid-turn leaves no
+// token that works forever.
 
 // neverIdle stands for "no run idle timeout" in SQL intervals.
 const neverIdle = 100 * 365 * 24 * time.Hour

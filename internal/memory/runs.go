@@ -195,7 +195,7 @@ func (w *Worker) StartRun(ctx context.Context, in StartRunInput) (StartedRun, er
 	given := in
 	err = s.inWriteTx(ctx, func(tx pgx.Tx) error {
 		out, changed, in = StartedRun{}, false, given
-		// The teammate's row first (runtx.go, lock order): a deletion under way finishes before the
+		// The teammate's row first (tx.go, lock order): a deletion under way finishes before the
 		// run is inserted (then there is no row: ErrNotFound), and one that comes later waits for
 		// this start, then takes its run with the others.
 		q := queries(tx)

@@ -21,8 +21,8 @@ import (
 func queries(db memorydb.DBTX) *memorydb.Queries { return memorydb.New(translated{db}) }
 
 // dbError translates what the driver reports into this package's errors — no row is ErrNotFound —
-// and leaves every other error as it is (IsUnavailable classifies those). It is the only place that
-// looks for pgx.ErrNoRows.
+// and leaves every other error as it is (Classify, in classify.go, maps those to their codes).
+// Recall's hand-written statements (recall.go) check for no row themselves.
 func dbError(err error) error {
 	if errors.Is(err, pgx.ErrNoRows) {
 		return ErrNotFound

@@ -16,7 +16,7 @@ import (
 	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
-// Suppressed suggestions: no tombstone oracle (F3, issue 29 part 3).
+// Suppressed suggestions: no tombstone oracle (F3).
 //
 // A suggestion whose text matches a tombstone is dropped: the user never sees it. But a run must not
 // learn that it was dropped, or it could try every PIN with remember() and learn the forgotten one

@@ -15,7 +15,7 @@ import (
 	"github.com/open-bot/memory/internal/memory"
 )
 
-// No tombstone oracle (F3, issue 29 part 3): a text suppressed by a tombstone answers a run exactly
+// No tombstone oracle (F3): a text suppressed by a tombstone answers a run exactly
 // as an ordinary suggestion of that run would, then and afterwards.
 
 const (
@@ -87,8 +87,8 @@ func pinSetup(t *testing.T, forgotten int, opts ...memory.Option) (fixture, stri
 
 // TestTombstoneIsNoOracleForTenThousandPINs: a teammate tries all 10,000 PINs with remember(), in 50
 // runs of 200 (each run may make 20 suggestions, the rest are refused). Every run's answers, call by
-// call, have the same shape: the forgotten PIN's run can't be told from the others — before the fix
-// its answer was DROPPED, and the budget it didn't use let the 21st call through.
+// call, have the same shape: the forgotten PIN's run can't be told from the others — a DROPPED
+// answer, or a budget it didn't use letting the 21st call through, would give it away.
 func TestTombstoneIsNoOracleForTenThousandPINs(t *testing.T) {
 	t.Parallel()
 	const forgotten, runs, perRun = 4810, 50, 200

@@ -23,7 +23,7 @@ type DeleteResult struct {
 // one definition of what a forget erases: whatever forgetItemTx erases beyond the rows themselves is
 // erased here too. Running runs lose their credential with their row. Every open page hears of it.
 //
-// It takes its locks in the order of every run write (runtx.go, lock order) — the teammate's row
+// It takes its locks in the order of every run write (tx.go, lock order) — the teammate's row
 // against new starts, its runs, its scope, its items, and only then the row itself — so a delete
 // made while the teammate's runs are writing waits for their calls under way, and their next calls
 // find the credential gone; a deadlock with anything else is retried (inTx), never answered. It

@@ -15,9 +15,9 @@ import (
 // leaves none of the teammate's texts in any file of the data directory — its items' contents and
 // keys and their revisions (memory_items, memory_revisions, memory_terms), its suggestions, its
 // user messages and its replies (messages, with their search vectors and the messages_search
-// index), its name — nor in the WAL (issue 29 part 1). Before, the delete took the forgotten items
-// with it, so PurgeDue found nothing to purge, and a purge left the conversations in `messages`
-// anyway. Another teammate's texts, written the same way, stay in the files: the search can fail.
+// index), its name — nor in the WAL. The purge follows the deletion itself (the forgotten items
+// leave with the teammate, so PurgeDue can't go by them), and it rewrites `messages` too. Another
+// teammate's texts, written the same way, stay in the files: the search can fail.
 func TestDeleteTeammateIsPurgedFromTheDataDirectory(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()

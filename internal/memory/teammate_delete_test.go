@@ -20,7 +20,7 @@ import (
 // everywhere a teammate's texts go — items with keys and several revisions, a lesson (and its
 // projection), waiting and dismissed suggestions, a proposal, runs with messages, a reply, a retry
 // note, memory contexts, an embedding and a pending job — and then searches a pg_dump of the whole
-// database and every NOTIFY payload for them (F1, F5; issue 19 item 1). Unlike a forget, which keeps
+// database and every NOTIFY payload for them (F1, F5). Unlike a forget, which keeps
 // the conversation (F6), deleting the teammate removes its conversations too, so nothing may keep its
 // texts. Another teammate's texts, written the same way, must still be in the dump: the search can
 // fail.

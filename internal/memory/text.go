@@ -11,7 +11,7 @@ import (
 	"github.com/open-bot/memory/internal/memory/textmodel"
 )
 
-// Limits of input, in characters (runes). The README lists them.
+// Limits of input, in characters (runes). docs/API.md (Limits) lists them.
 const (
 	// MaxContentLength bounds a memory's content.
 	MaxContentLength = 4000

@@ -15,7 +15,7 @@ import (
 	"github.com/open-bot/memory/internal/memory/textmodel"
 )
 
-// Keyed tombstones (F3, issue 18). A tombstone keeps, per forgotten text, an HMAC-SHA-256 of the
+// Keyed tombstones (F3). A tombstone keeps, per forgotten text, an HMAC-SHA-256 of the
 // text's tombstone form under an installation secret that is not in the database (a file in the
 // embedded cluster's data directory, or MEMORY_TOMBSTONE_KEY). A plain hash of a short text — "My
 // bank PIN is 4821." — is reversed by trying every candidate; without the key a dump gives an
@@ -36,7 +36,7 @@ const MinTombstoneKeyLength = 32
 // ErrTombstoneKeyMismatch: the database's tombstones were keyed with another key. Starting anyway
 // would silently let every forgotten text be suggested again.
 var ErrTombstoneKeyMismatch = errors.New("MEMORY_TOMBSTONE_KEY is not the key this database's tombstones were written with " +
-	"(restore the original key; see the README, Forgetting)")
+	"(restore the original key; see docs/FORGETTING.md, the tombstone key)")
 
 // newEphemeralKey is the key of a Service nobody gave one: random, so a dump is safe, but only this
 // Service can match its tombstones. Processes that share a database call UseTombstoneKey.

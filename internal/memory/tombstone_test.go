@@ -19,7 +19,7 @@ import (
 	"github.com/open-bot/memory/internal/memory/textmodel"
 )
 
-// Keyed tombstones and their text model (F3, issue 18 items 1 and 2).
+// Keyed tombstones and their text model (F3).
 
 const testTombstoneKey = "mk_memory-test-tombstone-key-0123456789"
 
@@ -92,7 +92,8 @@ func bruteForcePIN(t *testing.T, f fixture, pattern string) []string {
 	return found
 }
 
-// A forgotten PIN can't be recovered from the dump by trying every PIN (issue 18: it was, in 8 ms).
+// A forgotten PIN can't be recovered from the dump by trying every PIN (with a plain hash it takes
+// 8 ms).
 func TestTombstonePINBruteForceFindsNothing(t *testing.T) {
 	t.Parallel()
 	f := keyedSetup(t)

@@ -26,7 +26,7 @@ const (
 	OutcomeSuggested ToolOutcome = "suggested"
 	// OutcomeUnchanged: the same text is already remembered; nothing written.
 	OutcomeUnchanged ToolOutcome = "unchanged"
-	// OutcomeDropped is no longer answered: a suggestion of a text the user forgot before is dropped
+	// OutcomeDropped is never answered: a suggestion of a text the user forgot before is dropped
 	// without the run being told (F3, suppressed.go); it answers OutcomeSuggested. The value stays
 	// for the API's enum.
 	OutcomeDropped ToolOutcome = "dropped"

@@ -18,7 +18,7 @@ import (
 	"github.com/open-bot/memory/internal/memory/memorydb"
 )
 
-// Export and import of a scope's memory (issue 19): a JSON file that keeps everything an item is —
+// Export and import of a scope's memory: a JSON file that keeps everything an item is —
 // kind, key, content, pin, expiry and, optionally, its revision history — and that ImportMemory reads
 // back, and a Markdown rendering for people.
 
@@ -674,8 +674,8 @@ func importState(field string, kind Kind, key *string, content string, pinned bo
 	return state{content: content, key: k, kind: kind, pinned: pinned, expiresAt: expiresAt}, nil
 }
 
-// The dates an import accepts (issue #29 part 5): none before the Unix epoch — a date of year 1,
-// Go's zero time, once broke every listing of its scope — and none more than a day ahead of the
+// The dates an import accepts: none before the Unix epoch — a date of year 1, Go's zero time,
+// would break every listing of its scope — and none more than a day ahead of the
 // server's clock, which covers any clock skew or time zone mix-up between machines.
 var importEpoch = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
 

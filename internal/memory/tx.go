@@ -34,11 +34,11 @@ import (
 // UPDATE stops new starts (FOR SHARE) but not a running tool's inserts (KEY SHARE, step 5), so a
 // tool that holds its run finishes; the deletion then takes the runs (2), and nothing of the
 // teammate can hold a key lock it needs (5) while waiting for one the deletion holds. (Taking the
-// row FOR UPDATE first, as the deletion once did, made every tool that held its run and inserted an
-// item wait for the deletion while the deletion waited for that run.) Locks of step 2 in NO KEY
-// UPDATE mode likewise let a writer that holds the scope (3) insert a row naming the run (5). A
-// statement that locks several runs in another order (the idle sweep's) can still deadlock with the
-// deletion: inTx starts the one PostgreSQL picks over, so it never reaches the caller.
+// row FOR UPDATE first would make every tool that holds its run and inserts an item wait for the
+// deletion while the deletion waits for that run.) Locks of step 2 in NO KEY UPDATE mode likewise
+// let a writer that holds the scope (3) insert a row naming the run (5). A statement that locks
+// several runs in another order (the idle sweep's) can still deadlock with the deletion: inTx
+// starts the one PostgreSQL picks over, so it never reaches the caller.
 
 // txAttempts bounds how often inTx starts a transaction over after a deadlock or a serialization
 // failure. Each one means a concurrent transaction committed (or was chosen to go on) meanwhile, so

@@ -13,9 +13,9 @@ import (
 // FuzzValidation checks the input validation of the memory service (the pure checks of text.go,
 // teammates.go, items.go and the MEMORY.md import's splitNotes) on any input: each either accepts
 // or returns a *ValidationError naming its field with one of the fixed reasons (so no error quotes
-// the value, F5); what it accepts is valid UTF-8 without NUL, within the README's limits, normalised
-// as documented (keys and teammate names trimmed, ids canonical) and accepted unchanged when
-// validated again. n feeds the numeric checks (page size, expiry, note size).
+// the value, F5); what it accepts is valid UTF-8 without NUL, within the limits of docs/API.md,
+// normalised as documented (keys and teammate names trimmed, ids canonical) and accepted unchanged
+// when validated again. n feeds the numeric checks (page size, expiry, note size).
 func FuzzValidation(f *testing.F) {
 	for _, seed := range []struct {
 		s string

@@ -223,9 +223,9 @@ func postMCP(t *testing.T, f *matrixFixture, header http.Header, op mcpOp, args 
 	return resp.StatusCode, resp.Header
 }
 
-// /mcp sits behind the same transport checks as every route (issue 17): a page of another origin is
-// refused before its call runs, a Host this server doesn't answer to gets 421, and a client that is
-// not a browser — it sends no Origin — gets through with its run token.
+// /mcp sits behind the same transport checks as every route: a page of another origin is refused
+// before its call runs, a Host this server doesn't answer to gets 421, and a client that is not a
+// browser — it sends no Origin — gets through with its run token.
 func TestMCPTransportGuards(t *testing.T) {
 	t.Parallel()
 	f := newMatrixFixture(t)

@@ -39,11 +39,11 @@ const (
 	credCompletedRun
 	credCancelledRun
 	// credSession is the web app's session cookie of a login; credLoggedOut the cookie of a login
-	// that logged out since (issue 17: it used to keep working).
+	// that logged out since.
 	credSession
 	credLoggedOut
 	// credIdleRun is a running run whose token went unused for longer than the run idle timeout: the
-	// call is refused and the run interrupted (issue 17).
+	// call is refused and the run interrupted.
 	credIdleRun
 	numCredentials
 )
@@ -498,7 +498,7 @@ var matrixOps = map[string]matrixOp{
 		},
 	},
 
-	// Everyday memory management (issue 19): the user's only.
+	// Everyday memory management: the user's only.
 	"exportMemory": {query: `query($tm: ID) { exportMemory(scope: {teammateId: $tm}, format: JSON) }`, vars: ownerVars, want: userOnly},
 	"deleteTeammate": {
 		query: `mutation($tm: ID!) { deleteTeammate(input: {id: $tm}) { teammateId } }`,
@@ -882,7 +882,7 @@ func TestCrossSiteFormPostsAreRefused(t *testing.T) {
 	require.Equal(t, []string{"Ada"}, teammateNames(t, s))
 }
 
-// One rule for suggestions (issue 18 item 6): only the user reads candidate and dismissed items.
+// One rule for suggestions: only the user reads candidate and dismissed items.
 // For the worker and every run they don't exist, by any path: listing them is FORBIDDEN (as
 // candidates and candidateArrived are, in the matrix above), one of them by id is NOT_FOUND (null),
 // and memoryChanged never carries their ids.

@@ -201,7 +201,7 @@ func TestBadInput(t *testing.T) {
 			status: badReq, code: "BAD_USER_INPUT"},
 		{name: "invalid UTF-8 in a search variable", body: gqlBodyRaw(search, `{"q": "tea\xfe\xff"}`), status: badReq, code: "BAD_USER_INPUT"},
 		{name: "invalid UTF-8 in a teammate name", body: gqlBodyRaw(createMate, `{"n": "Bo\xc3b"}`), status: badReq, code: "BAD_USER_INPUT"},
-		// Lone surrogate escapes are not text either: the decoders would store U+FFFD (issue #23).
+		// Lone surrogate escapes are not text either: the decoders would store U+FFFD.
 		{name: "lone high surrogate in a content variable", body: gqlBodyRaw(createMemory, `{"tm": "`+tm+`", "c": "Likes \ud800 tea"}`), status: badReq, code: "BAD_USER_INPUT"},
 		{name: "lone low surrogate in a content variable", body: gqlBodyRaw(createMemory, `{"tm": "`+tm+`", "c": "Likes \udc00 tea"}`), status: badReq, code: "BAD_USER_INPUT"},
 		{name: "reversed surrogate pair in a search variable", body: gqlBodyRaw(search, `{"q": "tea \udc00\ud800"}`), status: badReq, code: "BAD_USER_INPUT"},

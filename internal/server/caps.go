@@ -13,8 +13,8 @@ import (
 	"github.com/open-bot/memory/internal/memory"
 )
 
-// Error codes of the caps (issue 17). Like gqlgen's COMPLEXITY_LIMIT_EXCEEDED, they name what was
-// exceeded, so a client can tell a cap from a fault.
+// Error codes of the caps. Like gqlgen's COMPLEXITY_LIMIT_EXCEEDED, they name what was exceeded, so
+// a client can tell a cap from a fault.
 const (
 	codeConnectionLimit   = "CONNECTION_LIMIT_EXCEEDED"
 	codeSubscriptionLimit = "SUBSCRIPTION_LIMIT_EXCEEDED"
@@ -27,8 +27,8 @@ const (
 // Only authenticated sockets count toward maxConns: one whose upgrade request carried a credential
 // (the web app's session cookie, a bearer header), or one whose connection_init has succeeded
 // (authenticate). Until then a socket counts toward maxPending, a budget of its own that the init
-// timeout empties (issue #29: one client with no token, reconnecting every 10 s, kept the user's app
-// out of a cap it filled with sockets that never authenticated).
+// timeout empties (otherwise one client with no token, reconnecting every 10 s, keeps the user's
+// app out of a cap it fills with sockets that never authenticate).
 type wsTracker struct {
 	maxConns, maxPending, maxPerConn, maxPerCred, maxPerRun int
 

@@ -24,8 +24,7 @@ import (
 )
 
 // A websocket that never sends connection_init is closed with graphql-transport-ws's 4408 once the
-// init timeout passes (issue 17: gqlgen closed it with 1002), and not before; one that sent it in
-// time outlives the timeout.
+// init timeout passes, and not before; one that sent it in time outlives the timeout.
 func TestWebsocketInitTimeout(t *testing.T) {
 	t.Parallel()
 	const timeout = 300 * time.Millisecond
@@ -60,9 +59,9 @@ func TestWebsocketInitTimeout(t *testing.T) {
 	})
 }
 
-// One websocket holds at most MEMORY_WS_MAX_SUBSCRIPTIONS_PER_CONNECTION subscriptions at once (issue
-// 17: one socket took 20,000). The one beyond is refused with SUBSCRIPTION_LIMIT_EXCEEDED and the
-// connection and its other subscriptions carry on; completing one makes room at once.
+// One websocket holds at most MEMORY_WS_MAX_SUBSCRIPTIONS_PER_CONNECTION subscriptions at once. The
+// one beyond is refused with SUBSCRIPTION_LIMIT_EXCEEDED and the connection and its other
+// subscriptions carry on; completing one makes room at once.
 func TestSubscriptionCapPerConnection(t *testing.T) {
 	t.Parallel()
 	s := apitest.StartWith(t, dbtest.URL(t), settings, func(o *app.Options) { o.Limits.WSMaxSubscriptionsPerConnection = 3 })
@@ -211,11 +210,10 @@ func TestWebsocketConnectionCap(t *testing.T) {
 	require.True(t, admitted, "the closed connection still counts")
 }
 
-// Sockets that never authenticate don't count toward MEMORY_WS_MAX_CONNECTIONS (issue #29: one
-// client with no token, reconnecting every 10 s, kept the user's app out with 503 in 12 of 14 tries).
-// They have MEMORY_WS_MAX_UNAUTHENTICATED places of their own, emptied by the init timeout; with more
-// of them open than the connection cap, the web app (its session cookie on the upgrade) and a client
-// that authenticates in connection_init both still connect and subscribe.
+// Sockets that never authenticate don't count toward MEMORY_WS_MAX_CONNECTIONS. They have
+// MEMORY_WS_MAX_UNAUTHENTICATED places of their own, emptied by the init timeout; with more of them
+// open than the connection cap, the web app (its session cookie on the upgrade) and a client that
+// authenticates in connection_init both still connect and subscribe.
 func TestUnauthenticatedSocketsDontLockOutTheUser(t *testing.T) {
 	t.Parallel()
 	const connections, unauthenticated = 2, 4
@@ -265,7 +263,7 @@ func TestUnauthenticatedSocketsDontLockOutTheUser(t *testing.T) {
 }
 
 // Each run has MEMORY_WS_MAX_SUBSCRIPTIONS_PER_RUN subscriptions of its own inside the worker's cap
-// (issue #29: one run took all 2,000 the worker shares with its runs): a run beyond its cap is
+// (so one run can't take all 2,000 the worker shares with its runs): a run beyond its cap is
 // refused while another run, and the worker, still subscribe; a run's places come back when its
 // subscriptions end.
 func TestSubscriptionCapPerRun(t *testing.T) {
@@ -329,8 +327,8 @@ func requireClosed(t *testing.T, r io.Reader) {
 }
 
 // A request whose body doesn't arrive within MEMORY_HTTP_BODY_TIMEOUT is answered 408 and its
-// connection closed within the deadline (issue 17: 300 stalled bodies held 300 MB for minutes; only
-// the headers had a deadline). A trickle doesn't extend it: the deadline is for the whole body.
+// connection closed within the deadline. A trickle doesn't extend it: the deadline is for the whole
+// body.
 func TestStalledBodyIsClosedWithinTheDeadline(t *testing.T) {
 	t.Parallel()
 	const deadline = 500 * time.Millisecond

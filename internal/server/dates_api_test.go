@@ -10,10 +10,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Dates through the API (issue #29 part 5): an import with createdAt 0001-01-01T00:00:00Z was
-// written and from then on every listing of its scope answered INTERNAL — gqlgen's Time scalar
-// marshals Go's zero time as null, and a null in a non-null createdAt nulls the whole list — so the
-// user could not even reach the item to forget it.
+// Dates through the API: an import with createdAt 0001-01-01T00:00:00Z would make every listing of
+// its scope answer INTERNAL — gqlgen's own Time scalar marshals Go's zero time as null, and a null
+// in a non-null createdAt nulls the whole list — so the user could not even reach the item to
+// forget it.
 
 // datedItem is what the tests read of an item: every timestamp it exposes, and its revisions'.
 type datedItem struct {

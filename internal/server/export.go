@@ -47,9 +47,8 @@ func (s *server) export(w http.ResponseWriter, r *http.Request) {
 	}
 	// A heavy request, as exportMemory is in GraphQL: it waits for one of the process's heavy slots
 	// (operations.go), held until the file is written, so that however many downloads run at once
-	// no more exports than slots are in memory, and the rest of the pool stays free (issue #29: eight
-	// concurrent 40 MB downloads took the API to 1.9 GB and a small query to 4.6 s). Only the user's
-	// downloads take one: the service refuses anyone else's at once.
+	// no more exports than slots are in memory, and the rest of the pool stays free. Only the
+	// user's downloads take one: the service refuses anyone else's at once.
 	if memory.CredentialFrom(r.Context()).Kind == memory.CredentialUser {
 		release, err := s.budget.admit(r.Context(), "Query", "exportMemory")
 		if err != nil {

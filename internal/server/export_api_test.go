@@ -14,8 +14,8 @@ import (
 	"github.com/open-bot/memory/internal/dbtest"
 )
 
-// An export's bound counts revisions, not only items (issue #29: a scope of few items with a long
-// history gave 40 MB downloads under a cap of 10,000 items). With a bound of 1 MiB, a scope of one
+// An export's bound counts revisions, not only items (a scope of few items with a long history can
+// make a 40 MB download under a cap of 10,000 items). With a bound of 1 MiB, a scope of one
 // short item whose history holds 1.2 MB exports without its revisions, and with them is refused —
 // BAD_USER_INPUT on scope, saying what to do — through the download and the query alike, before any
 // of it is read; with a shorter history it exports whole.

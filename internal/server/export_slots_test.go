@@ -17,10 +17,9 @@ import (
 // wait bounds the test's waits for the server (apitest.Wait; apitest imports this package).
 const wait = 15 * time.Second
 
-// GET /export takes one of the process's heavy slots, as the exportMemory query does (issue #29:
-// the download bypassed them, and eight concurrent 40 MB downloads took the API to 1.9 GB). While
-// every slot is taken a download waits; one whose client leaves meanwhile ends without running;
-// once a slot is free the waiting one runs, and gives its slot back.
+// GET /export takes one of the process's heavy slots, as the exportMemory query does. While every
+// slot is taken a download waits; one whose client leaves meanwhile ends without running; once a
+// slot is free the waiting one runs, and gives its slot back.
 func TestExportTakesAHeavySlot(t *testing.T) {
 	t.Parallel()
 	log := slog.New(slog.DiscardHandler)

@@ -12,9 +12,9 @@ import (
 	"github.com/open-bot/memory/internal/dbtest"
 )
 
-// GraphQL over HTTP (RULES §5; issue 19 item 6), for both response media types: the status of each
-// kind of answer, the Content-Type, and that a request error has no "data" entry while an executed
-// request always has one.
+// GraphQL over HTTP (RULES §5), for both response media types: the status of each kind of answer,
+// the Content-Type, and that a request error has no "data" entry while an executed request always
+// has one.
 func TestGraphQLOverHTTP(t *testing.T) {
 	t.Parallel()
 	s := apitest.StartWith(t, dbtest.URL(t), settings)

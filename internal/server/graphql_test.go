@@ -195,7 +195,7 @@ func TestLogin(t *testing.T) {
 		require.Empty(t, res.Cookies()[0].Value)
 		require.Negative(t, res.Cookies()[0].MaxAge)
 
-		// The cookie no longer acts, though a copy of it was kept (issue 17); another login's does.
+		// The cookie no longer acts, though a copy of it was kept; another login's does.
 		res2 := s.DoWith(t, http.Header{"Cookie": {cookie.String()}}, `{ teammates { id } }`, nil)
 		require.Equal(t, "UNAUTHENTICATED", res2.Code(), "errors %+v", res2.Errors)
 		var data struct{ Teammates []struct{ ID string } }

@@ -45,7 +45,7 @@ func (s *server) sameOrigin(r *http.Request) bool {
 // crossOriginGuard refuses, with 403 FORBIDDEN, a POST (or any other method that may change
 // something) or a websocket upgrade sent by a page of another origin, before it runs. SameSite=Strict
 // already keeps the session cookie off cross-site requests; this also covers same-site pages on
-// another port and browsers that ignore SameSite (defence in depth, issue 17).
+// another port and browsers that ignore SameSite (defence in depth).
 func (s *server) crossOriginGuard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		upgrade := r.Header.Get("Upgrade") != ""
@@ -127,15 +127,15 @@ func (s *server) bodyDeadline(next http.Handler) http.Handler {
 
 // writeDeadline gives a response Limits.WriteTimeout to reach the client, so that a client that
 // never reads (or reads too slowly) is cut off and the response's memory released, instead of
-// holding a goroutine and its buffers for as long as it keeps the connection open (issue 29: three
-// such clients held 1.45 GB). The deadline is armed when the response starts — and again at each
-// later write or flush, so a stream lives as long as it keeps delivering — not while the request is
-// worked on: a request waiting for a heavy slot is not cut off. It is cleared as the handler starts,
-// which also lifts the http.Server's own WriteTimeout (app.HTTPServer), a backstop for what net/http
-// writes outside a handler. A websocket upgrade is not wrapped (gorilla needs the http.Hijacker, and
-// clears every deadline as it takes the connection over), so subscriptions live on; nor is its
-// server deadline cleared, so a request that carries an Upgrade header but isn't upgraded (any path
-// but /graphql, or a refused upgrade) still ends within the http.Server's WriteTimeout.
+// holding a goroutine and its buffers for as long as it keeps the connection open. The deadline is
+// armed when the response starts — and again at each later write or flush, so a stream lives as
+// long as it keeps delivering — not while the request is worked on: a request waiting for a heavy
+// slot is not cut off. It is cleared as the handler starts, which also lifts the http.Server's own
+// WriteTimeout (app.HTTPServer), a backstop for what net/http writes outside a handler. A websocket
+// upgrade is not wrapped (gorilla needs the http.Hijacker, and clears every deadline as it takes
+// the connection over), so subscriptions live on; nor is its server deadline cleared, so a request
+// that carries an Upgrade header but isn't upgraded (any path but /graphql, or a refused upgrade)
+// still ends within the http.Server's WriteTimeout.
 func (s *server) writeDeadline(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Upgrade") != "" {

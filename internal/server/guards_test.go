@@ -18,10 +18,9 @@ import (
 	"github.com/open-bot/memory/internal/server"
 )
 
-// A cookie-authenticated JSON POST from a page of another origin is refused before it runs (issue 17:
-// it was executed, only SameSite protected it). Origin decides when present; Sec-Fetch-Site when a
-// browser left Origin out. The server's own pages, configured origins and clients that are not
-// browsers (neither header) are served.
+// A cookie-authenticated JSON POST from a page of another origin is refused before it runs. Origin
+// decides when present; Sec-Fetch-Site when a browser left Origin out. The server's own pages,
+// configured origins and clients that are not browsers (neither header) are served.
 func TestCrossOriginCookiePostsAreRefused(t *testing.T) {
 	t.Parallel()
 	const configured = "http://app.example:5173"
@@ -88,8 +87,8 @@ func TestCrossOriginCookiePostsAreRefused(t *testing.T) {
 	})
 }
 
-// A request whose Host is not a name of this server is answered 421 (issue 17: DNS rebinding, a page
-// on evil.example resolving to 127.0.0.1, could talk to the API as its own origin). Loopback names,
+// A request whose Host is not a name of this server is answered 421 (DNS rebinding: a page on
+// evil.example resolving to 127.0.0.1 would talk to the API as its own origin). Loopback names,
 // the address the connection arrived on and configured origins' hosts are served.
 func TestHostIsChecked(t *testing.T) {
 	t.Parallel()
@@ -136,7 +135,7 @@ func TestHostIsChecked(t *testing.T) {
 }
 
 // Every page, the app's and GraphiQL's above all, carries a Content-Security-Policy that allows only
-// the server's own scripts, styles and connections (issue 17), and the built pages need nothing more:
+// the server's own scripts, styles and connections, and the built pages need nothing more:
 // no inline script or style that the policy would block.
 func TestContentSecurityPolicy(t *testing.T) {
 	t.Parallel()
@@ -166,7 +165,7 @@ func TestContentSecurityPolicy(t *testing.T) {
 
 // The session cookie is Secure when the browser reached the server over TLS: through a proxy whose
 // https origin is in MEMORY_ALLOWED_ORIGINS (the Host it forwards names it), not over plain http
-// (issue 29: the README says what a plain-http cookie reaches).
+// (docs/API.md says what a plain-http cookie reaches).
 func TestLoginCookieIsSecureBehindATLSProxy(t *testing.T) {
 	t.Parallel()
 	s := apitest.StartWith(t, dbtest.URL(t), settings, func(o *app.Options) {

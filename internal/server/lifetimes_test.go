@@ -17,8 +17,8 @@ import (
 )
 
 // A run token unused for longer than MEMORY_RUN_IDLE_TIMEOUT stops working and its run is
-// interrupted: when the token is next presented, or by the sweeper if it never is (issue 17: tokens
-// of abandoned runs worked forever). Using the token keeps the run alive.
+// interrupted: when the token is next presented, or by the sweeper if it never is. Using the token
+// keeps the run alive.
 func TestRunTokenIdleTimeout(t *testing.T) {
 	t.Parallel()
 	databaseURL := dbtest.URL(t)
@@ -117,11 +117,11 @@ func TestSessionExpires(t *testing.T) {
 	require.True(t, purged, "the sweeper kept an expired session")
 }
 
-// A run token that can't be checked because the database is unreachable is not an ended run (issue
-// 17 point 5): the request is answered 503 with the retryable UNAVAILABLE over /graphql, /mcp and /export,
-// and a connection_init is closed with 1013 (try again later). They used to answer UNAUTHENTICATED,
-// 401 and 4403, which tell a worker or an agent that its run is over. Once the database is back, the
-// same token works: its run was not ended.
+// A run token that can't be checked because the database is unreachable is not an ended run: the
+// request is answered 503 with the retryable UNAVAILABLE over /graphql, /mcp and /export, and a
+// connection_init is closed with 1013 (try again later). Not UNAUTHENTICATED, 401 or 4403, which
+// would tell a worker or an agent that its run is over. Once the database is back, the same token
+// works: its run was not ended.
 func TestRunTokenDuringAnOutage(t *testing.T) {
 	t.Parallel()
 	databaseURL := dbtest.URL(t)

@@ -14,8 +14,7 @@ import (
 	"github.com/open-bot/memory/internal/apitest"
 )
 
-// Export and import, bulk actions on items and suggestions (issue 19 items 2 and 3), through the
-// real API.
+// Export and import, bulk actions on items and suggestions, through the real API.
 
 // exported is the part of a JSON export the round trip compares: everything but where it came from.
 type exported struct {
@@ -203,7 +202,7 @@ func TestImportValidatesEverythingFirst(t *testing.T) {
 	future := item("D")
 	future["createdAt"] = time.Now().Add(25 * time.Hour) // a day of clock skew is allowed
 	yearOne := item("D")
-	yearOne["createdAt"] = "0001-01-01T00:00:00Z" // once written, and then every listing failed (#29)
+	yearOne["createdAt"] = "0001-01-01T00:00:00Z" // would break every listing if it were stored
 	oldRevision := item("D")
 	oldRevision["revisions"] = []map[string]any{{"revision": 1, "content": "D", "kind": "fact", "key": nil, "pinned": false,
 		"expiresAt": nil, "action": "create", "createdAt": "1969-12-31T23:59:59Z"}}
@@ -229,7 +228,7 @@ func TestImportValidatesEverythingFirst(t *testing.T) {
 		{"a forget in the history", "JSON", file(forgetHistory), "data.items[0].revisions[0].action"},
 		{"a NUL in the content", "JSON", file(item("A\u0000")), "data.items[0].content"},
 		{"two values", "JSON", file(item("A")) + " {}", "data"},
-		// The file's own escapes: a lone surrogate would be decoded as U+FFFD (issue #23).
+		// The file's own escapes: a lone surrogate would be decoded as U+FFFD.
 		{"a lone surrogate escape in the content", "JSON", strings.Replace(file(item("A")), `"A"`, `"Likes \ud800 tea"`, 1), "data"},
 	}
 	for _, c := range cases {
@@ -414,8 +413,7 @@ func TestBulkForgetAndPin(t *testing.T) {
 }
 
 // Select → Forget lists the copies of the selected items' text in other scopes and forgets the
-// ticked ones with them, as the single forget does (issue 29): before, the copies were never
-// mentioned and stayed.
+// ticked ones with them, as the single forget does.
 func TestBulkForgetListsAndForgetsCopies(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)

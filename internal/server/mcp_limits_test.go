@@ -43,12 +43,11 @@ func mcpSearch(ctx context.Context, client *http.Client, base, token string, id 
 	return resp.StatusCode, string(b), err
 }
 
-// Issue 29: MCP tool calls ran outside GraphQL's limits, so MCP searches took every connection of
-// the request pool and a trivial user query waited 23–30 s behind them. A search over /mcp now takes
-// one of the process's heavy slots, as its GraphQL twin toolSearchHistory does: with a pool of 4 at
-// most 2 searches hold a connection, however many are sent, and a user query is answered at once.
-// The searches are held inside PostgreSQL by a lock on messages (a real pool, real waits): each one
-// that got a connection keeps it until the lock is released.
+// A search over /mcp takes one of the process's heavy slots (outside GraphQL's limits, MCP searches
+// would take every connection of the request pool), as its GraphQL twin toolSearchHistory does:
+// with a pool of 4 at most 2 searches hold a connection, however many are sent, and a user query is
+// answered at once. The searches are held inside PostgreSQL by a lock on messages (a real pool,
+// real waits): each one that got a connection keeps it until the lock is released.
 func TestMCPSearchesTakeTheHeavySlots(t *testing.T) {
 	t.Parallel()
 	url := dbtest.URL(t)
@@ -119,10 +118,9 @@ func TestMCPSearchesTakeTheHeavySlots(t *testing.T) {
 }
 
 // One run's parallel heavy calls take one heavy slot between them, not all of them: its calls are
-// serialised by its run row anyway, and the others used to hold slots while they waited for it (the
-// black-box attack: one run token's 8 parallel searches held every slot, and a user's recall of
-// another teammate waited 11.6 s). Here the run's searches are stuck behind a lock on messages while
-// the user asks for a recall, itself a heavy field, which must get the slot left.
+// serialised by its run row anyway, and the others would otherwise hold slots while they wait for
+// it. Here the run's searches are stuck behind a lock on messages while the user asks for a recall,
+// itself a heavy field, which must get the slot left.
 func TestOneRunsSearchesTakeOneHeavySlot(t *testing.T) {
 	t.Parallel()
 	url := dbtest.URL(t)
@@ -301,11 +299,10 @@ func heapInUse() uint64 {
 	return m.HeapInuse
 }
 
-// Issue 29: with no write timeout, clients that never read held their responses (1.45 GB for three
-// of them) for as long as they kept the connection open. Now a response must reach its client
-// within the write timeout: three clients that read nothing are cut off — each later gets less than
-// the response and then the end of the connection — and the memory their responses held is
-// released. Not parallel: it measures the process's heap.
+// A response must reach its client within the write timeout (without one, clients that never read
+// hold their responses for as long as they keep the connection open): three clients that read
+// nothing are cut off — each later gets less than the response and then the end of the connection —
+// and the memory their responses held is released. Not parallel: it measures the process's heap.
 func TestNeverReadingClientIsCutOff(t *testing.T) {
 	const timeout = 2 * time.Second
 	api := apitest.StartWith(t, dbtest.URL(t), func(o *app.Options) { o.Limits.WriteTimeout = timeout })

@@ -12,9 +12,9 @@ import (
 	"github.com/open-bot/memory/internal/memory"
 )
 
-// What one operation may ask of the database at once (#17: one document of 120 aliased
-// recallPreview held every connection of the pool for half a minute, and health checks and every
-// other request waited behind it).
+// What one operation may ask of the database at once (without these bounds one document of 120
+// aliased recallPreview holds every connection of the pool for half a minute, and health checks and
+// every other request wait behind it).
 const (
 	// OperationConcurrency is how many resolvers of one operation run at once. gqlgen resolves the
 	// fields of a query concurrently, each on a connection of its own; with this budget one document
@@ -59,8 +59,8 @@ func newOperationBudget(poolSize int) operationBudget {
 // runGates queue a run's heavy calls before they take a heavy slot rather than in it. A run's calls
 // are serialised by its run row anyway (every run-credential operation locks it), so its other
 // calls would only hold slots while they wait for that lock: one run token's eight parallel
-// searches held every slot, one after another, and a user's recall waited 11.6 s behind them
-// (issue 29, black-box attack). The gate is per process, as the slots are.
+// searches would hold every slot, one after another, and a user's recall would wait behind them.
+// The gate is per process, as the slots are.
 type runGates struct {
 	mu    sync.Mutex
 	gates map[string]*runGate

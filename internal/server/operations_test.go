@@ -95,12 +95,12 @@ func (p *latencyProbe) result() (count int, slowest time.Duration, bad []string)
 	return p.count, p.slowest, p.bad
 }
 
-// TestOneOperationCannotTakeEveryConnection (#17 point 3): one document of 120 aliased recallPreview
-// used to be accepted (it cost 240) and held every connection of the pool while {teammates{id}}
-// and /readyz waited behind it. Now it is refused, and so is a document with too many counts; the
-// heaviest accepted document runs at most server.OperationConcurrency recall statements at once (seen
-// in pg_stat_activity), and while several run back to back {teammates{id}} and /readyz answer within
-// a second throughout. The pool has 4 connections, the teammate 8,000 matching items.
+// TestOneOperationCannotTakeEveryConnection: one document of 120 aliased recallPreview, which would
+// hold every connection of the pool while {teammates{id}} and /readyz wait behind it, is refused,
+// and so is a document with too many counts; the heaviest accepted document runs at most
+// server.OperationConcurrency recall statements at once (seen in pg_stat_activity), and while
+// several run back to back {teammates{id}} and /readyz answer within a second throughout. The pool
+// has 4 connections, the teammate 8,000 matching items.
 func TestOneOperationCannotTakeEveryConnection(t *testing.T) {
 	t.Parallel()
 	url := dbtest.URL(t)

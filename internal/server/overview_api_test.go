@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The teammate list's counts and last activity (issue 19 item 4): memories, suggestions waiting and
-// the last conversation of every teammate, read for the whole list at once; user only.
+// The teammate list's counts and last activity: memories, suggestions waiting and the last
+// conversation of every teammate, read for the whole list at once; user only.
 func TestTeammateActivity(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)

@@ -64,13 +64,13 @@ func probeReadyz(base string, interval, limit time.Duration, stop <-chan struct{
 		func() []string { wait(); mu.Lock(); defer mu.Unlock(); return bad }
 }
 
-// TestRecallNeverEmbedsWhileHoldingAConnection is issue #17's deadlock: recall used to call the
-// embedding endpoint inside its transaction, and reserving the AI budget needs a connection of its
-// own, so with a pool of N, N concurrent recalls waited forever for each other. Through the real API
-// on a pool of 4, with a real (loopback, slow) OpenAI-compatible endpoint and the real daily budget,
-// 32 startRun and 32 recallPreview at once all finish, each with its request embedded and counted,
-// and /readyz answers within a second throughout. Since the server lets recalls use only half the
-// pool, this would pass even if recall embedded while holding a connection: internal/wire's
+// TestRecallNeverEmbedsWhileHoldingAConnection: recall must not call the embedding endpoint inside
+// its transaction, because reserving the AI budget needs a connection of its own, so with a pool of
+// N, N concurrent recalls would wait forever for each other. Through the real API on a pool of 4,
+// with a real (loopback, slow) OpenAI-compatible endpoint and the real daily budget, 32 startRun
+// and 32 recallPreview at once all finish, each with its request embedded and counted, and /readyz
+// answers within a second throughout. Since the server lets recalls use only half the pool, this
+// would pass even if recall embedded while holding a connection: internal/wire's
 // TestRecallHoldsNoConnectionWhileEmbedding calls the service directly and catches that.
 func TestRecallNeverEmbedsWhileHoldingAConnection(t *testing.T) {
 	t.Parallel()

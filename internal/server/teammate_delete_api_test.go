@@ -17,16 +17,15 @@ import (
 	"github.com/open-bot/memory/internal/dbtest"
 )
 
-// Deleting a teammate while its runs write (issue 29, F7): the delete and every run write take
-// their locks in one order (runtx.go), and a deadlock or serialization failure is retried inside
-// the service, so neither ever answers INTERNAL. Each round starts eight runs of a fresh teammate
-// on the API's real pool, lets each write through the real tools over HTTP — suggestions, which
-// insert items (and so take the teammate row's key lock, as every insert that names the teammate
-// does), and memory searches — and a worker start more runs, and deletes the teammate once every
-// run has written. The delete must succeed; every run then ends with its usual answer
-// (UNAUTHENTICATED: its credential went with the teammate), the worker's next start with
-// NOT_FOUND. Before one lock order, 30 of 30 such deletes failed with INTERNAL ("deadlock
-// detected"), and so did many tool calls.
+// Deleting a teammate while its runs write (F7): the delete and every run write take their locks in
+// one order (tx.go), and a deadlock or serialization failure is retried inside the service, so
+// neither ever answers INTERNAL. Each round starts eight runs of a fresh teammate on the API's real
+// pool, lets each write through the real tools over HTTP — suggestions, which insert items (and so
+// take the teammate row's key lock, as every insert that names the teammate does), and memory
+// searches — and a worker start more runs, and deletes the teammate once every run has written. The
+// delete must succeed; every run then ends with its usual answer (UNAUTHENTICATED: its credential
+// went with the teammate), the worker's next start with NOT_FOUND. Without one lock order such
+// deletes fail with INTERNAL ("deadlock detected"), and so do many tool calls.
 func TestDeleteTeammateWhileItsRunsWrite(t *testing.T) {
 	t.Parallel()
 	// A run makes as many suggestions as it likes here: past the limit a tool writes nothing, and the

@@ -72,8 +72,8 @@ func (w world) keepLesson(teammateID, note string) string {
 	return out.KeepLesson.Item.ID
 }
 
-// TestWrongForgetsWait is the irreversible class of issue 28: messages that once made a teammate's
-// forget erase an item the user never asked to forget. Each must leave the item as it is, with a
+// TestWrongForgetsWait is the irreversible class: messages that must not make a teammate's forget
+// erase an item the user never asked to forget. Each must leave the item as it is, with a
 // proposal to forget it waiting for the user, and a reason code that is no confirmation (A5, A8).
 // The cases don't depend on how the judge words its reasons, only on the rule.
 func TestWrongForgetsWait(t *testing.T) {

@@ -1,4 +1,4 @@
-// Package soak holds the soak test of the service (issue #10): many concurrent clients — writers
+// Package soak holds the soak test of the service: many concurrent clients — writers
 // that create, edit with base revisions and forget, readers, a worker starting runs whose teammate
 // calls its memory tools, and websocket subscribers, long-lived and short-lived — against the real
 // API (internal/app) over loopback on a real database (internal/dbtest), for

@@ -18,7 +18,7 @@ import (
 	"github.com/open-bot/memory/internal/memory"
 )
 
-// TestRecallHoldsNoConnectionWhileEmbedding (issue 17 point 1, P3, I4): recall embeds its request
+// TestRecallHoldsNoConnectionWhileEmbedding (P3, I4): recall embeds its request
 // before its transaction opens, and the budget's reservation takes a connection only then, for one
 // statement. On a pool of 2 connections, with the real budget and a slow loopback endpoint, 8
 // recallPreview and 8 startRun at once all finish with their request embedded and counted; a recall

@@ -87,8 +87,8 @@ func loadCorpus(t testing.TB) []corpusCase {
 // TestCorpus runs the whole labelled corpus (A1–A8). Every line's verdict and reason are asserted:
 // a confirmation of a line that isn't genuine is a false confirm, and a genuine line that the judge
 // should confirm and doesn't fails just the same (no silent rate floor). The per-class figures
-// are logged for the README; the blind-written genuine lines must be confirmed at least 80% of the
-// time (the issue asks for 90%).
+// are logged for docs/JUDGE.md; the blind-written genuine lines must be confirmed at least 85.5% of
+// the time, the positive classes 88.5% and the clearly worded ones 90% (the floors may only rise).
 func TestCorpus(t *testing.T) {
 	cases := loadCorpus(t)
 	require.GreaterOrEqual(t, len(cases), 1500)
@@ -162,8 +162,8 @@ func TestCorpus(t *testing.T) {
 		clearConfirmed, clear, 100*float64(clearConfirmed)/float64(clear))
 	require.GreaterOrEqual(t, blind, 600)
 	require.GreaterOrEqual(t, blindGenuine, 300)
-	// The issue asks for 90% of the clearly worded positive lines (README: "How it is measured").
-	// The floors sit at or under the corpus as it stands and may only rise.
+	// The clearly worded positive lines must be confirmed at least 90% of the time (docs/JUDGE.md,
+	// How it is measured). The floors sit at or under the corpus as it stands and may only rise.
 	require.GreaterOrEqual(t, rate, 0.855, "blind genuine requests confirmed")
 	require.GreaterOrEqual(t, float64(positivesConfirmed)/float64(positives), 0.885, "positive classes confirmed")
 	require.GreaterOrEqual(t, float64(clearConfirmed)/float64(clear), 0.90, "clearly worded positive lines confirmed")

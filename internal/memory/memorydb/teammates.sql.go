@@ -79,7 +79,7 @@ const teammateLock = `-- name: TeammateLock :one
 SELECT id FROM teammates WHERE id = $1 FOR NO KEY UPDATE
 `
 
-// The deletion's first lock (runtx.go, lock order): it waits for starts of the teammate's runs
+// The deletion's first lock (tx.go, lock order): it waits for starts of the teammate's runs
 // under way and makes new ones wait (TeammateStartLock), but not the inserts of its running runs'
 // tools, whose foreign keys take the row's KEY SHARE lock. No row: no such teammate.
 func (q *Queries) TeammateLock(ctx context.Context, id string) (string, error) {
@@ -120,7 +120,7 @@ const teammateStartLock = `-- name: TeammateStartLock :one
 SELECT id FROM teammates WHERE id = $1 FOR SHARE
 `
 
-// A run's start locks its teammate first (runtx.go, lock order): starts don't wait for each other,
+// A run's start locks its teammate first (tx.go, lock order): starts don't wait for each other,
 // but a deletion waits for them and they for it. No row: no such teammate.
 func (q *Queries) TeammateStartLock(ctx context.Context, id string) (string, error) {
 	row := q.db.QueryRow(ctx, teammateStartLock, id)

@@ -221,9 +221,9 @@ func requirePacketText(t *testing.T, fused []entry, text string, out []entry) {
 	if text != want.String() {
 		t.Fatalf("the packet text is not its entries laid out as P5 says:\n%q\nwant\n%q", text, want.String())
 	}
-	// No body line can pass for a header (issue 18): at any line break a reader might honour, a
-	// line is an entry's own header, or indented, or starts with a letter or digit — never with
-	// "[", a space, an invisible or bidi character or a look-alike bracket.
+	// No body line can pass for a header: at any line break a reader might honour, a line is an
+	// entry's own header, or indented, or starts with a letter or digit — never with "[", a space,
+	// an invisible or bidi character or a look-alike bracket.
 	headers := 0
 	lines := strings.FieldsFunc(text, func(r rune) bool {
 		return strings.ContainsRune("\n\r\v\f\u0085\u2028\u2029", r)
@@ -237,8 +237,8 @@ func requirePacketText(t *testing.T, fused []entry, text string, out []entry) {
 			}
 			headers++
 		case strings.HasPrefix(line, "  ") || unicode.IsLetter(first) || unicode.IsDigit(first):
-			// Indenting alone leaves "  [memory:…]" reading like an entry (issue 29): in a body every
-			// bracket is escaped, after a run of backslashes of odd length.
+			// Indenting alone leaves "  [memory:…]" reading like an entry: in a body every bracket
+			// is escaped, after a run of backslashes of odd length.
 			backslashes := 0
 			for _, r := range line {
 				if isBracket(r) && backslashes%2 == 0 {

@@ -126,15 +126,15 @@ func Header(i Item) string {
 	return "[memory:" + i.ID + "@" + strconv.Itoa(i.Revision) + "; " + i.Scope + "; " + i.Kind + "]"
 }
 
-// Body is the line (or lines) under an item's header: "key: content", or the content alone,
-// encoded so that no line of it can pass for a header (P5, issue 18): every line break a reader
-// might honour — CR LF, LF, CR, VT, FF, NEL, LS, PS — becomes "\n" followed by two spaces, and a
-// first line that starts with anything but a letter or a digit is indented too: "[", but also a
-// space, an invisible or bidi character in front of "[" (a reader doesn't see it, a model may skip
-// it) or a look-alike bracket. Indenting alone still left "  [memory:…; shared; lesson]" reading like
-// an entry to a model (issue 29), so every square bracket and look-alike (isBracket) is escaped as
-// "\[" — and a backslash as "\\", so the escaping can't be forged either. So content (an imported
-// MEMORY.md above all, which is pinned into every run) can't fake an entry.
+// Body is the line (or lines) under an item's header: "key: content", or the content alone, encoded
+// so that no line of it can pass for a header (P5): every line break a reader might honour — CR LF,
+// LF, CR, VT, FF, NEL, LS, PS — becomes "\n" followed by two spaces, and a first line that starts
+// with anything but a letter or a digit is indented too: "[", but also a space, an invisible or
+// bidi character in front of "[" (a reader doesn't see it, a model may skip it) or a look-alike
+// bracket. Indenting alone would still leave "  [memory:…; shared; lesson]" reading like an entry
+// to a model, so every square bracket and look-alike (isBracket) is escaped as "\[" — and a
+// backslash as "\\", so the escaping can't be forged either. So content (an imported MEMORY.md
+// above all, which is pinned into every run) can't fake an entry.
 func Body(i Item) string {
 	body := i.Content
 	if i.Key != nil {

@@ -45,7 +45,7 @@ SELECT id, teammate_id FROM runs WHERE id = ANY(@ids::uuid[]);
 -- name: RunsLockOfTeammate :many
 -- A teammate's tool locks its run, then the scopes (runWriteTx): a teammate's deletion locks its
 -- runs before its scope, in id order, so the two never wait on each other in opposite orders
--- (runtx.go, lock order). NO KEY UPDATE waits for a run's tools (FOR UPDATE) without stopping a
+-- (tx.go, lock order). NO KEY UPDATE waits for a run's tools (FOR UPDATE) without stopping a
 -- writer that holds the scope from inserting a row that names the run (a lesson, an extraction).
 SELECT id FROM runs WHERE teammate_id = @teammate_id ORDER BY id FOR NO KEY UPDATE;
 

@@ -27,13 +27,13 @@ SELECT EXISTS (SELECT 1 FROM teammates);
 SELECT name FROM teammates WHERE id = @id;
 
 -- name: TeammateLock :one
--- The deletion's first lock (runtx.go, lock order): it waits for starts of the teammate's runs
+-- The deletion's first lock (tx.go, lock order): it waits for starts of the teammate's runs
 -- under way and makes new ones wait (TeammateStartLock), but not the inserts of its running runs'
 -- tools, whose foreign keys take the row's KEY SHARE lock. No row: no such teammate.
 SELECT id FROM teammates WHERE id = @id FOR NO KEY UPDATE;
 
 -- name: TeammateStartLock :one
--- A run's start locks its teammate first (runtx.go, lock order): starts don't wait for each other,
+-- A run's start locks its teammate first (tx.go, lock order): starts don't wait for each other,
 -- but a deletion waits for them and they for it. No row: no such teammate.
 SELECT id FROM teammates WHERE id = @id FOR SHARE;
 
