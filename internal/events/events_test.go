@@ -2,6 +2,7 @@ package events_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -193,7 +194,10 @@ func startListener(t *testing.T, databaseURL string, b *events.Broker) *events.L
 	t.Cleanup(func() {
 		cancel()
 		select {
-		case <-done:
+		case err := <-done:
+			if err != nil && !errors.Is(err, context.Canceled) {
+				t.Errorf("Listener.Run ended with %v, not its context's end", err)
+			}
 		case <-time.After(wait):
 			t.Error("Listener.Run did not return after its context ended")
 		}
