@@ -80,7 +80,8 @@ func (p *page) assertTabsDontScrollVertically(screen string) {
 }
 
 // On a phone every control of the main screens is big enough to tap (WCAG 2.5.5): the teammates,
-// a teammate's Memory tab with its suggestions and lessons, its Conversations, and Settings.
+// a teammate's Memory tab with its suggestions and lessons, its Conversations, Settings, and the
+// demo's notice.
 func TestPhoneTargetsBigEnough(t *testing.T) {
 	requireSuite(t)
 	vp := viewports[1]
@@ -129,4 +130,18 @@ func TestPhoneTargetsBigEnough(t *testing.T) {
 	p.click(tid("settings-backups"))
 	p.waitVisible(tid("backups-section", `[data-state="ready"]`))
 	p.assertTargetsBigEnough("Settings → Backups")
+
+	// The demo's notice: its text takes the notice's width, its buttons go under it.
+	d := openDemoPage(t, vp, "/")
+	d.waitVisible(tid("demo-notice"))
+	widths := eval[[]float64](d, `(() => {
+	  const notice = document.querySelector('[data-testid="demo-notice"]')
+	  const style = getComputedStyle(notice)
+	  const inner = notice.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+	  return [notice.querySelector(':scope > p').getBoundingClientRect().width, inner]
+	})()`)
+	if widths[0] < widths[1]-1 {
+		t.Errorf("the demo notice's text is %.0f px wide in a notice %.0f px wide inside: its buttons squeeze it", widths[0], widths[1])
+	}
+	d.assertTargetsBigEnough("Teammates with the demo's notice")
 }
