@@ -8,6 +8,7 @@ import { graphql } from './gql'
 import { LoginRequired } from './LoginRequired.tsx'
 import { Link, paths, useRoute, type Route } from './router.tsx'
 import { SettingsPage } from './settings/SettingsPage.tsx'
+import { SignOut } from './SignOut.tsx'
 import { TeammatePage } from './teammates/TeammatePage.tsx'
 import { TeammatesPage } from './teammates/TeammatesPage.tsx'
 import { ConnectionBanner } from './ui/ConnectionBanner.tsx'
@@ -105,37 +106,6 @@ function Frame({ api }: { api: Api }) {
           explorer.
         </p>
       </footer>
-    </div>
-  )
-}
-
-/**
- * SignOut ends the session on the server; the session gate then shows the sign-in page. A failure
- * (the server could not end it) is said next to the button, and the app stays signed in.
- */
-function SignOut({ api }: { api: Api }) {
-  const [busy, setBusy] = useState(false)
-  const [problem, setProblem] = useState<string | null>(null)
-  const signOut = async () => {
-    setBusy(true)
-    setProblem(null)
-    try {
-      await api.signOut()
-    } catch (err) {
-      setProblem(err instanceof Error ? err.message : String(err))
-      setBusy(false)
-    }
-  }
-  return (
-    <div className="signout">
-      <button type="button" className="button small signout-button" onClick={() => void signOut()} disabled={busy} data-testid="sign-out">
-        {busy ? 'Signing out…' : 'Sign out'}
-      </button>
-      {problem && (
-        <p className="signout-problem" role="alert" data-testid="sign-out-problem">
-          {problem}
-        </p>
-      )}
     </div>
   )
 }

@@ -187,7 +187,12 @@ export function createApi(): Api {
   // A same-origin POST carries the cookie and the browser's Origin header, which the server's
   // cross-origin guard checks against its allowed origins.
   const signOut = async () => {
-    const res = await fetch('/logout', { method: 'POST', credentials: 'same-origin', cache: 'no-store' })
+    let res: Response
+    try {
+      res = await fetch('/logout', { method: 'POST', credentials: 'same-origin', cache: 'no-store' })
+    } catch {
+      throw new Error('The server can’t be reached, so this browser is still signed in. Try again when it is back.')
+    }
     if (!res.ok) throw new Error(`The server could not sign you out (status ${res.status}). Try again in a moment.`)
     sessionLost.emit()
   }
