@@ -13,7 +13,9 @@ FRONTEND_CODEGEN_INPUTS := frontend/codegen.ts $(wildcard graph/*.graphqls) \
 
 .PHONY: help
 help: ## list the targets
-	@awk 'BEGIN {FS = ":.*## "} /^[a-z0-9-]+:.*## / {printf "  make %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@# Every target has a "## description"; the name column is as wide as the longest name.
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z0-9-]+:.*## / {n++; name[n] = $$1; desc[n] = $$2; if (length($$1) > w) w = length($$1)} \
+		END {for (i = 1; i <= n; i++) printf "  make %-*s  %s\n", w, name[i], desc[i]}' $(MAKEFILE_LIST)
 
 .PHONY: bootstrap
 bootstrap: ## install PostgreSQL server, dev headers and pgvector if missing (idempotent)

@@ -8,6 +8,7 @@ import { graphql } from './gql'
 import { LoginRequired } from './LoginRequired.tsx'
 import { Link, paths, useRoute, type Route } from './router.tsx'
 import { SettingsPage } from './settings/SettingsPage.tsx'
+import { SignOut } from './SignOut.tsx'
 import { TeammatePage } from './teammates/TeammatePage.tsx'
 import { TeammatesPage } from './teammates/TeammatesPage.tsx'
 import { ConnectionBanner } from './ui/ConnectionBanner.tsx'
@@ -64,12 +65,12 @@ function SessionGate({ api }: { api: Api }) {
   }
   return (
     <LimitsContext.Provider value={data.limits}>
-      <Frame />
+      <Frame api={api} />
     </LimitsContext.Provider>
   )
 }
 
-function Frame() {
+function Frame({ api }: { api: Api }) {
   const route = useRoute()
   return (
     <div className="frame" data-testid="app-root">
@@ -89,6 +90,7 @@ function Frame() {
               Settings
             </Link>
           </nav>
+          <SignOut api={api} />
         </div>
       </header>
       <ConnectionBanner />

@@ -72,9 +72,13 @@ export function LoginRequired() {
           <strong>Open the login link the server printed at start.</strong> It looks like{' '}
           <code data-testid="login-example">{window.location.origin}/login?token=mu_…</code> and signs this browser in.
         </p>
+        {/* The page is shown to anyone who can reach the server, before any credential, so the
+            server doesn't tell it where its files are: the hint names the file, the setting that
+            places it and the default, and the server's start-up output names the real path. */}
         <p className="muted" id={`${id}-hint`}>
-          Lost it? The token is in the server’s data directory (<code>.data/user-token</code> by default, or{' '}
-          <code>MEMORY_USER_TOKEN</code>). Paste it here:
+          Lost it? The token is in the file <code>user-token</code> in the server’s data directory (the one{' '}
+          <code>MEMORY_DATA_DIR</code> names, <code>.data</code> by default), or in <code>MEMORY_USER_TOKEN</code> if that is set.
+          Paste it here:
         </p>
         <form method="get" action="/login" className="inline-form" onSubmit={submit} noValidate>
           <label htmlFor={id} className="visually-hidden">

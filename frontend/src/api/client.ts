@@ -21,6 +21,12 @@ export interface Api {
    * to be started again). The client does it by itself when the websocket comes back after a drop.
    */
   resync(): void
+  /**
+   * Ends this browser's session on the server (POST /logout): the cookie stops working and the
+   * server closes the websocket. Resolves once the server said so, and then tells the session
+   * listeners; rejects, leaving the session as it was, when the server could not end it.
+   */
+  signOut(): Promise<void>
 }
 
 /**
@@ -178,7 +184,20 @@ export function createApi(): Api {
     ],
   })
 
-  return { client, onSessionLost: sessionLost.add, connection: connection.store, resync: shown.resync }
+  // A same-origin POST carries the cookie and the browser's Origin header, which the server's
+  // cross-origin guard checks against its allowed origins.
+  const signOut = async () => {
+    let res: Response
+    try {
+      res = await fetch('/logout', { method: 'POST', credentials: 'same-origin', cache: 'no-store' })
+    } catch {
+      throw new Error('The server can’t be reached, so this browser is still signed in. Try again when it is back.')
+    }
+    if (!res.ok) throw new Error(`The server could not sign you out (status ${res.status}). Try again in a moment.`)
+    sessionLost.emit()
+  }
+
+  return { client, onSessionLost: sessionLost.add, connection: connection.store, resync: shown.resync, signOut }
 }
 
 function isCloseEvent(value: unknown): value is CloseEvent {

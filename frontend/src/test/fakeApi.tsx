@@ -109,6 +109,7 @@ export function renderWithApi(ui: ReactNode, server: FakeServer): RenderResult {
     onSessionLost: () => () => {},
     connection: { get: () => 'online', subscribe: () => () => {} },
     resync: () => {},
+    signOut: () => Promise.resolve(),
   }
   const wrap = (children: ReactNode) => (
     <Provider value={server.client}>
