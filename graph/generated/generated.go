@@ -4075,7 +4075,9 @@ type MemoryItemPayload {
 
 type Mutation {
   """
-  Add a teammate, with an empty scope of its own; teammatesChanged announces it (CREATED).
+  Add a teammate, with an empty scope of its own; teammatesChanged announces it (CREATED). Names
+  are unique ignoring case and the spaces around them: a name another teammate has is
+  BAD_USER_INPUT ("another teammate is already called Ada", field name).
 
   Credentials: user.
   """
@@ -4085,7 +4087,8 @@ type Mutation {
   ): CreateTeammatePayload! @auth(accept: [USER])
   """
   Change a teammate's name; no memory changes, so no generation does. teammatesChanged announces it
-  (RENAMED).
+  (RENAMED). A name another teammate has (ignoring case and the spaces around it) is
+  BAD_USER_INPUT, as for createTeammate.
 
   Credentials: user.
   """
