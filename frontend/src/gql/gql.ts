@@ -52,9 +52,10 @@ type Documents = {
     "\n  mutation DismissCandidate($input: DismissCandidateInput!) {\n    dismissCandidate(input: $input) {\n      item {\n        id\n        scope\n        status\n      }\n    }\n  }\n": typeof types.DismissCandidateDocument,
     "\n  fragment CandidateFields on MemoryItem {\n    ...MemoryItemFields\n    evidence\n    waitReason\n    targetItemId\n    targetRevision\n    proposesForget\n    sourceRunId\n    timesSuggested\n    sourceTeammate {\n      id\n      name\n    }\n  }\n": typeof types.CandidateFieldsFragmentDoc,
     "\n  query Candidates($scope: ScopeInput!, $first: Int, $after: String) {\n    memoryItems(scope: $scope, status: CANDIDATE, first: $first, after: $after) {\n      totalCount\n      edges {\n        node {\n          ...CandidateFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.CandidatesDocument,
-    "\n  mutation ConfirmCandidates($input: CandidatesInput!) {\n    confirmCandidates(input: $input) {\n      items {\n        id\n        status\n      }\n    }\n  }\n": typeof types.ConfirmCandidatesDocument,
+    "\n  mutation ConfirmCandidates($input: CandidatesInput!) {\n    confirmCandidates(input: $input) {\n      items {\n        id\n        status\n        revision\n      }\n    }\n  }\n": typeof types.ConfirmCandidatesDocument,
     "\n  mutation DismissCandidates($input: CandidatesInput!) {\n    dismissCandidates(input: $input) {\n      items {\n        id\n        status\n      }\n    }\n  }\n": typeof types.DismissCandidatesDocument,
     "\n  mutation UndoDismissCandidate($input: UndoDismissCandidateInput!) {\n    undoDismissCandidate(input: $input) {\n      item {\n        id\n        scope\n        status\n      }\n    }\n  }\n": typeof types.UndoDismissCandidateDocument,
+    "\n  mutation UndoConfirmCandidates($input: UndoConfirmCandidatesInput!) {\n    undoConfirmCandidates(input: $input) {\n      items {\n        id\n        scope\n        status\n      }\n    }\n  }\n": typeof types.UndoConfirmCandidatesDocument,
     "\n  query TeammateActivity($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      activity {\n        memories\n        suggestions\n        lastConversationAt\n      }\n    }\n  }\n": typeof types.TeammateActivityDocument,
     "\n  mutation DeleteTeammate($input: DeleteTeammateInput!) {\n    deleteTeammate(input: $input) {\n      teammateId\n      forgottenItems\n      deletedRuns\n      deletedThreads\n      deletedMessages\n    }\n  }\n": typeof types.DeleteTeammateDocument,
     "\n  query SearchMemory($search: String!) {\n    searchMemory(search: $search, first: 50) {\n      ...MemoryItemFields\n      teammate {\n        id\n        name\n      }\n    }\n  }\n": typeof types.SearchMemoryDocument,
@@ -107,9 +108,10 @@ const documents: Documents = {
     "\n  mutation DismissCandidate($input: DismissCandidateInput!) {\n    dismissCandidate(input: $input) {\n      item {\n        id\n        scope\n        status\n      }\n    }\n  }\n": types.DismissCandidateDocument,
     "\n  fragment CandidateFields on MemoryItem {\n    ...MemoryItemFields\n    evidence\n    waitReason\n    targetItemId\n    targetRevision\n    proposesForget\n    sourceRunId\n    timesSuggested\n    sourceTeammate {\n      id\n      name\n    }\n  }\n": types.CandidateFieldsFragmentDoc,
     "\n  query Candidates($scope: ScopeInput!, $first: Int, $after: String) {\n    memoryItems(scope: $scope, status: CANDIDATE, first: $first, after: $after) {\n      totalCount\n      edges {\n        node {\n          ...CandidateFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.CandidatesDocument,
-    "\n  mutation ConfirmCandidates($input: CandidatesInput!) {\n    confirmCandidates(input: $input) {\n      items {\n        id\n        status\n      }\n    }\n  }\n": types.ConfirmCandidatesDocument,
+    "\n  mutation ConfirmCandidates($input: CandidatesInput!) {\n    confirmCandidates(input: $input) {\n      items {\n        id\n        status\n        revision\n      }\n    }\n  }\n": types.ConfirmCandidatesDocument,
     "\n  mutation DismissCandidates($input: CandidatesInput!) {\n    dismissCandidates(input: $input) {\n      items {\n        id\n        status\n      }\n    }\n  }\n": types.DismissCandidatesDocument,
     "\n  mutation UndoDismissCandidate($input: UndoDismissCandidateInput!) {\n    undoDismissCandidate(input: $input) {\n      item {\n        id\n        scope\n        status\n      }\n    }\n  }\n": types.UndoDismissCandidateDocument,
+    "\n  mutation UndoConfirmCandidates($input: UndoConfirmCandidatesInput!) {\n    undoConfirmCandidates(input: $input) {\n      items {\n        id\n        scope\n        status\n      }\n    }\n  }\n": types.UndoConfirmCandidatesDocument,
     "\n  query TeammateActivity($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      activity {\n        memories\n        suggestions\n        lastConversationAt\n      }\n    }\n  }\n": types.TeammateActivityDocument,
     "\n  mutation DeleteTeammate($input: DeleteTeammateInput!) {\n    deleteTeammate(input: $input) {\n      teammateId\n      forgottenItems\n      deletedRuns\n      deletedThreads\n      deletedMessages\n    }\n  }\n": types.DeleteTeammateDocument,
     "\n  query SearchMemory($search: String!) {\n    searchMemory(search: $search, first: 50) {\n      ...MemoryItemFields\n      teammate {\n        id\n        name\n      }\n    }\n  }\n": types.SearchMemoryDocument,
@@ -293,7 +295,7 @@ export function graphql(source: "\n  query Candidates($scope: ScopeInput!, $firs
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation ConfirmCandidates($input: CandidatesInput!) {\n    confirmCandidates(input: $input) {\n      items {\n        id\n        status\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ConfirmCandidates($input: CandidatesInput!) {\n    confirmCandidates(input: $input) {\n      items {\n        id\n        status\n      }\n    }\n  }\n"];
+export function graphql(source: "\n  mutation ConfirmCandidates($input: CandidatesInput!) {\n    confirmCandidates(input: $input) {\n      items {\n        id\n        status\n        revision\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ConfirmCandidates($input: CandidatesInput!) {\n    confirmCandidates(input: $input) {\n      items {\n        id\n        status\n        revision\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -302,6 +304,10 @@ export function graphql(source: "\n  mutation DismissCandidates($input: Candidat
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation UndoDismissCandidate($input: UndoDismissCandidateInput!) {\n    undoDismissCandidate(input: $input) {\n      item {\n        id\n        scope\n        status\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation UndoDismissCandidate($input: UndoDismissCandidateInput!) {\n    undoDismissCandidate(input: $input) {\n      item {\n        id\n        scope\n        status\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UndoConfirmCandidates($input: UndoConfirmCandidatesInput!) {\n    undoConfirmCandidates(input: $input) {\n      items {\n        id\n        scope\n        status\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation UndoConfirmCandidates($input: UndoConfirmCandidatesInput!) {\n    undoConfirmCandidates(input: $input) {\n      items {\n        id\n        scope\n        status\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
