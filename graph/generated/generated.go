@@ -176,6 +176,7 @@ type ComplexityRoot struct {
 		ID              func(childComplexity int) int
 		Key             func(childComplexity int) int
 		Kind            func(childComplexity int) int
+		LastAction      func(childComplexity int) int
 		Pinned          func(childComplexity int) int
 		ProposesForget  func(childComplexity int) int
 		Resolution      func(childComplexity int) int
@@ -436,6 +437,8 @@ type MemoryChangeResolver interface {
 }
 type MemoryItemResolver interface {
 	Teammate(ctx context.Context, obj *memory.Item) (*model.Teammate, error)
+
+	LastAction(ctx context.Context, obj *memory.Item) (*memory.Action, error)
 
 	SourceTeammate(ctx context.Context, obj *memory.Item) (*model.Teammate, error)
 
@@ -1039,6 +1042,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MemoryItem.Kind(childComplexity), true
+	case "MemoryItem.lastAction":
+		if e.ComplexityRoot.MemoryItem.LastAction == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItem.LastAction(childComplexity), true
 	case "MemoryItem.pinned":
 		if e.ComplexityRoot.MemoryItem.Pinned == nil {
 			break
@@ -3780,6 +3789,12 @@ type MemoryItem {
   pinned: Boolean!
   "The current revision; send it back as baseRevision when editing (R2)."
   revision: Int!
+  """
+  What made the current revision: CONFIRM when it is the user's confirmation of a suggestion (a
+  suggested memory confirmed, or a proposal applied), so the web app says "Confirmed" rather than
+  "Changed". Null when the revision can't be read (the item was deleted meanwhile).
+  """
+  lastAction: RevisionAction
   "Where the item came from."
   source: MemorySource!
   """
@@ -4442,6 +4457,8 @@ func (ec *executionContext) childFields_MemoryItem(ctx context.Context, field gr
 		return ec.fieldContext_MemoryItem_pinned(ctx, field)
 	case "revision":
 		return ec.fieldContext_MemoryItem_revision(ctx, field)
+	case "lastAction":
+		return ec.fieldContext_MemoryItem_lastAction(ctx, field)
 	case "source":
 		return ec.fieldContext_MemoryItem_source(ctx, field)
 	case "evidence":
@@ -7727,6 +7744,29 @@ func (ec *executionContext) _MemoryItem_revision(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_MemoryItem_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "Int")
+}
+
+func (ec *executionContext) _MemoryItem_lastAction(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItem_lastAction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MemoryItem().LastAction(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *memory.Action) graphql.Marshaler {
+			return ec.marshalORevisionAction2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐAction(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItem_lastAction(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryItem", field, true, true, "RevisionAction")
 }
 
 func (ec *executionContext) _MemoryItem_source(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
@@ -17622,6 +17662,12 @@ func (ec *executionContext) _MemoryItem(ctx context.Context, sel ast.SelectionSe
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "lastAction":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._MemoryItem_lastAction(ctx, field, obj)
+				})
 		case "source":
 			out.Values[i] = ec._MemoryItem_source(ctx, field, obj)
 			if out.Values[i] == graphql.Null {

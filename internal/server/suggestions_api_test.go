@@ -174,6 +174,12 @@ func TestUndoConfirmOverTheAPI(t *testing.T) {
 	w.api.Must(t, user, `mutation($id: ID!) { confirmCandidate(input: {id: $id}) { item { `+itemFields+` } } }`,
 		map[string]any{"id": proposal}, &confirmed)
 	require.Equal(t, "Works at Globex", confirmed.ConfirmCandidate.Item.Content)
+	lastAction := func(id string) *string {
+		var out struct{ MemoryItem struct{ LastAction *string } }
+		w.api.Must(t, user, `query($id: ID!) { memoryItem(id: $id) { lastAction } }`, map[string]any{"id": id}, &out)
+		return out.MemoryItem.LastAction
+	}
+	assert.Equal(t, "CONFIRM", *lastAction(fact.ID), "the card says Confirmed")
 
 	var undone struct{ UndoConfirmCandidate struct{ Item item } }
 	w.api.Must(t, user, `mutation($id: ID!, $r: Int!) { undoConfirmCandidate(input: {id: $id, revision: $r}) { item { `+itemFields+` } } }`,
@@ -184,6 +190,7 @@ func TestUndoConfirmOverTheAPI(t *testing.T) {
 	assert.Equal(t, "Works at Acme", back.Content)
 	assert.Equal(t, 3, back.Revision, "the undo is a new revision")
 	assert.Equal(t, back.Revision, *undone.UndoConfirmCandidate.Item.TargetRevision)
+	assert.Equal(t, "UNDO", *lastAction(fact.ID))
 	require.Len(t, w.suggestions(&tm), 1)
 
 	// Confirmed again, then edited: the undo is refused with the current revision.
