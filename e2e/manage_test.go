@@ -295,8 +295,8 @@ func TestBulkForget(t *testing.T) {
 	})
 }
 
-// Confirm all makes every suggestion shown memory at once; Dismiss all settles them, and Undo brings
-// them back; a suggestion confirmed after editing takes the kind and key the user chose.
+// Confirm all makes every suggestion shown memory at once, and its Undo takes them all back; Dismiss
+// all settles them, and Undo brings them back; a suggestion confirmed after editing takes the kind and key the user chose.
 func TestConfirmAllDismissAllAndUndo(t *testing.T) {
 	eachViewport(t, func(t *testing.T, vp viewport) {
 		ctx := setup(t)
@@ -318,6 +318,17 @@ func TestConfirmAllDismissAllAndUndo(t *testing.T) {
 		if n, err := user.candidateCount(ctx, teammate); err != nil || n != 0 {
 			t.Errorf("%d suggestions still wait (%v)", n, err)
 		}
+		// Undo takes the whole batch back: they wait again, and are memory no more; confirmed again.
+		p.click(tid("suggestions-undo", ":not(:disabled)"))
+		p.waitFor("all three back", `document.querySelectorAll('[data-testid="suggestion"]').length === 3`)
+		p.waitFor("the notice", `document.querySelector('[data-testid="suggestions-notice"]')?.textContent.startsWith('Undone: the 3 suggestions wait for you again.')`)
+		p.waitVisible(tid("memory-empty"))
+		if n, err := user.candidateCount(ctx, teammate); err != nil || n != 3 {
+			t.Errorf("%d suggestions wait after Undo of Confirm all (%v), want 3", n, err)
+		}
+		p.click(tid("suggestions-confirm-all", ":not(:disabled)"))
+		p.waitGone(tid("suggestion"))
+		p.waitItemCount(3)
 
 		for _, s := range []string{"Owns a kayak", "Learns Dutch"} {
 			mustSuggest(t, ctx, teammate, "Something else about me", s, false)

@@ -3,12 +3,14 @@ package main_test
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -56,7 +58,12 @@ func (c client) env() []string {
 	return append(os.Environ(), "MEMORY_API_URL="+c.api.URL, "MEMORY_WORKER_TOKEN="+apitest.WorkerToken)
 }
 
-func (c client) teammate(t *testing.T) string { return c.api.CreateTeammate(t, "Kit") }
+// kits numbers the teammates the tests create: names are unique.
+var kits atomic.Int64
+
+func (c client) teammate(t *testing.T) string {
+	return c.api.CreateTeammate(t, fmt.Sprintf("Kit %d", kits.Add(1)))
+}
 
 func (c client) notes(t *testing.T, teammate string) []string {
 	var out struct {

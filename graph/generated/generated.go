@@ -176,6 +176,7 @@ type ComplexityRoot struct {
 		ID              func(childComplexity int) int
 		Key             func(childComplexity int) int
 		Kind            func(childComplexity int) int
+		LastAction      func(childComplexity int) int
 		Pinned          func(childComplexity int) int
 		ProposesForget  func(childComplexity int) int
 		Resolution      func(childComplexity int) int
@@ -265,6 +266,8 @@ type ComplexityRoot struct {
 		ToolRemember          func(childComplexity int, input model.ToolRememberInput) int
 		ToolRememberAboutUser func(childComplexity int, input model.ToolRememberAboutUserInput) int
 		ToolUpdateMemory      func(childComplexity int, input model.ToolUpdateMemoryInput) int
+		UndoConfirmCandidate  func(childComplexity int, input model.UndoConfirmCandidateInput) int
+		UndoConfirmCandidates func(childComplexity int, input model.UndoConfirmCandidatesInput) int
 		UndoDismissCandidate  func(childComplexity int, input model.UndoDismissCandidateInput) int
 		UndoMemoryEdit        func(childComplexity int, input model.UndoMemoryEditInput) int
 	}
@@ -435,6 +438,8 @@ type MemoryChangeResolver interface {
 type MemoryItemResolver interface {
 	Teammate(ctx context.Context, obj *memory.Item) (*model.Teammate, error)
 
+	LastAction(ctx context.Context, obj *memory.Item) (*memory.Action, error)
+
 	SourceTeammate(ctx context.Context, obj *memory.Item) (*model.Teammate, error)
 
 	Expired(ctx context.Context, obj *memory.Item) (bool, error)
@@ -466,6 +471,8 @@ type MutationResolver interface {
 	ConfirmCandidates(ctx context.Context, input model.CandidatesInput) (*model.MemoryItemsPayload, error)
 	DismissCandidates(ctx context.Context, input model.CandidatesInput) (*model.MemoryItemsPayload, error)
 	UndoDismissCandidate(ctx context.Context, input model.UndoDismissCandidateInput) (*model.MemoryItemPayload, error)
+	UndoConfirmCandidate(ctx context.Context, input model.UndoConfirmCandidateInput) (*model.MemoryItemPayload, error)
+	UndoConfirmCandidates(ctx context.Context, input model.UndoConfirmCandidatesInput) (*model.MemoryItemsPayload, error)
 	StartRun(ctx context.Context, input model.StartRunInput) (*model.StartRunPayload, error)
 	CheckRunGeneration(ctx context.Context) (*memory.GenerationCheck, error)
 	CompleteRun(ctx context.Context, input model.CompleteRunInput) (*memory.Run, error)
@@ -1035,6 +1042,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MemoryItem.Kind(childComplexity), true
+	case "MemoryItem.lastAction":
+		if e.ComplexityRoot.MemoryItem.LastAction == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItem.LastAction(childComplexity), true
 	case "MemoryItem.pinned":
 		if e.ComplexityRoot.MemoryItem.Pinned == nil {
 			break
@@ -1563,6 +1576,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ToolUpdateMemory(childComplexity, args["input"].(model.ToolUpdateMemoryInput)), true
+	case "Mutation.undoConfirmCandidate":
+		if e.ComplexityRoot.Mutation.UndoConfirmCandidate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_undoConfirmCandidate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UndoConfirmCandidate(childComplexity, args["input"].(model.UndoConfirmCandidateInput)), true
+	case "Mutation.undoConfirmCandidates":
+		if e.ComplexityRoot.Mutation.UndoConfirmCandidates == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_undoConfirmCandidates_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UndoConfirmCandidates(childComplexity, args["input"].(model.UndoConfirmCandidatesInput)), true
 	case "Mutation.undoDismissCandidate":
 		if e.ComplexityRoot.Mutation.UndoDismissCandidate == nil {
 			break
@@ -2340,6 +2375,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("ToolRememberAboutUserInput", ec.unmarshalInputToolRememberAboutUserInput),
 			graphql.NewInputUnmarshaler("ToolRememberInput", ec.unmarshalInputToolRememberInput),
 			graphql.NewInputUnmarshaler("ToolUpdateMemoryInput", ec.unmarshalInputToolUpdateMemoryInput),
+			graphql.NewInputUnmarshaler("UndoConfirmCandidateInput", ec.unmarshalInputUndoConfirmCandidateInput),
+			graphql.NewInputUnmarshaler("UndoConfirmCandidatesInput", ec.unmarshalInputUndoConfirmCandidatesInput),
 			graphql.NewInputUnmarshaler("UndoDismissCandidateInput", ec.unmarshalInputUndoDismissCandidateInput),
 			graphql.NewInputUnmarshaler("UndoMemoryEditInput", ec.unmarshalInputUndoMemoryEditInput),
 		)
@@ -2911,6 +2948,23 @@ input UndoDismissCandidateInput {
   id: ID!
 }
 
+"A confirmation of a suggestion to take back."
+input UndoConfirmCandidateInput {
+  "The confirmed suggestion's id (for a proposal, the proposal's, not its item's)."
+  id: ID!
+  """
+  The revision of the item the confirmation returned: for a suggested new memory, the item's own;
+  for a proposal to change an item, that item's.
+  """
+  revision: Int!
+}
+
+"The confirmations of one Confirm all to take back together."
+input UndoConfirmCandidatesInput {
+  "1–100 confirmations."
+  items: [UndoConfirmCandidateInput!]!
+}
+
 extend type Query {
   """
   The scope's memory as a file (user only): active items only — forgotten items, suggestions and
@@ -3034,6 +3088,34 @@ extend type Mutation {
     "The dismissed suggestion."
     input: UndoDismissCandidateInput!
   ): MemoryItemPayload! @auth(accept: [USER])
+  """
+  Undo a confirmation (user only): the suggestion waits again as it was, and memory goes back to
+  what it held before, each with an UNDO revision by the user that the history shows.
+  A suggested new memory leaves active memory and waits again with the text it was suggested with
+  (not the user's edit); a proposal to change an item gives the item back its previous text, kind,
+  key, pin and expiry as a new revision, and waits again based on that revision. Either changes the
+  generation (G1), and candidateArrived announces the suggestion (A6). A confirmed proposal to
+  forget can't be undone — forgetting is for good (F1) — and is NOT_FOUND. CONFLICT (with the
+  current revision) when the item changed since the confirmation; BAD_USER_INPUT when that revision
+  is not the user's confirmation of this suggestion.
+
+  Credentials: user.
+  """
+  undoConfirmCandidate(
+    "The confirmed suggestion and the revision its confirmation returned."
+    input: UndoConfirmCandidateInput!
+  ): MemoryItemPayload! @auth(accept: [USER])
+  """
+  Undo several confirmations — the Undo of Confirm all — each as undoConfirmCandidate does, in one
+  transaction: all of them or, on any error, none. Returns the suggestions, waiting again, in the
+  order asked.
+
+  Credentials: user.
+  """
+  undoConfirmCandidates(
+    "The confirmations."
+    input: UndoConfirmCandidatesInput!
+  ): MemoryItemsPayload! @auth(accept: [USER])
 }
 
 extend type Subscription {
@@ -3707,6 +3789,12 @@ type MemoryItem {
   pinned: Boolean!
   "The current revision; send it back as baseRevision when editing (R2)."
   revision: Int!
+  """
+  What made the current revision: CONFIRM when it is the user's confirmation of a suggestion (a
+  suggested memory confirmed, or a proposal applied), so the web app says "Confirmed" rather than
+  "Changed". Null when the revision can't be read (the item was deleted meanwhile).
+  """
+  lastAction: RevisionAction
   "Where the item came from."
   source: MemorySource!
   """
@@ -4002,7 +4090,9 @@ type MemoryItemPayload {
 
 type Mutation {
   """
-  Add a teammate, with an empty scope of its own; teammatesChanged announces it (CREATED).
+  Add a teammate, with an empty scope of its own; teammatesChanged announces it (CREATED). Names
+  are unique ignoring case and the spaces around them: a name another teammate has is
+  BAD_USER_INPUT ("another teammate is already called Ada", field name).
 
   Credentials: user.
   """
@@ -4012,7 +4102,8 @@ type Mutation {
   ): CreateTeammatePayload! @auth(accept: [USER])
   """
   Change a teammate's name; no memory changes, so no generation does. teammatesChanged announces it
-  (RENAMED).
+  (RENAMED). A name another teammate has (ignoring case and the spaces around it) is
+  BAD_USER_INPUT, as for createTeammate.
 
   Credentials: user.
   """
@@ -4366,6 +4457,8 @@ func (ec *executionContext) childFields_MemoryItem(ctx context.Context, field gr
 		return ec.fieldContext_MemoryItem_pinned(ctx, field)
 	case "revision":
 		return ec.fieldContext_MemoryItem_revision(ctx, field)
+	case "lastAction":
+		return ec.fieldContext_MemoryItem_lastAction(ctx, field)
 	case "source":
 		return ec.fieldContext_MemoryItem_source(ctx, field)
 	case "evidence":
@@ -5220,6 +5313,34 @@ func (ec *executionContext) field_Mutation_toolUpdateMemory_args(ctx context.Con
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.ToolUpdateMemoryInput, error) {
 			return ec.unmarshalNToolUpdateMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐToolUpdateMemoryInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_undoConfirmCandidate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UndoConfirmCandidateInput, error) {
+			return ec.unmarshalNUndoConfirmCandidateInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐUndoConfirmCandidateInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_undoConfirmCandidates_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UndoConfirmCandidatesInput, error) {
+			return ec.unmarshalNUndoConfirmCandidatesInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐUndoConfirmCandidatesInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -7625,6 +7746,29 @@ func (ec *executionContext) fieldContext_MemoryItem_revision(_ context.Context, 
 	return graphql.NewScalarFieldContext("MemoryItem", field, false, false, "Int")
 }
 
+func (ec *executionContext) _MemoryItem_lastAction(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItem_lastAction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MemoryItem().LastAction(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *memory.Action) graphql.Marshaler {
+			return ec.marshalORevisionAction2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐAction(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItem_lastAction(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryItem", field, true, true, "RevisionAction")
+}
+
 func (ec *executionContext) _MemoryItem_source(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9885,6 +10029,130 @@ func (ec *executionContext) fieldContext_Mutation_undoDismissCandidate(ctx conte
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_undoDismissCandidate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_undoConfirmCandidate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_undoConfirmCandidate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UndoConfirmCandidate(ctx, fc.Args["input"].(model.UndoConfirmCandidateInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.MemoryItemPayload
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.MemoryItemPayload
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryItemPayload) graphql.Marshaler {
+			return ec.marshalNMemoryItemPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_undoConfirmCandidate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItemPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_undoConfirmCandidate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_undoConfirmCandidates(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_undoConfirmCandidates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UndoConfirmCandidates(ctx, fc.Args["input"].(model.UndoConfirmCandidatesInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.MemoryItemsPayload
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.MemoryItemsPayload
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryItemsPayload) graphql.Marshaler {
+			return ec.marshalNMemoryItemsPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryItemsPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_undoConfirmCandidates(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryItemsPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_undoConfirmCandidates_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -16352,6 +16620,97 @@ func UnmarshalToolUpdateMemoryInput(ctx context.Context, raw any) (model.ToolUpd
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputUndoConfirmCandidateInput(ctx context.Context, obj any) (model.UndoConfirmCandidateInput, error) {
+	var it model.UndoConfirmCandidateInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "revision"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "revision":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("revision"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Revision = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUndoConfirmCandidateInput unmarshals raw into the UndoConfirmCandidateInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUndoConfirmCandidateInput(ctx context.Context, raw any) (model.UndoConfirmCandidateInput, error) {
+	var out model.UndoConfirmCandidateInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UndoConfirmCandidateInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputUndoConfirmCandidatesInput(ctx context.Context, obj any) (model.UndoConfirmCandidatesInput, error) {
+	var it model.UndoConfirmCandidatesInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"items"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "items":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("items"))
+			data, err := ec.unmarshalNUndoConfirmCandidateInput2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐUndoConfirmCandidateInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Items = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUndoConfirmCandidatesInput unmarshals raw into the UndoConfirmCandidatesInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUndoConfirmCandidatesInput(ctx context.Context, raw any) (model.UndoConfirmCandidatesInput, error) {
+	var out model.UndoConfirmCandidatesInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UndoConfirmCandidatesInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputUndoDismissCandidateInput(ctx context.Context, obj any) (model.UndoDismissCandidateInput, error) {
 	var it model.UndoDismissCandidateInput
 	if obj == nil {
@@ -17303,6 +17662,12 @@ func (ec *executionContext) _MemoryItem(ctx context.Context, sel ast.SelectionSe
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "lastAction":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._MemoryItem_lastAction(ctx, field, obj)
+				})
 		case "source":
 			out.Values[i] = ec._MemoryItem_source(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -17872,6 +18237,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "undoDismissCandidate":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_undoDismissCandidate(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "undoConfirmCandidate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_undoConfirmCandidate(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "undoConfirmCandidates":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_undoConfirmCandidates(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -20365,6 +20744,30 @@ func (ec *executionContext) marshalNToolResult2ᚖgithubᚗcomᚋopenᚑbotᚋme
 
 func (ec *executionContext) unmarshalNToolUpdateMemoryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐToolUpdateMemoryInput(ctx context.Context, v any) (model.ToolUpdateMemoryInput, error) {
 	res, err := ec.unmarshalInputToolUpdateMemoryInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUndoConfirmCandidateInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐUndoConfirmCandidateInput(ctx context.Context, v any) (model.UndoConfirmCandidateInput, error) {
+	res, err := ec.unmarshalInputUndoConfirmCandidateInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUndoConfirmCandidateInput2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐUndoConfirmCandidateInputᚄ(ctx context.Context, v any) ([]model.UndoConfirmCandidateInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]model.UndoConfirmCandidateInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNUndoConfirmCandidateInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐUndoConfirmCandidateInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNUndoConfirmCandidatesInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐUndoConfirmCandidatesInput(ctx context.Context, v any) (model.UndoConfirmCandidatesInput, error) {
+	res, err := ec.unmarshalInputUndoConfirmCandidatesInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 

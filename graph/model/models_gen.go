@@ -554,6 +554,21 @@ type ToolUpdateMemoryInput struct {
 	IdempotencyKey *string `json:"idempotencyKey,omitempty"`
 }
 
+// A confirmation of a suggestion to take back.
+type UndoConfirmCandidateInput struct {
+	// The confirmed suggestion's id (for a proposal, the proposal's, not its item's).
+	ID string `json:"id"`
+	// The revision of the item the confirmation returned: for a suggested new memory, the item's own;
+	// for a proposal to change an item, that item's.
+	Revision int `json:"revision"`
+}
+
+// The confirmations of one Confirm all to take back together.
+type UndoConfirmCandidatesInput struct {
+	// 1–100 confirmations.
+	Items []UndoConfirmCandidateInput `json:"items"`
+}
+
 // A dismissed suggestion to bring back.
 type UndoDismissCandidateInput struct {
 	// The dismissed suggestion's id.

@@ -18,6 +18,8 @@ type loaders struct {
 	runTeammate *dataloadgen.Loader[string, string]
 	// activity is the teammate list's counts and last activity, per teammate id.
 	activity *dataloadgen.Loader[string, memory.TeammateActivity]
+	// action is the action of an item's current revision, per item id.
+	action *dataloadgen.Loader[string, memory.Action]
 }
 
 type loadersKey struct{}
@@ -28,6 +30,7 @@ func (r *Resolver) WithLoaders(ctx context.Context, next graphql.OperationHandle
 		teammate:    dataloadgen.NewLoader(r.Memory.TeammatesByID, dataloadgen.WithWait(time.Millisecond)),
 		runTeammate: dataloadgen.NewLoader(r.Memory.RunTeammatesByID, dataloadgen.WithWait(time.Millisecond)),
 		activity:    dataloadgen.NewLoader(r.Memory.TeammateActivities, dataloadgen.WithWait(time.Millisecond)),
+		action:      dataloadgen.NewLoader(r.Memory.CurrentActionsByID, dataloadgen.WithWait(time.Millisecond)),
 	}
 	return next(context.WithValue(ctx, loadersKey{}, l))
 }
@@ -42,7 +45,7 @@ func loadersFrom(ctx context.Context) *loaders {
 // down to the budget's size.
 func Batched(object, field string) bool {
 	switch object + "." + field {
-	case "MemoryItem.teammate", "Run.teammate", "Teammate.activity":
+	case "MemoryItem.teammate", "MemoryItem.lastAction", "Run.teammate", "Teammate.activity":
 		return true
 	}
 	return false

@@ -76,6 +76,20 @@ func (r *mutationResolver) UndoDismissCandidate(ctx context.Context, input model
 	return itemPayload(r.Memory.UndoDismissCandidate(ctx, input.ID))
 }
 
+// UndoConfirmCandidate is the resolver for the undoConfirmCandidate field.
+func (r *mutationResolver) UndoConfirmCandidate(ctx context.Context, input model.UndoConfirmCandidateInput) (*model.MemoryItemPayload, error) {
+	return itemPayload(r.Memory.UndoConfirmCandidate(ctx, memory.Confirmation{ID: input.ID, Revision: input.Revision}))
+}
+
+// UndoConfirmCandidates is the resolver for the undoConfirmCandidates field.
+func (r *mutationResolver) UndoConfirmCandidates(ctx context.Context, input model.UndoConfirmCandidatesInput) (*model.MemoryItemsPayload, error) {
+	cs := make([]memory.Confirmation, len(input.Items))
+	for i, c := range input.Items {
+		cs[i] = memory.Confirmation{ID: c.ID, Revision: c.Revision}
+	}
+	return itemsPayload(r.Memory.UndoConfirmCandidates(ctx, cs))
+}
+
 // ExportMemory is the resolver for the exportMemory field.
 func (r *queryResolver) ExportMemory(ctx context.Context, scope model.ScopeInput, format model.ExportFormat, includeRevisions *bool) (string, error) {
 	out, err := r.Memory.ExportMemory(ctx, memory.ExportOptions{

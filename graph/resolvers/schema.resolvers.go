@@ -37,6 +37,15 @@ func (r *memoryItemResolver) Teammate(ctx context.Context, obj *memory.Item) (*m
 	return &m, nil
 }
 
+// LastAction is the resolver for the lastAction field.
+func (r *memoryItemResolver) LastAction(ctx context.Context, obj *memory.Item) (*memory.Action, error) {
+	a, err := loadersFrom(ctx).action.Load(ctx, obj.ID)
+	if err != nil {
+		return nil, nilIfNotFound(err)
+	}
+	return &a, nil
+}
+
 // SourceTeammate is the resolver for the sourceTeammate field.
 func (r *memoryItemResolver) SourceTeammate(ctx context.Context, obj *memory.Item) (*model.Teammate, error) {
 	if obj.SourceRunID == nil || obj.Source != memory.SourceTeammate {

@@ -66,7 +66,7 @@ func TestEveryRunOperationRefusedAfterUserChange(t *testing.T) {
 	for _, where := range []string{"shared", "own"} {
 		for _, o := range ops {
 			t.Run(o.name+"/"+where, func(t *testing.T) {
-				tm := f.teammate(t, "G5 "+o.name)
+				tm := f.teammate(t, "G5 "+o.name+" "+where)
 				own := f.create(t, &tm, "I like pears")
 				run := f.startRun(t, tm, "Please remember for all teammates that I like plums, and forget that I like pears.")
 				ctx := asRun(t, f, run.Token)

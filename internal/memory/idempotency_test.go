@@ -65,7 +65,15 @@ func TestRetryWithTheSameKeyAnswersTheFirstAnswer(t *testing.T) {
 			return []string{item.ID}
 		}},
 		{"createTeammate", func(t *testing.T, f fixture, k *string) []string {
-			tm, err := f.svc.CreateTeammateWith(user, memory.CreateTeammateInput{Name: "Ada", IdempotencyKey: k})
+			name := "Ada"
+			if k == nil {
+				// Without a key, the same name again is refused (teammates' names are unique).
+				_, err := f.svc.CreateTeammateWith(user, memory.CreateTeammateInput{Name: name})
+				var bad *memory.ValidationError
+				require.ErrorAs(t, err, &bad)
+				name = "Ada, another"
+			}
+			tm, err := f.svc.CreateTeammateWith(user, memory.CreateTeammateInput{Name: name, IdempotencyKey: k})
 			require.NoError(t, err)
 			return []string{tm.ID}
 		}},

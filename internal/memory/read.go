@@ -282,3 +282,35 @@ func mayList(ctx context.Context, scope string, status Status) error {
 	}
 	return nil
 }
+
+// CurrentActionsByID returns, for each item id, the action of its current revision (ActionConfirm:
+// the user confirmed a suggestion, and the item hasn't changed since). It serves a dataloader for
+// items the caller has already read, so it reveals nothing of items it couldn't; an id of no item
+// is ErrNotFound.
+func (s *Service) CurrentActionsByID(ctx context.Context, ids []string) ([]Action, []error) {
+	out := make([]Action, len(ids))
+	errs := make([]error, len(ids))
+	byID := map[string]Action{}
+	_, err := require(ctx, CredentialUser, CredentialWorker, CredentialRun)
+	if err == nil {
+		var rows []*memorydb.RevisionsCurrentActionsRow
+		rows, err = queries(s.pool).RevisionsCurrentActions(ctx, ids)
+		for _, r := range rows {
+			byID[r.ItemID] = Action(r.Action)
+		}
+		if err != nil && !isDomain(err) {
+			err = fmt.Errorf("load items' current actions: %w", err)
+		}
+	}
+	for i, id := range ids {
+		switch a, ok := byID[id]; {
+		case err != nil:
+			errs[i] = err
+		case !ok:
+			errs[i] = ErrNotFound
+		default:
+			out[i] = a
+		}
+	}
+	return out, errs
+}

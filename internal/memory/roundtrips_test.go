@@ -55,11 +55,13 @@ func TestEditRoundTrips(t *testing.T) {
 
 	for _, embeddings := range []bool{false, true} {
 		var opts []memory.Option
+		name := "Ada"
 		if embeddings {
+			name = "Ada, with embeddings"
 			opts = append(opts, memory.WithEmbeddings("test-model", 3))
 		}
 		svc := memory.NewService(pool, slog.New(slog.DiscardHandler), opts...)
-		tm, err := svc.CreateTeammate(user, "Ada")
+		tm, err := svc.CreateTeammate(user, name)
 		require.NoError(t, err)
 		item, err := svc.CreateMemory(user, memory.CreateInput{Scope: memory.Scope{TeammateID: &tm.ID}, Content: "Likes tea"})
 		require.NoError(t, err)

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/open-bot/memory/internal/memory/memorydb"
 )
@@ -51,6 +53,8 @@ func parseID(field, id string) (string, error) {
 }
 
 // CreateTeammate adds a teammate; its scope (and generation row) is created with it. User only.
+// Names are unique ignoring case and the spaces around them: a name another teammate has is
+// BAD_USER_INPUT (the unique index teammates_name_key makes sure even of racing creates).
 func (s *Service) CreateTeammate(ctx context.Context, name string) (Teammate, error) {
 	return s.CreateTeammateWith(ctx, CreateTeammateInput{Name: name})
 }
@@ -99,9 +103,12 @@ func (s *Service) CreateTeammateWith(ctx context.Context, in CreateTeammateInput
 			}
 			return err
 		}
+		if err := nameFreeTx(ctx, tx, name, nil); err != nil {
+			return err
+		}
 		row, err := q.TeammateInsert(ctx, name)
 		if err != nil {
-			return err
+			return nameTakenIfClash(err, name)
 		}
 		t = teammateFromRow(row)
 		if err := once.answerTx(ctx, tx, answer{teammateID: &t.ID}); err != nil {
@@ -182,7 +189,8 @@ func generationQ(ctx context.Context, q *memorydb.Queries, teammateID string) (G
 }
 
 // RenameTeammate changes a teammate's name (user only). Names carry no memory, so it is no revision
-// and doesn't change a generation.
+// and doesn't change a generation. A name another teammate has (ignoring case and the spaces around
+// it) is BAD_USER_INPUT; the teammate's own name, in another case, is not.
 func (s *Service) RenameTeammate(ctx context.Context, id, name string) (Teammate, error) {
 	if _, err := require(ctx, CredentialUser); err != nil {
 		return Teammate{}, err
@@ -196,9 +204,12 @@ func (s *Service) RenameTeammate(ctx context.Context, id, name string) (Teammate
 	}
 	var t Teammate
 	err = s.inWriteTx(ctx, func(tx pgx.Tx) error {
+		if err := nameFreeTx(ctx, tx, name, &id); err != nil {
+			return err
+		}
 		row, err := queries(tx).TeammateRename(ctx, memorydb.TeammateRenameParams{ID: id, Name: name})
 		if err != nil {
-			return err
+			return nameTakenIfClash(err, name)
 		}
 		t = teammateFromRow(row)
 		// Every open page's list of teammates follows (the name travels by id, never in the event).
@@ -224,6 +235,29 @@ func teammateName(name string) (string, error) {
 		return "", invalid("name", labelCharactersReason)
 	}
 	return name, nil
+}
+
+// nameFreeTx refuses name (trimmed) when a teammate other than except already has it, ignoring case:
+// BAD_USER_INPUT naming that teammate's name.
+func nameFreeTx(ctx context.Context, tx pgx.Tx, name string, except *string) error {
+	taken, err := queries(tx).TeammateNamedAs(ctx, memorydb.TeammateNamedAsParams{Name: name, ExceptID: except})
+	if err != nil {
+		return err
+	}
+	if len(taken) > 0 {
+		return invalid("name", "another teammate is already called "+taken[0])
+	}
+	return nil
+}
+
+// nameTakenIfClash is err, or BAD_USER_INPUT when it is the unique index on names refusing name: a
+// teammate of that name was added between nameFreeTx and the write.
+func nameTakenIfClash(err error, name string) error {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "23505" && pgErr.ConstraintName == "teammates_name_key" {
+		return invalid("name", "another teammate is already called "+name)
+	}
+	return err
 }
 
 // checkTeammateExists returns ErrNotFound when no teammate has id (already parsed): an unknown id

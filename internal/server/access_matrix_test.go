@@ -557,6 +557,24 @@ var matrixOps = map[string]matrixOp{
 		},
 		want: userOnly,
 	},
+	"undoConfirmCandidate": {
+		query: `mutation($id: ID!) { undoConfirmCandidate(input: {id: $id, revision: 2}) { item { status } } }`,
+		vars: func(f *matrixFixture, _ *matrixCell) map[string]any {
+			id := f.candidate()
+			f.mutate(userToken, `mutation($id: ID!) { confirmCandidate(input: {id: $id}) { item { id } } }`, map[string]any{"id": id})
+			return map[string]any{"id": id}
+		},
+		want: userOnly,
+	},
+	"undoConfirmCandidates": {
+		query: `mutation($id: ID!) { undoConfirmCandidates(input: {items: [{id: $id, revision: 2}]}) { items { status } } }`,
+		vars: func(f *matrixFixture, _ *matrixCell) map[string]any {
+			id := f.candidate()
+			f.mutate(userToken, `mutation($id: ID!) { confirmCandidate(input: {id: $id}) { item { id } } }`, map[string]any{"id": id})
+			return map[string]any{"id": id}
+		},
+		want: userOnly,
+	},
 
 	// Subscriptions, over the websocket.
 	"generationChanged": {

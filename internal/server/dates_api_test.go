@@ -184,7 +184,7 @@ func TestOutOfRangeDatesDontBreakAScope(t *testing.T) {
 
 		// The scope exports, and the export imports again.
 		w.export(&tm, "MARKDOWN", true)
-		imported, unchanged := w.importJSON(w.teammate("Copy"), w.export(&tm, "JSON", true))
+		imported, unchanged := w.importJSON(w.teammate("Copy of "+at), w.export(&tm, "JSON", true))
 		assert.Len(t, imported, 2, at)
 		assert.Zero(t, unchanged, at)
 	}

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 
@@ -158,4 +159,73 @@ func propose(t *testing.T, w world, tm, id string, base int, content string) str
 		map[string]any{"id": id, "b": base, "c": content}, &out)
 	require.Equal(t, "SUGGESTED", out.ToolUpdateMemory.Outcome)
 	return out.ToolUpdateMemory.Item.ID
+}
+
+// The Undo after Confirm as the web app sends it: the proposal waits again and its item gets back
+// its text, with UNDO revisions by the user; an undo after a later edit is a CONFLICT naming the
+// current revision; a Confirm all is undone as a whole or not at all.
+func TestUndoConfirmOverTheAPI(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	tm := w.teammate("Uma")
+	fact := w.createMemory(&tm, "Works at Acme")
+	proposal := propose(t, w, tm, fact.ID, 1, "Works at Globex")
+	var confirmed struct{ ConfirmCandidate struct{ Item item } }
+	w.api.Must(t, user, `mutation($id: ID!) { confirmCandidate(input: {id: $id}) { item { `+itemFields+` } } }`,
+		map[string]any{"id": proposal}, &confirmed)
+	require.Equal(t, "Works at Globex", confirmed.ConfirmCandidate.Item.Content)
+	lastAction := func(id string) *string {
+		var out struct{ MemoryItem struct{ LastAction *string } }
+		w.api.Must(t, user, `query($id: ID!) { memoryItem(id: $id) { lastAction } }`, map[string]any{"id": id}, &out)
+		return out.MemoryItem.LastAction
+	}
+	assert.Equal(t, "CONFIRM", *lastAction(fact.ID), "the card says Confirmed")
+
+	var undone struct{ UndoConfirmCandidate struct{ Item item } }
+	w.api.Must(t, user, `mutation($id: ID!, $r: Int!) { undoConfirmCandidate(input: {id: $id, revision: $r}) { item { `+itemFields+` } } }`,
+		map[string]any{"id": proposal, "r": confirmed.ConfirmCandidate.Item.Revision}, &undone)
+	assert.Equal(t, "CANDIDATE", undone.UndoConfirmCandidate.Item.Status)
+	assert.Equal(t, proposal, undone.UndoConfirmCandidate.Item.ID)
+	back := w.item(fact.ID)
+	assert.Equal(t, "Works at Acme", back.Content)
+	assert.Equal(t, 3, back.Revision, "the undo is a new revision")
+	assert.Equal(t, back.Revision, *undone.UndoConfirmCandidate.Item.TargetRevision)
+	assert.Equal(t, "UNDO", *lastAction(fact.ID))
+	require.Len(t, w.suggestions(&tm), 1)
+
+	// Confirmed again, then edited: the undo is refused with the current revision.
+	w.api.Must(t, user, `mutation($id: ID!) { confirmCandidate(input: {id: $id}) { item { `+itemFields+` } } }`,
+		map[string]any{"id": proposal}, &confirmed)
+	w.api.Must(t, user, `mutation($id: ID!, $b: Int!) { editMemory(input: {id: $id, baseRevision: $b, content: "Works at Initech"}) { item { id } } }`,
+		map[string]any{"id": fact.ID, "b": confirmed.ConfirmCandidate.Item.Revision}, &struct{}{})
+	res := w.api.Do(t, user, `mutation($id: ID!, $r: Int!) { undoConfirmCandidate(input: {id: $id, revision: $r}) { item { id } } }`,
+		map[string]any{"id": proposal, "r": confirmed.ConfirmCandidate.Item.Revision})
+	assert.Equal(t, "CONFLICT", res.Code())
+	assert.Equal(t, "Works at Initech", w.item(fact.ID).Content)
+
+	// Confirm all, and its Undo: all or none.
+	run := w.startRun(tm, "", "Hello.")
+	w.remember(run.RunToken, "Plays darts", false)
+	w.remember(run.RunToken, "Sings in a choir", false)
+	var all struct{ ConfirmCandidates struct{ Items []item } }
+	w.api.Must(t, user, `mutation($s: ScopeInput!) { confirmCandidates(input: {scope: $s}) { items { `+itemFields+` } } }`,
+		map[string]any{"s": map[string]any{"teammateId": tm}}, &all)
+	require.Len(t, all.ConfirmCandidates.Items, 2)
+	refs := []map[string]any{}
+	for _, it := range all.ConfirmCandidates.Items {
+		refs = append(refs, map[string]any{"id": it.ID, "revision": it.Revision})
+	}
+	const undoAll = `mutation($items: [UndoConfirmCandidateInput!]!) { undoConfirmCandidates(input: {items: $items}) { items { id status } } }`
+	bad := append(slices.Clone(refs), map[string]any{"id": fact.ID, "revision": 5})
+	assert.Equal(t, "BAD_USER_INPUT", w.api.Do(t, user, undoAll, map[string]any{"items": bad}).Code(), "a memory the user wrote was never confirmed")
+	assert.Empty(t, w.suggestions(&tm), "none was undone")
+	var out struct {
+		UndoConfirmCandidates struct{ Items []struct{ ID, Status string } }
+	}
+	w.api.Must(t, user, undoAll, map[string]any{"items": refs}, &out)
+	require.Len(t, out.UndoConfirmCandidates.Items, 2)
+	for _, it := range out.UndoConfirmCandidates.Items {
+		assert.Equal(t, "CANDIDATE", it.Status)
+	}
+	assert.Len(t, w.suggestions(&tm), 2)
 }

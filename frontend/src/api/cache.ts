@@ -173,11 +173,12 @@ const itemMutations = [
   'restoreMemoryRevision',
   'dismissCandidate',
   'undoDismissCandidate',
+  'undoConfirmCandidate',
   'keepLesson',
 ] as const
 
 /** The bulk mutations that return the items they wrote. */
-const itemsMutations = ['forgetMemories', 'pinMemories'] as const
+const itemsMutations = ['forgetMemories', 'pinMemories', 'undoConfirmCandidates'] as const
 
 /** The mutations that name their scope in input.scope. */
 const scopeMutations = ['confirmCandidates', 'dismissCandidates', 'importMemory'] as const

@@ -41,7 +41,7 @@ type Documents = {
     "\n  mutation UndoMemoryEdit($input: UndoMemoryEditInput!) {\n    undoMemoryEdit(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": typeof types.UndoMemoryEditDocument,
     "\n  query RecallPreview($teammateId: ID!, $query: String!) {\n    recallPreview(teammateId: $teammateId, query: $query) {\n      vectorSearch\n      vectorReason\n      entries {\n        header\n        fullTextRank\n        fullTextPosition\n        vectorDistance\n        vectorPosition\n        score\n        truncated\n        item {\n          id\n          scope\n          kind\n          key\n          content\n          pinned\n        }\n      }\n    }\n  }\n": typeof types.RecallPreviewDocument,
     "\n  mutation ImportMemory($input: ImportMemoryInput!) {\n    importMemory(input: $input) {\n      items {\n        id\n      }\n      unchanged\n    }\n  }\n": typeof types.ImportMemoryDocument,
-    "\n  fragment MemoryItemFields on MemoryItem {\n    id\n    scope\n    kind\n    key\n    content\n    status\n    pinned\n    revision\n    source\n    expiresAt\n    expired\n    createdAt\n    updatedAt\n  }\n": typeof types.MemoryItemFieldsFragmentDoc,
+    "\n  fragment MemoryItemFields on MemoryItem {\n    id\n    scope\n    kind\n    key\n    content\n    status\n    pinned\n    revision\n    lastAction\n    source\n    expiresAt\n    expired\n    createdAt\n    updatedAt\n  }\n": typeof types.MemoryItemFieldsFragmentDoc,
     "\n  query MemoryItem($id: ID!) {\n    memoryItem(id: $id) {\n      ...MemoryItemFields\n    }\n  }\n": typeof types.MemoryItemDocument,
     "\n  mutation EditMemory($input: EditMemoryInput!) {\n    editMemory(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": typeof types.EditMemoryDocument,
     "\n  query MemoryItems($scope: ScopeInput!, $kind: MemoryKind, $kinds: [MemoryKind!], $search: String, $first: Int, $after: String) {\n    memoryItems(scope: $scope, status: ACTIVE, kind: $kind, kinds: $kinds, search: $search, first: $first, after: $after) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...MemoryItemFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.MemoryItemsDocument,
@@ -52,9 +52,10 @@ type Documents = {
     "\n  mutation DismissCandidate($input: DismissCandidateInput!) {\n    dismissCandidate(input: $input) {\n      item {\n        id\n        scope\n        status\n      }\n    }\n  }\n": typeof types.DismissCandidateDocument,
     "\n  fragment CandidateFields on MemoryItem {\n    ...MemoryItemFields\n    evidence\n    waitReason\n    targetItemId\n    targetRevision\n    proposesForget\n    sourceRunId\n    timesSuggested\n    sourceTeammate {\n      id\n      name\n    }\n  }\n": typeof types.CandidateFieldsFragmentDoc,
     "\n  query Candidates($scope: ScopeInput!, $first: Int, $after: String) {\n    memoryItems(scope: $scope, status: CANDIDATE, first: $first, after: $after) {\n      totalCount\n      edges {\n        node {\n          ...CandidateFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.CandidatesDocument,
-    "\n  mutation ConfirmCandidates($input: CandidatesInput!) {\n    confirmCandidates(input: $input) {\n      items {\n        id\n        status\n      }\n    }\n  }\n": typeof types.ConfirmCandidatesDocument,
+    "\n  mutation ConfirmCandidates($input: CandidatesInput!) {\n    confirmCandidates(input: $input) {\n      items {\n        id\n        status\n        revision\n      }\n    }\n  }\n": typeof types.ConfirmCandidatesDocument,
     "\n  mutation DismissCandidates($input: CandidatesInput!) {\n    dismissCandidates(input: $input) {\n      items {\n        id\n        status\n      }\n    }\n  }\n": typeof types.DismissCandidatesDocument,
     "\n  mutation UndoDismissCandidate($input: UndoDismissCandidateInput!) {\n    undoDismissCandidate(input: $input) {\n      item {\n        id\n        scope\n        status\n      }\n    }\n  }\n": typeof types.UndoDismissCandidateDocument,
+    "\n  mutation UndoConfirmCandidates($input: UndoConfirmCandidatesInput!) {\n    undoConfirmCandidates(input: $input) {\n      items {\n        id\n        scope\n        status\n      }\n    }\n  }\n": typeof types.UndoConfirmCandidatesDocument,
     "\n  query TeammateActivity($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      activity {\n        memories\n        suggestions\n        lastConversationAt\n      }\n    }\n  }\n": typeof types.TeammateActivityDocument,
     "\n  mutation DeleteTeammate($input: DeleteTeammateInput!) {\n    deleteTeammate(input: $input) {\n      teammateId\n      forgottenItems\n      deletedRuns\n      deletedThreads\n      deletedMessages\n    }\n  }\n": typeof types.DeleteTeammateDocument,
     "\n  query SearchMemory($search: String!) {\n    searchMemory(search: $search, first: 50) {\n      ...MemoryItemFields\n      teammate {\n        id\n        name\n      }\n    }\n  }\n": typeof types.SearchMemoryDocument,
@@ -96,7 +97,7 @@ const documents: Documents = {
     "\n  mutation UndoMemoryEdit($input: UndoMemoryEditInput!) {\n    undoMemoryEdit(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": types.UndoMemoryEditDocument,
     "\n  query RecallPreview($teammateId: ID!, $query: String!) {\n    recallPreview(teammateId: $teammateId, query: $query) {\n      vectorSearch\n      vectorReason\n      entries {\n        header\n        fullTextRank\n        fullTextPosition\n        vectorDistance\n        vectorPosition\n        score\n        truncated\n        item {\n          id\n          scope\n          kind\n          key\n          content\n          pinned\n        }\n      }\n    }\n  }\n": types.RecallPreviewDocument,
     "\n  mutation ImportMemory($input: ImportMemoryInput!) {\n    importMemory(input: $input) {\n      items {\n        id\n      }\n      unchanged\n    }\n  }\n": types.ImportMemoryDocument,
-    "\n  fragment MemoryItemFields on MemoryItem {\n    id\n    scope\n    kind\n    key\n    content\n    status\n    pinned\n    revision\n    source\n    expiresAt\n    expired\n    createdAt\n    updatedAt\n  }\n": types.MemoryItemFieldsFragmentDoc,
+    "\n  fragment MemoryItemFields on MemoryItem {\n    id\n    scope\n    kind\n    key\n    content\n    status\n    pinned\n    revision\n    lastAction\n    source\n    expiresAt\n    expired\n    createdAt\n    updatedAt\n  }\n": types.MemoryItemFieldsFragmentDoc,
     "\n  query MemoryItem($id: ID!) {\n    memoryItem(id: $id) {\n      ...MemoryItemFields\n    }\n  }\n": types.MemoryItemDocument,
     "\n  mutation EditMemory($input: EditMemoryInput!) {\n    editMemory(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": types.EditMemoryDocument,
     "\n  query MemoryItems($scope: ScopeInput!, $kind: MemoryKind, $kinds: [MemoryKind!], $search: String, $first: Int, $after: String) {\n    memoryItems(scope: $scope, status: ACTIVE, kind: $kind, kinds: $kinds, search: $search, first: $first, after: $after) {\n      totalCount\n      edges {\n        cursor\n        node {\n          ...MemoryItemFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.MemoryItemsDocument,
@@ -107,9 +108,10 @@ const documents: Documents = {
     "\n  mutation DismissCandidate($input: DismissCandidateInput!) {\n    dismissCandidate(input: $input) {\n      item {\n        id\n        scope\n        status\n      }\n    }\n  }\n": types.DismissCandidateDocument,
     "\n  fragment CandidateFields on MemoryItem {\n    ...MemoryItemFields\n    evidence\n    waitReason\n    targetItemId\n    targetRevision\n    proposesForget\n    sourceRunId\n    timesSuggested\n    sourceTeammate {\n      id\n      name\n    }\n  }\n": types.CandidateFieldsFragmentDoc,
     "\n  query Candidates($scope: ScopeInput!, $first: Int, $after: String) {\n    memoryItems(scope: $scope, status: CANDIDATE, first: $first, after: $after) {\n      totalCount\n      edges {\n        node {\n          ...CandidateFields\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.CandidatesDocument,
-    "\n  mutation ConfirmCandidates($input: CandidatesInput!) {\n    confirmCandidates(input: $input) {\n      items {\n        id\n        status\n      }\n    }\n  }\n": types.ConfirmCandidatesDocument,
+    "\n  mutation ConfirmCandidates($input: CandidatesInput!) {\n    confirmCandidates(input: $input) {\n      items {\n        id\n        status\n        revision\n      }\n    }\n  }\n": types.ConfirmCandidatesDocument,
     "\n  mutation DismissCandidates($input: CandidatesInput!) {\n    dismissCandidates(input: $input) {\n      items {\n        id\n        status\n      }\n    }\n  }\n": types.DismissCandidatesDocument,
     "\n  mutation UndoDismissCandidate($input: UndoDismissCandidateInput!) {\n    undoDismissCandidate(input: $input) {\n      item {\n        id\n        scope\n        status\n      }\n    }\n  }\n": types.UndoDismissCandidateDocument,
+    "\n  mutation UndoConfirmCandidates($input: UndoConfirmCandidatesInput!) {\n    undoConfirmCandidates(input: $input) {\n      items {\n        id\n        scope\n        status\n      }\n    }\n  }\n": types.UndoConfirmCandidatesDocument,
     "\n  query TeammateActivity($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      activity {\n        memories\n        suggestions\n        lastConversationAt\n      }\n    }\n  }\n": types.TeammateActivityDocument,
     "\n  mutation DeleteTeammate($input: DeleteTeammateInput!) {\n    deleteTeammate(input: $input) {\n      teammateId\n      forgottenItems\n      deletedRuns\n      deletedThreads\n      deletedMessages\n    }\n  }\n": types.DeleteTeammateDocument,
     "\n  query SearchMemory($search: String!) {\n    searchMemory(search: $search, first: 50) {\n      ...MemoryItemFields\n      teammate {\n        id\n        name\n      }\n    }\n  }\n": types.SearchMemoryDocument,
@@ -249,7 +251,7 @@ export function graphql(source: "\n  mutation ImportMemory($input: ImportMemoryI
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment MemoryItemFields on MemoryItem {\n    id\n    scope\n    kind\n    key\n    content\n    status\n    pinned\n    revision\n    source\n    expiresAt\n    expired\n    createdAt\n    updatedAt\n  }\n"): (typeof documents)["\n  fragment MemoryItemFields on MemoryItem {\n    id\n    scope\n    kind\n    key\n    content\n    status\n    pinned\n    revision\n    source\n    expiresAt\n    expired\n    createdAt\n    updatedAt\n  }\n"];
+export function graphql(source: "\n  fragment MemoryItemFields on MemoryItem {\n    id\n    scope\n    kind\n    key\n    content\n    status\n    pinned\n    revision\n    lastAction\n    source\n    expiresAt\n    expired\n    createdAt\n    updatedAt\n  }\n"): (typeof documents)["\n  fragment MemoryItemFields on MemoryItem {\n    id\n    scope\n    kind\n    key\n    content\n    status\n    pinned\n    revision\n    lastAction\n    source\n    expiresAt\n    expired\n    createdAt\n    updatedAt\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -293,7 +295,7 @@ export function graphql(source: "\n  query Candidates($scope: ScopeInput!, $firs
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation ConfirmCandidates($input: CandidatesInput!) {\n    confirmCandidates(input: $input) {\n      items {\n        id\n        status\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ConfirmCandidates($input: CandidatesInput!) {\n    confirmCandidates(input: $input) {\n      items {\n        id\n        status\n      }\n    }\n  }\n"];
+export function graphql(source: "\n  mutation ConfirmCandidates($input: CandidatesInput!) {\n    confirmCandidates(input: $input) {\n      items {\n        id\n        status\n        revision\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation ConfirmCandidates($input: CandidatesInput!) {\n    confirmCandidates(input: $input) {\n      items {\n        id\n        status\n        revision\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -302,6 +304,10 @@ export function graphql(source: "\n  mutation DismissCandidates($input: Candidat
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation UndoDismissCandidate($input: UndoDismissCandidateInput!) {\n    undoDismissCandidate(input: $input) {\n      item {\n        id\n        scope\n        status\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation UndoDismissCandidate($input: UndoDismissCandidateInput!) {\n    undoDismissCandidate(input: $input) {\n      item {\n        id\n        scope\n        status\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UndoConfirmCandidates($input: UndoConfirmCandidatesInput!) {\n    undoConfirmCandidates(input: $input) {\n      items {\n        id\n        scope\n        status\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation UndoConfirmCandidates($input: UndoConfirmCandidatesInput!) {\n    undoConfirmCandidates(input: $input) {\n      items {\n        id\n        scope\n        status\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

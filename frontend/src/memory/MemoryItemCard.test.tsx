@@ -67,6 +67,18 @@ describe('MemoryItemCard', () => {
     expect(card.className).not.toContain('expired')
   })
 
+  it('says Confirmed, with the day, for a suggestion the user confirmed, unchanged since', async () => {
+    const { card } = await setup(memoryItem({ lastAction: 'CONFIRM', revision: 2, updatedAt: new Date(now).toISOString() }))
+    expect(within(card).getByTestId('item-date').textContent).toBe('Confirmed today')
+    expect(within(card).queryByTestId('item-revision')).toBeNull()
+    expect(within(card).queryByText(/^Changed /)).toBeNull()
+  })
+
+  it('says on which day an earlier confirmation was', async () => {
+    const { card } = await setup(memoryItem({ lastAction: 'CONFIRM', revision: 2, updatedAt: '2025-05-02T10:00:00Z' }))
+    expect(within(card).getByTestId('item-date').textContent).toMatch(/^Confirmed (?!today)\S/)
+  })
+
   it('says when its expiry has passed', async () => {
     const { card } = await setup(memoryItem({ expiresAt: '2025-05-01T00:00:00Z' }))
     expect(within(card).getByText('Expired')).toBeTruthy()

@@ -86,6 +86,8 @@ export function MemoryItemCard({ item, now, children, selection }: MemoryItemCar
   // column of identical "Edit" and "Forget" buttons to assistive technology.
   const label = itemLabel(item)
   const changed = item.updatedAt !== item.createdAt
+  // A suggestion the user confirmed (or a proposal applied), unchanged since, says so.
+  const confirmed = item.lastAction === 'CONFIRM'
 
   return (
     <li
@@ -134,10 +136,14 @@ export function MemoryItemCard({ item, now, children, selection }: MemoryItemCar
             title={changed ? `Added ${formatTime(item.createdAt)}, last changed ${formatTime(item.updatedAt)}` : `Added ${formatTime(item.createdAt)}`}
             data-testid="item-date"
           >
-            {changed ? `Changed ${formatDate(item.updatedAt)}` : `Added ${formatDate(item.createdAt)}`}
+            {confirmed ? `Confirmed ${dayInWords(item.updatedAt, now)}` : changed ? `Changed ${formatDate(item.updatedAt)}` : `Added ${formatDate(item.createdAt)}`}
           </time>
-          {' · '}
-          <span data-testid="item-revision">revision {item.revision}</span>
+          {!confirmed && (
+            <>
+              {' · '}
+              <span data-testid="item-revision">revision {item.revision}</span>
+            </>
+          )}
         </span>
       </div>
 
@@ -211,4 +217,9 @@ export function MemoryItemCard({ item, now, children, selection }: MemoryItemCar
       {historyOpen && <HistoryPanel item={item} onRestored={saved} onClose={() => setHistoryOpen(false)} />}
     </li>
   )
+}
+
+/** A day as the card's line says it: "today" (the day of now), or the date. */
+function dayInWords(iso: string, now: number): string {
+  return new Date(iso).toDateString() === new Date(now).toDateString() ? 'today' : formatDate(iso)
 }

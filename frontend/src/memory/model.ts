@@ -16,6 +16,7 @@ export const MemoryItemFields = graphql(`
     status
     pinned
     revision
+    lastAction
     source
     expiresAt
     expired

@@ -70,7 +70,7 @@ describe('SuggestionCard, a new memory', () => {
   it('confirms it as suggested', async () => {
     const { server, onDone, user } = setup(candidate())
     await user.click(screen.getByRole('button', { name: 'Confirm' }))
-    await waitFor(() => expect(onDone).toHaveBeenCalledWith('cand-1', 'Confirmed: it is memory now.'))
+    await waitFor(() => expect(onDone).toHaveBeenCalledWith('cand-1', 'Confirmed: it is memory now.', { kind: 'confirm', revision: 1 }))
     expect(server.called('ConfirmCandidate')).toEqual([{ input: { id: 'cand-1', content: null, kind: null, key: null } }])
     expect(server.called('ForgottenBefore')).toEqual([])
     expect(server.unexpected).toEqual([])
@@ -102,7 +102,7 @@ describe('SuggestionCard, a new memory', () => {
     await user.type(key, ' home ')
     expect(key.value).toBe(' home ')
     await user.click(screen.getByRole('button', { name: 'Confirm with my changes' }))
-    await waitFor(() => expect(onDone).toHaveBeenCalledWith('cand-1', 'Confirmed: it is memory now.'))
+    await waitFor(() => expect(onDone).toHaveBeenCalledWith('cand-1', 'Confirmed: it is memory now.', { kind: 'confirm', revision: 1 }))
     expect(server.called('ForgottenBefore')).toEqual([{ scope: { teammateId: 'ada' }, content: 'Lives in Lyon, near the Croix-Rousse.' }])
     expect(server.called('ConfirmCandidate')).toEqual([
       { input: { id: 'cand-1', content: 'Lives in Lyon, near the Croix-Rousse.', kind: 'PREFERENCE', key: 'home' } },
@@ -133,7 +133,7 @@ describe('SuggestionCard, a new memory', () => {
     expect(server.called('ConfirmCandidate')).toEqual([])
 
     await user.click(screen.getByRole('button', { name: 'Save it again' }))
-    await waitFor(() => expect(onDone).toHaveBeenCalledWith('cand-1', 'Confirmed: it is memory now.'))
+    await waitFor(() => expect(onDone).toHaveBeenCalledWith('cand-1', 'Confirmed: it is memory now.', { kind: 'confirm', revision: 1 }))
     expect(server.called('ConfirmCandidate')).toEqual([{ input: { id: 'cand-1', content: 'Lives in Lyon. Again.', kind: null, key: null } }])
   })
 
@@ -147,7 +147,7 @@ describe('SuggestionCard, a new memory', () => {
   it('dismisses it', async () => {
     const { server, onDone, user } = setup(candidate())
     await user.click(screen.getByRole('button', { name: 'Dismiss' }))
-    await waitFor(() => expect(onDone).toHaveBeenCalledWith('cand-1', 'Dismissed: it won’t be remembered.', true))
+    await waitFor(() => expect(onDone).toHaveBeenCalledWith('cand-1', 'Dismissed: it won’t be remembered.', { kind: 'dismiss' }))
     expect(server.called('DismissCandidate')).toEqual([{ input: { id: 'cand-1' } }])
     expect(server.called('ConfirmCandidate')).toEqual([])
   })
@@ -197,7 +197,7 @@ describe('SuggestionCard, a proposal to change a memory', () => {
     expect(confirm.disabled).toBe(true)
     await waitFor(() => expect(confirm.disabled).toBe(false))
     await user.click(confirm)
-    await waitFor(() => expect(onDone).toHaveBeenCalledWith('cand-2', 'Change applied to the memory.'))
+    await waitFor(() => expect(onDone).toHaveBeenCalledWith('cand-2', 'Change applied to the memory.', { kind: 'confirm', revision: 4 }))
     expect(server.called('ConfirmCandidate')).toEqual([{ input: { id: 'cand-2', content: null, kind: null, key: null } }])
   })
 
@@ -293,7 +293,7 @@ describe('SuggestionCard, a proposal to forget a memory', () => {
     expect(server.called('ConfirmCandidate')).toEqual([{ input: { id: 'cand-3', content: null, kind: null, key: null } }])
 
     await user.click(screen.getByRole('button', { name: 'Keep it' }))
-    await waitFor(() => expect(onDone).toHaveBeenLastCalledWith('cand-3', 'Kept: the memory stays as it is.', true))
+    await waitFor(() => expect(onDone).toHaveBeenLastCalledWith('cand-3', 'Kept: the memory stays as it is.', { kind: 'dismiss' }))
   })
 
   it('can only be kept once the memory changed', async () => {

@@ -13,7 +13,7 @@ import { ProposalChange } from './ProposalChange.tsx'
 import { SuggestionActions } from './SuggestionActions.tsx'
 import { SuggestionEditor } from './SuggestionEditor.tsx'
 import { SuggestionSource, WaitReason } from './SuggestionEvidence.tsx'
-import type { Candidate } from './SuggestionsPanel.tsx'
+import type { Candidate, Undoable } from './SuggestionsPanel.tsx'
 import { useProposalBase, useTarget } from './target.ts'
 
 // Confirming a plain suggestion answers with it, now memory; a proposal, with the item it changed.
@@ -41,8 +41,11 @@ const DismissCandidateMutation = graphql(`
 
 interface SuggestionCardProps {
   candidate: Candidate
-  /** The suggestion is settled (confirmed, dismissed); what says how, for the panel's notice. */
-  onDone(id: string, what: string, dismissed?: boolean): void
+  /**
+   * The suggestion is settled (confirmed, dismissed); what says how, for the panel's notice, and undo
+   * what its Undo would take back (none for a proposal to forget: forgetting is for good).
+   */
+  onDone(id: string, what: string, undo?: Undoable): void
 }
 
 /**
@@ -111,10 +114,12 @@ export function SuggestionCard({ candidate, onDone }: SuggestionCardProps) {
       input: { id: candidate.id, content: edited ? draft : null, kind: kindChange, key: keyChange },
     })
     if (result.data) {
-      onDone(
-        candidate.id,
-        forget ? 'Forgotten, as the teammate proposed.' : targetId ? 'Change applied to the memory.' : 'Confirmed: it is memory now.',
-      )
+      if (forget) onDone(candidate.id, 'Forgotten, as the teammate proposed.')
+      else
+        onDone(candidate.id, targetId ? 'Change applied to the memory.' : 'Confirmed: it is memory now.', {
+          kind: 'confirm',
+          revision: result.data.confirmCandidate.item.revision,
+        })
     } else if (hasErrorCode(result.error, 'CONFLICT')) {
       // The page hadn't heard of the change yet: read the item as it is now, and compare.
       setConflict(true)
@@ -128,7 +133,7 @@ export function SuggestionCard({ candidate, onDone }: SuggestionCardProps) {
 
   const dismiss = async () => {
     if (await attempt(() => dismissCandidate({ input: { id: candidate.id } }))) {
-      onDone(candidate.id, forget ? 'Kept: the memory stays as it is.' : 'Dismissed: it won’t be remembered.', true)
+      onDone(candidate.id, forget ? 'Kept: the memory stays as it is.' : 'Dismissed: it won’t be remembered.', { kind: 'dismiss' })
     }
   }
 

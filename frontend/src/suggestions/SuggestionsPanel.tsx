@@ -11,6 +11,15 @@ import { SuggestionCard } from './SuggestionCard.tsx'
 
 export type Candidate = CandidateFieldsFragment
 
+/** What a card's Undo takes back: its dismissal, or its confirmation (the revision it answered). */
+export type Undoable = { kind: 'dismiss' } | { kind: 'confirm'; revision: number }
+
+/**
+ * What the notice's Undo takes back: the suggestions a dismissal settled, or the confirmations a
+ * confirm made, each with the revision of the memory it answered (undoConfirmCandidates).
+ */
+type Undo = { kind: 'dismiss'; ids: string[] } | { kind: 'confirm'; items: { id: string; revision: number }[] }
+
 /** What a suggestion card shows besides the item: where it came from and what it would change. */
 export const CandidateFields = graphql(`
   fragment CandidateFields on MemoryItem {
@@ -53,6 +62,7 @@ const ConfirmCandidatesMutation = graphql(`
       items {
         id
         status
+        revision
       }
     }
   }
@@ -73,6 +83,20 @@ const UndoDismissCandidateMutation = graphql(`
   mutation UndoDismissCandidate($input: UndoDismissCandidateInput!) {
     undoDismissCandidate(input: $input) {
       item {
+        id
+        scope
+        status
+      }
+    }
+  }
+`)
+
+// Undo after Confirm and Confirm all: the suggestions wait again, and memory goes back, in one
+// transaction (all or none).
+const UndoConfirmCandidatesMutation = graphql(`
+  mutation UndoConfirmCandidates($input: UndoConfirmCandidatesInput!) {
+    undoConfirmCandidates(input: $input) {
+      items {
         id
         scope
         status
@@ -116,17 +140,20 @@ export function SuggestionsPanel({ scope, audience }: SuggestionsPanelProps) {
   const total = Math.max(0, (list.data?.memoryItems.totalCount ?? 0) - settledMeanwhile)
   const [notice, setNotice] = useState<string | null>(null)
 
-  // The suggestions the last dismissal settled, which Undo brings back.
-  const [undoable, setUndoable] = useState<string[]>([])
+  // What the last dismissal or confirmation settled, which Undo takes back.
+  const [undoable, setUndoable] = useState<Undo | null>(null)
   const [bulkError, setBulkError] = useState<string | null>(null)
   const [confirmAllState, confirmCandidates] = useMutation(ConfirmCandidatesMutation)
   const [dismissAllState, dismissCandidates] = useMutation(DismissCandidatesMutation)
   const [undoState, undoDismiss] = useMutation(UndoDismissCandidateMutation)
-  const bulkBusy = confirmAllState.fetching || dismissAllState.fetching || undoState.fetching
+  const [undoConfirmState, undoConfirm] = useMutation(UndoConfirmCandidatesMutation)
+  const bulkBusy = confirmAllState.fetching || dismissAllState.fetching || undoState.fetching || undoConfirmState.fetching
 
-  const done = (id: string, what: string, dismissed = false) => {
+  const done = (id: string, what: string, undo?: Undoable) => {
     setNotice(what)
-    setUndoable(dismissed ? [id] : [])
+    setUndoable(
+      undo?.kind === 'dismiss' ? { kind: 'dismiss', ids: [id] } : undo?.kind === 'confirm' ? { kind: 'confirm', items: [{ id, revision: undo.revision }] } : null,
+    )
     setBulkError(null)
   }
 
@@ -135,11 +162,19 @@ export function SuggestionsPanel({ scope, audience }: SuggestionsPanelProps) {
   const shownIds = () => items.slice(0, limits.bulkItems).map((i) => i.id)
   const confirmAll = async () => {
     setBulkError(null)
-    const result = await confirmCandidates({ input: { scope: { teammateId }, ids: shownIds() } })
+    const shown = items.slice(0, limits.bulkItems)
+    const result = await confirmCandidates({ input: { scope: { teammateId }, ids: shown.map((i) => i.id) } })
     if (result.data) {
-      const n = result.data.confirmCandidates.items.length
+      const confirmed = result.data.confirmCandidates.items
+      const n = confirmed.length
       setNotice(`Confirmed ${n === 1 ? '1 suggestion' : `all ${n} suggestions`}: they are memory now.`)
-      setUndoable([])
+      // Each answer is the memory a suggestion made (a new one is its own; a proposal's, the item it
+      // changed). A proposal to forget can't be undone: what it forgot is gone for good.
+      const back = confirmed.flatMap((item) => {
+        const s = shown.find((c) => c.id === item.id || (c.targetItemId === item.id && !c.proposesForget))
+        return s && item.status === 'ACTIVE' ? [{ id: s.id, revision: item.revision }] : []
+      })
+      setUndoable(back.length > 0 ? { kind: 'confirm', items: back } : null)
     } else {
       setBulkError(
         hasErrorCode(result.error, 'CONFLICT')
@@ -154,20 +189,36 @@ export function SuggestionsPanel({ scope, audience }: SuggestionsPanelProps) {
     if (result.data) {
       const gone = result.data.dismissCandidates.items.map((i) => i.id)
       setNotice(`Dismissed ${gone.length === 1 ? '1 suggestion' : `all ${gone.length} suggestions`}: they won’t be remembered.`)
-      setUndoable(gone)
+      setUndoable({ kind: 'dismiss', ids: gone })
     } else {
       setBulkError(`Nothing was dismissed. ${describeError(result.error)}`)
     }
   }
   const undo = async () => {
     setBulkError(null)
+    if (undoable?.kind === 'confirm') {
+      const result = await undoConfirm({ input: { items: undoable.items } })
+      setUndoable(null)
+      if (result.data) {
+        const n = result.data.undoConfirmCandidates.items.length
+        setNotice(n === 1 ? 'Undone: it waits for you again.' : `Undone: the ${n} suggestions wait for you again.`)
+      } else {
+        setNotice(null)
+        setBulkError(
+          hasErrorCode(result.error, 'CONFLICT')
+            ? 'Nothing was undone: the memory changed after you confirmed it.'
+            : `Nothing was undone. ${describeError(result.error)}`,
+        )
+      }
+      return
+    }
     let back = 0
-    for (const id of undoable) {
+    for (const id of undoable?.ids ?? []) {
       const result = await undoDismiss({ input: { id } })
       if (result.data) back++
       else setBulkError(`Not everything could be brought back. ${describeError(result.error)}`)
     }
-    setUndoable([])
+    setUndoable(null)
     setNotice(back === 0 ? null : back === 1 ? 'Brought back: it waits for you again.' : `Brought back ${back} suggestions.`)
   }
 
@@ -221,7 +272,7 @@ export function SuggestionsPanel({ scope, audience }: SuggestionsPanelProps) {
       {notice && (
         <p className="message ok" role="status" data-testid="suggestions-notice">
           {notice}{' '}
-          {undoable.length > 0 && (
+          {undoable && (
             <button type="button" className="link-button" onClick={() => void undo()} disabled={bulkBusy} data-testid="suggestions-undo">
               Undo
             </button>
@@ -231,7 +282,7 @@ export function SuggestionsPanel({ scope, audience }: SuggestionsPanelProps) {
             className="link-button"
             onClick={() => {
               setNotice(null)
-              setUndoable([])
+              setUndoable(null)
             }}
           >
             OK

@@ -975,6 +975,12 @@ CREATE INDEX runs_teammate ON public.runs USING btree (teammate_id, created_at D
 CREATE INDEX runs_thread ON public.runs USING btree (thread_id, created_at);
 
 --
+-- Name: teammates_name_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX teammates_name_key ON public.teammates USING btree (lower(btrim(name)));
+
+--
 -- Name: web_sessions_expires; Type: INDEX; Schema: public; Owner: -
 --
 

@@ -811,6 +811,79 @@ func (q *Queries) ItemSuggestionMerge(ctx context.Context, arg ItemSuggestionMer
 	return &i, err
 }
 
+const itemUnconfirmProposal = `-- name: ItemUnconfirmProposal :one
+UPDATE memory_items SET status = 'candidate', resolution = NULL, revision = $1,
+       target_revision = $2::int, updated_at = now()
+ WHERE id = $3
+RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at
+`
+
+type ItemUnconfirmProposalParams struct {
+	Revision       int
+	TargetRevision int
+	ID             string
+}
+
+type ItemUnconfirmProposalRow struct {
+	ID             string
+	TeammateID     *string
+	Scope          string
+	Kind           string
+	Key            *string
+	Content        string
+	Status         string
+	Pinned         bool
+	Revision       int
+	Source         string
+	Evidence       *string
+	WaitReason     *string
+	WaitWords      *string
+	SourceRunID    *string
+	TargetItemID   *string
+	TargetRevision *int
+	ProposesForget bool
+	TimesSuggested int
+	Resolution     *string
+	ExpiresAt      *time.Time
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	ForgottenAt    *time.Time
+}
+
+// A confirmed proposal waits again, at its next revision, based on its target's revision target_revision.
+func (q *Queries) ItemUnconfirmProposal(ctx context.Context, arg ItemUnconfirmProposalParams) (*ItemUnconfirmProposalRow, error) {
+	row := q.db.QueryRow(ctx, itemUnconfirmProposal, arg.Revision, arg.TargetRevision, arg.ID)
+	var i ItemUnconfirmProposalRow
+	err := row.Scan(
+		&i.ID,
+		&i.TeammateID,
+		&i.Scope,
+		&i.Kind,
+		&i.Key,
+		&i.Content,
+		&i.Status,
+		&i.Pinned,
+		&i.Revision,
+		&i.Source,
+		&i.Evidence,
+		&i.WaitReason,
+		&i.WaitWords,
+		&i.SourceRunID,
+		&i.TargetItemID,
+		&i.TargetRevision,
+		&i.ProposesForget,
+		&i.TimesSuggested,
+		&i.Resolution,
+		&i.ExpiresAt,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.ForgottenAt,
+	)
+	return &i, err
+}
+
 const itemUndismiss = `-- name: ItemUndismiss :one
 UPDATE memory_items SET status = 'candidate', resolution = NULL, revision = $1, updated_at = now()
  WHERE id = $2

@@ -145,6 +145,38 @@ func (q *Queries) RevisionsBlank(ctx context.Context, itemID string) error {
 	return err
 }
 
+const revisionsCurrentActions = `-- name: RevisionsCurrentActions :many
+SELECT r.item_id, r.action FROM memory_revisions r
+  JOIN memory_items i ON i.id = r.item_id AND i.revision = r.revision
+ WHERE i.id = ANY($1::uuid[])
+`
+
+type RevisionsCurrentActionsRow struct {
+	ItemID string
+	Action string
+}
+
+// The action of each item's current revision.
+func (q *Queries) RevisionsCurrentActions(ctx context.Context, itemIds []string) ([]*RevisionsCurrentActionsRow, error) {
+	rows, err := q.db.Query(ctx, revisionsCurrentActions, itemIds)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []*RevisionsCurrentActionsRow{}
+	for rows.Next() {
+		var i RevisionsCurrentActionsRow
+		if err := rows.Scan(&i.ItemID, &i.Action); err != nil {
+			return nil, err
+		}
+		items = append(items, &i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const revisionsList = `-- name: RevisionsList :many
 SELECT item_id, revision, content, key, kind, pinned, expires_at, action, actor, based_on, run_id, created_at FROM memory_revisions
  WHERE item_id = $1 AND ($2::int IS NULL OR revision < $2)

@@ -100,6 +100,39 @@ func (q *Queries) TeammateName(ctx context.Context, id string) (string, error) {
 	return name, err
 }
 
+const teammateNamedAs = `-- name: TeammateNamedAs :many
+SELECT name FROM teammates
+ WHERE lower(btrim(name)) = lower(btrim($1::text))
+   AND ($2::uuid IS NULL OR id <> $2::uuid)
+`
+
+type TeammateNamedAsParams struct {
+	Name     string
+	ExceptID *string
+}
+
+// The teammate, other than except_id, whose name is name ignoring case and the spaces around it
+// (teammates_name_key: at most one).
+func (q *Queries) TeammateNamedAs(ctx context.Context, arg TeammateNamedAsParams) ([]string, error) {
+	rows, err := q.db.Query(ctx, teammateNamedAs, arg.Name, arg.ExceptID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []string{}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, err
+		}
+		items = append(items, name)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const teammateRename = `-- name: TeammateRename :one
 UPDATE teammates SET name = $1 WHERE id = $2 RETURNING id, name, created_at
 `

@@ -55,6 +55,15 @@ RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, 
        wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
        expires_at, created_at, updated_at, forgotten_at;
 
+-- name: ItemUnconfirmProposal :one
+-- A confirmed proposal waits again, at its next revision, based on its target's revision target_revision.
+UPDATE memory_items SET status = 'candidate', resolution = NULL, revision = @revision,
+       target_revision = @target_revision::int, updated_at = now()
+ WHERE id = @id
+RETURNING id, teammate_id, scope, kind, key, content, status, pinned, revision, source, evidence, wait_reason,
+       wait_words, source_run_id, target_item_id, target_revision, proposes_forget, times_suggested, resolution,
+       expires_at, created_at, updated_at, forgotten_at;
+
 -- name: ItemSuggestionMerge :one
 -- Counts a suggestion again: the one waiting in the scope with the text hash and the target
 -- (NULL for a new memory). No row: none waits.

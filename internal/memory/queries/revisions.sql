@@ -26,3 +26,9 @@ SELECT content FROM memory_revisions WHERE item_id = @item_id AND content <> '';
 -- name: RevisionsBlank :exec
 -- F1: the revisions of a forgotten item keep no text.
 UPDATE memory_revisions SET content = '', key = NULL WHERE item_id = @item_id;
+
+-- name: RevisionsCurrentActions :many
+-- The action of each item's current revision.
+SELECT r.item_id, r.action FROM memory_revisions r
+  JOIN memory_items i ON i.id = r.item_id AND i.revision = r.revision
+ WHERE i.id = ANY(@item_ids::uuid[]);

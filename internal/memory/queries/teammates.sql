@@ -64,3 +64,10 @@ SELECT t.id,
   FROM teammates t
   LEFT JOIN LATERAL (SELECT max(created_at) AS last FROM runs WHERE teammate_id = t.id) r ON true
  WHERE t.id = ANY(@ids::uuid[]);
+
+-- name: TeammateNamedAs :many
+-- The teammate, other than except_id, whose name is name ignoring case and the spaces around it
+-- (teammates_name_key: at most one).
+SELECT name FROM teammates
+ WHERE lower(btrim(name)) = lower(btrim(@name::text))
+   AND (sqlc.narg(except_id)::uuid IS NULL OR id <> sqlc.narg(except_id)::uuid);
