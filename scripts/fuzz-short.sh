@@ -39,7 +39,7 @@ for entry in "${TARGETS[@]}"; do
 			break
 		fi
 		# Go's fuzzing coordinator can stop a worker that is mid-call when -fuzztime runs out and
-		# report a bare "context deadline exceeded" (golang/go#51484, #75804): no input failed and
+		# report a bare "context deadline exceeded": no input failed and
 		# none was written. That one signature gets a second run; anything else — a failing input,
 		# a panic, a t.Fatal, a hung worker — fails at once.
 		after=$(find "$corpus" -type f 2>/dev/null | sort || true)
