@@ -163,6 +163,25 @@ describe('MemoryItemCard', () => {
     expect(within(card).getByRole('button', { name: 'Undo the last change to ‘coffee’' })).toBeTruthy()
   })
 
+  it('moves the focus to the conflict notice, an alert, when a save answers CONFLICT', async () => {
+    const { user, card, setCurrent } = await setup(memoryItem({ revision: 2 }), {
+      ForgottenBefore: () => ({ data: { forgottenBefore: false } }),
+      EditMemory: () => {
+        setCurrent(memoryItem({ revision: 4, content: 'Drinks tea.' }))
+        return errorAnswer('CONFLICT', { currentRevision: 4 })
+      },
+    })
+    await user.click(within(card).getByRole('button', { name: 'Edit ‘coffee’' }))
+    const text = within(card).getByRole('textbox', { name: 'Content' })
+    await user.type(text, ' Sometimes.')
+    await user.click(within(card).getByRole('button', { name: 'Save' }))
+    const notice = await within(card).findByTestId('conflict-notice')
+    expect(notice.getAttribute('role')).toBe('alert')
+    expect(notice.textContent).toMatch(/^This memory changed while you were editing it\./)
+    await waitFor(() => expect(document.activeElement).toBe(notice))
+    expect((within(card).getByTestId('conflict-mine') as HTMLTextAreaElement).value).toBe('Drinks oat milk flat whites. Sometimes.')
+  })
+
   it('closes the editor on Cancel without saving', async () => {
     const { server, user, card } = await setup(memoryItem())
     await user.click(within(card).getByRole('button', { name: 'Edit ‘coffee’' }))
