@@ -5,7 +5,7 @@ import { useEffect, useState, type AnchorHTMLAttributes, type MouseEvent } from 
  * index.html (frontend/embed.go), so each of these can be opened, reloaded and bookmarked.
  *
  *   /                              teammates
- *   /teammates/:id                 a teammate (its Memory tab)
+ *   /teammates/:id                 a teammate (its Memory tab; #lessons scrolls to Lessons)
  *   /teammates/:id/:tab            a teammate's tab: "memory" or "conversations"
  *                                  (?run=<id> on conversations points at one reply)
  *   /settings                      settings (its About you section)
@@ -55,10 +55,15 @@ export function parseRoute(pathname: string, search = ''): Route {
   return { page: 'not-found' }
 }
 
+/** The fragment of a teammate's URL that opens its Memory tab at Lessons. */
+export const lessonsAnchor = 'lessons'
+
 export const paths = {
   teammates: () => '/',
   teammate: (id: string, tab: TeammateTab = 'memory') =>
     tab === 'memory' ? `/teammates/${encodeURIComponent(id)}` : `/teammates/${encodeURIComponent(id)}/${tab}`,
+  /** A teammate's Memory tab, scrolled to its Lessons section (which takes the focus). */
+  lessons: (id: string) => `/teammates/${encodeURIComponent(id)}#${lessonsAnchor}`,
   /** A teammate's Conversations tab, scrolled to one run's reply. */
   run: (teammateId: string, runId: string) =>
     `/teammates/${encodeURIComponent(teammateId)}/conversations?run=${encodeURIComponent(runId)}`,
@@ -68,7 +73,7 @@ export const paths = {
 const navigationEvent = 'memory:navigate'
 
 export function navigate(to: string) {
-  if (to === location.pathname + location.search) return
+  if (to === location.pathname + location.search + location.hash) return
   history.pushState(null, '', to)
   window.dispatchEvent(new Event(navigationEvent))
 }

@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react'
 import type { AnyVariables, CombinedError, OperationResult } from 'urql'
+import { useWhenConnectionBack } from './connection.ts'
 
 /** The extensions.code values of RULES §5 that the web app tells apart. */
 export type ErrorCode =
@@ -29,10 +30,15 @@ export function conflictRevision(err: CombinedError | undefined): number | null 
   return typeof current === 'number' ? current : null
 }
 
+/** Reports whether err is only a request that could not reach the server (no answer from it). */
+export function isNetworkError(err: CombinedError | undefined): boolean {
+  return !!err?.networkError && err.graphQLErrors.length === 0
+}
+
 /** A sentence for the user about err, in plain words. */
 export function describeError(err: CombinedError | undefined): string {
   if (!err) return ''
-  if (err.networkError && err.graphQLErrors.length === 0) {
+  if (isNetworkError(err)) {
     return 'The server can’t be reached. Check that it is still running, then try again.'
   }
   const first = firstGraphQLError(err)
@@ -92,15 +98,18 @@ function capitalize(s: string): string {
 /**
  * The error of a component's calls, in words, and attempt(), which makes one: it clears the error,
  * runs the call and, when the answer has no data, says why; it answers the data, or undefined.
- * setError says one of the component's own (a check that failed before any call).
+ * setError says one of the component's own (a check that failed before any call). An error that
+ * says the server can't be reached goes when the connection comes back (or the next call succeeds).
  */
 export function useCallError() {
-  const [error, setError] = useState<string | null>(null)
+  const [shown, setShown] = useState<{ text: string; network: boolean } | null>(null)
+  const setError = useCallback((text: string | null) => setShown(text === null ? null : { text, network: false }), [])
   const attempt = useCallback(async <Data>(call: () => Promise<OperationResult<Data, AnyVariables>>): Promise<Data | undefined> => {
-    setError(null)
+    setShown(null)
     const result = await call()
-    if (!result.data) setError(describeError(result.error))
+    if (!result.data) setShown({ text: describeError(result.error), network: isNetworkError(result.error) })
     return result.data
   }, [])
-  return { error, setError, attempt }
+  useWhenConnectionBack(() => setShown((s) => (s?.network ? null : s)))
+  return { error: shown?.text ?? null, setError, attempt }
 }

@@ -90,7 +90,7 @@ describe('RunCard', () => {
     await user.click(keep)
     const kept = await within(card).findByRole('status')
     expect(kept.textContent).toBe('Kept as a lesson: Ada will be given it in every conversation. See lessons')
-    expect(within(kept).getByRole('link', { name: 'See lessons' }).getAttribute('href')).toBe('/teammates/ada')
+    expect(within(kept).getByRole('link', { name: 'See lessons' }).getAttribute('href')).toBe('/teammates/ada#lessons')
     expect(within(card).queryByRole('form')).toBeNull()
     expect(server.called('RateRun')).toEqual([{ input: { runId: 'run-1', rating: 'DOWN' } }])
     expect(server.called('KeepLesson')).toEqual([{ input: { runId: 'run-1', note: 'Use bullet points.' } }])

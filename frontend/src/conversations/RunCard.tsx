@@ -289,7 +289,7 @@ export function RunCard({ run, teammate, startsThread, focused, waitingRetry, on
       {kept && (
         <p className="message ok" role="status" data-testid="feedback-lesson-kept">
           Kept as a lesson: {teammate.name} will be given it in every conversation.{' '}
-          <Link to={paths.teammate(teammate.id)}>See lessons</Link>
+          <Link to={paths.lessons(teammate.id)}>See lessons</Link>
         </p>
       )}
       {waitingRetry && (

@@ -56,6 +56,7 @@ type Documents = {
     "\n  mutation DismissCandidates($input: CandidatesInput!) {\n    dismissCandidates(input: $input) {\n      items {\n        id\n        status\n      }\n    }\n  }\n": typeof types.DismissCandidatesDocument,
     "\n  mutation UndoDismissCandidate($input: UndoDismissCandidateInput!) {\n    undoDismissCandidate(input: $input) {\n      item {\n        id\n        scope\n        status\n      }\n    }\n  }\n": typeof types.UndoDismissCandidateDocument,
     "\n  mutation UndoConfirmCandidates($input: UndoConfirmCandidatesInput!) {\n    undoConfirmCandidates(input: $input) {\n      items {\n        id\n        scope\n        status\n      }\n    }\n  }\n": typeof types.UndoConfirmCandidatesDocument,
+    "\n  query TeammateStart($scope: ScopeInput!, $teammateId: ID!) {\n    memoryItems(scope: $scope, first: 1) {\n      totalCount\n    }\n    runs(teammateId: $teammateId, first: 1) {\n      id\n    }\n  }\n": typeof types.TeammateStartDocument,
     "\n  query TeammateActivity($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      activity {\n        memories\n        suggestions\n        lastConversationAt\n      }\n    }\n  }\n": typeof types.TeammateActivityDocument,
     "\n  mutation DeleteTeammate($input: DeleteTeammateInput!) {\n    deleteTeammate(input: $input) {\n      teammateId\n      forgottenItems\n      deletedRuns\n      deletedThreads\n      deletedMessages\n    }\n  }\n": typeof types.DeleteTeammateDocument,
     "\n  query SearchMemory($search: String!) {\n    searchMemory(search: $search, first: 50) {\n      ...MemoryItemFields\n      teammate {\n        id\n        name\n      }\n    }\n  }\n": typeof types.SearchMemoryDocument,
@@ -112,6 +113,7 @@ const documents: Documents = {
     "\n  mutation DismissCandidates($input: CandidatesInput!) {\n    dismissCandidates(input: $input) {\n      items {\n        id\n        status\n      }\n    }\n  }\n": types.DismissCandidatesDocument,
     "\n  mutation UndoDismissCandidate($input: UndoDismissCandidateInput!) {\n    undoDismissCandidate(input: $input) {\n      item {\n        id\n        scope\n        status\n      }\n    }\n  }\n": types.UndoDismissCandidateDocument,
     "\n  mutation UndoConfirmCandidates($input: UndoConfirmCandidatesInput!) {\n    undoConfirmCandidates(input: $input) {\n      items {\n        id\n        scope\n        status\n      }\n    }\n  }\n": types.UndoConfirmCandidatesDocument,
+    "\n  query TeammateStart($scope: ScopeInput!, $teammateId: ID!) {\n    memoryItems(scope: $scope, first: 1) {\n      totalCount\n    }\n    runs(teammateId: $teammateId, first: 1) {\n      id\n    }\n  }\n": types.TeammateStartDocument,
     "\n  query TeammateActivity($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      activity {\n        memories\n        suggestions\n        lastConversationAt\n      }\n    }\n  }\n": types.TeammateActivityDocument,
     "\n  mutation DeleteTeammate($input: DeleteTeammateInput!) {\n    deleteTeammate(input: $input) {\n      teammateId\n      forgottenItems\n      deletedRuns\n      deletedThreads\n      deletedMessages\n    }\n  }\n": types.DeleteTeammateDocument,
     "\n  query SearchMemory($search: String!) {\n    searchMemory(search: $search, first: 50) {\n      ...MemoryItemFields\n      teammate {\n        id\n        name\n      }\n    }\n  }\n": types.SearchMemoryDocument,
@@ -308,6 +310,10 @@ export function graphql(source: "\n  mutation UndoDismissCandidate($input: UndoD
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation UndoConfirmCandidates($input: UndoConfirmCandidatesInput!) {\n    undoConfirmCandidates(input: $input) {\n      items {\n        id\n        scope\n        status\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation UndoConfirmCandidates($input: UndoConfirmCandidatesInput!) {\n    undoConfirmCandidates(input: $input) {\n      items {\n        id\n        scope\n        status\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query TeammateStart($scope: ScopeInput!, $teammateId: ID!) {\n    memoryItems(scope: $scope, first: 1) {\n      totalCount\n    }\n    runs(teammateId: $teammateId, first: 1) {\n      id\n    }\n  }\n"): (typeof documents)["\n  query TeammateStart($scope: ScopeInput!, $teammateId: ID!) {\n    memoryItems(scope: $scope, first: 1) {\n      totalCount\n    }\n    runs(teammateId: $teammateId, first: 1) {\n      id\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react'
 import { useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
 import { graphql } from '../gql'
@@ -6,7 +7,7 @@ import { MemoryItemCard } from '../memory/MemoryItemCard.tsx'
 import { useNowUntilNextExpiry } from '../memory/MemoryPanel.tsx'
 import { formatTime } from '../memory/model.ts'
 import { useLiveScope } from '../memory/useMemoryList.ts'
-import { Link, paths } from '../router.tsx'
+import { Link, lessonsAnchor, paths } from '../router.tsx'
 import { Disclosure } from '../ui/Disclosure.tsx'
 import { ErrorMessage } from '../ui/ErrorMessage.tsx'
 
@@ -57,9 +58,25 @@ export function LessonsSection({ teammateId, teammateName }: LessonsSectionProps
   const lessons = (data?.lessons ?? []).filter((l) => l.item.status === 'ACTIVE')
   const loaded = !!data || !!error
   const now = useNowUntilNextExpiry(lessons.map((l) => l.item))
+  // Opened from "See lessons" (the URL ends in #lessons): once the list is there, the section is
+  // scrolled to and takes the focus, so keyboard and screen-reader users land on it too.
+  const section = useRef<HTMLElement>(null)
+  const arrived = useRef(false)
+  useEffect(() => {
+    if (!loaded || arrived.current || location.hash !== `#${lessonsAnchor}`) return
+    arrived.current = true
+    section.current?.focus({ preventScroll: true })
+    section.current?.scrollIntoView({ block: 'start', behavior: 'instant' })
+  }, [loaded])
 
   return (
-    <section className="lessons" data-testid="lessons-section" data-state={loaded ? 'ready' : 'loading'} aria-label="Lessons">
+    <section
+      ref={section}
+      id={lessonsAnchor}
+      tabIndex={-1}
+      className="lessons"
+      data-testid="lessons-section"
+      data-state={loaded ? 'ready' : 'loading'} aria-label="Lessons">
       <div className="panel-head">
         <h2 className="panel-title">Lessons</h2>
         <span className="muted small" data-testid="lessons-count">

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react'
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import { useMutation } from 'urql'
 import { conflictRevision, describeError, hasErrorCode } from '../api/errors.ts'
 import { ErrorMessage } from '../ui/ErrorMessage.tsx'
@@ -36,6 +36,9 @@ export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
   const [base] = useState(() => ({ revision: item.revision, draft: draftOf(item) }))
   const [draft, setDraft] = useState<MemoryDraft>(base.draft)
   const [conflict, setConflict] = useState(false)
+  // Counts the conflicts shown, so that each one (a second "Use mine" may meet another) moves the focus.
+  const [conflicts, setConflicts] = useState(0)
+  const notice = useRef<HTMLParagraphElement>(null)
   const current = conflict ? item : null
   const [error, setError] = useState<string | null>(null)
   const [{ fetching }, editMemory] = useMutation(EditMemoryMutation)
@@ -54,7 +57,13 @@ export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
     setLoadingCurrent(false)
     setError(null)
     setConflict(true)
+    setConflicts((n) => n + 1)
   }
+  // The conflict view replaces the form whose Save had the focus: the focus goes to its notice, which
+  // is also announced (role="alert"), so the user hears what happened and reads on from there.
+  useEffect(() => {
+    if (conflicts > 0) notice.current?.focus()
+  }, [conflicts])
 
   const save = async (e?: FormEvent, confirmed = false) => {
     e?.preventDefault()
@@ -90,7 +99,7 @@ export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
   if (current) {
     return (
       <div className="conflict" data-testid="conflict-view" role="group" aria-labelledby={`${id}-conflict-title`}>
-        <p className="message warn" id={`${id}-conflict-title`}>
+        <p className="message warn conflict-notice" id={`${id}-conflict-title`} role="alert" tabIndex={-1} ref={notice} data-testid="conflict-notice">
           <strong>This memory changed while you were editing it.</strong> Your text is kept below; compare it with the
           current version, then keep yours or discard it.
         </p>

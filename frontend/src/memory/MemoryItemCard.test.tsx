@@ -1,10 +1,10 @@
 // @vitest-environment happy-dom
-import { screen, waitFor, within } from '@testing-library/react'
+import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useQuery } from 'urql'
 import { describe, expect, it, vi } from 'vitest'
 import { memoryItem, type ItemAnswer } from '../test/fixtures.ts'
-import { errorAnswer, fakeServer, renderWithApi, type Answer, type Handler } from '../test/fakeApi.tsx'
+import { errorAnswer, fakeConnection, fakeServer, renderWithApi, unreachable, type Answer, type Handler } from '../test/fakeApi.tsx'
 import { MemoryItemCard } from './MemoryItemCard.tsx'
 import { MemoryItemQuery } from './model.ts'
 
@@ -30,9 +30,10 @@ async function setup(item: ItemAnswer, handlers: Record<string, Handler> = {}, o
     ...handlers,
   })
   const user = userEvent.setup({ delay: null })
-  renderWithApi(<CardOfCachedItem id={item.id} onToggle={onToggle} />, server)
+  const connection = fakeConnection()
+  renderWithApi(<CardOfCachedItem id={item.id} onToggle={onToggle} />, server, connection)
   const card = await screen.findByRole('listitem')
-  return { server, user, card, setCurrent: (next: ItemAnswer) => (current = next) }
+  return { server, user, card, connection, setCurrent: (next: ItemAnswer) => (current = next) }
 }
 
 describe('MemoryItemCard', () => {
@@ -145,6 +146,26 @@ describe('MemoryItemCard', () => {
     expect(within(card).queryByRole('button', { name: /^Undo/ })).toBeNull()
   })
 
+  it('stops saying the server can’t be reached once the connection is back', async () => {
+    const { user, card, connection } = await setup(memoryItem(), { EditMemory: () => unreachable })
+    await user.click(within(card).getByRole('button', { name: 'Pin ‘coffee’' }))
+    const error = await within(card).findByTestId('item-error')
+    expect(error.textContent).toMatch(/The server can’t be reached/)
+    act(() => connection.set('down'))
+    expect(within(card).getByTestId('item-error')).toBeTruthy()
+    act(() => connection.set('back'))
+    await waitFor(() => expect(within(card).queryByTestId('item-error')).toBeNull())
+  })
+
+  it('keeps an error from the server when the connection comes back', async () => {
+    const { user, card, connection } = await setup(memoryItem(), { EditMemory: () => errorAnswer('INTERNAL') })
+    await user.click(within(card).getByRole('button', { name: 'Pin ‘coffee’' }))
+    await within(card).findByTestId('item-error')
+    act(() => connection.set('down'))
+    act(() => connection.set('back'))
+    expect(within(card).getByTestId('item-error').textContent).toMatch(/Something went wrong on the server/)
+  })
+
   it('is edited in place, and the save can be undone', async () => {
     const { server, user, card } = await setup(memoryItem({ revision: 2 }), {
       ForgottenBefore: () => ({ data: { forgottenBefore: false } }),
@@ -161,6 +182,25 @@ describe('MemoryItemCard', () => {
     expect(within(card).queryByRole('form')).toBeNull()
     expect(server.called('EditMemory')).toEqual([{ input: { id: 'item-1', baseRevision: 2, content: 'Drinks oat milk cortados.' } }])
     expect(within(card).getByRole('button', { name: 'Undo the last change to ‘coffee’' })).toBeTruthy()
+  })
+
+  it('moves the focus to the conflict notice, an alert, when a save answers CONFLICT', async () => {
+    const { user, card, setCurrent } = await setup(memoryItem({ revision: 2 }), {
+      ForgottenBefore: () => ({ data: { forgottenBefore: false } }),
+      EditMemory: () => {
+        setCurrent(memoryItem({ revision: 4, content: 'Drinks tea.' }))
+        return errorAnswer('CONFLICT', { currentRevision: 4 })
+      },
+    })
+    await user.click(within(card).getByRole('button', { name: 'Edit ‘coffee’' }))
+    const text = within(card).getByRole('textbox', { name: 'Content' })
+    await user.type(text, ' Sometimes.')
+    await user.click(within(card).getByRole('button', { name: 'Save' }))
+    const notice = await within(card).findByTestId('conflict-notice')
+    expect(notice.getAttribute('role')).toBe('alert')
+    expect(notice.textContent).toMatch(/^This memory changed while you were editing it\./)
+    await waitFor(() => expect(document.activeElement).toBe(notice))
+    expect((within(card).getByTestId('conflict-mine') as HTMLTextAreaElement).value).toBe('Drinks oat milk flat whites. Sometimes.')
   })
 
   it('closes the editor on Cancel without saving', async () => {

@@ -1,6 +1,7 @@
 import { useId, useState, type ReactNode } from 'react'
 import { useMutation } from 'urql'
-import { conflictRevision, describeError } from '../api/errors.ts'
+import { useWhenConnectionBack } from '../api/connection.ts'
+import { conflictRevision, describeError, isNetworkError } from '../api/errors.ts'
 import { graphql } from '../gql'
 import { ForgetDialog } from './ForgetDialog.tsx'
 import { HistoryPanel } from './HistoryPanel.tsx'
@@ -42,6 +43,11 @@ export function MemoryItemCard({ item, now, children, selection }: MemoryItemCar
   // The revision the user's last save (edit, pin, restore) produced.
   const [savedRevision, setSavedRevision] = useState<number | null>(null)
   const [message, setMessage] = useState<string | null>(null)
+  // The message says the server can't be reached: it goes when the connection comes back.
+  const [messageIsNetwork, setMessageIsNetwork] = useState(false)
+  useWhenConnectionBack(() => {
+    if (messageIsNetwork) setMessage(null)
+  })
   const [pinState, editMemory] = useMutation(EditMemoryMutation)
   const [undoState, undoMemoryEdit] = useMutation(UndoMemoryEditMutation)
   const reread = useRereadItem()
@@ -56,6 +62,7 @@ export function MemoryItemCard({ item, now, children, selection }: MemoryItemCar
 
   const failed = (error: Parameters<typeof describeError>[0]) => {
     const current = conflictRevision(error)
+    setMessageIsNetwork(isNetworkError(error))
     setMessage(
       current !== null
         ? `This memory changed in the meantime (it is now at revision ${current}); it has been reloaded, nothing was saved.`

@@ -9,7 +9,7 @@ import { BulkBar, BulkForgetDialog } from './BulkActions.tsx'
 import { CreateMemoryForm } from './CreateMemoryForm.tsx'
 import { MemoryItemCard } from './MemoryItemCard.tsx'
 import { KindOptions } from './MemoryFields.tsx'
-import type { MemoryItem } from './model.ts'
+import { isExpired, type MemoryItem } from './model.ts'
 import { memoryPageSize, useLiveScope, useMemoryList } from './useMemoryList.ts'
 
 interface MemoryPanelProps {
@@ -41,6 +41,17 @@ export function MemoryPanel({ scope, heading, emptyHint, kinds }: MemoryPanelPro
   const list = useMemoryList({ scope, kind, kinds: kinds ?? null, search, wanted })
   useLiveScope(scope)
   const now = useNowUntilNextExpiry(list.items)
+  // Expired memories (no longer given to runs) are left out unless the user asks to see them. The
+  // API's memoryItems has no filter for expiry, so this is done here, on the items read: the count
+  // beside the list leaves out the expired ones among them (those on pages not read yet can't be
+  // known). One that expires while listed stays, marked expired, so nothing moves under the user.
+  const [showExpired, setShowExpired] = useState(false)
+  const [seenUnexpired, setSeenUnexpired] = useState<ReadonlySet<string>>(() => new Set())
+  const unexpired = list.items.filter((i) => !isExpired(i, now) && !seenUnexpired.has(i.id))
+  if (unexpired.length > 0) setSeenUnexpired(new Set([...seenUnexpired, ...unexpired.map((i) => i.id)]))
+  const expiredAtRead = list.items.filter((i) => isExpired(i, now) && !seenUnexpired.has(i.id))
+  const hidden = showExpired ? 0 : expiredAtRead.length
+  const items = hidden === 0 ? list.items : list.items.filter((i) => !expiredAtRead.includes(i))
   const searchId = useId()
   const kindId = useId()
   // Selection mode: a checkbox on every card and the bar of bulk actions.
@@ -50,7 +61,7 @@ export function MemoryPanel({ scope, heading, emptyHint, kinds }: MemoryPanelPro
   const [bulkMessage, setBulkMessage] = useState<string | null>(null)
   const [bulkDone, setBulkDone] = useState<string | null>(null)
   // Only items still listed count as selected (one forgotten elsewhere drops out).
-  const selected = list.items.filter((i) => selectedIds.has(i.id))
+  const selected = items.filter((i) => selectedIds.has(i.id))
   const endSelecting = () => {
     setSelecting(false)
     setSelectedIds([])
@@ -64,7 +75,7 @@ export function MemoryPanel({ scope, heading, emptyHint, kinds }: MemoryPanelPro
       <div className="panel-head">
         <h2 className="panel-title">{heading}</h2>
         <span className="muted small" data-testid="memory-count" aria-live="polite">
-          {list.loading ? 'Loading…' : countLabel(list.totalCount, filtered)}
+          {list.loading ? 'Loading…' : countLabel(list.totalCount - hidden, filtered)}
         </span>
       </div>
 
@@ -91,13 +102,21 @@ export function MemoryPanel({ scope, heading, emptyHint, kinds }: MemoryPanelPro
             <KindOptions kinds={kinds} />
           </select>
         </Field>
+        {(expiredAtRead.length > 0 || showExpired) && (
+          <div className="field toolbar-action">
+            <label className="checkbox-label">
+              <input type="checkbox" checked={showExpired} onChange={(e) => setShowExpired(e.target.checked)} data-testid="memory-show-expired" />{' '}
+              Show expired{expiredAtRead.length > 0 ? ` (${expiredAtRead.length})` : ''}
+            </label>
+          </div>
+        )}
         <div className="field toolbar-action">
           <button
             type="button"
             className="button"
             onClick={() => (selecting ? endSelecting() : (setSelecting(true), setBulkDone(null)))}
             aria-pressed={selecting}
-            disabled={list.items.length === 0 && !selecting}
+            disabled={items.length === 0 && !selecting}
             data-testid="memory-select-mode"
           >
             Select
@@ -119,8 +138,8 @@ export function MemoryPanel({ scope, heading, emptyHint, kinds }: MemoryPanelPro
       {selecting && (
         <BulkBar
           selected={selected}
-          shown={list.items.length}
-          onSelectAll={() => setSelectedIds(list.items.map((i) => i.id))}
+          shown={items.length}
+          onSelectAll={() => setSelectedIds(items.map((i) => i.id))}
           onClear={endSelecting}
           onChanged={(items) => {
             setBulkDone(`${items.length === 1 ? '1 memory' : `${items.length} memories`} ${items[0]?.pinned ? 'pinned' : 'unpinned'}.`)
@@ -167,7 +186,7 @@ export function MemoryPanel({ scope, heading, emptyHint, kinds }: MemoryPanelPro
         data-kind={list.shownFilter.kind ?? ''}
         aria-busy={list.loading}
       >
-        {list.items.map((item) => (
+        {items.map((item) => (
           <MemoryItemCard
             key={item.id}
             item={item}
@@ -177,9 +196,13 @@ export function MemoryPanel({ scope, heading, emptyHint, kinds }: MemoryPanelPro
         ))}
       </ul>
 
-      {!list.loading && list.items.length === 0 && !list.error && !creating && (
+      {!list.loading && items.length === 0 && !list.error && !creating && (
         <p className="empty" data-testid="memory-empty">
-          {filtered ? 'Nothing matches this search.' : `Nothing here yet. Add a ${emptyHint} with “New memory”.`}
+          {hidden > 0
+            ? 'Only expired memories here: “Show expired” lists them.'
+            : filtered
+              ? 'Nothing matches this search.'
+              : `Nothing here yet. Add a ${emptyHint} with “New memory”.`}
         </p>
       )}
 

@@ -1,11 +1,11 @@
 // @vitest-environment happy-dom
-import { screen, waitFor, within } from '@testing-library/react'
+import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import type { CandidateFieldsFragment } from '../gql/graphql.ts'
 import { candidate, memoryItem } from '../test/fixtures.ts'
 import { errorAnswer, fakeServer, renderWithApi, type Answer, type Handler } from '../test/fakeApi.tsx'
-import { SuggestionsPanel } from './SuggestionsPanel.tsx'
+import { CandidatesQuery, SuggestionsPanel } from './SuggestionsPanel.tsx'
 
 const page = (items: CandidateFieldsFragment[]): Answer => ({
   data: {
@@ -23,6 +23,7 @@ const waitingItems = [candidate({ id: 'cand-1', content: 'Lives in Lyon.' }), ca
 // A fake API whose waiting suggestions are the ones not confirmed, as the real one's would be.
 function setup(handlers: Record<string, Handler> = {}) {
   let waiting = waitingItems
+  const arrive = (items: CandidateFieldsFragment[]) => (waiting = [...waiting, ...items])
   const server = fakeServer({
     Candidates: () => page(waiting),
     MemoryChanged: () => new Promise<Answer>(() => {}),
@@ -47,8 +48,26 @@ function setup(handlers: Record<string, Handler> = {}) {
   })
   const user = userEvent.setup({ delay: null })
   renderWithApi(<SuggestionsPanel scope={{ teammateId: 'ada' }} audience="Ada" />, server)
-  return { server, user }
+  // The list read again, as a live event has it: the panel shows the cache's new answer.
+  const reread = () => server.client.query(CandidatesQuery, server.called('Candidates')[0] as never, { requestPolicy: 'network-only' }).toPromise()
+  return { server, user, arrive, reread }
 }
+
+describe('SuggestionsPanel, the result of Confirm all', () => {
+  it('goes when a new suggestion arrives', async () => {
+    const { user, arrive, reread } = setup()
+    await user.click(await screen.findByTestId('suggestions-confirm-all'))
+    expect((await screen.findByTestId('suggestions-notice')).textContent).toContain('Confirmed all 2 suggestions')
+    await waitFor(() => expect(screen.queryAllByRole('listitem')).toHaveLength(0))
+    await act(() => reread())
+    expect(screen.getByTestId('suggestions-notice')).toBeTruthy()
+
+    arrive([candidate({ id: 'cand-3', content: 'Runs on Sundays.' })])
+    await act(() => reread())
+    await waitFor(() => expect(screen.getAllByRole('listitem')).toHaveLength(1))
+    expect(screen.queryByTestId('suggestions-notice')).toBeNull()
+  })
+})
 
 describe('SuggestionsPanel, Undo after Confirm all', () => {
   it('takes back the whole batch in one call, with the revision each confirmation answered', async () => {

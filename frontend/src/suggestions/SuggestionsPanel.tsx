@@ -38,7 +38,7 @@ export const CandidateFields = graphql(`
   }
 `)
 
-const CandidatesQuery = graphql(`
+export const CandidatesQuery = graphql(`
   query Candidates($scope: ScopeInput!, $first: Int, $after: String) {
     memoryItems(scope: $scope, status: CANDIDATE, first: $first, after: $after) {
       totalCount
@@ -148,6 +148,17 @@ export function SuggestionsPanel({ scope, audience }: SuggestionsPanelProps) {
   const [undoState, undoDismiss] = useMutation(UndoDismissCandidateMutation)
   const [undoConfirmState, undoConfirm] = useMutation(UndoConfirmCandidatesMutation)
   const bulkBusy = confirmAllState.fetching || dismissAllState.fetching || undoState.fetching || undoConfirmState.fetching
+
+  // A suggestion this panel has not listed before (a new one, made since) makes the last result
+  // ("Confirmed all 3 …") stale: it goes, with its Undo. Suggestions brought back by Undo were
+  // listed before, so they keep the notice that says they came back.
+  const [listed, setListed] = useState<ReadonlySet<string>>(() => new Set())
+  const arrived = items.filter((c) => !listed.has(c.id))
+  if (arrived.length > 0) {
+    setListed(new Set([...listed, ...arrived.map((c) => c.id)]))
+    if (notice !== null) setNotice(null)
+    if (undoable !== null) setUndoable(null)
+  }
 
   const done = (id: string, what: string, undo?: Undoable) => {
     setNotice(what)

@@ -15,6 +15,7 @@ import { ErrorMessage } from '../ui/ErrorMessage.tsx'
 import { useInPlaceForm } from '../ui/inPlaceForm.ts'
 import { PageHeading } from '../ui/PageHeading.tsx'
 import type { MemoryKind } from '../gql/graphql.ts'
+import { ConnectAgent, NewTeammateNextStep } from './ConnectAgent.tsx'
 import { DeleteTeammate } from './DeleteTeammate.tsx'
 import { TeammateNameField, useTeammateName } from './TeammateNameField.tsx'
 import { TeammatesChangedSubscription } from './TeammatesPage.tsx'
@@ -135,6 +136,8 @@ function TeammateView({ teammate, tab, runId }: TeammateViewProps) {
         </div>
       )}
 
+      <NewTeammateNextStep teammate={teammate} />
+
       <nav className="tabs" aria-label={teammate.name}>
         {teammateTabs.map((t) => (
           <Link key={t.id} to={paths.teammate(teammate.id, t.id)} className="tab" aria-current={t.id === tab ? 'page' : undefined} data-testid={`tab-${t.id}`}>
@@ -167,6 +170,7 @@ function TeammateView({ teammate, tab, runId }: TeammateViewProps) {
       {tab === 'conversations' && (
         <ConversationsTab teammate={teammate} generation={teammate.generation} focusRunId={runId} />
       )}
+      <ConnectAgent teammate={teammate} />
       <TeammateDetails teammate={teammate} live={live} />
     </div>
   )

@@ -1,11 +1,11 @@
 import { cacheExchange } from '@urql/exchange-graphcache'
 import { cleanup, render, type RenderResult } from '@testing-library/react'
 import type { ReactNode } from 'react'
-import { Client, makeResult, Provider, type Exchange, type Operation } from 'urql'
+import { Client, makeErrorResult, makeResult, Provider, type Exchange, type Operation } from 'urql'
 import { afterEach } from 'vitest'
 import { filter, fromPromise, mergeMap, pipe, share, takeUntil } from 'wonka'
 import { cacheConfig } from '../api/cache.ts'
-import type { Api } from '../api/client.ts'
+import type { Api, ConnectionState, ConnectionStore } from '../api/client.ts'
 import { ApiContext } from '../api/context.ts'
 import { LimitsContext, type Limits } from '../api/limits.ts'
 
@@ -20,6 +20,8 @@ afterEach(cleanup)
 export interface Answer {
   data?: unknown
   errors?: { message: string; extensions?: Record<string, unknown> }[]
+  /** The request never reached the server (fetch rejected). */
+  networkError?: Error
 }
 
 /** Answers one operation, given its variables; a promise holds the answer back until it resolves. */
@@ -77,7 +79,9 @@ export function fakeServer(handlers: Record<string, Handler>): FakeServer {
       filter((op) => op.kind !== 'teardown'),
       mergeMap((op) =>
         pipe(
-          fromPromise(answer(op).then((a) => makeResult(op, { data: a.data ?? null, errors: a.errors }))),
+          fromPromise(
+            answer(op).then((a) => (a.networkError ? makeErrorResult(op, a.networkError) : makeResult(op, { data: a.data ?? null, errors: a.errors }))),
+          ),
           takeUntil(pipe(teardowns, filter((t) => t.key === op.key))),
         ),
       ),
@@ -102,12 +106,35 @@ export const limits: Limits = {
   requestBytes: 1_000_000,
 }
 
-/** Renders ui as the signed-in app does: the client, the Api beside it, and the limits. */
-export function renderWithApi(ui: ReactNode, server: FakeServer): RenderResult {
+/** A connection a test moves by hand: set('down'), then set('back') as the banner would. */
+export function fakeConnection(): ConnectionStore & { set(state: ConnectionState): void } {
+  let state: ConnectionState = 'online'
+  const listeners = new Set<() => void>()
+  return {
+    get: () => state,
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => void listeners.delete(listener)
+    },
+    set(next) {
+      state = next
+      for (const l of [...listeners]) l()
+    },
+  }
+}
+
+/** An answer that never came: the request could not reach the server. */
+export const unreachable: Answer = { networkError: new TypeError('Failed to fetch') }
+
+/**
+ * Renders ui as the signed-in app does: the client, the Api beside it, and the limits; the
+ * connection is always online unless the test passes its own.
+ */
+export function renderWithApi(ui: ReactNode, server: FakeServer, connection?: ConnectionStore): RenderResult {
   const api: Api = {
     client: server.client,
     onSessionLost: () => () => {},
-    connection: { get: () => 'online', subscribe: () => () => {} },
+    connection: connection ?? { get: () => 'online', subscribe: () => () => {} },
     resync: () => {},
     signOut: () => Promise.resolve(),
   }
