@@ -254,6 +254,22 @@ func (p *page) assertTabOrderFollowsLayout(screen string, steps int) {
 	}
 }
 
+// mustMainScreens fills a new teammate's main screens: a pinned fact and a preference, a suggestion,
+// and a completed run with a lesson kept from it. It returns the teammate, the fact and the run.
+func mustMainScreens(t *testing.T, ctx context.Context) (string, memoryItem, run) {
+	t.Helper()
+	teammate := mustTeammate(t, ctx)
+	fact := mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Prefers meetings before noon", Key: "meetings", Pinned: true})
+	mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Writes in British English", Kind: "PREFERENCE"})
+	mustSuggest(t, ctx, teammate, "I've started running on Tuesdays", "Runs on Tuesdays", false)
+	r := startRun(t, ctx, teammate, "When should we meet?")
+	r.complete(t, ctx, "Before noon, as you prefer.")
+	if err := user.keepLesson(ctx, r.ID, "Offer two time slots, not one"); err != nil {
+		t.Fatalf("keepLesson: %v", err)
+	}
+	return teammate, fact, r
+}
+
 // Every main screen, with its forms and panels open: every control has an accessible name, the
 // text contrast is at least 4.5:1 (3:1 when large) in the light and the dark scheme, nothing is
 // wider than the phone, Tab moves down the page with a visible focus ring, and the Forget dialog
@@ -261,15 +277,7 @@ func (p *page) assertTabOrderFollowsLayout(screen string, steps int) {
 func TestAccessibilityOfMainScreens(t *testing.T) {
 	eachViewport(t, func(t *testing.T, vp viewport) {
 		ctx := setup(t)
-		teammate := mustTeammate(t, ctx)
-		fact := mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Prefers meetings before noon", Key: "meetings", Pinned: true})
-		mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Writes in British English", Kind: "PREFERENCE"})
-		mustSuggest(t, ctx, teammate, "I've started running on Tuesdays", "Runs on Tuesdays", false)
-		r := startRun(t, ctx, teammate, "When should we meet?")
-		r.complete(t, ctx, "Before noon, as you prefer.")
-		if err := user.keepLesson(ctx, r.ID, "Offer two time slots, not one"); err != nil {
-			t.Fatalf("keepLesson: %v", err)
-		}
+		teammate, fact, r := mustMainScreens(t, ctx)
 
 		p := openPage(t, vp, "/")
 		p.waitVisible(tid("teammate-list"))

@@ -89,16 +89,8 @@ func TestPhoneTargetsBigEnough(t *testing.T) {
 		t.Fatal("the second viewport is not the phone's")
 	}
 	ctx := setup(t)
-	teammate := mustTeammate(t, ctx)
-	fact := mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Prefers meetings before noon", Key: "meetings", Pinned: true})
-	mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Writes in British English", Kind: "PREFERENCE"})
-	mustSuggest(t, ctx, teammate, "I've started running on Tuesdays", "Runs on Tuesdays", false)
+	teammate, fact, r := mustMainScreens(t, ctx)
 	mustSuggest(t, ctx, teammate, "I moved to Lisbon", "Lives in Lisbon", false)
-	r := startRun(t, ctx, teammate, "When should we meet?")
-	r.complete(t, ctx, "Before noon, as you prefer.")
-	if err := user.keepLesson(ctx, r.ID, "Offer two time slots, not one"); err != nil {
-		t.Fatalf("keepLesson: %v", err)
-	}
 
 	p := openPage(t, vp, "/")
 	p.waitVisible(tid("teammate-list"))
