@@ -14,7 +14,7 @@ import (
 )
 
 // The accessibility checks every screen gets: named controls, no horizontal scrolling, text
-// contrast in both colour schemes. They read what the browser computed (the accessibility tree, the
+// contrast in both colour schemes, and axe-core's rules (axe_test.go). They read what the browser computed (the accessibility tree, the
 // computed styles), not the source.
 
 // controlSelector is every element a user operates: each must have an accessible name.
@@ -186,6 +186,7 @@ func (p *page) assertAccessible(screen string) {
 	p.assertControlsNamed(screen)
 	p.assertNoHorizontalScroll()
 	p.assertContrast(screen)
+	p.assertAxe(screen)
 	if n := eval[int](p, `[...document.querySelectorAll('[tabindex]')].filter((el) => el.tabIndex > 0).length`); n > 0 {
 		p.t.Errorf("%s: %d elements have a positive tabindex, which breaks the focus order", screen, n)
 	}
@@ -349,6 +350,9 @@ func TestAccessibilityOfMainScreens(t *testing.T) {
 		p.click(tid("settings-ai"))
 		p.waitVisible(tid("ai-section", `[data-state="ready"]`))
 		p.assertAccessible("Settings → AI")
+		p.click(tid("settings-backups"))
+		p.waitVisible(tid("backups-section", `[data-state="ready"]`))
+		p.assertAccessible("Settings → Backups")
 
 		login := openPageIn(t, browser, vp, "/", chromedp.WithNewBrowserContext())
 		login.waitVisible(tid("login-required"))
