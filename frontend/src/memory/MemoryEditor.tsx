@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
-import { useMutation } from 'urql'
-import { conflictRevision, describeError, hasErrorCode } from '../api/errors.ts'
+import { useMutation, type CombinedError } from 'urql'
+import { useWhenConnectionBack } from '../api/connection.ts'
+import { conflictRevision, describeError, hasErrorCode, isNetworkError } from '../api/errors.ts'
 import { ErrorMessage } from '../ui/ErrorMessage.tsx'
 import { Field } from '../ui/Field.tsx'
 import { ForgottenWarning, useForgottenGuard } from './ForgottenWarning.tsx'
@@ -41,6 +42,16 @@ export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
   const notice = useRef<HTMLParagraphElement>(null)
   const current = conflict ? item : null
   const [error, setError] = useState<string | null>(null)
+  // The error says the server can't be reached: it goes when the connection comes back.
+  const [errorIsNetwork, setErrorIsNetwork] = useState(false)
+  useWhenConnectionBack(() => {
+    if (errorIsNetwork) setError(null)
+  })
+  const say = (text: string | null, network = false) => {
+    setError(text)
+    setErrorIsNetwork(network)
+  }
+  const failed = (err: CombinedError | undefined) => say(describeError(err), isNetworkError(err))
   const [{ fetching }, editMemory] = useMutation(EditMemoryMutation)
   const [loadingCurrent, setLoadingCurrent] = useState(false)
   const guard = useForgottenGuard(scopeInputOf(item.scope))
@@ -55,7 +66,7 @@ export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
     setLoadingCurrent(true)
     await reread(item.id)
     setLoadingCurrent(false)
-    setError(null)
+    say(null)
     setConflict(true)
     setConflicts((n) => n + 1)
   }
@@ -68,11 +79,11 @@ export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
   const save = async (e?: FormEvent, confirmed = false) => {
     e?.preventDefault()
     if (!changed) return
-    if (changes.content !== undefined && !(await guard.allows(changes.content, confirmed, setError))) return
+    if (changes.content !== undefined && !(await guard.allows(changes.content, confirmed, say))) return
     const result = await editMemory({ input: { id: item.id, baseRevision: base.revision, ...changes } })
     if (result.data) onSaved(result.data.editMemory.item)
     else if (hasErrorCode(result.error, 'CONFLICT')) await showConflict()
-    else setError(describeError(result.error))
+    else failed(result.error)
   }
 
   // The user's changes applied to the current version: the content as the user has it, and of the
@@ -93,7 +104,7 @@ export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
     const result = await editMemory({ input: { id: item.id, baseRevision: current.revision, ...mine } })
     if (result.data) onSaved(result.data.editMemory.item)
     else if (conflictRevision(result.error) !== null) await showConflict()
-    else setError(describeError(result.error))
+    else failed(result.error)
   }
 
   if (current) {

@@ -157,6 +157,38 @@ describe('MemoryItemCard', () => {
     await waitFor(() => expect(within(card).queryByTestId('item-error')).toBeNull())
   })
 
+  it('stops saying the edit form’s save can’t reach the server once the connection is back, and keeps the draft', async () => {
+    const { user, card, connection } = await setup(memoryItem(), {
+      ForgottenBefore: () => ({ data: { forgottenBefore: false } }),
+      EditMemory: () => unreachable,
+    })
+    await user.click(within(card).getByRole('button', { name: 'Edit ‘coffee’' }))
+    const form = within(card).getByRole('form', { name: 'Edit memory' })
+    await user.type(within(form).getByRole('textbox', { name: 'Content' }), ' Sometimes.')
+    await user.click(within(form).getByRole('button', { name: 'Save' }))
+    expect((await within(card).findByTestId('editor-error')).textContent).toMatch(/The server can’t be reached/)
+    act(() => connection.set('down'))
+    expect(within(card).getByTestId('editor-error')).toBeTruthy()
+    act(() => connection.set('back'))
+    await waitFor(() => expect(within(card).queryByTestId('editor-error')).toBeNull())
+    expect((within(form).getByRole('textbox', { name: 'Content' }) as HTMLTextAreaElement).value).toMatch(/ Sometimes\.$/)
+  })
+
+  it('keeps the edit form’s error from the server when the connection comes back', async () => {
+    const { user, card, connection } = await setup(memoryItem(), {
+      ForgottenBefore: () => ({ data: { forgottenBefore: false } }),
+      EditMemory: () => errorAnswer('INTERNAL'),
+    })
+    await user.click(within(card).getByRole('button', { name: 'Edit ‘coffee’' }))
+    const form = within(card).getByRole('form', { name: 'Edit memory' })
+    await user.type(within(form).getByRole('textbox', { name: 'Content' }), ' Sometimes.')
+    await user.click(within(form).getByRole('button', { name: 'Save' }))
+    await within(card).findByTestId('editor-error')
+    act(() => connection.set('down'))
+    act(() => connection.set('back'))
+    expect(within(card).getByTestId('editor-error').textContent).toMatch(/Something went wrong on the server/)
+  })
+
   it('keeps an error from the server when the connection comes back', async () => {
     const { user, card, connection } = await setup(memoryItem(), { EditMemory: () => errorAnswer('INTERNAL') })
     await user.click(within(card).getByRole('button', { name: 'Pin ‘coffee’' }))
