@@ -100,6 +100,26 @@ func TestBadLoginLink(t *testing.T) {
 	})
 }
 
+// A bad login link opened in a browser that is signed in already says the link is not valid and
+// that the browser is still signed in, with a way home, rather than "Not found"; the token leaves
+// the address bar.
+func TestBadLoginLinkWhenSignedIn(t *testing.T) {
+	eachViewport(t, func(t *testing.T, vp viewport) {
+		p := openPage(t, vp, "/login?token=mu_wrong")
+		p.expectConsole("status of 401 (Unauthorized) (" + srv.base + "/login?token=mu_wrong")
+		p.waitVisible(tid("login-link-refused"))
+		if text := p.text(tid("login-link-refused")); !strings.Contains(text, "not valid or has expired") || !strings.Contains(text, "still signed in") {
+			t.Errorf("the page reads %q, want it to say the link is not valid and the browser still signed in", text)
+		}
+		if got := eval[string](p, `location.pathname + location.search`); got != "/login" {
+			t.Errorf("the address bar reads %q after a bad login link, want /login without the token", got)
+		}
+		p.assertAccessible("Refused login link")
+		p.click(tid("login-link-home"))
+		p.waitVisible(tid("teammates-page"))
+	})
+}
+
 // Teammates are created by name on the list, and open on their Memory tab.
 func TestCreateTeammateAndOpenIt(t *testing.T) {
 	eachViewport(t, func(t *testing.T, vp viewport) {

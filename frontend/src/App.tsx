@@ -119,6 +119,8 @@ function Screen({ route }: { route: Route }) {
       return <TeammatePage key={route.teammateId} teammateId={route.teammateId} tab={route.tab} runId={route.runId} />
     case 'settings':
       return <SettingsPage section={route.section} />
+    case 'login-link-invalid':
+      return <LoginLinkInvalid />
     case 'not-found':
       return (
         <div data-testid="not-found">
@@ -129,4 +131,28 @@ function Screen({ route }: { route: Route }) {
         </div>
       )
   }
+}
+
+/**
+ * A login link the server refused, opened in a browser that has a session already: the session
+ * still works, so the page says so rather than "Not found", and takes the wrong token out of the
+ * address bar and the history.
+ */
+function LoginLinkInvalid() {
+  useEffect(() => {
+    if (window.location.search) window.history.replaceState(null, '', window.location.pathname)
+  }, [])
+  return (
+    <div data-testid="login-link-refused">
+      <PageHeading title="Sign-in link not valid" />
+      <p role="status">
+        This sign-in link is not valid or has expired — you are still signed in as this server’s user, in this browser.
+      </p>
+      <p>
+        <Link to={paths.teammates()} data-testid="login-link-home">
+          Go to your teammates
+        </Link>
+      </p>
+    </div>
+  )
 }

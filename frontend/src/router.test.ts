@@ -8,6 +8,12 @@ describe('parseRoute', () => {
     expect(parseRoute('//')).toEqual({ page: 'teammates' })
   })
 
+  it('tells a refused login link apart from a page that does not exist', () => {
+    expect(parseRoute('/login', '?token=mu_wrong')).toEqual({ page: 'login-link-invalid' })
+    expect(parseRoute('/login/')).toEqual({ page: 'login-link-invalid' })
+    expect(parseRoute('/login/more')).toEqual({ page: 'not-found' })
+  })
+
   it('opens a teammate on its Memory tab unless a tab is named', () => {
     expect(parseRoute('/teammates/t1')).toEqual({ page: 'teammate', teammateId: 't1', tab: 'memory' })
     expect(parseRoute('/teammates/t1/memory')).toEqual({ page: 'teammate', teammateId: 't1', tab: 'memory' })

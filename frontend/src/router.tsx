@@ -10,11 +10,14 @@ import { useEffect, useState, type AnchorHTMLAttributes, type MouseEvent } from 
  *                                  (?run=<id> on conversations points at one reply)
  *   /settings                      settings (its About you section)
  *   /settings/:section             a settings section: "about-you", "ai" or "backups"
+ *   /login                         a login link the server refused (its token is wrong), opened in a
+ *                                  browser that is signed in already: the server answers it with the app
  */
 export type Route =
   | { page: 'teammates' }
   | { page: 'teammate'; teammateId: string; tab: TeammateTab; runId?: string }
   | { page: 'settings'; section: SettingsSection }
+  | { page: 'login-link-invalid' }
   | { page: 'not-found' }
 
 /** The tabs of a teammate. Suggestions and lessons are sections of the Memory tab. */
@@ -42,6 +45,7 @@ export function parseRoute(pathname: string, search = ''): Route {
     return { page: 'not-found' }
   }
   if (parts.length === 0) return { page: 'teammates' }
+  if (parts.length === 1 && parts[0] === 'login') return { page: 'login-link-invalid' }
   if (parts[0] === 'teammates' && (parts.length === 2 || parts.length === 3)) {
     const tab = teammateTabs.find((t) => t.id === (parts[2] ?? 'memory'))
     if (!tab) return { page: 'not-found' }
