@@ -68,6 +68,12 @@ e2e: bootstrap frontend ## browser tests: the real binary driven by headless Chr
 	@scripts/bootstrap-chromium.sh
 	MEMORY_E2E=1 $(GO) test -count=1 ./e2e/...
 
+# The demo's main screens at 1280 and 390 px, for docs/WEB-APP.md and the README (e2e's TestScreenshots).
+.PHONY: screenshots
+screenshots: bootstrap frontend ## save screenshots of the main screens with the demo into docs/screenshots/
+	@scripts/bootstrap-chromium.sh
+	MEMORY_E2E=1 MEMORY_SCREENSHOTS=$(CURDIR)/docs/screenshots $(GO) test -count=1 -run '^TestScreenshots$$' -v ./e2e/
+
 .PHONY: bench
 bench: bootstrap frontend ## the benchmark table (real API and database, floors side by side) into docs/BENCHMARKS.md, then the Go benchmarks; about 9 min on 2 cores
 	$(GO) run ./cmd/bench -out docs/BENCHMARKS.md $(if $(PROFILE),-profile $(PROFILE))
