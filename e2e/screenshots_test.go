@@ -62,7 +62,9 @@ func TestScreenshots(t *testing.T) {
 				window.scrollTo({ top: top - header - 12, behavior: 'instant' })
 			})()`, jsString(sel))))
 		}
-		top := func() { p.do("scroll to the top", chromedp.Evaluate[chromedp.Void](`window.scrollTo({ top: 0, behavior: 'instant' })`)) }
+		top := func() {
+			p.do("scroll to the top", chromedp.Evaluate[chromedp.Void](`window.scrollTo({ top: 0, behavior: 'instant' })`))
+		}
 
 		p.waitVisible(tid("demo-notice"))
 		p.waitFor("two teammates", `document.querySelectorAll('[data-testid="teammate-row"]').length === 2`)
