@@ -239,6 +239,7 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
+		CancelRetry           func(childComplexity int, input model.CancelRetryInput) int
 		CancelRun             func(childComplexity int, input model.CancelRunInput) int
 		CheckRunGeneration    func(childComplexity int) int
 		CompleteRun           func(childComplexity int, input model.CompleteRunInput) int
@@ -473,6 +474,7 @@ type MutationResolver interface {
 	UndoDismissCandidate(ctx context.Context, input model.UndoDismissCandidateInput) (*model.MemoryItemPayload, error)
 	UndoConfirmCandidate(ctx context.Context, input model.UndoConfirmCandidateInput) (*model.MemoryItemPayload, error)
 	UndoConfirmCandidates(ctx context.Context, input model.UndoConfirmCandidatesInput) (*model.MemoryItemsPayload, error)
+	CancelRetry(ctx context.Context, input model.CancelRetryInput) (*memory.Retry, error)
 	StartRun(ctx context.Context, input model.StartRunInput) (*model.StartRunPayload, error)
 	CheckRunGeneration(ctx context.Context) (*memory.GenerationCheck, error)
 	CompleteRun(ctx context.Context, input model.CompleteRunInput) (*memory.Run, error)
@@ -1289,6 +1291,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MemoryRevisionEdge.Node(childComplexity), true
 
+	case "Mutation.cancelRetry":
+		if e.ComplexityRoot.Mutation.CancelRetry == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_cancelRetry_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CancelRetry(childComplexity, args["input"].(model.CancelRetryInput)), true
 	case "Mutation.cancelRun":
 		if e.ComplexityRoot.Mutation.CancelRun == nil {
 			break
@@ -2349,6 +2362,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalers := func() *graphql.InputUnmarshalerIndex {
 		return graphql.NewInputUnmarshalerIndex(
+			graphql.NewInputUnmarshaler("CancelRetryInput", ec.unmarshalInputCancelRetryInput),
 			graphql.NewInputUnmarshaler("CancelRunInput", ec.unmarshalInputCancelRunInput),
 			graphql.NewInputUnmarshaler("CandidatesInput", ec.unmarshalInputCandidatesInput),
 			graphql.NewInputUnmarshaler("CompleteRunInput", ec.unmarshalInputCompleteRunInput),
@@ -3288,6 +3302,28 @@ extend type Query {
   Credentials: user, worker.
   """
   aiStatus: AIStatus! @auth(accept: [USER, WORKER])
+}
+`, BuiltIn: false},
+	{Name: "../retries.graphqls", Input: `# Withdrawing a retry the user asked for (RULES L3) before the worker starts its run.
+
+"A retry to withdraw."
+input CancelRetryInput {
+  "The retry's stored message (RetryRequest.messageId)."
+  messageId: ID!
+}
+
+extend type Mutation {
+  """
+  Withdraw a retry (retryRunWithNote) that no run has picked up yet: pendingRetries stops listing
+  it and startRun refuses it (NOT_FOUND). The run it would have redone stays as it is. Answers the
+  retry as it was. NOT_FOUND when the id names no retry; CONFLICT when a run has picked it up already.
+
+  Credentials: user.
+  """
+  cancelRetry(
+    "The retry."
+    input: CancelRetryInput!
+  ): RetryRequest! @auth(accept: [USER])
 }
 `, BuiltIn: false},
 	{Name: "../runs.graphqls", Input: `# Runs, threads, teammates' memory tools and suggestions (RULES S2, S3, A1–A6, G3–G6, P8).
@@ -4968,6 +5004,20 @@ func (ec *executionContext) field_MemoryItem_revisions_args(ctx context.Context,
 		return nil, err
 	}
 	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_cancelRetry_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CancelRetryInput, error) {
+			return ec.unmarshalNCancelRetryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCancelRetryInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -10159,6 +10209,68 @@ func (ec *executionContext) fieldContext_Mutation_undoConfirmCandidates(ctx cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_cancelRetry(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_cancelRetry(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CancelRetry(ctx, fc.Args["input"].(model.CancelRetryInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *memory.Retry
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *memory.Retry
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *memory.Retry) graphql.Marshaler {
+			return ec.marshalNRetryRequest2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRetry(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_cancelRetry(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RetryRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_cancelRetry_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_startRun(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -15180,6 +15292,48 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputCancelRetryInput(ctx context.Context, obj any) (model.CancelRetryInput, error) {
+	var it model.CancelRetryInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"messageId"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "messageId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("messageId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MessageID = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCancelRetryInput unmarshals raw into the CancelRetryInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCancelRetryInput(ctx context.Context, raw any) (model.CancelRetryInput, error) {
+	var out model.CancelRetryInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CancelRetryInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputCancelRunInput(ctx context.Context, obj any) (model.CancelRunInput, error) {
 	var it model.CancelRunInput
 	if obj == nil {
@@ -18255,6 +18409,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "cancelRetry":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_cancelRetry(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "startRun":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_startRun(ctx, field)
@@ -19736,6 +19897,11 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 		graphql.AddInvalidNullFromMarshaler(ctx, "Boolean!")
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNCancelRetryInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCancelRetryInput(ctx context.Context, v any) (model.CancelRetryInput, error) {
+	res, err := ec.unmarshalInputCancelRetryInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNCancelRunInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCancelRunInput(ctx context.Context, v any) (model.CancelRunInput, error) {

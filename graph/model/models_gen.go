@@ -70,6 +70,12 @@ type BackupStatus struct {
 	Last *Backup `json:"last,omitempty"`
 }
 
+// A retry to withdraw.
+type CancelRetryInput struct {
+	// The retry's stored message (RetryRequest.messageId).
+	MessageID string `json:"messageId"`
+}
+
 // The run to cancel.
 type CancelRunInput struct {
 	// The run (running).

@@ -76,6 +76,8 @@ func Classify(err error) Class {
 		return domain(CodeForbidden, http.StatusForbidden, ErrForbidden.Error())
 	case errors.Is(err, ErrNotFound):
 		return domain(CodeNotFound, http.StatusNotFound, ErrNotFound.Error())
+	case errors.Is(err, ErrRetryStarted):
+		return domain(CodeConflict, http.StatusConflict, ErrRetryStarted.Error())
 	case errors.Is(err, ErrMemoryChangedMidTurn):
 		return domain(CodeMemoryChanged, http.StatusConflict, ErrMemoryChangedMidTurn.Error())
 	case errors.Is(err, ErrMemoryChanged):

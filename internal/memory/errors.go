@@ -29,6 +29,8 @@ var (
 	// generation; the run has been interrupted and the operation did nothing (G5).
 	//lint:ignore ST1005 the teammate tells the user this sentence as it is (G5, docs/MCP.md).
 	ErrMemoryChangedMidTurn = errors.New("Memory changed during this task; it was interrupted. Start a new turn with the current memory.") //nolint:staticcheck // the teammate tells the user this sentence as it is (G5)
+	// ErrRetryStarted: a run has picked the retry up already, so it can no longer be cancelled.
+	ErrRetryStarted = errors.New("the retry has started already: its reply will appear in the conversation")
 )
 
 // ConflictError is returned when a write was based on a revision that is no longer current (R2).

@@ -453,6 +453,17 @@ var matrixOps = map[string]matrixOp{
 		vars:  func(f *matrixFixture, _ *matrixCell) map[string]any { return map[string]any{"id": f.completedRun.ID} },
 		want:  userOnly,
 	},
+	"cancelRetry": {
+		query: `mutation($id: ID!) { cancelRetry(input: {messageId: $id}) { messageId } }`,
+		vars: func(f *matrixFixture, _ *matrixCell) map[string]any {
+			var out struct{ RetryRunWithNote struct{ MessageID string } }
+			data := f.mutate(userToken, `mutation($id: ID!) { retryRunWithNote(input: {runId: $id, note: "Shorter, please."}) { messageId } }`,
+				map[string]any{"id": f.completedRun.ID})
+			require.NoError(f.t, json.Unmarshal(data, &out))
+			return map[string]any{"id": out.RetryRunWithNote.MessageID}
+		},
+		want: userOnly,
+	},
 	"importMemoryFile": {
 		query: `mutation($tm: ID!) { importMemoryFile(input: {teammateId: $tm, content: null}) { outcome } }`,
 		vars:  ownerVars, want: workerOnly,

@@ -95,6 +95,32 @@ func (q *Queries) MessageRequestOfRun(ctx context.Context, runID string) (*Messa
 	return &i, err
 }
 
+const messageRetryCancel = `-- name: MessageRetryCancel :one
+DELETE FROM messages
+ WHERE id = $1 AND redo_of_run_id IS NOT NULL AND run_id IS NULL
+RETURNING thread_id, redo_of_run_id::uuid AS redo_of_run_id, content, created_at
+`
+
+type MessageRetryCancelRow struct {
+	ThreadID    string
+	RedoOfRunID string
+	Content     string
+	CreatedAt   time.Time
+}
+
+// Deletes a retry's message that no run has picked up yet; the run it redoes stays as it is.
+func (q *Queries) MessageRetryCancel(ctx context.Context, id string) (*MessageRetryCancelRow, error) {
+	row := q.db.QueryRow(ctx, messageRetryCancel, id)
+	var i MessageRetryCancelRow
+	err := row.Scan(
+		&i.ThreadID,
+		&i.RedoOfRunID,
+		&i.Content,
+		&i.CreatedAt,
+	)
+	return &i, err
+}
+
 const messageRetryGet = `-- name: MessageRetryGet :one
 SELECT content, redo_of_run_id FROM messages WHERE id = $1
 `
@@ -135,6 +161,23 @@ func (q *Queries) MessageRetryGetForUpdate(ctx context.Context, id string) (*Mes
 		&i.ThreadID,
 		&i.RedoOfRunID,
 	)
+	return &i, err
+}
+
+const messageRetryState = `-- name: MessageRetryState :one
+SELECT (redo_of_run_id IS NOT NULL)::boolean AS is_retry, (run_id IS NOT NULL)::boolean AS started FROM messages WHERE id = $1
+`
+
+type MessageRetryStateRow struct {
+	IsRetry bool
+	Started bool
+}
+
+// Whether a message is a retry's, and whether a run has picked it up.
+func (q *Queries) MessageRetryState(ctx context.Context, id string) (*MessageRetryStateRow, error) {
+	row := q.db.QueryRow(ctx, messageRetryState, id)
+	var i MessageRetryStateRow
+	err := row.Scan(&i.IsRetry, &i.Started)
 	return &i, err
 }
 

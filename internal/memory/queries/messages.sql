@@ -30,6 +30,16 @@ SELECT m.content, t.teammate_id, m.thread_id, m.redo_of_run_id::uuid AS redo_of_
   FROM messages m JOIN bot_threads t ON t.id = m.thread_id
  WHERE m.id = @id AND m.redo_of_run_id IS NOT NULL AND m.run_id IS NULL FOR UPDATE OF m;
 
+-- name: MessageRetryCancel :one
+-- Deletes a retry's message that no run has picked up yet; the run it redoes stays as it is.
+DELETE FROM messages
+ WHERE id = @id AND redo_of_run_id IS NOT NULL AND run_id IS NULL
+RETURNING thread_id, redo_of_run_id::uuid AS redo_of_run_id, content, created_at;
+
+-- name: MessageRetryState :one
+-- Whether a message is a retry's, and whether a run has picked it up.
+SELECT (redo_of_run_id IS NOT NULL)::boolean AS is_retry, (run_id IS NOT NULL)::boolean AS started FROM messages WHERE id = @id;
+
 -- name: MessagesRetryWaiting :many
 -- Redo messages no run has picked up yet, oldest first.
 SELECT m.id, t.teammate_id, m.thread_id, m.redo_of_run_id::uuid AS redo_of_run_id, m.content, m.created_at
