@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
-import { useQuery } from 'urql'
-import { describeError } from '../api/errors.ts'
+import { useMutation, useQuery } from 'urql'
+import { describeError, hasErrorCode } from '../api/errors.ts'
 import { useLimits } from '../api/limits.ts'
 import { usePagedList } from '../api/pagination.ts'
 import { graphql } from '../gql'
@@ -8,7 +8,7 @@ import type { RunsQuery as RunsResult } from '../gql/graphql.ts'
 import { formatTime } from '../memory/model.ts'
 import { ErrorMessage } from '../ui/ErrorMessage.tsx'
 import { RunCard, type Run } from './RunCard.tsx'
-import { retryNote, useWaitingRetries, type WaitingRetry } from './retries.ts'
+import { CancelRetryMutation, retryNote, useWaitingRetries, type WaitingRetry } from './retries.ts'
 
 const RunsQuery = graphql(`
   query Runs($teammateId: ID!, $first: Int, $before: ID) {
@@ -152,7 +152,14 @@ export function ConversationsTab({ teammate, generation, focusRunId }: Conversat
       ) : (
         <ul className="run-list" data-testid="runs-list">
           {[...waiting.retries].reverse().map((r) => (
-            <PendingRetry key={r.messageId} retry={r} teammateName={teammate.name} original={runs.find((run) => run.id === r.runId) ?? null} />
+            <PendingRetry
+              key={r.messageId}
+              retry={r}
+              teammateName={teammate.name}
+              original={runs.find((run) => run.id === r.runId) ?? null}
+              onCancelled={waiting.remove}
+              onStarted={refresh}
+            />
           ))}
           {runs.map((run, i) => {
             const older = runs[i + 1]
@@ -179,7 +186,35 @@ export function ConversationsTab({ teammate, generation, focusRunId }: Conversat
  * worker's), so these are the ones this browser tab asked for, kept until a run with the retry's
  * message is listed.
  */
-function PendingRetry({ retry, teammateName, original }: { retry: WaitingRetry; teammateName: string; original: Run | null }) {
+function PendingRetry({
+  retry,
+  teammateName,
+  original,
+  onCancelled,
+  onStarted,
+}: {
+  retry: WaitingRetry
+  teammateName: string
+  original: Run | null
+  /** The retry is withdrawn (or was already, from another tab): it leaves the list. */
+  onCancelled(messageId: string): void
+  /** A run has picked the retry up: the list is read again, which shows the run in its place. */
+  onStarted(): void
+}) {
+  const [{ fetching }, cancelRetry] = useMutation(CancelRetryMutation)
+  const [problem, setProblem] = useState<string | null>(null)
+  const cancel = async () => {
+    setProblem(null)
+    const result = await cancelRetry({ input: { messageId: retry.messageId } })
+    if (result.data || hasErrorCode(result.error, 'NOT_FOUND')) {
+      onCancelled(retry.messageId)
+    } else if (hasErrorCode(result.error, 'CONFLICT')) {
+      setProblem(`Too late to cancel: ${teammateName} has started on it, and the new reply appears here.`)
+      onStarted()
+    } else {
+      setProblem(describeError(result.error))
+    }
+  }
   return (
     <li className="card run pending" data-testid="retry-pending" data-message-id={retry.messageId} data-retry-of={retry.runId}>
       <div className="run-head">
@@ -201,6 +236,19 @@ function PendingRetry({ retry, teammateName, original }: { retry: WaitingRetry; 
           place.
         </p>
       </div>
+      <div className="feedback-row">
+        <button
+          type="button"
+          className="button small"
+          onClick={() => void cancel()}
+          disabled={fetching}
+          aria-label="Cancel this try again"
+          data-testid="retry-cancel"
+        >
+          {fetching ? 'Cancelling…' : 'Cancel'}
+        </button>
+      </div>
+      {problem && <ErrorMessage testId="retry-cancel-error">{problem}</ErrorMessage>}
     </li>
   )
 }

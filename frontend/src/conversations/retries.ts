@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
+import { graphql } from '../gql'
 
 // The beginning of every retry's message (L3; docs/WORKER.md states the whole template): a run whose
 // user message starts so redoes an earlier reply.
@@ -58,8 +59,21 @@ export function useWaitingRetries(teammateId: string) {
 
   const add = useCallback((r: WaitingRetry) => setRetries((rs) => [...rs.filter((x) => x.messageId !== r.messageId), r]), [])
   const settle = useCallback((runs: ListedRun[]) => setRetries((rs) => stillWaiting(rs, runs)), [])
-  return { retries, add, settle }
+  const remove = useCallback((messageId: string) => setRetries((rs) => rs.filter((r) => r.messageId !== messageId)), [])
+  return { retries, add, settle, remove }
 }
+
+/**
+ * Withdraws a waiting retry (L3) before a run picks it up: NOT_FOUND when it is gone already
+ * (withdrawn in another tab), CONFLICT when a run has picked it up.
+ */
+export const CancelRetryMutation = graphql(`
+  mutation CancelRetry($input: CancelRetryInput!) {
+    cancelRetry(input: $input) {
+      messageId
+    }
+  }
+`)
 
 /** What settling needs of a listed run. */
 export interface ListedRun {

@@ -27,6 +27,7 @@ type Documents = {
     "\n  mutation CancelRun($input: CancelRunInput!) {\n    cancelRun(input: $input) {\n      ...RunFields\n    }\n  }\n": typeof types.CancelRunDocument,
     "\n  mutation KeepLesson($input: KeepLessonInput!) {\n    keepLesson(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": typeof types.KeepLessonDocument,
     "\n  mutation RetryRunWithNote($input: RetryRunWithNoteInput!) {\n    retryRunWithNote(input: $input) {\n      messageId\n      threadId\n      retryOfRunId\n      prompt\n      note\n      createdAt\n    }\n  }\n": typeof types.RetryRunWithNoteDocument,
+    "\n  mutation CancelRetry($input: CancelRetryInput!) {\n    cancelRetry(input: $input) {\n      messageId\n    }\n  }\n": typeof types.CancelRetryDocument,
     "\n  query Lessons($teammateId: ID!) {\n    lessons(teammateId: $teammateId) {\n      item {\n        ...MemoryItemFields\n      }\n      run {\n        id\n        status\n        createdAt\n      }\n    }\n  }\n": typeof types.LessonsDocument,
     "\n  query LessonRun($id: ID!) {\n    run(id: $id) {\n      id\n      userMessage\n      reply\n    }\n  }\n": typeof types.LessonRunDocument,
     "\n  mutation ForgetMemories($input: ForgetMemoriesInput!) {\n    forgetMemories(input: $input) {\n      items {\n        ...MemoryItemFields\n      }\n      alsoForgotten {\n        ...MemoryItemFields\n      }\n    }\n  }\n": typeof types.ForgetMemoriesDocument,
@@ -84,6 +85,7 @@ const documents: Documents = {
     "\n  mutation CancelRun($input: CancelRunInput!) {\n    cancelRun(input: $input) {\n      ...RunFields\n    }\n  }\n": types.CancelRunDocument,
     "\n  mutation KeepLesson($input: KeepLessonInput!) {\n    keepLesson(input: $input) {\n      item {\n        ...MemoryItemFields\n      }\n    }\n  }\n": types.KeepLessonDocument,
     "\n  mutation RetryRunWithNote($input: RetryRunWithNoteInput!) {\n    retryRunWithNote(input: $input) {\n      messageId\n      threadId\n      retryOfRunId\n      prompt\n      note\n      createdAt\n    }\n  }\n": types.RetryRunWithNoteDocument,
+    "\n  mutation CancelRetry($input: CancelRetryInput!) {\n    cancelRetry(input: $input) {\n      messageId\n    }\n  }\n": types.CancelRetryDocument,
     "\n  query Lessons($teammateId: ID!) {\n    lessons(teammateId: $teammateId) {\n      item {\n        ...MemoryItemFields\n      }\n      run {\n        id\n        status\n        createdAt\n      }\n    }\n  }\n": types.LessonsDocument,
     "\n  query LessonRun($id: ID!) {\n    run(id: $id) {\n      id\n      userMessage\n      reply\n    }\n  }\n": types.LessonRunDocument,
     "\n  mutation ForgetMemories($input: ForgetMemoriesInput!) {\n    forgetMemories(input: $input) {\n      items {\n        ...MemoryItemFields\n      }\n      alsoForgotten {\n        ...MemoryItemFields\n      }\n    }\n  }\n": types.ForgetMemoriesDocument,
@@ -194,6 +196,10 @@ export function graphql(source: "\n  mutation KeepLesson($input: KeepLessonInput
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation RetryRunWithNote($input: RetryRunWithNoteInput!) {\n    retryRunWithNote(input: $input) {\n      messageId\n      threadId\n      retryOfRunId\n      prompt\n      note\n      createdAt\n    }\n  }\n"): (typeof documents)["\n  mutation RetryRunWithNote($input: RetryRunWithNoteInput!) {\n    retryRunWithNote(input: $input) {\n      messageId\n      threadId\n      retryOfRunId\n      prompt\n      note\n      createdAt\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CancelRetry($input: CancelRetryInput!) {\n    cancelRetry(input: $input) {\n      messageId\n    }\n  }\n"): (typeof documents)["\n  mutation CancelRetry($input: CancelRetryInput!) {\n    cancelRetry(input: $input) {\n      messageId\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
