@@ -35,6 +35,7 @@ func TestClassify(t *testing.T) {
 		want Class
 	}{
 		"ErrNotFound":             {ErrNotFound, domain(CodeNotFound, 404, ErrNotFound)},
+		"ErrRetryStarted":         {ErrRetryStarted, domain(CodeConflict, 409, ErrRetryStarted)},
 		"ErrUnauthenticated":      {ErrUnauthenticated, domain(CodeUnauthenticated, 401, ErrUnauthenticated)},
 		"ErrForbidden":            {ErrForbidden, domain(CodeForbidden, 403, ErrForbidden)},
 		"ErrMemoryChanged":        {ErrMemoryChanged, domain(CodeMemoryChanged, 409, ErrMemoryChanged)},
