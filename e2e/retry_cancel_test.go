@@ -7,7 +7,8 @@ import (
 
 // L3: a "try again" waiting for the worker can be cancelled from its place at the top of the
 // conversation: it goes from the page at once, the worker's list no longer has it, and a reload
-// doesn't bring it back. The screen with the waiting retry passes the accessibility checks.
+// doesn't bring it back. The screen with the waiting retry passes the accessibility checks, and on a
+// phone its Cancel is big enough to tap.
 func TestCancelWaitingRetry(t *testing.T) {
 	eachViewport(t, func(t *testing.T, vp viewport) {
 		ctx := setup(t)
@@ -26,6 +27,9 @@ func TestCancelWaitingRetry(t *testing.T) {
 		p.waitVisible(runSel(letter.ID, tid("retry-waiting")))
 		retry := pendingRetryOf(t, ctx, letter.ID)
 		p.assertAccessible("Conversations with a waiting retry")
+		if vp.phone {
+			p.assertTargetsBigEnough("Conversations with a waiting retry")
+		}
 
 		p.click(pending + " " + tid("retry-cancel"))
 		p.waitGone(pending)
