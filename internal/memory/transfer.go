@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -565,8 +566,18 @@ func importPastTime(field string, raw json.RawMessage, now time.Time) (time.Time
 	return pastTime(field, t, now)
 }
 
-// parseImport decodes and validates a whole JSON export. Nothing is written before it returns.
+// parseImport decodes and validates a whole JSON export. Nothing is written before it returns. A
+// ValidationError it returns says in words where in the file the problem is (importSubject).
 func parseImport(data string, now time.Time) ([]importItem, error) {
+	items, err := parseImportFile(data, now)
+	if err != nil {
+		return nil, withImportSubject(err)
+	}
+	return items, nil
+}
+
+// parseImportFile is parseImport, with errors naming their place in the file by field path only.
+func parseImportFile(data string, now time.Time) ([]importItem, error) {
 	if err := checkText("data", data, len(data), true); err != nil {
 		return nil, err
 	}
@@ -616,7 +627,7 @@ func parseImport(data string, now time.Time) ([]importItem, error) {
 			return nil, err
 		}
 		if updated.Before(created) {
-			return nil, invalid(field+".updatedAt", "must not be before createdAt")
+			return nil, invalid(field+".updatedAt", "must not be before the date it was added (createdAt)")
 		}
 		out[i] = importItem{state: st, createdAt: created, updatedAt: updated}
 		if len(it.Revisions) == 0 {
@@ -629,10 +640,10 @@ func parseImport(data string, now time.Time) ([]importItem, error) {
 		for j, r := range it.Revisions {
 			rf := fmt.Sprintf("%s.revisions[%d]", field, j)
 			if r.Revision != j+1 {
-				return nil, invalid(rf+".revision", "revisions must be numbered 1, 2, 3 … in order")
+				return nil, invalid(rf+".revision", "must count 1, 2, 3 … in order")
 			}
 			if !containsAction(r.Action) {
-				return nil, invalid(rf+".action", "is not an action an active item's history holds")
+				return nil, invalid(rf+".action", "must be create, edit, correct, restore, undo, confirm or pin")
 			}
 			rexpires, err := importDate(rf+".expiresAt", r.ExpiresAt)
 			if err != nil {
@@ -649,7 +660,7 @@ func parseImport(data string, now time.Time) ([]importItem, error) {
 			out[i].revisions = append(out[i].revisions, importRevision{state: rs, action: r.Action, createdAt: at})
 		}
 		if last := out[i].revisions[len(out[i].revisions)-1]; !last.state.equal(st) {
-			return nil, invalid(field+".revisions", "the last revision must be the item as it is")
+			return nil, invalid(field+".revisions", "must end with the item as it is")
 		}
 	}
 	return out, nil
@@ -704,6 +715,84 @@ func containsAction(a Action) bool {
 		}
 	}
 	return false
+}
+
+// importFieldWords are the fields of an export file as a person reading an import error knows them.
+var importFieldWords = map[string]string{
+	"kind":       "kind",
+	"key":        "key",
+	"content":    "text",
+	"pinned":     "pinned",
+	"expiresAt":  "expiry date",
+	"createdAt":  "date added",
+	"updatedAt":  "date last changed",
+	"revision":   "revision number",
+	"revisions":  "history",
+	"action":     "action",
+	"format":     "format",
+	"version":    "version",
+	"exportedAt": "export date",
+}
+
+// importPath is a field path of an export file: data.items[1].revisions[0].createdAt.
+var importPath = regexp.MustCompile(`^data(?:\.items(?:\[(\d+)\](?:\.revisions(?:\[(\d+)\])?)?)?)?(?:\.(\w+))?$`)
+
+// withImportSubject gives a ValidationError of an import its Subject: where in the file, in words,
+// with 1-based numbers ("Item 2: kind", "Item 2, entry 1 of its history: date", "The
+// file's format"). Field stays the path. Any other error is returned as it is.
+func withImportSubject(err error) error {
+	var bad *ValidationError
+	if !errors.As(err, &bad) {
+		return err
+	}
+	if subject := importSubject(bad.Field); subject != "" {
+		return &ValidationError{Field: bad.Field, Reason: bad.Reason, Subject: subject}
+	}
+	return err
+}
+
+// importSubject is a field path of an export file in words; empty when it is no such path.
+func importSubject(field string) string {
+	m := importPath.FindStringSubmatch(field)
+	if m == nil {
+		return ""
+	}
+	item, revision, name := m[1], m[2], m[3]
+	words, known := importFieldWords[name]
+	if name != "" && !known {
+		return ""
+	}
+	if item == "" {
+		switch {
+		case strings.HasPrefix(field, "data.items"):
+			return "The file"
+		case name == "":
+			return "The file"
+		}
+		return "The file's " + words
+	}
+	place := "Item " + oneBased(item)
+	if revision != "" {
+		place += ", entry " + oneBased(revision) + " of its history"
+		if name == "createdAt" {
+			words = "date"
+		}
+	} else if strings.HasSuffix(field, ".revisions") {
+		return place + ": its history"
+	}
+	if name == "" {
+		return place + ":"
+	}
+	return place + ": " + words
+}
+
+// oneBased is a 0-based index, as digits, counted from 1.
+func oneBased(index string) string {
+	n, err := strconv.Atoi(index)
+	if err != nil {
+		return index
+	}
+	return strconv.Itoa(n + 1)
 }
 
 // prefixField puts a ValidationError's field under prefix (data.items[3].content).
