@@ -63,11 +63,11 @@ func TestDeleteTeammate(t *testing.T) {
 		// Waited for by its attribute: the counts replace the text of the same node, which a wait on
 		// DOM mutations would not see.
 		p.waitVisible(tid("delete-memories", `[data-state="ready"]`))
-		if got, want := p.text(tid("delete-memories")), "2 memories (lessons included) and 1 suggestion waiting of "+name+": the text and key of each, every saved version, every embedding — as Forget does."; got != want {
+		if got, want := p.text(tid("delete-memories")), "2 memories (lessons included) and 1 suggestion waiting of "+name+": the text and key of each, from every saved version and from search — as Forget does."; got != want {
 			t.Errorf("the dialog says %q, want %q", got, want)
 		}
 		said := p.text(tid("delete-dialog"))
-		for _, want := range []string{"Delete " + name + "?", "All its conversations", "your messages, its replies", "Not erased", "shared memory (About you)",
+		for _, want := range []string{"Delete " + name + "?", "All its conversations", "your messages, its replies", "Not erased", "About you and suggestions for it",
 			"Backups made before now — restoring one deletes " + name + " again.", "can’t be undone"} {
 			if !strings.Contains(said, want) {
 				t.Errorf("the delete dialog doesn't say %q; it says %q", want, said)

@@ -52,8 +52,8 @@ export function ForgetProposal({ candidate, id, origin, target, stale, busy, err
               {current.content}
             </p>
             <p className="muted small" data-testid="suggestion-forget-explained">
-              Forgetting erases it from memory, from every saved version and every embedding. Your conversations and earlier replies are
-              kept.
+              Forgetting erases it from memory, from every saved version and from search, for good. Your conversations and earlier
+              replies are kept.
             </p>
           </>
         )}
@@ -61,8 +61,8 @@ export function ForgetProposal({ candidate, id, origin, target, stale, busy, err
         <WaitReason candidate={candidate} />
         {current && stale && (
           <p className="message warn" role="alert" data-testid="suggestion-conflict" data-current-revision={current.revision}>
-            This memory changed after the teammate proposed forgetting it (revision {candidate.targetRevision}, now {current.revision}).
-            Keep it, or forget it from its own card if you still want to.
+            This memory changed after the teammate proposed forgetting it. Keep it, or forget it from its own card if you
+            still want to.
           </p>
         )}
       </div>
