@@ -222,8 +222,9 @@ func TestImport(t *testing.T) {
 		p.waitFor("the server's reason", `document.querySelector('[data-testid="import-error"]')?.textContent.startsWith('Nothing was imported from not-an-export.json.')`)
 		p.assertNoHorizontalScroll()
 		p.shot("import-error")
-		if got := p.text(tid("import-error")); len(got) < len("Nothing was imported from not-an-export.json. ")+5 {
-			t.Errorf("the refusal gives no reason: %q", got)
+		// The server's reason, in words: the file's field as a person knows it, no path into the JSON.
+		if got, want := p.text(tid("import-error")), `Nothing was imported from not-an-export.json. The file's format must be "memory-export".`; got != want {
+			t.Errorf("the refusal reads %q, want %q", got, want)
 		}
 		p.waitVisible(tid("memory-empty"))
 
