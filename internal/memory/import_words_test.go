@@ -55,6 +55,14 @@ func TestImportErrorWords(t *testing.T) {
 		{"another format", file(func(it, _ map[string]any) { it["format"] = "other" }),
 			"data.format", `The file's format must be "memory-export"`},
 		{"not JSON", "# Notes", "data", "The file is not a memory export: invalid JSON at byte 1"},
+		{"a pin that isn't true or false", `{"format": "memory-export", "version": 1, "items": [{"kind": "fact", "content": "A", "pinned": "yes"}]}`,
+			"data", "The file is not a memory export: pinned must be true or false"},
+		{"a version in quotes", `{"format": "memory-export", "version": "1", "items": []}`,
+			"data", "The file is not a memory export: version must be a whole number"},
+		{"a history entry numbered in quotes", `{"format": "memory-export", "version": 1, "items": [{"kind": "fact", "content": "A", "revisions": [{"revision": "1"}]}]}`,
+			"data", "The file is not a memory export: a history entry's revision number must be a whole number"},
+		{"items that aren't a list", `{"format": "memory-export", "version": 1, "items": {}}`,
+			"data", "The file is not a memory export: items must be a list"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -805,8 +806,8 @@ func prefixField(prefix string, err error) error {
 }
 
 // jsonProblem says what is wrong with a JSON document without quoting any of it (names in a file
-// are the file's text too): the path of a value of the wrong type is this package's field names, and
-// a syntax error gives its offset.
+// are the file's text too): a value of the wrong type is named by its field, in words (the decoder
+// doesn't say which item), and a syntax error gives its offset.
 func jsonProblem(err error) string {
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError
@@ -814,11 +815,52 @@ func jsonProblem(err error) string {
 	case errors.As(err, &syntax):
 		return fmt.Sprintf("invalid JSON at byte %d", syntax.Offset)
 	case errors.As(err, &typ):
-		return fmt.Sprintf("%s must be a %s", typ.Field, typ.Type)
+		return jsonFieldWords(typ.Field) + " must be " + jsonTypeWords(typ.Type)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		return "it has a field the format doesn't define"
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		return "the JSON ends too early"
 	}
 	return "invalid JSON"
+}
+
+// jsonFieldWords is the path of a field of an export file, as the JSON decoder gives it
+// (items.revisions.revision), in words: "a history entry's revision number". The decoder names a
+// field of an embedded struct by its name alone ("pinned"), which stays a name.
+func jsonFieldWords(path string) string {
+	parts := strings.Split(path, ".")
+	name := parts[len(parts)-1]
+	words, ok := importFieldWords[name]
+	if !ok {
+		words = name
+	}
+	switch {
+	case len(parts) >= 3 && parts[0] == "items" && parts[1] == "revisions":
+		return "a history entry's " + words
+	case len(parts) == 2 && parts[0] == "items":
+		return "an item's " + words
+	case path == "items":
+		return "items"
+	}
+	return words
+}
+
+// jsonTypeWords is the Go type a JSON value should have decoded into, as the JSON it must be.
+func jsonTypeWords(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.String:
+		return "text"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Pointer:
+		return jsonTypeWords(t.Elem())
+	}
+	return "an object"
 }
