@@ -138,7 +138,7 @@ func TestMemoryGivenBadgesFollowChanges(t *testing.T) {
 
 		mustEdit(t, ctx, tea.ID, 1, "Prefers jasmine tea over coffee")
 		p.waitVisible(givenSel(r.ID, tea.ID, `[data-state="CHANGED"]`))
-		p.waitText(givenSel(r.ID, tea.ID, " ", tid("memory-given-state")), "Changed (now revision 2)")
+		p.waitText(givenSel(r.ID, tea.ID, " ", tid("memory-given-state")), "Changed since")
 
 		if err := user.forgetMemory(ctx, desk.ID); err != nil {
 			t.Fatalf("forgetMemory: %v", err)

@@ -24,18 +24,28 @@ func TestForgetAndTombstoneWarning(t *testing.T) {
 		p.click(itemSel(allergy.ID, tid("item-forget")))
 		p.waitVisible(tid("forget-dialog"))
 		p.waitVisible(tid("forget-copies"))
-		p.waitVisible(tid("forget-storage"))
-		said := p.text(tid("forget-dialog"))
+		p.waitFor("the storage facts", `!!document.querySelector('[data-testid="forget-storage"]')`)
+		// What is erased is said plainly; how the storage erases it is folded under Technical details.
+		shown := eval[string](p, `document.querySelector('[data-testid="forget-dialog"]').innerText`)
 		for _, want := range []string{
-			"Allergic to peanuts", "allergy", "forget these too", "ALLERGIC to peanuts!", "shared memory",
-			"database files are rewritten",
-			"every saved version", "Every embedding", "Suggestions to change it", "leaves memory immediately",
-			"original conversations", "Replies teammates already gave",
-			"Backups made before now — restoring one forgets this again.",
+			"Allergic to peanuts", "allergy", "forget these too", "ALLERGIC to peanuts!", "About you",
+			"every saved version in the history and from search", "Suggestions to change it", "leaves memory immediately",
+			"can’t be undone", "original conversations", "Replies teammates already gave",
+			"Backups made before now — restoring one forgets this again.", "Technical details",
 		} {
-			if !strings.Contains(said, want) {
-				t.Errorf("the forget dialog doesn't say %q; it says %q", want, said)
+			if !strings.Contains(shown, want) {
+				t.Errorf("the forget dialog doesn't say %q; it says %q", want, shown)
 			}
+		}
+		for _, jargon := range []string{"embedding", "write-ahead log", "row versions", "statistics"} {
+			if strings.Contains(shown, jargon) {
+				t.Errorf("the forget dialog says %q outside Technical details: %q", jargon, shown)
+			}
+		}
+		p.click(tid("forget-details", " summary"))
+		p.waitVisible(tid("forget-storage"))
+		if got := p.text(tid("forget-details")); !strings.Contains(got, "Every embedding") || !strings.Contains(got, "database files are rewritten") {
+			t.Errorf("the forget dialog's technical details say %q", got)
 		}
 		p.assertNoHorizontalScroll()
 		p.shot("forget-dialog")

@@ -63,11 +63,11 @@ func TestDeleteTeammate(t *testing.T) {
 		// Waited for by its attribute: the counts replace the text of the same node, which a wait on
 		// DOM mutations would not see.
 		p.waitVisible(tid("delete-memories", `[data-state="ready"]`))
-		if got, want := p.text(tid("delete-memories")), "2 memories (lessons included) and 1 suggestion waiting of "+name+": the text and key of each, every saved version, every embedding — as Forget does."; got != want {
+		if got, want := p.text(tid("delete-memories")), "2 memories (lessons included) and 1 suggestion waiting of "+name+": the text and key of each, from every saved version and from search — as Forget does."; got != want {
 			t.Errorf("the dialog says %q, want %q", got, want)
 		}
 		said := p.text(tid("delete-dialog"))
-		for _, want := range []string{"Delete " + name + "?", "All its conversations", "your messages, its replies", "Not erased", "shared memory (About you)",
+		for _, want := range []string{"Delete " + name + "?", "All its conversations", "your messages, its replies", "Not erased", "About you and suggestions for it",
 			"Backups made before now — restoring one deletes " + name + " again.", "can’t be undone"} {
 			if !strings.Contains(said, want) {
 				t.Errorf("the delete dialog doesn't say %q; it says %q", want, said)
@@ -222,8 +222,9 @@ func TestImport(t *testing.T) {
 		p.waitFor("the server's reason", `document.querySelector('[data-testid="import-error"]')?.textContent.startsWith('Nothing was imported from not-an-export.json.')`)
 		p.assertNoHorizontalScroll()
 		p.shot("import-error")
-		if got := p.text(tid("import-error")); len(got) < len("Nothing was imported from not-an-export.json. ")+5 {
-			t.Errorf("the refusal gives no reason: %q", got)
+		// The server's reason, in words: the file's field as a person knows it, no path into the JSON.
+		if got, want := p.text(tid("import-error")), `Nothing was imported from not-an-export.json. The file's format must be "memory-export".`; got != want {
+			t.Errorf("the refusal reads %q, want %q", got, want)
 		}
 		p.waitVisible(tid("memory-empty"))
 

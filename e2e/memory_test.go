@@ -178,10 +178,14 @@ func TestCreateItemsPinnedFirst(t *testing.T) {
 		if got := p.text(itemSel(first, tid("item-kind"))); got != "Preference" {
 			t.Errorf("kind shows %q, want Preference", got)
 		}
-		if got := p.text(itemSel(first, tid("item-revision"))); got != "revision 1" {
-			t.Errorf("revision shows %q, want revision 1", got)
+		if got := p.text(itemSel(first, tid("item-date"))); got != "Added today" {
+			t.Errorf("the date shows %q, want Added today", got)
 		}
-		p.waitText(tid("memory-count"), "2 items")
+		// Revision numbers only under Technical details: none on the page as it first shows.
+		if eval[bool](p, `document.querySelector('main').innerText.toLowerCase().includes('revision')`) {
+			t.Error("the word revision shows outside a folded Technical details panel")
+		}
+		p.waitText(tid("memory-count"), "2 memories")
 		p.assertNoHorizontalScroll()
 	})
 }
@@ -328,6 +332,13 @@ func TestHistoryAndRestore(t *testing.T) {
 			t.Errorf("revision 1 shows %q", got)
 		}
 		p.waitGone(itemSel(item.ID, tid("history-revision", `[data-revision="3"]`), tid("history-restore")))
+		// In words: what was done, by whom and when; the revision numbers only under Technical details.
+		if got := eval[string](p, fmt.Sprintf(`document.querySelector(%s).innerText`, jsString(itemSel(item.ID, tid("history-panel"))))); strings.Contains(strings.ToLower(got), "revision") || !strings.Contains(got, "Technical details") {
+			t.Errorf("the history says %q, want no revision numbers outside Technical details", got)
+		}
+		if got := p.text(itemSel(item.ID, tid("history-details"))); !strings.Contains(got, "revision 2, edited") || !strings.Contains(got, "based on revision 1") {
+			t.Errorf("the history's technical details say %q", got)
+		}
 		p.assertNoHorizontalScroll()
 		p.shot("history")
 
@@ -395,7 +406,7 @@ func TestLoadMore(t *testing.T) {
 		}
 		p := openPage(t, vp, "/teammates/"+teammate)
 		p.waitItemCount(20)
-		p.waitText(tid("memory-count"), "25 items")
+		p.waitText(tid("memory-count"), "25 memories")
 		p.click(tid("memory-load-more"))
 		p.waitItemCount(25)
 		p.waitGone(tid("memory-load-more"))

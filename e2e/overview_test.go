@@ -87,7 +87,8 @@ func TestTeammateListCountsSearchAndLessonsOnce(t *testing.T) {
 		// The lesson once: under Lessons, not also in the memory list.
 		p.waitVisible(tid("lessons-section", `[data-state="ready"]`))
 		p.waitFor("the lesson under Lessons", `[...document.querySelectorAll('[data-testid="lessons-section"] [data-testid="item-content"]')].some((el) => el.textContent === 'Lead with the numbers')`)
-		p.waitText(tid("memory-count"), "2 items")
+		// The same count as the teammate list's: memories, lessons included.
+		p.waitText(tid("memory-count"), "3 memories, 1 of them a lesson")
 		if eval[bool](p, `[...document.querySelectorAll('[data-testid="memory-panel"] [data-testid="item-content"]')].some((el) => el.textContent === 'Lead with the numbers')`) {
 			t.Error("the lesson is listed twice: in the memory list too")
 		}
@@ -96,8 +97,11 @@ func TestTeammateListCountsSearchAndLessonsOnce(t *testing.T) {
 		}
 
 		// Dates, and buttons that say which item they act on.
-		if got := p.text(itemSel(plain.ID, tid("item-date"))); !strings.HasPrefix(got, "Added ") || !strings.Contains(got, fmt.Sprint(time.Now().UTC().Year())) {
-			t.Errorf("the card's date reads %q, want when it was added", got)
+		if got := p.text(itemSel(plain.ID, tid("item-date"))); got != "Added today" {
+			t.Errorf("the card's date reads %q, want when it was added: Added today", got)
+		}
+		if got := eval[string](p, fmt.Sprintf(`document.querySelector(%s).title`, jsString(itemSel(plain.ID, tid("item-date"))))); !strings.Contains(got, fmt.Sprint(time.Now().UTC().Year())) {
+			t.Errorf("the card's date has the title %q, want the full date", got)
 		}
 		for sel, want := range map[string]string{
 			itemSel(plain.ID, tid("item-edit")):   "Edit ‘Prefers short answers’",

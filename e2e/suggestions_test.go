@@ -145,7 +145,7 @@ func TestStaleProposalComparedWithCurrentVersion(t *testing.T) {
 		mustEdit(t, ctx, item.ID, 2, "Works at Globex in Munich") // revision 3, while the comparison is open
 		p.waitText(suggestionSel(a, tid("suggestion-conflict-current")), "Works at Globex in Munich")
 		p.waitVisible(suggestionSel(a, tid("suggestion-apply-current", `[data-base-revision="3"]`)))
-		p.waitText(suggestionSel(a, tid("suggestion-apply-current")), "Apply to revision 3")
+		p.waitText(suggestionSel(a, tid("suggestion-apply-current")), "Apply to the current version")
 
 		p.click(suggestionSel(a, tid("suggestion-apply-current")))
 		p.waitGone(suggestionSel(a))

@@ -50,9 +50,17 @@ func (e *ConflictError) Error() string {
 type ValidationError struct {
 	Field  string
 	Reason string
+	// Subject, when set, says in words what Field names, for a person to read ("Item 2: kind"); the
+	// message is then Subject and Reason, and Field stays the path a program matches on.
+	Subject string
 }
 
-func (e *ValidationError) Error() string { return e.Field + ": " + e.Reason }
+func (e *ValidationError) Error() string {
+	if e.Subject != "" {
+		return e.Subject + " " + e.Reason
+	}
+	return e.Field + ": " + e.Reason
+}
 
 func invalid(field, reason string) error { return &ValidationError{Field: field, Reason: reason} }
 

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -565,8 +567,18 @@ func importPastTime(field string, raw json.RawMessage, now time.Time) (time.Time
 	return pastTime(field, t, now)
 }
 
-// parseImport decodes and validates a whole JSON export. Nothing is written before it returns.
+// parseImport decodes and validates a whole JSON export. Nothing is written before it returns. A
+// ValidationError it returns says in words where in the file the problem is (importSubject).
 func parseImport(data string, now time.Time) ([]importItem, error) {
+	items, err := parseImportFile(data, now)
+	if err != nil {
+		return nil, withImportSubject(err)
+	}
+	return items, nil
+}
+
+// parseImportFile is parseImport, with errors naming their place in the file by field path only.
+func parseImportFile(data string, now time.Time) ([]importItem, error) {
 	if err := checkText("data", data, len(data), true); err != nil {
 		return nil, err
 	}
@@ -616,7 +628,7 @@ func parseImport(data string, now time.Time) ([]importItem, error) {
 			return nil, err
 		}
 		if updated.Before(created) {
-			return nil, invalid(field+".updatedAt", "must not be before createdAt")
+			return nil, invalid(field+".updatedAt", "must not be before the date it was added (createdAt)")
 		}
 		out[i] = importItem{state: st, createdAt: created, updatedAt: updated}
 		if len(it.Revisions) == 0 {
@@ -629,10 +641,10 @@ func parseImport(data string, now time.Time) ([]importItem, error) {
 		for j, r := range it.Revisions {
 			rf := fmt.Sprintf("%s.revisions[%d]", field, j)
 			if r.Revision != j+1 {
-				return nil, invalid(rf+".revision", "revisions must be numbered 1, 2, 3 … in order")
+				return nil, invalid(rf+".revision", "must count 1, 2, 3 … in order")
 			}
 			if !containsAction(r.Action) {
-				return nil, invalid(rf+".action", "is not an action an active item's history holds")
+				return nil, invalid(rf+".action", "must be create, edit, correct, restore, undo, confirm or pin")
 			}
 			rexpires, err := importDate(rf+".expiresAt", r.ExpiresAt)
 			if err != nil {
@@ -649,7 +661,7 @@ func parseImport(data string, now time.Time) ([]importItem, error) {
 			out[i].revisions = append(out[i].revisions, importRevision{state: rs, action: r.Action, createdAt: at})
 		}
 		if last := out[i].revisions[len(out[i].revisions)-1]; !last.state.equal(st) {
-			return nil, invalid(field+".revisions", "the last revision must be the item as it is")
+			return nil, invalid(field+".revisions", "must end with the item as it is")
 		}
 	}
 	return out, nil
@@ -706,6 +718,84 @@ func containsAction(a Action) bool {
 	return false
 }
 
+// importFieldWords are the fields of an export file as a person reading an import error knows them.
+var importFieldWords = map[string]string{
+	"kind":       "kind",
+	"key":        "key",
+	"content":    "text",
+	"pinned":     "pinned",
+	"expiresAt":  "expiry date",
+	"createdAt":  "date added",
+	"updatedAt":  "date last changed",
+	"revision":   "revision number",
+	"revisions":  "history",
+	"action":     "action",
+	"format":     "format",
+	"version":    "version",
+	"exportedAt": "export date",
+}
+
+// importPath is a field path of an export file: data.items[1].revisions[0].createdAt.
+var importPath = regexp.MustCompile(`^data(?:\.items(?:\[(\d+)\](?:\.revisions(?:\[(\d+)\])?)?)?)?(?:\.(\w+))?$`)
+
+// withImportSubject gives a ValidationError of an import its Subject: where in the file, in words,
+// with 1-based numbers ("Item 2: kind", "Item 2, entry 1 of its history: date", "The
+// file's format"). Field stays the path. Any other error is returned as it is.
+func withImportSubject(err error) error {
+	var bad *ValidationError
+	if !errors.As(err, &bad) {
+		return err
+	}
+	if subject := importSubject(bad.Field); subject != "" {
+		return &ValidationError{Field: bad.Field, Reason: bad.Reason, Subject: subject}
+	}
+	return err
+}
+
+// importSubject is a field path of an export file in words; empty when it is no such path.
+func importSubject(field string) string {
+	m := importPath.FindStringSubmatch(field)
+	if m == nil {
+		return ""
+	}
+	item, revision, name := m[1], m[2], m[3]
+	words, known := importFieldWords[name]
+	if name != "" && !known {
+		return ""
+	}
+	if item == "" {
+		switch {
+		case strings.HasPrefix(field, "data.items"):
+			return "The file"
+		case name == "":
+			return "The file"
+		}
+		return "The file's " + words
+	}
+	place := "Item " + oneBased(item)
+	if revision != "" {
+		place += ", entry " + oneBased(revision) + " of its history"
+		if name == "createdAt" {
+			words = "date"
+		}
+	} else if strings.HasSuffix(field, ".revisions") {
+		return place + ": its history"
+	}
+	if name == "" {
+		return place + ":"
+	}
+	return place + ": " + words
+}
+
+// oneBased is a 0-based index, as digits, counted from 1.
+func oneBased(index string) string {
+	n, err := strconv.Atoi(index)
+	if err != nil {
+		return index
+	}
+	return strconv.Itoa(n + 1)
+}
+
 // prefixField puts a ValidationError's field under prefix (data.items[3].content).
 func prefixField(prefix string, err error) error {
 	var bad *ValidationError
@@ -716,8 +806,8 @@ func prefixField(prefix string, err error) error {
 }
 
 // jsonProblem says what is wrong with a JSON document without quoting any of it (names in a file
-// are the file's text too): the path of a value of the wrong type is this package's field names, and
-// a syntax error gives its offset.
+// are the file's text too): a value of the wrong type is named by its field, in words (the decoder
+// doesn't say which item), and a syntax error gives its offset.
 func jsonProblem(err error) string {
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError
@@ -725,11 +815,52 @@ func jsonProblem(err error) string {
 	case errors.As(err, &syntax):
 		return fmt.Sprintf("invalid JSON at byte %d", syntax.Offset)
 	case errors.As(err, &typ):
-		return fmt.Sprintf("%s must be a %s", typ.Field, typ.Type)
+		return jsonFieldWords(typ.Field) + " must be " + jsonTypeWords(typ.Type)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		return "it has a field the format doesn't define"
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		return "the JSON ends too early"
 	}
 	return "invalid JSON"
+}
+
+// jsonFieldWords is the path of a field of an export file, as the JSON decoder gives it
+// (items.revisions.revision), in words: "a history entry's revision number". The decoder names a
+// field of an embedded struct by its name alone ("pinned"), which stays a name.
+func jsonFieldWords(path string) string {
+	parts := strings.Split(path, ".")
+	name := parts[len(parts)-1]
+	words, ok := importFieldWords[name]
+	if !ok {
+		words = name
+	}
+	switch {
+	case len(parts) >= 3 && parts[0] == "items" && parts[1] == "revisions":
+		return "a history entry's " + words
+	case len(parts) == 2 && parts[0] == "items":
+		return "an item's " + words
+	case path == "items":
+		return "items"
+	}
+	return words
+}
+
+// jsonTypeWords is the Go type a JSON value should have decoded into, as the JSON it must be.
+func jsonTypeWords(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.String:
+		return "text"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Pointer:
+		return jsonTypeWords(t.Elem())
+	}
+	return "an object"
 }

@@ -6,6 +6,7 @@ import type { ContextState } from '../gql/graphql.ts'
 import { kindLabel } from '../memory/model.ts'
 import { DemoBadge, isDemo } from '../ui/demo.tsx'
 import { ErrorMessage } from '../ui/ErrorMessage.tsx'
+import { TechnicalDetails } from '../ui/TechnicalDetails.tsx'
 
 const RunMemoryContextQuery = graphql(`
   query RunMemoryContext($id: ID!) {
@@ -38,7 +39,7 @@ interface MemoryGivenPanelProps {
 
 /**
  * What a run was given (P7): the items of its memory packet in order, each with what became of it
- * since — unchanged, changed (with the current revision), forgotten (its text is gone) or expired.
+ * since — unchanged, changed, forgotten (its text is gone) or expired.
  * It is read again whenever the teammate's generation moves (generationChanged invalidates it in the
  * cache), so the badges follow edits live, and when an entry's expiry passes.
  */
@@ -77,10 +78,10 @@ export function MemoryGivenPanel({ runId, teammateName }: MemoryGivenPanelProps)
           {entries.map((e) => (
             <li key={`${e.position}-${e.itemId}`} className="given-entry" data-testid="memory-given-entry" data-item-id={e.itemId} data-state={e.state}>
               <div className="given-meta">
-                <StateBadge state={e.state} currentRevision={e.currentRevision} />
+                <StateBadge state={e.state} />
                 {isDemo(e.item.content) && <DemoBadge />}
                 <span className="muted small">
-                  {kindLabel(e.item.kind)} · {e.item.scope === 'shared' ? 'shared' : 'own'} · given at revision {e.revisionGiven}
+                  {kindLabel(e.item.kind)} · {e.item.scope === 'shared' ? 'About you' : `Only ${teammateName}`}
                   {e.truncated ? ' · cut to fit' : ''}
                 </span>
               </div>
@@ -98,14 +99,26 @@ export function MemoryGivenPanel({ runId, teammateName }: MemoryGivenPanelProps)
           ))}
         </ol>
       )}
+      {entries && entries.length > 0 && (
+        <TechnicalDetails inline testId="memory-given-details">
+          <ol className="details-list">
+            {entries.map((e) => (
+              <li key={`${e.position}-${e.itemId}`} data-testid="memory-given-revisions">
+                Given at revision {e.revisionGiven}
+                {e.state === 'CHANGED' ? `, now at revision ${e.currentRevision}` : ''}; scope {e.item.scope === 'shared' ? 'shared' : 'own'}
+              </li>
+            ))}
+          </ol>
+        </TechnicalDetails>
+      )}
     </div>
   )
 }
 
-function StateBadge({ state, currentRevision }: { state: ContextState; currentRevision: number }) {
+function StateBadge({ state }: { state: ContextState }) {
   const [label, className, title] = {
     UNCHANGED: ['Unchanged', 'state-unchanged', 'Still as it was given.'],
-    CHANGED: [`Changed (now revision ${currentRevision})`, 'state-changed', 'Edited since the reply: the text below is the current one.'],
+    CHANGED: ['Changed since', 'state-changed', 'Edited since the reply: the text below is the current one.'],
     FORGOTTEN: ['Forgotten', 'state-forgotten', 'You forgot it since the reply.'],
     EXPIRED: ['Expired', 'state-expired', 'Its expiry has passed: teammates are no longer given it.'],
   }[state]

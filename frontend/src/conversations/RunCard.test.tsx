@@ -208,7 +208,19 @@ describe('RunCard', () => {
     await user.click(within(card).getByRole('button', { name: /Memory given/ }))
     expect(await within(card).findByText('Lives in Lyon.')).toBeTruthy()
     expect(within(card).getByText('Unchanged')).toBeTruthy()
-    expect(within(card).getByText('Changed (now revision 3)')).toBeTruthy()
+    expect(within(card).getByText('Changed since')).toBeTruthy()
+    // Whose memory it is, in words; revision numbers and scope names only under Technical details.
+    expect(within(card).getAllByText('Fact · Only Ada')).toHaveLength(3)
+    const details = within(card).getByTestId('memory-given-details')
+    expect(details.hasAttribute('open')).toBe(false)
+    expect(within(details).getAllByTestId('memory-given-revisions').map((e) => e.textContent)).toEqual([
+      'Given at revision 1; scope own',
+      'Given at revision 1, now at revision 3; scope own',
+      'Given at revision 1; scope own',
+    ])
+    const given = within(card).getByTestId('memory-given').cloneNode(true) as HTMLElement
+    given.querySelector('[data-testid="memory-given-details"]')?.remove()
+    expect(given.textContent).not.toMatch(/revision|\bown\b/)
     expect(within(card).getByText('Forgotten since: its text is gone.')).toBeTruthy()
     expect(server.queried('RunMemoryContext')).toEqual([{ id: 'run-1' }])
   })

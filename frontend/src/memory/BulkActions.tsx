@@ -1,6 +1,6 @@
 import { useId } from 'react'
 import { useMutation, useQuery, type CombinedError } from 'urql'
-import { conflictRevision, describeError, hasErrorCode } from '../api/errors.ts'
+import { describeError, hasErrorCode } from '../api/errors.ts'
 import { graphql } from '../gql'
 import { BackupsKept } from '../ui/BackupsKept.tsx'
 import { ConfirmButtons, Dialog } from '../ui/Dialog.tsx'
@@ -76,8 +76,7 @@ function useBulkFailure(): (error: CombinedError | undefined, selected: MemoryIt
       const id = error?.graphQLErrors.find((e) => e.extensions?.code === 'CONFLICT')?.extensions?.itemId
       const item = selected.find((i) => i.id === id)
       if (item) void reread(item.id)
-      const current = conflictRevision(error)
-      return `${item ? itemLabel(item) : 'One of them'} changed since you selected it${current !== null ? ` (it is now at revision ${current})` : ''}, so nothing was ${what}. The list has been reloaded: check it and try again.`
+      return `${item ? itemLabel(item) : 'One of them'} changed since you selected it, so nothing was ${what}. The list has been reloaded: check it and try again.`
     }
     return `Nothing was ${what}. ${describeError(error)}`
   }
@@ -170,12 +169,11 @@ export function BulkForgetDialog({ items, onForgotten, onFailed, onClose }: Bulk
       <ErasureFacts
         erased={
           <>
-            <li>Their text and keys, from every saved version in the history.</li>
-            <li>Every embedding made from them.</li>
+            <li>Their text and keys, from every saved version in the history and from search.</li>
             <li>Suggestions to change them, and suggestions with the same text.</li>
           </>
         }
-        erasedNote="All of them or, if one changed in the meantime, none."
+        erasedNote="All of them or, if one changed in the meantime, none. This can’t be undone."
         kept={
           <>
             <li>The original conversations they came from.</li>

@@ -6,6 +6,7 @@ import { BackupsKept } from '../ui/BackupsKept.tsx'
 import { ConfirmButtons, Dialog } from '../ui/Dialog.tsx'
 import { ErasureFacts } from '../ui/ErasureFacts.tsx'
 import { ErrorMessage } from '../ui/ErrorMessage.tsx'
+import { TechnicalDetails } from '../ui/TechnicalDetails.tsx'
 import { useIdSet } from '../ui/useIdSet.ts'
 import type { MemoryItem } from './model.ts'
 
@@ -53,13 +54,14 @@ interface ForgetDialogProps {
 }
 
 /**
- * The confirmation before forgetting an item (F1, F6): it says exactly what is erased — the text and
- * key from every saved version and every embedding, and suggestions to change it, at once — and what
+ * The confirmation before forgetting an item (F1, F6): it says plainly what is erased — the text and
+ * key from every saved version and from search, and suggestions to change it, at once, for good — and what
  * is not: the original conversations, replies already given, and backups made before (a restore
  * forgets it again: BackupsKept). It lists the same text elsewhere (copies in other scopes,
  * suggestions) and forgets the ticked ones in the same transaction,
- * and says what the database's files keep: nothing after the purge when the service runs its own
- * database, the WAL, backups and replicas of a server given by DATABASE_URL.
+ * and, under Technical details, how: the embeddings deleted, and what the database's files keep:
+ * nothing after the purge when the service runs its own database, the WAL, backups and replicas of a
+ * server given by DATABASE_URL.
  */
 export function ForgetDialog({ item, onForgotten, onClose }: ForgetDialogProps) {
   const [{ fetching, error }, forgetMemory] = useMutation(ForgetMemoryMutation)
@@ -88,12 +90,11 @@ export function ForgetDialog({ item, onForgotten, onClose }: ForgetDialogProps) 
       <ErasureFacts
         erased={
           <>
-            <li>This text and its key, from every saved version in the history.</li>
-            <li>Every embedding made from it (the index used to find related memories).</li>
+            <li>This text and its key, from every saved version in the history and from search.</li>
             <li>Suggestions to change it, and suggestions with the same text.</li>
           </>
         }
-        erasedNote="It leaves memory immediately: no teammate is given it from now on."
+        erasedNote="It leaves memory immediately: no teammate is given it from now on. This can’t be undone."
         kept={
           <>
             <li>The original conversations it came from.</li>
@@ -103,13 +104,18 @@ export function ForgetDialog({ item, onForgotten, onClose }: ForgetDialogProps) 
         }
         testId="forget-explanation"
       />
-      {erasure && (
-        <p className="muted small" data-testid="forget-storage">
-          {erasure.purged
-            ? `Within ${erasure.purgeDelaySeconds ?? 0} seconds, plus the time the rewrite takes, this service's own database files are rewritten so they keep no trace of it (old row versions, statistics and the write-ahead log).`
-            : 'This service uses a database server it does not run (DATABASE_URL): the text stays in that server\'s free space, write-ahead log and archives until they are rewritten or roll over, and in its backups and replicas. docs/FORGETTING.md says what its operator can run.'}
-        </p>
-      )}
+      <TechnicalDetails inline testId="forget-details">
+        <ul className="details-list small">
+          <li>Every embedding made from it is deleted (the index used to find related memories by meaning).</li>
+          {erasure && (
+            <li data-testid="forget-storage">
+              {erasure.purged
+                ? `Within ${erasure.purgeDelaySeconds ?? 0} seconds, plus the time the rewrite takes, this service's own database files are rewritten so they keep no trace of it (old row versions, statistics and the write-ahead log).`
+                : 'This service uses a database server it does not run (DATABASE_URL): the text stays in that server\'s free space, write-ahead log and archives until they are rewritten or roll over, and in its backups and replicas. docs/FORGETTING.md says what its operator can run.'}
+            </li>
+          )}
+        </ul>
+      </TechnicalDetails>
       <p className="muted small">If you save the same text again later, you will be asked to confirm first.</p>
 
       {error && <ErrorMessage testId="forget-error">{describeError(error)}</ErrorMessage>}
@@ -148,7 +154,7 @@ export function CopiesList({ copies, kept, keep }: CopiesListProps) {
                 {c.key && <strong>{c.key}: </strong>}
                 {c.content}{' '}
                 <span className="muted">
-                  — {c.teammate ? c.teammate.name : 'shared memory'}
+                  — {c.teammate ? `only ${c.teammate.name}` : 'About you'}
                   {c.status === 'CANDIDATE' ? ', a suggestion' : c.status === 'DISMISSED' ? ', a dismissed suggestion' : ''}
                 </span>
               </span>

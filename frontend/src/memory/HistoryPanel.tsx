@@ -6,6 +6,7 @@ import { connectionPage, usePagedList } from '../api/pagination.ts'
 import { graphql } from '../gql'
 import type { MemoryHistoryQuery as MemoryHistoryResult } from '../gql/graphql.ts'
 import { ErrorMessage } from '../ui/ErrorMessage.tsx'
+import { TechnicalDetails } from '../ui/TechnicalDetails.tsx'
 import { actionLabel, actorLabel, formatTime, kindLabel, useRereadItem, type MemoryItem } from './model.ts'
 
 /** An item's revisions, newest first (also read for a stale proposal's base, in SuggestionCard). */
@@ -86,7 +87,7 @@ export function HistoryPanel({ item, onRestored, onClose }: HistoryPanelProps) {
     }
     const current = conflictRevision(result.error)
     if (current !== null) {
-      setMessage(`This memory changed in the meantime (it is now at revision ${current}); it has been reloaded. Try again.`)
+      setMessage('This memory changed in the meantime; it has been reloaded. Try again.')
       void reread(item.id)
     } else {
       setMessage(describeError(result.error))
@@ -108,7 +109,6 @@ export function HistoryPanel({ item, onRestored, onClose }: HistoryPanelProps) {
         {revisions.map((r) => (
           <li key={r.revision} className="revision" data-testid="history-revision" data-revision={r.revision} data-action={r.action}>
             <div className="revision-meta">
-              <span className="revision-number">revision {r.revision}</span>
               <span className="badge subtle" data-testid="history-action">
                 {actionLabel(r.action)}
               </span>
@@ -124,7 +124,7 @@ export function HistoryPanel({ item, onRestored, onClose }: HistoryPanelProps) {
                   className="button small"
                   onClick={() => restoreRevision(r.revision)}
                   disabled={restoring}
-                  aria-label={`Restore revision ${r.revision}`}
+                  aria-label={`Restore the version of ${formatTime(r.createdAt)}`}
                   data-testid="history-restore"
                 >
                   Restore
@@ -139,11 +139,22 @@ export function HistoryPanel({ item, onRestored, onClose }: HistoryPanelProps) {
               {kindLabel(r.kind)}
               {r.pinned ? ' · pinned' : ''}
               {r.expiresAt ? ` · expires ${formatTime(r.expiresAt)}` : ''}
-              {r.basedOn ? ` · based on revision ${r.basedOn}` : ''}
             </p>
           </li>
         ))}
       </ol>
+      {revisions.length > 0 && (
+        <TechnicalDetails inline testId="history-details">
+          <ul className="details-list" data-testid="history-revision-numbers">
+            {revisions.map((r) => (
+              <li key={r.revision}>
+                {r.revision === item.revision ? 'Current: ' : ''}revision {r.revision}, {actionLabel(r.action).toLowerCase()} {formatTime(r.createdAt)}
+                {r.basedOn ? `, based on revision ${r.basedOn}` : ''}
+              </li>
+            ))}
+          </ul>
+        </TechnicalDetails>
+      )}
       {history.hasMore && (
         <button
           type="button"
@@ -152,7 +163,7 @@ export function HistoryPanel({ item, onRestored, onClose }: HistoryPanelProps) {
           disabled={history.loadingMore}
           data-testid="history-more"
         >
-          Older revisions
+          Older versions
         </button>
       )}
     </section>

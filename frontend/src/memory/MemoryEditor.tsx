@@ -3,6 +3,7 @@ import { useMutation, type CombinedError } from 'urql'
 import { useWhenConnectionBack } from '../api/connection.ts'
 import { conflictRevision, describeError, hasErrorCode, isNetworkError } from '../api/errors.ts'
 import { ErrorMessage } from '../ui/ErrorMessage.tsx'
+import { TechnicalDetails } from '../ui/TechnicalDetails.tsx'
 import { Field } from '../ui/Field.tsx'
 import { ForgottenWarning, useForgottenGuard } from './ForgottenWarning.tsx'
 import { ContentArea, KeyField, KindField, textRows } from './MemoryFields.tsx'
@@ -131,14 +132,20 @@ export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
           </div>
           <div className="conflict-side theirs">
             <span className="conflict-label">
-              Current version, <span data-testid="conflict-current-revision">revision {current.revision}</span>
-              <span className="muted small"> · {formatTime(current.updatedAt)}</span>
+              Current version
+              <span className="muted small"> · changed {formatTime(current.updatedAt)}</span>
             </span>
             {current.key && <p className="item-key">{current.key}</p>}
             <p className="item-content theirs-content" data-testid="conflict-theirs">
               {current.content}
             </p>
             <p className="muted small">{kindLabel(current.kind)}{current.pinned ? ' · pinned' : ''}</p>
+            <TechnicalDetails inline>
+              <p>
+                Current: <span data-testid="conflict-current-revision">revision {current.revision}</span>; you were editing
+                revision {base.revision}.
+              </p>
+            </TechnicalDetails>
           </div>
         </div>
         {error && <ErrorMessage testId="editor-error">{error}</ErrorMessage>}
@@ -188,7 +195,6 @@ export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
           </div>
         </Field>
       </div>
-      <p className="muted small">Editing revision {base.revision}.</p>
       {error && <ErrorMessage testId="editor-error">{error}</ErrorMessage>}
       {guard.warnedText !== null && guard.warnedText === changes.content ? (
         <ForgottenWarning busy={fetching} onConfirm={() => void save(undefined, true)} onCancel={guard.reset} />
@@ -210,8 +216,7 @@ export function MemoryEditor({ item, onSaved, onClose }: MemoryEditorProps) {
       {/* Below the buttons, so that its arrival never moves them under the user's pointer. */}
       {item.revision !== base.revision && (
         <p className="message warn" role="status" data-testid="editor-stale">
-          This memory changed elsewhere while you were editing it (it is now at revision {item.revision}). If you save,
-          you will see both versions and choose.
+          This memory changed elsewhere while you were editing it. If you save, you will see both versions and choose.
         </p>
       )}
     </form>

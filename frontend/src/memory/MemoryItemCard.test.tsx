@@ -37,13 +37,12 @@ async function setup(item: ItemAnswer, handlers: Record<string, Handler> = {}, o
 }
 
 describe('MemoryItemCard', () => {
-  it('shows the item: kind, key, text, revision, and buttons that name it', async () => {
-    const { card } = await setup(memoryItem({ revision: 4 }))
+  it('shows the item: kind, key, text, when it was added, and buttons that name it', async () => {
+    const { card } = await setup(memoryItem())
     expect(within(card).getByText('Preference')).toBeTruthy()
     expect(within(card).getByRole('heading', { name: 'coffee' })).toBeTruthy()
     expect(within(card).getByText('Drinks oat milk flat whites.')).toBeTruthy()
-    expect(within(card).getByText('revision 4')).toBeTruthy()
-    expect(within(card).getByText(/^Added /)).toBeTruthy()
+    expect(within(card).getByTestId('item-date').textContent).toMatch(/^Added (?!today)\S/)
     expect(within(card).queryByText('Pinned')).toBeNull()
     const actions = within(card).getByRole('group', { name: 'Actions' })
     expect(within(actions).getAllByRole('button').map((b) => b.getAttribute('aria-label'))).toEqual([
@@ -60,6 +59,23 @@ describe('MemoryItemCard', () => {
     expect(within(card).getByRole('button', { name: 'Pin ‘Takes the 8:12 train to work every weekd…’' })).toBeTruthy()
   })
 
+  it('says how often it changed, in words, and no revision number', async () => {
+    const { card } = await setup(memoryItem({ revision: 3, updatedAt: new Date(now).toISOString() }))
+    expect(within(card).getByTestId('item-date').textContent).toBe('Changed 2 times, last today')
+    expect(card.textContent).not.toMatch(/revision/i)
+  })
+
+  it('says on which day it last changed, when that was not today', async () => {
+    const { card } = await setup(memoryItem({ revision: 2, updatedAt: '2025-05-02T10:00:00Z' }))
+    expect(within(card).getByTestId('item-date').textContent).toMatch(/^Changed once, last (?!today)\S/)
+  })
+
+  it('says Added today for an item added today', async () => {
+    const today = new Date(now).toISOString()
+    const { card } = await setup(memoryItem({ createdAt: today, updatedAt: today }))
+    expect(within(card).getByTestId('item-date').textContent).toBe('Added today')
+  })
+
   it('says when it changed, and when it expires', async () => {
     const { card } = await setup(memoryItem({ updatedAt: '2025-05-02T10:00:00Z', expiresAt: '2025-07-01T00:00:00Z' }))
     expect(within(card).getByText(/^Changed /)).toBeTruthy()
@@ -71,7 +87,6 @@ describe('MemoryItemCard', () => {
   it('says Confirmed, with the day, for a suggestion the user confirmed, unchanged since', async () => {
     const { card } = await setup(memoryItem({ lastAction: 'CONFIRM', revision: 2, updatedAt: new Date(now).toISOString() }))
     expect(within(card).getByTestId('item-date').textContent).toBe('Confirmed today')
-    expect(within(card).queryByTestId('item-revision')).toBeNull()
     expect(within(card).queryByText(/^Changed /)).toBeNull()
   })
 
@@ -138,10 +153,10 @@ describe('MemoryItemCard', () => {
     })
     await user.click(within(card).getByRole('button', { name: 'Pin ‘coffee’' }))
     expect((await within(card).findByRole('alert')).textContent).toBe(
-      'This memory changed in the meantime (it is now at revision 5); it has been reloaded, nothing was saved.',
+      'This memory changed in the meantime; it has been reloaded, nothing was saved.',
     )
     expect(await within(card).findByText('Drinks tea.')).toBeTruthy()
-    expect(within(card).getByText('revision 5')).toBeTruthy()
+    expect(card.dataset.revision).toBe('5')
     expect(server.calls.filter((c) => c.name === 'MemoryItem').map((c) => c.requestPolicy)).toContain('network-only')
     expect(within(card).queryByRole('button', { name: /^Undo/ })).toBeNull()
   })
@@ -285,7 +300,15 @@ describe('MemoryItemCard', () => {
     const history = within(card).getByRole('region', { name: 'History' })
     expect(await within(history).findByText('Drinks flat whites.')).toBeTruthy()
     expect(within(history).getByText('current')).toBeTruthy()
-    expect(within(history).getByRole('button', { name: 'Restore revision 1' })).toBeTruthy()
+    expect(within(history).getByRole('button', { name: /^Restore the version of \S/ })).toBeTruthy()
+    // Revision numbers only under Technical details, folded.
+    const details = within(history).getByTestId('history-details')
+    expect(details.hasAttribute('open')).toBe(false)
+    expect(within(details).getByText('Technical details')).toBeTruthy()
+    expect(within(details).getByTestId('history-revision-numbers').textContent).toContain('based on revision 1')
+    const rest = history.cloneNode(true) as HTMLElement
+    rest.querySelector('[data-testid="history-details"]')?.remove()
+    expect(rest.textContent).not.toMatch(/revision/i)
     expect(server.queried('MemoryHistory')).toEqual([{ id: 'item-1', first: 20, after: null }])
     await user.click(toggle)
     expect(within(card).queryByRole('region', { name: 'History' })).toBeNull()

@@ -65,7 +65,7 @@ export function MemoryItemCard({ item, now, children, selection }: MemoryItemCar
     setMessageIsNetwork(isNetworkError(error))
     setMessage(
       current !== null
-        ? `This memory changed in the meantime (it is now at revision ${current}); it has been reloaded, nothing was saved.`
+        ? 'This memory changed in the meantime; it has been reloaded, nothing was saved.'
         : describeError(error),
     )
     if (current !== null) void reread(item.id)
@@ -143,14 +143,8 @@ export function MemoryItemCard({ item, now, children, selection }: MemoryItemCar
             title={changed ? `Added ${formatTime(item.createdAt)}, last changed ${formatTime(item.updatedAt)}` : `Added ${formatTime(item.createdAt)}`}
             data-testid="item-date"
           >
-            {confirmed ? `Confirmed ${dayInWords(item.updatedAt, now)}` : changed ? `Changed ${formatDate(item.updatedAt)}` : `Added ${formatDate(item.createdAt)}`}
+            {confirmed ? `Confirmed ${dayInWords(item.updatedAt, now)}` : datedInWords(item, now)}
           </time>
-          {!confirmed && (
-            <>
-              {' · '}
-              <span data-testid="item-revision">revision {item.revision}</span>
-            </>
-          )}
         </span>
       </div>
 
@@ -229,4 +223,17 @@ export function MemoryItemCard({ item, now, children, selection }: MemoryItemCar
 /** A day as the card's line says it: "today" (the day of now), or the date. */
 function dayInWords(iso: string, now: number): string {
   return new Date(iso).toDateString() === new Date(now).toDateString() ? 'today' : formatDate(iso)
+}
+
+/**
+ * When the item was added or last changed, and how often it changed, in words ("Added today",
+ * "Changed 2 times, last today"): every revision after the first is a change the user could see
+ * (an edit, a pin, a restore, an undo). The revision number itself is in the history's technical
+ * details.
+ */
+function datedInWords(item: Pick<MemoryItem, 'revision' | 'createdAt' | 'updatedAt'>, now: number): string {
+  const changes = item.revision - 1
+  if (changes > 0) return `Changed ${changes === 1 ? 'once' : `${changes} times`}, last ${dayInWords(item.updatedAt, now)}`
+  if (item.updatedAt !== item.createdAt) return `Changed ${dayInWords(item.updatedAt, now)}`
+  return `Added ${dayInWords(item.createdAt, now)}`
 }

@@ -38,11 +38,11 @@ describe('MemoryPanel, expired memories', () => {
   it('leaves them out, and out of the count, until Show expired', async () => {
     const { user } = setup(items)
     await waitFor(() => expect(contents()).toEqual(['Likes green tea.']))
-    expect(screen.getByTestId('memory-count').textContent).toBe('1 item')
+    expect(screen.getByTestId('memory-count').textContent).toBe('1 memory')
     const toggle = screen.getByRole('checkbox', { name: 'Show expired (1)' })
     await user.click(toggle)
     expect(contents()).toEqual(['In Lyon this week.', 'Likes green tea.'])
-    expect(screen.getByTestId('memory-count').textContent).toBe('2 items')
+    expect(screen.getByTestId('memory-count').textContent).toBe('2 memories')
     await user.click(toggle)
     expect(contents()).toEqual(['Likes green tea.'])
   })
@@ -51,7 +51,7 @@ describe('MemoryPanel, expired memories', () => {
     setup([items[0]])
     const empty = await screen.findByTestId('memory-empty')
     expect(empty.textContent).toBe('Only expired memories here: “Show expired” lists them.')
-    expect(screen.getByTestId('memory-count').textContent).toBe('0 items')
+    expect(screen.getByTestId('memory-count').textContent).toBe('0 memories')
   })
 
   it('keeps one that expires while listed, marked expired', async () => {
@@ -59,12 +59,43 @@ describe('MemoryPanel, expired memories', () => {
     await waitFor(() => expect(contents()).toEqual(['Out today.']))
     await screen.findByTestId('item-expired', {}, { timeout: 3000 })
     expect(contents()).toEqual(['Out today.'])
-    expect(screen.getByTestId('memory-count').textContent).toBe('1 item')
+    expect(screen.getByTestId('memory-count').textContent).toBe('1 memory')
   })
 
   it('shows no toggle when nothing has expired', async () => {
     setup([items[1]])
     await waitFor(() => expect(contents()).toEqual(['Likes green tea.']))
     expect(within(screen.getByTestId('memory-panel')).queryByRole('checkbox', { name: /Show expired/ })).toBeNull()
+  })
+})
+
+describe('MemoryPanel, the count', () => {
+  it('counts the lessons listed apart as memories too, as the teammate list does', async () => {
+    const server = fakeServer({
+      MemoryItems: () => page([memoryItem({ id: 'tea', key: 'tea', content: 'Likes green tea.' }), memoryItem({ id: 'lyon', key: 'city', content: 'Lives in Lyon.' })]),
+      LessonCount: () => ({ data: { memoryItems: { __typename: 'MemoryItemConnection', totalCount: 1 } } }),
+      MemoryChanged: () => new Promise<Answer>(() => {}),
+    })
+    renderWithApi(<MemoryPanel scope={{ teammateId: 'ada' }} heading="Ada’s memory" emptyHint="memory" kinds={['FACT', 'PREFERENCE', 'NOTE']} />, server)
+    await waitFor(() => expect(screen.getByTestId('memory-count').textContent).toBe('3 memories, 1 of them a lesson'))
+    expect(server.queried('LessonCount')).toEqual([{ scope: { teammateId: 'ada' } }])
+  })
+
+  it('says what matches, without the lessons, while filtered', async () => {
+    const server = fakeServer({
+      MemoryItems: () => page([memoryItem({ id: 'tea', key: 'tea', content: 'Likes green tea.' })]),
+      LessonCount: () => ({ data: { memoryItems: { __typename: 'MemoryItemConnection', totalCount: 2 } } }),
+      MemoryChanged: () => new Promise<Answer>(() => {}),
+    })
+    renderWithApi(<MemoryPanel scope={{ teammateId: 'ada' }} heading="Ada’s memory" emptyHint="memory" kinds={['FACT', 'PREFERENCE', 'NOTE']} />, server)
+    await waitFor(() => expect(screen.getByTestId('memory-count').textContent).toBe('3 memories, 2 of them lessons'))
+    await userEvent.setup({ delay: null }).type(screen.getByTestId('memory-search'), 'tea')
+    await waitFor(() => expect(screen.getByTestId('memory-count').textContent).toBe('1 memory match'))
+  })
+
+  it('asks for no lesson count where lessons are listed with the rest (About you)', async () => {
+    const { server } = setup([memoryItem({ id: 'tea', key: 'tea', content: 'Likes green tea.' })])
+    await waitFor(() => expect(screen.getByTestId('memory-count').textContent).toBe('1 memory'))
+    expect(server.called('LessonCount')).toEqual([])
   })
 })

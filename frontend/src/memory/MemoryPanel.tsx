@@ -1,6 +1,8 @@
 import { useEffect, useId, useState } from 'react'
+import { useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
 import { useLimits } from '../api/limits.ts'
+import { graphql } from '../gql'
 import type { MemoryKind, ScopeInput } from '../gql/graphql.ts'
 import { ErrorMessage } from '../ui/ErrorMessage.tsx'
 import { Field } from '../ui/Field.tsx'
@@ -11,6 +13,18 @@ import { MemoryItemCard } from './MemoryItemCard.tsx'
 import { KindOptions } from './MemoryFields.tsx'
 import { isExpired, type MemoryItem } from './model.ts'
 import { memoryPageSize, useLiveScope, useMemoryList } from './useMemoryList.ts'
+
+/**
+ * How many lessons a scope keeps, for a list that leaves them to their own section: the count beside
+ * it counts them too, so that it is the same number the teammate list says ("10 memories").
+ */
+const LessonCountQuery = graphql(`
+  query LessonCount($scope: ScopeInput!) {
+    memoryItems(scope: $scope, kind: LESSON, first: 1) {
+      totalCount
+    }
+  }
+`)
 
 interface MemoryPanelProps {
   scope: ScopeInput
@@ -69,13 +83,17 @@ export function MemoryPanel({ scope, heading, emptyHint, kinds }: MemoryPanelPro
   }
 
   const filtered = search !== '' || kind !== null
+  // Lessons left out of this list (listed in their own section) still count as memories.
+  const lessonsApart = !!kinds && !kinds.includes('LESSON')
+  const [lessonCount] = useQuery({ query: LessonCountQuery, variables: { scope }, pause: !lessonsApart, requestPolicy: 'cache-and-network' })
+  const lessons = lessonsApart ? (lessonCount.data?.memoryItems.totalCount ?? null) : 0
 
   return (
     <section className="memory-panel" data-testid="memory-panel" aria-label={heading}>
       <div className="panel-head">
         <h2 className="panel-title">{heading}</h2>
         <span className="muted small" data-testid="memory-count" aria-live="polite">
-          {list.loading ? 'Loading…' : countLabel(list.totalCount - hidden, filtered)}
+          {list.loading || lessons === null ? 'Loading…' : countLabel(list.totalCount - hidden, lessons, filtered)}
         </span>
       </div>
 
@@ -223,9 +241,19 @@ export function MemoryPanel({ scope, heading, emptyHint, kinds }: MemoryPanelPro
   )
 }
 
-function countLabel(n: number, filtered: boolean): string {
-  const items = n === 1 ? '1 item' : `${n} items`
-  return filtered ? `${items} match` : items
+/**
+ * The count beside the list, in the app's one vocabulary: memories, lessons included ("10 memories,
+ * 1 of them a lesson"), as the teammate list counts them; while filtered, what matches here.
+ */
+function countLabel(listed: number, lessons: number, filtered: boolean): string {
+  if (filtered) return `${memories(listed)} match`
+  const all = memories(listed + lessons)
+  return lessons === 0 ? all : `${all}, ${lessons === 1 ? '1 of them a lesson' : `${lessons} of them lessons`}`
+}
+
+/** "1 memory", "10 memories". */
+function memories(n: number): string {
+  return n === 1 ? '1 memory' : `${n} memories`
 }
 
 /** value, once it has stayed the same for ms. */

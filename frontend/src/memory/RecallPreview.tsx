@@ -162,7 +162,7 @@ export function RecallPreview({ teammateId, teammateName }: { teammateId: string
                     <span className={`badge kind-${e.item.kind.toLowerCase()}`}>{kindLabel(e.item.kind)}</span>
                     {e.item.pinned && <span className="badge pin">Pinned</span>}
                     {isDemo(e.item.content) && <DemoBadge />}
-                    <span className="muted small">{e.item.scope === 'shared' ? 'shared' : 'own'}</span>
+                    <span className="muted small">{e.item.scope === 'shared' ? 'About you' : `Only ${teammateName}`}</span>
                   </div>
                   <p className="given-text">
                     {e.item.key && <strong>{e.item.key}: </strong>}

@@ -20,7 +20,7 @@ const ImportMemoryMutation = graphql(`
 
 interface TransferSectionProps {
   scope: ScopeInput
-  /** Whose memory this is, for the sentences ("Ada's memory", "shared memory"). */
+  /** Whose memory this is, for the sentences ("Ada's memory", "About you"). */
   whose: string
 }
 

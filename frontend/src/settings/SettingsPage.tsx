@@ -35,8 +35,8 @@ function AboutYou() {
       </p>
       <div className="stack">
         <SuggestionsPanel scope={{ teammateId: null }} audience="any teammate" />
-        <MemoryPanel scope={{ teammateId: null }} heading="Shared memory" emptyHint="fact or preference about you" />
-        <TransferSection scope={{ teammateId: null }} whose="your shared memory" />
+        <MemoryPanel scope={{ teammateId: null }} heading="About you" emptyHint="fact or preference about you" />
+        <TransferSection scope={{ teammateId: null }} whose="About you" />
       </div>
     </div>
   )

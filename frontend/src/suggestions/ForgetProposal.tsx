@@ -1,5 +1,6 @@
 import { formatTime, kindLabel } from '../memory/model.ts'
 import { ErrorMessage } from '../ui/ErrorMessage.tsx'
+import { TechnicalDetails } from '../ui/TechnicalDetails.tsx'
 import { SuggestionSource, WaitReason } from './SuggestionEvidence.tsx'
 import type { Candidate } from './SuggestionsPanel.tsx'
 import type { Target } from './target.ts'
@@ -52,18 +53,25 @@ export function ForgetProposal({ candidate, id, origin, target, stale, busy, err
               {current.content}
             </p>
             <p className="muted small" data-testid="suggestion-forget-explained">
-              Forgetting erases it from memory, from every saved version and every embedding. Your conversations and earlier replies are
-              kept.
+              Forgetting erases it from memory, from every saved version and from search, for good. Your conversations and earlier
+              replies are kept.
             </p>
           </>
         )}
         <SuggestionSource candidate={candidate} />
         <WaitReason candidate={candidate} />
         {current && stale && (
-          <p className="message warn" role="alert" data-testid="suggestion-conflict" data-current-revision={current.revision}>
-            This memory changed after the teammate proposed forgetting it (revision {candidate.targetRevision}, now {current.revision}).
-            Keep it, or forget it from its own card if you still want to.
-          </p>
+          <div className="message warn" role="alert" data-testid="suggestion-conflict" data-current-revision={current.revision}>
+            <p>
+              This memory changed after the teammate proposed forgetting it. Keep it, or forget it from its own card if you
+              still want to.
+            </p>
+            <TechnicalDetails inline>
+              <p>
+                Proposed for revision {candidate.targetRevision}; the memory is now at revision {current.revision}.
+              </p>
+            </TechnicalDetails>
+          </div>
         )}
       </div>
       {error && <ErrorMessage testId="suggestion-error">{error}</ErrorMessage>}

@@ -1,4 +1,5 @@
 import { formatTime, type MemoryItem } from '../memory/model.ts'
+import { TechnicalDetails } from '../ui/TechnicalDetails.tsx'
 import { Diff } from './Diff.tsx'
 import type { Candidate } from './SuggestionsPanel.tsx'
 import type { Target } from './target.ts'
@@ -35,18 +36,23 @@ export function ProposalChange({ candidate, id, target, stale, editing, proposed
       {current && stale && (
         <div className="message warn" role="alert" data-testid="suggestion-conflict" data-current-revision={current.revision}>
           <p>
-            <strong>This memory changed after the suggestion was made</strong> (the suggestion was made for revision{' '}
-            {candidate.targetRevision}; it is now at revision {current.revision}), so it can’t be confirmed as it is.
-            Compare the two, then apply the proposal to the current version, or dismiss it.
+            <strong>This memory changed after the suggestion was made</strong>, so it can’t be confirmed as it is. Compare
+            the two, then apply the proposal to the current version, or dismiss it.
           </p>
+          <TechnicalDetails inline>
+            <p>
+              The suggestion was made for revision {candidate.targetRevision}; the memory is now at{' '}
+              <span data-testid="suggestion-conflict-revision">revision {current.revision}</span>.
+            </p>
+          </TechnicalDetails>
         </div>
       )}
       {current && stale && (
         <div className="conflict-columns suggestion-compare" data-testid="suggestion-compare">
           <div className="conflict-side theirs">
             <span className="conflict-label" id={`${id}-current`}>
-              Current version, <span data-testid="suggestion-conflict-revision">revision {current.revision}</span>
-              <span className="muted small"> · {formatTime(current.updatedAt)}</span>
+              Current version
+              <span className="muted small"> · changed {formatTime(current.updatedAt)}</span>
             </span>
             <p className="item-content" aria-labelledby={`${id}-current`} data-testid="suggestion-conflict-current">
               {current.content}
@@ -54,14 +60,14 @@ export function ProposalChange({ candidate, id, target, stale, editing, proposed
           </div>
           <div className="conflict-side proposal">
             <span className="conflict-label" id={`${id}-proposed`}>
-              {editing ? 'Proposed, with your changes' : `Proposed for revision ${candidate.targetRevision}`}
+              {editing ? 'Proposed, with your changes' : 'Proposed for the earlier version'}
             </span>
             <p className="item-content" aria-labelledby={`${id}-proposed`} data-testid="suggestion-conflict-proposed">
               {proposedText}
             </p>
             {base !== null && base !== proposedText && (
               <p className="small muted diff" data-testid="suggestion-conflict-base">
-                What it changed in revision {candidate.targetRevision}: <Diff before={base} after={proposedText} />
+                What it changed in the earlier version: <Diff before={base} after={proposedText} />
               </p>
             )}
           </div>

@@ -60,7 +60,7 @@ export function SuggestionActions(props: SuggestionActionsProps) {
           data-testid="suggestion-apply-current"
           data-base-revision={props.applyRevision}
         >
-          {props.applying ? 'Saving…' : `Apply to revision ${props.applyRevision}`}
+          {props.applying ? 'Saving…' : 'Apply to the current version'}
         </button>
         {editAndDismiss}
       </div>

@@ -219,15 +219,20 @@ describe('SuggestionCard, a proposal to change a memory', () => {
     })
     const alert = await screen.findByRole('alert')
     expect(alert.textContent).toContain('This memory changed after the suggestion was made')
-    expect(alert.textContent).toContain('the suggestion was made for revision 3; it is now at revision 4')
+    expect(alert.textContent).toContain('so it can’t be confirmed as it is')
+    // The revision numbers only under Technical details, folded.
+    const details = within(alert).getByText('Technical details').closest('details')!
+    expect(details.hasAttribute('open')).toBe(false)
+    expect(details.textContent).toContain('The suggestion was made for revision 3; the memory is now at revision 4.')
+    expect(screen.getByTestId('suggestion-compare').textContent).not.toMatch(/revision/i)
     expect(screen.getByTestId('suggestion-conflict-current').textContent).toBe('Drinks black coffee now.')
     expect(screen.getByTestId('suggestion-conflict-proposed').textContent).toBe('Drinks oat milk cappuccinos.')
     // What the teammate changed in the version it saw, read from the history.
-    expect((await screen.findByTestId('suggestion-conflict-base')).textContent).toMatch(/^What it changed in revision 3: /)
+    expect((await screen.findByTestId('suggestion-conflict-base')).textContent).toMatch(/^What it changed in the earlier version: /)
     expect(server.queried('MemoryHistory')).toEqual([{ id: 'item-1', first: 2 }])
     expect(screen.queryByRole('button', { name: 'Confirm' })).toBeNull()
 
-    await user.click(screen.getByRole('button', { name: 'Apply to revision 4' }))
+    await user.click(screen.getByRole('button', { name: 'Apply to the current version' }))
     await waitFor(() => expect(onDone).toHaveBeenCalledWith('cand-2', 'Change applied to the current version of the memory.'))
     expect(server.called('EditMemory')).toEqual([{ input: { id: 'item-1', baseRevision: 4, content: 'Drinks oat milk cappuccinos.' } }])
     // Its own text settles the proposal: nothing to dismiss.
@@ -244,7 +249,7 @@ describe('SuggestionCard, a proposal to change a memory', () => {
     await user.click(await screen.findByRole('button', { name: 'Edit' }))
     await user.type(screen.getByRole('textbox', { name: 'The new text' }), ' Sometimes.')
     expect(screen.getByText('Proposed, with your changes')).toBeTruthy()
-    await user.click(screen.getByRole('button', { name: 'Apply to revision 4' }))
+    await user.click(screen.getByRole('button', { name: 'Apply to the current version' }))
     await waitFor(() => expect(onDone).toHaveBeenCalledWith('cand-2', 'Change applied to the current version of the memory.'))
     expect(server.called('EditMemory')).toEqual([{ input: { id: 'item-1', baseRevision: 4, content: 'Drinks oat milk cappuccinos. Sometimes.' } }])
     expect(server.called('DismissCandidate')).toEqual([{ input: { id: 'cand-2' } }])
@@ -262,7 +267,7 @@ describe('SuggestionCard, a proposal to change a memory', () => {
     })
     await waitFor(() => expect((screen.getByRole('button', { name: 'Confirm' }) as HTMLButtonElement).disabled).toBe(false))
     await user.click(screen.getByRole('button', { name: 'Confirm' }))
-    expect(await screen.findByRole('button', { name: 'Apply to revision 4' })).toBeTruthy()
+    expect(await screen.findByRole('button', { name: 'Apply to the current version' })).toBeTruthy()
     expect(screen.getByTestId('suggestion-conflict-current').textContent).toBe('Drinks tea.')
     expect(onDone).not.toHaveBeenCalled()
     // The second read of the item went to the server, past the cache.
@@ -298,7 +303,12 @@ describe('SuggestionCard, a proposal to forget a memory', () => {
 
   it('can only be kept once the memory changed', async () => {
     setup(forget(), { MemoryItem: () => ({ data: { memoryItem: memoryItem({ revision: 5 }) } }) })
-    expect((await screen.findByRole('alert')).textContent).toContain('(revision 2, now 5)')
+    const alert = await screen.findByRole('alert')
+    expect(alert.textContent).toMatch(/^This memory changed after the teammate proposed forgetting it\./)
+    // The revision numbers only under Technical details.
+    const details = within(alert).getByText('Technical details').closest('details')!
+    expect(details.hasAttribute('open')).toBe(false)
+    expect(details.textContent).toContain('Proposed for revision 2; the memory is now at revision 5.')
     expect(screen.queryByRole('button', { name: 'Forget it' })).toBeNull()
     expect(screen.getByRole('button', { name: 'Keep it' })).toBeTruthy()
   })

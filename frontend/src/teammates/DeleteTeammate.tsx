@@ -87,7 +87,7 @@ function DeleteDialog({ teammate, onClose }: { teammate: { id: string; name: str
               {activity
                 ? `${count(activity.memories, 'memory', 'memories')} (lessons included) and ${count(activity.suggestions, 'suggestion', 'suggestions')} waiting`
                 : 'Every memory, lesson and suggestion'}{' '}
-              of {teammate.name}: the text and key of each, every saved version, every embedding — as Forget does.
+              of {teammate.name}: the text and key of each, from every saved version and from search — as Forget does.
             </li>
             <li>
               {activity && !activity.lastConversationAt ? 'Its conversations (it has none yet)' : 'All its conversations'}: your
@@ -98,7 +98,7 @@ function DeleteDialog({ teammate, onClose }: { teammate: { id: string; name: str
         }
         kept={
           <>
-            <li>Your shared memory (About you) and suggestions for it: other teammates keep them.</li>
+            <li>About you and suggestions for it: other teammates keep them.</li>
             <li>Files you exported.</li>
             <BackupsKept again={`deletes ${teammate.name} again`} />
           </>

@@ -14,6 +14,7 @@ import { DemoBadge, DemoNoticeDismiss, isDemo, useDemoNotice } from '../ui/demo.
 import { ErrorMessage } from '../ui/ErrorMessage.tsx'
 import { useInPlaceForm } from '../ui/inPlaceForm.ts'
 import { PageHeading } from '../ui/PageHeading.tsx'
+import { TechnicalDetails } from '../ui/TechnicalDetails.tsx'
 import type { MemoryKind } from '../gql/graphql.ts'
 import { ConnectAgent, NewTeammateNextStep } from './ConnectAgent.tsx'
 import { DeleteTeammate } from './DeleteTeammate.tsx'
@@ -157,7 +158,7 @@ function TeammateView({ teammate, tab, runId }: TeammateViewProps) {
               kinds={listedKinds}
             />
             <p className="muted small aside-note">
-              Lessons are listed below, under Lessons. {teammate.name} is also given your shared memory, in{' '}
+              Lessons are listed below, under Lessons. {teammate.name} is also given what is in{' '}
               <Link to={paths.settings('about-you')}>About you</Link>.
             </p>
           </div>
@@ -230,8 +231,7 @@ const listedKinds: MemoryKind[] = ['FACT', 'PREFERENCE', 'NOTE']
  */
 function TeammateDetails({ teammate, live }: { teammate: { id: string; generation: string }; live: boolean }) {
   return (
-    <details className="details-panel" data-testid="teammate-details">
-      <summary>Technical details</summary>
+    <TechnicalDetails testId="teammate-details">
       <dl className="details-list">
         <div>
           <dt>Id</dt>
@@ -252,6 +252,6 @@ function TeammateDetails({ teammate, live }: { teammate: { id: string; generatio
           </dd>
         </div>
       </dl>
-    </details>
+    </TechnicalDetails>
   )
 }

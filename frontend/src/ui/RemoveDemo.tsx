@@ -52,7 +52,7 @@ function RemoveDemoDialog({ teammates, onClose }: { teammates: { id: string; nam
             {teammates.map((t) => (
               <li key={t.id}>{t.name}, with all its memories, lessons, suggestions and conversations.</li>
             ))}
-            <li>Every memory of your shared memory (About you) whose text is marked “(demo)”.</li>
+            <li>Every memory in About you whose text is marked “(demo)”.</li>
           </>
         }
         kept={<li>Teammates and memories you added yourself — unless you marked them “(demo)” too.</li>}
