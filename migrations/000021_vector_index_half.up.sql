@@ -1,11 +1,11 @@
 -- The vector list's index (RULES P3) at 1,536 dimensions is built on each vector's half-precision
 -- copy (pgvector's halfvec): half the size of the full-precision index of migration 000002, so more
--- of it stays in shared buffers, and each distance is cheaper to compute. Recall re-ranks the
+-- of it stays in shared buffers. Recall re-ranks the
 -- index's nearest candidates by their full-precision distance (memory.recallVectorIndexed), so the
 -- list's distances and the MEMORY_SEMANTIC_MAX_DISTANCE cut-off are unchanged. The graph is built
--- with a wider candidate list (ef_construction 128) than pgvector's default of 64: with the
--- near-duplicate texts memory holds, the default's graph missed neighbours that no ef_search at
--- query time found. docs/PERFORMANCE.md has the measurements.
+-- with a wider candidate list (ef_construction 128) than pgvector's default of 64, for a better
+-- connected graph at the same size; at query time recall sets hnsw.ef_search, hnsw.iterative_scan
+-- and hnsw.max_scan_tuples itself. docs/PERFORMANCE.md has the measurements.
 --
 -- The index, like the one it replaces, covers 1,536-dimension embeddings only (an expression on the
 -- cast, with the matching predicate); other sizes are searched exactly. A forgotten item's

@@ -251,7 +251,7 @@ func (s *Service) buildPacketTx(ctx context.Context, tx pgx.Tx, teammateID strin
 		if semantic, ok := s.embedder.(semanticRecall); ok {
 			maxDistance = semantic.maxDistance
 		}
-		if vectorStatement(q, exact) {
+		if useVectorIndex(q, exact) {
 			query, args = qRecallHybridIndexed, append(args, q.text, q.model, maxDistance)
 		} else {
 			query, args = qRecallHybridExact, append(args, q.text, q.model, maxDistance, q.dims)

@@ -16,18 +16,18 @@ import (
 // nearest 30. Above VectorExactLimit visible items that costs more than the HNSW index of migration
 // 000021 (each 1,536-dimension vector is read from TOAST, several pages apiece), so the index is
 // used: an iterative scan (hnsw.iterative_scan = strict_order), so that the rows of other scopes it
-// skips can't leave the list short, with vectorEfSearch candidates a step and at most
-// vectorMaxScanTuples rows visited. The index orders by the half-precision copy of each vector; it
+// skips can't leave the list short, with VectorEfSearch candidates a step and at most
+// VectorMaxScanTuples rows visited. The index orders by the half-precision copy of each vector; it
 // gives 60 rows, which are re-ranked by their exact distance, so the distances and the
 // cut-off (MEMORY_SEMANTIC_MAX_DISTANCE) are the full-precision ones.
 const (
 	// VectorExactLimit is the most visible items a teammate may have for the vector list to be an
 	// exact search.
-	VectorExactLimit = 2000
-	// vectorEfSearch is hnsw.ef_search for the index path.
-	vectorEfSearch = 200
-	// vectorMaxScanTuples is hnsw.max_scan_tuples for the index path.
-	vectorMaxScanTuples = 20000
+	VectorExactLimit = 3000
+	// VectorEfSearch is hnsw.ef_search for the index path.
+	VectorEfSearch = 400
+	// VectorMaxScanTuples is hnsw.max_scan_tuples for the index path.
+	VectorMaxScanTuples = 20000
 )
 
 const (
@@ -105,17 +105,17 @@ func prepareVectorTx(ctx context.Context, tx pgx.Tx, teammateID string, useVecto
 		settings *string
 	)
 	err = tx.QueryRow(ctx, qRecallPrepare, teammateID, useVector, exactLimit+1,
-		strconv.Itoa(vectorEfSearch), strconv.Itoa(vectorMaxScanTuples)).Scan(&exists, &visible, &settings)
+		strconv.Itoa(VectorEfSearch), strconv.Itoa(VectorMaxScanTuples)).Scan(&exists, &visible, &settings)
 	if err != nil {
 		return false, false, err
 	}
 	return exists, visible <= int64(exactLimit), nil
 }
 
-// vectorStatement picks the statement of the vector list: the indexed one for 1,536 dimensions
-// when the teammate sees more than the exact limit, the exact one otherwise. The statements share
-// their parameters (recall_queries.go); the exact one also takes the dimensions.
-func vectorStatement(q RecallQuery, exact bool) (indexed bool) {
+// useVectorIndex says whether the vector list is read through the index: for 1,536 dimensions when
+// the teammate sees more than the exact limit; otherwise it is an exact search. The two statements
+// share their parameters (recall_queries.go); the exact one also takes the dimensions.
+func useVectorIndex(q RecallQuery, exact bool) (indexed bool) {
 	return q.dims == hnswDimensions && !exact
 }
 
@@ -151,7 +151,7 @@ func (s *Service) VectorList(ctx context.Context, teammateID string, vector []fl
 			return ErrNotFound
 		}
 		query, args := qVectorListExact, []any{teammateID, "", q.text, q.model, maxDistance, q.dims}
-		if indexed = vectorStatement(q, exact); indexed {
+		if indexed = useVectorIndex(q, exact); indexed {
 			query, args = qVectorListIndexed, args[:5]
 		}
 		rows, err := tx.Query(ctx, query, args...)
