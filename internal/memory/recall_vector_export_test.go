@@ -10,3 +10,7 @@ func WithVectorExactLimit(n int) Option {
 		}
 	}
 }
+
+// QVectorListIndexed is the vector list's statement through the index, for the tests that read
+// its plan.
+const QVectorListIndexed = qVectorListIndexed
