@@ -1,9 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
+	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -53,13 +58,32 @@ func dropFloorIndex(ctx context.Context, pool *pgxpool.Pool) error {
 	return err
 }
 
-// floorVector is the bare pgvector query: the nearest 30 visible items' current embeddings.
+// floorVector is the bare pgvector query: the nearest 30 visible items' current embeddings by the
+// HNSW index (migration 000021's, on the half-precision copies), with recall's index settings
+// (floorVectorSettings), without the exact re-ranking.
 const floorVector = `
-	SELECT i.id, e.embedding::vector(1536) <=> $2::text::vector(1536) AS distance
+	SELECT i.id, e.embedding::halfvec(1536) <=> $2::text::halfvec(1536) AS distance
 	  FROM memory_embeddings e JOIN memory_items i ON i.id = e.item_id AND i.revision = e.revision
 	 WHERE e.model = $3 AND e.dimensions = 1536 AND i.scope IN ('shared', $1) AND i.status = 'active'
 	 ORDER BY distance
 	 LIMIT 30`
+
+// floorVectorSettings are the index settings recall uses (memory.VectorEfSearch), for the floor.
+var floorVectorSettings = []string{
+	`SET LOCAL hnsw.iterative_scan = strict_order`,
+	`SET LOCAL hnsw.ef_search = ` + strconv.Itoa(memory.VectorEfSearch),
+	`SET LOCAL hnsw.max_scan_tuples = ` + strconv.Itoa(memory.VectorMaxScanTuples),
+}
+
+// exactVector is the exact vector list's first 12 under the API's cut-off: what recall@12 of the
+// vector list is measured against.
+const exactVector = `
+	SELECT i.id::text
+	  FROM memory_embeddings e JOIN memory_items i ON i.id = e.item_id AND i.revision = e.revision
+	 WHERE e.model = $3 AND e.dimensions = 1536 AND i.scope IN ('shared', $1) AND i.status = 'active'
+	   AND e.embedding <=> $2::text::vector < $4::float8
+	 ORDER BY e.embedding <=> $2::text::vector, i.id
+	 LIMIT 12`
 
 const recallPreviewQuery = `query($tm: ID!, $q: String!) {
 	recallPreview(teammateId: $tm, query: $q) { text vectorSearch entries { item { id } fullTextPosition vectorPosition } }
@@ -140,16 +164,23 @@ func (b *bench) benchRecall(ctx context.Context) ([]row, error) {
 }
 
 // benchVectorRecall is row 2: hybrid recall over HTTP at -small visible items with vectors, its
-// floor (the bare full-text statement and the bare pgvector query, in one transaction), and
-// recall@12 of the API's fused list and of the HNSW list against exact search.
+// floor (the bare full-text statement and the bare pgvector query, in one transaction), the
+// request's embedding round trip to the fake endpoint (part of the measured time, not of the floor),
+// and recall@12 against exact search of the API's fused packet and of its vector list alone
+// (memory.Service.VectorList, the statement and settings recall uses).
 func (b *bench) benchVectorRecall(ctx context.Context) ([]row, error) {
 	exact, err := b.exactService(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer exact.pool.Close()
-	var api, floor latencies
-	var fusedHits, fusedTotal, annHits, annTotal int
+	cut, err := strconv.ParseFloat(maxDistance, 64)
+	if err != nil {
+		return nil, err
+	}
+	var api, floor, embedding latencies
+	var fusedHits, fusedTotal, listHits, listTotal int
+	indexed := true
 	warm := len(requests) * 2
 	for i := range b.o.requests + warm {
 		r := requests[i%len(requests)]
@@ -159,20 +190,30 @@ func (b *bench) benchVectorRecall(ctx context.Context) ([]row, error) {
 			return nil, err
 		}
 		d := time.Since(t)
-		if r.text != "Thanks!" && p.RecallPreview.VectorSearch != "USED" {
+		searched := r.text != "Thanks!"
+		if searched && p.RecallPreview.VectorSearch != "USED" {
 			return nil, fmt.Errorf("vector search was %s for %q", p.RecallPreview.VectorSearch, r.text)
 		}
+		t = time.Now()
+		if searched {
+			if err := b.embedRoundTrip(ctx, r.text); err != nil {
+				return nil, err
+			}
+		}
+		ed := time.Since(t)
 		vec := vectorText(embed(r.text))
 		t = time.Now()
 		err := pgx.BeginFunc(ctx, b.vpool, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, `SET LOCAL hnsw.iterative_scan = relaxed_order`); err != nil {
-				return err
+			for _, set := range floorVectorSettings {
+				if _, err := tx.Exec(ctx, set); err != nil {
+					return err
+				}
 			}
 			q, err := tx.Query(ctx, floorFullText, b.vsmall, r.text)
 			if err == nil {
 				err = drain(q)
 			}
-			if err != nil {
+			if err != nil || !searched {
 				return err
 			}
 			q, err = tx.Query(ctx, floorVector, b.vsmall, vec, embeddingModel)
@@ -189,8 +230,11 @@ func (b *bench) benchVectorRecall(ctx context.Context) ([]row, error) {
 			continue
 		}
 		api, floor = append(api, d), append(floor, fd)
-		if i-warm >= len(requests) {
-			continue // recall@12 once per request
+		if searched {
+			embedding = append(embedding, ed)
+		}
+		if i-warm >= len(requests) || !searched {
+			continue // recall@12 once per request that searches vectors
 		}
 		want, err := exact.packet(ctx, b.vsmall, r.text)
 		if err != nil {
@@ -206,31 +250,68 @@ func (b *bench) benchVectorRecall(ctx context.Context) ([]row, error) {
 			}
 		}
 		fusedTotal += len(want)
-		h, n, err := b.annRecall(ctx, vec)
+		h, n, ix, err := b.listRecall(ctx, exact, r.text, cut)
 		if err != nil {
 			return nil, err
 		}
-		annHits, annTotal = annHits+h, annTotal+n
+		listHits, listTotal, indexed = listHits+h, listTotal+n, indexed && ix
+	}
+	fused := float64(fusedHits) / float64(max(fusedTotal, 1))
+	list := float64(listHits) / float64(max(listTotal, 1))
+	path := "HNSW index"
+	if !indexed {
+		path = "exact search"
 	}
 	p50, f50 := api.at(0.5), floor.at(0.5)
 	return []row{{
-		name:     fmt.Sprintf("Recall with vectors (1,536 dimensions), %s visible", count(b.o.small)),
-		measured: api.p50p99(),
-		floor:    floor.p50p99(),
-		ratio:    "p50 " + ratio(float64(p50), float64(f50)),
-		target:   "p99 ≤ 10 ms, p50 ≤ 1.5× floor",
-		met:      yesNo(api.at(0.99) <= 10*time.Millisecond && float64(p50) <= 1.5*float64(f50)),
+		name: fmt.Sprintf("Recall with vectors (1,536 dimensions), %s visible", count(b.o.small)),
+		measured: fmt.Sprintf("%s · recall@12 %.3f (embedding round trip, included: %s)", api.p50p99(), fused,
+			embedding.p50p99()),
+		floor:  floor.p50p99(),
+		ratio:  "p50 " + ratio(float64(p50), float64(f50)),
+		target: "p99 ≤ 10 ms, p50 ≤ 1.5× floor, recall@12 ≥ 0.95",
+		met:    yesNo(api.at(0.99) <= 10*time.Millisecond && float64(p50) <= 1.5*float64(f50) && fused >= 0.95),
 	}, {
-		name:     "Recall@12 against exact search (fused packet; HNSW list alone)",
-		measured: fmt.Sprintf("%.3f; %.3f", float64(fusedHits)/float64(max(fusedTotal, 1)), float64(annHits)/float64(max(annTotal, 1))),
+		name:     fmt.Sprintf("Recall@12 against exact search (fused packet; vector list alone, by the %s, within MEMORY_SEMANTIC_MAX_DISTANCE)", path),
+		measured: fmt.Sprintf("%.3f; %.3f", fused, list),
+		target:   "≥ 0.95",
+		met:      yesNo(fused >= 0.95 && list >= 0.95),
 	}}, nil
 }
 
+// embedRoundTrip asks the fake endpoint for the request's embedding over loopback HTTP, as the API
+// does before it opens recall's transaction.
+func (b *bench) embedRoundTrip(ctx context.Context, text string) error {
+	body, err := json.Marshal(map[string]any{"model": embeddingModel, "input": []string{text}})
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, b.fake.URL+"/v1/embeddings", bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if _, err := io.Copy(io.Discard, resp.Body); err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("embedding endpoint: %s", resp.Status)
+	}
+	return nil
+}
+
 // exactRecall is the memory service on the vector database with index scans off, so its vector
-// list is an exact scan: the reference packets for recall@12.
+// list is an exact search: the reference packets for recall@12. list is a service with index scans
+// on, for memory.Service.VectorList.
 type exactRecall struct {
 	pool *pgxpool.Pool
 	svc  *memory.Service
+	list *memory.Service
 }
 
 func (b *bench) exactService(ctx context.Context) (*exactRecall, error) {
@@ -252,7 +333,8 @@ func (b *bench) exactService(ctx context.Context) (*exactRecall, error) {
 		pool.Close()
 		return nil, err
 	}
-	return &exactRecall{pool: pool, svc: memory.NewService(pool, slog.New(slog.DiscardHandler), aiw.Options()...)}, nil
+	log := slog.New(slog.DiscardHandler)
+	return &exactRecall{pool: pool, svc: memory.NewService(pool, log, aiw.Options()...), list: memory.NewService(b.vpool, log)}, nil
 }
 
 // packet is the ids of the exact packet's entries, in order.
@@ -269,51 +351,32 @@ func (e *exactRecall) packet(ctx context.Context, teammate, request string) ([]s
 	return ids, nil
 }
 
-// annRecall is how many of the exact nearest 12 visible items the HNSW query returns in its first 12.
-func (b *bench) annRecall(ctx context.Context, vec string) (hits, total int, err error) {
-	nearest := func(exact bool) (map[string]bool, error) {
-		ids := map[string]bool{}
-		err := pgx.BeginFunc(ctx, b.vpool, func(tx pgx.Tx) error {
-			set := `SET LOCAL hnsw.iterative_scan = relaxed_order`
-			if exact {
-				set = `SET LOCAL enable_indexscan = off`
-			}
-			if _, err := tx.Exec(ctx, set); err != nil {
-				return err
-			}
-			rows, err := tx.Query(ctx, floorVector+` OFFSET 0`, b.vsmall, vec, embeddingModel)
-			if err != nil {
-				return err
-			}
-			n := 0
-			for rows.Next() {
-				var id string
-				var d float64
-				if err := rows.Scan(&id, &d); err != nil {
-					return err
-				}
-				if n++; n <= 12 {
-					ids[id] = true
-				}
-			}
-			return rows.Err()
-		})
-		return ids, err
-	}
-	got, err := nearest(false)
+// listRecall is how many of the exact nearest 12 visible items under the cut-off the vector list
+// recall uses (memory.Service.VectorList) has in its first 12, and whether the index served it.
+func (b *bench) listRecall(ctx context.Context, e *exactRecall, text string, cut float64) (hits, total int, indexed bool, err error) {
+	got, indexed, err := e.list.VectorList(memory.WithCredential(ctx, memory.Credential{Kind: memory.CredentialWorker}),
+		b.vsmall, embed(text), embeddingModel, cut)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, false, err
 	}
-	want, err := nearest(true)
+	top := map[string]bool{}
+	for _, m := range got[:min(12, len(got))] {
+		top[m.ItemID] = true
+	}
+	rows, err := b.vpool.Query(ctx, exactVector, b.vsmall, vectorText(embed(text)), embeddingModel, cut)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, false, err
 	}
-	for id := range want {
-		if got[id] {
+	want, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return 0, 0, false, err
+	}
+	for _, id := range want {
+		if top[id] {
 			hits++
 		}
 	}
-	return hits, len(want), nil
+	return hits, len(want), indexed, nil
 }
 
 // benchStartRun is row 3: startRun end to end over HTTP (the thread decision, the packet, the

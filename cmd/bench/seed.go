@@ -195,10 +195,10 @@ func (b *bench) seedVectors(ctx context.Context) error {
 		return err
 	}
 	var indexDef string
-	if err := b.vpool.QueryRow(ctx, `SELECT indexdef FROM pg_indexes WHERE indexname = 'memory_embeddings_hnsw_1536'`).Scan(&indexDef); err != nil {
+	if err := b.vpool.QueryRow(ctx, `SELECT indexdef FROM pg_indexes WHERE indexname = 'memory_embeddings_hnsw_1536_half'`).Scan(&indexDef); err != nil {
 		return fmt.Errorf("the HNSW index: %w", err)
 	}
-	if _, err := b.vpool.Exec(ctx, `DROP INDEX memory_embeddings_hnsw_1536`); err != nil {
+	if _, err := b.vpool.Exec(ctx, `DROP INDEX memory_embeddings_hnsw_1536_half`); err != nil {
 		return err
 	}
 	rows, err := b.vpool.Query(ctx, `SELECT id::text, content FROM memory_items ORDER BY id`)

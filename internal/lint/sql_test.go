@@ -21,6 +21,7 @@ import (
 var sqlPlaces = map[string]string{
 	"internal/memory/recall_queries.go": "recall's statements are assembled from fragments, which sqlc can't express",
 	"internal/memory/recall.go":         "recall's statements are assembled from fragments, which sqlc can't express",
+	"internal/memory/recall_vector.go":  "recall's statements are assembled from fragments, which sqlc can't express",
 	"internal/db/":                      "migrates and checks the database: golang-migrate's schema_migrations table and the server's catalog, which the migrations don't define",
 	"internal/pgcluster/":               "runs the embedded cluster: creates its database, before any migration",
 	"internal/dbtest/":                  "the test harness: creates, clones and drops test databases",

@@ -36,7 +36,7 @@ const (
 	maxWordBytes = 2046
 	// maxEmbeddingDimensions is the schema's bound on memory_embeddings.dimensions.
 	maxEmbeddingDimensions = 16000
-	// hnswDimensions is the size the HNSW index of migration 000002 covers.
+	// hnswDimensions is the size the HNSW index of migration 000021 covers.
 	hnswDimensions = 1536
 )
 
@@ -52,6 +52,8 @@ type QueryEmbedder interface {
 type semanticRecall struct {
 	QueryEmbedder
 	maxDistance float64
+	// exactLimit replaces VectorExactLimit when not zero (a test's; -1: never exact).
+	exactLimit int
 }
 
 // CheckSemanticMaxDistance checks a cut-off for WithSemanticRecall: a cosine distance greater than 0
@@ -234,11 +236,8 @@ func (s *Service) buildPacketTx(ctx context.Context, tx pgx.Tx, teammateID strin
 		return Packet{}, err
 	}
 	useVector := q.vector.State == VectorUsed
-	var (
-		exists   bool
-		iterScan bool
-	)
-	if err := tx.QueryRow(ctx, qRecallPrepare, teammateID, useVector).Scan(&exists, &iterScan); err != nil {
+	exists, exact, err := prepareVectorTx(ctx, tx, teammateID, useVector, s.vectorExactLimit())
+	if err != nil {
 		return Packet{}, fmt.Errorf("build memory packet: %w", err)
 	}
 	if !exists {
@@ -252,8 +251,8 @@ func (s *Service) buildPacketTx(ctx context.Context, tx pgx.Tx, teammateID strin
 		if semantic, ok := s.embedder.(semanticRecall); ok {
 			maxDistance = semantic.maxDistance
 		}
-		if q.dims == hnswDimensions {
-			query, args = qRecallHybrid1536, append(args, q.text, q.model, maxDistance)
+		if useVectorIndex(q, exact) {
+			query, args = qRecallHybridIndexed, append(args, q.text, q.model, maxDistance)
 		} else {
 			query, args = qRecallHybridExact, append(args, q.text, q.model, maxDistance, q.dims)
 		}

@@ -70,43 +70,7 @@ const (
 		         LIMIT 30) AS m
 	)`
 
-	// recallVector1536 is the vector list (P3) for 1,536-dimension embeddings, written so that the
-	// planner can use the partial HNSW index memory_embeddings_hnsw_1536 (migration 000002) when the
-	// visible set is large, and a scan of the visible items' embeddings when it is small. With
-	// hnsw.iterative_scan = relaxed_order the index returns rows roughly in distance order, so the
-	// nearest 30 are materialised first and then filtered by distance and sorted exactly (the
-	// pgvector-recommended form). Only the item's current revision and the model asked for count.
-	// Ordering by the distance alone is what lets the index serve the inner ORDER BY, so items at
-	// exactly the same distance at the 30th place may go either way; the list itself is ordered by
-	// distance, then id.
-	recallVector1536 = `nearest AS MATERIALIZED (
-		SELECT i.id, e.embedding::vector(1536) <=> $3::text::vector(1536) AS distance
-		  FROM memory_embeddings e
-		  JOIN memory_items i ON i.id = e.item_id AND i.revision = e.revision
-		 WHERE e.model = $4 AND e.dimensions = 1536 AND ` + recallVisible + `
-		 ORDER BY distance
-		 LIMIT 30
-	), vec AS (
-		SELECT n.id, n.distance, row_number() OVER (ORDER BY n.distance, n.id) AS pos
-		  FROM nearest n
-		 WHERE n.distance < $5::float8
-	)`
-
-	// recallVectorExact is the vector list (P3) for any other number of dimensions: an exact scan of
-	// the visible items' embeddings. The dimensions are filtered before the distance is computed, as
-	// pgvector refuses to compare vectors of different sizes.
-	recallVectorExact = `nearest AS MATERIALIZED (
-		SELECT i.id, e.embedding <=> $3::text::vector AS distance
-		  FROM memory_embeddings e
-		  JOIN memory_items i ON i.id = e.item_id AND i.revision = e.revision
-		 WHERE e.model = $4 AND e.dimensions = $6::int AND ` + recallVisible + `
-		 ORDER BY distance, i.id
-		 LIMIT 30
-	), vec AS (
-		SELECT n.id, n.distance, row_number() OVER (ORDER BY n.distance, n.id) AS pos
-		  FROM nearest n
-		 WHERE n.distance < $5::float8
-	)`
+	// The vector list's fragments (recallVectorIndexed, recallVectorExact) are in recall_vector.go.
 
 	// recallCandidatesColumns follows itemColumns with each item's place in the two lists.
 	recallCandidateColumns = itemColumns + `, ft_pos, ft_rank, vec_pos, vec_distance`
@@ -119,9 +83,9 @@ const (
 			  FROM fts f JOIN memory_items i ON i.id = f.id
 		) AS memory_items`
 
-	// qRecallHybrid1536 and qRecallHybridExact: the candidates of both lists, with their items.
-	qRecallHybrid1536  = `WITH ` + recallQuery + `, ` + recallFullText + `, ` + recallVector1536 + recallHybridSelect
-	qRecallHybridExact = `WITH ` + recallQuery + `, ` + recallFullText + `, ` + recallVectorExact + recallHybridSelect
+	// qRecallHybridIndexed and qRecallHybridExact: the candidates of both lists, with their items.
+	qRecallHybridIndexed = `WITH ` + recallQuery + `, ` + recallFullText + `, ` + recallVectorIndexed + recallHybridSelect
+	qRecallHybridExact   = `WITH ` + recallQuery + `, ` + recallFullText + `, ` + recallVectorExact + recallHybridSelect
 
 	recallHybridSelect = `
 		SELECT ` + recallCandidateColumns + ` FROM (
@@ -135,15 +99,7 @@ const (
 	// spends a request of the AI budget.
 	qRecallWords = `SELECT EXISTS (SELECT 1 FROM memory_generations WHERE scope = $1), length(to_tsvector('english', $2::text))`
 
-	// qRecallPrepare checks that the teammate's scope exists. When $2 is true (the vector list takes
-	// part) it also turns on pgvector's iterative index scans for the rest of the transaction
-	// (pgvector 0.8 and later; older versions don't know the setting), so that filtering by scope
-	// can't leave the HNSW scan short of results.
-	qRecallPrepare = `
-		SELECT EXISTS (SELECT 1 FROM memory_generations WHERE scope = $1),
-		       (SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)
-		          FROM pg_extension
-		         WHERE $2::boolean AND extname = 'vector' AND extversion !~ '^0\.[0-7]\.') IS NOT NULL`
+	// qRecallPrepare is in recall_vector.go.
 
 	// qContextsInsert records the entries given to a run, in packet order (P7).
 	qContextsInsert = `

@@ -843,10 +843,10 @@ CREATE INDEX lessons_teammate ON public.lessons USING btree (teammate_id);
 CREATE INDEX memory_contexts_item ON public.memory_contexts USING btree (item_id);
 
 --
--- Name: memory_embeddings_hnsw_1536; Type: INDEX; Schema: public; Owner: -
+-- Name: memory_embeddings_hnsw_1536_half; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX memory_embeddings_hnsw_1536 ON public.memory_embeddings USING hnsw (((embedding)::public.vector(1536)) public.vector_cosine_ops) WHERE (dimensions = 1536);
+CREATE INDEX memory_embeddings_hnsw_1536_half ON public.memory_embeddings USING hnsw (((embedding)::public.halfvec(1536)) public.halfvec_cosine_ops) WITH (m='16', ef_construction='128') WHERE (dimensions = 1536);
 
 --
 -- Name: memory_forget_ledger_unwritten; Type: INDEX; Schema: public; Owner: -
