@@ -117,6 +117,8 @@ type Packet struct {
 	Text    string
 	Entries []PacketEntry
 	Vector  VectorStatus
+	// LeftOut counts what the packet left out and why; set by RecallPreview alone, nil for a run.
+	LeftOut *LeftOut
 }
 
 // RecallQuery is a recall request made ready for buildPacketTx by prepareRecall, outside any
@@ -410,8 +412,8 @@ func writeContextsTx(ctx context.Context, tx pgx.Tx, runID string, p Packet) err
 }
 
 // RecallPreview returns the packet a run of teammateID would get now for query, in a read-only
-// transaction, with each entry's ranks, distance and score so the user can see why it was chosen.
-// The user and the worker may preview any teammate; a run only its own.
+// transaction, with each entry's ranks, distance and score so the user can see why it was chosen,
+// and what it left out and why (LeftOut). The user and the worker may preview any teammate; a run only its own.
 func (s *Service) RecallPreview(ctx context.Context, teammateID, query string) (Packet, error) {
 	c, err := require(ctx, CredentialUser, CredentialWorker, CredentialRun)
 	if err != nil {
@@ -433,7 +435,11 @@ func (s *Service) RecallPreview(ctx context.Context, teammateID, query string) (
 	var p Packet
 	if err == nil {
 		err = s.inReadTx(ctx, func(tx pgx.Tx) error {
-			p, err = s.buildPacketTx(ctx, tx, teammateID, q)
+			if p, err = s.buildPacketTx(ctx, tx, teammateID, q); err != nil {
+				return err
+			}
+			leftOut, err := leftOutTx(ctx, tx, teammateID, q, p)
+			p.LeftOut = &leftOut
 			return err
 		})
 	}
