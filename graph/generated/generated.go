@@ -3281,8 +3281,11 @@ type RecallPreview {
   vectorSearch: VectorSearch!
   "Why vector search was skipped or failed; null otherwise."
   vectorReason: String
-  "What the packet left out and why, counted for the preview alone (runs don't get it)."
-  leftOut: RecallLeftOut!
+  """
+  What the packet left out and why, counted for the preview alone. Null unless the user asks: a run
+  must not learn how many suggestions wait (F3).
+  """
+  leftOut: RecallLeftOut
 }
 
 """
@@ -12572,10 +12575,10 @@ func (ec *executionContext) _RecallPreview_leftOut(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *memory.LeftOut) graphql.Marshaler {
-			return ec.marshalNRecallLeftOut2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐLeftOut(ctx, selections, v)
+			return ec.marshalORecallLeftOut2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐLeftOut(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_RecallPreview_leftOut(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -18903,7 +18906,7 @@ func (ec *executionContext) _RecallPreview(ctx context.Context, sel ast.Selectio
 				})
 		case "leftOut":
 			out.Values[i] = ec._RecallPreview_leftOut(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
@@ -20645,14 +20648,6 @@ func (ec *executionContext) marshalNRecallEntry2ᚕgithubᚗcomᚋopenᚑbotᚋm
 	return ret
 }
 
-func (ec *executionContext) marshalNRecallLeftOut2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐLeftOut(ctx context.Context, sel ast.SelectionSet, v *memory.LeftOut) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "RecallLeftOut!")
-		return graphql.Null
-	}
-	return ec._RecallLeftOut(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNRecallPreview2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐPacket(ctx context.Context, sel ast.SelectionSet, v *memory.Packet) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "RecallPreview!")
@@ -21475,6 +21470,13 @@ var (
 		memory.RatingDown: "DOWN",
 	}
 )
+
+func (ec *executionContext) marshalORecallLeftOut2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐLeftOut(ctx context.Context, sel ast.SelectionSet, v *memory.LeftOut) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RecallLeftOut(ctx, sel, v)
+}
 
 func (ec *executionContext) marshalORetryOrigin2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRetryOrigin(ctx context.Context, sel ast.SelectionSet, v *memory.RetryOrigin) graphql.Marshaler {
 	if v == nil {

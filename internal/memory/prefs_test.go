@@ -106,9 +106,16 @@ func TestRecallPreviewLeftOut(t *testing.T) {
 	require.Len(t, p.Entries, 1)
 	assert.Equal(t, memory.LeftOut{NoSharedWord: 17, Expired: 1, Waiting: 1}, *p.LeftOut)
 
-	// Runs don't get the count.
+	// Runs don't get the count, nor does the worker or a run's own preview: how many suggestions
+	// wait would tell a run whether its suggestion was kept or dropped as forgotten text (F3).
 	run := f.startRun(t, tm, "which ferry?")
 	assert.Nil(t, run.Packet.LeftOut)
+	for name, ctx := range map[string]context.Context{"worker": worker, "run": runOf(tm)} {
+		p, err := f.svc.RecallPreview(ctx, tm, "which ferry?")
+		require.NoError(t, err, name)
+		assert.Len(t, p.Entries, 12, name)
+		assert.Nil(t, p.LeftOut, name)
+	}
 }
 
 // The left-out count is computed for the preview alone, and stays cheap: at 10,000 visible items

@@ -117,7 +117,7 @@ type Packet struct {
 	Text    string
 	Entries []PacketEntry
 	Vector  VectorStatus
-	// LeftOut counts what the packet left out and why; set by RecallPreview alone, nil for a run.
+	// LeftOut counts what the packet left out and why; set by RecallPreview for the user alone.
 	LeftOut *LeftOut
 }
 
@@ -413,7 +413,7 @@ func writeContextsTx(ctx context.Context, tx pgx.Tx, runID string, p Packet) err
 
 // RecallPreview returns the packet a run of teammateID would get now for query, in a read-only
 // transaction, with each entry's ranks, distance and score so the user can see why it was chosen,
-// and what it left out and why (LeftOut). The user and the worker may preview any teammate; a run only its own.
+// and, for the user, what it left out and why (LeftOut). The user and the worker may preview any teammate; a run only its own.
 func (s *Service) RecallPreview(ctx context.Context, teammateID, query string) (Packet, error) {
 	c, err := require(ctx, CredentialUser, CredentialWorker, CredentialRun)
 	if err != nil {
@@ -435,7 +435,7 @@ func (s *Service) RecallPreview(ctx context.Context, teammateID, query string) (
 	var p Packet
 	if err == nil {
 		err = s.inReadTx(ctx, func(tx pgx.Tx) error {
-			if p, err = s.buildPacketTx(ctx, tx, teammateID, q); err != nil {
+			if p, err = s.buildPacketTx(ctx, tx, teammateID, q); err != nil || c.Kind != CredentialUser {
 				return err
 			}
 			leftOut, err := leftOutTx(ctx, tx, teammateID, q, p)

@@ -8,8 +8,10 @@ import (
 )
 
 // LeftOut counts what a packet did not give, by reason, so that the recall preview can say why a
-// memory the user expected is missing. Runs never get it: it is computed for the preview alone
-// (RecallPreview), since counting every visible item is work a run has no use for.
+// memory the user expected is missing. It is computed for the user's preview alone (RecallPreview):
+// a run's packet has no use for it, and a run or the worker must not learn it — the count of
+// suggestions waiting would tell a run whether its own suggestion was kept or silently dropped as
+// forgotten text (F3).
 type LeftOut struct {
 	// NoSharedWord: active, unexpired, unpinned items that share no word with the request (after
 	// PostgreSQL's stemming and stop words, P2) and are not in the packet. Pinning one of them makes

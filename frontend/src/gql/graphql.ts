@@ -529,7 +529,7 @@ export type RecallPreviewQueryVariables = Exact<{
 }>;
 
 
-export type RecallPreviewQuery = { recallPreview: { vectorSearch: VectorSearch, vectorReason: string | null, leftOut: { noSharedWord: number, overBudget: number, expired: number, waiting: number }, entries: Array<{ header: string, fullTextRank: number | null, fullTextPosition: number | null, vectorDistance: number | null, vectorPosition: number | null, score: number, truncated: boolean, item: { id: string, scope: string, kind: MemoryKind, key: string | null, content: string, pinned: boolean } }> } };
+export type RecallPreviewQuery = { recallPreview: { vectorSearch: VectorSearch, vectorReason: string | null, leftOut: { noSharedWord: number, overBudget: number, expired: number, waiting: number } | null, entries: Array<{ header: string, fullTextRank: number | null, fullTextPosition: number | null, vectorDistance: number | null, vectorPosition: number | null, score: number, truncated: boolean, item: { id: string, scope: string, kind: MemoryKind, key: string | null, content: string, pinned: boolean } }> } };
 
 export type ImportMemoryMutationVariables = Exact<{
   input: ImportMemoryInput;

@@ -101,6 +101,7 @@ function count(n: number, one: string, many: string): string {
  */
 export function leftOutLines(l: Preview['leftOut']): string[] {
   const out: string[] = []
+  if (!l) return out
   if (l.noSharedWord > 0) {
     out.push(
       `${count(l.noSharedWord, 'memory shares', 'memories share')} no word with this request, so ${l.noSharedWord === 1 ? 'it was' : 'they were'} left out — pin one to always give it.`,
