@@ -22,7 +22,9 @@ func TestCreatePreferencePinnedByDefault(t *testing.T) {
 			vars["p"] = pinned
 			query = `mutation($tm: ID, $k: MemoryKind, $c: String!, $p: Boolean) { createMemory(input: {scope: {teammateId: $tm}, kind: $k, content: $c, pinned: $p}) { item { pinned } } }`
 		}
-		var out struct{ CreateMemory struct{ Item struct{ Pinned bool } } }
+		var out struct {
+			CreateMemory struct{ Item struct{ Pinned bool } }
+		}
 		w.api.Must(t, user, query, vars, &out)
 		return out.CreateMemory.Item.Pinned
 	}
