@@ -94,14 +94,14 @@ func TestRecallPreviewLeftOut(t *testing.T) {
 	add(recallItem{teammate: &tm, content: "Ferry on Sunday?", status: memory.StatusCandidate})
 	add(recallItem{teammate: &other, content: "Ferry for the other one", status: memory.StatusCandidate})
 
-	p, err := f.svc.RecallPreview(user, tm, "which ferry?")
+	p, err := f.svc.RecallPreviewWithLeftOut(user, tm, "which ferry?")
 	require.NoError(t, err)
 	require.Len(t, p.Entries, 12, "the pinned preference and 11 of the 13 ferry items")
 	require.NotNil(t, p.LeftOut)
 	assert.Equal(t, memory.LeftOut{NoSharedWord: 4, OverBudget: 2, Expired: 1, Waiting: 1}, *p.LeftOut)
 
 	// A request with no word at all: only the pinned item is given; every unpinned one shares no word.
-	p, err = f.svc.RecallPreview(user, tm, "?!")
+	p, err = f.svc.RecallPreviewWithLeftOut(user, tm, "?!")
 	require.NoError(t, err)
 	require.Len(t, p.Entries, 1)
 	assert.Equal(t, memory.LeftOut{NoSharedWord: 17, Expired: 1, Waiting: 1}, *p.LeftOut)
@@ -110,8 +110,11 @@ func TestRecallPreviewLeftOut(t *testing.T) {
 	// wait would tell a run whether its suggestion was kept or dropped as forgotten text (F3).
 	run := f.startRun(t, tm, "which ferry?")
 	assert.Nil(t, run.Packet.LeftOut)
+	p, err = f.svc.RecallPreview(user, tm, "which ferry?")
+	require.NoError(t, err)
+	assert.Nil(t, p.LeftOut, "counted only when asked for")
 	for name, ctx := range map[string]context.Context{"worker": worker, "run": runOf(tm)} {
-		p, err := f.svc.RecallPreview(ctx, tm, "which ferry?")
+		p, err := f.svc.RecallPreviewWithLeftOut(ctx, tm, "which ferry?")
 		require.NoError(t, err, name)
 		assert.Len(t, p.Entries, 12, name)
 		assert.Nil(t, p.LeftOut, name)
@@ -130,7 +133,7 @@ func TestRecallLeftOutCost(t *testing.T) {
 	tm := f.teammate(t, "Big")
 	seedRecallItems(t, f, tm, 10_000)
 	ctx := context.Background()
-	p, err := f.svc.RecallPreview(user, tm, "tea garden morning")
+	p, err := f.svc.RecallPreviewWithLeftOut(user, tm, "tea garden morning")
 	require.NoError(t, err)
 	ids := packetIDs(p)
 	words := memory.RequestWords("tea garden morning")

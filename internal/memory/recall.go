@@ -117,7 +117,8 @@ type Packet struct {
 	Text    string
 	Entries []PacketEntry
 	Vector  VectorStatus
-	// LeftOut counts what the packet left out and why; set by RecallPreview for the user alone.
+	// LeftOut counts what the packet left out and why; set by RecallPreviewWithLeftOut for the user
+	// alone.
 	LeftOut *LeftOut
 }
 
@@ -412,9 +413,14 @@ func writeContextsTx(ctx context.Context, tx pgx.Tx, runID string, p Packet) err
 }
 
 // RecallPreview returns the packet a run of teammateID would get now for query, in a read-only
-// transaction, with each entry's ranks, distance and score so the user can see why it was chosen,
-// and, for the user, what it left out and why (LeftOut). The user and the worker may preview any teammate; a run only its own.
+// transaction, with each entry's ranks, distance and score so the user can see why it was chosen.
+// The user and the worker may preview any teammate; a run only its own.
 func (s *Service) RecallPreview(ctx context.Context, teammateID, query string) (Packet, error) {
+	return s.recallPreview(ctx, teammateID, query, false)
+}
+
+// recallPreview is RecallPreview; withLeftOut also counts, for the user, what the packet left out.
+func (s *Service) recallPreview(ctx context.Context, teammateID, query string, withLeftOut bool) (Packet, error) {
 	c, err := require(ctx, CredentialUser, CredentialWorker, CredentialRun)
 	if err != nil {
 		return Packet{}, err
@@ -435,7 +441,7 @@ func (s *Service) RecallPreview(ctx context.Context, teammateID, query string) (
 	var p Packet
 	if err == nil {
 		err = s.inReadTx(ctx, func(tx pgx.Tx) error {
-			if p, err = s.buildPacketTx(ctx, tx, teammateID, q); err != nil || c.Kind != CredentialUser {
+			if p, err = s.buildPacketTx(ctx, tx, teammateID, q); err != nil || !withLeftOut || c.Kind != CredentialUser {
 				return err
 			}
 			leftOut, err := leftOutTx(ctx, tx, teammateID, q, p)

@@ -7,8 +7,16 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
+// RecallPreviewWithLeftOut is RecallPreview and, when the user asks, what the packet left out and
+// why (Packet.LeftOut, counted in the packet's transaction). The worker and runs get the preview
+// without it. The counts cost a few index scans more than the preview, so a caller asks for them
+// only when it shows them.
+func (s *Service) RecallPreviewWithLeftOut(ctx context.Context, teammateID, query string) (Packet, error) {
+	return s.recallPreview(ctx, teammateID, query, true)
+}
+
 // LeftOut counts what a packet did not give, by reason, so that the recall preview can say why a
-// memory the user expected is missing. It is computed for the user's preview alone (RecallPreview):
+// memory the user expected is missing. It is computed for the user's preview alone:
 // a run's packet has no use for it, and a run or the worker must not learn it — the count of
 // suggestions waiting would tell a run whether its own suggestion was kept or silently dropped as
 // forgotten text (F3).
