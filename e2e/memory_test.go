@@ -155,6 +155,7 @@ func TestCreateItemsPinnedFirst(t *testing.T) {
 		p.fill(tid("create-content"), "Writes reports in British English")
 		p.fill(tid("create-key"), "spelling")
 		p.choose(tid("create-kind"), "PREFERENCE")
+		p.click(tid("create-pinned")) // a preference is pinned unless unticked (P2); this one is not
 		p.assertNoHorizontalScroll()
 		p.shot("create-form")
 		p.click(tid("create-submit"))
@@ -487,6 +488,8 @@ func TestAboutYouSharedScope(t *testing.T) {
 		p.click(tid("memory-new"))
 		p.fill(tid("create-content"), content)
 		p.choose(tid("create-kind"), "PREFERENCE")
+		// Unpinned: a pinned shared item would lead the packets of every later test's teammates (P2).
+		p.click(tid("create-pinned"))
 		p.click(tid("create-submit"))
 		id := p.waitItemWithContent(content)
 

@@ -7,6 +7,7 @@ import { LimitsContext } from './api/limits.ts'
 import { graphql } from './gql'
 import { LoginRequired } from './LoginRequired.tsx'
 import { Link, paths, useRoute, type Route } from './router.tsx'
+import { useAboutYouWaiting, WaitingBadge } from './settings/AboutYouWaiting.tsx'
 import { SettingsPage } from './settings/SettingsPage.tsx'
 import { SignOut } from './SignOut.tsx'
 import { TeammatePage } from './teammates/TeammatePage.tsx'
@@ -72,6 +73,7 @@ function SessionGate({ api }: { api: Api }) {
 
 function Frame({ api }: { api: Api }) {
   const route = useRoute()
+  const aboutYouWaiting = useAboutYouWaiting()
   return (
     <div className="frame" data-testid="app-root">
       <a className="skip-link" href="#main">
@@ -88,6 +90,7 @@ function Frame({ api }: { api: Api }) {
             </Link>
             <Link to={paths.settings('about-you')} aria-current={route.page === 'settings' ? 'page' : undefined} data-testid="nav-settings">
               Settings
+              <WaitingBadge count={aboutYouWaiting} testId="nav-settings-waiting" />
             </Link>
           </nav>
           <SignOut api={api} />

@@ -315,8 +315,16 @@ type ComplexityRoot struct {
 		VectorPos      func(childComplexity int) int
 	}
 
+	RecallLeftOut struct {
+		Expired      func(childComplexity int) int
+		NoSharedWord func(childComplexity int) int
+		OverBudget   func(childComplexity int) int
+		Waiting      func(childComplexity int) int
+	}
+
 	RecallPreview struct {
 		Entries      func(childComplexity int) int
+		LeftOut      func(childComplexity int) int
 		Text         func(childComplexity int) int
 		VectorReason func(childComplexity int) int
 		VectorSearch func(childComplexity int) int
@@ -1916,12 +1924,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RecallEntry.VectorPos(childComplexity), true
 
+	case "RecallLeftOut.expired":
+		if e.ComplexityRoot.RecallLeftOut.Expired == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RecallLeftOut.Expired(childComplexity), true
+	case "RecallLeftOut.noSharedWord":
+		if e.ComplexityRoot.RecallLeftOut.NoSharedWord == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RecallLeftOut.NoSharedWord(childComplexity), true
+	case "RecallLeftOut.overBudget":
+		if e.ComplexityRoot.RecallLeftOut.OverBudget == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RecallLeftOut.OverBudget(childComplexity), true
+	case "RecallLeftOut.waiting":
+		if e.ComplexityRoot.RecallLeftOut.Waiting == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RecallLeftOut.Waiting(childComplexity), true
+
 	case "RecallPreview.entries":
 		if e.ComplexityRoot.RecallPreview.Entries == nil {
 			break
 		}
 
 		return e.ComplexityRoot.RecallPreview.Entries(childComplexity), true
+	case "RecallPreview.leftOut":
+		if e.ComplexityRoot.RecallPreview.LeftOut == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RecallPreview.LeftOut(childComplexity), true
 	case "RecallPreview.text":
 		if e.ComplexityRoot.RecallPreview.Text == nil {
 			break
@@ -3256,6 +3295,26 @@ type RecallPreview {
   vectorSearch: VectorSearch!
   "Why vector search was skipped or failed; null otherwise."
   vectorReason: String
+  """
+  What the packet left out and why, counted for the preview alone. Null unless the user asks: a run
+  must not learn how many suggestions wait (F3).
+  """
+  leftOut: RecallLeftOut
+}
+
+"""
+How many memories of the teammate's scope and the shared scope a packet left out, by reason. Pinned
+items always reach the packet while it has room (P2, P4, P5).
+"""
+type RecallLeftOut {
+  "Active, unpinned memories that share no word with the request. Pinning one gives it to every request."
+  noSharedWord: Int!
+  "Memories that matched (or are pinned) but didn't fit: 30 per list, 12 entries, 6,000 characters."
+  overBudget: Int!
+  "Active memories whose expiry has passed; runs no longer get them."
+  expired: Int!
+  "Suggestions waiting for the user; none is given until it is confirmed (A2)."
+  waiting: Int!
 }
 
 "Whether the optional AI is on, what it sends where, and today's use (I1–I5)."
@@ -4067,8 +4126,11 @@ input CreateMemoryInput {
   key: String
   "1–4,000 characters."
   content: String!
-  "Pinned items are given to every run of the scope, first."
-  pinned: Boolean = false
+  """
+  Pinned items are given to every run of the scope, first. Omitted: true for a PREFERENCE (a
+  preference is meant for every request), false otherwise.
+  """
+  pinned: Boolean
   "Must be in the future."
   expiresAt: Time
   """
@@ -4649,6 +4711,20 @@ func (ec *executionContext) childFields_RecallEntry(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type RecallEntry", field.Name)
 }
 
+func (ec *executionContext) childFields_RecallLeftOut(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "noSharedWord":
+		return ec.fieldContext_RecallLeftOut_noSharedWord(ctx, field)
+	case "overBudget":
+		return ec.fieldContext_RecallLeftOut_overBudget(ctx, field)
+	case "expired":
+		return ec.fieldContext_RecallLeftOut_expired(ctx, field)
+	case "waiting":
+		return ec.fieldContext_RecallLeftOut_waiting(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RecallLeftOut", field.Name)
+}
+
 func (ec *executionContext) childFields_RecallPreview(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "text":
@@ -4659,6 +4735,8 @@ func (ec *executionContext) childFields_RecallPreview(ctx context.Context, field
 		return ec.fieldContext_RecallPreview_vectorSearch(ctx, field)
 	case "vectorReason":
 		return ec.fieldContext_RecallPreview_vectorReason(ctx, field)
+	case "leftOut":
+		return ec.fieldContext_RecallPreview_leftOut(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RecallPreview", field.Name)
 }
@@ -12403,6 +12481,98 @@ func (ec *executionContext) fieldContext_RecallEntry_truncated(_ context.Context
 	return graphql.NewScalarFieldContext("RecallEntry", field, false, false, "Boolean")
 }
 
+func (ec *executionContext) _RecallLeftOut_noSharedWord(ctx context.Context, field graphql.CollectedField, obj *memory.LeftOut) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RecallLeftOut_noSharedWord(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NoSharedWord, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RecallLeftOut_noSharedWord(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RecallLeftOut", field, false, false, "Int")
+}
+
+func (ec *executionContext) _RecallLeftOut_overBudget(ctx context.Context, field graphql.CollectedField, obj *memory.LeftOut) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RecallLeftOut_overBudget(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OverBudget, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RecallLeftOut_overBudget(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RecallLeftOut", field, false, false, "Int")
+}
+
+func (ec *executionContext) _RecallLeftOut_expired(ctx context.Context, field graphql.CollectedField, obj *memory.LeftOut) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RecallLeftOut_expired(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Expired, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RecallLeftOut_expired(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RecallLeftOut", field, false, false, "Int")
+}
+
+func (ec *executionContext) _RecallLeftOut_waiting(ctx context.Context, field graphql.CollectedField, obj *memory.LeftOut) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RecallLeftOut_waiting(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Waiting, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RecallLeftOut_waiting(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RecallLeftOut", field, false, false, "Int")
+}
+
 func (ec *executionContext) _RecallPreview_text(ctx context.Context, field graphql.CollectedField, obj *memory.Packet) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12502,6 +12672,38 @@ func (ec *executionContext) _RecallPreview_vectorReason(ctx context.Context, fie
 }
 func (ec *executionContext) fieldContext_RecallPreview_vectorReason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RecallPreview", field, true, true, "String")
+}
+
+func (ec *executionContext) _RecallPreview_leftOut(ctx context.Context, field graphql.CollectedField, obj *memory.Packet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RecallPreview_leftOut(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LeftOut, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *memory.LeftOut) graphql.Marshaler {
+			return ec.marshalORecallLeftOut2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐLeftOut(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RecallPreview_leftOut(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RecallPreview",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RecallLeftOut(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _RemoveDemoPayload_teammates(ctx context.Context, field graphql.CollectedField, obj *model.RemoveDemoPayload) (ret graphql.Marshaler) {
@@ -15543,9 +15745,6 @@ func (ec *executionContext) unmarshalInputCreateMemoryInput(ctx context.Context,
 
 	if _, present := asMap["kind"]; !present {
 		asMap["kind"] = "FACT"
-	}
-	if _, present := asMap["pinned"]; !present {
-		asMap["pinned"] = false
 	}
 
 	fieldsInOrder := [...]string{"scope", "kind", "key", "content", "pinned", "expiresAt", "idempotencyKey"}
@@ -18784,6 +18983,54 @@ func (ec *executionContext) _RecallEntry(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var recallLeftOutImplementors = []string{"RecallLeftOut"}
+
+func (ec *executionContext) _RecallLeftOut(ctx context.Context, sel ast.SelectionSet, obj *memory.LeftOut) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, recallLeftOutImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RecallLeftOut")
+		case "noSharedWord":
+			out.Values[i] = ec._RecallLeftOut_noSharedWord(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "overBudget":
+			out.Values[i] = ec._RecallLeftOut_overBudget(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expired":
+			out.Values[i] = ec._RecallLeftOut_expired(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "waiting":
+			out.Values[i] = ec._RecallLeftOut_waiting(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var recallPreviewImplementors = []string{"RecallPreview"}
 
 func (ec *executionContext) _RecallPreview(ctx context.Context, sel ast.SelectionSet, obj *memory.Packet) graphql.Marshaler {
@@ -18818,6 +19065,11 @@ func (ec *executionContext) _RecallPreview(ctx context.Context, sel ast.Selectio
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._RecallPreview_vectorReason(ctx, field, obj)
 				})
+		case "leftOut":
+			out.Values[i] = ec._RecallPreview_leftOut(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -21384,6 +21636,13 @@ var (
 		memory.RatingDown: "DOWN",
 	}
 )
+
+func (ec *executionContext) marshalORecallLeftOut2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐLeftOut(ctx context.Context, sel ast.SelectionSet, v *memory.LeftOut) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RecallLeftOut(ctx, sel, v)
+}
 
 func (ec *executionContext) marshalORetryOrigin2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRetryOrigin(ctx context.Context, sel ast.SelectionSet, v *memory.RetryOrigin) graphql.Marshaler {
 	if v == nil {

@@ -120,7 +120,8 @@ type CreateMemoryInput struct {
 	Key *string `json:"key,omitempty"`
 	// 1–4,000 characters.
 	Content string `json:"content"`
-	// Pinned items are given to every run of the scope, first.
+	// Pinned items are given to every run of the scope, first. Omitted: true for a PREFERENCE (a
+	// preference is meant for every request), false otherwise.
 	Pinned *bool `json:"pinned,omitempty"`
 	// Must be in the future.
 	ExpiresAt *time.Time `json:"expiresAt,omitempty"`

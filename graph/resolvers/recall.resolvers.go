@@ -7,7 +7,9 @@ package resolvers
 
 import (
 	"context"
+	"slices"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/open-bot/memory/graph/generated"
 	"github.com/open-bot/memory/graph/model"
 	"github.com/open-bot/memory/internal/memory"
@@ -16,6 +18,10 @@ import (
 
 // RecallPreview is the resolver for the recallPreview field.
 func (r *queryResolver) RecallPreview(ctx context.Context, teammateID string, query string) (*memory.Packet, error) {
+	// What the packet left out is counted only when the request selects it.
+	if slices.ContainsFunc(graphql.CollectFieldsCtx(ctx, nil), func(f graphql.CollectedField) bool { return f.Name == "leftOut" }) {
+		return ptrOrErr(r.Memory.RecallPreviewWithLeftOut(ctx, teammateID, query))
+	}
 	return ptrOrErr(r.Memory.RecallPreview(ctx, teammateID, query))
 }
 

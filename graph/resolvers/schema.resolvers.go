@@ -125,6 +125,7 @@ func (r *mutationResolver) CreateMemory(ctx context.Context, input model.CreateM
 	if input.Kind != nil {
 		in.Kind = *input.Kind
 	}
+	in.Pinned = in.Kind.PinnedByDefault()
 	if input.Pinned != nil {
 		in.Pinned = *input.Pinned
 	}

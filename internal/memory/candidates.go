@@ -99,7 +99,8 @@ func (e confirmEdits) apply(st state) state {
 }
 
 // ConfirmCandidate makes a suggestion memory (user only), optionally with the user's edited
-// content, kind and key. A plain suggestion becomes active as a "confirm" revision. A proposal to
+// content, kind and key. A plain suggestion becomes active as a "confirm" revision, pinned when its
+// kind is pinned by default (Kind.PinnedByDefault). A proposal to
 // change an item (A4) is applied to that item as a "confirm" revision — failing with a conflict if
 // the item changed since the proposal was made (R2) — and the proposal itself is settled. A proposal
 // to forget an item (A5) forgets it (F1–F4), with the same conflict check, so the user never erases a
@@ -132,7 +133,9 @@ func (s *Service) confirmCandidateTx(ctx context.Context, tx pgx.Tx, cand Item, 
 		return Item{}, invalid("content", "content, kind and key must be omitted when confirming a proposal to forget")
 	}
 	if cand.TargetItemID == nil {
-		return s.writeRevisionTx(ctx, tx, cand, edits.apply(itemState(cand)), StatusActive, ActionConfirm, ActorUser, cand.SourceRunID)
+		next := edits.apply(itemState(cand))
+		next.pinned = next.pinned || next.kind.PinnedByDefault()
+		return s.writeRevisionTx(ctx, tx, cand, next, StatusActive, ActionConfirm, ActorUser, cand.SourceRunID)
 	}
 	row, err := queries(tx).ItemGetForUpdate(ctx, *cand.TargetItemID)
 	if err != nil {

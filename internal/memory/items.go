@@ -26,6 +26,12 @@ func (k Kind) valid() bool {
 	return false
 }
 
+// PinnedByDefault reports whether a new item of kind k is pinned unless the user says otherwise: a
+// preference ("answers in bullet points") is meant for every request, and a request rarely shares a
+// word with it, so it is pinned when it is created or confirmed (P2: pinned items always match).
+// The user can unpin it, and it is then given only when it matches.
+func (k Kind) PinnedByDefault() bool { return k == KindPreference }
+
 // Status is where an item is in its life.
 type Status string
 

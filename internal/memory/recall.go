@@ -119,6 +119,9 @@ type Packet struct {
 	Text    string
 	Entries []PacketEntry
 	Vector  VectorStatus
+	// LeftOut counts what the packet left out and why; set by RecallPreviewWithLeftOut for the user
+	// alone.
+	LeftOut *LeftOut
 }
 
 // RecallQuery is a recall request made ready for buildPacketTx by prepareRecall, outside any
@@ -412,6 +415,11 @@ func writeContextsTx(ctx context.Context, tx pgx.Tx, runID string, p Packet) err
 // transaction, with each entry's ranks, distance and score so the user can see why it was chosen.
 // The user and the worker may preview any teammate; a run only its own.
 func (s *Service) RecallPreview(ctx context.Context, teammateID, query string) (Packet, error) {
+	return s.recallPreview(ctx, teammateID, query, false)
+}
+
+// recallPreview is RecallPreview; withLeftOut also counts, for the user, what the packet left out.
+func (s *Service) recallPreview(ctx context.Context, teammateID, query string, withLeftOut bool) (Packet, error) {
 	c, err := require(ctx, CredentialUser, CredentialWorker, CredentialRun)
 	if err != nil {
 		return Packet{}, err
@@ -432,7 +440,11 @@ func (s *Service) RecallPreview(ctx context.Context, teammateID, query string) (
 	var p Packet
 	if err == nil {
 		err = s.inReadTx(ctx, func(tx pgx.Tx) error {
-			p, err = s.buildPacketTx(ctx, tx, teammateID, q)
+			if p, err = s.buildPacketTx(ctx, tx, teammateID, q); err != nil || !withLeftOut || c.Kind != CredentialUser {
+				return err
+			}
+			leftOut, err := leftOutTx(ctx, tx, teammateID, q, p)
+			p.LeftOut = &leftOut
 			return err
 		})
 	}

@@ -96,7 +96,8 @@ func actorOf(run Run) string { return "teammate:" + run.TeammateID }
 // Remember saves what a teammate learned (run credential). intent.Judge decides: confirmed memory when
 // the user's message asks for it and contains it (A1, A3 for shared), a suggestion otherwise (A2). A
 // suggestion whose text the user forgot before is dropped without the run being told: it is answered
-// as any suggestion (F3, suppressed.go). A text already remembered is not saved twice.
+// as any suggestion (F3, suppressed.go). A text already remembered is not saved twice. A confirmed
+// preference is pinned (Kind.PinnedByDefault).
 func (t *Tools) Remember(ctx context.Context, in RememberInput) (ToolResult, error) {
 	s := t.service()
 	c, err := require(ctx, CredentialRun)
@@ -144,7 +145,7 @@ func (t *Tools) Remember(ctx context.Context, in RememberInput) (ToolResult, err
 			actor: actorOf(run), sourceRunID: &run.ID, sourceMessageID: &messageID,
 		}
 		if d.Verdict == intent.Confirmed {
-			n.status = StatusActive
+			n.status, n.state.pinned = StatusActive, in.Kind.PinnedByDefault()
 			item, err := s.insertItemTx(ctx, tx, n)
 			if err != nil {
 				return ToolResult{}, err

@@ -54,6 +54,7 @@ const embedded = [
   'MemoryContextEntry',
   'RecallPreview',
   'RecallEntry',
+  'RecallLeftOut',
   'AIStatus',
   'Erasure',
   'BackupStatus',

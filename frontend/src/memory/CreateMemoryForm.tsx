@@ -25,12 +25,22 @@ interface CreateMemoryFormProps {
   onClose(): void
 }
 
+/** Whether a new item of kind is pinned unless the user says otherwise, as the API decides. */
+export function pinnedByDefault(kind: MemoryKind): boolean {
+  return kind === 'PREFERENCE'
+}
+
+/** Why the form pins a preference, under its Pinned box. */
+export const preferencePinnedHint = 'Preferences are pinned so they apply to every request — unpin to give it only when it matches.'
+
 /** The form that adds an item to a scope; a text forgotten before is saved only after a warning (F3). */
 export function CreateMemoryForm({ scope, onClose }: CreateMemoryFormProps) {
   const [content, setContent] = useState('')
   const [key, setKey] = useState('')
   const [kind, setKind] = useState<MemoryKind>('FACT')
-  const [pinned, setPinned] = useState(false)
+  // Pinned follows the kind (a preference is pinned by default) until the user ticks or unticks it.
+  const [pinnedChoice, setPinnedChoice] = useState<boolean | null>(null)
+  const pinned = pinnedChoice ?? pinnedByDefault(kind)
   const [expires, setExpires] = useState('')
   const [{ fetching, error }, createMemory] = useMutation(CreateMemoryMutation)
   const guard = useForgottenGuard(scope)
@@ -74,9 +84,14 @@ export function CreateMemoryForm({ scope, onClose }: CreateMemoryFormProps) {
         </Field>
       </div>
       <label className="check">
-        <input type="checkbox" checked={pinned} onChange={(e) => setPinned(e.target.checked)} data-testid="create-pinned" />
+        <input type="checkbox" checked={pinned} onChange={(e) => setPinnedChoice(e.target.checked)} data-testid="create-pinned" />
         Pinned <span className="muted">— always given to teammates, first</span>
       </label>
+      {kind === 'PREFERENCE' && (
+        <p className="muted small" data-testid="create-pinned-why">
+          {preferencePinnedHint}
+        </p>
+      )}
       {(error || checkError) && <ErrorMessage testId="create-error">{checkError ?? describeError(error)}</ErrorMessage>}
       {guard.warnedText === content ? (
         <ForgottenWarning busy={fetching} onConfirm={() => void submit(undefined, true)} onCancel={guard.reset} />

@@ -12,6 +12,12 @@ const RecallPreviewQuery = graphql(`
     recallPreview(teammateId: $teammateId, query: $query) {
       vectorSearch
       vectorReason
+      leftOut {
+        noSharedWord
+        overBudget
+        expired
+        waiting
+      }
       entries {
         header
         fullTextRank
@@ -83,6 +89,36 @@ function stem(w: string): string {
   return w.replace(/(ing|ed|es|s|e)$/u, '') || w
 }
 
+function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`
+}
+
+/**
+ * What the packet left out and why, one sentence for each reason that applies (P2–P5, A2): the
+ * memories that share no word with the request (the usual surprise: a preference such as "answers in
+ * bullet points" is not given for "summarise this week's news" unless it is pinned), those that
+ * matched but didn't fit, the expired ones and the suggestions still waiting.
+ */
+export function leftOutLines(l: Preview['leftOut']): string[] {
+  const out: string[] = []
+  if (!l) return out
+  if (l.noSharedWord > 0) {
+    out.push(
+      `${count(l.noSharedWord, 'memory shares', 'memories share')} no word with this request, so ${l.noSharedWord === 1 ? 'it was' : 'they were'} left out — pin one to always give it.`,
+    )
+  }
+  if (l.overBudget > 0) {
+    out.push(
+      `${count(l.overBudget, 'memory', 'memories')} matched but didn’t fit: a teammate is given at most 12 memories and 6,000 characters, pinned ones first.`,
+    )
+  }
+  if (l.expired > 0) out.push(`${count(l.expired, 'memory has', 'memories have')} expired and ${l.expired === 1 ? 'is' : 'are'} no longer given.`)
+  if (l.waiting > 0) {
+    out.push(`${count(l.waiting, 'suggestion waits', 'suggestions wait')} for you: a suggestion is given only once you confirm it.`)
+  }
+  return out
+}
+
 const vectorLabels: Record<VectorSearch, string> = {
   NOT_CONFIGURED: 'Found by words only (embeddings are not configured).',
   USED: 'Found by words and by meaning (embeddings).',
@@ -149,6 +185,7 @@ export function RecallPreview({ teammateId, teammateName }: { teammateId: string
             {vectorLabels[preview.vectorSearch]}
             {preview.vectorReason ? ` (${preview.vectorReason})` : ''}
           </p>
+          <LeftOut lines={leftOutLines(preview.leftOut)} />
           {preview.entries.length === 0 ? (
             <p className="empty" data-testid="recall-empty">
               Nothing would be given for this: no memory matches and nothing is pinned.
@@ -199,6 +236,25 @@ export function RecallPreview({ teammateId, teammateName }: { teammateId: string
         </div>
       )}
     </section>
+  )
+}
+
+/** What the packet left out, under the search mode; nothing when it left nothing out. */
+function LeftOut({ lines }: { lines: string[] }) {
+  if (lines.length === 0) return null
+  return (
+    <div className="recall-left-out" data-testid="recall-left-out">
+      <p className="small">
+        <strong>Left out</strong>
+      </p>
+      <ul className="small">
+        {lines.map((l) => (
+          <li key={l} data-testid="recall-left-out-line">
+            {l}
+          </li>
+        ))}
+      </ul>
+    </div>
   )
 }
 

@@ -3,11 +3,13 @@ import { TransferSection } from '../memory/TransferSection.tsx'
 import { Link, paths, settingsSections, type SettingsSection } from '../router.tsx'
 import { SuggestionsPanel } from '../suggestions/SuggestionsPanel.tsx'
 import { PageHeading } from '../ui/PageHeading.tsx'
+import { useAboutYouWaiting, WaitingBadge } from './AboutYouWaiting.tsx'
 import { AISection } from './AISection.tsx'
 import { BackupsSection } from './BackupsSection.tsx'
 
 /** Settings, one section at a time. */
 export function SettingsPage({ section }: { section: SettingsSection }) {
+  const aboutYouWaiting = useAboutYouWaiting()
   return (
     <div data-testid="settings-page">
       <PageHeading title="Settings" />
@@ -15,6 +17,7 @@ export function SettingsPage({ section }: { section: SettingsSection }) {
         {settingsSections.map((s) => (
           <Link key={s.id} to={paths.settings(s.id)} className="tab" aria-current={s.id === section ? 'page' : undefined} data-testid={`settings-${s.id}`}>
             {s.label}
+            {s.id === 'about-you' && <WaitingBadge count={aboutYouWaiting} testId="settings-about-you-waiting" />}
           </Link>
         ))}
       </nav>

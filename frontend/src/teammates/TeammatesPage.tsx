@@ -12,6 +12,8 @@ import { takeDeletedNotice } from './DeleteTeammate.tsx'
 import { MemorySearch } from './MemorySearch.tsx'
 import { PageHeading } from '../ui/PageHeading.tsx'
 import { TeammateNameField, useTeammateName } from './TeammateNameField.tsx'
+import { useAboutYouWaiting } from '../settings/AboutYouWaiting.tsx'
+import { WaitingSummary } from './WaitingSummary.tsx'
 
 /** What a row of the teammate list shows. */
 export const TeammateRowFields = graphql(`
@@ -94,6 +96,8 @@ export function TeammatesPage() {
     }
   }, [reexecute])
   const demoTeammates = teammates.filter((t) => isDemo(t.name))
+  const aboutYouWaiting = useAboutYouWaiting()
+  const teammatesWaiting = teammates.reduce((n, t) => n + t.activity.suggestions, 0)
 
   const submit = async (e: FormEvent) => {
     e.preventDefault()
@@ -113,6 +117,8 @@ export function TeammatesPage() {
         Each teammate keeps its own memory and also knows what is in <Link to={paths.settings('about-you')}>About you</Link>,
         which all of them share.
       </p>
+
+      <WaitingSummary aboutYou={aboutYouWaiting} teammates={teammatesWaiting} />
 
       {deletedNotice && (
         <p className="message ok" role="status" data-testid="teammate-deleted-notice">
