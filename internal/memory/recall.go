@@ -117,6 +117,9 @@ type Packet struct {
 	Text    string
 	Entries []PacketEntry
 	Vector  VectorStatus
+	// MemoryOff: the teammate has "Use memory" off (switch.go); Text is MemoryOffNote and there are
+	// no entries.
+	MemoryOff bool
 }
 
 // RecallQuery is a recall request made ready for buildPacketTx by prepareRecall, outside any
@@ -243,6 +246,9 @@ func (s *Service) buildPacketTx(ctx context.Context, tx pgx.Tx, teammateID strin
 	}
 	if !exists {
 		return Packet{}, ErrNotFound
+	}
+	if off, err := memoryOffTx(ctx, tx, teammateID); err != nil || off {
+		return offPacket(q.vector), err
 	}
 
 	p := Packet{Vector: q.vector}
