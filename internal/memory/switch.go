@@ -45,7 +45,7 @@ const MemoryOffNote = `Memory is off for this teammate: the user turned off "Use
 var ErrMemoryOff = errors.New(`Memory is off for this teammate: the user turned off "Use memory", so nothing was searched. Answer without memory.`) //nolint:staticcheck // the teammate reads this sentence as it is
 
 // savingOffMessage is the tool's answer when a write waits because "Save to memory" is off.
-const savingOffMessage = `Not saved: "Save to memory" is off for this teammate, so the change waits for the user to decide.`
+const savingOffMessage = `"Save to memory" is off for this teammate, so nothing was changed: this waits for the user to decide.`
 
 // SetMemorySwitchInput changes a teammate's switch; a nil field keeps its setting.
 type SetMemorySwitchInput struct {
