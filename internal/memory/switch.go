@@ -135,3 +135,19 @@ func memoryOffTx(ctx context.Context, tx pgx.Tx, teammateID string) (bool, error
 func offPacket(vector VectorStatus) Packet {
 	return Packet{Text: MemoryOffNote, MemoryOff: true, Vector: vector}
 }
+
+// restoreSwitchTx sets teammateID's switch to sw for an import (ImportMemory), which holds the
+// teammate's row and its scope's lock as SetMemorySwitch does. A change is announced as
+// SetMemorySwitch announces it.
+func restoreSwitchTx(ctx context.Context, tx pgx.Tx, teammateID string, sw Switches) error {
+	cur, err := switchesTx(ctx, tx, teammateID)
+	if err != nil || cur == sw {
+		return err
+	}
+	if _, err := queries(tx).TeammateSetSwitches(ctx, memorydb.TeammateSetSwitchesParams{
+		ID: teammateID, UseMemory: &sw.UseMemory, SaveMemory: &sw.SaveMemory,
+	}); err != nil {
+		return err
+	}
+	return notifyTx(ctx, tx, Event{Scope: teammateID, Teammate: TeammateSwitched})
+}
