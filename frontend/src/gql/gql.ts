@@ -60,10 +60,11 @@ type Documents = {
     "\n  query TeammateActivity($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      activity {\n        memories\n        suggestions\n        lastConversationAt\n      }\n    }\n  }\n": typeof types.TeammateActivityDocument,
     "\n  mutation DeleteTeammate($input: DeleteTeammateInput!) {\n    deleteTeammate(input: $input) {\n      teammateId\n      forgottenItems\n      deletedRuns\n      deletedThreads\n      deletedMessages\n    }\n  }\n": typeof types.DeleteTeammateDocument,
     "\n  query SearchMemory($search: String!) {\n    searchMemory(search: $search, first: 50) {\n      ...MemoryItemFields\n      teammate {\n        id\n        name\n      }\n    }\n  }\n": typeof types.SearchMemoryDocument,
-    "\n  query Teammate($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      createdAt\n      generation\n    }\n  }\n": typeof types.TeammateDocument,
+    "\n  mutation SetMemorySwitch($input: SetMemorySwitchInput!) {\n    setMemorySwitch(input: $input) {\n      teammate {\n        id\n        useMemory\n        saveMemory\n      }\n    }\n  }\n": typeof types.SetMemorySwitchDocument,
+    "\n  query Teammate($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      createdAt\n      generation\n      useMemory\n      saveMemory\n    }\n  }\n": typeof types.TeammateDocument,
     "\n  mutation RenameTeammate($input: RenameTeammateInput!) {\n    renameTeammate(input: $input) {\n      teammate {\n        id\n        name\n      }\n    }\n  }\n": typeof types.RenameTeammateDocument,
     "\n  subscription GenerationChanged($teammateId: ID!) {\n    generationChanged(teammateId: $teammateId) {\n      teammateId\n      generation\n    }\n  }\n": typeof types.GenerationChangedDocument,
-    "\n  fragment TeammateRow on Teammate {\n    id\n    name\n    createdAt\n    activity {\n      memories\n      suggestions\n      lastConversationAt\n      lastActivityAt\n    }\n  }\n": typeof types.TeammateRowFragmentDoc,
+    "\n  fragment TeammateRow on Teammate {\n    id\n    name\n    createdAt\n    useMemory\n    saveMemory\n    activity {\n      memories\n      suggestions\n      lastConversationAt\n      lastActivityAt\n    }\n  }\n": typeof types.TeammateRowFragmentDoc,
     "\n  query Teammates {\n    teammates {\n      ...TeammateRow\n    }\n  }\n": typeof types.TeammatesDocument,
     "\n  mutation CreateTeammate($input: CreateTeammateInput!) {\n    createTeammate(input: $input) {\n      teammate {\n        ...TeammateRow\n      }\n    }\n  }\n": typeof types.CreateTeammateDocument,
     "\n  subscription TeammatesChanged {\n    teammatesChanged {\n      teammateId\n      change\n      teammate {\n        ...TeammateRow\n      }\n    }\n  }\n": typeof types.TeammatesChangedDocument,
@@ -117,10 +118,11 @@ const documents: Documents = {
     "\n  query TeammateActivity($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      activity {\n        memories\n        suggestions\n        lastConversationAt\n      }\n    }\n  }\n": types.TeammateActivityDocument,
     "\n  mutation DeleteTeammate($input: DeleteTeammateInput!) {\n    deleteTeammate(input: $input) {\n      teammateId\n      forgottenItems\n      deletedRuns\n      deletedThreads\n      deletedMessages\n    }\n  }\n": types.DeleteTeammateDocument,
     "\n  query SearchMemory($search: String!) {\n    searchMemory(search: $search, first: 50) {\n      ...MemoryItemFields\n      teammate {\n        id\n        name\n      }\n    }\n  }\n": types.SearchMemoryDocument,
-    "\n  query Teammate($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      createdAt\n      generation\n    }\n  }\n": types.TeammateDocument,
+    "\n  mutation SetMemorySwitch($input: SetMemorySwitchInput!) {\n    setMemorySwitch(input: $input) {\n      teammate {\n        id\n        useMemory\n        saveMemory\n      }\n    }\n  }\n": types.SetMemorySwitchDocument,
+    "\n  query Teammate($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      createdAt\n      generation\n      useMemory\n      saveMemory\n    }\n  }\n": types.TeammateDocument,
     "\n  mutation RenameTeammate($input: RenameTeammateInput!) {\n    renameTeammate(input: $input) {\n      teammate {\n        id\n        name\n      }\n    }\n  }\n": types.RenameTeammateDocument,
     "\n  subscription GenerationChanged($teammateId: ID!) {\n    generationChanged(teammateId: $teammateId) {\n      teammateId\n      generation\n    }\n  }\n": types.GenerationChangedDocument,
-    "\n  fragment TeammateRow on Teammate {\n    id\n    name\n    createdAt\n    activity {\n      memories\n      suggestions\n      lastConversationAt\n      lastActivityAt\n    }\n  }\n": types.TeammateRowFragmentDoc,
+    "\n  fragment TeammateRow on Teammate {\n    id\n    name\n    createdAt\n    useMemory\n    saveMemory\n    activity {\n      memories\n      suggestions\n      lastConversationAt\n      lastActivityAt\n    }\n  }\n": types.TeammateRowFragmentDoc,
     "\n  query Teammates {\n    teammates {\n      ...TeammateRow\n    }\n  }\n": types.TeammatesDocument,
     "\n  mutation CreateTeammate($input: CreateTeammateInput!) {\n    createTeammate(input: $input) {\n      teammate {\n        ...TeammateRow\n      }\n    }\n  }\n": types.CreateTeammateDocument,
     "\n  subscription TeammatesChanged {\n    teammatesChanged {\n      teammateId\n      change\n      teammate {\n        ...TeammateRow\n      }\n    }\n  }\n": types.TeammatesChangedDocument,
@@ -329,7 +331,11 @@ export function graphql(source: "\n  query SearchMemory($search: String!) {\n   
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Teammate($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      createdAt\n      generation\n    }\n  }\n"): (typeof documents)["\n  query Teammate($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      createdAt\n      generation\n    }\n  }\n"];
+export function graphql(source: "\n  mutation SetMemorySwitch($input: SetMemorySwitchInput!) {\n    setMemorySwitch(input: $input) {\n      teammate {\n        id\n        useMemory\n        saveMemory\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation SetMemorySwitch($input: SetMemorySwitchInput!) {\n    setMemorySwitch(input: $input) {\n      teammate {\n        id\n        useMemory\n        saveMemory\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Teammate($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      createdAt\n      generation\n      useMemory\n      saveMemory\n    }\n  }\n"): (typeof documents)["\n  query Teammate($id: ID!) {\n    teammate(id: $id) {\n      id\n      name\n      createdAt\n      generation\n      useMemory\n      saveMemory\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -341,7 +347,7 @@ export function graphql(source: "\n  subscription GenerationChanged($teammateId:
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment TeammateRow on Teammate {\n    id\n    name\n    createdAt\n    activity {\n      memories\n      suggestions\n      lastConversationAt\n      lastActivityAt\n    }\n  }\n"): (typeof documents)["\n  fragment TeammateRow on Teammate {\n    id\n    name\n    createdAt\n    activity {\n      memories\n      suggestions\n      lastConversationAt\n      lastActivityAt\n    }\n  }\n"];
+export function graphql(source: "\n  fragment TeammateRow on Teammate {\n    id\n    name\n    createdAt\n    useMemory\n    saveMemory\n    activity {\n      memories\n      suggestions\n      lastConversationAt\n      lastActivityAt\n    }\n  }\n"): (typeof documents)["\n  fragment TeammateRow on Teammate {\n    id\n    name\n    createdAt\n    useMemory\n    saveMemory\n    activity {\n      memories\n      suggestions\n      lastConversationAt\n      lastActivityAt\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
