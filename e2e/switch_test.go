@@ -42,7 +42,7 @@ func TestMemorySwitch(t *testing.T) {
 		teammate := mustTeammate(t, ctx)
 		mustMemory(t, ctx, newMemory{TeammateID: teammate, Content: "Prefers tea to coffee", Pinned: true})
 
-		list := openPage(t, vp, "/teammates")
+		list := openPage(t, vp, "/")
 		row := `[data-testid="teammate-row"][data-teammate-id="` + teammate + `"]`
 		list.waitVisible(row)
 		if n := eval[int](list, `document.querySelectorAll('`+row+` [data-testid="teammate-memory-off"]').length`); n != 0 {
@@ -75,7 +75,7 @@ func TestMemorySwitch(t *testing.T) {
 		list.shot("list-memory-off")
 
 		r, packet, off := startRunPacket(t, ctx, teammate, "Please remember that I fly to Oslo on Friday.")
-		if !off || strings.Contains(packet, "tea") || !strings.Contains(packet, "Memory is off for this teammate") {
+		if !off || strings.Contains(packet, "Prefers tea") || !strings.Contains(packet, "Memory is off for this teammate") {
 			t.Fatalf("the next run's packet is %q (memoryOff %t), want only the note that memory is off", packet, off)
 		}
 		saved := r.remember(t, ctx, "I fly to Oslo on Friday", false)
