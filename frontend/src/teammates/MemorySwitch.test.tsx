@@ -63,9 +63,12 @@ describe('MemorySwitch', () => {
 })
 
 describe('MemorySwitchMarker', () => {
-  it('marks memory off first, then not saving, and nothing when both are on', () => {
+  it('marks memory off and not saving, each alone or both, and nothing when both are on', () => {
     const { rerender, container } = render(<MemorySwitchMarker useMemory={false} saveMemory={false} />)
     expect(screen.getByTestId('teammate-memory-off').textContent).toBe('memory off')
+    expect(screen.getByTestId('teammate-not-saving').textContent).toBe('not saving')
+    rerender(<MemorySwitchMarker useMemory={false} saveMemory />)
+    expect(screen.queryByTestId('teammate-not-saving')).toBeNull()
     rerender(<MemorySwitchMarker useMemory saveMemory={false} />)
     expect(screen.queryByTestId('teammate-memory-off')).toBeNull()
     expect(screen.getByTestId('teammate-not-saving').textContent).toBe('not saving')

@@ -98,21 +98,20 @@ function Toggle({ label, on, busy, explain, onChange, testId }: ToggleProps) {
   )
 }
 
-/** The list's marker for a teammate whose memory is off or not saving; nothing when both are on. */
+/** The list's markers for a teammate whose memory is off or not saving; nothing when both are on. */
 export function MemorySwitchMarker({ useMemory, saveMemory }: { useMemory: boolean; saveMemory: boolean }) {
-  if (!useMemory) {
-    return (
-      <span className="badge warn" data-testid="teammate-memory-off" title="Use memory is off: it is given no memory">
-        memory off
-      </span>
-    )
-  }
-  if (!saveMemory) {
-    return (
-      <span className="badge warn" data-testid="teammate-not-saving" title="Save to memory is off: its saves wait for you">
-        not saving
-      </span>
-    )
-  }
-  return null
+  return (
+    <>
+      {!useMemory && (
+        <span className="badge warn" data-testid="teammate-memory-off" title="Use memory is off: it is given no memory">
+          memory off
+        </span>
+      )}
+      {!saveMemory && (
+        <span className="badge warn" data-testid="teammate-not-saving" title="Save to memory is off: its saves wait for you">
+          not saving
+        </span>
+      )}
+    </>
+  )
 }
