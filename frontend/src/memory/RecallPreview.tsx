@@ -10,6 +10,7 @@ import { kindLabel } from './model.ts'
 const RecallPreviewQuery = graphql(`
   query RecallPreview($teammateId: ID!, $query: String!) {
     recallPreview(teammateId: $teammateId, query: $query) {
+      memoryOff
       vectorSearch
       vectorReason
       entries {
@@ -149,7 +150,11 @@ export function RecallPreview({ teammateId, teammateName }: { teammateId: string
             {vectorLabels[preview.vectorSearch]}
             {preview.vectorReason ? ` (${preview.vectorReason})` : ''}
           </p>
-          {preview.entries.length === 0 ? (
+          {preview.memoryOff ? (
+            <p className="empty" data-testid="recall-memory-off">
+              Nothing would be given: Use memory is off for {teammateName}, so its runs are given no memory and are told so.
+            </p>
+          ) : preview.entries.length === 0 ? (
             <p className="empty" data-testid="recall-empty">
               Nothing would be given for this: no memory matches and nothing is pinned.
             </p>
