@@ -34,7 +34,8 @@ func waitContains(p *page, sel, want string) {
 
 // The memory switch from the teammate's page: the two toggles are labelled and explained; turning
 // both off shows at once in another window's teammates list ("memory off"); the next run's packet is
-// empty but for the note that memory is off (not even the pinned item), and a save the user asked
+// empty but for the note that memory is off (not even the pinned item), as the recall preview says
+// too, and a save the user asked
 // for in so many words waits as a suggestion, which the page shows with its reason.
 func TestMemorySwitch(t *testing.T) {
 	eachViewport(t, func(t *testing.T, vp viewport) {
@@ -67,6 +68,10 @@ func TestMemorySwitch(t *testing.T) {
 		p.click(tid("switch-save-memory"))
 		p.waitFor("save to memory off", `document.querySelector('[data-testid="switch-save-memory"]').checked === false && !document.querySelector('[data-testid="switch-save-memory"]').disabled`)
 		waitContains(p, tid("switch-save-memory-hint"), "Off: ")
+		// The preview says memory is off, not that nothing matches.
+		p.fill(tid("recall-query"), "what do I drink")
+		p.click(tid("recall-submit"))
+		waitContains(p, tid("recall-memory-off"), "Use memory is off")
 		p.assertAccessible("The memory switch, off")
 		p.shot("switch-off")
 
