@@ -87,6 +87,7 @@ func play(ctx context.Context, c *apiClient, p playInput, in io.Reader, out io.W
 			RunToken           string
 			Thread             struct{ ID string }
 			Fresh              bool
+			MemoryOff          bool
 			Packet, Generation string
 			RetryOf            *struct {
 				RunID, UserMessage, Note string
@@ -108,7 +109,7 @@ func play(ctx context.Context, c *apiClient, p playInput, in io.Reader, out io.W
 		input["message"] = p.message
 	}
 	if err := c.do(ctx, c.token, `mutation($in: StartRunInput!) { startRun(input: $in) {
-		run { id userMessage } runToken thread { id } fresh packet generation retryOf { runId userMessage reply note } } }`,
+		run { id userMessage } runToken thread { id } fresh memoryOff packet generation retryOf { runId userMessage reply note } } }`,
 		map[string]any{"in": input}, &started); err != nil {
 		return err
 	}
@@ -123,9 +124,13 @@ func play(ctx context.Context, c *apiClient, p playInput, in io.Reader, out io.W
 		}
 		fmt.Fprintf(out, "the user's note: %s\n", r.Note)
 	}
-	if s.Packet == "" {
+	switch {
+	case s.MemoryOff:
+		// The user turned "Use memory" off: the packet is only the note saying so, for the model.
+		fmt.Fprintf(out, "memory packet (memory is off for this teammate):\n%s\n", s.Packet)
+	case s.Packet == "":
 		fmt.Fprintln(out, "memory packet: (empty)")
-	} else {
+	default:
 		fmt.Fprintf(out, "memory packet:\n%s\n", s.Packet)
 	}
 	run := s.RunToken
@@ -171,6 +176,9 @@ func play(ctx context.Context, c *apiClient, p playInput, in io.Reader, out io.W
 				// The tool checked the generation itself (G5): the run has ended.
 				fmt.Fprintln(out, "memory changed mid-turn: the run was interrupted; the next message starts a fresh thread")
 				return errRunInterrupted
+			}
+			if gql.Code == "MEMORY_OFF" {
+				continue // the user turned "Use memory" off: an answer, not a failure of the tool
 			}
 			failed++
 		}

@@ -262,6 +262,7 @@ type ComplexityRoot struct {
 		RenameTeammate        func(childComplexity int, input model.RenameTeammateInput) int
 		RestoreMemoryRevision func(childComplexity int, input model.RestoreMemoryRevisionInput) int
 		RetryRunWithNote      func(childComplexity int, input model.RetryRunWithNoteInput) int
+		SetMemorySwitch       func(childComplexity int, input model.SetMemorySwitchInput) int
 		StartRun              func(childComplexity int, input model.StartRunInput) int
 		ToolForgetMemory      func(childComplexity int, input model.ToolForgetMemoryInput) int
 		ToolRemember          func(childComplexity int, input model.ToolRememberInput) int
@@ -325,6 +326,7 @@ type ComplexityRoot struct {
 	RecallPreview struct {
 		Entries      func(childComplexity int) int
 		LeftOut      func(childComplexity int) int
+		MemoryOff    func(childComplexity int) int
 		Text         func(childComplexity int) int
 		VectorReason func(childComplexity int) int
 		VectorSearch func(childComplexity int) int
@@ -380,9 +382,14 @@ type ComplexityRoot struct {
 		Interrupted func(childComplexity int) int
 	}
 
+	SetMemorySwitchPayload struct {
+		Teammate func(childComplexity int) int
+	}
+
 	StartRunPayload struct {
 		Fresh      func(childComplexity int) int
 		Generation func(childComplexity int) int
+		MemoryOff  func(childComplexity int) int
 		Packet     func(childComplexity int) int
 		RetryOf    func(childComplexity int) int
 		Run        func(childComplexity int) int
@@ -403,6 +410,8 @@ type ComplexityRoot struct {
 		Generation func(childComplexity int) int
 		ID         func(childComplexity int) int
 		Name       func(childComplexity int) int
+		SaveMemory func(childComplexity int) int
+		UseMemory  func(childComplexity int) int
 	}
 
 	TeammateActivity struct {
@@ -491,6 +500,7 @@ type MutationResolver interface {
 	ToolRememberAboutUser(ctx context.Context, input model.ToolRememberAboutUserInput) (*memory.ToolResult, error)
 	ToolUpdateMemory(ctx context.Context, input model.ToolUpdateMemoryInput) (*memory.ToolResult, error)
 	ToolForgetMemory(ctx context.Context, input model.ToolForgetMemoryInput) (*memory.ToolResult, error)
+	SetMemorySwitch(ctx context.Context, input model.SetMemorySwitchInput) (*model.SetMemorySwitchPayload, error)
 }
 type QueryResolver interface {
 	Teammates(ctx context.Context) ([]model.Teammate, error)
@@ -1542,6 +1552,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RetryRunWithNote(childComplexity, args["input"].(model.RetryRunWithNoteInput)), true
+	case "Mutation.setMemorySwitch":
+		if e.ComplexityRoot.Mutation.SetMemorySwitch == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setMemorySwitch_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetMemorySwitch(childComplexity, args["input"].(model.SetMemorySwitchInput)), true
 	case "Mutation.startRun":
 		if e.ComplexityRoot.Mutation.StartRun == nil {
 			break
@@ -1961,6 +1982,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RecallPreview.LeftOut(childComplexity), true
+	case "RecallPreview.memoryOff":
+		if e.ComplexityRoot.RecallPreview.MemoryOff == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RecallPreview.MemoryOff(childComplexity), true
 	case "RecallPreview.text":
 		if e.ComplexityRoot.RecallPreview.Text == nil {
 			break
@@ -2178,6 +2205,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RunGenerationCheck.Interrupted(childComplexity), true
 
+	case "SetMemorySwitchPayload.teammate":
+		if e.ComplexityRoot.SetMemorySwitchPayload.Teammate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetMemorySwitchPayload.Teammate(childComplexity), true
+
 	case "StartRunPayload.fresh":
 		if e.ComplexityRoot.StartRunPayload.Fresh == nil {
 			break
@@ -2190,6 +2224,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.StartRunPayload.Generation(childComplexity), true
+	case "StartRunPayload.memoryOff":
+		if e.ComplexityRoot.StartRunPayload.MemoryOff == nil {
+			break
+		}
+
+		return e.ComplexityRoot.StartRunPayload.MemoryOff(childComplexity), true
 	case "StartRunPayload.packet":
 		if e.ComplexityRoot.StartRunPayload.Packet == nil {
 			break
@@ -2291,6 +2331,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Teammate.Name(childComplexity), true
+	case "Teammate.saveMemory":
+		if e.ComplexityRoot.Teammate.SaveMemory == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Teammate.SaveMemory(childComplexity), true
+	case "Teammate.useMemory":
+		if e.ComplexityRoot.Teammate.UseMemory == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Teammate.UseMemory(childComplexity), true
 
 	case "TeammateActivity.lastActivityAt":
 		if e.ComplexityRoot.TeammateActivity.LastActivityAt == nil {
@@ -2423,6 +2475,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("RestoreMemoryRevisionInput", ec.unmarshalInputRestoreMemoryRevisionInput),
 			graphql.NewInputUnmarshaler("RetryRunWithNoteInput", ec.unmarshalInputRetryRunWithNoteInput),
 			graphql.NewInputUnmarshaler("ScopeInput", ec.unmarshalInputScopeInput),
+			graphql.NewInputUnmarshaler("SetMemorySwitchInput", ec.unmarshalInputSetMemorySwitchInput),
 			graphql.NewInputUnmarshaler("StartRunInput", ec.unmarshalInputStartRunInput),
 			graphql.NewInputUnmarshaler("ToolForgetMemoryInput", ec.unmarshalInputToolForgetMemoryInput),
 			graphql.NewInputUnmarshaler("ToolRememberAboutUserInput", ec.unmarshalInputToolRememberAboutUserInput),
@@ -4294,6 +4347,70 @@ type Subscription {
   ): MemoryChange! @auth(accept: [USER, WORKER, RUN])
 }
 `, BuiltIn: false},
+	{Name: "../switch.graphqls", Input: `# A memory switch per teammate: "Use memory" and "Save to memory", both on by default
+# (internal/memory/switch.go, docs/MANAGING-MEMORY.md).
+
+extend type Teammate {
+  """
+  Use memory: the teammate's runs are given memory and may search it. Off, each run's packet is
+  empty but for a note that memory is off, and toolSearchMemory and toolSearchHistory answer
+  MEMORY_OFF.
+  """
+  useMemory: Boolean!
+  """
+  Save to memory: the teammate's saves, updates and forgets are judged as usual (A1–A5). Off, every
+  one waits for the user as a suggestion or a proposal (reason saving_off), even one the user asked
+  for.
+  """
+  saveMemory: Boolean!
+}
+
+extend enum TeammateChangeKind {
+  "The teammate's memory switch (useMemory, saveMemory) changed."
+  SWITCHED
+}
+
+extend type StartRunPayload {
+  "True when the teammate's useMemory is off: packet is only the note saying so, and nothing was recalled."
+  memoryOff: Boolean!
+}
+
+extend type RecallPreview {
+  "True when the teammate's useMemory is off: text is only the note saying so, and there are no entries."
+  memoryOff: Boolean!
+}
+
+"A change of a teammate's memory switch; an omitted setting stays as it is, and at least one is given."
+input SetMemorySwitchInput {
+  "The teammate."
+  teammateId: ID!
+  "Use memory: on or off."
+  useMemory: Boolean
+  "Save to memory: on or off."
+  saveMemory: Boolean
+}
+
+"What setMemorySwitch changed."
+type SetMemorySwitchPayload {
+  "The teammate with its switch as it is now."
+  teammate: Teammate!
+}
+
+extend type Mutation {
+  """
+  Turn a teammate's "Use memory" or "Save to memory" on or off. No memory changes, so no generation
+  does; teammatesChanged announces it (SWITCHED). A write of the teammate's tools under way finishes
+  first; every later one sees the new setting. Neither setting given: BAD_USER_INPUT (field
+  useMemory); an unknown teammate: NOT_FOUND.
+
+  Credentials: user.
+  """
+  setMemorySwitch(
+    "The teammate and the settings to change."
+    input: SetMemorySwitchInput!
+  ): SetMemorySwitchPayload! @auth(accept: [USER])
+}
+`, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -4737,6 +4854,8 @@ func (ec *executionContext) childFields_RecallPreview(ctx context.Context, field
 		return ec.fieldContext_RecallPreview_vectorReason(ctx, field)
 	case "leftOut":
 		return ec.fieldContext_RecallPreview_leftOut(ctx, field)
+	case "memoryOff":
+		return ec.fieldContext_RecallPreview_memoryOff(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RecallPreview", field.Name)
 }
@@ -4841,6 +4960,14 @@ func (ec *executionContext) childFields_RunGenerationCheck(ctx context.Context, 
 	return nil, fmt.Errorf("no field named %q was found under type RunGenerationCheck", field.Name)
 }
 
+func (ec *executionContext) childFields_SetMemorySwitchPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "teammate":
+		return ec.fieldContext_SetMemorySwitchPayload_teammate(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SetMemorySwitchPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_StartRunPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "run":
@@ -4857,6 +4984,8 @@ func (ec *executionContext) childFields_StartRunPayload(ctx context.Context, fie
 		return ec.fieldContext_StartRunPayload_generation(ctx, field)
 	case "retryOf":
 		return ec.fieldContext_StartRunPayload_retryOf(ctx, field)
+	case "memoryOff":
+		return ec.fieldContext_StartRunPayload_memoryOff(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type StartRunPayload", field.Name)
 }
@@ -4873,6 +5002,10 @@ func (ec *executionContext) childFields_Teammate(ctx context.Context, field grap
 		return ec.fieldContext_Teammate_generation(ctx, field)
 	case "activity":
 		return ec.fieldContext_Teammate_activity(ctx, field)
+	case "useMemory":
+		return ec.fieldContext_Teammate_useMemory(ctx, field)
+	case "saveMemory":
+		return ec.fieldContext_Teammate_saveMemory(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Teammate", field.Name)
 }
@@ -5371,6 +5504,20 @@ func (ec *executionContext) field_Mutation_retryRunWithNote_args(ctx context.Con
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.RetryRunWithNoteInput, error) {
 			return ec.unmarshalNRetryRunWithNoteInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRetryRunWithNoteInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setMemorySwitch_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.SetMemorySwitchInput, error) {
+			return ec.unmarshalNSetMemorySwitchInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐSetMemorySwitchInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -10833,6 +10980,68 @@ func (ec *executionContext) fieldContext_Mutation_toolForgetMemory(ctx context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_setMemorySwitch(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setMemorySwitch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetMemorySwitch(ctx, fc.Args["input"].(model.SetMemorySwitchInput))
+		},
+		func(ctx context.Context, next graphql.Resolver) graphql.Resolver {
+			directive0 := next
+
+			directive1 := func(ctx context.Context) (any, error) {
+				accept, err := ec.unmarshalNCredential2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐCredentialᚄ(ctx, []any{"USER"})
+				if err != nil {
+					var zeroVal *model.SetMemorySwitchPayload
+					return zeroVal, err
+				}
+				if ec.Directives.Auth == nil {
+					var zeroVal *model.SetMemorySwitchPayload
+					return zeroVal, errors.New("directive auth is not implemented")
+				}
+				return ec.Directives.Auth(ctx, nil, directive0, accept)
+			}
+
+			next = directive1
+			return next
+		},
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SetMemorySwitchPayload) graphql.Marshaler {
+			return ec.marshalNSetMemorySwitchPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐSetMemorySwitchPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setMemorySwitch(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SetMemorySwitchPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setMemorySwitch_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12706,6 +12915,29 @@ func (ec *executionContext) fieldContext_RecallPreview_leftOut(_ context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _RecallPreview_memoryOff(ctx context.Context, field graphql.CollectedField, obj *memory.Packet) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RecallPreview_memoryOff(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MemoryOff, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RecallPreview_memoryOff(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RecallPreview", field, false, false, "Boolean")
+}
+
 func (ec *executionContext) _RemoveDemoPayload_teammates(ctx context.Context, field graphql.CollectedField, obj *model.RemoveDemoPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13487,6 +13719,38 @@ func (ec *executionContext) fieldContext_RunGenerationCheck_interrupted(_ contex
 	return graphql.NewScalarFieldContext("RunGenerationCheck", field, false, false, "Boolean")
 }
 
+func (ec *executionContext) _SetMemorySwitchPayload_teammate(ctx context.Context, field graphql.CollectedField, obj *model.SetMemorySwitchPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetMemorySwitchPayload_teammate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Teammate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Teammate) graphql.Marshaler {
+			return ec.marshalNTeammate2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐTeammate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SetMemorySwitchPayload_teammate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SetMemorySwitchPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Teammate(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _StartRunPayload_run(ctx context.Context, field graphql.CollectedField, obj *model.StartRunPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13673,6 +13937,29 @@ func (ec *executionContext) fieldContext_StartRunPayload_retryOf(_ context.Conte
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _StartRunPayload_memoryOff(ctx context.Context, field graphql.CollectedField, obj *model.StartRunPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_StartRunPayload_memoryOff(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MemoryOff, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_StartRunPayload_memoryOff(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("StartRunPayload", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _Subscription_generationChanged(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
@@ -14033,6 +14320,52 @@ func (ec *executionContext) fieldContext_Teammate_activity(_ context.Context, fi
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Teammate_useMemory(ctx context.Context, field graphql.CollectedField, obj *model.Teammate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Teammate_useMemory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UseMemory, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Teammate_useMemory(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Teammate", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _Teammate_saveMemory(ctx context.Context, field graphql.CollectedField, obj *model.Teammate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Teammate_saveMemory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SaveMemory, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Teammate_saveMemory(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Teammate", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _TeammateActivity_memories(ctx context.Context, field graphql.CollectedField, obj *memory.TeammateActivity) (ret graphql.Marshaler) {
@@ -16654,6 +16987,62 @@ func UnmarshalScopeInput(ctx context.Context, raw any) (model.ScopeInput, error)
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputSetMemorySwitchInput(ctx context.Context, obj any) (model.SetMemorySwitchInput, error) {
+	var it model.SetMemorySwitchInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"teammateId", "useMemory", "saveMemory"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "teammateId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("teammateId"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TeammateID = data
+		case "useMemory":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("useMemory"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UseMemory = data
+		case "saveMemory":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("saveMemory"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SaveMemory = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSetMemorySwitchInput unmarshals raw into the SetMemorySwitchInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSetMemorySwitchInput(ctx context.Context, raw any) (model.SetMemorySwitchInput, error) {
+	var out model.SetMemorySwitchInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SetMemorySwitchInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputStartRunInput(ctx context.Context, obj any) (model.StartRunInput, error) {
 	var it model.StartRunInput
 	if obj == nil {
@@ -18671,6 +19060,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "setMemorySwitch":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setMemorySwitch(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -19070,6 +19466,11 @@ func (ec *executionContext) _RecallPreview(ctx context.Context, sel ast.Selectio
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "memoryOff":
+			out.Values[i] = ec._RecallPreview_memoryOff(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -19423,6 +19824,39 @@ func (ec *executionContext) _RunGenerationCheck(ctx context.Context, sel ast.Sel
 	return out
 }
 
+var setMemorySwitchPayloadImplementors = []string{"SetMemorySwitchPayload"}
+
+func (ec *executionContext) _SetMemorySwitchPayload(ctx context.Context, sel ast.SelectionSet, obj *model.SetMemorySwitchPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, setMemorySwitchPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SetMemorySwitchPayload")
+		case "teammate":
+			out.Values[i] = ec._SetMemorySwitchPayload_teammate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var startRunPayloadImplementors = []string{"StartRunPayload"}
 
 func (ec *executionContext) _StartRunPayload(ctx context.Context, sel ast.SelectionSet, obj *model.StartRunPayload) graphql.Marshaler {
@@ -19467,6 +19901,11 @@ func (ec *executionContext) _StartRunPayload(ctx context.Context, sel ast.Select
 		case "retryOf":
 			out.Values[i] = ec._StartRunPayload_retryOf(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "memoryOff":
+			out.Values[i] = ec._StartRunPayload_memoryOff(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -19550,6 +19989,16 @@ func (ec *executionContext) _Teammate(ctx context.Context, sel ast.SelectionSet,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Teammate_activity(ctx, field, obj)
 				})
+		case "useMemory":
+			out.Values[i] = ec._Teammate_useMemory(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "saveMemory":
+			out.Values[i] = ec._Teammate_saveMemory(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -20994,6 +21443,19 @@ var (
 func (ec *executionContext) unmarshalNScopeInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐScopeInput(ctx context.Context, v any) (model.ScopeInput, error) {
 	res, err := ec.unmarshalInputScopeInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNSetMemorySwitchInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐSetMemorySwitchInput(ctx context.Context, v any) (model.SetMemorySwitchInput, error) {
+	res, err := ec.unmarshalInputSetMemorySwitchInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSetMemorySwitchPayload2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐSetMemorySwitchPayload(ctx context.Context, sel ast.SelectionSet, v *model.SetMemorySwitchPayload) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SetMemorySwitchPayload!")
+		return graphql.Null
+	}
+	return ec._SetMemorySwitchPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNStartRunInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐStartRunInput(ctx context.Context, v any) (model.StartRunInput, error) {

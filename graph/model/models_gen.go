@@ -448,6 +448,22 @@ type ScopeInput struct {
 	TeammateID *string `json:"teammateId,omitempty"`
 }
 
+// A change of a teammate's memory switch; an omitted setting stays as it is, and at least one is given.
+type SetMemorySwitchInput struct {
+	// The teammate.
+	TeammateID string `json:"teammateId"`
+	// Use memory: on or off.
+	UseMemory *bool `json:"useMemory,omitempty"`
+	// Save to memory: on or off.
+	SaveMemory *bool `json:"saveMemory,omitempty"`
+}
+
+// What setMemorySwitch changed.
+type SetMemorySwitchPayload struct {
+	// The teammate with its switch as it is now.
+	Teammate Teammate `json:"teammate"`
+}
+
 // A turn to start.
 type StartRunInput struct {
 	// Whose turn it is.
@@ -479,6 +495,8 @@ type StartRunPayload struct {
 	Generation string `json:"generation"`
 	// Set when the run is a retry (retryMessageId): give the teammate the original request (and, in a fresh thread, the reply) with the note.
 	RetryOf *memory.RetryOrigin `json:"retryOf,omitempty"`
+	// True when the teammate's useMemory is off: packet is only the note saying so, and nothing was recalled.
+	MemoryOff bool `json:"memoryOff"`
 }
 
 type Subscription struct {
@@ -496,6 +514,14 @@ type Teammate struct {
 	Generation string `json:"generation"`
 	// Counts and last activity for the teammate list. User only: other credentials get FORBIDDEN.
 	Activity memory.TeammateActivity `json:"activity"`
+	// Use memory: the teammate's runs are given memory and may search it. Off, each run's packet is
+	// empty but for a note that memory is off, and toolSearchMemory and toolSearchHistory answer
+	// MEMORY_OFF.
+	UseMemory bool `json:"useMemory"`
+	// Save to memory: the teammate's saves, updates and forgets are judged as usual (A1–A5). Off, every
+	// one waits for the user as a suggestion or a proposal (reason saving_off), even one the user asked
+	// for.
+	SaveMemory bool `json:"saveMemory"`
 }
 
 // A teammate was created, renamed or deleted.
@@ -723,17 +749,20 @@ const (
 	TeammateChangeKindRenamed TeammateChangeKind = "RENAMED"
 	// The teammate was deleted with its memory and conversations.
 	TeammateChangeKindDeleted TeammateChangeKind = "DELETED"
+	// The teammate's memory switch (useMemory, saveMemory) changed.
+	TeammateChangeKindSwitched TeammateChangeKind = "SWITCHED"
 )
 
 var AllTeammateChangeKind = []TeammateChangeKind{
 	TeammateChangeKindCreated,
 	TeammateChangeKindRenamed,
 	TeammateChangeKindDeleted,
+	TeammateChangeKindSwitched,
 }
 
 func (e TeammateChangeKind) IsValid() bool {
 	switch e {
-	case TeammateChangeKindCreated, TeammateChangeKindRenamed, TeammateChangeKindDeleted:
+	case TeammateChangeKindCreated, TeammateChangeKindRenamed, TeammateChangeKindDeleted, TeammateChangeKindSwitched:
 		return true
 	}
 	return false

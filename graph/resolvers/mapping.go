@@ -8,7 +8,8 @@ import (
 )
 
 func teammateModel(t memory.Teammate) model.Teammate {
-	return model.Teammate{ID: t.ID, Name: t.Name, CreatedAt: t.CreatedAt}
+	return model.Teammate{ID: t.ID, Name: t.Name, CreatedAt: t.CreatedAt,
+		UseMemory: t.Switches.UseMemory, SaveMemory: t.Switches.SaveMemory}
 }
 
 // nilIfNotFound turns NOT_FOUND into a null result for nullable single-object queries.

@@ -34,7 +34,7 @@ func (r *mutationResolver) StartRun(ctx context.Context, input model.StartRunInp
 	}
 	return &model.StartRunPayload{
 		Run: out.Run, RunToken: out.Token, Thread: out.Thread, Fresh: out.Fresh,
-		Packet: out.Packet.Text, Generation: out.Generation.String(), RetryOf: out.RetryOf,
+		Packet: out.Packet.Text, MemoryOff: out.Packet.MemoryOff, Generation: out.Generation.String(), RetryOf: out.RetryOf,
 	}, nil
 }
 

@@ -194,7 +194,7 @@ func forward[T any](ctx context.Context, sub *events.Subscription, allowed func(
 	return out
 }
 
-// watchTeammates sends every teammate created, renamed or deleted. The teammate is re-read with the
+// watchTeammates sends every teammate created, renamed, switched or deleted. The teammate is re-read with the
 // subscriber's credential, so a name never travels in an event; a deleted one is sent without it.
 func (r *Resolver) watchTeammates(ctx context.Context) (<-chan *model.TeammateChange, error) {
 	if stream, ok := admitted[*model.TeammateChange](ctx); ok {
@@ -208,6 +208,8 @@ func (r *Resolver) watchTeammates(ctx context.Context) (<-chan *model.TeammateCh
 			change.Change = model.TeammateChangeKindCreated
 		case memory.TeammateRenamed:
 			change.Change = model.TeammateChangeKindRenamed
+		case memory.TeammateSwitched:
+			change.Change = model.TeammateChangeKindSwitched
 		default:
 			change.Change = model.TeammateChangeKindDeleted
 			return change, true

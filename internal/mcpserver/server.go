@@ -316,6 +316,7 @@ const (
 	msgUnauthenticated = "UNAUTHENTICATED: this run has ended (completed, interrupted or cancelled), so its memory tools no longer work."
 	msgUnavailable     = "UNAVAILABLE: the memory database is unavailable right now; try again shortly."
 	msgInternal        = "INTERNAL: the memory service failed; this is a defect, and it has been logged."
+	msgMemoryOff       = `MEMORY_OFF: the user turned off "Use memory" for this teammate, so nothing was searched. This is not an empty result: answer without memory.`
 )
 
 // toolErrorText is the text of the tool error for err: what the model reads. It never quotes memory
@@ -340,6 +341,8 @@ func toolErrorText(err error) (text string, internal bool) {
 		return msgUnauthenticated, false
 	case memory.CodeUnavailable:
 		return msgUnavailable, false
+	case memory.CodeMemoryOff:
+		return msgMemoryOff, false
 	}
 	return msgInternal, true
 }
@@ -367,6 +370,7 @@ const (
 	descRemember = `Save something you learned to this teammate's memory, or with for_everyone to the memory every teammate shares.
 It becomes a confirmed memory only when the user's own words in their message for this turn ask you to remember it (remember, save, keep in mind, note …) and contain the text you save word for word. Otherwise it is kept as a suggestion that the user confirms or dismisses: never claim a suggestion was saved.
 Whose memory it goes to comes from this session; there is no teammate or scope argument.
+When the user turned "Save to memory" off for this teammate, every save waits as a suggestion, even one the user asked for.
 Answers SAVED, SUGGESTED, UNCHANGED (already remembered) or REFUSED (this turn made too many suggestions), with a message to pass on to the user.`
 
 	descRememberAboutUser = `Save a fact about the user to the profile every teammate shares (the shared memory).
@@ -374,20 +378,22 @@ It is confirmed only when the user's own words in this turn ask to remember it f
 Answers SAVED, SUGGESTED, UNCHANGED or REFUSED, with a message to pass on to the user.`
 
 	descUpdate = `Correct a memory you can see (this teammate's own or the shared memory), by its id and the revision you read it at: the header [memory:<id>@<revision>; …] in the packet or in search_memory's answer.
-The change is applied only when the user's own words in this turn ask for it, name that memory (its key or most of its words) and contain the new text; otherwise it is proposed to the user, who confirms it.
+The change is applied only when the user's own words in this turn ask for it, name that memory (its key or most of its words) and contain the new text; otherwise it is proposed to the user, who confirms it. With "Save to memory" off, it is always proposed.
 Answers SAVED, SUGGESTED or UNCHANGED. If the memory changed since that revision, nothing is written and the answer is a CONFLICT naming the current revision.`
 
 	descForget = `Forget a memory you can see, by its id (from the packet or search_memory).
-It is erased only when the user's own words in this turn ask to forget, delete or remove that memory and name it (its key or most of its words). Otherwise nothing is erased: the user is asked to confirm forgetting it.
+It is erased only when the user's own words in this turn ask to forget, delete or remove that memory and name it (its key or most of its words). Otherwise nothing is erased: the user is asked to confirm forgetting it. With "Save to memory" off, the user is always asked.
 Answers FORGOTTEN, SUGGESTED (the user is asked) or UNCHANGED (the user is already being asked).`
 
-	descSearchMemory = `Search this teammate's memory and the shared memory — confirmed, current memories only — for words or a phrase. Returns up to 20, best first, each headed [memory:<id>@<revision>; <scope>; <kind>].`
+	descSearchMemory = `Search this teammate's memory and the shared memory — confirmed, current memories only — for words or a phrase. Returns up to 20, best first, each headed [memory:<id>@<revision>; <scope>; <kind>].
+When the user turned "Use memory" off for this teammate, the answer is a MEMORY_OFF error instead: memory is off, which is not the same as nothing found.`
 
-	descSearchHistory = `Search this teammate's own earlier conversations (the user's messages and the replies) for words or a phrase. Returns up to 20 messages, best first. Conversations are not memory: to keep something, use remember.`
+	descSearchHistory = `Search this teammate's own earlier conversations (the user's messages and the replies) for words or a phrase. Returns up to 20 messages, best first. Conversations are not memory: to keep something, use remember.
+When the user turned "Use memory" off for this teammate, the answer is a MEMORY_OFF error instead.`
 
 	descIdempotencyKey = `"Optional: a fresh id of your choosing (a UUID) for this call. If the call fails with UNAVAILABLE or times out, call again with the same arguments and the same key: a call that did go through answers what it did the first time instead of writing twice. Never reuse a key for another call."`
 
-	descPacket = `The memory this turn was given when it started: the entries most relevant to the user's request, each headed [memory:<id>@<revision>; <scope>; <kind>]. Empty when nothing is relevant.`
+	descPacket = `The memory this turn was given when it started: the entries most relevant to the user's request, each headed [memory:<id>@<revision>; <scope>; <kind>]. Empty when nothing is relevant; while the user has "Use memory" off for this teammate, only a note saying memory is off.`
 )
 
 // The tools' input schemas (JSON Schema 2020-12). They state the limits the domain enforces, so a

@@ -16,6 +16,8 @@ const (
 	CodeBadUserInput    = "BAD_USER_INPUT"
 	CodeConflict        = "CONFLICT"
 	CodeMemoryChanged   = "MEMORY_CHANGED"
+	// CodeMemoryOff: the run's teammate has "Use memory" off, so its search did nothing (switch.go).
+	CodeMemoryOff = "MEMORY_OFF"
 	// CodeUnavailable: the database can't serve the request now (IsUnavailable); retrying later may
 	// succeed, and nothing about the request is wrong.
 	CodeUnavailable = "UNAVAILABLE"
@@ -82,6 +84,8 @@ func Classify(err error) Class {
 		return domain(CodeMemoryChanged, http.StatusConflict, ErrMemoryChangedMidTurn.Error())
 	case errors.Is(err, ErrMemoryChanged):
 		return domain(CodeMemoryChanged, http.StatusConflict, ErrMemoryChanged.Error())
+	case errors.Is(err, ErrMemoryOff):
+		return domain(CodeMemoryOff, http.StatusConflict, ErrMemoryOff.Error())
 	case errors.Is(err, context.Canceled):
 		// The client went away mid-request: nothing failed on our side, and no one reads the answer.
 		return Class{Code: CodeInternal, Status: http.StatusInternalServerError, Message: "internal error",

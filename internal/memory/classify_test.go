@@ -40,6 +40,7 @@ func TestClassify(t *testing.T) {
 		"ErrForbidden":            {ErrForbidden, domain(CodeForbidden, 403, ErrForbidden)},
 		"ErrMemoryChanged":        {ErrMemoryChanged, domain(CodeMemoryChanged, 409, ErrMemoryChanged)},
 		"ErrMemoryChangedMidTurn": {ErrMemoryChangedMidTurn, domain(CodeMemoryChanged, 409, ErrMemoryChangedMidTurn)},
+		"ErrMemoryOff":            {ErrMemoryOff, domain(CodeMemoryOff, 409, ErrMemoryOff)},
 		"ConflictError": {fmt.Errorf("edit: %w", conflict), Class{Code: CodeConflict, Status: 409, Message: conflict.Error(),
 			Conflict: conflict}},
 		"ValidationError": {fmt.Errorf("create: %w", bad), Class{Code: CodeBadUserInput, Status: 400,

@@ -28,7 +28,7 @@ type Event struct {
 	Generation bool `json:"gen,omitempty"`
 	// Candidate is true when a candidate arrived in the scope (A6).
 	Candidate bool `json:"candidate,omitempty"`
-	// Teammate is set when the teammate whose scope this is was created, renamed or deleted
+	// Teammate is set when the teammate whose scope this is was created, renamed, switched or deleted
 	// (TeammateCreated …), so that every open page can follow the list of teammates.
 	Teammate TeammateChange `json:"teammate,omitempty"`
 }
@@ -41,6 +41,8 @@ const (
 	TeammateCreated TeammateChange = "created"
 	TeammateRenamed TeammateChange = "renamed"
 	TeammateDeleted TeammateChange = "deleted"
+	// TeammateSwitched: its memory switch changed (switch.go).
+	TeammateSwitched TeammateChange = "switched"
 )
 
 // DecodeEvent parses a notification payload.

@@ -50,3 +50,7 @@ func EnqueueExtractTx(ctx context.Context, s *Service, tx pgx.Tx, run Run) error
 }
 
 var WriteContextsTx = writeContextsTx
+
+// SetAfterSwitchCheck runs f inside a teammate's write transaction, right after it read the memory
+// switch and before the write.
+func (s *Service) SetAfterSwitchCheck(f func()) { s.hooks.afterSwitchCheck = f }

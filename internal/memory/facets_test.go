@@ -26,6 +26,7 @@ var credentialFree = map[string]string{
 	"Service.SetBeforeGenerationRecheck": "test hook",
 	"Service.SetBeforeToolWrite":         "test hook",
 	"Service.SetInToolWriteWindow":       "test hook",
+	"Service.SetAfterSwitchCheck":        "test hook",
 }
 
 // Every exported method of Service, Tools and Worker, called without a credential, answers

@@ -122,6 +122,9 @@ type Packet struct {
 	// LeftOut counts what the packet left out and why; set by RecallPreviewWithLeftOut for the user
 	// alone.
 	LeftOut *LeftOut
+	// MemoryOff: the teammate has "Use memory" off (switch.go); Text is MemoryOffNote and there are
+	// no entries.
+	MemoryOff bool
 }
 
 // RecallQuery is a recall request made ready for buildPacketTx by prepareRecall, outside any
@@ -245,6 +248,9 @@ func (s *Service) buildPacketTx(ctx context.Context, tx pgx.Tx, teammateID strin
 	}
 	if !exists {
 		return Packet{}, ErrNotFound
+	}
+	if off, err := memoryOffTx(ctx, tx, teammateID); err != nil || off {
+		return offPacket(q.vector), err
 	}
 
 	p := Packet{Vector: q.vector}

@@ -14,12 +14,20 @@ import (
 // operation like the tools, so it checks the run's generation first (G5, runTx) and interrupts a
 // run whose memory changed (ErrMemoryChangedMidTurn). The packet is laid out again from
 // memory_contexts and each item's saved revision with the same rules (P5), so it is the same text
-// as long as nothing in it was forgotten: an item the run itself forgot since (its own change, which
+// as long as nothing in it was forgotten. While the teammate's "Use memory" is off it is
+// MemoryOffNote, whatever the run was given: an item the run itself forgot since (its own change, which
 // the run adopted, G6) is left out, since its text is gone (F1).
 func (t *Tools) RunPacket(ctx context.Context) (string, error) {
 	s := t.service()
 	var text string
 	err := s.runTx(ctx, "run packet", func(tx pgx.Tx, run Run) error {
+		text = ""
+		if off, err := memoryOffTx(ctx, tx, run.TeammateID); err != nil || off {
+			if off {
+				text = MemoryOffNote // the switch as it is now: the run reads no memory (switch.go)
+			}
+			return err
+		}
 		rows, err := queries(tx).ContextsPacketOfRun(ctx, run.ID)
 		if err != nil {
 			return fmt.Errorf("run packet: %w", err)

@@ -24,10 +24,13 @@ type Teammate struct {
 	ID        string
 	Name      string
 	CreatedAt time.Time
+	// Switches is its memory switch (switch.go).
+	Switches Switches
 }
 
 func teammateFromRow(r *memorydb.Teammate) Teammate {
-	return Teammate{ID: r.ID, Name: r.Name, CreatedAt: r.CreatedAt}
+	return Teammate{ID: r.ID, Name: r.Name, CreatedAt: r.CreatedAt,
+		Switches: Switches{UseMemory: r.UseMemory, SaveMemory: r.SaveMemory}}
 }
 
 // Generation is a teammate's view of how often memory changed (G2): the shared counter, its own

@@ -139,7 +139,16 @@ func (t *Tools) Remember(ctx context.Context, in RememberInput) (ToolResult, err
 		if dup {
 			return ToolResult{Outcome: OutcomeUnchanged, Message: "This is already remembered; nothing was saved."}, nil
 		}
-		d = intent.Judge(message, intent.Write{Kind: intent.Save, Content: in.Content, Key: deref(key), Shared: in.ForEveryone})
+		off, err := s.savingOffTx(ctx, tx, run)
+		if err != nil {
+			return ToolResult{}, err
+		}
+		waits := "Saved as a suggestion for the user to confirm, because "
+		if off {
+			d, waits = savingOff, ""
+		} else {
+			d = intent.Judge(message, intent.Write{Kind: intent.Save, Content: in.Content, Key: deref(key), Shared: in.ForEveryone})
+		}
 		n := newItem{
 			scope: sc, state: state{content: in.Content, key: key, kind: in.Kind}, source: SourceTeammate,
 			actor: actorOf(run), sourceRunID: &run.ID, sourceMessageID: &messageID,
@@ -157,8 +166,7 @@ func (t *Tools) Remember(ctx context.Context, in RememberInput) (ToolResult, err
 		if err != nil {
 			return ToolResult{}, err
 		}
-		return s.suggestTx(ctx, tx, run, n, d, message, in.Content,
-			"Saved as a suggestion for the user to confirm, because "+d.Reason.ForTeammate(), gone)
+		return s.suggestTx(ctx, tx, run, n, d, message, in.Content, waitMessage(waits, d), gone)
 	})
 	s.countJudged("save", d, err)
 	return res, err
@@ -210,8 +218,17 @@ func (t *Tools) UpdateMemory(ctx context.Context, in ToolUpdateInput) (ToolResul
 		if next.equal(itemState(cur)) {
 			return ToolResult{Outcome: OutcomeUnchanged, Message: "The memory already says this; nothing changed."}, nil
 		}
-		d = intent.Judge(message, intent.Write{Kind: intent.Update, Content: content, Shared: cur.Scope == ScopeShared,
-			Target: judgedTarget(cur)})
+		off, err := s.savingOffTx(ctx, tx, run)
+		if err != nil {
+			return ToolResult{}, err
+		}
+		waits := "Not changed yet: the change waits for the user to confirm, because "
+		if off {
+			d, waits = savingOff, ""
+		} else {
+			d = intent.Judge(message, intent.Write{Kind: intent.Update, Content: content, Shared: cur.Scope == ScopeShared,
+				Target: judgedTarget(cur)})
+		}
 		if d.Verdict == intent.Confirmed {
 			item, err := s.writeRevisionTx(ctx, tx, cur, next, StatusActive, ActionCorrect, actorOf(run), &run.ID)
 			if err != nil {
@@ -234,8 +251,7 @@ func (t *Tools) UpdateMemory(ctx context.Context, in ToolUpdateInput) (ToolResul
 			scope: Scope{TeammateID: cur.TeammateID}, source: SourceTeammate, actor: actorOf(run),
 			state:       state{content: content, key: cur.Key, kind: cur.Kind, pinned: cur.Pinned, expiresAt: cur.ExpiresAt},
 			sourceRunID: &run.ID, sourceMessageID: &messageID, targetItemID: &cur.ID, targetRevision: &cur.Revision,
-		}, d, message, content,
-			"Not changed yet: the change waits for the user to confirm, because "+d.Reason.ForTeammate(), gone)
+		}, d, message, content, waitMessage(waits, d), gone)
 	})
 	s.countJudged("update", d, err)
 	return res, err
@@ -269,8 +285,17 @@ func (t *Tools) ForgetMemory(ctx context.Context, in ToolForgetInput) (ToolResul
 		if err != nil {
 			return ToolResult{}, err
 		}
-		d = intent.Judge(message, intent.Write{Kind: intent.Forget, Shared: cur.Scope == ScopeShared,
-			Target: judgedTarget(cur)})
+		off, err := s.savingOffTx(ctx, tx, run)
+		if err != nil {
+			return ToolResult{}, err
+		}
+		waits := "Not forgotten yet: the user is asked to confirm forgetting this memory, because "
+		if off {
+			d, waits = savingOff, ""
+		} else {
+			d = intent.Judge(message, intent.Write{Kind: intent.Forget, Shared: cur.Scope == ScopeShared,
+				Target: judgedTarget(cur)})
+		}
 		if d.Verdict == intent.Confirmed {
 			item, err := s.forgetItemTx(ctx, tx, cur, actorOf(run), &run.ID)
 			if err != nil {
@@ -291,8 +316,7 @@ func (t *Tools) ForgetMemory(ctx context.Context, in ToolForgetInput) (ToolResul
 			scope: Scope{TeammateID: cur.TeammateID}, state: state{kind: cur.Kind}, source: SourceTeammate,
 			actor: actorOf(run), sourceRunID: &run.ID, sourceMessageID: &messageID,
 			targetItemID: &cur.ID, targetRevision: &cur.Revision, proposesForget: true,
-		}, d, message, cur.Content,
-			"Not forgotten yet: the user is asked to confirm forgetting this memory, because "+d.Reason.ForTeammate(), false)
+		}, d, message, cur.Content, waitMessage(waits, d), false)
 	})
 	s.countJudged("forget", d, err)
 	return res, err
@@ -380,6 +404,15 @@ func (s *Service) suggestTx(ctx context.Context, tx pgx.Tx, run Run, n newItem, 
 		return ToolResult{}, err
 	}
 	return ToolResult{Outcome: OutcomeSuggested, Item: &item, Message: saved, Reason: d.Reason}, nil
+}
+
+// waitMessage is the answer of a write that waits: why, in the teammate's words (A8). An empty
+// lead means "Save to memory" is off, which says it all (switch.go).
+func waitMessage(lead string, d intent.Decision) string {
+	if lead == "" {
+		return savingOffMessage
+	}
+	return lead + d.Reason.ForTeammate()
 }
 
 // judgedTarget is an item as the judge reads the target of an update or a forget: a pinned item or
@@ -471,7 +504,8 @@ func (t *Tools) SearchHistory(ctx context.Context, query string) ([]HistoryMessa
 
 // runSearch is the body of a run's search tool: the run credential, a query of at most
 // MaxSearchLength characters, then search — given the run's teammate and the query as a substring
-// pattern — in a transaction that checks the run's generation first (G5, runTx).
+// pattern — in a transaction that checks the run's generation first (G5, runTx). While the
+// teammate's "Use memory" is off it searches nothing and answers ErrMemoryOff (switch.go).
 func runSearch[R, T any](ctx context.Context, s *Service, op, query string,
 	search func(q *memorydb.Queries, teammateID, pattern string) ([]*R, error), convert func(*R) T) ([]T, error) {
 	c, err := require(ctx, CredentialRun)
@@ -482,7 +516,14 @@ func runSearch[R, T any](ctx context.Context, s *Service, op, query string,
 		return nil, err
 	}
 	var out []T
-	err = s.runTx(ctx, op, func(tx pgx.Tx, _ Run) error {
+	err = s.runTx(ctx, op, func(tx pgx.Tx, run Run) error {
+		out = nil
+		if off, err := memoryOffTx(ctx, tx, run.TeammateID); err != nil || off {
+			if off {
+				return ErrMemoryOff // switch.go: memory is off, not "nothing found"
+			}
+			return err
+		}
 		rows, err := search(queries(tx), c.TeammateID, "%"+escapeLike(query)+"%")
 		if err != nil {
 			return fmt.Errorf("%s: %w", op, err)

@@ -79,9 +79,19 @@ type ExportFile struct {
 	// Scope is "shared" or the teammate's id the file was exported from; an import ignores it.
 	Scope string `json:"scope"`
 	// Teammate is the exported teammate's name; empty for shared memory.
-	Teammate   string       `json:"teammate,omitempty"`
-	ExportedAt time.Time    `json:"exportedAt"`
-	Items      []ExportItem `json:"items"`
+	Teammate string `json:"teammate,omitempty"`
+	// MemorySwitch is the exported teammate's memory switch (switch.go); absent for shared memory.
+	// An import into a teammate's scope restores it; a teammate's file without it (written before
+	// the switch existed) restores both settings on.
+	MemorySwitch *ExportSwitch `json:"memorySwitch,omitempty"`
+	ExportedAt   time.Time     `json:"exportedAt"`
+	Items        []ExportItem  `json:"items"`
+}
+
+// ExportSwitch is a teammate's memory switch in an export.
+type ExportSwitch struct {
+	UseMemory  bool `json:"useMemory"`
+	SaveMemory bool `json:"saveMemory"`
 }
 
 // ExportItem is one active item of an export.
@@ -163,6 +173,11 @@ func (s *Service) ExportMemory(ctx context.Context, o ExportOptions) (Export, er
 			if file.Teammate, err = q.TeammateName(ctx, *sc.TeammateID); err != nil {
 				return err
 			}
+			sw, err := switchesTx(ctx, tx, *sc.TeammateID)
+			if err != nil {
+				return err
+			}
+			file.MemorySwitch = &ExportSwitch{UseMemory: sw.UseMemory, SaveMemory: sw.SaveMemory}
 		}
 		size, err := q.ExportSize(ctx, memorydb.ExportSizeParams{Scope: sc.String(), WithRevisions: o.Revisions})
 		if err != nil {
@@ -281,6 +296,9 @@ func renderMarkdown(file ExportFile) []byte {
 		n = "1 memory"
 	}
 	fmt.Fprintf(&b, "# %s\n\nExported %s: %s.\n", title, file.ExportedAt.UTC().Format(time.RFC3339), n)
+	if sw := file.MemorySwitch; sw != nil && (!sw.UseMemory || !sw.SaveMemory) {
+		fmt.Fprintf(&b, "\nUse memory: %s. Save to memory: %s.\n", onOff(sw.UseMemory), onOff(sw.SaveMemory))
+	}
 	now := file.ExportedAt
 	for _, k := range markdownKinds {
 		var list []ExportItem
@@ -334,6 +352,14 @@ func renderMarkdown(file ExportFile) []byte {
 }
 
 // oneLine folds line breaks so a name or key can't open a new Markdown block.
+// onOff is a switch's setting in words.
+func onOff(on bool) string {
+	if on {
+		return "on"
+	}
+	return "off"
+}
+
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // indentLines indents every line after the first, so a multi-line text stays one bullet.
@@ -379,7 +405,8 @@ type importRevision struct {
 // active item with source import (its history, when the file has one, as its revisions, with actor
 // import), with one generation bump for the whole import (G1). An item whose text is already active
 // in the scope is left out. The user's import of a text forgotten before is allowed, as the user's
-// own save is (F3). With an idempotency key, a retry of the same import answers the first one's
+// own save is (F3). An import into a teammate's scope restores the memory switch the file carries
+// (a teammate's file without one: both on; a file of shared memory: none). With an idempotency key, a retry of the same import answers the first one's
 // items (as they are now) and count, and writes nothing.
 func (s *Service) ImportMemory(ctx context.Context, in ImportInput) (ImportMemoryResult, error) {
 	c, err := require(ctx, CredentialUser)
@@ -393,9 +420,12 @@ func (s *Service) ImportMemory(ctx context.Context, in ImportInput) (ImportMemor
 	if err != nil {
 		return ImportMemoryResult{}, err
 	}
-	items, err := parseImport(in.Data, time.Now())
+	items, sw, err := parseImportWithSwitch(in.Data, time.Now())
 	if err != nil {
 		return ImportMemoryResult{}, err
+	}
+	if sc.TeammateID == nil {
+		sw = nil // shared memory has no switch
 	}
 	once, err := s.idempotencyFor(c, in.IdempotencyKey, opImportMemory, struct {
 		Scope string `json:"scope"`
@@ -419,8 +449,19 @@ func (s *Service) ImportMemory(ctx context.Context, in ImportInput) (ImportMemor
 			}
 			return err
 		}
+		if sw != nil {
+			// The teammate's row before its scope (tx.go, lock order), as SetMemorySwitch takes them.
+			if _, err := queries(tx).TeammateLock(ctx, *sc.TeammateID); err != nil {
+				return err
+			}
+		}
 		if err := lockScopeTx(ctx, tx, sc.String()); err != nil {
 			return err
+		}
+		if sw != nil {
+			if err := restoreSwitchTx(ctx, tx, *sc.TeammateID, *sw); err != nil {
+				return err
+			}
 		}
 		hashes, err := queries(tx).ItemsActiveHashes(ctx, sc.String())
 		if err != nil {
@@ -570,43 +611,73 @@ func importPastTime(field string, raw json.RawMessage, now time.Time) (time.Time
 // parseImport decodes and validates a whole JSON export. Nothing is written before it returns. A
 // ValidationError it returns says in words where in the file the problem is (importSubject).
 func parseImport(data string, now time.Time) ([]importItem, error) {
-	items, err := parseImportFile(data, now)
-	if err != nil {
-		return nil, withImportSubject(err)
-	}
-	return items, nil
+	items, _, err := parseImportWithSwitch(data, now)
+	return items, err
 }
 
-// parseImportFile is parseImport, with errors naming their place in the file by field path only.
-func parseImportFile(data string, now time.Time) ([]importItem, error) {
+// parseImportWithSwitch is parseImport with the memory switch the file restores (parseImportFile).
+func parseImportWithSwitch(data string, now time.Time) ([]importItem, *Switches, error) {
+	items, sw, err := parseImportFile(data, now)
+	if err != nil {
+		return nil, nil, withImportSubject(err)
+	}
+	return items, sw, nil
+}
+
+// parseImportFile decodes and validates the file, with errors naming their place in it by field
+// path only, and says which memory switch the file restores: the file's, or both on for a
+// teammate's file without one; nil for a file of shared memory, which restores none.
+func parseImportFile(data string, now time.Time) ([]importItem, *Switches, error) {
+	file, err := decodeImport(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	var sw *Switches
+	switch {
+	case file.MemorySwitch != nil:
+		sw = &Switches{UseMemory: file.MemorySwitch.UseMemory, SaveMemory: file.MemorySwitch.SaveMemory}
+	case file.Scope != "" && file.Scope != ScopeShared:
+		sw = &Switches{UseMemory: true, SaveMemory: true}
+	}
+	items, err := importItems(file, now)
+	return items, sw, err
+}
+
+// decodeImport decodes a JSON export and checks its format and version.
+func decodeImport(data string) (importFile, error) {
 	if err := checkText("data", data, len(data), true); err != nil {
-		return nil, err
+		return importFile{}, err
 	}
 	// The decoder would turn a lone surrogate escape into U+FFFD: not the text in the file (§6).
 	if escapes.LoneSurrogate(data) {
-		return nil, invalid("data", "escapes a lone UTF-16 surrogate (like \\ud800), which is not text")
+		return importFile{}, invalid("data", "escapes a lone UTF-16 surrogate (like \\ud800), which is not text")
 	}
 	dec := json.NewDecoder(strings.NewReader(data))
 	dec.DisallowUnknownFields()
 	var file importFile
 	if err := dec.Decode(&file); err != nil {
-		return nil, invalid("data", "is not a memory export: "+jsonProblem(err))
+		return importFile{}, invalid("data", "is not a memory export: "+jsonProblem(err))
 	}
 	if dec.More() {
-		return nil, invalid("data", "holds more than one JSON value")
+		return importFile{}, invalid("data", "holds more than one JSON value")
 	}
 	if _, err := importDate("data.exportedAt", file.ExportedAt); err != nil {
-		return nil, err
+		return importFile{}, err
 	}
 	if file.Format != ExportFileFormat {
-		return nil, invalid("data.format", fmt.Sprintf("must be %q", ExportFileFormat))
+		return importFile{}, invalid("data.format", fmt.Sprintf("must be %q", ExportFileFormat))
 	}
 	if file.Version != ExportFileVersion {
-		return nil, invalid("data.version", fmt.Sprintf("must be %d", ExportFileVersion))
+		return importFile{}, invalid("data.version", fmt.Sprintf("must be %d", ExportFileVersion))
 	}
 	if len(file.Items) > MaxImportItems {
-		return nil, invalid("data.items", fmt.Sprintf("must hold at most %d items", MaxImportItems))
+		return importFile{}, invalid("data.items", fmt.Sprintf("must hold at most %d items", MaxImportItems))
 	}
+	return file, nil
+}
+
+// importItems validates the items of a decoded export.
+func importItems(file importFile, now time.Time) ([]importItem, error) {
 	out := make([]importItem, len(file.Items))
 	total := 0
 	for i, it := range file.Items {

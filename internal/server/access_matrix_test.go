@@ -397,6 +397,10 @@ var matrixOps = map[string]matrixOp{
 		query: `mutation($tm: ID!) { renameTeammate(input: {id: $tm, name: "Ada"}) { teammate { id } } }`,
 		vars:  ownerVars, want: userOnly,
 	},
+	"setMemorySwitch": {
+		query: `mutation($tm: ID!) { setMemorySwitch(input: {teammateId: $tm, saveMemory: true}) { teammate { id } } }`,
+		vars:  ownerVars, want: userOnly,
+	},
 	"createMemory": {
 		query: `mutation($tm: ID, $c: String!) { createMemory(input: {scope: {teammateId: $tm}, content: $c}) { item { id } } }`,
 		vars: func(f *matrixFixture, _ *matrixCell) map[string]any {

@@ -10,6 +10,7 @@ import { kindLabel } from './model.ts'
 const RecallPreviewQuery = graphql(`
   query RecallPreview($teammateId: ID!, $query: String!) {
     recallPreview(teammateId: $teammateId, query: $query) {
+      memoryOff
       vectorSearch
       vectorReason
       leftOut {
@@ -185,8 +186,12 @@ export function RecallPreview({ teammateId, teammateName }: { teammateId: string
             {vectorLabels[preview.vectorSearch]}
             {preview.vectorReason ? ` (${preview.vectorReason})` : ''}
           </p>
-          <LeftOut lines={leftOutLines(preview.leftOut)} />
-          {preview.entries.length === 0 ? (
+          {preview.memoryOff ? null : <LeftOut lines={leftOutLines(preview.leftOut)} />}
+          {preview.memoryOff ? (
+            <p className="empty" data-testid="recall-memory-off">
+              Nothing would be given: Use memory is off for {teammateName}, so its runs are given no memory and are told so.
+            </p>
+          ) : preview.entries.length === 0 ? (
             <p className="empty" data-testid="recall-empty">
               Nothing would be given for this: no memory matches and nothing is pinned.
             </p>

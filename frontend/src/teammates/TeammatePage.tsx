@@ -18,6 +18,7 @@ import { TechnicalDetails } from '../ui/TechnicalDetails.tsx'
 import type { MemoryKind } from '../gql/graphql.ts'
 import { ConnectAgent, NewTeammateNextStep } from './ConnectAgent.tsx'
 import { DeleteTeammate } from './DeleteTeammate.tsx'
+import { MemorySwitch } from './MemorySwitch.tsx'
 import { TeammateNameField, useTeammateName } from './TeammateNameField.tsx'
 import { TeammatesChangedSubscription } from './TeammatesPage.tsx'
 
@@ -28,6 +29,8 @@ const TeammateQuery = graphql(`
       name
       createdAt
       generation
+      useMemory
+      saveMemory
     }
   }
 `)
@@ -60,7 +63,7 @@ const GenerationChangedSubscription = graphql(`
 export function TeammatePage({ teammateId, tab, runId }: { teammateId: string; tab: TeammateTab; runId?: string }) {
   const [{ data, error, fetching }] = useQuery({ query: TeammateQuery, variables: { id: teammateId }, requestPolicy: 'cache-and-network' })
   const teammate = data?.teammate
-  // Renamed or deleted elsewhere (another window): the cache follows teammatesChanged, and a page
+  // Renamed, switched or deleted elsewhere (another window): the cache follows teammatesChanged, and a page
   // whose teammate is gone says so instead of failing on every action.
   useLiveSubscription(TeammatesChangedSubscription, {})
   const [shownName, setShownName] = useState<string | null>(null)
@@ -94,7 +97,7 @@ export function TeammatePage({ teammateId, tab, runId }: { teammateId: string; t
 }
 
 interface TeammateViewProps {
-  teammate: { id: string; name: string; generation: string }
+  teammate: { id: string; name: string; generation: string; useMemory: boolean; saveMemory: boolean }
   tab: TeammateTab
   runId?: string
 }
@@ -138,6 +141,7 @@ function TeammateView({ teammate, tab, runId }: TeammateViewProps) {
       )}
 
       <NewTeammateNextStep teammate={teammate} />
+      <MemorySwitch teammate={teammate} />
 
       <nav className="tabs" aria-label={teammate.name}>
         {teammateTabs.map((t) => (

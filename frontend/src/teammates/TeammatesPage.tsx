@@ -10,6 +10,7 @@ import { ErrorMessage } from '../ui/ErrorMessage.tsx'
 import { RemoveDemo } from '../ui/RemoveDemo.tsx'
 import { takeDeletedNotice } from './DeleteTeammate.tsx'
 import { MemorySearch } from './MemorySearch.tsx'
+import { MemorySwitchMarker } from './MemorySwitch.tsx'
 import { PageHeading } from '../ui/PageHeading.tsx'
 import { TeammateNameField, useTeammateName } from './TeammateNameField.tsx'
 import { useAboutYouWaiting } from '../settings/AboutYouWaiting.tsx'
@@ -21,6 +22,8 @@ export const TeammateRowFields = graphql(`
     id
     name
     createdAt
+    useMemory
+    saveMemory
     activity {
       memories
       suggestions
@@ -50,8 +53,8 @@ const CreateTeammateMutation = graphql(`
 `)
 
 /**
- * Every teammate created, renamed or deleted: its updater (api/cache.ts) adds it to the list, drops
- * it, or records its new name. The teammate's page follows it too.
+ * Every teammate created, renamed, switched or deleted: its updater (api/cache.ts) adds it to the
+ * list, drops it, or records its new name or memory switch. The teammate's page follows it too.
  */
 export const TeammatesChangedSubscription = graphql(`
   subscription TeammatesChanged {
@@ -172,6 +175,7 @@ export function TeammatesPage() {
                   <span className="teammate-name-line">
                     <span className="teammate-name">{t.name}</span>
                     {isDemo(t.name) && <DemoBadge />}
+                    <MemorySwitchMarker useMemory={t.useMemory} saveMemory={t.saveMemory} />
                   </span>
                   <span className="teammate-stats small" data-testid="teammate-stats">
                     <span data-testid="teammate-memories">{plural(t.activity.memories, 'memory', 'memories')}</span>

@@ -588,6 +588,8 @@ CREATE TABLE public.teammates (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     name text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    use_memory boolean DEFAULT true NOT NULL,
+    save_memory boolean DEFAULT true NOT NULL,
     CONSTRAINT teammates_finite_dates CHECK (isfinite(created_at)),
     CONSTRAINT teammates_name_check CHECK (((char_length(btrim(name)) >= 1) AND (char_length(btrim(name)) <= 120)))
 );

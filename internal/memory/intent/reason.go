@@ -70,6 +70,10 @@ const (
 	ReasonHedged Reason = "hedged"
 	// ReasonUnclear: another sentence isn't one the judge understands.
 	ReasonUnclear Reason = "unclear"
+
+	// ReasonSavingOff: the user turned "Save to memory" off for the teammate, so every write waits.
+	// The service decides it before the judge reads the message.
+	ReasonSavingOff Reason = "saving_off"
 )
 
 // reasons lists every Reason with its plain words for the user (%s is the deciding words) and
@@ -102,6 +106,7 @@ var reasons = map[Reason]struct{ user, teammate string }{
 	ReasonTakenBack:     {"You seemed to take it back: %s", "the user's message seems to take the request back"},
 	ReasonHedged:        {"You sounded unsure or not serious: %s", "the user's message hedges, qualifies or may not be serious"},
 	ReasonUnclear:       {"Part of your message wasn't clear enough to act on alone: %s", "part of the user's message wasn't clear enough to act on"},
+	ReasonSavingOff:     {"Save to memory is off for this teammate, so it waits for you to decide.", "saving to memory is off for this teammate, so the user decides"},
 }
 
 // Reasons returns every reason the judge gives, for tests that check no other escapes.

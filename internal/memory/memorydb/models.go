@@ -31,7 +31,9 @@ type MemoryRevision struct {
 }
 
 type Teammate struct {
-	ID        string
-	Name      string
-	CreatedAt time.Time
+	ID         string
+	Name       string
+	CreatedAt  time.Time
+	UseMemory  bool
+	SaveMemory bool
 }

@@ -53,25 +53,37 @@ func (q *Queries) TeammateExists(ctx context.Context, id string) (bool, error) {
 }
 
 const teammateGet = `-- name: TeammateGet :one
-SELECT id, name, created_at FROM teammates WHERE id = $1
+SELECT id, name, created_at, use_memory, save_memory FROM teammates WHERE id = $1
 `
 
 func (q *Queries) TeammateGet(ctx context.Context, id string) (*Teammate, error) {
 	row := q.db.QueryRow(ctx, teammateGet, id)
 	var i Teammate
-	err := row.Scan(&i.ID, &i.Name, &i.CreatedAt)
+	err := row.Scan(
+		&i.ID,
+		&i.Name,
+		&i.CreatedAt,
+		&i.UseMemory,
+		&i.SaveMemory,
+	)
 	return &i, err
 }
 
 const teammateInsert = `-- name: TeammateInsert :one
-INSERT INTO teammates (name) VALUES ($1) RETURNING id, name, created_at
+INSERT INTO teammates (name) VALUES ($1) RETURNING id, name, created_at, use_memory, save_memory
 `
 
 // Its scope (the generation row) comes with it, from a trigger (migration 000001).
 func (q *Queries) TeammateInsert(ctx context.Context, name string) (*Teammate, error) {
 	row := q.db.QueryRow(ctx, teammateInsert, name)
 	var i Teammate
-	err := row.Scan(&i.ID, &i.Name, &i.CreatedAt)
+	err := row.Scan(
+		&i.ID,
+		&i.Name,
+		&i.CreatedAt,
+		&i.UseMemory,
+		&i.SaveMemory,
+	)
 	return &i, err
 }
 
@@ -134,7 +146,7 @@ func (q *Queries) TeammateNamedAs(ctx context.Context, arg TeammateNamedAsParams
 }
 
 const teammateRename = `-- name: TeammateRename :one
-UPDATE teammates SET name = $1 WHERE id = $2 RETURNING id, name, created_at
+UPDATE teammates SET name = $1 WHERE id = $2 RETURNING id, name, created_at, use_memory, save_memory
 `
 
 type TeammateRenameParams struct {
@@ -145,7 +157,41 @@ type TeammateRenameParams struct {
 func (q *Queries) TeammateRename(ctx context.Context, arg TeammateRenameParams) (*Teammate, error) {
 	row := q.db.QueryRow(ctx, teammateRename, arg.Name, arg.ID)
 	var i Teammate
-	err := row.Scan(&i.ID, &i.Name, &i.CreatedAt)
+	err := row.Scan(
+		&i.ID,
+		&i.Name,
+		&i.CreatedAt,
+		&i.UseMemory,
+		&i.SaveMemory,
+	)
+	return &i, err
+}
+
+const teammateSetSwitches = `-- name: TeammateSetSwitches :one
+UPDATE teammates
+   SET use_memory = coalesce($1::boolean, use_memory),
+       save_memory = coalesce($2::boolean, save_memory)
+ WHERE id = $3
+RETURNING id, name, created_at, use_memory, save_memory
+`
+
+type TeammateSetSwitchesParams struct {
+	UseMemory  *bool
+	SaveMemory *bool
+	ID         string
+}
+
+// A null leaves that switch as it is.
+func (q *Queries) TeammateSetSwitches(ctx context.Context, arg TeammateSetSwitchesParams) (*Teammate, error) {
+	row := q.db.QueryRow(ctx, teammateSetSwitches, arg.UseMemory, arg.SaveMemory, arg.ID)
+	var i Teammate
+	err := row.Scan(
+		&i.ID,
+		&i.Name,
+		&i.CreatedAt,
+		&i.UseMemory,
+		&i.SaveMemory,
+	)
 	return &i, err
 }
 
@@ -160,6 +206,24 @@ func (q *Queries) TeammateStartLock(ctx context.Context, id string) (string, err
 	var id_2 string
 	err := row.Scan(&id_2)
 	return id_2, err
+}
+
+const teammateSwitches = `-- name: TeammateSwitches :one
+SELECT use_memory, save_memory FROM teammates WHERE id = $1
+`
+
+type TeammateSwitchesRow struct {
+	UseMemory  bool
+	SaveMemory bool
+}
+
+// The teammate's memory switches (switch.go), read inside the transaction of the read or the write
+// they govern. No row: no such teammate.
+func (q *Queries) TeammateSwitches(ctx context.Context, id string) (*TeammateSwitchesRow, error) {
+	row := q.db.QueryRow(ctx, teammateSwitches, id)
+	var i TeammateSwitchesRow
+	err := row.Scan(&i.UseMemory, &i.SaveMemory)
+	return &i, err
 }
 
 const teammatesActivity = `-- name: TeammatesActivity :many
@@ -216,7 +280,7 @@ func (q *Queries) TeammatesActivity(ctx context.Context, ids []string) ([]*Teamm
 }
 
 const teammatesByIDs = `-- name: TeammatesByIDs :many
-SELECT id, name, created_at FROM teammates WHERE id = ANY($1::uuid[])
+SELECT id, name, created_at, use_memory, save_memory FROM teammates WHERE id = ANY($1::uuid[])
 `
 
 func (q *Queries) TeammatesByIDs(ctx context.Context, ids []string) ([]*Teammate, error) {
@@ -228,7 +292,13 @@ func (q *Queries) TeammatesByIDs(ctx context.Context, ids []string) ([]*Teammate
 	items := []*Teammate{}
 	for rows.Next() {
 		var i Teammate
-		if err := rows.Scan(&i.ID, &i.Name, &i.CreatedAt); err != nil {
+		if err := rows.Scan(
+			&i.ID,
+			&i.Name,
+			&i.CreatedAt,
+			&i.UseMemory,
+			&i.SaveMemory,
+		); err != nil {
 			return nil, err
 		}
 		items = append(items, &i)
@@ -251,7 +321,7 @@ func (q *Queries) TeammatesExist(ctx context.Context) (bool, error) {
 }
 
 const teammatesList = `-- name: TeammatesList :many
-SELECT id, name, created_at FROM teammates
+SELECT id, name, created_at, use_memory, save_memory FROM teammates
  WHERE $1::uuid IS NULL OR id = $1::uuid
  ORDER BY created_at, id
 `
@@ -266,7 +336,13 @@ func (q *Queries) TeammatesList(ctx context.Context, onlyID *string) ([]*Teammat
 	items := []*Teammate{}
 	for rows.Next() {
 		var i Teammate
-		if err := rows.Scan(&i.ID, &i.Name, &i.CreatedAt); err != nil {
+		if err := rows.Scan(
+			&i.ID,
+			&i.Name,
+			&i.CreatedAt,
+			&i.UseMemory,
+			&i.SaveMemory,
+		); err != nil {
 			return nil, err
 		}
 		items = append(items, &i)

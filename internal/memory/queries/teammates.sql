@@ -71,3 +71,16 @@ SELECT t.id,
 SELECT name FROM teammates
  WHERE lower(btrim(name)) = lower(btrim(@name::text))
    AND (sqlc.narg(except_id)::uuid IS NULL OR id <> sqlc.narg(except_id)::uuid);
+
+-- name: TeammateSwitches :one
+-- The teammate's memory switches (switch.go), read inside the transaction of the read or the write
+-- they govern. No row: no such teammate.
+SELECT use_memory, save_memory FROM teammates WHERE id = @id;
+
+-- name: TeammateSetSwitches :one
+-- A null leaves that switch as it is.
+UPDATE teammates
+   SET use_memory = coalesce(sqlc.narg(use_memory)::boolean, use_memory),
+       save_memory = coalesce(sqlc.narg(save_memory)::boolean, save_memory)
+ WHERE id = @id
+RETURNING *;
