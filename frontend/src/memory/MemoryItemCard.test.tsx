@@ -43,7 +43,7 @@ describe('MemoryItemCard', () => {
     expect(within(card).getByRole('heading', { name: 'coffee' })).toBeTruthy()
     expect(within(card).getByText('Drinks oat milk flat whites.')).toBeTruthy()
     expect(within(card).getByText('revision 4')).toBeTruthy()
-    expect(within(card).getByText(/^Added /)).toBeTruthy()
+    expect(within(card).getByTestId('item-date').textContent).toMatch(/^Added /)
     expect(within(card).queryByText('Pinned')).toBeNull()
     const actions = within(card).getByRole('group', { name: 'Actions' })
     expect(within(actions).getAllByRole('button').map((b) => b.getAttribute('aria-label'))).toEqual([
@@ -236,6 +236,8 @@ describe('MemoryItemCard', () => {
                   expiresAt: null,
                   action: r === 2 ? 'EDIT' : 'CREATE',
                   actor: 'user',
+                  actorTeammate: null,
+                  runId: null,
                   basedOn: r === 2 ? 1 : null,
                   createdAt: '2025-03-01T09:30:00Z',
                 },
