@@ -29,7 +29,10 @@ func TestProvenanceOnCardAndUnderReply(t *testing.T) {
 		source := itemSel(saved.Item.ID, tid("item-source"))
 		want := "Saved by " + name + " when you said “Please remember that my locker code is 3310” — today"
 		p.waitText(source, want)
-		p.assertNoHorizontalScroll()
+		p.assertAccessible("a memory's source")
+		if vp.phone {
+			p.assertTargetsBigEnough("a memory's source")
+		}
 		p.shot("item-source")
 
 		p.click(itemSel(saved.Item.ID, tid("item-history")))
@@ -49,7 +52,10 @@ func TestProvenanceOnCardAndUnderReply(t *testing.T) {
 				t.Errorf("the Memory updated line reads %q, want it to say %q", got, part)
 			}
 		}
-		p.assertNoHorizontalScroll()
+		p.assertAccessible("Memory updated")
+		if vp.phone {
+			p.assertTargetsBigEnough("Memory updated")
+		}
 		p.shot("memory-updated")
 
 		// Forgotten: the words leave the line under the reply.
