@@ -157,3 +157,27 @@ func TestProvenanceAfterTeammateDeleted(t *testing.T) {
 	assert.Nil(t, p.RunID)
 	assert.Nil(t, p.Quote)
 }
+
+// A teammate's forget is in its run's changes as a count, without the item's words (F1).
+func TestRunChangesOfAForget(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	tm := f.teammate(t, "Forgetful")
+	gone, err := f.svc.CreateMemory(user, memory.CreateInput{Scope: memory.Scope{TeammateID: &tm}, Key: ptr("locker"), Content: "Locker code 3310"})
+	require.NoError(t, err)
+	run := f.startRun(t, tm, "Please forget my locker.")
+	res, err := f.svc.Tools().ForgetMemoryOf(asRun(t, f, run.Token), gone.ID)
+	require.NoError(t, err)
+	require.Equal(t, memory.OutcomeForgotten, res.Outcome)
+
+	changes, errs := f.svc.RunChangesByID(user, []string{run.Run.ID})
+	require.NoError(t, errs[0])
+	require.Len(t, changes[0], 1)
+	assert.Equal(t, memory.RunChangeForgot, changes[0][0].Kind)
+	assert.Equal(t, gone.ID, changes[0][0].ItemID)
+	assert.Nil(t, changes[0][0].Label)
+	p, err := provenance(t, f, user, gone.ID)
+	require.NoError(t, err)
+	assert.Equal(t, memory.ProvenanceAddedByYou, p.Kind, "the user wrote it; the teammate only forgot it")
+	assert.Nil(t, p.Quote)
+}

@@ -1,3 +1,4 @@
+import { useEffect } from 'react'
 import { Link, paths } from '../router.tsx'
 import { formatDate, type MemoryItem } from './model.ts'
 
@@ -11,6 +12,10 @@ type Provenance = MemoryItem['provenance']
 export function ItemSource({ item, now }: { item: MemoryItem; now: number }) {
   const p = item.provenance
   const when = p.confirmedAt ?? p.at
+  // A link to this item ("Memory updated" under a reply) ends in #memory-<id>: the card is scrolled to.
+  useEffect(() => {
+    if (location.hash === `#memory-${item.id}`) document.getElementById(`memory-${item.id}`)?.scrollIntoView({ block: 'center', behavior: 'instant' })
+  }, [item.id])
   return (
     <p className="item-source muted small" data-testid="item-source" data-kind={p.kind}>
       <SourceWords p={p} /> — <time dateTime={when}>{dayInWords(when, now)}</time>
