@@ -2,7 +2,6 @@ package memory
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 	"unicode/utf8"
@@ -216,7 +215,7 @@ func (s *Service) RunChangesByID(ctx context.Context, runIDs []string) ([][]RunC
 		return out, errs
 	}
 	rows, err := queries(s.pool).RunMemoryChanges(ctx, runIDs)
-	if err != nil && !errors.Is(err, ErrNotFound) {
+	if err != nil {
 		err = fmt.Errorf("load runs' memory changes: %w", err)
 		for i := range errs {
 			errs[i] = err
