@@ -34,6 +34,7 @@ type ResolverRoot interface {
 	MemoryChange() MemoryChangeResolver
 	MemoryItem() MemoryItemResolver
 	MemoryItemConnection() MemoryItemConnectionResolver
+	MemoryRevision() MemoryRevisionResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
 	RecallEntry() RecallEntryResolver
@@ -179,6 +180,7 @@ type ComplexityRoot struct {
 		LastAction      func(childComplexity int) int
 		Pinned          func(childComplexity int) int
 		ProposesForget  func(childComplexity int) int
+		Provenance      func(childComplexity int) int
 		Resolution      func(childComplexity int) int
 		Revision        func(childComplexity int) int
 		Revisions       func(childComplexity int, first *int, after *string) int
@@ -214,18 +216,28 @@ type ComplexityRoot struct {
 		Items func(childComplexity int) int
 	}
 
+	MemoryProvenance struct {
+		At          func(childComplexity int) int
+		ConfirmedAt func(childComplexity int) int
+		Kind        func(childComplexity int) int
+		Quote       func(childComplexity int) int
+		RunID       func(childComplexity int) int
+		Teammate    func(childComplexity int) int
+	}
+
 	MemoryRevision struct {
-		Action    func(childComplexity int) int
-		Actor     func(childComplexity int) int
-		BasedOn   func(childComplexity int) int
-		Content   func(childComplexity int) int
-		CreatedAt func(childComplexity int) int
-		ExpiresAt func(childComplexity int) int
-		Key       func(childComplexity int) int
-		Kind      func(childComplexity int) int
-		Pinned    func(childComplexity int) int
-		Revision  func(childComplexity int) int
-		RunID     func(childComplexity int) int
+		Action        func(childComplexity int) int
+		Actor         func(childComplexity int) int
+		ActorTeammate func(childComplexity int) int
+		BasedOn       func(childComplexity int) int
+		Content       func(childComplexity int) int
+		CreatedAt     func(childComplexity int) int
+		ExpiresAt     func(childComplexity int) int
+		Key           func(childComplexity int) int
+		Kind          func(childComplexity int) int
+		Pinned        func(childComplexity int) int
+		Revision      func(childComplexity int) int
+		RunID         func(childComplexity int) int
 	}
 
 	MemoryRevisionConnection struct {
@@ -364,6 +376,7 @@ type ComplexityRoot struct {
 		EndedAt       func(childComplexity int) int
 		Generation    func(childComplexity int) int
 		ID            func(childComplexity int) int
+		MemoryChanges func(childComplexity int) int
 		MemoryContext func(childComplexity int) int
 		Rating        func(childComplexity int) int
 		Reply         func(childComplexity int) int
@@ -380,6 +393,15 @@ type ComplexityRoot struct {
 		Adopted     func(childComplexity int) int
 		Current     func(childComplexity int) int
 		Interrupted func(childComplexity int) int
+	}
+
+	RunMemoryChange struct {
+		At      func(childComplexity int) int
+		ItemID  func(childComplexity int) int
+		Kind    func(childComplexity int) int
+		Label   func(childComplexity int) int
+		Scope   func(childComplexity int) int
+		Waiting func(childComplexity int) int
 	}
 
 	SetMemorySwitchPayload struct {
@@ -463,9 +485,13 @@ type MemoryItemResolver interface {
 	Expired(ctx context.Context, obj *memory.Item) (bool, error)
 
 	Revisions(ctx context.Context, obj *memory.Item, first *int, after *string) (*model.MemoryRevisionConnection, error)
+	Provenance(ctx context.Context, obj *memory.Item) (*model.MemoryProvenance, error)
 }
 type MemoryItemConnectionResolver interface {
 	TotalCount(ctx context.Context, obj *model.MemoryItemConnection) (int, error)
+}
+type MemoryRevisionResolver interface {
+	ActorTeammate(ctx context.Context, obj *memory.Revision) (*model.Teammate, error)
 }
 type MutationResolver interface {
 	CreateTeammate(ctx context.Context, input model.CreateTeammateInput) (*model.CreateTeammatePayload, error)
@@ -548,6 +574,7 @@ type RunResolver interface {
 	RetryOfRunID(ctx context.Context, obj *memory.Run) (*string, error)
 	RetryNote(ctx context.Context, obj *memory.Run) (*string, error)
 	MemoryContext(ctx context.Context, obj *memory.Run) ([]memory.ContextEntry, error)
+	MemoryChanges(ctx context.Context, obj *memory.Run) ([]model.RunMemoryChange, error)
 }
 type SubscriptionResolver interface {
 	GenerationChanged(ctx context.Context, teammateID string) (<-chan *model.GenerationChange, error)
@@ -1080,6 +1107,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MemoryItem.ProposesForget(childComplexity), true
+	case "MemoryItem.provenance":
+		if e.ComplexityRoot.MemoryItem.Provenance == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryItem.Provenance(childComplexity), true
 	case "MemoryItem.resolution":
 		if e.ComplexityRoot.MemoryItem.Resolution == nil {
 			break
@@ -1216,6 +1249,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MemoryItemsPayload.Items(childComplexity), true
 
+	case "MemoryProvenance.at":
+		if e.ComplexityRoot.MemoryProvenance.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryProvenance.At(childComplexity), true
+	case "MemoryProvenance.confirmedAt":
+		if e.ComplexityRoot.MemoryProvenance.ConfirmedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryProvenance.ConfirmedAt(childComplexity), true
+	case "MemoryProvenance.kind":
+		if e.ComplexityRoot.MemoryProvenance.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryProvenance.Kind(childComplexity), true
+	case "MemoryProvenance.quote":
+		if e.ComplexityRoot.MemoryProvenance.Quote == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryProvenance.Quote(childComplexity), true
+	case "MemoryProvenance.runId":
+		if e.ComplexityRoot.MemoryProvenance.RunID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryProvenance.RunID(childComplexity), true
+	case "MemoryProvenance.teammate":
+		if e.ComplexityRoot.MemoryProvenance.Teammate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryProvenance.Teammate(childComplexity), true
+
 	case "MemoryRevision.action":
 		if e.ComplexityRoot.MemoryRevision.Action == nil {
 			break
@@ -1228,6 +1298,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MemoryRevision.Actor(childComplexity), true
+	case "MemoryRevision.actorTeammate":
+		if e.ComplexityRoot.MemoryRevision.ActorTeammate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemoryRevision.ActorTeammate(childComplexity), true
 	case "MemoryRevision.basedOn":
 		if e.ComplexityRoot.MemoryRevision.BasedOn == nil {
 			break
@@ -2125,6 +2201,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Run.ID(childComplexity), true
+	case "Run.memoryChanges":
+		if e.ComplexityRoot.Run.MemoryChanges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Run.MemoryChanges(childComplexity), true
 	case "Run.memoryContext":
 		if e.ComplexityRoot.Run.MemoryContext == nil {
 			break
@@ -2204,6 +2286,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RunGenerationCheck.Interrupted(childComplexity), true
+
+	case "RunMemoryChange.at":
+		if e.ComplexityRoot.RunMemoryChange.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RunMemoryChange.At(childComplexity), true
+	case "RunMemoryChange.itemId":
+		if e.ComplexityRoot.RunMemoryChange.ItemID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RunMemoryChange.ItemID(childComplexity), true
+	case "RunMemoryChange.kind":
+		if e.ComplexityRoot.RunMemoryChange.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RunMemoryChange.Kind(childComplexity), true
+	case "RunMemoryChange.label":
+		if e.ComplexityRoot.RunMemoryChange.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RunMemoryChange.Label(childComplexity), true
+	case "RunMemoryChange.scope":
+		if e.ComplexityRoot.RunMemoryChange.Scope == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RunMemoryChange.Scope(childComplexity), true
+	case "RunMemoryChange.waiting":
+		if e.ComplexityRoot.RunMemoryChange.Waiting == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RunMemoryChange.Waiting(childComplexity), true
 
 	case "SetMemorySwitchPayload.teammate":
 		if e.ComplexityRoot.SetMemorySwitchPayload.Teammate == nil {
@@ -4346,6 +4465,94 @@ type Subscription {
     scope: ScopeInput!
   ): MemoryChange! @auth(accept: [USER, WORKER, RUN])
 }
+
+"How an item came to be, in one word (MemoryItem.provenance)."
+enum ProvenanceKind {
+  "You wrote it."
+  ADDED_BY_YOU
+  "A teammate saved it because you asked (A1)."
+  SAVED_BY_TEAMMATE
+  "You confirmed a teammate's suggestion (A2)."
+  CONFIRMED_SUGGESTION
+  "A teammate's suggestion, not confirmed."
+  SUGGESTED_BY_TEAMMATE
+  "Found in a conversation by extraction."
+  FOUND_IN_CONVERSATION
+  "Imported from a file."
+  IMPORTED
+  "Kept as a lesson from your rating of a reply."
+  FROM_FEEDBACK
+}
+
+"""
+Where an item came from, for the card's line "Saved by Ada when you said '…' — today". It tells
+nothing the item's other fields don't, under the same rules: to a run, another teammate's name, run
+and quote are withheld (S4).
+"""
+type MemoryProvenance {
+  "How the item came to be."
+  kind: ProvenanceKind!
+  "The teammate whose run saved or suggested it; null when none, when it was deleted, and to a run for another teammate."
+  teammate: Teammate
+  "That run, to link to the conversation; null under the same rules."
+  runId: ID
+  """
+  The user's words the teammate's write came from (the sentence of the run's message). Erased with
+  the item when it is forgotten (F1) and with the conversation when its teammate is deleted (S4).
+  """
+  quote: String
+  "When the item was first written."
+  at: Time!
+  "When you confirmed it from a suggestion; null otherwise."
+  confirmedAt: Time
+}
+
+extend type MemoryItem {
+  "Where the item came from: who saved it, when, and from which of your words."
+  provenance: MemoryProvenance!
+}
+
+extend type MemoryRevision {
+  "For a revision a teammate's run wrote: that teammate, so history can name it; null for anything else, for a deleted teammate and, to a run, for another teammate (S4)."
+  actorTeammate: Teammate
+}
+
+"What a teammate's run did to one item (Run.memoryChanges)."
+enum RunMemoryChangeKind {
+  "Saved as memory, as you asked (A1)."
+  SAVED
+  "Saved as a suggestion for you (A2)."
+  SUGGESTED
+  "Proposed changing a memory (A4)."
+  PROPOSED_CHANGE
+  "Proposed forgetting a memory (A5)."
+  PROPOSED_FORGET
+  "Changed a memory, as you asked (A4)."
+  CORRECTED
+  "Forgot a memory, as you asked (A5)."
+  FORGOT
+}
+
+"One thing a teammate's run did to memory, for the conversation's \"Memory updated\" line."
+type RunMemoryChange {
+  "What the run did."
+  kind: RunMemoryChangeKind!
+  "The item (or the suggestion) it wrote."
+  itemId: ID!
+  "Where the item is now: shared, or a teammate's id."
+  scope: String!
+  "The item is a suggestion still waiting for you."
+  waiting: Boolean!
+  "A short text of the item as it is now (its key, or the start of its content); null once it is forgotten (F1) and for a proposal to forget."
+  label: String
+  "When the run wrote it."
+  at: Time!
+}
+
+extend type Run {
+  "What the run's memory tools saved, suggested, proposed or forgot, oldest first. User only: FORBIDDEN to anyone else."
+  memoryChanges: [RunMemoryChange!]!
+}
 `, BuiltIn: false},
 	{Name: "../switch.graphqls", Input: `# A memory switch per teammate: "Use memory" and "Save to memory", both on by default
 # (internal/memory/switch.go, docs/MANAGING-MEMORY.md).
@@ -4706,6 +4913,8 @@ func (ec *executionContext) childFields_MemoryItem(ctx context.Context, field gr
 		return ec.fieldContext_MemoryItem_proposesForget(ctx, field)
 	case "revisions":
 		return ec.fieldContext_MemoryItem_revisions(ctx, field)
+	case "provenance":
+		return ec.fieldContext_MemoryItem_provenance(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MemoryItem", field.Name)
 }
@@ -4748,6 +4957,24 @@ func (ec *executionContext) childFields_MemoryItemsPayload(ctx context.Context, 
 	return nil, fmt.Errorf("no field named %q was found under type MemoryItemsPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_MemoryProvenance(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_MemoryProvenance_kind(ctx, field)
+	case "teammate":
+		return ec.fieldContext_MemoryProvenance_teammate(ctx, field)
+	case "runId":
+		return ec.fieldContext_MemoryProvenance_runId(ctx, field)
+	case "quote":
+		return ec.fieldContext_MemoryProvenance_quote(ctx, field)
+	case "at":
+		return ec.fieldContext_MemoryProvenance_at(ctx, field)
+	case "confirmedAt":
+		return ec.fieldContext_MemoryProvenance_confirmedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MemoryProvenance", field.Name)
+}
+
 func (ec *executionContext) childFields_MemoryRevision(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "revision":
@@ -4772,6 +4999,8 @@ func (ec *executionContext) childFields_MemoryRevision(ctx context.Context, fiel
 		return ec.fieldContext_MemoryRevision_runId(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_MemoryRevision_createdAt(ctx, field)
+	case "actorTeammate":
+		return ec.fieldContext_MemoryRevision_actorTeammate(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MemoryRevision", field.Name)
 }
@@ -4944,6 +5173,8 @@ func (ec *executionContext) childFields_Run(ctx context.Context, field graphql.C
 		return ec.fieldContext_Run_retryNote(ctx, field)
 	case "memoryContext":
 		return ec.fieldContext_Run_memoryContext(ctx, field)
+	case "memoryChanges":
+		return ec.fieldContext_Run_memoryChanges(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Run", field.Name)
 }
@@ -4958,6 +5189,24 @@ func (ec *executionContext) childFields_RunGenerationCheck(ctx context.Context, 
 		return ec.fieldContext_RunGenerationCheck_interrupted(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RunGenerationCheck", field.Name)
+}
+
+func (ec *executionContext) childFields_RunMemoryChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_RunMemoryChange_kind(ctx, field)
+	case "itemId":
+		return ec.fieldContext_RunMemoryChange_itemId(ctx, field)
+	case "scope":
+		return ec.fieldContext_RunMemoryChange_scope(ctx, field)
+	case "waiting":
+		return ec.fieldContext_RunMemoryChange_waiting(ctx, field)
+	case "label":
+		return ec.fieldContext_RunMemoryChange_label(ctx, field)
+	case "at":
+		return ec.fieldContext_RunMemoryChange_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RunMemoryChange", field.Name)
 }
 
 func (ec *executionContext) childFields_SetMemorySwitchPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -8442,6 +8691,38 @@ func (ec *executionContext) fieldContext_MemoryItem_revisions(ctx context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _MemoryItem_provenance(ctx context.Context, field graphql.CollectedField, obj *memory.Item) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryItem_provenance(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MemoryItem().Provenance(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemoryProvenance) graphql.Marshaler {
+			return ec.marshalNMemoryProvenance2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryProvenance(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryItem_provenance(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MemoryItem",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemoryProvenance(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _MemoryItemConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.MemoryItemConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8646,6 +8927,153 @@ func (ec *executionContext) fieldContext_MemoryItemsPayload_items(_ context.Cont
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _MemoryProvenance_kind(ctx context.Context, field graphql.CollectedField, obj *model.MemoryProvenance) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryProvenance_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.ProvenanceKind) graphql.Marshaler {
+			return ec.marshalNProvenanceKind2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐProvenanceKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryProvenance_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryProvenance", field, false, false, "ProvenanceKind")
+}
+
+func (ec *executionContext) _MemoryProvenance_teammate(ctx context.Context, field graphql.CollectedField, obj *model.MemoryProvenance) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryProvenance_teammate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Teammate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Teammate) graphql.Marshaler {
+			return ec.marshalOTeammate2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐTeammate(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryProvenance_teammate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MemoryProvenance",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Teammate(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MemoryProvenance_runId(ctx context.Context, field graphql.CollectedField, obj *model.MemoryProvenance) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryProvenance_runId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RunID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryProvenance_runId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryProvenance", field, false, false, "ID")
+}
+
+func (ec *executionContext) _MemoryProvenance_quote(ctx context.Context, field graphql.CollectedField, obj *model.MemoryProvenance) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryProvenance_quote(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Quote, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryProvenance_quote(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryProvenance", field, false, false, "String")
+}
+
+func (ec *executionContext) _MemoryProvenance_at(ctx context.Context, field graphql.CollectedField, obj *model.MemoryProvenance) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryProvenance_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryProvenance_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryProvenance", field, false, false, "Time")
+}
+
+func (ec *executionContext) _MemoryProvenance_confirmedAt(ctx context.Context, field graphql.CollectedField, obj *model.MemoryProvenance) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryProvenance_confirmedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ConfirmedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryProvenance_confirmedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemoryProvenance", field, false, false, "Time")
 }
 
 func (ec *executionContext) _MemoryRevision_revision(ctx context.Context, field graphql.CollectedField, obj *memory.Revision) (ret graphql.Marshaler) {
@@ -8899,6 +9327,38 @@ func (ec *executionContext) _MemoryRevision_createdAt(ctx context.Context, field
 }
 func (ec *executionContext) fieldContext_MemoryRevision_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MemoryRevision", field, false, false, "Time")
+}
+
+func (ec *executionContext) _MemoryRevision_actorTeammate(ctx context.Context, field graphql.CollectedField, obj *memory.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemoryRevision_actorTeammate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MemoryRevision().ActorTeammate(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Teammate) graphql.Marshaler {
+			return ec.marshalOTeammate2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐTeammate(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MemoryRevision_actorTeammate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MemoryRevision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Teammate(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _MemoryRevisionConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.MemoryRevisionConnection) (ret graphql.Marshaler) {
@@ -13650,6 +14110,38 @@ func (ec *executionContext) fieldContext_Run_memoryContext(_ context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Run_memoryChanges(ctx context.Context, field graphql.CollectedField, obj *memory.Run) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Run_memoryChanges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Run().MemoryChanges(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.RunMemoryChange) graphql.Marshaler {
+			return ec.marshalNRunMemoryChange2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRunMemoryChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Run_memoryChanges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Run",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RunMemoryChange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _RunGenerationCheck_current(ctx context.Context, field graphql.CollectedField, obj *memory.GenerationCheck) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13717,6 +14209,144 @@ func (ec *executionContext) _RunGenerationCheck_interrupted(ctx context.Context,
 }
 func (ec *executionContext) fieldContext_RunGenerationCheck_interrupted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("RunGenerationCheck", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _RunMemoryChange_kind(ctx context.Context, field graphql.CollectedField, obj *model.RunMemoryChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RunMemoryChange_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.RunMemoryChangeKind) graphql.Marshaler {
+			return ec.marshalNRunMemoryChangeKind2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRunMemoryChangeKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RunMemoryChange_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RunMemoryChange", field, false, false, "RunMemoryChangeKind")
+}
+
+func (ec *executionContext) _RunMemoryChange_itemId(ctx context.Context, field graphql.CollectedField, obj *model.RunMemoryChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RunMemoryChange_itemId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ItemID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RunMemoryChange_itemId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RunMemoryChange", field, false, false, "ID")
+}
+
+func (ec *executionContext) _RunMemoryChange_scope(ctx context.Context, field graphql.CollectedField, obj *model.RunMemoryChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RunMemoryChange_scope(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Scope, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RunMemoryChange_scope(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RunMemoryChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _RunMemoryChange_waiting(ctx context.Context, field graphql.CollectedField, obj *model.RunMemoryChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RunMemoryChange_waiting(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Waiting, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RunMemoryChange_waiting(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RunMemoryChange", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _RunMemoryChange_label(ctx context.Context, field graphql.CollectedField, obj *model.RunMemoryChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RunMemoryChange_label(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Label, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RunMemoryChange_label(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RunMemoryChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _RunMemoryChange_at(ctx context.Context, field graphql.CollectedField, obj *model.RunMemoryChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RunMemoryChange_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RunMemoryChange_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RunMemoryChange", field, false, false, "Time")
 }
 
 func (ec *executionContext) _SetMemorySwitchPayload_teammate(ctx context.Context, field graphql.CollectedField, obj *model.SetMemorySwitchPayload) (ret graphql.Marshaler) {
@@ -18493,6 +19123,12 @@ func (ec *executionContext) _MemoryItem(ctx context.Context, sel ast.SelectionSe
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._MemoryItem_revisions(ctx, field, obj)
 				})
+		case "provenance":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._MemoryItem_provenance(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -18658,6 +19294,64 @@ func (ec *executionContext) _MemoryItemsPayload(ctx context.Context, sel ast.Sel
 	return out
 }
 
+var memoryProvenanceImplementors = []string{"MemoryProvenance"}
+
+func (ec *executionContext) _MemoryProvenance(ctx context.Context, sel ast.SelectionSet, obj *model.MemoryProvenance) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, memoryProvenanceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MemoryProvenance")
+		case "kind":
+			out.Values[i] = ec._MemoryProvenance_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "teammate":
+			out.Values[i] = ec._MemoryProvenance_teammate(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "runId":
+			out.Values[i] = ec._MemoryProvenance_runId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "quote":
+			out.Values[i] = ec._MemoryProvenance_quote(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "at":
+			out.Values[i] = ec._MemoryProvenance_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "confirmedAt":
+			out.Values[i] = ec._MemoryProvenance_confirmedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var memoryRevisionImplementors = []string{"MemoryRevision"}
 
 func (ec *executionContext) _MemoryRevision(ctx context.Context, sel ast.SelectionSet, obj *memory.Revision) graphql.Marshaler {
@@ -18672,58 +19366,64 @@ func (ec *executionContext) _MemoryRevision(ctx context.Context, sel ast.Selecti
 		case "revision":
 			out.Values[i] = ec._MemoryRevision_revision(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "content":
 			out.Values[i] = ec._MemoryRevision_content(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "key":
 			out.Values[i] = ec._MemoryRevision_key(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "kind":
 			out.Values[i] = ec._MemoryRevision_kind(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "pinned":
 			out.Values[i] = ec._MemoryRevision_pinned(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "expiresAt":
 			out.Values[i] = ec._MemoryRevision_expiresAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "action":
 			out.Values[i] = ec._MemoryRevision_action(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "actor":
 			out.Values[i] = ec._MemoryRevision_actor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "basedOn":
 			out.Values[i] = ec._MemoryRevision_basedOn(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "runId":
 			out.Values[i] = ec._MemoryRevision_runId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "createdAt":
 			out.Values[i] = ec._MemoryRevision_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "actorTeammate":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._MemoryRevision_actorTeammate(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -19764,6 +20464,12 @@ func (ec *executionContext) _Run(ctx context.Context, sel ast.SelectionSet, obj 
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Run_memoryContext(ctx, field, obj)
 				})
+		case "memoryChanges":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Run_memoryChanges(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -19804,6 +20510,64 @@ func (ec *executionContext) _RunGenerationCheck(ctx context.Context, sel ast.Sel
 			}
 		case "interrupted":
 			out.Values[i] = ec._RunGenerationCheck_interrupted(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var runMemoryChangeImplementors = []string{"RunMemoryChange"}
+
+func (ec *executionContext) _RunMemoryChange(ctx context.Context, sel ast.SelectionSet, obj *model.RunMemoryChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, runMemoryChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RunMemoryChange")
+		case "kind":
+			out.Values[i] = ec._RunMemoryChange_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "itemId":
+			out.Values[i] = ec._RunMemoryChange_itemId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "scope":
+			out.Values[i] = ec._RunMemoryChange_scope(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "waiting":
+			out.Values[i] = ec._RunMemoryChange_waiting(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "label":
+			out.Values[i] = ec._RunMemoryChange_label(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "at":
+			out.Values[i] = ec._RunMemoryChange_at(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -21135,6 +21899,14 @@ var (
 	}
 )
 
+func (ec *executionContext) marshalNMemoryProvenance2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐMemoryProvenance(ctx context.Context, sel ast.SelectionSet, v *model.MemoryProvenance) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "MemoryProvenance!")
+		return graphql.Null
+	}
+	return ec._MemoryProvenance(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNMemoryRevision2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRevision(ctx context.Context, sel ast.SelectionSet, v memory.Revision) graphql.Marshaler {
 	return ec._MemoryRevision(ctx, sel, &v)
 }
@@ -21236,6 +22008,16 @@ func (ec *executionContext) marshalNPageInfo2githubᚗcomᚋopenᚑbotᚋmemory�
 func (ec *executionContext) unmarshalNPinMemoriesInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐPinMemoriesInput(ctx context.Context, v any) (model.PinMemoriesInput, error) {
 	res, err := ec.unmarshalInputPinMemoriesInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNProvenanceKind2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐProvenanceKind(ctx context.Context, v any) (model.ProvenanceKind, error) {
+	var res model.ProvenanceKind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNProvenanceKind2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐProvenanceKind(ctx context.Context, sel ast.SelectionSet, v model.ProvenanceKind) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) unmarshalNRateRunInput2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRateRunInput(ctx context.Context, v any) (model.RateRunInput, error) {
@@ -21406,6 +22188,36 @@ func (ec *executionContext) marshalNRunGenerationCheck2ᚖgithubᚗcomᚋopenᚑ
 		return graphql.Null
 	}
 	return ec._RunGenerationCheck(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRunMemoryChange2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRunMemoryChange(ctx context.Context, sel ast.SelectionSet, v model.RunMemoryChange) graphql.Marshaler {
+	return ec._RunMemoryChange(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNRunMemoryChange2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRunMemoryChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []model.RunMemoryChange) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRunMemoryChange2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRunMemoryChange(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNRunMemoryChangeKind2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRunMemoryChangeKind(ctx context.Context, v any) (model.RunMemoryChangeKind, error) {
+	var res model.RunMemoryChangeKind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRunMemoryChangeKind2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRunMemoryChangeKind(ctx context.Context, sel ast.SelectionSet, v model.RunMemoryChangeKind) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) unmarshalNRunStatus2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐRunStatus(ctx context.Context, v any) (memory.RunStatus, error) {

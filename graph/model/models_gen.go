@@ -355,6 +355,25 @@ type MemoryItemsPayload struct {
 	Items []memory.Item `json:"items"`
 }
 
+// Where an item came from, for the card's line "Saved by Ada when you said '…' — today". It tells
+// nothing the item's other fields don't, under the same rules: to a run, another teammate's name, run
+// and quote are withheld (S4).
+type MemoryProvenance struct {
+	// How the item came to be.
+	Kind ProvenanceKind `json:"kind"`
+	// The teammate whose run saved or suggested it; null when none, when it was deleted, and to a run for another teammate.
+	Teammate *Teammate `json:"teammate,omitempty"`
+	// That run, to link to the conversation; null under the same rules.
+	RunID *string `json:"runId,omitempty"`
+	// The user's words the teammate's write came from (the sentence of the run's message). Erased with
+	// the item when it is forgotten (F1) and with the conversation when its teammate is deleted (S4).
+	Quote *string `json:"quote,omitempty"`
+	// When the item was first written.
+	At time.Time `json:"at"`
+	// When you confirmed it from a suggestion; null otherwise.
+	ConfirmedAt *time.Time `json:"confirmedAt,omitempty"`
+}
+
 // A page of an item's revisions, newest first.
 type MemoryRevisionConnection struct {
 	// The page's revisions.
@@ -439,6 +458,22 @@ type RetryRunWithNoteInput struct {
 	RunID string `json:"runId"`
 	// What to do differently (1–4,000 characters).
 	Note string `json:"note"`
+}
+
+// One thing a teammate's run did to memory, for the conversation's "Memory updated" line.
+type RunMemoryChange struct {
+	// What the run did.
+	Kind RunMemoryChangeKind `json:"kind"`
+	// The item (or the suggestion) it wrote.
+	ItemID string `json:"itemId"`
+	// Where the item is now: shared, or a teammate's id.
+	Scope string `json:"scope"`
+	// The item is a suggestion still waiting for you.
+	Waiting bool `json:"waiting"`
+	// A short text of the item as it is now (its key, or the start of its content); null once it is forgotten (F1) and for a proposal to forget.
+	Label *string `json:"label,omitempty"`
+	// When the run wrote it.
+	At time.Time `json:"at"`
 }
 
 // A scope: one teammate's, or the shared scope when teammateId is null.
@@ -734,6 +769,149 @@ func (e *ExportFormat) UnmarshalJSON(b []byte) error {
 }
 
 func (e ExportFormat) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// How an item came to be, in one word (MemoryItem.provenance).
+type ProvenanceKind string
+
+const (
+	// You wrote it.
+	ProvenanceKindAddedByYou ProvenanceKind = "ADDED_BY_YOU"
+	// A teammate saved it because you asked (A1).
+	ProvenanceKindSavedByTeammate ProvenanceKind = "SAVED_BY_TEAMMATE"
+	// You confirmed a teammate's suggestion (A2).
+	ProvenanceKindConfirmedSuggestion ProvenanceKind = "CONFIRMED_SUGGESTION"
+	// A teammate's suggestion, not confirmed.
+	ProvenanceKindSuggestedByTeammate ProvenanceKind = "SUGGESTED_BY_TEAMMATE"
+	// Found in a conversation by extraction.
+	ProvenanceKindFoundInConversation ProvenanceKind = "FOUND_IN_CONVERSATION"
+	// Imported from a file.
+	ProvenanceKindImported ProvenanceKind = "IMPORTED"
+	// Kept as a lesson from your rating of a reply.
+	ProvenanceKindFromFeedback ProvenanceKind = "FROM_FEEDBACK"
+)
+
+var AllProvenanceKind = []ProvenanceKind{
+	ProvenanceKindAddedByYou,
+	ProvenanceKindSavedByTeammate,
+	ProvenanceKindConfirmedSuggestion,
+	ProvenanceKindSuggestedByTeammate,
+	ProvenanceKindFoundInConversation,
+	ProvenanceKindImported,
+	ProvenanceKindFromFeedback,
+}
+
+func (e ProvenanceKind) IsValid() bool {
+	switch e {
+	case ProvenanceKindAddedByYou, ProvenanceKindSavedByTeammate, ProvenanceKindConfirmedSuggestion, ProvenanceKindSuggestedByTeammate, ProvenanceKindFoundInConversation, ProvenanceKindImported, ProvenanceKindFromFeedback:
+		return true
+	}
+	return false
+}
+
+func (e ProvenanceKind) String() string {
+	return string(e)
+}
+
+func (e *ProvenanceKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = ProvenanceKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid ProvenanceKind", str)
+	}
+	return nil
+}
+
+func (e ProvenanceKind) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *ProvenanceKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e ProvenanceKind) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// What a teammate's run did to one item (Run.memoryChanges).
+type RunMemoryChangeKind string
+
+const (
+	// Saved as memory, as you asked (A1).
+	RunMemoryChangeKindSaved RunMemoryChangeKind = "SAVED"
+	// Saved as a suggestion for you (A2).
+	RunMemoryChangeKindSuggested RunMemoryChangeKind = "SUGGESTED"
+	// Proposed changing a memory (A4).
+	RunMemoryChangeKindProposedChange RunMemoryChangeKind = "PROPOSED_CHANGE"
+	// Proposed forgetting a memory (A5).
+	RunMemoryChangeKindProposedForget RunMemoryChangeKind = "PROPOSED_FORGET"
+	// Changed a memory, as you asked (A4).
+	RunMemoryChangeKindCorrected RunMemoryChangeKind = "CORRECTED"
+	// Forgot a memory, as you asked (A5).
+	RunMemoryChangeKindForgot RunMemoryChangeKind = "FORGOT"
+)
+
+var AllRunMemoryChangeKind = []RunMemoryChangeKind{
+	RunMemoryChangeKindSaved,
+	RunMemoryChangeKindSuggested,
+	RunMemoryChangeKindProposedChange,
+	RunMemoryChangeKindProposedForget,
+	RunMemoryChangeKindCorrected,
+	RunMemoryChangeKindForgot,
+}
+
+func (e RunMemoryChangeKind) IsValid() bool {
+	switch e {
+	case RunMemoryChangeKindSaved, RunMemoryChangeKindSuggested, RunMemoryChangeKindProposedChange, RunMemoryChangeKindProposedForget, RunMemoryChangeKindCorrected, RunMemoryChangeKindForgot:
+		return true
+	}
+	return false
+}
+
+func (e RunMemoryChangeKind) String() string {
+	return string(e)
+}
+
+func (e *RunMemoryChangeKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = RunMemoryChangeKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid RunMemoryChangeKind", str)
+	}
+	return nil
+}
+
+func (e RunMemoryChangeKind) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *RunMemoryChangeKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e RunMemoryChangeKind) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -20,6 +20,10 @@ type loaders struct {
 	activity *dataloadgen.Loader[string, memory.TeammateActivity]
 	// action is the action of an item's current revision, per item id.
 	action *dataloadgen.Loader[string, memory.Action]
+	// provenance is where an item came from, per item id.
+	provenance *dataloadgen.Loader[string, memory.Provenance]
+	// runChanges is what a run's memory tools did, per run id.
+	runChanges *dataloadgen.Loader[string, []memory.RunChange]
 }
 
 type loadersKey struct{}
@@ -31,6 +35,8 @@ func (r *Resolver) WithLoaders(ctx context.Context, next graphql.OperationHandle
 		runTeammate: dataloadgen.NewLoader(r.Memory.RunTeammatesByID, dataloadgen.WithWait(time.Millisecond)),
 		activity:    dataloadgen.NewLoader(r.Memory.TeammateActivities, dataloadgen.WithWait(time.Millisecond)),
 		action:      dataloadgen.NewLoader(r.Memory.CurrentActionsByID, dataloadgen.WithWait(time.Millisecond)),
+		provenance:  dataloadgen.NewLoader(r.Memory.ProvenancesByID, dataloadgen.WithWait(time.Millisecond)),
+		runChanges:  dataloadgen.NewLoader(r.Memory.RunChangesByID, dataloadgen.WithWait(time.Millisecond)),
 	}
 	return next(context.WithValue(ctx, loadersKey{}, l))
 }
@@ -45,7 +51,8 @@ func loadersFrom(ctx context.Context) *loaders {
 // down to the budget's size.
 func Batched(object, field string) bool {
 	switch object + "." + field {
-	case "MemoryItem.teammate", "MemoryItem.lastAction", "Run.teammate", "Teammate.activity":
+	case "MemoryItem.teammate", "MemoryItem.lastAction", "MemoryItem.provenance", "MemoryRevision.actorTeammate",
+		"Run.teammate", "Run.memoryChanges", "Teammate.activity":
 		return true
 	}
 	return false

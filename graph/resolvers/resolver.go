@@ -98,6 +98,9 @@ func (r *Resolver) Config() generated.Config {
 	c.Complexity.Teammate.Generation = func(child int) int { return QueryComplexity + child }
 	c.Complexity.Teammate.Activity = func(child int) int { return QueryComplexity + child }
 	c.Complexity.Lesson.Run = func(child int) int { return QueryComplexity + child }
+	// What a whole page of runs wrote comes from one statement (loaders.go), and one turn writes
+	// little (its suggestions are bounded by the run's suggestion budget): a flat cost per run.
+	c.Complexity.Run.MemoryChanges = func(int) int { return 1 }
 	return c
 }
 

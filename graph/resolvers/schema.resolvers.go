@@ -93,9 +93,19 @@ func (r *memoryItemResolver) Revisions(ctx context.Context, obj *memory.Item, fi
 	return conn, nil
 }
 
+// Provenance is the resolver for the provenance field.
+func (r *memoryItemResolver) Provenance(ctx context.Context, obj *memory.Item) (*model.MemoryProvenance, error) {
+	return r.provenance(ctx, obj)
+}
+
 // TotalCount is the resolver for the totalCount field.
 func (r *memoryItemConnectionResolver) TotalCount(ctx context.Context, obj *model.MemoryItemConnection) (int, error) {
 	return r.Memory.Count(ctx, obj.Page)
+}
+
+// ActorTeammate is the resolver for the actorTeammate field.
+func (r *memoryRevisionResolver) ActorTeammate(ctx context.Context, obj *memory.Revision) (*model.Teammate, error) {
+	return r.actorTeammate(ctx, obj)
 }
 
 // CreateTeammate is the resolver for the createTeammate field.
@@ -225,6 +235,11 @@ func (r *queryResolver) Limits(ctx context.Context) (*model.Limits, error) {
 	}, nil
 }
 
+// MemoryChanges is the resolver for the memoryChanges field.
+func (r *runResolver) MemoryChanges(ctx context.Context, obj *memory.Run) ([]model.RunMemoryChange, error) {
+	return r.memoryChanges(ctx, obj)
+}
+
 // GenerationChanged is the resolver for the generationChanged field.
 func (r *subscriptionResolver) GenerationChanged(ctx context.Context, teammateID string) (<-chan *model.GenerationChange, error) {
 	return r.watchGeneration(ctx, teammateID)
@@ -255,6 +270,11 @@ func (r *Resolver) MemoryItemConnection() generated.MemoryItemConnectionResolver
 	return &memoryItemConnectionResolver{r}
 }
 
+// MemoryRevision returns generated.MemoryRevisionResolver implementation.
+func (r *Resolver) MemoryRevision() generated.MemoryRevisionResolver {
+	return &memoryRevisionResolver{r}
+}
+
 // Mutation returns generated.MutationResolver implementation.
 func (r *Resolver) Mutation() generated.MutationResolver { return &mutationResolver{r} }
 
@@ -271,6 +291,7 @@ type (
 	memoryChangeResolver         struct{ *Resolver }
 	memoryItemResolver           struct{ *Resolver }
 	memoryItemConnectionResolver struct{ *Resolver }
+	memoryRevisionResolver       struct{ *Resolver }
 	mutationResolver             struct{ *Resolver }
 	queryResolver                struct{ *Resolver }
 	subscriptionResolver         struct{ *Resolver }

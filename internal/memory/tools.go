@@ -155,6 +155,11 @@ func (t *Tools) Remember(ctx context.Context, in RememberInput) (ToolResult, err
 		}
 		if d.Verdict == intent.Confirmed {
 			n.status, n.state.pinned = StatusActive, in.Kind.PinnedByDefault()
+			// The sentence that asked is kept as the item's evidence, so the user sees where it came
+			// from; it is erased with the item (F1) and read by runs as any evidence is (S4).
+			if sentence := intent.SourceSentence(message, in.Content); sentence != "" {
+				n.evidence = &sentence
+			}
 			item, err := s.insertItemTx(ctx, tx, n)
 			if err != nil {
 				return ToolResult{}, err

@@ -60,6 +60,8 @@ const embedded = [
   'BackupStatus',
   'Backup',
   'Limits',
+  'MemoryProvenance',
+  'RunMemoryChange',
 ]
 
 /** A scope's name (shared or a teammate id) as the teammateId of its ScopeInput. */

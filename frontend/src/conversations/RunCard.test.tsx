@@ -48,7 +48,8 @@ async function setup(r: RunAnswer, handlers: Record<string, Handler> = {}, props
   const onRetryRequested = vi.fn()
   const user = userEvent.setup({ delay: null })
   renderWithApi(<CardOfCachedRun id={r.id} onRetryRequested={onRetryRequested} {...props} />, server)
-  const card = await screen.findByRole('listitem')
+  // The card is the first list item; the "Memory updated" line lists more inside it.
+  const [card] = await screen.findAllByRole('listitem')
   return { server, user, card, onRetryRequested }
 }
 
@@ -223,5 +224,57 @@ describe('RunCard', () => {
     expect(given.textContent).not.toMatch(/revision|\bown\b/)
     expect(within(card).getByText('Forgotten since: its text is gone.')).toBeTruthy()
     expect(server.queried('RunMemoryContext')).toEqual([{ id: 'run-1' }])
+  })
+})
+
+describe('RunCard, the “Memory updated” line', () => {
+  const change = (over: Partial<RunFieldsFragment['memoryChanges'][number]>) =>
+    ({
+      __typename: 'RunMemoryChange',
+      kind: 'SAVED',
+      itemId: 'item-1',
+      scope: 'ada',
+      waiting: false,
+      label: 'locker code',
+      at: '2025-03-01T09:31:00Z',
+      ...over,
+    }) as RunFieldsFragment['memoryChanges'][number]
+
+  it('lists what the turn saved, suggested, proposed and forgot, each linked, and never quotes a forgotten memory', async () => {
+    const { card } = await setup(
+      runAnswer({
+        memoryChanges: [
+          change({}),
+          change({ kind: 'SUGGESTED', itemId: 'cand-1', scope: 'shared', waiting: true, label: 'Has a gym locker' }),
+          change({ kind: 'PROPOSED_FORGET', itemId: 'cand-2', waiting: true, label: null }),
+          change({ kind: 'FORGOT', itemId: 'item-9', label: null }),
+          change({ kind: 'FORGOT', itemId: 'item-8', label: null }),
+        ],
+      }),
+    )
+    const line = within(card).getByTestId('run-memory-updated')
+    expect(line.textContent).toMatch(/^Memory updated:/)
+    const entries = within(line).getAllByTestId('run-memory-change')
+    expect(entries.map((e) => e.textContent)).toEqual([
+      'saved “locker code”',
+      'suggested “Has a gym locker” — waiting for you',
+      'proposed forgetting a memory — waiting for you',
+      'forgot 2 memories',
+    ])
+    expect(within(entries[0]).getByRole('link').getAttribute('href')).toBe('/teammates/ada#memory-item-1')
+    expect(within(entries[1]).getByRole('link').getAttribute('href')).toBe('/settings/about-you#memory-cand-1')
+    expect(within(entries[3]).queryByRole('link')).toBeNull()
+  })
+
+  it('says a memory forgotten since was saved, without its words or a link', async () => {
+    const { card } = await setup(runAnswer({ memoryChanges: [change({ label: null })] }))
+    const entry = within(card).getByTestId('run-memory-change')
+    expect(entry.textContent).toBe('saved a memory that was forgotten since')
+    expect(within(entry).queryByRole('link')).toBeNull()
+  })
+
+  it('says nothing when the turn left memory alone', async () => {
+    const { card } = await setup(runAnswer())
+    expect(within(card).queryByTestId('run-memory-updated')).toBeNull()
   })
 })

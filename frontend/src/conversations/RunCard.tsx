@@ -10,6 +10,7 @@ import { Disclosure } from '../ui/Disclosure.tsx'
 import { ErrorMessage } from '../ui/ErrorMessage.tsx'
 import { ThumbIcon } from '../ui/icons.tsx'
 import { MemoryGivenPanel } from './MemoryGivenPanel.tsx'
+import { MemoryUpdated } from './RunCardMemoryUpdated.tsx'
 import { retryNote, type WaitingRetry } from './retries.ts'
 
 export type Run = RunFieldsFragment
@@ -31,6 +32,14 @@ export const RunFields = graphql(`
     thread {
       id
       generation
+    }
+    memoryChanges {
+      kind
+      itemId
+      scope
+      waiting
+      label
+      at
     }
   }
 `)
@@ -230,6 +239,7 @@ export function RunCard({ run, teammate, startsThread, focused, waitingRetry, on
           </p>
         )}
       </div>
+      <MemoryUpdated changes={run.memoryChanges} />
 
       {run.reply && (
         <div className="feedback-row" role="group" aria-label="Rate this reply">

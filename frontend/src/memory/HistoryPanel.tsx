@@ -5,6 +5,7 @@ import { useLimits } from '../api/limits.ts'
 import { connectionPage, usePagedList } from '../api/pagination.ts'
 import { graphql } from '../gql'
 import type { MemoryHistoryQuery as MemoryHistoryResult } from '../gql/graphql.ts'
+import { Link, paths } from '../router.tsx'
 import { ErrorMessage } from '../ui/ErrorMessage.tsx'
 import { TechnicalDetails } from '../ui/TechnicalDetails.tsx'
 import { actionLabel, actorLabel, formatTime, kindLabel, useRereadItem, type MemoryItem } from './model.ts'
@@ -27,6 +28,11 @@ export const MemoryHistoryQuery = graphql(`
             expiresAt
             action
             actor
+            actorTeammate {
+              id
+              name
+            }
+            runId
             basedOn
             createdAt
           }
@@ -113,7 +119,7 @@ export function HistoryPanel({ item, onRestored, onClose }: HistoryPanelProps) {
                 {actionLabel(r.action)}
               </span>
               <span className="muted small">
-                by {actorLabel(r.actor)} · {formatTime(r.createdAt)}
+                by <RevisionAuthor revision={r} /> · {formatTime(r.createdAt)}
               </span>
               <span className="spacer" />
               {r.revision === item.revision ? (
@@ -167,6 +173,32 @@ export function HistoryPanel({ item, onRestored, onClose }: HistoryPanelProps) {
         </button>
       )}
     </section>
+  )
+}
+
+type Revision = NonNullable<MemoryHistoryResult['memoryItem']>['revisions']['edges'][number]['node']
+
+/**
+ * Who wrote a revision: you, or the teammate by name — with a link to the conversation turn whose
+ * tool wrote it, when the revision names one.
+ */
+function RevisionAuthor({ revision }: { revision: Revision }) {
+  const teammate = revision.actorTeammate
+  if (!teammate) return <>{actorLabel(revision.actor)}</>
+  return (
+    <>
+      <span data-testid="history-teammate">{teammate.name}</span>
+      {revision.runId && (
+        <>
+          {' '}
+          (
+          <Link to={paths.run(teammate.id, revision.runId)} data-testid="history-run-link">
+            see the conversation
+          </Link>
+          )
+        </>
+      )}
+    </>
   )
 }
 

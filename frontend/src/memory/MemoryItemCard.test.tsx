@@ -3,7 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useQuery } from 'urql'
 import { describe, expect, it, vi } from 'vitest'
-import { memoryItem, type ItemAnswer } from '../test/fixtures.ts'
+import { memoryItem, provenance, type ItemAnswer } from '../test/fixtures.ts'
 import { errorAnswer, fakeConnection, fakeServer, renderWithApi, unreachable, type Answer, type Handler } from '../test/fakeApi.tsx'
 import { MemoryItemCard } from './MemoryItemCard.tsx'
 import { MemoryItemQuery } from './model.ts'
@@ -283,6 +283,8 @@ describe('MemoryItemCard', () => {
                   expiresAt: null,
                   action: r === 2 ? 'EDIT' : 'CREATE',
                   actor: 'user',
+                  actorTeammate: null,
+                  runId: null,
                   basedOn: r === 2 ? 1 : null,
                   createdAt: '2025-03-01T09:30:00Z',
                 },
@@ -328,5 +330,90 @@ describe('MemoryItemCard', () => {
     const { user, card } = await setup(memoryItem(), {}, onToggle)
     await user.click(within(card).getByRole('checkbox', { name: 'Select ‘coffee’' }))
     expect(onToggle).toHaveBeenCalledWith(true)
+  })
+})
+
+describe('MemoryItemCard, where the item came from', () => {
+  const teammate = { id: 'ada', name: 'Ada' }
+
+  it('says which teammate saved it and when, quoting your words with a link to the conversation', async () => {
+    const { card } = await setup(
+      memoryItem({
+        source: 'TEAMMATE',
+        provenance: provenance({ kind: 'SAVED_BY_TEAMMATE', teammate, runId: 'run-7', quote: 'Please remember my locker code is 3310', at: '2025-06-01T08:00:00Z' }),
+      }),
+    )
+    const source = within(card).getByTestId('item-source')
+    expect(source.textContent).toBe('Saved by Ada when you said “Please remember my locker code is 3310” — today')
+    expect(within(source).getByRole('link').getAttribute('href')).toBe('/teammates/ada/conversations?run=run-7')
+  })
+
+  it('says you confirmed a teammate’s suggestion, on which day', async () => {
+    const { card } = await setup(
+      memoryItem({
+        source: 'TEAMMATE',
+        provenance: provenance({ kind: 'CONFIRMED_SUGGESTION', teammate, runId: 'run-7', at: '2025-05-20T08:00:00Z', confirmedAt: '2025-05-31T08:00:00Z' }),
+      }),
+    )
+    const source = within(card).getByTestId('item-source')
+    expect(source.textContent).toBe('Confirmed by you from Ada’s suggestion (see the conversation) — yesterday')
+    expect(within(source).getByRole('link', { name: 'see the conversation' }).getAttribute('href')).toBe('/teammates/ada/conversations?run=run-7')
+  })
+
+  it('names no teammate and links nothing when none is known', async () => {
+    const { card } = await setup(memoryItem({ source: 'TEAMMATE', provenance: provenance({ kind: 'SAVED_BY_TEAMMATE', at: '2025-06-01T08:00:00Z' }) }))
+    const source = within(card).getByTestId('item-source')
+    expect(source.textContent).toBe('Saved by a teammate at your request — today')
+    expect(within(source).queryByRole('link')).toBeNull()
+  })
+
+  it('says an import or your own item plainly', async () => {
+    const imported = await setup(memoryItem({ source: 'IMPORT', provenance: provenance({ kind: 'IMPORTED', at: '2025-06-01T08:00:00Z' }) }))
+    expect(within(imported.card).getByTestId('item-source').textContent).toBe('Imported from a file — today')
+  })
+
+  it('names the teammate in its history, with a link to the turn that wrote it', async () => {
+    const { user, card } = await setup(memoryItem({ revision: 1 }), {
+      MemoryHistory: () => ({
+        data: {
+          memoryItem: {
+            __typename: 'MemoryItem',
+            id: 'item-1',
+            revision: 1,
+            revisions: {
+              __typename: 'MemoryRevisionConnection',
+              edges: [
+                {
+                  __typename: 'MemoryRevisionEdge',
+                  cursor: 'c1',
+                  node: {
+                    __typename: 'MemoryRevision',
+                    revision: 1,
+                    content: 'Drinks oat milk flat whites.',
+                    key: 'coffee',
+                    kind: 'PREFERENCE',
+                    pinned: false,
+                    expiresAt: null,
+                    action: 'CREATE',
+                    actor: 'teammate:ada',
+                    actorTeammate: { __typename: 'Teammate', ...teammate },
+                    runId: 'run-7',
+                    basedOn: null,
+                    createdAt: '2025-03-01T09:30:00Z',
+                  },
+                },
+              ],
+              pageInfo: { __typename: 'PageInfo', hasNextPage: false, endCursor: 'c1' },
+            },
+          },
+        },
+      }),
+    })
+    await user.click(within(card).getByTestId('item-history'))
+    const panel = await within(card).findByTestId('history-panel')
+    const revision = await within(panel).findByTestId('history-revision')
+    expect(within(revision).getByTestId('history-teammate').textContent).toBe('Ada')
+    expect(revision.textContent).not.toContain('a teammate')
+    expect(within(revision).getByTestId('history-run-link').getAttribute('href')).toBe('/teammates/ada/conversations?run=run-7')
   })
 })

@@ -5,6 +5,7 @@ import { conflictRevision, describeError, isNetworkError } from '../api/errors.t
 import { graphql } from '../gql'
 import { ForgetDialog } from './ForgetDialog.tsx'
 import { HistoryPanel } from './HistoryPanel.tsx'
+import { ItemSource } from './MemoryItemCardSource.tsx'
 import { MemoryEditor } from './MemoryEditor.tsx'
 import { DemoBadge, isDemo } from '../ui/demo.tsx'
 import { ErrorMessage } from '../ui/ErrorMessage.tsx'
@@ -100,6 +101,7 @@ export function MemoryItemCard({ item, now, children, selection }: MemoryItemCar
     <li
       className={`card memory-item${item.pinned ? ' pinned' : ''}${expired ? ' expired' : ''}`}
       data-testid="memory-item"
+      id={`memory-${item.id}`}
       data-item-id={item.id}
       data-pinned={item.pinned}
       data-revision={item.revision}
@@ -167,6 +169,7 @@ export function MemoryItemCard({ item, now, children, selection }: MemoryItemCar
           <p className="item-content" id={contentId} data-testid="item-content">
             {item.content}
           </p>
+          <ItemSource item={item} now={now} />
           <div className="actions compact" role="group" aria-label="Actions" aria-describedby={contentId}>
             <button type="button" ref={editButton} className="button small" onClick={openEditor} disabled={busy} aria-label={`Edit ${label}`} data-testid="item-edit">
               Edit

@@ -22,6 +22,17 @@ export const MemoryItemFields = graphql(`
     expired
     createdAt
     updatedAt
+    provenance {
+      kind
+      teammate {
+        id
+        name
+      }
+      runId
+      quote
+      at
+      confirmedAt
+    }
   }
 `)
 

@@ -335,6 +335,8 @@ function history(id: string, revision: number, revisions: [number, string][]) {
           expiresAt: null,
           action: r === 1 ? 'CREATE' : 'EDIT',
           actor: 'user',
+          actorTeammate: null,
+          runId: null,
           basedOn: r === 1 ? null : r - 1,
           createdAt: '2025-03-01T09:30:00Z',
         },

@@ -24,8 +24,24 @@ export function memoryItem(over: Partial<MemoryItemFieldsFragment> = {}): ItemAn
     expired: false,
     createdAt: created,
     updatedAt: created,
+    provenance: provenance({ at: created }),
     ...over,
   }
+}
+
+type Provenance = MemoryItemFieldsFragment['provenance']
+
+/**
+ * Where an item came from, as the API answers it: the user's own by default. Its objects carry their
+ * __typename (which the generated types leave out), as the cache needs to write them.
+ */
+export function provenance(over: Partial<Provenance> = {}): Provenance {
+  const p = { kind: 'ADDED_BY_YOU', teammate: null, runId: null, quote: null, at: created, confirmedAt: null, ...over } as Provenance
+  return {
+    __typename: 'MemoryProvenance',
+    ...p,
+    teammate: p.teammate && ({ __typename: 'Teammate', ...p.teammate } as Provenance['teammate']),
+  } as Provenance
 }
 
 /** A suggestion waiting in Ada's scope: a new memory a teammate suggested. */
@@ -53,6 +69,7 @@ export function candidate(over: Partial<CandidateFieldsFragment> = {}): Candidat
     sourceRunId: null,
     timesSuggested: 1,
     sourceTeammate: null,
+    provenance: provenance({ kind: 'SUGGESTED_BY_TEAMMATE', at: new Date().toISOString() }),
     ...over,
   }
 }
@@ -72,6 +89,7 @@ export function run(over: Partial<RunFieldsFragment> = {}): RunFieldsFragment {
     reply: 'A mushroom risotto.',
     rating: null,
     thread: { id: 'thread-1', generation: '1:1:0' },
+    memoryChanges: [],
     ...over,
   }
 }
