@@ -290,7 +290,11 @@ func (b *bench) do(ctx context.Context, a *apiProc, token, query string, vars ma
 // returned func waits for them and writes them. A profile covers the step's first
 // profileSeconds at most.
 func (b *bench) profile(ctx context.Context, step string) (wait func()) {
-	const profileSeconds = 20
+	return b.profileFor(ctx, step, 20)
+}
+
+// profileFor is profile over the next seconds, named after what (a step, or a part of one).
+func (b *bench) profileFor(ctx context.Context, step string, profileSeconds int) (wait func()) {
 	procs := map[string]*apiProc{"api": nil, "vectors-api": b.vapi}
 	if len(b.apis) > 0 {
 		procs["api"] = b.apis[0]
