@@ -67,7 +67,7 @@ func (b *bench) benchWrites(ctx context.Context) ([]row, error) {
 	if b.o.profile != "" {
 		// The step's profiles cover its start, mostly the hot item and the floors; this one covers
 		// the spread edits alone, after the measurement (writes-spread-*.pprof).
-		const seconds = 10
+		const seconds = 30
 		profiled := b.profileFor(ctx, "writes-spread", seconds)
 		_, _, err := b.editLoop(ctx, seconds*time.Second+500*time.Millisecond, spreadItems)
 		profiled()
