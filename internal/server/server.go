@@ -156,7 +156,7 @@ func (s *server) graphql() http.Handler {
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](1000)})
 	// After the persisted-query extension, which fills in the query it checks against.
 	srv.Use(strictVariables{schema: schema.Schema(), docs: docs})
-	srv.Use(selectionLimit{max: MaxSelections})
+	srv.Use(selectionLimit{max: MaxSelections, docs: docs})
 	srv.Use(extension.FixedComplexityLimit(MaxComplexity))
 	srv.Use(depthLimit{max: MaxDepth})
 	srv.Use(s.budget)
