@@ -100,7 +100,7 @@ func (b *bench) benchRecall(ctx context.Context) ([]row, error) {
 		target   time.Duration
 	}{{b.tiny, b.o.tiny, 10 * time.Millisecond}, {b.small, b.o.small, 10 * time.Millisecond}, {b.big, b.o.big, 50 * time.Millisecond}} {
 		var api, floor, apiCommon, floorCommon latencies
-		net := size.visible == b.o.tiny
+		netOfFixed := size.visible == b.o.tiny
 		warm := len(requests) * 2
 		for i := range b.o.requests + warm {
 			r := requests[i%len(requests)]
@@ -123,7 +123,7 @@ func (b *bench) benchRecall(ctx context.Context) ([]row, error) {
 			}
 			fd := time.Since(t)
 			var fx time.Duration
-			if net {
+			if netOfFixed {
 				t = time.Now()
 				if err := b.do(ctx, b.apis[0], workerToken, fixedQuery, nil, nil); err != nil {
 					return nil, err
@@ -134,7 +134,7 @@ func (b *bench) benchRecall(ctx context.Context) ([]row, error) {
 				continue
 			}
 			api, floor = append(api, d), append(floor, fd)
-			if net {
+			if netOfFixed {
 				fixed = append(fixed, fx)
 			}
 			if r.common {
@@ -154,7 +154,7 @@ func (b *bench) benchRecall(ctx context.Context) ([]row, error) {
 				target:   fmt.Sprintf("p99 ≤ %d ms, p50 ≤ 1.5× floor", size.target.Milliseconds()),
 				met:      yesNo(p99 <= size.target && float64(p50) <= 1.5*float64(f50)),
 			}
-			if net {
+			if netOfFixed {
 				work := max(p50-fixed.at(0.5), 0)
 				r.measured += "; p50 net of the fixed cost " + ms(work)
 				r.ratio = "p50 net of the fixed cost " + ratio(float64(work), float64(f50))
