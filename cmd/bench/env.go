@@ -286,11 +286,15 @@ func (b *bench) do(ctx context.Context, a *apiProc, token, query string, vars ma
 	return json.Unmarshal(r.Data, out)
 }
 
-// profile starts CPU profiles of the API processes (with -profile) for a step; the returned func
-// waits for them and writes <step>-<process>.pprof. A profile covers the step's first
+// profile starts CPU and allocation profiles of the API processes (with -profile) for a step; the
+// returned func waits for them and writes them. A profile covers the step's first
 // profileSeconds at most.
 func (b *bench) profile(ctx context.Context, step string) (wait func()) {
-	const profileSeconds = 20
+	return b.profileFor(ctx, step, 20)
+}
+
+// profileFor is profile over the next seconds, named after what (a step, or a part of one).
+func (b *bench) profileFor(ctx context.Context, step string, profileSeconds int) (wait func()) {
 	procs := map[string]*apiProc{"api": nil, "vectors-api": b.vapi}
 	if len(b.apis) > 0 {
 		procs["api"] = b.apis[0]
@@ -302,34 +306,39 @@ func (b *bench) profile(ctx context.Context, step string) (wait func()) {
 		b.log.Warn("profile", "err", err)
 		return func() {}
 	}
-	done := make(chan struct{}, len(procs))
+	// Each process gives two profiles over the same seconds: its CPU (<step>-<process>.pprof) and
+	// the memory it allocated (<step>-<process>-allocs.pprof, a delta of the allocs profile).
+	kinds := map[string]string{"": "profile", "-allocs": "allocs"}
+	done := make(chan struct{}, len(procs)*len(kinds))
 	for name, a := range procs {
-		go func() {
-			defer func() { done <- struct{}{} }()
-			if a == nil || a.debug == "" {
-				return
-			}
-			req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", a.debug, profileSeconds), nil)
-			if err != nil {
-				return
-			}
-			res, err := http.DefaultClient.Do(req)
-			if err != nil {
-				b.log.Warn("profile", "step", step, "err", err)
-				return
-			}
-			defer res.Body.Close()
-			raw, err := io.ReadAll(res.Body)
-			if err == nil && res.StatusCode == http.StatusOK {
-				err = os.WriteFile(filepath.Join(b.o.profile, strings.ReplaceAll(step, " ", "-")+"-"+name+".pprof"), raw, 0o644)
-			}
-			if err != nil {
-				b.log.Warn("profile", "step", step, "err", err)
-			}
-		}()
+		for suffix, kind := range kinds {
+			go func() {
+				defer func() { done <- struct{}{} }()
+				if a == nil || a.debug == "" {
+					return
+				}
+				req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/debug/pprof/%s?seconds=%d", a.debug, kind, profileSeconds), nil)
+				if err != nil {
+					return
+				}
+				res, err := http.DefaultClient.Do(req)
+				if err != nil {
+					b.log.Warn("profile", "step", step, "err", err)
+					return
+				}
+				defer res.Body.Close()
+				raw, err := io.ReadAll(res.Body)
+				if err == nil && res.StatusCode == http.StatusOK {
+					err = os.WriteFile(filepath.Join(b.o.profile, strings.ReplaceAll(step, " ", "-")+"-"+name+suffix+".pprof"), raw, 0o644)
+				}
+				if err != nil {
+					b.log.Warn("profile", "step", step, "err", err)
+				}
+			}()
+		}
 	}
 	return func() {
-		for range procs {
+		for range len(procs) * len(kinds) {
 			<-done
 		}
 	}

@@ -64,6 +64,17 @@ func (b *bench) benchWrites(ctx context.Context) ([]row, error) {
 		}
 		floor.add(n, slice)
 	}
+	if b.o.profile != "" {
+		// The step's profiles cover its start, mostly the hot item and the floors; this one covers
+		// the spread edits alone, after the measurement (writes-spread-*.pprof).
+		const seconds = 30
+		profiled := b.profileFor(ctx, "writes-spread", seconds)
+		_, _, err := b.editLoop(ctx, seconds*time.Second+500*time.Millisecond, spreadItems)
+		profiled()
+		if err != nil {
+			return nil, err
+		}
+	}
 	return b.writeRows(hot.rate(), spread.rate(), floor.rate(), serial.rate(), hotConflicts), nil
 }
 

@@ -2,6 +2,7 @@ package resolvers
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -11,8 +12,12 @@ import (
 )
 
 // loaders batch the children that lists resolve (one query per list, not one per row). They live
-// for one operation, so nothing is cached across requests or subscription events.
+// for one operation, so nothing is cached across requests or subscription events. Each is made when
+// the operation first asks for it: most operations (an edit, a recall) use none.
 type loaders struct {
+	r  *Resolver
+	mu sync.Mutex
+	// teammate is the teammate per id.
 	teammate *dataloadgen.Loader[string, memory.Teammate]
 	// runTeammate maps a run id to its teammate's id.
 	runTeammate *dataloadgen.Loader[string, string]
@@ -30,15 +35,41 @@ type loadersKey struct{}
 
 // WithLoaders is a gqlgen operation middleware that gives each operation fresh loaders.
 func (r *Resolver) WithLoaders(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
-	l := &loaders{
-		teammate:    dataloadgen.NewLoader(r.Memory.TeammatesByID, dataloadgen.WithWait(time.Millisecond)),
-		runTeammate: dataloadgen.NewLoader(r.Memory.RunTeammatesByID, dataloadgen.WithWait(time.Millisecond)),
-		activity:    dataloadgen.NewLoader(r.Memory.TeammateActivities, dataloadgen.WithWait(time.Millisecond)),
-		action:      dataloadgen.NewLoader(r.Memory.CurrentActionsByID, dataloadgen.WithWait(time.Millisecond)),
-		provenance:  dataloadgen.NewLoader(r.Memory.ProvenancesByID, dataloadgen.WithWait(time.Millisecond)),
-		runChanges:  dataloadgen.NewLoader(r.Memory.RunChangesByID, dataloadgen.WithWait(time.Millisecond)),
+	return next(context.WithValue(ctx, loadersKey{}, &loaders{r: r}))
+}
+
+// lazy returns *l, making it with fetch first if the operation hasn't yet.
+func lazy[K comparable, V any](ls *loaders, l **dataloadgen.Loader[K, V], fetch func(context.Context, []K) ([]V, []error)) *dataloadgen.Loader[K, V] {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if *l == nil {
+		*l = dataloadgen.NewLoader(fetch, dataloadgen.WithWait(time.Millisecond))
 	}
-	return next(context.WithValue(ctx, loadersKey{}, l))
+	return *l
+}
+
+func (ls *loaders) teammates() *dataloadgen.Loader[string, memory.Teammate] {
+	return lazy(ls, &ls.teammate, ls.r.Memory.TeammatesByID)
+}
+
+func (ls *loaders) runTeammates() *dataloadgen.Loader[string, string] {
+	return lazy(ls, &ls.runTeammate, ls.r.Memory.RunTeammatesByID)
+}
+
+func (ls *loaders) activities() *dataloadgen.Loader[string, memory.TeammateActivity] {
+	return lazy(ls, &ls.activity, ls.r.Memory.TeammateActivities)
+}
+
+func (ls *loaders) actions() *dataloadgen.Loader[string, memory.Action] {
+	return lazy(ls, &ls.action, ls.r.Memory.CurrentActionsByID)
+}
+
+func (ls *loaders) provenances() *dataloadgen.Loader[string, memory.Provenance] {
+	return lazy(ls, &ls.provenance, ls.r.Memory.ProvenancesByID)
+}
+
+func (ls *loaders) runChangesOf() *dataloadgen.Loader[string, []memory.RunChange] {
+	return lazy(ls, &ls.runChanges, ls.r.Memory.RunChangesByID)
 }
 
 func loadersFrom(ctx context.Context) *loaders {

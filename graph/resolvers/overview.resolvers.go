@@ -19,7 +19,7 @@ func (r *queryResolver) SearchMemory(ctx context.Context, search string, first *
 
 // Activity is the resolver for the activity field.
 func (r *teammateResolver) Activity(ctx context.Context, obj *model.Teammate) (*memory.TeammateActivity, error) {
-	a, err := loadersFrom(ctx).activity.Load(ctx, obj.ID)
+	a, err := loadersFrom(ctx).activities().Load(ctx, obj.ID)
 	if err != nil {
 		return nil, err
 	}

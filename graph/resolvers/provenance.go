@@ -14,7 +14,7 @@ import (
 
 // provenance resolves MemoryItem.provenance.
 func (r *Resolver) provenance(ctx context.Context, obj *memory.Item) (*model.MemoryProvenance, error) {
-	p, err := loadersFrom(ctx).provenance.Load(ctx, obj.ID)
+	p, err := loadersFrom(ctx).provenances().Load(ctx, obj.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +61,7 @@ func (r *Resolver) loadTeammate(ctx context.Context, id string) (*model.Teammate
 
 // memoryChanges resolves Run.memoryChanges.
 func (r *Resolver) memoryChanges(ctx context.Context, obj *memory.Run) ([]model.RunMemoryChange, error) {
-	changes, err := loadersFrom(ctx).runChanges.Load(ctx, obj.ID)
+	changes, err := loadersFrom(ctx).runChangesOf().Load(ctx, obj.ID)
 	if err != nil {
 		return nil, err
 	}

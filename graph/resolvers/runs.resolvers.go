@@ -131,7 +131,7 @@ func (r *retryOriginResolver) Reply(ctx context.Context, obj *memory.RetryOrigin
 
 // Teammate is the resolver for the teammate field.
 func (r *runResolver) Teammate(ctx context.Context, obj *memory.Run) (*model.Teammate, error) {
-	t, err := loadersFrom(ctx).teammate.Load(ctx, obj.TeammateID)
+	t, err := loadersFrom(ctx).teammates().Load(ctx, obj.TeammateID)
 	if err != nil {
 		return nil, err
 	}

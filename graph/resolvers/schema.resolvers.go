@@ -29,7 +29,7 @@ func (r *memoryItemResolver) Teammate(ctx context.Context, obj *memory.Item) (*m
 	if obj.TeammateID == nil {
 		return nil, nil
 	}
-	t, err := loadersFrom(ctx).teammate.Load(ctx, *obj.TeammateID)
+	t, err := loadersFrom(ctx).teammates().Load(ctx, *obj.TeammateID)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +39,7 @@ func (r *memoryItemResolver) Teammate(ctx context.Context, obj *memory.Item) (*m
 
 // LastAction is the resolver for the lastAction field.
 func (r *memoryItemResolver) LastAction(ctx context.Context, obj *memory.Item) (*memory.Action, error) {
-	a, err := loadersFrom(ctx).action.Load(ctx, obj.ID)
+	a, err := loadersFrom(ctx).actions().Load(ctx, obj.ID)
 	if err != nil {
 		return nil, nilIfNotFound(err)
 	}
@@ -51,11 +51,11 @@ func (r *memoryItemResolver) SourceTeammate(ctx context.Context, obj *memory.Ite
 	if obj.SourceRunID == nil || obj.Source != memory.SourceTeammate {
 		return nil, nil
 	}
-	id, err := loadersFrom(ctx).runTeammate.Load(ctx, *obj.SourceRunID)
+	id, err := loadersFrom(ctx).runTeammates().Load(ctx, *obj.SourceRunID)
 	if err != nil {
 		return nil, nilIfNotFound(err)
 	}
-	t, err := loadersFrom(ctx).teammate.Load(ctx, id)
+	t, err := loadersFrom(ctx).teammates().Load(ctx, id)
 	if err != nil {
 		return nil, nilIfNotFound(err)
 	}

@@ -418,11 +418,12 @@ func (s *Service) writeRevisionTx(ctx context.Context, tx pgx.Tx, cur Item, st s
 	next := cur
 	next.Revision, next.Status = cur.Revision+1, status
 	next.Content, next.Key, next.Kind, next.Pinned, next.ExpiresAt = st.content, st.key, st.kind, st.pinned, st.expiresAt
+	hash := contentHashOrNil(st.content)
 	b := newBatch()
 	b.q.RevisionInsert(ctx, st.revision(cur.ID, next.Revision, action, actor, &cur.Revision, runID))
 	row, _ := b.q.ItemRevise(ctx, memorydb.ItemReviseParams{
 		ID: cur.ID, Revision: next.Revision, Content: st.content, Key: st.key, Kind: string(st.kind), Pinned: st.pinned,
-		ExpiresAt: st.expiresAt, ContentHash: contentHashOrNil(st.content), Status: string(status),
+		ExpiresAt: st.expiresAt, ContentHash: hash, Status: string(status),
 	})
 	if err := queueAnnouncement(ctx, b, next, action, cur.Kind == KindLesson); err != nil {
 		return Item{}, err
@@ -431,8 +432,12 @@ func (s *Service) writeRevisionTx(ctx context.Context, tx pgx.Tx, cur Item, st s
 	// edit is BEGIN, the locks, this batch and COMMIT (TestEditRoundTrips).
 	applied := &memorydb.ItemProposalsAppliedCountRow{}
 	if status == StatusActive {
+		appliedHash := hash
+		if appliedHash == nil {
+			appliedHash = ContentHash(st.content)
+		}
 		applied, _ = b.q.ItemProposalsAppliedCount(ctx, memorydb.ItemProposalsAppliedCountParams{
-			ItemID: cur.ID, ContentHash: ContentHash(st.content),
+			ItemID: cur.ID, ContentHash: appliedHash,
 		})
 		if err := s.enqueueEmbedTx(ctx, b.queue(), next); err != nil {
 			return Item{}, err

@@ -403,3 +403,39 @@ func (tc badInput) request(t *testing.T, s *apitest.API) *http.Request {
 	}
 	return req
 }
+
+// TestStrictVariablesOfACachedDocument: a document gqlgen has parsed, validated and cached is still
+// held to the strict coercion of variables (strictVariables reads it from that cache) — the same
+// mutation, answered once with good variables, refuses a revision sent as digits or as a fraction
+// the next time, and writes nothing.
+func TestStrictVariablesOfACachedDocument(t *testing.T) {
+	t.Parallel()
+	s := apitest.StartWith(t, dbtest.URL(t), settings)
+	tm := s.CreateTeammate(t, "Ada")
+	var created struct {
+		CreateMemory struct{ Item struct{ ID string } }
+	}
+	s.Must(t, userToken, createMemoryMutation, map[string]any{"tm": tm, "content": "Likes tea"}, &created)
+	item := created.CreateMemory.Item.ID
+	const edit = `mutation($id: ID!, $b: Int!, $c: String!) { editMemory(input: {id: $id, baseRevision: $b, content: $c}) { item { revision } } }`
+	var edited struct {
+		EditMemory struct{ Item struct{ Revision int } }
+	}
+	s.Must(t, userToken, edit, map[string]any{"id": item, "b": 1, "c": "Likes green tea"}, &edited)
+	require.Equal(t, 2, edited.EditMemory.Item.Revision)
+	for _, bad := range []struct {
+		vars    map[string]any
+		message string
+	}{
+		{map[string]any{"id": item, "b": "2", "c": "Likes black tea"}, "cannot use a string as Int"},
+		{map[string]any{"id": item, "b": 2.5, "c": "Likes black tea"}, "cannot use 2.5 as Int"},
+		{map[string]any{"id": item, "b": 2, "c": 7}, "cannot use 7 as String"},
+	} {
+		res := s.Do(t, userToken, edit, bad.vars)
+		require.Equal(t, "GRAPHQL_VALIDATION_FAILED", res.Code(), "%v", bad.vars)
+		require.Contains(t, res.Errors[0].Message, bad.message)
+	}
+	var read struct{ MemoryItem struct{ Revision int } }
+	s.Must(t, userToken, `query($id: ID!) { memoryItem(id: $id) { revision } }`, map[string]any{"id": item}, &read)
+	require.Equal(t, 2, read.MemoryItem.Revision)
+}

@@ -30,8 +30,12 @@ const (
 )
 
 // selectionLimit rejects a document with more than max selections (see MaxSelections) before gqlgen
-// parses and validates it.
-type selectionLimit struct{ max int }
+// parses and validates it. A document in gqlgen's query cache (docs) has passed it already — gqlgen
+// caches a document only after every parameter mutator let it through — so it isn't parsed again.
+type selectionLimit struct {
+	max  int
+	docs graphql.Cache[*ast.QueryDocument]
+}
 
 var (
 	_ graphql.HandlerExtension          = selectionLimit{}
@@ -40,7 +44,10 @@ var (
 
 func (selectionLimit) ExtensionName() string                   { return "SelectionLimit" }
 func (selectionLimit) Validate(graphql.ExecutableSchema) error { return nil }
-func (l selectionLimit) MutateOperationParameters(_ context.Context, p *graphql.RawParams) *gqlerror.Error {
+func (l selectionLimit) MutateOperationParameters(ctx context.Context, p *graphql.RawParams) *gqlerror.Error {
+	if _, ok := l.docs.Get(ctx, p.Query); ok {
+		return nil
+	}
 	doc, err := parser.ParseQuery(&ast.Source{Input: p.Query})
 	if err != nil {
 		return nil // gqlgen parses it again and reports the syntax error itself

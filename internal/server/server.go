@@ -150,12 +150,13 @@ func (s *server) graphql() http.Handler {
 	})
 	// GET and POST as the GraphQL-over-HTTP specification says (transport.go), not gqlgen's.
 	srv.AddTransport(graphqlHTTP{})
-	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	docs := lru.New[*ast.QueryDocument](1000)
+	srv.SetQueryCache(docs)
 	srv.Use(extension.Introspection{})
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](1000)})
 	// After the persisted-query extension, which fills in the query it checks against.
-	srv.Use(strictVariables{schema: schema.Schema()})
-	srv.Use(selectionLimit{max: MaxSelections})
+	srv.Use(strictVariables{schema: schema.Schema(), docs: docs})
+	srv.Use(selectionLimit{max: MaxSelections, docs: docs})
 	srv.Use(extension.FixedComplexityLimit(MaxComplexity))
 	srv.Use(depthLimit{max: MaxDepth})
 	srv.Use(s.budget)

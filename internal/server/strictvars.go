@@ -24,11 +24,16 @@ import (
 // ID a string or an integer, an enum exactly one of its names; lists and input objects are walked. The message quotes the value as it was sent (bounded), and the code is gqlgen's
 // GRAPHQL_VALIDATION_FAILED, as for every other variable that doesn't coerce.
 //
-// It parses the document itself: gqlgen coerces variables before any operation-context hook runs,
-// so this must run as a parameter mutator, after the persisted-query extension has filled in the
-// query. It only parses when there are variables; anything it can't read (a syntax error, an unknown
-// operation, an unknown type) it leaves to gqlgen, which reports it.
-type strictVariables struct{ schema *ast.Schema }
+// It reads the document before gqlgen does: gqlgen coerces variables before any operation-context
+// hook runs, so this must run as a parameter mutator, after the persisted-query extension has
+// filled in the query. A document gqlgen has already parsed and validated comes from gqlgen's own
+// query cache (docs, shared with the executor); any other is parsed here, and only when there are
+// variables. Anything it can't read (a syntax error, an unknown operation, an unknown type) it
+// leaves to gqlgen, which reports it.
+type strictVariables struct {
+	schema *ast.Schema
+	docs   graphql.Cache[*ast.QueryDocument]
+}
 
 var (
 	_ graphql.HandlerExtension          = strictVariables{}
@@ -42,13 +47,16 @@ func (strictVariables) Validate(graphql.ExecutableSchema) error { return nil }
 // jsonInteger is the grammar of a JSON number without fraction or exponent.
 var jsonInteger = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
 
-func (s strictVariables) MutateOperationParameters(_ context.Context, params *graphql.RawParams) *gqlerror.Error {
+func (s strictVariables) MutateOperationParameters(ctx context.Context, params *graphql.RawParams) *gqlerror.Error {
 	if len(params.Variables) == 0 || params.Query == "" {
 		return nil
 	}
-	doc, err := parser.ParseQuery(&ast.Source{Input: params.Query})
-	if err != nil {
-		return nil
+	doc, ok := s.docs.Get(ctx, params.Query)
+	if !ok {
+		var err error
+		if doc, err = parser.ParseQuery(&ast.Source{Input: params.Query}); err != nil {
+			return nil
+		}
 	}
 	op := doc.Operations.ForName(params.OperationName)
 	if op == nil {
