@@ -62,6 +62,7 @@ const embedded = [
   'Limits',
   'MemoryProvenance',
   'RunMemoryChange',
+  'SetMemorySwitchPayload',
 ]
 
 /** A scope's name (shared or a teammate id) as the teammateId of its ScopeInput. */

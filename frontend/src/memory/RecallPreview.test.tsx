@@ -36,6 +36,7 @@ describe('RecallPreview, what it left out', () => {
             __typename: 'RecallPreview',
             vectorSearch: 'NOT_CONFIGURED',
             vectorReason: null,
+            memoryOff: false,
             leftOut: { ...none, noSharedWord: 9 },
             entries: [],
           },
