@@ -1,0 +1,43 @@
+package memory
+
+// The BM25 order of the full-text list (RULES P2). The list holds the items that match the
+// request's words, as before; BM25 decides which 30 and in what order, so that a rare word weighs
+// more than a name found in every second item (ts_rank_cd counts every matching position alike).
+// docs/EVAL.md has the measurements that chose it.
+// recallBM25 scores the matches of the request's lexemes in the two visible scopes (parameters as
+// in recall_queries.go): for each lexeme, idf = ln(1 + (N − df + 0.5) / (df + 0.5)), where N is the
+// scopes' ranked items (active and unpinned, memory_term_scopes) and df those of them that hold
+// the lexeme (memory_terms, expired or not: the statistics are the scopes', expiry only decides
+// which items may be listed); each unexpired item then scores the sum over its matching lexemes of
+// idf × tf × (k1 + 1) / (tf + k1). Without length normalisation (BM25's b = 0): memories are short,
+// and an item's length is not in memory_terms (docs/EVAL.md measures b = 0.75 beside it). The
+// scores are rounded (bm25RoundText) and the top 30 kept, ties by item id. Both read memory_terms'
+// primary key alone (index-only), as the ts_rank_cd arm did.
+//
+// sqlcheck:allow a fragment of recall's statements, assembled in recall_queries.go
+const recallBM25 = `idf AS (
+		SELECT t.lexeme, ln(1 + (n.items - count(*) + 0.5) / (count(*) + 0.5)) AS idf
+		  FROM memory_terms t,
+		       (SELECT coalesce(sum(s.items), 0)::float8 AS items FROM memory_term_scopes s WHERE s.scope IN ('shared', $1::text)) AS n
+		 WHERE t.scope IN ('shared', $1::text) AND t.lexeme = ANY ((SELECT lexemes FROM q)::text[])
+		 GROUP BY t.lexeme, n.items
+	), bm25 AS MATERIALIZED (
+		SELECT t.item_id, round(sum(w.idf * t.tf * (` + bm25K1Text + ` + 1) / (t.tf + ` + bm25K1Text + `))::numeric, ` + bm25RoundText + `)::float8 AS score
+		  FROM memory_terms t JOIN idf w ON w.lexeme = t.lexeme
+		 WHERE t.scope IN ('shared', $1::text) AND t.lexeme = ANY ((SELECT lexemes FROM q)::text[])
+		   AND (t.expires_at IS NULL OR t.expires_at > now())
+		 GROUP BY t.item_id
+		 ORDER BY score DESC, t.item_id
+		 LIMIT 30
+	)`
+
+// BM25's parameters, as SQL literals.
+const (
+	// bm25K1Text is k1, the term-frequency saturation: a lexeme's weight in an item grows with its
+	// frequency tf as tf × (k1 + 1) / (tf + k1), towards k1 + 1.
+	bm25K1Text = "1.2"
+	// bm25RoundText is the precision, in decimal places, at which scores are compared: floating
+	// point sums taken in another order may differ in their last bits, and the rounded score keeps
+	// the order (ties by item id) the same however the database sums them.
+	bm25RoundText = "9"
+)
