@@ -229,4 +229,4 @@ func evalConversation(ctx context.Context, api *apiProc, pool *pgxpool.Pool, c C
 }
 
 // foundByField asks each packet entry which lists found it.
-const foundByField = ``
+const foundByField = `foundBy`
