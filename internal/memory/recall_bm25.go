@@ -12,9 +12,10 @@ package memory
 // its matching lexemes of idf × tf × (k1 + 1) / (tf + k1), with k1 = 1.2 (the usual saturation: a
 // lexeme's weight in an item grows with its frequency tf, towards k1 + 1). There is no length
 // normalisation (BM25's b = 0): memories are short, and an item's length is not in memory_terms;
-// docs/EVAL.md measures b = 0.75 beside it. Scores are rounded to 9 decimal places — floating point
-// sums taken in another order may differ in their last bits, and the rounded score keeps the order
-// the same however the database sums them — and the top 30 kept, ties by item id. Both steps read
+// docs/EVAL.md measures b = 0.75 beside it. Scores are rounded to 9 decimal places (in floating
+// point, half to even: numeric arithmetic here cost twice the time) — sums taken in another order
+// may differ in their last bits, and the rounded score keeps the order the same however the
+// database sums them — and the top 30 kept, ties by item id. Both steps read
 // memory_terms' primary key alone (index-only scans).
 //
 // sqlcheck:allow a fragment of recall's statements, assembled in recall_queries.go
@@ -25,7 +26,7 @@ const recallBM25 = `idf AS (
 		 WHERE t.scope IN ('shared', $1::text) AND t.lexeme = ANY ((SELECT lexemes FROM q)::text[])
 		 GROUP BY t.lexeme, n.items
 	), bm25 AS MATERIALIZED (
-		SELECT t.item_id, round(sum(w.idf * t.tf * (1.2 + 1) / (t.tf + 1.2))::numeric, 9)::float8 AS score
+		SELECT t.item_id, round(sum(w.idf * t.tf * 2.2::float8 / (t.tf + 1.2::float8)) * 1e9::float8) / 1e9::float8 AS score
 		  FROM memory_terms t JOIN idf w ON w.lexeme = t.lexeme
 		 WHERE t.scope IN ('shared', $1::text) AND t.lexeme = ANY ((SELECT lexemes FROM q)::text[])
 		   AND (t.expires_at IS NULL OR t.expires_at > now())

@@ -138,7 +138,7 @@ func referenceList(items []refItem, teammateID string, lexemes []string) []ftEnt
 		case it.pinned:
 			c.ordered = c.e.Rank
 		case positions > 0:
-			rounded := math.Round(score*1e9) / 1e9
+			rounded := math.RoundToEven(score*1e9) / 1e9
 			c.e.BM25, c.ordered = &rounded, rounded
 		default:
 			continue
