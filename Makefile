@@ -79,6 +79,10 @@ bench: bootstrap frontend ## the benchmark table (real API and database, floors 
 	$(GO) run ./cmd/bench -out docs/BENCHMARKS.md $(if $(PROFILE),-profile $(PROFILE))
 	$(GO) test -run '^$$' -bench . -benchtime 1s -count 1 ./internal/memory/ ./internal/jobs/
 
+.PHONY: eval
+eval: bootstrap ## recall quality: a synthetic conversational data set through the real API, the packet beside a BM25 top 12, into docs/EVAL-RESULTS.md; about 2 min
+	$(GO) run ./cmd/eval -out docs/EVAL-RESULTS.md
+
 .PHONY: soak
 soak: bootstrap ## the soak: many clients on the real API and database for MEMORY_SOAK_DURATION (default 5m)
 	MEMORY_SOAK_DURATION=$(or $(MEMORY_SOAK_DURATION),5m) $(GO) test -race -count=1 -v -timeout 30m -run '^TestSoak$$' ./internal/soak/

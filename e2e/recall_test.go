@@ -41,6 +41,12 @@ func TestRecallPreview(t *testing.T) {
 		if got := p.text(entry(hiking.ID) + " " + tid("recall-fulltext")); !strings.HasPrefix(got, "#2 (rank ") {
 			t.Errorf("the full-text place (under Scores) reads %q, want #2 (after the pinned item) with its rank", got)
 		}
+		if got := p.text(entry(hiking.ID) + " " + tid("recall-found-by")); got != "found by full text (BM25)" {
+			t.Errorf("the hiking entry's label reads %q, want found by full text (BM25)", got)
+		}
+		if got := p.text(entry(papers.ID) + " " + tid("recall-found-by")); got != "found by pinned" {
+			t.Errorf("the pinned entry's label reads %q, want found by pinned", got)
+		}
 		if got := p.text(entry(hiking.ID) + " " + tid("recall-vector-distance")); got != "—" {
 			t.Errorf("the vector distance reads %q, want none without embeddings", got)
 		}

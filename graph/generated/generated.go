@@ -318,6 +318,8 @@ type ComplexityRoot struct {
 	}
 
 	RecallEntry struct {
+		BM25Score      func(childComplexity int) int
+		FoundBy        func(childComplexity int) int
 		FullTextPos    func(childComplexity int) int
 		FullTextRank   func(childComplexity int) int
 		Header         func(childComplexity int) int
@@ -555,6 +557,8 @@ type QueryResolver interface {
 }
 type RecallEntryResolver interface {
 	Header(ctx context.Context, obj *memory.PacketEntry) (string, error)
+
+	FoundBy(ctx context.Context, obj *memory.PacketEntry) ([]model.RecallList, error)
 }
 type RecallPreviewResolver interface {
 	Entries(ctx context.Context, obj *memory.Packet) ([]memory.PacketEntry, error)
@@ -1972,6 +1976,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.ToolSearchMemory(childComplexity, args["query"].(string)), true
 
+	case "RecallEntry.bm25Score":
+		if e.ComplexityRoot.RecallEntry.BM25Score == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RecallEntry.BM25Score(childComplexity), true
+	case "RecallEntry.foundBy":
+		if e.ComplexityRoot.RecallEntry.FoundBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RecallEntry.FoundBy(childComplexity), true
 	case "RecallEntry.fullTextPosition":
 		if e.ComplexityRoot.RecallEntry.FullTextPos == nil {
 			break
@@ -3535,6 +3551,25 @@ extend type Query {
   aiStatus: AIStatus! @auth(accept: [USER, WORKER])
 }
 `, BuiltIn: false},
+	{Name: "../recall_found.graphqls", Input: `# Which of recall's lists found each entry of a packet (RULES P2–P4).
+
+"A list of recall that can find a packet's entry."
+enum RecallList {
+  "The item is pinned: every visible pinned item is given, first (P2)."
+  PINNED
+  "The full-text list: the item holds one of the request's words; the matches are ordered by BM25 (P2)."
+  FULL_TEXT
+  "The vector list: the item's embedding is near the request's (P3)."
+  VECTOR
+}
+
+extend type RecallEntry {
+  "The lists that found the entry: PINNED for a pinned item; otherwise FULL_TEXT, VECTOR or both."
+  foundBy: [RecallList!]!
+  "The BM25 score that placed the entry in the full-text list; null when pinned or not in that list."
+  bm25Score: Float
+}
+`, BuiltIn: false},
 	{Name: "../retries.graphqls", Input: `# Withdrawing a retry the user asked for (RULES L3) before the worker starts its run.
 
 "A retry to withdraw."
@@ -5053,6 +5088,10 @@ func (ec *executionContext) childFields_RecallEntry(ctx context.Context, field g
 		return ec.fieldContext_RecallEntry_score(ctx, field)
 	case "truncated":
 		return ec.fieldContext_RecallEntry_truncated(ctx, field)
+	case "foundBy":
+		return ec.fieldContext_RecallEntry_foundBy(ctx, field)
+	case "bm25Score":
+		return ec.fieldContext_RecallEntry_bm25Score(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RecallEntry", field.Name)
 }
@@ -13150,6 +13189,52 @@ func (ec *executionContext) fieldContext_RecallEntry_truncated(_ context.Context
 	return graphql.NewScalarFieldContext("RecallEntry", field, false, false, "Boolean")
 }
 
+func (ec *executionContext) _RecallEntry_foundBy(ctx context.Context, field graphql.CollectedField, obj *memory.PacketEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RecallEntry_foundBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RecallEntry().FoundBy(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.RecallList) graphql.Marshaler {
+			return ec.marshalNRecallList2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRecallListᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RecallEntry_foundBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RecallEntry", field, true, true, "RecallList")
+}
+
+func (ec *executionContext) _RecallEntry_bm25Score(ctx context.Context, field graphql.CollectedField, obj *memory.PacketEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RecallEntry_bm25Score(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BM25Score, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RecallEntry_bm25Score(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RecallEntry", field, false, false, "Float")
+}
+
 func (ec *executionContext) _RecallLeftOut_noSharedWord(ctx context.Context, field graphql.CollectedField, obj *memory.LeftOut) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -20062,6 +20147,17 @@ func (ec *executionContext) _RecallEntry(ctx context.Context, sel ast.SelectionS
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "foundBy":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RecallEntry_foundBy(ctx, field, obj)
+				})
+		case "bm25Score":
+			out.Values[i] = ec._RecallEntry_bm25Score(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -22034,6 +22130,46 @@ func (ec *executionContext) marshalNRecallEntry2ᚕgithubᚗcomᚋopenᚑbotᚋm
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNRecallEntry2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐPacketEntry(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNRecallList2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRecallList(ctx context.Context, v any) (model.RecallList, error) {
+	var res model.RecallList
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRecallList2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRecallList(ctx context.Context, sel ast.SelectionSet, v model.RecallList) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNRecallList2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRecallListᚄ(ctx context.Context, v any) ([]model.RecallList, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]model.RecallList, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNRecallList2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRecallList(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNRecallList2ᚕgithubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRecallListᚄ(ctx context.Context, sel ast.SelectionSet, v []model.RecallList) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRecallList2githubᚗcomᚋopenᚑbotᚋmemoryᚋgraphᚋmodelᚐRecallList(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {

@@ -847,6 +847,67 @@ func (e ProvenanceKind) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// A list of recall that can find a packet's entry.
+type RecallList string
+
+const (
+	// The item is pinned: every visible pinned item is given, first (P2).
+	RecallListPinned RecallList = "PINNED"
+	// The full-text list: the item holds one of the request's words; the matches are ordered by BM25 (P2).
+	RecallListFullText RecallList = "FULL_TEXT"
+	// The vector list: the item's embedding is near the request's (P3).
+	RecallListVector RecallList = "VECTOR"
+)
+
+var AllRecallList = []RecallList{
+	RecallListPinned,
+	RecallListFullText,
+	RecallListVector,
+}
+
+func (e RecallList) IsValid() bool {
+	switch e {
+	case RecallListPinned, RecallListFullText, RecallListVector:
+		return true
+	}
+	return false
+}
+
+func (e RecallList) String() string {
+	return string(e)
+}
+
+func (e *RecallList) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = RecallList(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid RecallList", str)
+	}
+	return nil
+}
+
+func (e RecallList) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *RecallList) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e RecallList) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
 // What a teammate's run did to one item (Run.memoryChanges).
 type RunMemoryChangeKind string
 

@@ -103,6 +103,9 @@ type PacketEntry struct {
 	// FullTextPos its 1-based position in the full-text list; both nil when it isn't in that list.
 	FullTextRank *float64
 	FullTextPos  *int
+	// BM25Score is the item's BM25 score, which orders the full-text list's unpinned items
+	// (recallBM25); nil for a pinned item and an item not in that list.
+	BM25Score *float64
 	// VectorDistance is the cosine distance to the request and VectorPos the 1-based position in the
 	// vector list; both nil when the item isn't in that list.
 	VectorDistance *float64
@@ -219,9 +222,9 @@ func (q RecallQuery) forRequest(request string) RecallQuery {
 // What it does (RULES P1–P6):
 //   - Visible items: active (confirmed), unexpired, in the shared scope or the teammate's.
 //   - Full-text list: the request's words (see requestWords), normalised by PostgreSQL like the
-//     items, OR-ed, matched against the stored search vector and ranked by ts_rank_cd. Pinned items
-//     always match: they lead the list (by their own rank, 0 when no word matches), then the other
-//     matches by rank. Ties go to the smaller item id. Top RecallListLength.
+//     items, OR-ed, matched against the stored search vector. Pinned items always match: they lead
+//     the list (by their ts_rank_cd, 0 when no word matches), then the other matches by BM25
+//     (recallBM25). Ties go to the smaller item id. Top RecallListLength.
 //   - Vector list, when an embedder is set and the request has searchable words: the items whose
 //     embedding of their current revision, by the embedder's model, is closer than the maximum
 //     distance, nearest first (ties by item id). Top RecallListLength.
@@ -309,7 +312,7 @@ func (i Item) PacketItem() packet.Item {
 // scanCandidate reads an item of qRecall* with its places in the two lists.
 func scanCandidate(row pgx.CollectableRow) (PacketEntry, error) {
 	var e PacketEntry
-	item, err := scanItem(withExtra{row, []any{&e.FullTextPos, &e.FullTextRank, &e.VectorPos, &e.VectorDistance}})
+	item, err := scanItem(withExtra{row, []any{&e.FullTextPos, &e.FullTextRank, &e.BM25Score, &e.VectorPos, &e.VectorDistance}})
 	e.Item = item
 	return e, err
 }

@@ -23,63 +23,54 @@ const (
 		  FROM unnest(to_tsvector('english', $2::text)) AS w
 	)`
 
-	// recallFullText is the full-text list (P2): items whose stored search vector matches, ranked by
-	// ts_rank_cd, and every pinned item, matching or not (rank 0 when no word matches). Pinned items
-	// lead the list, pinned lessons first (L2: a lesson reaches every packet, so pinned notes can't
-	// push it out of the 30), each group ordered by rank; ties fall to the item id. Top 30.
+	// recallFullText is the full-text list (P2): items whose stored search vector matches, ordered by
+	// BM25 (recallBM25), and every pinned item, matching or not. Pinned items lead the list, pinned
+	// lessons first (L2: a lesson reaches every packet, so pinned notes can't push it out of the 30),
+	// ordered among themselves by ts_rank_cd (0 when no word matches); the other matches follow by
+	// BM25 score (key); ties fall to the item id. Top 30. Each entry also carries its ts_rank_cd, shown by
+	// the recall preview.
 	//
 	// Pinned items are few: their arm ranks each with ts_rank_cd, found by the index
-	// memory_items_list. The other matches may be tens of thousands, and ranking each with
-	// ts_rank_cd (reading and decoding its vector, about 6 µs a row) was most of recall's time. For
-	// this query — an OR of plain lexemes over an unweighted vector, default weights and
-	// normalisation — ts_rank_cd is 0.1 × the number of stored positions of the query's lexemes in
-	// the item (migration 000010 says why; TestRecallRankIsTermFrequency checks the corner cases): a
-	// strictly increasing function of the sum of those lexemes' term frequencies. So the other arm
-	// sums the frequencies memory_terms holds for the query's lexemes in the two visible scopes (an
-	// index-only scan of its primary key; no item is read), keeps the top 30 by that sum, then id,
-	// and computes ts_rank_cd for those 30 alone: the list and its ranks are the ones ranking every
-	// match gives (TestRecallTermsMatchReference compares them on randomised data). memory_terms
-	// holds the active, unpinned items, with their expiry, and changes in the transaction of every
-	// write (triggers); its scope and expiry test only narrows the scan (written out: the planner
-	// chose a sequential scan of memory_terms when it was memory_visible's), and the 30 are checked
-	// against recallVisible once more, so only a visible item can be in the list (P1). They are read by id alone (ranked is materialised so that the check
-	// can't be pushed into the read: a generic plan, which doesn't know the scope, would otherwise
-	// intersect the ids with a bitmap of the scope's every item).
-	recallFullText = `ranked AS MATERIALIZED (
-		SELECT i.id, i.search, i.pinned, i.scope, i.status, i.expires_at
-		  FROM memory_items i
-		 WHERE i.id = ANY (ARRAY(
-		           SELECT t.item_id
-		             FROM memory_terms t
-		            WHERE t.scope IN ('shared', $1::text) AND t.lexeme = ANY ((SELECT lexemes FROM q)::text[])
-		              AND (t.expires_at IS NULL OR t.expires_at > now())
-		            GROUP BY t.item_id
-		            ORDER BY sum(t.tf) DESC, t.item_id
-		            LIMIT 30))
+	// memory_items_list. The other matches may be tens of thousands, and reading each item was most
+	// of recall's time, so they are scored from memory_terms alone (term frequencies, per scope, kept
+	// in the transaction of every write by triggers; migration 000010), the top 30 kept, and only
+	// those 30 read, to compute their ts_rank_cd. memory_terms holds the active, unpinned items, with
+	// their expiry; its scope and expiry test only narrows the scan (written out: the planner chose a
+	// sequential scan of memory_terms when it was memory_visible's), and the 30 are checked against
+	// recallVisible once more, so only a visible item can be in the list (P1). They are read by id
+	// alone (ranked is materialised so that the check can't be pushed into the read: a generic plan,
+	// which doesn't know the scope, would otherwise intersect the ids with a bitmap of the scope's
+	// every item). TestRecallBM25MatchReference compares the list with a reference on randomised
+	// data.
+	recallFullText = recallBM25 + `, ranked AS MATERIALIZED (
+		SELECT i.id, i.search, i.pinned, i.scope, i.status, i.expires_at, b.score
+		  FROM bm25 b JOIN memory_items i ON i.id = b.item_id
 	), fts AS (
-		SELECT m.id, m.rank, row_number() OVER (ORDER BY m.pinned DESC, m.lesson DESC, m.rank DESC, m.id) AS pos
-		  FROM (SELECT i.id, true AS pinned, i.kind = 'lesson' AS lesson,
-		               CASE WHEN i.search @@ (SELECT tsq FROM q) THEN ts_rank_cd(i.search, (SELECT tsq FROM q)) ELSE 0 END AS rank
-		          FROM memory_items i
-		         WHERE i.pinned AND ` + recallVisible + `
+		SELECT m.id, m.rank, m.bm25, row_number() OVER (ORDER BY m.pinned DESC, m.lesson DESC, m.key DESC, m.id) AS pos
+		  FROM (SELECT p.*, p.rank::float8 AS key
+		          FROM (SELECT i.id, true AS pinned, i.kind = 'lesson' AS lesson,
+		                       CASE WHEN i.search @@ (SELECT tsq FROM q) THEN ts_rank_cd(i.search, (SELECT tsq FROM q)) ELSE 0 END AS rank,
+		                       NULL::float8 AS bm25
+		                  FROM memory_items i
+		                 WHERE i.pinned AND ` + recallVisible + `) AS p
 		        UNION ALL
-		        SELECT i.id, false, false, ts_rank_cd(i.search, (SELECT tsq FROM q))
+		        SELECT i.id, false, false, ts_rank_cd(i.search, (SELECT tsq FROM q)), i.score, i.score
 		          FROM ranked i
 		         WHERE NOT i.pinned AND ` + recallVisible + `
-		         ORDER BY pinned DESC, lesson DESC, rank DESC, id
+		         ORDER BY pinned DESC, lesson DESC, key DESC, id
 		         LIMIT 30) AS m
 	)`
 
 	// The vector list's fragments (recallVectorIndexed, recallVectorExact) are in recall_vector.go.
 
 	// recallCandidatesColumns follows itemColumns with each item's place in the two lists.
-	recallCandidateColumns = itemColumns + `, ft_pos, ft_rank, vec_pos, vec_distance`
+	recallCandidateColumns = itemColumns + `, ft_pos, ft_rank, ft_bm25, vec_pos, vec_distance`
 
 	// qRecallFullText: the candidates of the full-text list alone (no embeddings configured, or the
 	// query could not be embedded), with their items.
 	qRecallFullText = `WITH ` + recallQuery + `, ` + recallFullText + `
 		SELECT ` + recallCandidateColumns + ` FROM (
-			SELECT i.*, f.pos AS ft_pos, f.rank::float8 AS ft_rank, NULL::bigint AS vec_pos, NULL::float8 AS vec_distance
+			SELECT i.*, f.pos AS ft_pos, f.rank::float8 AS ft_rank, f.bm25 AS ft_bm25, NULL::bigint AS vec_pos, NULL::float8 AS vec_distance
 			  FROM fts f JOIN memory_items i ON i.id = f.id
 		) AS memory_items`
 
@@ -89,7 +80,7 @@ const (
 
 	recallHybridSelect = `
 		SELECT ` + recallCandidateColumns + ` FROM (
-			SELECT i.*, f.pos AS ft_pos, f.rank::float8 AS ft_rank, v.pos AS vec_pos, v.distance AS vec_distance
+			SELECT i.*, f.pos AS ft_pos, f.rank::float8 AS ft_rank, f.bm25 AS ft_bm25, v.pos AS vec_pos, v.distance AS vec_distance
 			  FROM fts f FULL JOIN vec v ON v.id = f.id
 			  JOIN memory_items i ON i.id = coalesce(f.id, v.id)
 		) AS memory_items`

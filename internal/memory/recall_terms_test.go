@@ -1,11 +1,14 @@
 package memory_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,52 +23,164 @@ import (
 	"github.com/open-bot/memory/internal/memory"
 )
 
-// Full-text recall ranks from term frequencies (migration 000010, recallFullText): these tests hold
-// it to the reference statement, which ranks every match with ts_rank_cd.
+// Full-text recall orders its matches by BM25 from term frequencies kept beside the items
+// (migrations 000010 and 000022, recallFullText): these tests hold it to a reference computed in Go
+// from the items' own search vectors.
 
-var recallSeed = flag.Uint64("recall-seed", 0, "seed of TestRecallTermsMatchReference (0: a new one, logged)")
-
-// referenceFullTextSQL is the reference full-text list — every match ranked with ts_rank_cd, every
-// visible pinned item added — with its positions and ranks as the oracle's answer.
-const referenceFullTextSQL = `
-	WITH q AS (
-		SELECT (SELECT array_to_string(array_agg('''' || replace(replace(w.lexeme, '\', '\\'), '''', '''''') || ''''), ' | ')::tsquery
-		          FROM unnest(to_tsvector('english', $2::text)) AS w) AS tsq
-	), fts AS (
-		SELECT m.id, m.rank, row_number() OVER (ORDER BY m.pinned DESC, m.lesson DESC, m.rank DESC, m.id) AS pos
-		  FROM (SELECT i.id, i.pinned, i.pinned AND i.kind = 'lesson' AS lesson,
-		               ts_rank_cd(i.search, (SELECT tsq FROM q)) AS rank
-		          FROM memory_items i
-		         WHERE i.search @@ (SELECT tsq FROM q) AND i.scope IN ('shared', $1::text) AND i.status = 'active'
-		           AND (i.expires_at IS NULL OR i.expires_at > now())
-		        UNION ALL
-		        SELECT i.id, true, i.kind = 'lesson', 0::real
-		          FROM memory_items i
-		         WHERE i.pinned AND i.scope IN ('shared', $1::text) AND i.status = 'active'
-		           AND (i.expires_at IS NULL OR i.expires_at > now())
-		           AND NOT coalesce(i.search @@ (SELECT tsq FROM q), false)
-		         ORDER BY pinned DESC, lesson DESC, rank DESC, id
-		         LIMIT 30) AS m
-	)
-	SELECT id::text, pos, rank::float8 FROM fts ORDER BY pos`
+var recallSeed = flag.Uint64("recall-seed", 0, "seed of TestRecallBM25MatchReference (0: a new one, logged)")
 
 // recallFullTextList is the full-text list of the statement recall runs.
-var recallFullTextList = `SELECT id, ft_pos, ft_rank FROM (` + memory.RecallFullTextSQL + `) AS r ORDER BY ft_pos`
+var recallFullTextList = `SELECT id, ft_pos, ft_rank, ft_bm25 FROM (` + memory.RecallFullTextSQL + `) AS r ORDER BY ft_pos`
 
-// ftEntry is one place of a full-text list.
+// ftEntry is one place of a full-text list: its ts_rank_cd (Rank) and, unpinned, its BM25 score.
 type ftEntry struct {
 	ID   string
 	Pos  int64
 	Rank float64
+	BM25 *float64
 }
 
-func (e ftEntry) String() string { return fmt.Sprintf("%d %s %v", e.Pos, e.ID, e.Rank) }
+func (e ftEntry) String() string {
+	if e.BM25 == nil {
+		return fmt.Sprintf("%d %s %v pinned", e.Pos, e.ID, e.Rank)
+	}
+	return fmt.Sprintf("%d %s %v bm25 %v", e.Pos, e.ID, e.Rank, *e.BM25)
+}
 
 func collectList(rows pgx.Rows) ([]ftEntry, error) {
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (ftEntry, error) {
 		var e ftEntry
-		return e, row.Scan(&e.ID, &e.Pos, &e.Rank)
+		return e, row.Scan(&e.ID, &e.Pos, &e.Rank, &e.BM25)
 	})
+}
+
+// refItem is an item as the reference sees it: its state and its search vector's lexemes with
+// their term frequencies (numbers of positions).
+type refItem struct {
+	id, scope, kind string
+	active, pinned  bool
+	expired         bool
+	tf              map[string]int
+}
+
+// refCorpus reads every item, in the caller's snapshot.
+func refCorpus(ctx context.Context, q interface {
+	Query(context.Context, string, ...any) (pgx.Rows, error)
+}) ([]refItem, error) {
+	rows, err := q.Query(ctx, `
+		SELECT i.id::text, i.scope, i.kind, i.status = 'active', i.pinned,
+		       i.expires_at IS NOT NULL AND i.expires_at <= now(),
+		       coalesce((SELECT array_agg(w.lexeme) FROM unnest(i.search) AS w), '{}'),
+		       coalesce((SELECT array_agg(cardinality(w.positions)) FROM unnest(i.search) AS w), '{}')
+		  FROM memory_items i`)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (refItem, error) {
+		var (
+			it      refItem
+			lexemes []string
+			tfs     []int
+		)
+		err := row.Scan(&it.id, &it.scope, &it.kind, &it.active, &it.pinned, &it.expired, &lexemes, &tfs)
+		it.tf = make(map[string]int, len(lexemes))
+		for i, l := range lexemes {
+			it.tf[l] = tfs[i]
+		}
+		return it, err
+	})
+}
+
+// referenceList is the full-text list (RULES P2, recallFullText) of teammateID for a request of
+// lexemes, by definition: the visible items (active, unexpired, shared or the teammate's) that
+// hold one of the lexemes, and every visible pinned item. Pinned items first, pinned lessons
+// before the others, by ts_rank_cd (0.1 a matching position, tsRankCD); then the others by BM25
+// with k1 = 1.2 and b = 0 — idf = ln(1 + (N − df + 0.5) / (df + 0.5)), N the active unpinned items
+// of the two scopes, expired or not, df those of them holding the lexeme — rounded to 9 places;
+// ties by id. Top 30.
+func referenceList(items []refItem, teammateID string, lexemes []string) []ftEntry {
+	const k1 = 1.2
+	inScopes := func(it refItem) bool { return it.scope == "shared" || it.scope == teammateID }
+	n, df := 0, map[string]int{}
+	for _, it := range items {
+		if inScopes(it) && it.active && !it.pinned {
+			n++
+			for _, l := range lexemes {
+				if it.tf[l] > 0 {
+					df[l]++
+				}
+			}
+		}
+	}
+	type cand struct {
+		e       ftEntry
+		pinned  bool
+		lesson  bool
+		ordered float64
+	}
+	var cands []cand
+	for _, it := range items {
+		if !inScopes(it) || !it.active || it.expired {
+			continue
+		}
+		positions, score := 0, 0.0
+		for _, l := range lexemes {
+			tf := it.tf[l]
+			if tf == 0 {
+				continue
+			}
+			positions += tf
+			idf := math.Log(1 + (float64(n)-float64(df[l])+0.5)/(float64(df[l])+0.5))
+			score += idf * float64(tf) * (k1 + 1) / (float64(tf) + k1)
+		}
+		c := cand{e: ftEntry{ID: it.id, Rank: float64(tsRankCD(positions))}, pinned: it.pinned, lesson: it.pinned && it.kind == "lesson"}
+		switch {
+		case it.pinned:
+			c.ordered = c.e.Rank
+		case positions > 0:
+			rounded := math.RoundToEven(score*1e9) / 1e9
+			c.e.BM25, c.ordered = &rounded, rounded
+		default:
+			continue
+		}
+		cands = append(cands, c)
+	}
+	slices.SortFunc(cands, func(a, b cand) int {
+		switch {
+		case a.pinned != b.pinned:
+			return map[bool]int{true: -1, false: 1}[a.pinned]
+		case a.lesson != b.lesson:
+			return map[bool]int{true: -1, false: 1}[a.lesson]
+		case a.ordered != b.ordered:
+			return cmp.Compare(b.ordered, a.ordered)
+		}
+		return strings.Compare(a.e.ID, b.e.ID)
+	})
+	out := make([]ftEntry, 0, 30)
+	for i, c := range cands[:min(30, len(cands))] {
+		c.e.Pos = int64(i + 1)
+		out = append(out, c.e)
+	}
+	return out
+}
+
+// sameList reports whether two lists hold the same items in the same places, with the same
+// ts_rank_cd, and BM25 scores within 1e-8 (the database's logarithm may differ from Go's in its
+// last bit before the scores are rounded).
+func sameList(a, b []ftEntry) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.ID != y.ID || x.Pos != y.Pos || x.Rank != y.Rank || (x.BM25 == nil) != (y.BM25 == nil) {
+			return false
+		}
+		if x.BM25 != nil && math.Abs(*x.BM25-*y.BM25) > 1e-8 {
+			return false
+		}
+	}
+	return true
 }
 
 // tsRanksCD lists what ts_rank_cd returns, with its default weights and normalisation, for 0 to n
@@ -86,9 +201,10 @@ func tsRanksCD(n int) []float32 {
 
 func tsRankCD(n int) float32 { return tsRanksCD(n)[n] }
 
-// requireTermsFollowItems checks memory_terms against its definition: one row per lexeme of every
+// requireTermsFollowItems checks memory_terms against its definition — one row per lexeme of every
 // active, unpinned item's search vector, with the number of its positions and the item's expiry,
-// and no other row.
+// and no other row — and memory_term_scopes against its own: each scope's active, unpinned items
+// counted, no row for a scope without one.
 func requireTermsFollowItems(t *testing.T, pool *pgxpool.Pool) {
 	t.Helper()
 	var missing, extra int
@@ -103,6 +219,15 @@ func requireTermsFollowItems(t *testing.T, pool *pgxpool.Pool) {
 		       (SELECT count(*) FROM (SELECT * FROM have EXCEPT ALL SELECT * FROM want) AS e)`).Scan(&missing, &extra))
 	require.Zero(t, missing, "rows memory_terms lacks")
 	require.Zero(t, extra, "rows memory_terms should not hold")
+	require.NoError(t, pool.QueryRow(context.Background(), `
+		WITH want AS (
+			SELECT scope COLLATE "C" AS scope, count(*) AS items FROM memory_items
+			 WHERE status = 'active' AND NOT pinned GROUP BY scope
+		), have AS (SELECT scope, items FROM memory_term_scopes)
+		SELECT (SELECT count(*) FROM (SELECT * FROM want EXCEPT ALL SELECT * FROM have) AS m),
+		       (SELECT count(*) FROM (SELECT * FROM have EXCEPT ALL SELECT * FROM want) AS e)`).Scan(&missing, &extra))
+	require.Zero(t, missing, "counts memory_term_scopes lacks or has wrong")
+	require.Zero(t, extra, "rows memory_term_scopes should not hold")
 }
 
 // TestRecallRankIsTermFrequency checks, on the corner cases, the identity recall relies on: for an
@@ -140,7 +265,7 @@ func TestRecallRankIsTermFrequency(t *testing.T) {
 			assert.Equal(t, tc.n, n, "term frequencies")
 			got := fullTextLists(t, f.pool, tm, tc.request)
 			require.Len(t, got.reference, 1)
-			assert.Equal(t, got.reference, got.terms, "the list is the reference's")
+			assert.True(t, sameList(got.reference, got.terms), "the list is the reference's: %v, not %v", got.reference, got.terms)
 			assert.Equal(t, float64(tsRankCD(tc.n)), got.terms[0].Rank, "ts_rank_cd is 0.1 a position")
 			_, err := f.pool.Exec(ctx, `DELETE FROM memory_items WHERE id = $1`, tc.item.id)
 			require.NoError(t, err)
@@ -178,22 +303,28 @@ func TestRecallRankIsTermFrequency(t *testing.T) {
 	}
 }
 
-// lists is one request's full-text list as the reference statement and as recall compute it.
+// lists is one request's full-text list as the reference and as recall compute it.
 type lists struct{ reference, terms []ftEntry }
+
+// requestLexemes is the lexemes of a request's words, as recall's statement turns them.
+const requestLexemes = `SELECT coalesce(array_agg(lexeme), '{}') FROM unnest(to_tsvector('english', $1::text))`
 
 func fullTextLists(t *testing.T, pool *pgxpool.Pool, teammateID, request string) lists {
 	t.Helper()
 	var l lists
 	words := memory.RequestWords(request)
-	err := pgx.BeginTxFunc(context.Background(), pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		rows, err := tx.Query(context.Background(), referenceFullTextSQL, teammateID, words)
-		if err == nil {
-			l.reference, err = collectList(rows)
-		}
+	ctx := context.Background()
+	err := pgx.BeginTxFunc(ctx, pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		items, err := refCorpus(ctx, tx)
 		if err != nil {
 			return err
 		}
-		rows, err = tx.Query(context.Background(), recallFullTextList, teammateID, words)
+		var lexemes []string
+		if err := tx.QueryRow(ctx, requestLexemes, words).Scan(&lexemes); err != nil {
+			return err
+		}
+		l.reference = referenceList(items, teammateID, lexemes)
+		rows, err := tx.Query(ctx, recallFullTextList, teammateID, words)
 		if err == nil {
 			l.terms, err = collectList(rows)
 		}
@@ -273,18 +404,19 @@ func (c recallCorpus) request() string {
 	return strings.Join(words, []string{" ", ", ", "? ", " — "}[c.rng.IntN(4)])
 }
 
-// recallEquivalenceRequests is how many requests TestRecallTermsMatchReference compares.
+// recallEquivalenceRequests is how many requests TestRecallBM25MatchReference compares.
 const recallEquivalenceRequests = 10_200
 
-// TestRecallTermsMatchReference: the full-text list recall computes from term frequencies is the
-// one the reference statement computes by ranking every match with ts_rank_cd — same items, same
-// order (ties by id), same ranks, bit for bit — for 10,200 random requests over the bench
+// TestRecallBM25MatchReference: the full-text list recall computes from memory_terms and
+// memory_term_scopes is the one referenceList computes in Go from the items' own search vectors —
+// same items, same order (ties by id), same ts_rank_cd bit for bit, same BM25 scores — for 10,200 random requests over the bench
 // vocabulary, between rounds of random writes through the service (creates, edits of text and key,
 // pins, expiries, forgets, confirmed and dismissed suggestions, a deleted teammate) and the SQL
 // (expiries in the past, deleted items), over 330 items of five scopes with pinned lessons, repeated
 // words, keys, candidates, dismissed, forgotten and expired items. After every round memory_terms
-// is exactly what its definition says.
-func TestRecallTermsMatchReference(t *testing.T) {
+// and memory_term_scopes are exactly what their
+// definitions say.
+func TestRecallBM25MatchReference(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	seed := *recallSeed
@@ -358,30 +490,37 @@ func compareLists(t *testing.T, pool *pgxpool.Pool, viewers, requests []string) 
 // compareBatch compares the lists of requests in one read-only snapshot, counting the requests
 // whose lists differ.
 func compareBatch(t *testing.T, pool *pgxpool.Pool, viewers, requests []string, differences *atomic.Int64) error {
-	return pgx.BeginTxFunc(context.Background(), pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+	ctx := context.Background()
+	return pgx.BeginTxFunc(ctx, pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		items, err := refCorpus(ctx, tx)
+		if err != nil {
+			return err
+		}
 		b := &pgx.Batch{}
 		for i := range requests {
-			b.Queue(referenceFullTextSQL, viewers[i], requests[i])
+			b.Queue(requestLexemes, requests[i])
 			b.Queue(recallFullTextList, viewers[i], requests[i])
 		}
-		results := tx.SendBatch(context.Background(), b)
+		results := tx.SendBatch(ctx, b)
 		defer func() { _ = results.Close() }() // the early returns; the end closes and checks it
 		for i := range requests {
-			var l lists
-			rows, err := results.Query()
-			if err == nil {
-				l.reference, err = collectList(rows)
-			}
-			if err != nil {
+			var (
+				l       lists
+				lexemes []string
+			)
+			if err := results.QueryRow().Scan(&lexemes); err != nil {
 				return err
 			}
-			if rows, err = results.Query(); err == nil {
+			l.reference = referenceList(items, viewers[i], lexemes)
+			rows, err := results.Query()
+			if err == nil {
 				l.terms, err = collectList(rows)
 			}
 			if err != nil {
 				return err
 			}
-			if !assert.Equal(t, l.reference, l.terms, "teammate %s, words %q", viewers[i], requests[i]) {
+			if !sameList(l.reference, l.terms) {
+				assert.Equal(t, l.reference, l.terms, "teammate %s, words %q", viewers[i], requests[i])
 				differences.Add(1)
 			}
 		}

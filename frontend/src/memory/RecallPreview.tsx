@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react'
 import { useQuery } from 'urql'
 import { describeError } from '../api/errors.ts'
 import { graphql } from '../gql'
-import type { RecallPreviewQuery as PreviewResult, VectorSearch } from '../gql/graphql.ts'
+import type { RecallList, RecallPreviewQuery as PreviewResult, VectorSearch } from '../gql/graphql.ts'
 import { DemoBadge, isDemo } from '../ui/demo.tsx'
 import { ErrorMessage } from '../ui/ErrorMessage.tsx'
 import { kindLabel } from './model.ts'
@@ -23,6 +23,8 @@ const RecallPreviewQuery = graphql(`
         header
         fullTextRank
         fullTextPosition
+        bm25Score
+        foundBy
         vectorDistance
         vectorPosition
         score
@@ -120,6 +122,13 @@ export function leftOutLines(l: Preview['leftOut']): string[] {
   return out
 }
 
+// The lists that can find an entry, as the "found by" label names them.
+const listLabels: Record<RecallList, string> = {
+  PINNED: 'pinned',
+  FULL_TEXT: 'full text (BM25)',
+  VECTOR: 'vector',
+}
+
 const vectorLabels: Record<VectorSearch, string> = {
   NOT_CONFIGURED: 'Found by words only (embeddings are not configured).',
   USED: 'Found by words and by meaning (embeddings).',
@@ -205,6 +214,9 @@ export function RecallPreview({ teammateId, teammateName }: { teammateId: string
                     {e.item.pinned && <span className="badge pin">Pinned</span>}
                     {isDemo(e.item.content) && <DemoBadge />}
                     <span className="muted small">{e.item.scope === 'shared' ? 'About you' : `Only ${teammateName}`}</span>
+                    <span className="muted small" data-testid="recall-found-by">
+                      found by {e.foundBy.map((l) => listLabels[l]).join(' and ')}
+                    </span>
                   </div>
                   <p className="given-text">
                     {e.item.key && <strong>{e.item.key}: </strong>}
@@ -224,7 +236,9 @@ export function RecallPreview({ teammateId, teammateName }: { teammateId: string
                     <summary>Scores</summary>
                     <dl className="recall-score-list">
                       <Score term="Words" testId="recall-fulltext">
-                        {e.fullTextPosition != null ? `#${e.fullTextPosition} (rank ${formatNumber(e.fullTextRank)})` : 'no match'}
+                        {e.fullTextPosition != null
+                          ? `#${e.fullTextPosition} (rank ${formatNumber(e.fullTextRank)}${e.bm25Score != null ? `, BM25 ${formatNumber(e.bm25Score)}` : ''})`
+                          : 'no match'}
                       </Score>
                       <Score term="Meaning" testId="recall-vector-distance">
                         {e.vectorPosition != null ? `#${e.vectorPosition} (distance ${formatNumber(e.vectorDistance)})` : '—'}

@@ -59,6 +59,86 @@ BEGIN
 END $$;
 
 --
+-- Name: memory_term_scopes_add(text[], bigint[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.memory_term_scopes_add(scopes text[], n bigint[]) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    INSERT INTO memory_term_scopes AS s (scope, items)
+    SELECT d.scope, sum(d.n) FROM unnest(scopes, n) AS d (scope, n) GROUP BY d.scope HAVING sum(d.n) <> 0
+     ORDER BY d.scope
+    ON CONFLICT (scope) DO UPDATE SET items = s.items + excluded.items;
+    DELETE FROM memory_term_scopes WHERE scope = ANY (scopes) AND items = 0;
+END $$;
+
+--
+-- Name: memory_term_scopes_delete(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.memory_term_scopes_delete() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    PERFORM memory_term_scopes_add(array_agg(o.scope), array_agg(-1::bigint))
+       FROM old_items o
+      WHERE o.status = 'active' AND NOT o.pinned
+     HAVING count(*) > 0;
+    RETURN NULL;
+END $$;
+
+--
+-- Name: memory_term_scopes_insert(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.memory_term_scopes_insert() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    PERFORM memory_term_scopes_add(array_agg(n.scope), array_agg(1::bigint))
+       FROM new_items n
+      WHERE n.status = 'active' AND NOT n.pinned
+     HAVING count(*) > 0;
+    RETURN NULL;
+END $$;
+
+--
+-- Name: memory_term_scopes_truncate(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.memory_term_scopes_truncate() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    TRUNCATE memory_term_scopes;
+    RETURN NULL;
+END $$;
+
+--
+-- Name: memory_term_scopes_update(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.memory_term_scopes_update() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    was boolean := OLD.status = 'active' AND NOT OLD.pinned;
+    now_ranked boolean := NEW.status = 'active' AND NOT NEW.pinned;
+BEGIN
+    IF was AND now_ranked AND OLD.scope = NEW.scope THEN
+        RETURN NULL;
+    END IF;
+    IF was THEN
+        PERFORM memory_term_scopes_add(ARRAY[OLD.scope], ARRAY[-1::bigint]);
+    END IF;
+    IF now_ranked THEN
+        PERFORM memory_term_scopes_add(ARRAY[NEW.scope], ARRAY[1::bigint]);
+    END IF;
+    RETURN NULL;
+END $$;
+
+--
 -- Name: memory_terms_delete(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -470,6 +550,15 @@ CREATE TABLE public.memory_suppressions (
 );
 
 --
+-- Name: memory_term_scopes; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.memory_term_scopes (
+    scope text NOT NULL COLLATE pg_catalog."C",
+    items bigint NOT NULL
+);
+
+--
 -- Name: memory_terms; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -738,6 +827,13 @@ ALTER TABLE ONLY public.memory_suppressions
     ADD CONSTRAINT memory_suppressions_pkey PRIMARY KEY (message_id);
 
 --
+-- Name: memory_term_scopes memory_term_scopes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.memory_term_scopes
+    ADD CONSTRAINT memory_term_scopes_pkey PRIMARY KEY (scope);
+
+--
 -- Name: memory_terms memory_terms_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -993,6 +1089,30 @@ CREATE INDEX web_sessions_expires ON public.web_sessions USING btree (expires_at
 --
 
 CREATE TRIGGER memory_items_evidence_follows_run BEFORE UPDATE OF source_run_id ON public.memory_items FOR EACH ROW WHEN (((old.source_run_id IS NOT NULL) AND (new.source_run_id IS NULL))) EXECUTE FUNCTION public.memory_items_evidence_follows_run();
+
+--
+-- Name: memory_items memory_term_scopes_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER memory_term_scopes_delete AFTER DELETE ON public.memory_items REFERENCING OLD TABLE AS old_items FOR EACH STATEMENT EXECUTE FUNCTION public.memory_term_scopes_delete();
+
+--
+-- Name: memory_items memory_term_scopes_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER memory_term_scopes_insert AFTER INSERT ON public.memory_items REFERENCING NEW TABLE AS new_items FOR EACH STATEMENT EXECUTE FUNCTION public.memory_term_scopes_insert();
+
+--
+-- Name: memory_items memory_term_scopes_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER memory_term_scopes_truncate AFTER TRUNCATE ON public.memory_items FOR EACH STATEMENT EXECUTE FUNCTION public.memory_term_scopes_truncate();
+
+--
+-- Name: memory_items memory_term_scopes_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER memory_term_scopes_update AFTER UPDATE ON public.memory_items FOR EACH ROW WHEN (((old.status IS DISTINCT FROM new.status) OR (old.scope IS DISTINCT FROM new.scope) OR (old.pinned IS DISTINCT FROM new.pinned))) EXECUTE FUNCTION public.memory_term_scopes_update();
 
 --
 -- Name: memory_items memory_terms_delete; Type: TRIGGER; Schema: public; Owner: -

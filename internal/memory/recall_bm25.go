@@ -1,0 +1,36 @@
+package memory
+
+// recallBM25 orders the full-text list (RULES P2): the list holds the items that match the
+// request's words, and BM25 decides which 30 and in what order, so that a rare word weighs more
+// than a name found in every second item (ts_rank_cd counts every matching position alike).
+// docs/EVAL.md has the measurements that chose it. Parameters as in recall_queries.go.
+//
+// For each of the request's lexemes, idf = ln(1 + (N − df + 0.5) / (df + 0.5)), where N is the
+// visible scopes' ranked items (active and unpinned, memory_term_scopes) and df those of them that
+// hold the lexeme (memory_terms, expired or not: the statistics are the scopes', expiry only
+// decides which items may be listed). Each unexpired item that holds a lexeme scores the sum over
+// its matching lexemes of idf × tf × (k1 + 1) / (tf + k1), with k1 = 1.2 (the usual saturation: a
+// lexeme's weight in an item grows with its frequency tf, towards k1 + 1). There is no length
+// normalisation (BM25's b = 0): memories are short, and an item's length is not in memory_terms;
+// docs/EVAL.md measures b = 0.75 beside it. Scores are rounded to 9 decimal places (in floating
+// point, half to even: numeric arithmetic here cost twice the time) — sums taken in another order
+// may differ in their last bits, and the rounded score keeps the order the same however the
+// database sums them — and the top 30 kept, ties by item id. Both steps read
+// memory_terms' primary key alone (index-only scans).
+//
+// sqlcheck:allow a fragment of recall's statements, assembled in recall_queries.go
+const recallBM25 = `idf AS (
+		SELECT t.lexeme, ln(1 + (n.items - count(*) + 0.5) / (count(*) + 0.5)) AS idf
+		  FROM memory_terms t,
+		       (SELECT coalesce(sum(s.items), 0)::float8 AS items FROM memory_term_scopes s WHERE s.scope IN ('shared', $1::text)) AS n
+		 WHERE t.scope IN ('shared', $1::text) AND t.lexeme = ANY ((SELECT lexemes FROM q)::text[])
+		 GROUP BY t.lexeme, n.items
+	), bm25 AS MATERIALIZED (
+		SELECT t.item_id, round(sum(w.idf * t.tf * 2.2::float8 / (t.tf + 1.2::float8)) * 1e9::float8) / 1e9::float8 AS score
+		  FROM memory_terms t JOIN idf w ON w.lexeme = t.lexeme
+		 WHERE t.scope IN ('shared', $1::text) AND t.lexeme = ANY ((SELECT lexemes FROM q)::text[])
+		   AND (t.expires_at IS NULL OR t.expires_at > now())
+		 GROUP BY t.item_id
+		 ORDER BY score DESC, t.item_id
+		 LIMIT 30
+	)`
