@@ -31,13 +31,17 @@ type scopeIndex struct {
 	avgdl  float64
 }
 
+// qScopeLexemes is every active item of a scope with its stored lexemes and their frequencies.
+//
+// sqlcheck:allow the evaluation reads the stored lexemes back to compute its baselines
+const qScopeLexemes = `
+	SELECT i.id::text, coalesce(t.lexeme, ''), coalesce(cardinality(t.positions), 0)
+	  FROM memory_items i LEFT JOIN LATERAL unnest(i.search) AS t ON true
+	 WHERE i.scope = $1 AND i.status = 'active'`
+
 // loadScope reads a scope's active items from the database the API serves.
 func loadScope(ctx context.Context, pool *pgxpool.Pool, scope string) (*scopeIndex, error) {
-	// sqlcheck:allow the evaluation reads the stored lexemes back to compute its baselines
-	rows, err := pool.Query(ctx, `
-		SELECT i.id::text, coalesce(t.lexeme, ''), coalesce(cardinality(t.positions), 0)
-		  FROM memory_items i LEFT JOIN LATERAL unnest(i.search) AS t ON true
-		 WHERE i.scope = $1 AND i.status = 'active'`, scope)
+	rows, err := pool.Query(ctx, qScopeLexemes, scope) //nolint:rowserrcheck // pgx.ForEachRow checks rows.Err
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -54,3 +55,9 @@ var WriteContextsTx = writeContextsTx
 // SetAfterSwitchCheck runs f inside a teammate's write transaction, right after it read the memory
 // switch and before the write.
 func (s *Service) SetAfterSwitchCheck(f func()) { s.hooks.afterSwitchCheck = f }
+
+// parseImport is parseImportWithSwitch without the switch, for the tests of the file's validation.
+func parseImport(data string, now time.Time) ([]importItem, error) {
+	items, _, err := parseImportWithSwitch(data, now)
+	return items, err
+}

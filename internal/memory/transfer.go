@@ -608,14 +608,9 @@ func importPastTime(field string, raw json.RawMessage, now time.Time) (time.Time
 	return pastTime(field, t, now)
 }
 
-// parseImport decodes and validates a whole JSON export. Nothing is written before it returns. A
-// ValidationError it returns says in words where in the file the problem is (importSubject).
-func parseImport(data string, now time.Time) ([]importItem, error) {
-	items, _, err := parseImportWithSwitch(data, now)
-	return items, err
-}
-
-// parseImportWithSwitch is parseImport with the memory switch the file restores (parseImportFile).
+// parseImportWithSwitch decodes and validates a whole JSON export and says which memory switch it
+// restores (parseImportFile). Nothing is written before it returns. A ValidationError it returns
+// says in words where in the file the problem is (importSubject).
 func parseImportWithSwitch(data string, now time.Time) ([]importItem, *Switches, error) {
 	items, sw, err := parseImportFile(data, now)
 	if err != nil {
