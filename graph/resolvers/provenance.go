@@ -48,7 +48,7 @@ func (r *Resolver) actorTeammate(ctx context.Context, obj *memory.Revision) (*mo
 // loadTeammate loads a teammate through the operation's loader: nil when it no longer exists or the
 // caller may not read it.
 func (r *Resolver) loadTeammate(ctx context.Context, id string) (*model.Teammate, error) {
-	t, err := loadersFrom(ctx).teammate.Load(ctx, id)
+	t, err := loadersFrom(ctx).teammates().Load(ctx, id)
 	if err != nil {
 		if nilIfNotFound(err) == nil || errors.Is(err, memory.ErrForbidden) {
 			return nil, nil
