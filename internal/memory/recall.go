@@ -52,8 +52,9 @@ type QueryEmbedder interface {
 type semanticRecall struct {
 	QueryEmbedder
 	maxDistance float64
-	// exactLimit replaces VectorExactLimit when not zero (a test's; -1: never exact).
-	exactLimit int
+	// sketchLimit replaces VectorSketchLimit when not zero (a test's; -1: the index for every
+	// 1,536-dimension request).
+	sketchLimit int
 }
 
 // CheckSemanticMaxDistance checks a cut-off for WithSemanticRecall: a cosine distance greater than 0
@@ -245,7 +246,7 @@ func (s *Service) buildPacketTx(ctx context.Context, tx pgx.Tx, teammateID strin
 		return Packet{}, err
 	}
 	useVector := q.vector.State == VectorUsed
-	exists, exact, err := prepareVectorTx(ctx, tx, teammateID, useVector, s.vectorExactLimit())
+	exists, many, err := prepareVectorTx(ctx, tx, teammateID, useVector, s.vectorSketchLimit())
 	if err != nil {
 		return Packet{}, fmt.Errorf("build memory packet: %w", err)
 	}
@@ -263,10 +264,10 @@ func (s *Service) buildPacketTx(ctx context.Context, tx pgx.Tx, teammateID strin
 		if semantic, ok := s.embedder.(semanticRecall); ok {
 			maxDistance = semantic.maxDistance
 		}
-		if useVectorIndex(q, exact) {
+		if useVectorIndex(q, many) {
 			query, args = qRecallHybridIndexed, append(args, q.text, q.model, maxDistance)
 		} else {
-			query, args = qRecallHybridExact, append(args, q.text, q.model, maxDistance, q.dims)
+			query, args = qRecallHybridSketch, append(args, q.text, q.model, maxDistance, q.dims)
 		}
 	}
 

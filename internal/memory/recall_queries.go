@@ -61,7 +61,7 @@ const (
 		         LIMIT 30) AS m
 	)`
 
-	// The vector list's fragments (recallVectorIndexed, recallVectorExact) are in recall_vector.go.
+	// The vector list's fragments (recallVectorIndexed, recallVectorSketch) are in recall_vector.go.
 
 	// recallCandidatesColumns follows itemColumns with each item's place in the two lists.
 	recallCandidateColumns = itemColumns + `, ft_pos, ft_rank, ft_bm25, vec_pos, vec_distance`
@@ -76,7 +76,7 @@ const (
 
 	// qRecallHybridIndexed and qRecallHybridExact: the candidates of both lists, with their items.
 	qRecallHybridIndexed = `WITH ` + recallQuery + `, ` + recallFullText + `, ` + recallVectorIndexed + recallHybridSelect
-	qRecallHybridExact   = `WITH ` + recallQuery + `, ` + recallFullText + `, ` + recallVectorExact + recallHybridSelect
+	qRecallHybridSketch  = `WITH ` + recallQuery + `, ` + recallFullText + `, ` + recallVectorSketch + recallHybridSelect
 
 	recallHybridSelect = `
 		SELECT ` + recallCandidateColumns + ` FROM (

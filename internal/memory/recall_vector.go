@@ -11,19 +11,27 @@ import (
 // How the vector list (RULES P3) is searched. docs/PERFORMANCE.md has the measurements behind the
 // numbers.
 //
-// A teammate who sees few items is searched exactly: every visible embedding of the model is
-// compared with the request, found through the items' scope index, and the list is the exact
-// nearest 30. Above VectorExactLimit visible items that costs more than the HNSW index of migration
-// 000021 (each 1,536-dimension vector is read from TOAST, several pages apiece), so the index is
-// used: an iterative scan (hnsw.iterative_scan = strict_order), so that the rows of other scopes it
+// Each 1,536-dimension vector is 6 KB in TOAST, several pages apiece, so comparing the request with
+// every visible vector reads them all. Each embedding has a sketch (memory_sketches, migration
+// 000024): its binary quantization, one bit per dimension, whose Hamming distance to the request's
+// follows the angle between the two vectors. A teammate's sketches are one range of an index that
+// holds them, so the sketch scan ranks every visible current embedding by sketch, takes the
+// nearest VectorRerank, and only those are read whole and ranked by their exact distance: the
+// list's distances and the cut-off (MEMORY_SEMANTIC_MAX_DISTANCE) are the full-precision ones, and a
+// teammate who sees at most VectorRerank embedded items gets the exact list.
+//
+// The sketch scan grows with what the teammate sees. Above VectorSketchLimit visible items, a
+// 1,536-dimension request is served by the HNSW index of migration 000021 instead, whose cost barely
+// grows: an iterative scan (hnsw.iterative_scan = strict_order), so that the rows of other scopes it
 // skips can't leave the list short, with VectorEfSearch candidates a step and at most
 // VectorMaxScanTuples rows visited. The index orders by the half-precision copy of each vector; it
-// gives 60 rows, which are re-ranked by their exact distance, so the distances and the
-// cut-off (MEMORY_SEMANTIC_MAX_DISTANCE) are the full-precision ones.
+// gives 60 rows, which are re-ranked by their exact distance too.
 const (
-	// VectorExactLimit is the most visible items a teammate may have for the vector list to be an
-	// exact search.
-	VectorExactLimit = 3000
+	// VectorSketchLimit is the most visible items a teammate may have for the vector list to be a
+	// sketch scan; above it, 1,536-dimension requests use the HNSW index.
+	VectorSketchLimit = 20000
+	// VectorRerank is how many of the sketch scan's nearest are ranked by their exact distance.
+	VectorRerank = 200
 	// VectorEfSearch is hnsw.ef_search for the index path.
 	VectorEfSearch = 400
 	// VectorMaxScanTuples is hnsw.max_scan_tuples for the index path.
@@ -54,16 +62,25 @@ const (
 		 WHERE n.distance < $5::float8
 	)`
 
-	// recallVectorExact is the vector list (P3) by exact search: for any number of dimensions, and
-	// for 1,536 when the teammate sees at most VectorExactLimit items. The dimensions are filtered
-	// before the distance is computed, as pgvector refuses to compare vectors of different sizes; the
-	// ORDER BY is not the index's expression, so the planner reads the visible items by scope.
-	recallVectorExact = `nearest AS MATERIALIZED (
-		SELECT i.id, e.embedding <=> $3::text::vector AS distance
-		  FROM memory_embeddings e
-		  JOIN memory_items i ON i.id = e.item_id AND i.revision = e.revision
-		 WHERE e.model = $4 AND e.dimensions = $6::int AND ` + recallVisible + `
-		 ORDER BY distance, i.id
+	// recallVectorSketch is the vector list (P3) by the sketch scan, for any number of dimensions:
+	// the sketches of the visible scopes' embeddings by the model and of the request's size, read
+	// from the index memory_sketches_scan (migration 000024) in the order of their sketches' Hamming
+	// distance to the request's (ties by item id); those of an item's current revision that is
+	// visible are kept, the first VectorRerank of them. Their vectors are then read by key, one
+	// each, and ranked by exact distance, cut and ordered as the index path does. The dimensions are
+	// filtered before any distance is computed, as pgvector refuses to compare sizes that differ.
+	recallVectorSketch = `sketched AS MATERIALIZED (
+		SELECT i.id, i.revision
+		  FROM memory_sketches k
+		  JOIN memory_items i ON i.id = k.item_id AND i.revision = k.revision
+		 WHERE k.scope IN ('shared', $1::text) AND k.model = $4 AND k.dimensions = $6::int AND ` + recallVisible + `
+		 ORDER BY k.sketch <~> binary_quantize($3::text::vector), k.item_id
+		 LIMIT ` + vectorRerankText + `
+	), nearest AS MATERIALIZED (
+		SELECT s.id, (SELECT x.embedding FROM memory_embeddings x
+		               WHERE x.item_id = s.id AND x.revision = s.revision AND x.model = $4) <=> $3::text::vector AS distance
+		  FROM sketched s
+		 ORDER BY distance, s.id
 		 LIMIT 30
 	), vec AS (
 		SELECT n.id, n.distance, row_number() OVER (ORDER BY n.distance, n.id) AS pos
@@ -71,52 +88,56 @@ const (
 		 WHERE n.distance < $5::float8
 	)`
 
+	// vectorRerankText is VectorRerank in the statement's text.
+	vectorRerankText = "200"
+
 	// qRecallPrepare checks that the teammate's scope exists (the first column). When $2 is true (the
-	// vector list takes part) it also counts the teammate's visible items up to $3 (an index-only
-	// scan of memory_items_recall, cheap by its bound; expiry isn't checked, so the count may be a
-	// little high) and sets the index path's settings for the rest of the transaction (harmless to
-	// the exact path; pgvector before 0.8 doesn't know them, and its index scans stay as they are).
+	// vector list takes part) it also gives the number of items the teammate sees, as
+	// memory_term_scopes keeps it (active and unpinned: the few pinned ones aside, what the sketch
+	// scan reads), and sets, for the rest of the transaction, the index path's settings (harmless to
+	// the sketch scan; pgvector before 0.8 doesn't know them, and its index scans stay as they are)
+	// and no parallel workers: recall is one of many requests on a few cores, and a sketch scan
+	// split among workers measured several times slower under load.
 	qRecallPrepare = `
 		SELECT EXISTS (SELECT 1 FROM memory_generations WHERE scope = $1),
 		       CASE WHEN $2::boolean THEN (
-		           SELECT count(*) FROM (
-		               SELECT FROM memory_items i WHERE i.scope IN ('shared', $1::text) AND i.status = 'active'
-		                LIMIT $3::int) AS v)
+		           SELECT coalesce(sum(s.items), 0) FROM memory_term_scopes s WHERE s.scope IN ('shared', $1::text))
 		       ELSE 0 END,
+		       CASE WHEN $2::boolean THEN set_config('max_parallel_workers_per_gather', '0', true) END,
 		       (SELECT set_config('hnsw.iterative_scan', 'strict_order', true) ||
-		               set_config('hnsw.ef_search', $4::text, true) ||
-		               set_config('hnsw.max_scan_tuples', $5::text, true)
+		               set_config('hnsw.ef_search', $3::text, true) ||
+		               set_config('hnsw.max_scan_tuples', $4::text, true)
 		          FROM pg_extension
 		         WHERE $2::boolean AND extname = 'vector' AND extversion !~ '^0\.[0-7]\.')`
 
-	// qVectorListIndexed and qVectorListExact are the vector list alone, by the statements recall
+	// qVectorListIndexed and qVectorListSketch are the vector list alone, by the statements recall
 	// uses (see VectorList). They take recall's parameters; the words ($2) are unused, and the CTE
 	// words only gives the parameter its type.
 	qVectorListIndexed = `WITH words AS (SELECT $2::text), ` + recallVectorIndexed + ` SELECT id::text, distance FROM vec ORDER BY pos`
-	qVectorListExact   = `WITH words AS (SELECT $2::text), ` + recallVectorExact + ` SELECT id::text, distance FROM vec ORDER BY pos`
+	qVectorListSketch  = `WITH words AS (SELECT $2::text), ` + recallVectorSketch + ` SELECT id::text, distance FROM vec ORDER BY pos`
 )
 
 // prepareVectorTx checks, inside tx, that the teammate's scope exists and, when useVector, readies
-// the vector list: it sets the index path's settings for the transaction and says whether the
-// teammate sees few enough items for an exact search (at most exactLimit).
-func prepareVectorTx(ctx context.Context, tx pgx.Tx, teammateID string, useVector bool, exactLimit int) (exists, exact bool, err error) {
+// the vector list: it sets the transaction's settings for it and says whether the teammate sees
+// more items than sketchLimit, so that a 1,536-dimension request would use the index.
+func prepareVectorTx(ctx context.Context, tx pgx.Tx, teammateID string, useVector bool, sketchLimit int) (exists, many bool, err error) {
 	var (
-		visible  int64
-		settings *string
+		visible            int64
+		parallel, settings *string
 	)
-	err = tx.QueryRow(ctx, qRecallPrepare, teammateID, useVector, exactLimit+1,
-		strconv.Itoa(VectorEfSearch), strconv.Itoa(VectorMaxScanTuples)).Scan(&exists, &visible, &settings)
+	err = tx.QueryRow(ctx, qRecallPrepare, teammateID, useVector,
+		strconv.Itoa(VectorEfSearch), strconv.Itoa(VectorMaxScanTuples)).Scan(&exists, &visible, &parallel, &settings)
 	if err != nil {
 		return false, false, err
 	}
-	return exists, visible <= int64(exactLimit), nil
+	return exists, visible > int64(sketchLimit), nil
 }
 
 // useVectorIndex says whether the vector list is read through the index: for 1,536 dimensions when
-// the teammate sees more than the exact limit; otherwise it is an exact search. The two statements
-// share their parameters (recall_queries.go); the exact one also takes the dimensions.
-func useVectorIndex(q RecallQuery, exact bool) (indexed bool) {
-	return q.dims == hnswDimensions && !exact
+// the teammate sees more than the sketch limit; otherwise it is a sketch scan. The two statements
+// share their parameters (recall_queries.go); the sketch scan also takes the dimensions.
+func useVectorIndex(q RecallQuery, many bool) (indexed bool) {
+	return q.dims == hnswDimensions && many
 }
 
 // VectorMatch is an item of the vector list with its cosine distance to the request.
@@ -143,15 +164,15 @@ func (s *Service) VectorList(ctx context.Context, teammateID string, vector []fl
 	}
 	q := RecallQuery{vector: VectorStatus{State: VectorUsed}, text: text, model: model, dims: len(vector)}
 	err = s.inReadTx(ctx, func(tx pgx.Tx) error {
-		exists, exact, err := prepareVectorTx(ctx, tx, teammateID, true, s.vectorExactLimit())
+		exists, many, err := prepareVectorTx(ctx, tx, teammateID, true, s.vectorSketchLimit())
 		if err != nil {
 			return err
 		}
 		if !exists {
 			return ErrNotFound
 		}
-		query, args := qVectorListExact, []any{teammateID, "", q.text, q.model, maxDistance, q.dims}
-		if indexed = useVectorIndex(q, exact); indexed {
+		query, args := qVectorListSketch, []any{teammateID, "", q.text, q.model, maxDistance, q.dims}
+		if indexed = useVectorIndex(q, many); indexed {
 			query, args = qVectorListIndexed, args[:5]
 		}
 		rows, err := tx.Query(ctx, query, args...)
@@ -170,10 +191,10 @@ func (s *Service) VectorList(ctx context.Context, teammateID string, vector []fl
 	return list, indexed, nil
 }
 
-// vectorExactLimit is the exact limit of this service: VectorExactLimit unless a test set another.
-func (s *Service) vectorExactLimit() int {
-	if semantic, ok := s.embedder.(semanticRecall); ok && semantic.exactLimit != 0 {
-		return semantic.exactLimit
+// vectorSketchLimit is the sketch limit of this service: VectorSketchLimit unless a test set another.
+func (s *Service) vectorSketchLimit() int {
+	if semantic, ok := s.embedder.(semanticRecall); ok && semantic.sketchLimit != 0 {
+		return semantic.sketchLimit
 	}
-	return VectorExactLimit
+	return VectorSketchLimit
 }

@@ -1,11 +1,11 @@
 package memory
 
-// WithVectorExactLimit replaces VectorExactLimit for a service built WithSemanticRecall (give it
+// WithVectorSketchLimit replaces VectorSketchLimit for a service built WithSemanticRecall (give it
 // after that option); -1 makes every 1,536-dimension search use the index.
-func WithVectorExactLimit(n int) Option {
+func WithVectorSketchLimit(n int) Option {
 	return func(s *Service) {
 		if semantic, ok := s.embedder.(semanticRecall); ok {
-			semantic.exactLimit = n
+			semantic.sketchLimit = n
 			s.embedder = semantic
 		}
 	}
@@ -14,3 +14,7 @@ func WithVectorExactLimit(n int) Option {
 // QVectorListIndexed is the vector list's statement through the index, for the tests that read
 // its plan.
 const QVectorListIndexed = qVectorListIndexed
+
+// QVectorListSketch is the vector list's statement by the sketch scan, for the tests that read its
+// plan.
+const QVectorListSketch = qVectorListSketch

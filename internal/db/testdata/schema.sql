@@ -59,6 +59,34 @@ BEGIN
 END $$;
 
 --
+-- Name: memory_sketches_insert(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.memory_sketches_insert() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    INSERT INTO memory_sketches (item_id, revision, model, scope, dimensions, sketch)
+    SELECT n.item_id, n.revision, n.model, i.scope, n.dimensions, binary_quantize(n.embedding)
+      FROM new_embeddings n JOIN memory_items i ON i.id = n.item_id;
+    RETURN NULL;
+END $$;
+
+--
+-- Name: memory_sketches_update(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.memory_sketches_update() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    UPDATE memory_sketches
+       SET dimensions = NEW.dimensions, sketch = binary_quantize(NEW.embedding)
+     WHERE item_id = NEW.item_id AND revision = NEW.revision AND model = NEW.model;
+    RETURN NULL;
+END $$;
+
+--
 -- Name: memory_term_scopes_add(text[], bigint[]); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -523,6 +551,19 @@ CREATE TABLE public.memory_revisions (
 );
 
 --
+-- Name: memory_sketches; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.memory_sketches (
+    item_id uuid NOT NULL,
+    revision integer NOT NULL,
+    model text NOT NULL,
+    scope text NOT NULL COLLATE pg_catalog."C",
+    dimensions integer NOT NULL,
+    sketch bit varying NOT NULL
+);
+
+--
 -- Name: memory_suppressed; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -813,6 +854,13 @@ ALTER TABLE ONLY public.memory_revisions
     ADD CONSTRAINT memory_revisions_pkey PRIMARY KEY (item_id, revision);
 
 --
+-- Name: memory_sketches memory_sketches_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.memory_sketches
+    ADD CONSTRAINT memory_sketches_pkey PRIMARY KEY (item_id, revision, model);
+
+--
 -- Name: memory_suppressed memory_suppressed_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1019,6 +1067,12 @@ CREATE INDEX memory_jobs_ready ON public.memory_jobs USING btree (run_after, id)
 CREATE INDEX memory_jobs_run ON public.memory_jobs USING btree (run_id) WHERE (run_id IS NOT NULL);
 
 --
+-- Name: memory_sketches_scan; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX memory_sketches_scan ON public.memory_sketches USING btree (scope, model, dimensions) INCLUDE (item_id, revision, sketch);
+
+--
 -- Name: memory_suppressed_run; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1089,6 +1143,18 @@ CREATE INDEX web_sessions_expires ON public.web_sessions USING btree (expires_at
 --
 
 CREATE TRIGGER memory_items_evidence_follows_run BEFORE UPDATE OF source_run_id ON public.memory_items FOR EACH ROW WHEN (((old.source_run_id IS NOT NULL) AND (new.source_run_id IS NULL))) EXECUTE FUNCTION public.memory_items_evidence_follows_run();
+
+--
+-- Name: memory_embeddings memory_sketches_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER memory_sketches_insert AFTER INSERT ON public.memory_embeddings REFERENCING NEW TABLE AS new_embeddings FOR EACH STATEMENT EXECUTE FUNCTION public.memory_sketches_insert();
+
+--
+-- Name: memory_embeddings memory_sketches_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER memory_sketches_update AFTER UPDATE OF embedding, dimensions ON public.memory_embeddings FOR EACH ROW EXECUTE FUNCTION public.memory_sketches_update();
 
 --
 -- Name: memory_items memory_term_scopes_delete; Type: TRIGGER; Schema: public; Owner: -
@@ -1283,6 +1349,13 @@ ALTER TABLE ONLY public.memory_revisions
 
 ALTER TABLE ONLY public.memory_revisions
     ADD CONSTRAINT memory_revisions_run_id_fkey FOREIGN KEY (run_id) REFERENCES public.runs(id) ON DELETE SET NULL;
+
+--
+-- Name: memory_sketches memory_sketches_item_id_revision_model_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.memory_sketches
+    ADD CONSTRAINT memory_sketches_item_id_revision_model_fkey FOREIGN KEY (item_id, revision, model) REFERENCES public.memory_embeddings(item_id, revision, model) ON DELETE CASCADE;
 
 --
 -- Name: memory_suppressed memory_suppressed_run_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
