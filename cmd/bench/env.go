@@ -4,16 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -21,6 +18,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/open-bot/memory/internal/apiproc"
 	"github.com/open-bot/memory/internal/pgcluster"
 )
 
@@ -80,7 +78,7 @@ func openPool(ctx context.Context, url string, size int32) (*pgxpool.Pool, error
 
 func (b *bench) close() {
 	for _, a := range append(b.apis, b.vapi) {
-		a.stop()
+		a.Stop()
 	}
 	if b.fake != nil {
 		b.fake.Close()
@@ -93,91 +91,27 @@ func (b *bench) close() {
 	}
 }
 
-// buildAPI compiles cmd/api (with the web app as it is built) into dir.
-func buildAPI(ctx context.Context, dir string) (string, error) {
-	bin := filepath.Join(dir, "api")
-	out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/api").CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("go build ./cmd/api: %v\n%s", err, out)
-	}
-	return bin, nil
-}
-
 // apiProc is one running cmd/api process.
-type apiProc struct {
-	cmd  *exec.Cmd
-	url  string
-	logs *bytes.Buffer
-	// debug is the profiler's base URL (MEMORY_DEBUG_ADDR) when -profile is set.
-	debug string
-}
+type apiProc = apiproc.Proc
 
-// startAPI runs the API binary on databaseURL with extra environment, and waits until /readyz says
-// it is ready.
+// startAPI runs the API binary on databaseURL with the benchmark's tokens, GOMAXPROCS=2 and extra
+// environment (and the profiler with -profile), and waits until it is ready.
 func (b *bench) startAPI(ctx context.Context, databaseURL string, extra ...string) (*apiProc, error) {
-	port, err := freePort()
-	if err != nil {
-		return nil, err
-	}
-	cmd := exec.Command(b.apiBin)
-	cmd.Env = append(os.Environ(),
-		"DATABASE_URL="+databaseURL,
-		"MEMORY_ADDR=127.0.0.1:"+strconv.Itoa(port),
-		"MEMORY_USER_TOKEN="+userToken,
-		"MEMORY_WORKER_TOKEN="+workerToken,
-		"MEMORY_TOMBSTONE_KEY=mk_bench-tombstone-key-0123456789abcdef",
-		"MEMORY_LOG_LEVEL=warn",
-		"GOMAXPROCS=2",
-	)
-	cmd.Env = append(cmd.Env, extra...)
-	a := &apiProc{cmd: cmd, url: "http://127.0.0.1:" + strconv.Itoa(port), logs: &bytes.Buffer{}}
-	if b.o.profile != "" {
-		debugPort, err := freePort()
-		if err != nil {
-			return nil, err
-		}
-		cmd.Env = append(cmd.Env, "MEMORY_DEBUG_ADDR=127.0.0.1:"+strconv.Itoa(debugPort))
-		a.debug = "http://127.0.0.1:" + strconv.Itoa(debugPort)
-	}
-	cmd.Stdout, cmd.Stderr = a.logs, a.logs
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	deadline := time.Now().Add(time.Minute)
-	for {
-		res, err := http.Get(a.url + "/readyz")
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				return a, nil
-			}
-		}
-		if time.Now().After(deadline) || ctx.Err() != nil {
-			a.stop()
-			return nil, fmt.Errorf("the API did not become ready: %s", a.logs)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-func (a *apiProc) stop() {
-	if a == nil || a.cmd.Process == nil {
-		return
-	}
-	_ = a.cmd.Process.Signal(os.Interrupt)
-	done := make(chan struct{})
-	go func() { _ = a.cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		_ = a.cmd.Process.Kill()
-		<-done
-	}
+	return apiproc.Start(ctx, apiproc.Options{
+		Bin:          b.apiBin,
+		DatabaseURL:  databaseURL,
+		UserToken:    userToken,
+		WorkerToken:  workerToken,
+		TombstoneKey: "mk_bench-tombstone-key-0123456789abcdef",
+		Env:          append([]string{"GOMAXPROCS=2"}, extra...),
+		Debug:        b.o.profile != "",
+		HTTP:         b.httpc,
+	})
 }
 
 // rssMB is the process's resident set size (VmRSS) in MiB.
-func (a *apiProc) rssMB() (float64, error) {
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", a.cmd.Process.Pid))
+func rssMB(a *apiProc) (float64, error) {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", a.Pid()))
 	if err != nil {
 		return 0, err
 	}
@@ -196,7 +130,7 @@ func (a *apiProc) rssMB() (float64, error) {
 func (b *bench) apisCPU() (time.Duration, error) {
 	var total time.Duration
 	for _, a := range b.apis {
-		raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", a.cmd.Process.Pid))
+		raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", a.Pid()))
 		if err != nil {
 			return 0, err
 		}
@@ -222,68 +156,13 @@ func (b *bench) apisCPU() (time.Duration, error) {
 // supports.
 const clockTicks = 100
 
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
 // gqlError is a GraphQL error answer, with its extensions.code.
-type gqlError struct {
-	Code    string
-	Message string
-	// CurrentRevision is a CONFLICT's extensions.currentRevision.
-	CurrentRevision int
-}
+type gqlError = apiproc.Error
 
-func (e *gqlError) Error() string { return e.Code + ": " + e.Message }
-
-// do posts one GraphQL operation with token and decodes data into out (when not nil). An answer with
-// errors returns the first as a *gqlError.
+// do posts one GraphQL operation to a with token and decodes data into out (when not nil). An answer
+// with errors returns the first as a *gqlError.
 func (b *bench) do(ctx context.Context, a *apiProc, token, query string, vars map[string]any, out any) error {
-	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
-	if err != nil {
-		return err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.url+"/graphql", bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+token)
-	res, err := b.httpc.Do(req)
-	if err != nil {
-		return err
-	}
-	defer res.Body.Close()
-	raw, err := io.ReadAll(res.Body)
-	if err != nil {
-		return err
-	}
-	var r struct {
-		Data   json.RawMessage `json:"data"`
-		Errors []struct {
-			Message    string `json:"message"`
-			Extensions struct {
-				Code            string `json:"code"`
-				CurrentRevision int    `json:"currentRevision"`
-			} `json:"extensions"`
-		} `json:"errors"`
-	}
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return fmt.Errorf("HTTP %d: %s", res.StatusCode, raw)
-	}
-	if len(r.Errors) > 0 {
-		e := r.Errors[0]
-		return &gqlError{Code: e.Extensions.Code, Message: e.Message, CurrentRevision: e.Extensions.CurrentRevision}
-	}
-	if out == nil {
-		return nil
-	}
-	return json.Unmarshal(r.Data, out)
+	return a.Do(ctx, token, query, vars, out)
 }
 
 // profile starts CPU and allocation profiles of the API processes (with -profile) for a step; the
@@ -314,10 +193,10 @@ func (b *bench) profileFor(ctx context.Context, step string, profileSeconds int)
 		for suffix, kind := range kinds {
 			go func() {
 				defer func() { done <- struct{}{} }()
-				if a == nil || a.debug == "" {
+				if a == nil || a.DebugURL == "" {
 					return
 				}
-				req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/debug/pprof/%s?seconds=%d", a.debug, kind, profileSeconds), nil)
+				req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/debug/pprof/%s?seconds=%d", a.DebugURL, kind, profileSeconds), nil)
 				if err != nil {
 					return
 				}

@@ -52,7 +52,7 @@ func (b *bench) benchHeavy(ctx context.Context) ([]row, error) {
 	}
 	doc := heavyDocument(b.big, n)
 	readyz := func(ctx context.Context) error {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, b.apis[0].url+"/readyz", nil)
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, b.apis[0].URL+"/readyz", nil)
 		if err != nil {
 			return err
 		}

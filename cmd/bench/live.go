@@ -53,7 +53,7 @@ var subscribeMessage = map[string]any{"id": "1", "type": "subscribe", "payload":
 
 func (b *bench) subscribe(ctx context.Context, a *apiProc) (*subscriber, error) {
 	d := websocket.Dialer{Subprotocols: []string{"graphql-transport-ws"}, HandshakeTimeout: 30 * time.Second}
-	conn, _, err := d.DialContext(ctx, "ws"+strings.TrimPrefix(a.url, "http")+"/graphql", nil)
+	conn, _, err := d.DialContext(ctx, "ws"+strings.TrimPrefix(a.URL, "http")+"/graphql", nil)
 	if err != nil {
 		return nil, err
 	}
@@ -299,11 +299,11 @@ func (b *bench) liveWith(ctx context.Context, n int, item string, edit func() (i
 	if err := waitAll(ctx, subs, edit); err != nil {
 		return nil, err
 	}
-	rss, err := b.apis[0].rssMB()
+	rss, err := rssMB(b.apis[0])
 	if err != nil {
 		return nil, err
 	}
-	idle, err := b.apis[1].rssMB()
+	idle, err := rssMB(b.apis[1])
 	if err != nil {
 		return nil, err
 	}

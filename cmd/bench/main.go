@@ -22,8 +22,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/open-bot/memory/internal/db"
-	"github.com/open-bot/memory/internal/pgcluster"
+	"github.com/open-bot/memory/internal/apiproc"
 )
 
 func main() {
@@ -95,42 +94,12 @@ func run(ctx context.Context, o options, log *slog.Logger) error {
 		return err
 	}
 	started := time.Now()
-	dir := o.dir
-	if dir == "" {
-		tmp, err := os.MkdirTemp("", "memory-bench-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(tmp)
-		// The cluster may run as another user (postgres, when this runs as root).
-		if err := os.Chmod(tmp, 0o755); err != nil {
-			return err
-		}
-		dir = tmp
-	}
-	apiBin, err := buildAPI(ctx, dir)
+	ws, err := apiproc.Prepare(ctx, apiproc.WorkspaceOptions{Dir: o.dir, Prefix: "memory-bench-", Databases: []string{"bench", "bench_vectors"}, Logger: log})
 	if err != nil {
 		return err
 	}
-	log.Info("starting PostgreSQL", "dir", dir)
-	cluster, err := pgcluster.Start(ctx, pgcluster.Options{Dir: filepath.Join(dir, "cluster"), Logger: log})
-	if err != nil {
-		return err
-	}
-	defer func() {
-		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
-		defer cancel()
-		_ = cluster.Stop(stopCtx)
-	}()
-	env := &bench{o: o, log: log, cluster: cluster, apiBin: apiBin}
-	for _, name := range []string{"bench", "bench_vectors"} {
-		if err := cluster.EnsureDatabase(ctx, name); err != nil {
-			return err
-		}
-		if err := db.MigrateUp(cluster.URL(name)); err != nil {
-			return fmt.Errorf("migrate %s: %w", name, err)
-		}
-	}
+	defer ws.Close(ctx)
+	env := &bench{o: o, log: log, cluster: ws.Cluster, apiBin: ws.Bin}
 	if err := env.open(ctx); err != nil {
 		return err
 	}

@@ -1,10 +1,11 @@
 // Command eval is `make eval`: recall quality beside speed. It generates a synthetic conversational
 // data set (dataset.go; docs/EVAL.md describes it), starts a throwaway PostgreSQL cluster and the
-// real API (the compiled cmd/api) as cmd/bench does, imports each conversation into a teammate's
-// scope through importMemory, asks each question through recallPreview, and reports per question
-// type how often the packet holds the evidence, beside baselines computed in the same run over the
-// same items' stored lexemes (lists.go): BM25 top 12, the full-text list alone, and their fusion.
-// The table is printed and written to docs/EVAL-RESULTS.md.
+// real API (the compiled cmd/api) through internal/apiproc, as cmd/bench does, imports each
+// conversation into a teammate's scope through importMemory, asks each question through
+// recallPreview, and reports per question type how often the packet holds the evidence, beside
+// baselines computed in the same run over the same items' stored lexemes (lists.go): BM25 top 12,
+// the full-text list alone, and their fusion. The table is printed and written to
+// docs/EVAL-RESULTS.md.
 package main
 
 import (
@@ -15,16 +16,14 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/open-bot/memory/internal/db"
+	"github.com/open-bot/memory/internal/apiproc"
 	"github.com/open-bot/memory/internal/memory"
-	"github.com/open-bot/memory/internal/pgcluster"
 )
 
 type options struct {
@@ -66,49 +65,21 @@ func run(ctx context.Context, o options, log *slog.Logger) error {
 		return os.WriteFile(o.sample, append(raw, '\n'), 0o644)
 	}
 	started := time.Now()
-	dir := o.dir
-	if dir == "" {
-		tmp, err := os.MkdirTemp("", "memory-eval-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(tmp)
-		// The cluster may run as another user (postgres, when this runs as root).
-		if err := os.Chmod(tmp, 0o755); err != nil {
-			return err
-		}
-		dir = tmp
-	}
-	bin, err := buildAPI(ctx, dir)
+	ws, err := apiproc.Prepare(ctx, apiproc.WorkspaceOptions{Dir: o.dir, Prefix: "memory-eval-", Databases: []string{"eval"}, Logger: log, Fast: true})
 	if err != nil {
 		return err
 	}
-	log.Info("starting PostgreSQL", "dir", dir)
-	cluster, err := pgcluster.Start(ctx, pgcluster.Options{Dir: filepath.Join(dir, "cluster"), Logger: log, Fast: true})
-	if err != nil {
-		return err
-	}
-	defer func() {
-		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
-		defer cancel()
-		_ = cluster.Stop(stopCtx)
-	}()
-	if err := cluster.EnsureDatabase(ctx, "eval"); err != nil {
-		return err
-	}
-	if err := db.MigrateUp(cluster.URL("eval")); err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	pool, err := pgxpool.New(ctx, cluster.URL("eval"))
+	defer ws.Close(ctx)
+	pool, err := pgxpool.New(ctx, ws.Cluster.URL("eval"))
 	if err != nil {
 		return err
 	}
 	defer pool.Close()
-	api, err := startAPI(ctx, bin, cluster.URL("eval"))
+	api, err := startAPI(ctx, ws.Bin, ws.Cluster.URL("eval"))
 	if err != nil {
 		return err
 	}
-	defer api.stop()
+	defer api.Stop()
 
 	var results []result
 	for _, c := range convs {
@@ -148,11 +119,11 @@ type result struct {
 }
 
 // evalConversation imports one conversation into a new teammate and asks its questions.
-func evalConversation(ctx context.Context, api *apiProc, pool *pgxpool.Pool, c Conversation) ([]result, error) {
+func evalConversation(ctx context.Context, api *apiproc.Proc, pool *pgxpool.Pool, c Conversation) ([]result, error) {
 	var tm struct {
 		CreateTeammate struct{ Teammate struct{ ID string } }
 	}
-	err := api.do(ctx, `mutation($in: CreateTeammateInput!) { createTeammate(input: $in) { teammate { id } } }`,
+	err := api.Do(ctx, userToken, `mutation($in: CreateTeammateInput!) { createTeammate(input: $in) { teammate { id } } }`,
 		map[string]any{"in": map[string]any{"name": "Eval " + c.Name + " " + c.Persona}}, &tm)
 	if err != nil {
 		return nil, fmt.Errorf("create the teammate: %w", err)
@@ -173,7 +144,7 @@ func evalConversation(ctx context.Context, api *apiProc, pool *pgxpool.Pool, c C
 			Unchanged int
 		}
 	}
-	err = api.do(ctx, `mutation($in: ImportMemoryInput!) { importMemory(input: $in) { items { id } unchanged } }`,
+	err = api.Do(ctx, userToken, `mutation($in: ImportMemoryInput!) { importMemory(input: $in) { items { id } unchanged } }`,
 		map[string]any{"in": map[string]any{"scope": map[string]any{"teammateId": teammate}, "data": string(file)}}, &imp)
 	if err != nil {
 		return nil, fmt.Errorf("import: %w", err)
@@ -199,7 +170,7 @@ func evalConversation(ctx context.Context, api *apiProc, pool *pgxpool.Pool, c C
 				}
 			}
 		}
-		err := api.do(ctx, `query($t: ID!, $q: String!) { recallPreview(teammateId: $t, query: $q) { entries { item { id } `+foundByField+` } } }`,
+		err := api.Do(ctx, userToken, `query($t: ID!, $q: String!) { recallPreview(teammateId: $t, query: $q) { entries { item { id } `+foundByField+` } } }`,
 			map[string]any{"t": teammate, "q": q.Text}, &pv)
 		if err != nil {
 			return nil, fmt.Errorf("recallPreview: %w", err)
