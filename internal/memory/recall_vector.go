@@ -191,6 +191,19 @@ func (s *Service) VectorList(ctx context.Context, teammateID string, vector []fl
 	return list, indexed, nil
 }
 
+// WithVectorSketchLimit replaces VectorSketchLimit for a service built WithSemanticRecall (give it
+// after that option); -1 makes every 1,536-dimension search use the index's statement. For tests,
+// and for the benchmark's exact reference (that statement with index scans off sorts every visible
+// vector).
+func WithVectorSketchLimit(n int) Option {
+	return func(s *Service) {
+		if semantic, ok := s.embedder.(semanticRecall); ok {
+			semantic.sketchLimit = n
+			s.embedder = semantic
+		}
+	}
+}
+
 // vectorSketchLimit is the sketch limit of this service: VectorSketchLimit unless a test set another.
 func (s *Service) vectorSketchLimit() int {
 	if semantic, ok := s.embedder.(semanticRecall); ok && semantic.sketchLimit != 0 {

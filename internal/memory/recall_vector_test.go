@@ -233,6 +233,12 @@ func TestVectorListSketchRecall(t *testing.T) {
 	assert.Contains(t, plan, "Index Only Scan using memory_sketches_scan")
 }
 
+// TestVectorRerankInTheStatement: the sketch scan's statement re-ranks memory.VectorRerank rows.
+func TestVectorRerankInTheStatement(t *testing.T) {
+	assert.Equal(t, strconv.Itoa(memory.VectorRerank), memory.VectorRerankText)
+	assert.Contains(t, memory.QVectorListSketch, "LIMIT "+memory.VectorRerankText+"\n")
+}
+
 // distanceOf is the distance list gives id, or NaN when it doesn't hold it.
 func distanceOf(list []memory.VectorMatch, id string) float64 {
 	for _, m := range list {
