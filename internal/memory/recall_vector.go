@@ -15,8 +15,8 @@ import (
 // every visible vector reads them all. Each embedding has a sketch (memory_sketches, migration
 // 000024): its binary quantization, one bit per dimension, whose Hamming distance to the request's
 // follows the angle between the two vectors. A teammate's sketches are one range of an index that
-// holds them, so the sketch scan ranks every visible current embedding by sketch, takes the
-// nearest VectorRerank, and only those are read whole and ranked by their exact distance: the
+// holds them, so the sketch scan ranks the teammate's embeddings by sketch, takes the nearest
+// VectorRerank of the visible items' current revisions, and only those are read whole and ranked by their exact distance: the
 // list's distances and the cut-off (MEMORY_SEMANTIC_MAX_DISTANCE) are the full-precision ones, and a
 // teammate who sees at most VectorRerank embedded items gets the exact list.
 //
@@ -52,7 +52,7 @@ const (
 		 ORDER BY e.embedding::halfvec(1536) <=> $3::text::halfvec(1536)
 		 LIMIT 60
 	), nearest AS MATERIALIZED (
-		SELECT c.id, c.embedding <=> $3::text::vector AS distance
+		SELECT c.id, c.embedding <=> (SELECT $3::text::vector) AS distance
 		  FROM candidates c
 		 ORDER BY distance, c.id
 		 LIMIT 30
@@ -63,22 +63,29 @@ const (
 	)`
 
 	// recallVectorSketch is the vector list (P3) by the sketch scan, for any number of dimensions:
-	// the sketches of the visible scopes' embeddings by the model and of the request's size, read
-	// from the index memory_sketches_scan (migration 000024) in the order of their sketches' Hamming
-	// distance to the request's (ties by item id); those of an item's current revision that is
-	// visible are kept, the first VectorRerank of them. Their vectors are then read by key, one
-	// each, and ranked by exact distance, cut and ordered as the index path does. The dimensions are
-	// filtered before any distance is computed, as pgvector refuses to compare sizes that differ.
+	// the sketches of the visible scopes' embeddings by the model and of the request's size, in the
+	// order of their Hamming distance to the request's sketch (ties by item id), are walked one
+	// after the other, each kept if it is of its item's current revision and the item is visible,
+	// until VectorRerank are kept. The check is a subquery per row walked, after the sort (OFFSET 0
+	// keeps the planner from moving it before): a join there measured twice the time of the whole
+	// list, as it read every visible item's row to keep the few hundred nearest. Those kept are
+	// then read whole, one vector each by key, ranked by exact distance, and cut and ordered as the
+	// index path does. The dimensions are filtered before any distance is computed, as pgvector
+	// refuses to compare sizes that differ. The request's vector and sketch are subqueries, so that
+	// they are parsed once, not once a row (a generic plan, which pgx's cached statements come to,
+	// evaluated $3::text::vector for each of the 10,000 rows of the bench's scan: a second a request).
 	recallVectorSketch = `sketched AS MATERIALIZED (
-		SELECT i.id, i.revision
-		  FROM memory_sketches k
-		  JOIN memory_items i ON i.id = k.item_id AND i.revision = k.revision
-		 WHERE k.scope IN ('shared', $1::text) AND k.model = $4 AND k.dimensions = $6::int AND ` + recallVisible + `
-		 ORDER BY k.sketch <~> binary_quantize($3::text::vector), k.item_id
+		SELECT k.item_id AS id, k.revision
+		  FROM (SELECT k.item_id, k.revision
+		          FROM memory_sketches k
+		         WHERE k.scope IN ('shared', $1::text) AND k.model = $4 AND k.dimensions = $6::int
+		         ORDER BY k.sketch <~> (SELECT binary_quantize($3::text::vector)), k.item_id
+		        OFFSET 0) AS k
+		 WHERE (SELECT ` + recallVisible + ` FROM memory_items i WHERE i.id = k.item_id AND i.revision = k.revision)
 		 LIMIT ` + vectorRerankText + `
 	), nearest AS MATERIALIZED (
 		SELECT s.id, (SELECT x.embedding FROM memory_embeddings x
-		               WHERE x.item_id = s.id AND x.revision = s.revision AND x.model = $4) <=> $3::text::vector AS distance
+		               WHERE x.item_id = s.id AND x.revision = s.revision AND x.model = $4) <=> (SELECT $3::text::vector) AS distance
 		  FROM sketched s
 		 ORDER BY distance, s.id
 		 LIMIT 30
