@@ -115,6 +115,9 @@ func (b *bench) editLoop(ctx context.Context, d time.Duration, items func(c int)
 	errs := make(chan error, writeClients)
 	start := time.Now()
 	deadline := start.Add(d)
+	// Each loop's texts differ from every other's: a client that edits the item it edited last in the
+	// loop before, with the same words, would change nothing, and that edit is refused.
+	loop := start.UnixNano()
 	for c := range writeClients {
 		wg.Go(func() {
 			mine := items(c)
@@ -133,7 +136,7 @@ func (b *bench) editLoop(ctx context.Context, d time.Duration, items func(c int)
 					EditMemory struct{ Item struct{ Revision int } }
 				}
 				err := b.do(ctx, b.apis[c%2], userToken, editMutation, map[string]any{"in": map[string]any{
-					"id": id, "baseRevision": revisions[id], "content": fmt.Sprintf("Edit %d by client %d", n, c),
+					"id": id, "baseRevision": revisions[id], "content": fmt.Sprintf("Edit %d by client %d in loop %d", n, c, loop),
 				}}, &out)
 				var ge *gqlError
 				switch {
