@@ -246,15 +246,15 @@ func (s *Service) buildPacketTx(ctx context.Context, tx pgx.Tx, teammateID strin
 		return Packet{}, err
 	}
 	useVector := q.vector.State == VectorUsed
-	exists, many, err := prepareVectorTx(ctx, tx, teammateID, useVector, s.vectorSketchLimit())
+	exists, useMemory, many, err := prepareVectorTx(ctx, tx, teammateID, useVector, s.vectorSketchLimit())
 	if err != nil {
 		return Packet{}, fmt.Errorf("build memory packet: %w", err)
 	}
 	if !exists {
 		return Packet{}, ErrNotFound
 	}
-	if off, err := memoryOffTx(ctx, tx, teammateID); err != nil || off {
-		return offPacket(q.vector), err
+	if !useMemory {
+		return offPacket(q.vector), nil
 	}
 
 	p := Packet{Vector: q.vector}

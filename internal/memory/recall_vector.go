@@ -98,7 +98,8 @@ const (
 	// vectorRerankText is VectorRerank in the statement's text.
 	vectorRerankText = "200"
 
-	// qRecallPrepare checks that the teammate's scope exists (the first column). When $2 is true (the
+	// qRecallPrepare checks that the teammate's scope exists (the first column) and reads its "Use
+	// memory" switch (the last; in the same round trip, as recall's other reads). When $2 is true (the
 	// vector list takes part) it also gives the number of items the teammate sees, as
 	// memory_term_scopes keeps it (active and unpinned: the few pinned ones aside, what the sketch
 	// scan reads), and sets, for the rest of the transaction, the index path's settings (harmless to
@@ -115,7 +116,8 @@ const (
 		               set_config('hnsw.ef_search', $3::text, true) ||
 		               set_config('hnsw.max_scan_tuples', $4::text, true)
 		          FROM pg_extension
-		         WHERE $2::boolean AND extname = 'vector' AND extversion !~ '^0\.[0-7]\.')`
+		         WHERE $2::boolean AND extname = 'vector' AND extversion !~ '^0\.[0-7]\.'),
+		       (SELECT t.use_memory FROM teammates t WHERE t.id = $1::uuid)`
 
 	// qVectorListIndexed and qVectorListSketch are the vector list alone, by the statements recall
 	// uses (see VectorList). They take recall's parameters; the words ($2) are unused, and the CTE
@@ -124,20 +126,22 @@ const (
 	qVectorListSketch  = `WITH words AS (SELECT $2::text), ` + recallVectorSketch + ` SELECT id::text, distance FROM vec ORDER BY pos`
 )
 
-// prepareVectorTx checks, inside tx, that the teammate's scope exists and, when useVector, readies
-// the vector list: it sets the transaction's settings for it and says whether the teammate sees
-// more items than sketchLimit, so that a 1,536-dimension request would use the index.
-func prepareVectorTx(ctx context.Context, tx pgx.Tx, teammateID string, useVector bool, sketchLimit int) (exists, many bool, err error) {
+// prepareVectorTx checks, inside tx, that the teammate's scope exists, reads whether the teammate
+// uses memory (RULES W1; false when the teammate is gone) and, when useVector, readies the vector
+// list: it sets the transaction's settings for it and says whether the teammate sees more items than
+// sketchLimit, so that a 1,536-dimension request would use the index.
+func prepareVectorTx(ctx context.Context, tx pgx.Tx, teammateID string, useVector bool, sketchLimit int) (exists, useMemory, many bool, err error) {
 	var (
 		visible            int64
 		parallel, settings *string
+		use                *bool
 	)
 	err = tx.QueryRow(ctx, qRecallPrepare, teammateID, useVector,
-		strconv.Itoa(VectorEfSearch), strconv.Itoa(VectorMaxScanTuples)).Scan(&exists, &visible, &parallel, &settings)
+		strconv.Itoa(VectorEfSearch), strconv.Itoa(VectorMaxScanTuples)).Scan(&exists, &visible, &parallel, &settings, &use)
 	if err != nil {
-		return false, false, err
+		return false, false, false, err
 	}
-	return exists, visible > int64(sketchLimit), nil
+	return exists, use != nil && *use, visible > int64(sketchLimit), nil
 }
 
 // useVectorIndex says whether the vector list is read through the index: for 1,536 dimensions when
@@ -171,7 +175,7 @@ func (s *Service) VectorList(ctx context.Context, teammateID string, vector []fl
 	}
 	q := RecallQuery{vector: VectorStatus{State: VectorUsed}, text: text, model: model, dims: len(vector)}
 	err = s.inReadTx(ctx, func(tx pgx.Tx) error {
-		exists, many, err := prepareVectorTx(ctx, tx, teammateID, true, s.vectorSketchLimit())
+		exists, _, many, err := prepareVectorTx(ctx, tx, teammateID, true, s.vectorSketchLimit())
 		if err != nil {
 			return err
 		}
