@@ -74,15 +74,32 @@ const (
 	// refuses to compare sizes that differ. The request's vector and sketch are subqueries, so that
 	// they are parsed once, not once a row (a generic plan, which pgx's cached statements come to,
 	// evaluated $3::text::vector for each of the 10,000 rows of the bench's scan: a second a request).
-	recallVectorSketch = `sketched AS MATERIALIZED (
-		SELECT k.item_id AS id, k.revision
-		  FROM (SELECT k.item_id, k.revision
-		          FROM memory_sketches k
-		         WHERE k.scope IN ('shared', $1::text) AND k.model = $4 AND k.dimensions = $6::int
-		         ORDER BY k.sketch <~> (SELECT binary_quantize($3::text::vector)), k.item_id
-		        OFFSET 0) AS k
-		 WHERE (SELECT ` + recallVisible + ` FROM memory_items i WHERE i.id = k.item_id AND i.revision = k.revision)
+	recallVectorSketch = `sketch_near AS MATERIALIZED (
+		SELECT k.item_id, k.revision, k.sketch <~> (SELECT binary_quantize($3::text::vector)) AS hamming
+		  FROM memory_sketches k
+		 WHERE k.scope IN ('shared', $1::text) AND k.model = $4 AND k.dimensions = $6::int
+		 ORDER BY hamming, k.item_id
+		 LIMIT ` + vectorSketchNearText + `
+	), sketched_near AS MATERIALIZED (
+		SELECT n.item_id AS id, n.revision
+		  FROM (SELECT * FROM sketch_near ORDER BY hamming, item_id OFFSET 0) AS n
+		 WHERE (SELECT ` + recallVisible + ` FROM memory_items i WHERE i.id = n.item_id AND i.revision = n.revision)
 		 LIMIT ` + vectorRerankText + `
+	), sketched AS MATERIALIZED (
+		SELECT id, revision FROM sketched_near
+		 WHERE (SELECT count(*) FROM sketched_near) = ` + vectorRerankText + `
+		    OR (SELECT count(*) FROM sketch_near) < ` + vectorSketchNearText + `
+		UNION ALL
+		(SELECT k.item_id, k.revision
+		   FROM (SELECT k.item_id, k.revision
+		           FROM memory_sketches k
+		          WHERE k.scope IN ('shared', $1::text) AND k.model = $4 AND k.dimensions = $6::int
+		          ORDER BY k.sketch <~> (SELECT binary_quantize($3::text::vector)), k.item_id
+		         OFFSET 0) AS k
+		  WHERE (SELECT count(*) FROM sketched_near) < ` + vectorRerankText + `
+		    AND (SELECT count(*) FROM sketch_near) = ` + vectorSketchNearText + `
+		    AND (SELECT ` + recallVisible + ` FROM memory_items i WHERE i.id = k.item_id AND i.revision = k.revision)
+		  LIMIT ` + vectorRerankText + `)
 	), nearest AS MATERIALIZED (
 		SELECT s.id, (SELECT x.embedding FROM memory_embeddings x
 		               WHERE x.item_id = s.id AND x.revision = s.revision AND x.model = $4) <=> (SELECT $3::text::vector) AS distance
@@ -97,6 +114,9 @@ const (
 
 	// vectorRerankText is VectorRerank in the statement's text.
 	vectorRerankText = "200"
+	// vectorSketchNearText is how many of the nearest sketches the sketch scan first keeps by a
+	// bounded sort, in the statement's text: five times VectorRerank.
+	vectorSketchNearText = "1000"
 
 	// qRecallPrepare checks that the teammate's scope exists (the first column) and reads its "Use
 	// memory" switch (the last; in the same round trip, as recall's other reads). When $2 is true (the

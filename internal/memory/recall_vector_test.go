@@ -317,6 +317,48 @@ func TestVectorListCurrentRevisionOnly(t *testing.T) {
 	}
 }
 
+// TestVectorListSketchPastItsFirstThousand: when the thousand sketches nearest the request are
+// mostly of items the teammate can't be given (here 1,100 waiting suggestions closer than anything
+// visible), the sketch scan walks on past them: the list is still the nearest visible items, as
+// exact search gives them.
+func TestVectorListSketchPastItsFirstThousand(t *testing.T) {
+	t.Parallel()
+	vf := newVectorFixture(t, 29, 200, 100, 0)
+	ctx := context.Background()
+	q := vf.set.next()
+	near := make([][]float32, 1100)
+	for i := range near {
+		v := vf.set.noise(0.05)
+		var norm float64
+		for j := range v {
+			v[j] += float64(q[j])
+			norm += v[j] * v[j]
+		}
+		near[i] = make([]float32, len(v))
+		for j := range v {
+			near[i][j] = float32(v[j] / math.Sqrt(norm))
+		}
+	}
+	waiting := embeddedItems(t, vf.fixture, &vf.teammate, near)
+	_, err := vf.pool.Exec(ctx, `UPDATE memory_items SET status = 'candidate' WHERE id = ANY ($1::uuid[])`, waiting)
+	require.NoError(t, err)
+	got, indexed, err := vf.svc.VectorList(worker, vf.teammate, q, vectorModel, 2)
+	require.NoError(t, err)
+	require.False(t, indexed)
+	want := exactNearest(q, vf.ids, vf.vectors, 30, 2)
+	require.Len(t, got, len(want))
+	hits := 0
+	for _, m := range want[:12] {
+		if !math.IsNaN(distanceOf(got, m.ItemID)) {
+			hits++
+		}
+	}
+	assert.GreaterOrEqual(t, hits, 11, "recall@12 of the visible items past 1,100 nearer suggestions")
+	for _, m := range got {
+		assert.NotContains(t, waiting, m.ItemID, "a waiting suggestion in the vector list")
+	}
+}
+
 // TestSketchesFollowEmbeddings: an embedding's sketch is its binary quantization, made when the
 // embedding is stored, made again when it is replaced by one of another size, and gone with it.
 func TestSketchesFollowEmbeddings(t *testing.T) {
