@@ -53,8 +53,8 @@ const purgeLockTimeout = "5s"
 
 // purgedTables held memory text, or a plain hash of it; each is rewritten by the purge.
 // docs/FORGETTING.md gives the same list to the operator of a DATABASE_URL server.
-var purgedTables = []string{"memory_items", "memory_terms", "memory_revisions", "memory_embeddings",
-	"memory_tombstones", "memory_imports", "lessons", "settings"}
+var purgedTables = []string{"memory_items", "memory_terms", "memory_term_df", "memory_revisions",
+	"memory_embeddings", "memory_tombstones", "memory_imports", "lessons", "settings"}
 
 // deletionTables held a deleted teammate's conversations and name (F7); the purge rewrites them too
 // when a teammate was deleted since the last one (PurgeDeletionDue). Its threads, runs, contexts

@@ -600,7 +600,7 @@ func seedRecallCorpus(t *testing.T, f fixture, c recallCorpus, scopes []*string,
 		SELECT id, 1, content, key, kind, pinned, expires_at, 'create', 'user' FROM items`,
 		teammates, kinds, keys, contents, statuses, pinned, expires)
 	require.NoError(t, err)
-	_, err = f.pool.Exec(context.Background(), `ANALYZE memory_items, memory_terms`)
+	_, err = f.pool.Exec(context.Background(), `ANALYZE memory_items, memory_terms, memory_term_df`)
 	require.NoError(t, err)
 }
 
