@@ -42,6 +42,7 @@ var notLossy = map[string]string{
 	"000010_recall_terms.down.sql":   "memory_terms is derived from memory_items: 000010's up rebuilds it",
 	"000012_lighter_writes.down.sql": "its DELETEs are in the body of the trigger function it puts back; the migration runs none",
 	"000022_recall_bm25.down.sql":    "memory_term_scopes is derived from memory_items: 000022's up rebuilds it",
+	"000023_recall_df.down.sql":      "memory_term_df is derived from memory_terms: 000023's up rebuilds it",
 	"000024_vector_sketch.down.sql":  "memory_sketches is derived from memory_embeddings: 000024's up rebuilds it",
 }
 

@@ -353,7 +353,8 @@ func TestForgetAuditLeavesNoTrace(t *testing.T) {
 	// The audit is not vacuous: before the forget, the text is everywhere it can be.
 	before := dumpTables(t, databaseURL)
 	assert.Equal(t, []string{
-		"public.lessons", "public.memory_items", "public.memory_revisions", "public.memory_terms", "public.messages", "public.settings",
+		"public.lessons", "public.memory_items", "public.memory_revisions", "public.memory_term_df", "public.memory_terms",
+		"public.messages", "public.settings",
 	}, tablesWith(before, prefix))
 	for _, n := range []int{1, 2, 3, 4, 5, 6, 13, 14, 16, 19, 20} {
 		assert.Contains(t, tablesWith(before, m(n)), "public.memory_revisions", "marker %d has a revision", n)

@@ -51,11 +51,11 @@ const DefaultPurgeDelay = 2 * time.Second
 // rather than block every request queued behind the purge's lock request.
 const purgeLockTimeout = "5s"
 
-// purgedTables held memory text, a plain hash of it, or its embedding (memory_sketches: one bit of
-// each of its coordinates); each is rewritten by the purge. docs/FORGETTING.md gives the same list
-// to the operator of a DATABASE_URL server.
-var purgedTables = []string{"memory_items", "memory_terms", "memory_revisions", "memory_embeddings",
-	"memory_sketches", "memory_tombstones", "memory_imports", "lessons", "settings"}
+// purgedTables held memory text, a plain hash of it, its lexemes (memory_term_df), or its embedding
+// (memory_sketches: one bit of each of its coordinates); each is rewritten by the purge.
+// docs/FORGETTING.md gives the same list to the operator of a DATABASE_URL server.
+var purgedTables = []string{"memory_items", "memory_terms", "memory_term_df", "memory_revisions",
+	"memory_embeddings", "memory_sketches", "memory_tombstones", "memory_imports", "lessons", "settings"}
 
 // deletionTables held a deleted teammate's conversations and name (F7); the purge rewrites them too
 // when a teammate was deleted since the last one (PurgeDeletionDue). Its threads, runs, contexts

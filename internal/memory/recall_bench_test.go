@@ -52,9 +52,9 @@ func seedRecallItems(tb testing.TB, f fixture, tm string, n int) {
 		return err
 	})
 	require.NoError(tb, err)
-	_, err = f.pool.Exec(ctx, `VACUUM memory_items, memory_terms`)
+	_, err = f.pool.Exec(ctx, `VACUUM memory_items, memory_terms, memory_term_df`)
 	require.NoError(tb, err)
-	_, err = f.pool.Exec(ctx, `ANALYZE memory_items, memory_terms`)
+	_, err = f.pool.Exec(ctx, `ANALYZE memory_items, memory_terms, memory_term_df`)
 	require.NoError(tb, err)
 }
 

@@ -7,27 +7,29 @@ package memory
 //
 // For each of the request's lexemes, idf = ln(1 + (N − df + 0.5) / (df + 0.5)), where N is the
 // visible scopes' ranked items (active and unpinned, memory_term_scopes) and df those of them that
-// hold the lexeme (memory_terms, expired or not: the statistics are the scopes', expiry only
-// decides which items may be listed). Each unexpired item that holds a lexeme scores the sum over
-// its matching lexemes of idf × tf × (k1 + 1) / (tf + k1), with k1 = 1.2 (the usual saturation: a
-// lexeme's weight in an item grows with its frequency tf, towards k1 + 1). There is no length
-// normalisation (BM25's b = 0): memories are short, and an item's length is not in memory_terms;
-// docs/EVAL.md measures b = 0.75 beside it. Scores are rounded to 9 decimal places (in floating
-// point, half to even: numeric arithmetic here cost twice the time) — sums taken in another order
-// may differ in their last bits, and the rounded score keeps the order the same however the
-// database sums them — and the top 30 kept, ties by item id. Both steps read
-// memory_terms' primary key alone (index-only scans). The idf values are one row of two arrays
-// (the request's few lexemes and their weights), looked up per posting by position: at 100,000
-// visible items a hash join of the postings with a per-lexeme idf table cost about a third more.
+// hold the lexeme (memory_terms' rows, expired or not: the statistics are the scopes', expiry only
+// decides which items may be listed), kept per scope and lexeme in memory_term_df (migration
+// 000023) so that the postings are read once, to score them. Each unexpired item that holds a
+// lexeme scores the sum over its matching lexemes of idf × tf × (k1 + 1) / (tf + k1), with k1 = 1.2
+// (the usual saturation: a lexeme's weight in an item grows with its frequency tf, towards k1 + 1).
+// There is no length normalisation (BM25's b = 0): memories are short, and an item's length is not
+// in memory_terms; docs/EVAL.md measures b = 0.75 beside it. Scores are rounded to 9 decimal places
+// (in floating point, half to even: numeric arithmetic here cost twice the time) — sums taken in
+// another order may differ in their last bits, and the rounded score keeps the order the same
+// however the database sums them — and the top 30 kept, ties by item id. The idf step reads two
+// rows of memory_term_df per lexeme by its primary key, the bm25 step memory_terms' primary key
+// alone (an index-only scan). The idf values are one row of two arrays (the request's few lexemes
+// and their weights), looked up per posting by position: at 100,000 visible items a hash join of
+// the postings with a per-lexeme idf table cost about a third more.
 //
 // sqlcheck:allow a fragment of recall's statements, assembled in recall_queries.go
 const recallBM25 = `idf AS MATERIALIZED (
 		SELECT array_agg(d.lexeme) AS lexemes,
 		       array_agg(ln(1 + (n.items - d.df + 0.5) / (d.df + 0.5))) AS weights
-		  FROM (SELECT t.lexeme, count(*) AS df
-		          FROM memory_terms t
-		         WHERE t.scope IN ('shared', $1::text) AND t.lexeme = ANY ((SELECT lexemes FROM q)::text[])
-		         GROUP BY t.lexeme) AS d,
+		  FROM (SELECT f.lexeme, sum(f.df)::bigint AS df
+		          FROM memory_term_df f
+		         WHERE f.scope IN ('shared', $1::text) AND f.lexeme = ANY ((SELECT lexemes FROM q)::text[])
+		         GROUP BY f.lexeme) AS d,
 		       (SELECT coalesce(sum(s.items), 0)::float8 AS items FROM memory_term_scopes s WHERE s.scope IN ('shared', $1::text)) AS n
 	), bm25 AS MATERIALIZED (
 		SELECT t.item_id,

@@ -203,10 +203,12 @@ func tsRankCD(n int) float32 { return tsRanksCD(n)[n] }
 
 // requireTermsFollowItems checks memory_terms against its definition — one row per lexeme of every
 // active, unpinned item's search vector, with the number of its positions and the item's expiry,
-// and no other row — and memory_term_scopes against its own: each scope's active, unpinned items
-// counted, no row for a scope without one.
+// and no other row — memory_term_scopes against its own: each scope's active, unpinned items
+// counted, no row for a scope without one — and memory_term_df against its own
+// (requireDFFollowsTerms).
 func requireTermsFollowItems(t *testing.T, pool *pgxpool.Pool) {
 	t.Helper()
+	requireDFFollowsTerms(t, pool)
 	var missing, extra int
 	require.NoError(t, pool.QueryRow(context.Background(), `
 		WITH want AS (
@@ -228,6 +230,20 @@ func requireTermsFollowItems(t *testing.T, pool *pgxpool.Pool) {
 		       (SELECT count(*) FROM (SELECT * FROM have EXCEPT ALL SELECT * FROM want) AS e)`).Scan(&missing, &extra))
 	require.Zero(t, missing, "counts memory_term_scopes lacks or has wrong")
 	require.Zero(t, extra, "rows memory_term_scopes should not hold")
+}
+
+// requireDFFollowsTerms checks memory_term_df against a recount of memory_terms: for each scope and
+// lexeme with postings, their number, and no row for a pair without one.
+func requireDFFollowsTerms(t *testing.T, pool *pgxpool.Pool) {
+	t.Helper()
+	var missing, extra int
+	require.NoError(t, pool.QueryRow(context.Background(), `
+		WITH want AS (SELECT scope, lexeme, count(*) AS df FROM memory_terms GROUP BY scope, lexeme),
+		     have AS (SELECT scope, lexeme, df FROM memory_term_df)
+		SELECT (SELECT count(*) FROM (SELECT * FROM want EXCEPT ALL SELECT * FROM have) AS m),
+		       (SELECT count(*) FROM (SELECT * FROM have EXCEPT ALL SELECT * FROM want) AS e)`).Scan(&missing, &extra))
+	require.Zero(t, missing, "document frequencies memory_term_df lacks or has wrong")
+	require.Zero(t, extra, "rows memory_term_df should not hold")
 }
 
 // TestRecallRankIsTermFrequency checks, on the corner cases, the identity recall relies on: for an
@@ -407,15 +423,15 @@ func (c recallCorpus) request() string {
 // recallEquivalenceRequests is how many requests TestRecallBM25MatchReference compares.
 const recallEquivalenceRequests = 10_200
 
-// TestRecallBM25MatchReference: the full-text list recall computes from memory_terms and
-// memory_term_scopes is the one referenceList computes in Go from the items' own search vectors —
-// same items, same order (ties by id), same ts_rank_cd bit for bit, same BM25 scores — for 10,200 random requests over the bench
-// vocabulary, between rounds of random writes through the service (creates, edits of text and key,
-// pins, expiries, forgets, confirmed and dismissed suggestions, a deleted teammate) and the SQL
-// (expiries in the past, deleted items), over 330 items of five scopes with pinned lessons, repeated
-// words, keys, candidates, dismissed, forgotten and expired items. After every round memory_terms
-// and memory_term_scopes are exactly what their
-// definitions say.
+// TestRecallBM25MatchReference: the full-text list recall computes from memory_terms,
+// memory_term_scopes and memory_term_df is the one referenceList computes in Go from the items' own
+// search vectors — same items, same order (ties by id), same ts_rank_cd bit for bit, same BM25
+// scores — for 10,200 random requests over the bench vocabulary, between rounds of random writes
+// through the service (creates, edits of text and key, pins, expiries, forgets, confirmed and
+// dismissed suggestions, a deleted teammate) and the SQL (expiries in the past, deleted items,
+// items moved to another scope), over 330 items of five scopes with pinned lessons, repeated words,
+// keys, candidates, dismissed, forgotten and expired items. After every round memory_terms,
+// memory_term_scopes and memory_term_df are exactly what their definitions say.
 func TestRecallBM25MatchReference(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
@@ -459,7 +475,7 @@ func TestRecallBM25MatchReference(t *testing.T) {
 	assert.Zero(t, differences, "requests whose lists differ")
 	t.Logf("writes: %v", writes)
 	for _, w := range []string{"create", "edit", "pin", "unpin", "expire later", "expire now", "clear expiry", "forget",
-		"confirm", "dismiss", "delete", "delete teammate"} {
+		"confirm", "dismiss", "delete", "move scope", "delete teammate"} {
 		assert.Positive(t, writes[w], "the rounds made writes of every kind: %s", w)
 	}
 }
@@ -584,7 +600,7 @@ func seedRecallCorpus(t *testing.T, f fixture, c recallCorpus, scopes []*string,
 		SELECT id, 1, content, key, kind, pinned, expires_at, 'create', 'user' FROM items`,
 		teammates, kinds, keys, contents, statuses, pinned, expires)
 	require.NoError(t, err)
-	_, err = f.pool.Exec(context.Background(), `ANALYZE memory_items, memory_terms`)
+	_, err = f.pool.Exec(context.Background(), `ANALYZE memory_items, memory_terms, memory_term_df`)
 	require.NoError(t, err)
 }
 
@@ -648,6 +664,10 @@ func writeRandomly(t *testing.T, f fixture, c recallCorpus, scopes []*string, wr
 		case i%10 == 5:
 			_, err := f.pool.Exec(ctx, `DELETE FROM memory_items WHERE id = $1`, it.id)
 			did("delete", err)
+		case i%20 == 6:
+			// No write of the service moves an item to another scope; the triggers still follow one.
+			_, err := f.pool.Exec(ctx, `UPDATE memory_items SET teammate_id = $2 WHERE id = $1`, it.id, scopes[c.rng.IntN(len(scopes))])
+			did("move scope", err)
 		default:
 			key := c.key()
 			if key == nil {
@@ -727,5 +747,78 @@ func TestRecallTermsFollowTransactions(t *testing.T) {
 	var lexemes int
 	require.NoError(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM memory_terms WHERE lexeme IN ('kumquat', 'jam')`).Scan(&lexemes))
 	assert.Zero(t, lexemes, "nothing of a forgotten item stays in memory_terms")
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM memory_term_df WHERE lexeme IN ('kumquat', 'jam')`).Scan(&lexemes))
+	assert.Zero(t, lexemes, "nor in memory_term_df")
 	requireTermsFollowItems(t, f.pool)
+}
+
+// TestRecallTermDFFollowsPostings: memory_term_df counts memory_terms' postings per scope and
+// lexeme through every kind of change to them — several items of several scopes in one statement,
+// expiries (whose postings are deleted and inserted again), an update of a posting's frequency or
+// expiry (no change), of its key (a move, rolled back), edits of the words, pins, deletes that leave
+// a lexeme no posting (its row goes), and a TRUNCATE.
+func TestRecallTermDFFollowsPostings(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	ctx := context.Background()
+	a, b := f.teammate(t, "A"), f.teammate(t, "B")
+	type querier interface {
+		QueryRow(context.Context, string, ...any) pgx.Row
+	}
+	df := func(q querier, scope, lexeme string) (n int) {
+		t.Helper()
+		require.NoError(t, q.QueryRow(ctx, `SELECT coalesce((SELECT df FROM memory_term_df WHERE scope = $1 AND lexeme = $2), -1)`,
+			scope, lexeme).Scan(&n))
+		return n // -1: no row
+	}
+	exec := func(sql string, args ...any) {
+		t.Helper()
+		_, err := f.pool.Exec(ctx, sql, args...)
+		require.NoError(t, err)
+		requireDFFollowsTerms(t, f.pool)
+	}
+
+	exec(`INSERT INTO memory_items (teammate_id, kind, content, status, pinned, source, content_hash)
+		SELECT x.teammate, 'fact', x.content, 'active', x.pinned, 'user', sha256(convert_to(x.content, 'UTF8'))
+		  FROM unnest($1::uuid[], $2::text[], $3::boolean[]) AS x (teammate, content, pinned)`,
+		[]*string{&a, &a, &a, &b, &b, nil},
+		[]string{"Kumquat jam", "Kumquat tea, kumquat pie", "Green tea", "Kumquat", "Tea", "Kumquat, pinned"},
+		[]bool{false, false, false, false, false, true})
+	assert.Equal(t, 2, df(f.pool, a, "kumquat"), "items, not positions")
+	assert.Equal(t, 2, df(f.pool, a, "tea"))
+	assert.Equal(t, 1, df(f.pool, b, "kumquat"))
+	assert.Equal(t, 1, df(f.pool, b, "tea"))
+	assert.Equal(t, -1, df(f.pool, "shared", "kumquat"), "a pinned item has no postings")
+
+	exec(`UPDATE memory_items SET expires_at = now() + interval '1 hour' WHERE teammate_id = $1`, a)
+	exec(`UPDATE memory_items SET expires_at = now() - interval '1 minute' WHERE teammate_id = $1`, a)
+	assert.Equal(t, 2, df(f.pool, a, "kumquat"), "expired items count")
+	exec(`UPDATE memory_terms SET expires_at = NULL, tf = tf + 1 WHERE scope = $1`, a)
+	assert.Equal(t, 2, df(f.pool, a, "kumquat"), "a posting's frequency and expiry are not its count")
+
+	tx, err := f.pool.Begin(ctx)
+	require.NoError(t, err)
+	_, err = tx.Exec(ctx, `UPDATE memory_terms SET lexeme = 'quinc' WHERE scope = $1 AND lexeme = 'pie'`, a)
+	require.NoError(t, err)
+	_, err = tx.Exec(ctx, `UPDATE memory_terms SET scope = $2 WHERE scope = $1 AND lexeme = 'jam'`, a, b)
+	require.NoError(t, err)
+	assert.Equal(t, []int{-1, 1, -1, 1}, []int{df(tx, a, "pie"), df(tx, a, "quinc"), df(tx, a, "jam"), df(tx, b, "jam")})
+	require.NoError(t, tx.Rollback(ctx))
+	assert.Equal(t, []int{1, -1, 1, -1}, []int{df(f.pool, a, "pie"), df(f.pool, a, "quinc"), df(f.pool, a, "jam"), df(f.pool, b, "jam")})
+	requireDFFollowsTerms(t, f.pool)
+
+	exec(`UPDATE memory_items SET content = 'Quince jam' WHERE content = 'Kumquat jam'`)
+	assert.Equal(t, []int{1, 1, 1}, []int{df(f.pool, a, "kumquat"), df(f.pool, a, "quinc"), df(f.pool, a, "jam")})
+	exec(`UPDATE memory_items SET pinned = true WHERE content = 'Tea'`)
+	assert.Equal(t, -1, df(f.pool, b, "tea"), "a lexeme without postings has no row")
+	exec(`DELETE FROM memory_items WHERE teammate_id = $1`, b)
+	var rows int
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM memory_term_df WHERE scope = $1`, b).Scan(&rows))
+	assert.Zero(t, rows, "a scope without postings has no rows")
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM memory_term_df`).Scan(&rows))
+	assert.Equal(t, 6, rows, "quinc, jam, kumquat, tea, pie, green")
+
+	exec(`TRUNCATE memory_items CASCADE`)
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM memory_term_df`).Scan(&rows))
+	assert.Zero(t, rows)
 }

@@ -87,6 +87,64 @@ BEGIN
 END $$;
 
 --
+-- Name: memory_term_df_delete(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.memory_term_df_delete() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    INSERT INTO memory_term_df AS d (scope, lexeme, df)
+    SELECT o.scope, o.lexeme, -count(*) FROM old_terms o GROUP BY o.scope, o.lexeme ORDER BY o.scope, o.lexeme
+    ON CONFLICT (scope, lexeme) DO UPDATE SET df = d.df + excluded.df;
+    DELETE FROM memory_term_df d
+     USING (SELECT DISTINCT o.scope, o.lexeme FROM old_terms o) AS o
+     WHERE d.scope = o.scope AND d.lexeme = o.lexeme AND d.df = 0;
+    RETURN NULL;
+END $$;
+
+--
+-- Name: memory_term_df_insert(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.memory_term_df_insert() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    INSERT INTO memory_term_df AS d (scope, lexeme, df)
+    SELECT n.scope, n.lexeme, count(*) FROM new_terms n GROUP BY n.scope, n.lexeme ORDER BY n.scope, n.lexeme
+    ON CONFLICT (scope, lexeme) DO UPDATE SET df = d.df + excluded.df;
+    RETURN NULL;
+END $$;
+
+--
+-- Name: memory_term_df_move(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.memory_term_df_move() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    UPDATE memory_term_df SET df = df - 1 WHERE scope = OLD.scope AND lexeme = OLD.lexeme;
+    DELETE FROM memory_term_df WHERE scope = OLD.scope AND lexeme = OLD.lexeme AND df = 0;
+    INSERT INTO memory_term_df AS d (scope, lexeme, df) VALUES (NEW.scope, NEW.lexeme, 1)
+    ON CONFLICT (scope, lexeme) DO UPDATE SET df = d.df + 1;
+    RETURN NULL;
+END $$;
+
+--
+-- Name: memory_term_df_truncate(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.memory_term_df_truncate() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    TRUNCATE memory_term_df;
+    RETURN NULL;
+END $$;
+
+--
 -- Name: memory_term_scopes_add(text[], bigint[]); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -591,6 +649,16 @@ CREATE TABLE public.memory_suppressions (
 );
 
 --
+-- Name: memory_term_df; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.memory_term_df (
+    scope text NOT NULL COLLATE pg_catalog."C",
+    lexeme text NOT NULL COLLATE pg_catalog."C",
+    df bigint NOT NULL
+);
+
+--
 -- Name: memory_term_scopes; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -875,6 +943,13 @@ ALTER TABLE ONLY public.memory_suppressions
     ADD CONSTRAINT memory_suppressions_pkey PRIMARY KEY (message_id);
 
 --
+-- Name: memory_term_df memory_term_df_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.memory_term_df
+    ADD CONSTRAINT memory_term_df_pkey PRIMARY KEY (scope, lexeme);
+
+--
 -- Name: memory_term_scopes memory_term_scopes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1155,6 +1230,30 @@ CREATE TRIGGER memory_sketches_insert AFTER INSERT ON public.memory_embeddings R
 --
 
 CREATE TRIGGER memory_sketches_update AFTER UPDATE OF embedding, dimensions ON public.memory_embeddings FOR EACH ROW EXECUTE FUNCTION public.memory_sketches_update();
+
+--
+-- Name: memory_terms memory_term_df_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER memory_term_df_delete AFTER DELETE ON public.memory_terms REFERENCING OLD TABLE AS old_terms FOR EACH STATEMENT EXECUTE FUNCTION public.memory_term_df_delete();
+
+--
+-- Name: memory_terms memory_term_df_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER memory_term_df_insert AFTER INSERT ON public.memory_terms REFERENCING NEW TABLE AS new_terms FOR EACH STATEMENT EXECUTE FUNCTION public.memory_term_df_insert();
+
+--
+-- Name: memory_terms memory_term_df_move; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER memory_term_df_move AFTER UPDATE ON public.memory_terms FOR EACH ROW WHEN (((old.scope IS DISTINCT FROM new.scope) OR (old.lexeme IS DISTINCT FROM new.lexeme))) EXECUTE FUNCTION public.memory_term_df_move();
+
+--
+-- Name: memory_terms memory_term_df_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER memory_term_df_truncate AFTER TRUNCATE ON public.memory_terms FOR EACH STATEMENT EXECUTE FUNCTION public.memory_term_df_truncate();
 
 --
 -- Name: memory_items memory_term_scopes_delete; Type: TRIGGER; Schema: public; Owner: -
