@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"math"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -70,7 +73,7 @@ func TestEmbedJobStoresTheVector(t *testing.T) {
 	rec := &recordingEmbed{vector: []float32{0.5, -1, 2}}
 	require.NoError(t, f.svc.Background().EmbedJob(context.Background(), item.ID, 1, rec.embed))
 	assert.Equal(t, []string{"drink: Prefers green tea"}, rec.texts, "the text is the packet's key: content")
-	assert.Equal(t, []embeddingRow{{1, "test-embed", 3, "[0.5,-1,2]"}}, embeddingRows(t, f, item.ID))
+	assert.Equal(t, []embeddingRow{{1, "test-embed", 3, unitVectorText(0.5, -1, 2)}}, embeddingRows(t, f, item.ID))
 
 	// A second run of the same job (a retry after a crash) costs no request.
 	require.NoError(t, f.svc.Background().EmbedJob(context.Background(), item.ID, 1, mustNotEmbed(t)))
@@ -134,7 +137,7 @@ func TestEmbedJobEditDuringTheCall(t *testing.T) {
 	rec := &recordingEmbed{vector: []float32{2, 2, 2}}
 	require.NoError(t, f.svc.Background().EmbedJob(context.Background(), item.ID, 2, rec.embed))
 	assert.Equal(t, []string{"Lives in Porto"}, rec.texts)
-	assert.Equal(t, []embeddingRow{{2, "test-embed", 3, "[2,2,2]"}}, embeddingRows(t, f, item.ID))
+	assert.Equal(t, []embeddingRow{{2, "test-embed", 3, unitVectorText(2, 2, 2)}}, embeddingRows(t, f, item.ID))
 }
 
 func TestEmbedJobSkipsWhatIsNotActive(t *testing.T) {
@@ -175,8 +178,8 @@ func TestEmbedJobReusesTheVectorOfTheSameText(t *testing.T) {
 	require.NoError(t, f.svc.Background().EmbedJob(context.Background(), item.ID, 4, mustNotEmbed(t)))
 
 	assert.Equal(t, []embeddingRow{
-		{1, "test-embed", 3, "[1,0,0]"}, {2, "test-embed", 3, "[1,0,0]"},
-		{3, "test-embed", 3, "[0,1,0]"}, {4, "test-embed", 3, "[1,0,0]"},
+		{1, "test-embed", 3, unitVectorText(1, 0, 0)}, {2, "test-embed", 3, unitVectorText(1, 0, 0)},
+		{3, "test-embed", 3, unitVectorText(0, 1, 0)}, {4, "test-embed", 3, unitVectorText(1, 0, 0)},
 	}, embeddingRows(t, f, item.ID))
 }
 
@@ -299,7 +302,7 @@ func TestReEmbedActiveAfterAModelChange(t *testing.T) {
 	ran, err = runner.RunOnce(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, 3, ran)
-	assert.Equal(t, []embeddingRow{{1, "model-a", 3, "[1,2,3]"}, {1, "model-b", 2, "[1,1]"}}, embeddingRows(t, f, a.ID))
+	assert.Equal(t, []embeddingRow{{1, "model-a", 3, unitVectorText(1, 2, 3)}, {1, "model-b", 2, unitVectorText(1, 1)}}, embeddingRows(t, f, a.ID))
 	done, total, err = f.svc.EmbeddingProgress(memory.WithCredential(context.Background(), memory.Credential{Kind: memory.CredentialUser}))
 	require.NoError(t, err)
 	assert.Equal(t, [2]int{3, 3}, [2]int{done, total})
@@ -337,8 +340,8 @@ func TestEmbedJobsSendsOneRequestPerBatch(t *testing.T) {
 	errs := f.svc.Background().EmbedJobs(ctx, refs, batch)
 	assert.Equal(t, make([]error, len(refs)), errs)
 	assert.Equal(t, [][]string{{"Item A", "Item B"}}, calls)
-	assert.Equal(t, []embeddingRow{{1, "test-embed", 2, "[0,1]"}}, embeddingRows(t, f, a.ID))
-	assert.Equal(t, []embeddingRow{{1, "test-embed", 2, "[1,1]"}}, embeddingRows(t, f, b.ID))
+	assert.Equal(t, []embeddingRow{{1, "test-embed", 2, unitVectorText(0, 1)}}, embeddingRows(t, f, a.ID))
+	assert.Equal(t, []embeddingRow{{1, "test-embed", 2, unitVectorText(1, 1)}}, embeddingRows(t, f, b.ID))
 	assert.Len(t, embeddingRows(t, f, pinned.ID), 2, "the pin revision reuses the vector")
 	assert.Empty(t, embeddingRows(t, f, stale.ID))
 	assert.Empty(t, embeddingRows(t, f, gone.ID))
@@ -355,4 +358,17 @@ func TestEmbedJobsSendsOneRequestPerBatch(t *testing.T) {
 		return nil, nil
 	})
 	assert.Equal(t, "embedding unusable", jobs.ErrorCode(errs[0]))
+}
+
+// unitVectorText is v scaled to unit length in pgvector's text form, as embeddings are stored.
+func unitVectorText(v ...float64) string {
+	var norm float64
+	for _, x := range v {
+		norm += x * x
+	}
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = strconv.FormatFloat(float64(float32(x))/math.Sqrt(norm), 'g', -1, 32)
+	}
+	return "[" + strings.Join(parts, ",") + "]"
 }

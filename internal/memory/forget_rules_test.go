@@ -269,7 +269,7 @@ func TestLateWriterEmbedBatchThroughRunner(t *testing.T) {
 	ran, err := runner.RunOnce(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, 1, ran)
-	assert.Equal(t, []embeddingRow{{2, "late-embed", 3, "[1,2,3]"}}, embeddingRows(t, f, edited.ID))
+	assert.Equal(t, []embeddingRow{{2, "late-embed", 3, unitVectorText(1, 2, 3)}}, embeddingRows(t, f, edited.ID))
 	assert.Equal(t, []string{"Lives in Porto"}, calls[1])
 }
 

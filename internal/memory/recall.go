@@ -326,22 +326,34 @@ type withExtra struct {
 
 func (r withExtra) Scan(dest ...any) error { return r.Row.Scan(append(dest, r.extra...)...) }
 
-// vectorText renders v in pgvector's text form; false when v can't be a vector (empty, too long, or
-// holding NaN or infinity, which pgvector refuses).
+// vectorText renders v, scaled to unit length, in pgvector's text form; false when v can't be a
+// vector: empty, too long, holding NaN or infinity (which pgvector refuses), or all zeros (no
+// direction, so no cosine distance to anything). Every vector stored or searched goes through it.
+// The scale changes no cosine distance and no sketch, and keeps each coordinate within ±1: the
+// half-precision copy the HNSW index compares (migration 000021) can't hold a value beyond ±65,504,
+// and loses a tiny vector's coordinates to zero.
 func vectorText(v []float32) (string, bool) {
 	if len(v) == 0 || len(v) > maxEmbeddingDimensions {
+		return "", false
+	}
+	var norm float64
+	for _, x := range v {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return "", false
+		}
+		norm += float64(x) * float64(x)
+	}
+	norm = math.Sqrt(norm)
+	if norm == 0 || math.IsInf(norm, 0) {
 		return "", false
 	}
 	b := make([]byte, 0, len(v)*12)
 	b = append(b, '[')
 	for i, x := range v {
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return "", false
-		}
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendFloat(b, float64(x), 'g', -1, 32)
+		b = strconv.AppendFloat(b, float64(x)/norm, 'g', -1, 32)
 	}
 	return string(append(b, ']')), true
 }
