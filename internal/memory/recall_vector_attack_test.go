@@ -104,7 +104,7 @@ func reviseItem(t testing.TB, f fixture, id, oldModel string, old [][]float32, c
 			SELECT $1, r, 'Attack revision ' || r, 'fact', false, 'edit', 'user' FROM generate_series(2, $2::int) AS r`, id, n); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `UPDATE memory_items SET revision = $2, content = 'Attack revision ' || $2 WHERE id = $1`, id, n); err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE memory_items SET revision = $2::int, content = 'Attack revision ' || $2::int WHERE id = $1`, id, n); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `
@@ -223,6 +223,14 @@ func TestVectorAttackEarlierRevisions(t *testing.T) {
 	ids := slices.Delete(slices.Clone(vf.ids), 41, 42)
 	current = slices.Delete(current, 41, 42)
 	vf.analyze(t)
+	var crowd, sketches int
+	require.NoError(t, vf.pool.QueryRow(context.Background(), `
+		SELECT count(*) FILTER (WHERE e.revision < i.revision AND e.embedding <=> $2::vector < 0.01),
+		       (SELECT count(*) FROM memory_sketches WHERE item_id = ANY($1))
+		  FROM memory_embeddings e JOIN memory_items i ON i.id = e.item_id
+		 WHERE e.item_id = ANY($1)`, vf.ids[1:41], vectorLiteral(q)).Scan(&crowd, &sketches))
+	require.Equal(t, 40*50, crowd, "the crowd of earlier revisions surrounds the request")
+	require.Equal(t, 40*51, sketches, "every revision's embedding has its sketch")
 
 	vectors := byID(ids, current)
 	for _, path := range attackPaths(t, vf.pool, &fakeEmbedder{model: vectorModel}) {
@@ -279,6 +287,12 @@ func TestVectorAttackInvisibleNeighbours(t *testing.T) {
 			_, err := vf.svc.ForgetMemory(user, id)
 			require.NoError(t, err)
 		}
+		// Items that expire later are visible, and nearer than the rest of the visible ones.
+		later := batch(3)
+		laterIDs := attackItems(t, vf.fixture, scope, vectorModel, later)
+		_, err = vf.pool.Exec(ctx, `UPDATE memory_items SET expires_at = now() + interval '1 day' WHERE id = ANY($1)`, laterIDs)
+		require.NoError(t, err)
+		vf.ids, vf.vectors = append(vf.ids, laterIDs...), append(vf.vectors, later...)
 	}
 	vf.analyze(t)
 
@@ -292,6 +306,8 @@ func TestVectorAttackInvisibleNeighbours(t *testing.T) {
 			want := exactNearest(q, vf.ids, vf.vectors, 30, maxDistance)
 			require.Len(t, want, 30, "the fixture has 30 visible items under the cut-off")
 			checkList(t, path, label, got, want, q, vectors, 0.9)
+			require.NotEmpty(t, got)
+			assert.Less(t, got[0].Distance, 0.05, "%s %s: the items that expire later lead the list", path.name, label)
 		}
 		// The other teammate sees its own items, and the shared ones, but never the first's.
 		got, _, err := path.svc.VectorList(worker, other, q, vectorModel, 2)
@@ -347,6 +363,13 @@ func TestVectorAttackOtherModelsAndSizes(t *testing.T) {
 		INSERT INTO memory_embeddings (item_id, revision, model, dimensions, embedding)
 		VALUES ($1, 2, 'other-model', 1536, $2::vector)`, switched, vectorLiteral(q))
 	require.NoError(t, err)
+	// A visible item's current revision embedded by both models: the other model's vector is the
+	// request, the configured model's one is whatever it is.
+	both := vf.ids[5]
+	_, err = vf.pool.Exec(context.Background(), `
+		INSERT INTO memory_embeddings (item_id, revision, model, dimensions, embedding)
+		VALUES ($1, 1, 'other-model', 1536, $2::vector)`, both, vectorLiteral(q))
+	require.NoError(t, err)
 	vf.analyze(t)
 
 	vectors := byID(vf.ids, vf.vectors)
@@ -355,6 +378,9 @@ func TestVectorAttackOtherModelsAndSizes(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, path.indexed, indexed, path.name)
 		checkList(t, path, "1,536", got, exactNearest(q, vf.ids, vf.vectors, 30, 2), q, vectors, 0.9)
+		if d := distanceOf(got, both); !math.IsNaN(d) {
+			assert.InDelta(t, cosineDistance(q, vf.vectors[5]), d, 1e-5, "%s: listed at another model's distance", path.name)
+		}
 
 		// The same request under another model's name finds that model's embeddings alone.
 		got, _, err = path.svc.VectorList(worker, vf.teammate, q, "other-model", 2)
@@ -484,6 +510,9 @@ func TestVectorAttackOddRequests(t *testing.T) {
 		got, _, err := path.svc.VectorList(worker, empty, q, vectorModel, 2)
 		require.NoError(t, err, path.name)
 		assert.Empty(t, got, path.name)
+
+		_, _, err = path.svc.VectorList(runOf(vf.teammate), vf.teammate, q, vectorModel, 2)
+		assert.True(t, errors.Is(err, memory.ErrForbidden), "%s: a run's credential: %v", path.name, err)
 
 		for name, tm := range map[string]string{"deleted": gone, "unknown": uuid.NewString()} {
 			_, _, err := path.svc.VectorList(worker, tm, q, vectorModel, 2)
