@@ -582,3 +582,33 @@ func TestVectorAttackThroughRecall(t *testing.T) {
 	require.NoError(t, err)
 	check("changed", map[string]bool{first[0].ItemID: true, first[1].ItemID: true, first[2].ItemID: true})
 }
+
+// TestVectorAttackUnusableEmbedding: when the endpoint answers the request with a vector that has no
+// direction (zeros), holds NaN or infinity, or is empty, recall never fails: the packet comes from
+// the full-text list alone and says the vector was unusable (P3), on every path.
+func TestVectorAttackUnusableEmbedding(t *testing.T) {
+	t.Parallel()
+	vf := newVectorFixture(t, 59, 20, 10, 10)
+	nan, inf := vf.set.next(), vf.set.next()
+	nan[3] = float32(math.NaN())
+	inf[3] = float32(math.Inf(-1))
+	const request = "vector zyxwv" // "vector" is in every item's content
+	for name, v := range map[string][]float32{"zeros": make([]float32, 1536), "NaN": nan, "infinity": inf, "empty": {}} {
+		for _, path := range attackPaths(t, vf.pool, &fakeEmbedder{model: vectorModel, def: v}) {
+			label := path.name + " " + name
+			var preview memory.Packet
+			var err error
+			require.NotPanics(t, func() { preview, err = path.svc.RecallPreview(user, vf.teammate, request) }, label)
+			require.NoError(t, err, label)
+			run := buildPacketWith(t, path.svc, vf.pool, vf.teammate, request)
+			for which, p := range map[string]memory.Packet{"preview": preview, "run": run} {
+				assert.Equal(t, memory.VectorStatus{State: memory.VectorFailed, Reason: memory.VectorReasonUnusable}, p.Vector, "%s %s", label, which)
+				assert.Len(t, p.Entries, 12, "%s %s: the full-text list alone", label, which)
+				for _, e := range p.Entries {
+					assert.Nil(t, e.VectorPos, "%s %s", label, which)
+					assert.NotNil(t, e.FullTextPos, "%s %s", label, which)
+				}
+			}
+		}
+	}
+}
