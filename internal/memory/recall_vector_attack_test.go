@@ -612,3 +612,74 @@ func TestVectorAttackUnusableEmbedding(t *testing.T) {
 		}
 	}
 }
+
+// TestVectorAttackRequestScale: cosine distance does not depend on a vector's length, so a request
+// embedded without normalisation — its vector scaled up or down — gets the same list as the unit
+// request, on every path, and recall neither fails nor loses its vector hits.
+func TestVectorAttackRequestScale(t *testing.T) {
+	t.Parallel()
+	vf := newVectorFixture(t, 61, 120, 60, 60)
+	vectors := byID(vf.ids, vf.vectors)
+	q := vf.set.next()
+	want := exactNearest(q, vf.ids, vf.vectors, 30, 2)
+	for _, scale := range []float32{1e-6, 1e-4, 1e-3, 1e3, 1e5, 1e7} {
+		r := make([]float32, len(q))
+		for i, x := range q {
+			r[i] = x * scale
+		}
+		for _, path := range attackPaths(t, vf.pool, &fakeEmbedder{model: vectorModel, def: r}) {
+			label := "scale " + strconv.FormatFloat(float64(scale), 'g', -1, 32)
+			got, _, err := path.svc.VectorList(worker, vf.teammate, r, vectorModel, 2)
+			if assert.NoError(t, err, "%s %s", path.name, label) {
+				checkList(t, path, label, got, want, q, vectors, 0.9)
+			}
+			p, err := path.svc.RecallPreview(user, vf.teammate, "zyxwv qqqq")
+			if assert.NoError(t, err, "%s %s: recall fails", path.name, label) {
+				assert.Equal(t, memory.VectorUsed, p.Vector.State, "%s %s", path.name, label)
+				if assert.Len(t, p.Entries, 12, "%s %s: the vector hits", path.name, label) && !path.approximate {
+					assert.Equal(t, want[0].ItemID, p.Entries[0].Item.ID, "%s %s", path.name, label)
+				}
+			}
+		}
+	}
+}
+
+// TestVectorAttackSketchDecoys: more visible items than the sketch scan re-ranks
+// (memory.VectorRerank) whose vectors point the same way as the request in every dimension — the
+// same sign, so the same sketch — but are far from it by cosine distance, and one item that is
+// almost the request itself. P3 lists the nearest items: the near one must lead the list.
+func TestVectorAttackSketchDecoys(t *testing.T) {
+	t.Parallel()
+	vf := newVectorFixture(t, 67, 20, 0, 0)
+	q := vf.set.next()
+	decoys := make([][]float32, memory.VectorRerank+50)
+	for i := range decoys {
+		// q's magnitudes shuffled among its dimensions, each keeping its own dimension's sign.
+		mags := make([]float32, len(q))
+		for j, x := range q {
+			mags[j] = float32(math.Abs(float64(x)))
+		}
+		vf.set.r.Shuffle(len(mags), func(a, b int) { mags[a], mags[b] = mags[b], mags[a] })
+		d := make([]float32, len(q))
+		for j, x := range q {
+			d[j] = float32(math.Copysign(float64(mags[j]), float64(x)))
+		}
+		decoys[i] = d
+	}
+	near := vf.set.near(q, 0.05)
+	ids := append(slices.Clone(vf.ids), attackItems(t, vf.fixture, &vf.teammate, vectorModel, decoys)...)
+	nearID := attackItems(t, vf.fixture, &vf.teammate, vectorModel, [][]float32{near})[0]
+	ids = append(ids, nearID)
+	all := append(append(slices.Clone(vf.vectors), decoys...), near)
+	vf.analyze(t)
+	require.Less(t, cosineDistance(q, near), 0.01)
+	require.Greater(t, cosineDistance(q, decoys[0]), 0.2, "the decoys are far by cosine distance")
+
+	for _, path := range attackPaths(t, vf.pool, &fakeEmbedder{model: vectorModel}) {
+		got, _, err := path.svc.VectorList(worker, vf.teammate, q, vectorModel, 2)
+		require.NoError(t, err, path.name)
+		require.NotEmpty(t, got, path.name)
+		assert.Equal(t, nearID, got[0].ItemID, "%s: the item nearest the request is not first (it is listed at %v)", path.name, distanceOf(got, nearID))
+		checkList(t, path, "decoys", got, exactNearest(q, ids, all, 30, 2), q, byID(ids, all), 0.9)
+	}
+}
