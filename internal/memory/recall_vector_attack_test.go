@@ -683,3 +683,38 @@ func TestVectorAttackSketchDecoys(t *testing.T) {
 		checkList(t, path, "decoys", got, exactNearest(q, ids, all, 30, 2), q, byID(ids, all), 0.9)
 	}
 }
+
+// TestVectorAttackTies: 40 items at exactly the request's direction (distance 0), in the teammate's
+// own scope and the shared one, tie for the list: it holds 30 of them once each, at distance 0, the
+// same 30 every time.
+func TestVectorAttackTies(t *testing.T) {
+	t.Parallel()
+	vf := newVectorFixture(t, 71, 30, 30, 30)
+	q := vf.set.next()
+	same := make([][]float32, 20)
+	for i := range same {
+		same[i] = slices.Clone(q)
+	}
+	tied := map[string]bool{}
+	for _, id := range append(attackItems(t, vf.fixture, &vf.teammate, vectorModel, same), attackItems(t, vf.fixture, nil, vectorModel, same)...) {
+		tied[id] = true
+	}
+	vf.analyze(t)
+	for _, path := range attackPaths(t, vf.pool, &fakeEmbedder{model: vectorModel}) {
+		first, _, err := path.svc.VectorList(worker, vf.teammate, q, vectorModel, 2)
+		require.NoError(t, err, path.name)
+		require.Len(t, first, 30, path.name)
+		seen := map[string]bool{}
+		for _, m := range first {
+			assert.True(t, tied[m.ItemID], "%s: an item farther than 40 tied ones", path.name)
+			assert.InDelta(t, 0, m.Distance, 1e-6, path.name)
+			assert.False(t, seen[m.ItemID], "%s: listed twice", path.name)
+			seen[m.ItemID] = true
+		}
+		for range 2 {
+			again, _, err := path.svc.VectorList(worker, vf.teammate, q, vectorModel, 2)
+			require.NoError(t, err, path.name)
+			assert.Equal(t, first, again, "%s: the same request gives the same list", path.name)
+		}
+	}
+}
