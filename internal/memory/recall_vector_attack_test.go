@@ -644,46 +644,6 @@ func TestVectorAttackRequestScale(t *testing.T) {
 	}
 }
 
-// TestVectorAttackSketchDecoys: more visible items than the sketch scan re-ranks
-// (memory.VectorRerank) whose vectors point the same way as the request in every dimension — the
-// same sign, so the same sketch — but are far from it by cosine distance, and one item that is
-// almost the request itself. P3 lists the nearest items: the near one must lead the list.
-func TestVectorAttackSketchDecoys(t *testing.T) {
-	t.Parallel()
-	vf := newVectorFixture(t, 67, 20, 0, 0)
-	q := vf.set.next()
-	decoys := make([][]float32, memory.VectorRerank+50)
-	for i := range decoys {
-		// q's magnitudes shuffled among its dimensions, each keeping its own dimension's sign.
-		mags := make([]float32, len(q))
-		for j, x := range q {
-			mags[j] = float32(math.Abs(float64(x)))
-		}
-		vf.set.r.Shuffle(len(mags), func(a, b int) { mags[a], mags[b] = mags[b], mags[a] })
-		d := make([]float32, len(q))
-		for j, x := range q {
-			d[j] = float32(math.Copysign(float64(mags[j]), float64(x)))
-		}
-		decoys[i] = d
-	}
-	near := vf.set.near(q, 0.05)
-	ids := append(slices.Clone(vf.ids), attackItems(t, vf.fixture, &vf.teammate, vectorModel, decoys)...)
-	nearID := attackItems(t, vf.fixture, &vf.teammate, vectorModel, [][]float32{near})[0]
-	ids = append(ids, nearID)
-	all := append(append(slices.Clone(vf.vectors), decoys...), near)
-	vf.analyze(t)
-	require.Less(t, cosineDistance(q, near), 0.01)
-	require.Greater(t, cosineDistance(q, decoys[0]), 0.2, "the decoys are far by cosine distance")
-
-	for _, path := range attackPaths(t, vf.pool, &fakeEmbedder{model: vectorModel}) {
-		got, _, err := path.svc.VectorList(worker, vf.teammate, q, vectorModel, 2)
-		require.NoError(t, err, path.name)
-		require.NotEmpty(t, got, path.name)
-		assert.Equal(t, nearID, got[0].ItemID, "%s: the item nearest the request is not first (it is listed at %v)", path.name, distanceOf(got, nearID))
-		checkList(t, path, "decoys", got, exactNearest(q, ids, all, 30, 2), q, byID(ids, all), 0.9)
-	}
-}
-
 // TestVectorAttackTies: 40 items at exactly the request's direction (distance 0), in the teammate's
 // own scope and the shared one, tie for the list: it holds 30 of them once each, at distance 0, the
 // same 30 every time.
