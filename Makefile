@@ -75,8 +75,9 @@ screenshots: bootstrap frontend ## save screenshots of the main screens with the
 	MEMORY_E2E=1 MEMORY_SCREENSHOTS=$(CURDIR)/docs/screenshots $(GO) test -count=1 -run '^TestScreenshots$$' -v ./e2e/
 
 .PHONY: bench
-bench: bootstrap frontend ## the benchmark table (real API and database, floors side by side) into docs/BENCHMARKS.md, then the Go benchmarks; about 9 min on 2 cores
-	$(GO) run ./cmd/bench -out docs/BENCHMARKS.md $(if $(PROFILE),-profile $(PROFILE))
+bench: bootstrap frontend ## recall quality (make eval), then the benchmark table (real API and database, floors side by side) with it into docs/BENCHMARKS.md, then the Go benchmarks; about 10 min on 2 cores
+	$(GO) run ./cmd/eval -out docs/EVAL-RESULTS.md
+	$(GO) run ./cmd/bench -out docs/BENCHMARKS.md -quality docs/EVAL-RESULTS.md $(if $(PROFILE),-profile $(PROFILE))
 	$(GO) test -run '^$$' -bench . -benchtime 1s -count 1 ./internal/memory/ ./internal/jobs/
 
 .PHONY: eval

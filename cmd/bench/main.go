@@ -40,6 +40,7 @@ func main() {
 	flag.StringVar(&o.dir, "dir", "", "cluster directory (default: a temporary one, removed at the end)")
 	flag.StringVar(&o.profile, "profile", "", "write a CPU profile of the API during each step into this directory")
 	flag.StringVar(&o.steps, "steps", "", "comma-separated steps to run after the seed (default: all), e.g. writes,jobs")
+	flag.StringVar(&o.quality, "quality", "", "a results file of cmd/eval, written just before: its quality table is added to the report")
 	flag.Parse()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -58,6 +59,7 @@ type options struct {
 	requests            int
 	subscribers         counts
 	dir, profile, steps string
+	quality             string
 }
 
 // counts is a comma-separated list of positive numbers, as a flag.
@@ -133,7 +135,11 @@ func run(ctx context.Context, o options, log *slog.Logger) error {
 		log.Info("done", "step", step.name, "took", time.Since(t).Round(time.Second))
 		rows = append(rows, got...)
 	}
-	report := render(ctx, env, rows, time.Since(started))
+	quality, err := qualitySection(o.quality)
+	if err != nil {
+		return err
+	}
+	report := render(ctx, env, rows, time.Since(started), quality)
 	fmt.Print(report)
 	if o.out == "" {
 		return nil

@@ -56,7 +56,7 @@ func ratio(x, floor float64) string {
 }
 
 // render is the report: the table, the machine, the settings and what each floor is.
-func render(ctx context.Context, b *bench, rows []row, took time.Duration) string {
+func render(ctx context.Context, b *bench, rows []row, took time.Duration, quality string) string {
 	var sb strings.Builder
 	sb.WriteString("# Benchmarks\n\n")
 	sb.WriteString("Written by `make bench` (cmd/bench): one run, every floor measured in the same run on the same\n")
@@ -79,7 +79,8 @@ func render(ctx context.Context, b *bench, rows []row, took time.Duration) strin
 	sb.WriteString("  1 in 800; 1 in 5,000 is pinned.\n")
 	fmt.Fprintf(&sb, "- Vector database: %d items visible to one teammate and as many of nine others, all embedded at\n", o.small)
 	sb.WriteString("  1,536 dimensions by the benchmark's fake OpenAI-compatible endpoint (deterministic, loopback, no\n")
-	fmt.Fprintf(&sb, "  model latency), HNSW-indexed; MEMORY_SEMANTIC_MAX_DISTANCE=%s for the fake model's geometry.\n", maxDistance)
+	fmt.Fprintf(&sb, "  model latency), sketched and HNSW-indexed; MEMORY_SEMANTIC_MAX_DISTANCE=%s for the fake model's\n", maxDistance)
+	sb.WriteString("  geometry. At this size the vector list is a sketch scan (migration 000024).\n")
 	sb.WriteString("- Recall requests alternate between common-word turns (\"What does grandma like for breakfast on\n")
 	sb.WriteString("  weekends?\"), rare-word turns (\"Is the quokka or the narwhal on the origami list?\") and one with no\n")
 	sb.WriteString("  searchable word; each API request is followed by its floor query, so both see the same cache.\n")
@@ -106,7 +107,27 @@ func render(ctx context.Context, b *bench, rows []row, took time.Duration) strin
 	fmt.Fprintf(&sb, "  large teammate's items, sent back to back by %d clients while one client probes /readyz and a\n", heavyClients)
 	sb.WriteString("  teammate by id, 5 ms apart; its floor is the same probes with nothing else running.\n")
 	fmt.Fprintf(&sb, "- The whole run took %s.\n", took.Round(time.Second))
+	if quality != "" {
+		sb.WriteString("\n" + quality)
+	}
 	return sb.String()
+}
+
+// qualitySection is cmd/eval's results file as a section of this report: its title one level down,
+// its text as it is. `make bench` runs cmd/eval just before, so the quality rows are of the same run.
+func qualitySection(path string) (string, error) {
+	if path == "" {
+		return "", nil
+	}
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	title, rest, ok := strings.Cut(string(text), "\n")
+	if !ok || !strings.HasPrefix(title, "# ") {
+		return "", fmt.Errorf("%s: not a cmd/eval results file", path)
+	}
+	return "#" + title + "\n" + rest, nil
 }
 
 func or(s string) string {
