@@ -246,9 +246,6 @@ func (s *Service) buildPacketTx(ctx context.Context, tx pgx.Tx, teammateID strin
 		return Packet{}, err
 	}
 	useVector := q.vector.State == VectorUsed
-	if !useVector {
-		return fullTextPacketTx(ctx, tx, teammateID, q)
-	}
 	exists, useMemory, many, err := prepareVectorTx(ctx, tx, teammateID, useVector, s.vectorSketchLimit())
 	if err != nil {
 		return Packet{}, fmt.Errorf("build memory packet: %w", err)
@@ -282,38 +279,6 @@ func (s *Service) buildPacketTx(ctx context.Context, tx pgx.Tx, teammateID strin
 	if err != nil {
 		return Packet{}, fmt.Errorf("build memory packet: %w", err)
 	}
-	p.Text, p.Entries = layOut(candidates)
-	return p, nil
-}
-
-// fullTextPacketTx is buildPacketTx when the vector list takes no part: the statement that prepares
-// recall and the full-text list's are sent together, one round trip instead of two (the second
-// needs nothing from the first; its rows are dropped when the first finds no teammate, or memory
-// off).
-func fullTextPacketTx(ctx context.Context, tx pgx.Tx, teammateID string, q RecallQuery) (Packet, error) {
-	var (
-		exists, useMemory bool
-		candidates        []PacketEntry
-		batch             pgx.Batch
-	)
-	batch.Queue(qRecallPrepare, recallPrepareArgs(teammateID, false)...).QueryRow(func(row pgx.Row) (err error) {
-		exists, useMemory, _, err = scanRecallPrepare(row, 0)
-		return err
-	})
-	batch.Queue(qRecallFullText, teammateID, q.words).Query(func(rows pgx.Rows) (err error) {
-		candidates, err = pgx.CollectRows(rows, scanCandidate)
-		return err
-	})
-	if err := tx.SendBatch(ctx, &batch).Close(); err != nil {
-		return Packet{}, fmt.Errorf("build memory packet: %w", err)
-	}
-	switch {
-	case !exists:
-		return Packet{}, ErrNotFound
-	case !useMemory:
-		return offPacket(q.vector), nil
-	}
-	p := Packet{Vector: q.vector}
 	p.Text, p.Entries = layOut(candidates)
 	return p, nil
 }

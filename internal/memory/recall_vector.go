@@ -151,22 +151,14 @@ const (
 // list: it sets the transaction's settings for it and says whether the teammate sees more items than
 // sketchLimit, so that a 1,536-dimension request would use the index.
 func prepareVectorTx(ctx context.Context, tx pgx.Tx, teammateID string, useVector bool, sketchLimit int) (exists, useMemory, many bool, err error) {
-	return scanRecallPrepare(tx.QueryRow(ctx, qRecallPrepare, recallPrepareArgs(teammateID, useVector)...), sketchLimit)
-}
-
-// recallPrepareArgs are qRecallPrepare's parameters.
-func recallPrepareArgs(teammateID string, useVector bool) []any {
-	return []any{teammateID, useVector, strconv.Itoa(VectorEfSearch), strconv.Itoa(VectorMaxScanTuples)}
-}
-
-// scanRecallPrepare reads qRecallPrepare's row (see prepareVectorTx).
-func scanRecallPrepare(row pgx.Row, sketchLimit int) (exists, useMemory, many bool, err error) {
 	var (
 		visible            int64
 		parallel, settings *string
 		use                *bool
 	)
-	if err := row.Scan(&exists, &visible, &parallel, &settings, &use); err != nil {
+	err = tx.QueryRow(ctx, qRecallPrepare, teammateID, useVector,
+		strconv.Itoa(VectorEfSearch), strconv.Itoa(VectorMaxScanTuples)).Scan(&exists, &visible, &parallel, &settings, &use)
+	if err != nil {
 		return false, false, false, err
 	}
 	return exists, use != nil && *use, visible > int64(sketchLimit), nil
