@@ -16,9 +16,10 @@ import (
 // 000024): its binary quantization, one bit per dimension, whose Hamming distance to the request's
 // follows the angle between the two vectors. A teammate's sketches are one range of an index that
 // holds them, so the sketch scan ranks the teammate's embeddings by sketch, takes the nearest
-// VectorRerank of the visible items' current revisions, and only those are read whole and ranked by their exact distance: the
-// list's distances and the cut-off (MEMORY_SEMANTIC_MAX_DISTANCE) are the full-precision ones, and a
-// teammate who sees at most VectorRerank embedded items gets the exact list.
+// VectorRerank of the visible items' current revisions, and only those are read whole and ranked
+// by their exact distance: the list's distances and the cut-off (MEMORY_SEMANTIC_MAX_DISTANCE) are
+// the full-precision ones, and a teammate who sees at most VectorRerank embedded items gets the
+// exact list.
 //
 // The sketch scan grows with what the teammate sees. Above VectorSketchLimit visible items, a
 // 1,536-dimension request is served by the HNSW index of migration 000021 instead, whose cost barely
@@ -62,18 +63,23 @@ const (
 		 WHERE n.distance < $5::float8
 	)`
 
-	// recallVectorSketch is the vector list (P3) by the sketch scan, for any number of dimensions:
-	// the sketches of the visible scopes' embeddings by the model and of the request's size, in the
+	// recallVectorSketch is the vector list (P3) by the sketch scan, for any number of dimensions.
+	// The sketches of the visible scopes' embeddings by the model and of the request's size, in the
 	// order of their Hamming distance to the request's sketch (ties by item id), are walked one
 	// after the other, each kept if it is of its item's current revision and the item is visible,
-	// until VectorRerank are kept. The check is a subquery per row walked, after the sort (OFFSET 0
-	// keeps the planner from moving it before): a join there measured twice the time of the whole
-	// list, as it read every visible item's row to keep the few hundred nearest. Those kept are
-	// then read whole, one vector each by key, ranked by exact distance, and cut and ordered as the
-	// index path does. The dimensions are filtered before any distance is computed, as pgvector
-	// refuses to compare sizes that differ. The request's vector and sketch are subqueries, so that
-	// they are parsed once, not once a row (a generic plan, which pgx's cached statements come to,
-	// evaluated $3::text::vector for each of the 10,000 rows of the bench's scan: a second a request).
+	// until VectorRerank are kept. The walk starts on the nearest vectorSketchNearText sketches,
+	// kept by a bounded sort (sketch_near); only when fewer than VectorRerank of them can be kept
+	// while more sketches exist does it sort them all and walk again (the second half of sketched,
+	// which the one-time conditions leave unrun otherwise): the same rows either way, and the full
+	// sort was two thirds of the scan's time. The check is a subquery per row walked, after the
+	// sort (OFFSET 0 keeps the planner from moving it before): a join there measured twice the time
+	// of the whole list, as it read every visible item's row to keep the few hundred nearest. Those
+	// kept are then read whole, one vector each by key, ranked by exact distance, and cut and
+	// ordered as the index path does. The dimensions are filtered before any distance is computed,
+	// as pgvector refuses to compare sizes that differ. The request's vector and sketch are
+	// subqueries, so that they are parsed once, not once a row (a generic plan, which pgx's cached
+	// statements come to, evaluated $3::text::vector for each of the 10,000 rows of the bench's
+	// scan: a second a request).
 	recallVectorSketch = `sketch_near AS MATERIALIZED (
 		SELECT k.item_id, k.revision, k.sketch <~> (SELECT binary_quantize($3::text::vector)) AS hamming
 		  FROM memory_sketches k
