@@ -53,7 +53,7 @@ func TestEmbedRequestShapeAndOrder(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, vecs, 3)
 	for i, v := range vecs {
-		assert.Equal(t, []float32{float32(i), float32(i), float32(i), float32(i)}, v, "sorted by index")
+		assert.Equal(t, []float32{float32(i + 1), float32(i + 1), float32(i + 1), float32(i + 1)}, v, "sorted by index")
 	}
 	require.Len(t, f.Bodies, 1)
 	assert.Equal(t, "POST /v1/embeddings", f.Paths[0], "the base URL's trailing slash is not doubled")

@@ -48,8 +48,9 @@ func New(t testing.TB, respond Respond) *Server {
 	return f
 }
 
-// Embeddings answers an embeddings request with vectors [i, i, …] of n dimensions, in reverse order
-// of index (the API may answer in any order).
+// Embeddings answers an embeddings request with vectors [i+1, i+1, …] of n dimensions for the
+// input at index i (never all zeros, which the service refuses as unusable), in reverse order of
+// index (the API may answer in any order).
 func Embeddings(n int) Respond {
 	return func(w http.ResponseWriter, _ *http.Request, body map[string]any) {
 		inputs, _ := body["input"].([]any)
@@ -57,7 +58,7 @@ func Embeddings(n int) Respond {
 		for i := len(inputs) - 1; i >= 0; i-- {
 			v := make([]float32, n)
 			for d := range v {
-				v[d] = float32(i)
+				v[d] = float32(i + 1)
 			}
 			data = append(data, map[string]any{"object": "embedding", "index": i, "embedding": v})
 		}
