@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/open-bot/memory/internal/apitest"
+	"github.com/open-bot/memory/internal/pgcluster"
 )
 
 // server is the real API binary, run on its own embedded database.
@@ -46,7 +46,7 @@ func buildServer(ctx context.Context, repo, dir string) (string, error) {
 // answers 200. env adds or overrides variables (the last value of a name wins): the suite's server
 // runs without the demo, and env can turn it on.
 func startServer(ctx context.Context, bin, dataDir, logPath string, env ...string) (*server, error) {
-	port, err := freePort()
+	port, err := pgcluster.FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -146,15 +146,6 @@ func (s *server) logTail() string {
 		b = b[len(b)-max:]
 	}
 	return string(b)
-}
-
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
 // api talks to the server as a GraphQL client with one bearer token: the tests use it to set up data

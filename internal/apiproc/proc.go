@@ -6,12 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"strconv"
 	"time"
+
+	"github.com/open-bot/memory/internal/pgcluster"
 )
 
 // Options configures Start: one cmd/api process.
@@ -56,7 +57,7 @@ const (
 // says it is ready (a minute at most). The process's output is kept for the error of a start that
 // fails.
 func Start(ctx context.Context, o Options) (*Proc, error) {
-	port, err := freePort()
+	port, err := pgcluster.FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +76,7 @@ func Start(ctx context.Context, o Options) (*Proc, error) {
 		p.httpc = &http.Client{Timeout: time.Minute}
 	}
 	if o.Debug {
-		debugPort, err := freePort()
+		debugPort, err := pgcluster.FreePort()
 		if err != nil {
 			return nil, err
 		}
@@ -178,13 +179,4 @@ func (p *Proc) Do(ctx context.Context, token, query string, vars map[string]any,
 		return nil
 	}
 	return json.Unmarshal(r.Data, out)
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }

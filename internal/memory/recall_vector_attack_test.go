@@ -52,38 +52,6 @@ func attackPaths(t *testing.T, pool *pgxpool.Pool, e memory.QueryEmbedder) []att
 	}
 }
 
-// attackItems inserts one active item in scope (nil: shared) per vector, each with its embedding by
-// model at the vector's own size, and returns their ids in the vectors' order.
-func attackItems(t testing.TB, f fixture, scope *string, model string, vectors [][]float32) []string {
-	t.Helper()
-	ctx := context.Background()
-	ids, contents, texts, dims := make([]string, len(vectors)), make([]string, len(vectors)), make([]string, len(vectors)), make([]int32, len(vectors))
-	for i, v := range vectors {
-		ids[i], contents[i], texts[i], dims[i] = uuid.NewString(), "Attack item "+strconv.Itoa(i), vectorLiteral(v), int32(len(v))
-	}
-	err := pgx.BeginFunc(ctx, f.pool, func(tx pgx.Tx) error {
-		_, err := tx.Exec(ctx, `
-			INSERT INTO memory_items (id, teammate_id, kind, content, status, source, content_hash)
-			SELECT id, $2::uuid, 'fact', c, 'active', 'user', sha256(convert_to(id::text, 'UTF8'))
-			  FROM unnest($1::uuid[], $3::text[]) AS n(id, c)`, ids, scope, contents)
-		if err != nil {
-			return err
-		}
-		_, err = tx.Exec(ctx, `
-			INSERT INTO memory_revisions (item_id, revision, content, kind, pinned, action, actor)
-			SELECT id, 1, c, 'fact', false, 'create', 'user' FROM unnest($1::uuid[], $2::text[]) AS n(id, c)`, ids, contents)
-		if err != nil {
-			return err
-		}
-		_, err = tx.Exec(ctx, `
-			INSERT INTO memory_embeddings (item_id, revision, model, dimensions, embedding)
-			SELECT id, 1, $3, d, v::vector FROM unnest($1::uuid[], $2::text[], $4::int[]) AS n(id, v, d)`, ids, texts, model, dims)
-		return err
-	})
-	require.NoError(t, err)
-	return ids
-}
-
 // reviseItem makes item id's embedded revision 1 the first of len(old) earlier revisions embedded
 // by oldModel as old, and adds a current revision len(old)+1 embedded by vectorModel as current
 // (no embedding when current is nil).
@@ -267,29 +235,29 @@ func TestVectorAttackInvisibleNeighbours(t *testing.T) {
 		return out
 	}
 	other := vf.fixture.teammate(t, "Other")
-	attackItems(t, vf.fixture, &other, vectorModel, batch(100))
+	embeddedItemsBy(t, vf.fixture, &other, vectorModel, batch(100))
 	gone := vf.fixture.teammate(t, "Gone")
-	attackItems(t, vf.fixture, &gone, vectorModel, batch(20))
+	embeddedItemsBy(t, vf.fixture, &gone, vectorModel, batch(20))
 	_, err := vf.svc.DeleteTeammate(user, gone)
 	require.NoError(t, err)
 	for _, scope := range []*string{&vf.teammate, nil} {
-		candidates := attackItems(t, vf.fixture, scope, vectorModel, batch(50))
+		candidates := embeddedItemsBy(t, vf.fixture, scope, vectorModel, batch(50))
 		_, err := vf.pool.Exec(ctx, `UPDATE memory_items SET status = 'candidate' WHERE id = ANY($1)`, candidates)
 		require.NoError(t, err)
-		dismissed := attackItems(t, vf.fixture, scope, vectorModel, batch(50))
+		dismissed := embeddedItemsBy(t, vf.fixture, scope, vectorModel, batch(50))
 		_, err = vf.pool.Exec(ctx, `UPDATE memory_items SET status = 'dismissed', resolution = 'dismissed' WHERE id = ANY($1)`, dismissed)
 		require.NoError(t, err)
-		expired := attackItems(t, vf.fixture, scope, vectorModel, batch(50))
+		expired := embeddedItemsBy(t, vf.fixture, scope, vectorModel, batch(50))
 		_, err = vf.pool.Exec(ctx, `UPDATE memory_items SET expires_at = now() - interval '1 minute' WHERE id = ANY($1)`, expired)
 		require.NoError(t, err)
-		forgotten := attackItems(t, vf.fixture, scope, vectorModel, batch(20))
+		forgotten := embeddedItemsBy(t, vf.fixture, scope, vectorModel, batch(20))
 		for _, id := range forgotten {
 			_, err := vf.svc.ForgetMemory(user, id)
 			require.NoError(t, err)
 		}
 		// Items that expire later are visible, and nearer than the rest of the visible ones.
 		later := batch(3)
-		laterIDs := attackItems(t, vf.fixture, scope, vectorModel, later)
+		laterIDs := embeddedItemsBy(t, vf.fixture, scope, vectorModel, later)
 		_, err = vf.pool.Exec(ctx, `UPDATE memory_items SET expires_at = now() + interval '1 day' WHERE id = ANY($1)`, laterIDs)
 		require.NoError(t, err)
 		vf.ids, vf.vectors = append(vf.ids, laterIDs...), append(vf.vectors, later...)
@@ -351,12 +319,12 @@ func TestVectorAttackOtherModelsAndSizes(t *testing.T) {
 		}
 		return out
 	}
-	attackItems(t, vf.fixture, &vf.teammate, "other-model", nearQ(40))
-	attackItems(t, vf.fixture, nil, "other-model", nearQ(40))
+	embeddedItemsBy(t, vf.fixture, &vf.teammate, "other-model", nearQ(40))
+	embeddedItemsBy(t, vf.fixture, nil, "other-model", nearQ(40))
 	threes, sevens := sized(25, 3), sized(25, 768)
-	threeIDs := attackItems(t, vf.fixture, &vf.teammate, vectorModel, threes)
-	sevenIDs := attackItems(t, vf.fixture, nil, vectorModel, sevens)
-	switched := attackItems(t, vf.fixture, &vf.teammate, vectorModel, nearQ(1))[0]
+	threeIDs := embeddedItemsBy(t, vf.fixture, &vf.teammate, vectorModel, threes)
+	sevenIDs := embeddedItemsBy(t, vf.fixture, nil, vectorModel, sevens)
+	switched := embeddedItemsBy(t, vf.fixture, &vf.teammate, vectorModel, nearQ(1))[0]
 	// Revision 1 (configured model) is the request; revision 2 is embedded only by another model.
 	reviseItem(t, vf.fixture, switched, vectorModel, [][]float32{q}, nil)
 	_, err := vf.pool.Exec(context.Background(), `
@@ -438,7 +406,7 @@ func TestVectorAttackCutOff(t *testing.T) {
 		unit(0, 0, 0, 5),   // 1
 		unit(1, 0, 0, 0.1), // small
 	}
-	ids := attackItems(t, f, &tm, vectorModel, vectors)
+	ids := embeddedItemsBy(t, f, &tm, vectorModel, vectors)
 	_, err := f.pool.Exec(context.Background(), `ANALYZE memory_items, memory_embeddings, memory_sketches`)
 	require.NoError(t, err)
 	byId := byID(ids, vectors)
@@ -499,7 +467,7 @@ func TestVectorAttackOddRequests(t *testing.T) {
 	vf := newVectorFixture(t, 47, 20, 0, 20)
 	empty := vf.fixture.teammate(t, "Empty")
 	gone := vf.fixture.teammate(t, "Gone")
-	attackItems(t, vf.fixture, &gone, vectorModel, [][]float32{vf.vectors[0]})
+	embeddedItemsBy(t, vf.fixture, &gone, vectorModel, [][]float32{vf.vectors[0]})
 	_, err := vf.svc.DeleteTeammate(user, gone)
 	require.NoError(t, err)
 	q := vf.set.next()
@@ -656,7 +624,7 @@ func TestVectorAttackTies(t *testing.T) {
 		same[i] = slices.Clone(q)
 	}
 	tied := map[string]bool{}
-	for _, id := range append(attackItems(t, vf.fixture, &vf.teammate, vectorModel, same), attackItems(t, vf.fixture, nil, vectorModel, same)...) {
+	for _, id := range append(embeddedItemsBy(t, vf.fixture, &vf.teammate, vectorModel, same), embeddedItemsBy(t, vf.fixture, nil, vectorModel, same)...) {
 		tied[id] = true
 	}
 	vf.analyze(t)

@@ -79,10 +79,17 @@ func cosineDistance(a, b []float32) float64 {
 // by vectorModel, and returns their ids in the vectors' order.
 func embeddedItems(t testing.TB, f fixture, scope *string, vectors [][]float32) []string {
 	t.Helper()
+	return embeddedItemsBy(t, f, scope, vectorModel, vectors)
+}
+
+// embeddedItemsBy inserts one active item in scope (nil: shared) per vector, each with its
+// embedding by model at the vector's own size, and returns their ids in the vectors' order.
+func embeddedItemsBy(t testing.TB, f fixture, scope *string, model string, vectors [][]float32) []string {
+	t.Helper()
 	ctx := context.Background()
-	ids, contents, texts := make([]string, len(vectors)), make([]string, len(vectors)), make([]string, len(vectors))
+	ids, contents, texts, dims := make([]string, len(vectors)), make([]string, len(vectors)), make([]string, len(vectors)), make([]int32, len(vectors))
 	for i, v := range vectors {
-		ids[i], contents[i], texts[i] = uuid.NewString(), "Vector item "+strconv.Itoa(i), vectorLiteral(v)
+		ids[i], contents[i], texts[i], dims[i] = uuid.NewString(), "Vector item "+strconv.Itoa(i), vectorLiteral(v), int32(len(v))
 	}
 	err := pgx.BeginFunc(ctx, f.pool, func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `
@@ -100,7 +107,7 @@ func embeddedItems(t testing.TB, f fixture, scope *string, vectors [][]float32) 
 		}
 		_, err = tx.Exec(ctx, `
 			INSERT INTO memory_embeddings (item_id, revision, model, dimensions, embedding)
-			SELECT id, 1, $3, 1536, v::vector FROM unnest($1::uuid[], $2::text[]) AS n(id, v)`, ids, texts, vectorModel)
+			SELECT id, 1, $3, d, v::vector FROM unnest($1::uuid[], $2::text[], $4::int[]) AS n(id, v, d)`, ids, texts, model, dims)
 		return err
 	})
 	require.NoError(t, err)
@@ -187,35 +194,7 @@ func TestVectorListSketchRecall(t *testing.T) {
 	for _, id := range vf.ids {
 		visible[id] = true
 	}
-	hits, total := 0, 0
-	for i := range 20 {
-		q := vf.set.next()
-		got, indexed, err := vf.svc.VectorList(worker, vf.teammate, q, vectorModel, 2)
-		require.NoError(t, err)
-		require.False(t, indexed, "1,000 visible items are a sketch scan")
-		require.Len(t, got, 30, "request %d", i)
-		for j, m := range got {
-			require.True(t, visible[m.ItemID], "request %d: another teammate's item", i)
-			if j > 0 {
-				require.LessOrEqual(t, got[j-1].Distance, m.Distance)
-			}
-		}
-		want := exactNearest(q, vf.ids, vf.vectors, 12, 2)
-		top := map[string]bool{}
-		for _, m := range got[:12] {
-			top[m.ItemID] = true
-		}
-		for j, m := range want {
-			if top[m.ItemID] {
-				hits++
-			}
-			if j < 3 {
-				assert.InDelta(t, m.Distance, distanceOf(got, m.ItemID), 1e-5, "request %d: the distance is exact", i)
-			}
-		}
-		total += len(want)
-	}
-	recall := float64(hits) / float64(total)
+	recall := listRecall(t, vf, visible, false)
 	t.Logf("recall@12 by the sketch scan: %.3f", recall)
 	assert.GreaterOrEqual(t, recall, 0.95)
 
@@ -239,6 +218,40 @@ func TestVectorListSketchRecall(t *testing.T) {
 func TestVectorRerankInTheStatement(t *testing.T) {
 	assert.Equal(t, strconv.Itoa(memory.VectorRerank), memory.VectorRerankText)
 	assert.Contains(t, memory.QVectorListSketch, "LIMIT "+memory.VectorRerankText+"\n")
+}
+
+// listRecall asks vf's service for the vector list of 20 requests of vf's set, checks that each is
+// served by the index (indexed) or the sketch scan, is full, holds only visible items in order of
+// distance, and gives its first three exact neighbours their exact distance, and returns recall@12
+// against exact search.
+func listRecall(t *testing.T, vf vectorFixture, visible map[string]bool, indexed bool) float64 {
+	t.Helper()
+	hits, total := 0, 0
+	for i := range 20 {
+		q := vf.set.next()
+		got, byIndex, err := vf.svc.VectorList(worker, vf.teammate, q, vectorModel, 2)
+		require.NoError(t, err)
+		require.Equal(t, indexed, byIndex)
+		require.Len(t, got, 30, "request %d: the list is full", i)
+		for j, m := range got {
+			require.True(t, visible[m.ItemID], "request %d: another teammate's item", i)
+			if j > 0 {
+				require.LessOrEqual(t, got[j-1].Distance, m.Distance)
+			}
+		}
+		want := exactNearest(q, vf.ids, vf.vectors, 12, 2)
+		for j, m := range want {
+			d := distanceOf(got[:12], m.ItemID)
+			if !math.IsNaN(d) {
+				hits++
+			}
+			if j < 3 && !math.IsNaN(d) {
+				assert.InDelta(t, m.Distance, d, 1e-5, "request %d: the distance is exact", i)
+			}
+		}
+		total += len(want)
+	}
+	return float64(hits) / float64(total)
 }
 
 // distanceOf is the distance list gives id, or NaN when it doesn't hold it.
@@ -410,32 +423,7 @@ func TestVectorListIndexRecall(t *testing.T) {
 	for _, id := range vf.ids {
 		visible[id] = true
 	}
-	hits, total := 0, 0
-	for i := range 20 {
-		q := vf.set.next()
-		got, indexed, err := vf.svc.VectorList(worker, vf.teammate, q, vectorModel, 2)
-		require.NoError(t, err)
-		require.True(t, indexed)
-		require.Len(t, got, 30, "request %d: the iterative scan fills the list", i)
-		for j, m := range got {
-			require.True(t, visible[m.ItemID], "request %d: another teammate's item", i)
-			if j > 0 {
-				require.LessOrEqual(t, got[j-1].Distance, m.Distance)
-			}
-		}
-		want := exactNearest(q, vf.ids, vf.vectors, 12, 2)
-		top := map[string]bool{}
-		for _, m := range got[:12] {
-			top[m.ItemID] = true
-		}
-		for _, m := range want {
-			if top[m.ItemID] {
-				hits++
-			}
-		}
-		total += len(want)
-	}
-	recall := float64(hits) / float64(total)
+	recall := listRecall(t, vf, visible, true)
 	t.Logf("recall@12 through the index: %.3f", recall)
 	assert.GreaterOrEqual(t, recall, 0.95)
 

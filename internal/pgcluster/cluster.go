@@ -63,7 +63,7 @@ type Cluster struct {
 // returns once the server accepts connections with the stored password. On error nothing it
 // started is left running.
 func Start(ctx context.Context, opts Options) (*Cluster, error) {
-	return start(ctx, opts, freePort)
+	return start(ctx, opts, FreePort)
 }
 
 // start takes the port picker as a parameter so a test can hand out a taken port first.
@@ -326,7 +326,9 @@ func (c *Cluster) ping(ctx context.Context) error {
 	return conn.Close(ctx)
 }
 
-func freePort() (int, error) {
+// FreePort is a TCP port on 127.0.0.1 that was free a moment ago: the cluster's, and the API
+// processes' of the tools and tests that start their own.
+func FreePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return 0, err

@@ -111,7 +111,7 @@ func TestStartRetriesWhenPortTaken(t *testing.T) {
 		if picks == 1 {
 			return taken.Addr().(*net.TCPAddr).Port, nil
 		}
-		return freePort()
+		return FreePort()
 	}
 	c, err := start(ctx, Options{Dir: clusterDir(t), Fast: true, Logger: testLogger(t)}, pick)
 	require.NoError(t, err)
