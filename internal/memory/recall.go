@@ -245,32 +245,14 @@ func (s *Service) buildPacketTx(ctx context.Context, tx pgx.Tx, teammateID strin
 	if err != nil {
 		return Packet{}, err
 	}
-	useVector := q.vector.State == VectorUsed
-	exists, useMemory, many, err := prepareVectorTx(ctx, tx, teammateID, useVector, s.vectorSketchLimit())
+	pre, err := prepareVectorTx(ctx, tx, teammateID, q.vector.State == VectorUsed, s.vectorSketchLimit())
 	if err != nil {
 		return Packet{}, fmt.Errorf("build memory packet: %w", err)
 	}
-	if !exists {
-		return Packet{}, ErrNotFound
+	if !pre.exists || !pre.useMemory {
+		return packetOf(q, pre, nil)
 	}
-	if !useMemory {
-		return offPacket(q.vector), nil
-	}
-
-	p := Packet{Vector: q.vector}
-	query, args := qRecallFullText, []any{teammateID, q.words}
-	if useVector {
-		maxDistance := DefaultSemanticMaxDistance
-		if semantic, ok := s.embedder.(semanticRecall); ok {
-			maxDistance = semantic.maxDistance
-		}
-		if useVectorIndex(q, many) {
-			query, args = qRecallHybridIndexed, append(args, q.text, q.model, maxDistance)
-		} else {
-			query, args = qRecallHybridSketch, append(args, q.text, q.model, maxDistance, q.dims)
-		}
-	}
-
+	query, args := s.packetStatement(teammateID, q, useVectorIndex(q, pre.many))
 	rows, err := tx.Query(ctx, query, args...)
 	if err != nil {
 		return Packet{}, fmt.Errorf("build memory packet: %w", err)
@@ -279,6 +261,77 @@ func (s *Service) buildPacketTx(ctx context.Context, tx pgx.Tx, teammateID strin
 	if err != nil {
 		return Packet{}, fmt.Errorf("build memory packet: %w", err)
 	}
+	return packetOf(q, pre, candidates)
+}
+
+// buildPacketOnce is buildPacketTx in one round trip, outside any transaction, for a request whose
+// vector list can't be the index's (full text alone, or a vector of another size than 1,536): the
+// two statements go to PostgreSQL in one pipelined batch with a single Sync, which it runs as one
+// implicit transaction — read committed, each statement seeing what was committed when it started,
+// as in inReadTx's, and the prepare's settings lasting until the end. The lists' statement runs
+// even when the prepare finds no scope (it then finds nothing) or memory off (its rows are dropped
+// unread). A transaction of its own costs BEGIN and COMMIT on top: two statements that way measured
+// about 4× the time of the batch on loopback (docs/PERFORMANCE.md), as much as the recall work
+// itself for a teammate who sees a few hundred items.
+func (s *Service) buildPacketOnce(ctx context.Context, teammateID string, q RecallQuery) (Packet, error) {
+	teammateID, err := parseID("teammateId", teammateID)
+	if err != nil {
+		return Packet{}, err
+	}
+	var (
+		pre        recallPrepared
+		candidates []PacketEntry
+		b          pgx.Batch
+	)
+	b.Queue(qRecallPrepare, prepareArgs(teammateID, q.vector.State == VectorUsed)...).QueryRow(func(row pgx.Row) (err error) {
+		pre, err = scanPrepared(row, s.vectorSketchLimit())
+		return err
+	})
+	query, args := s.packetStatement(teammateID, q, false)
+	b.Queue(query, args...).Query(func(rows pgx.Rows) (err error) {
+		candidates, err = pgx.CollectRows(rows, scanCandidate)
+		return err
+	})
+	if err := s.pool.SendBatch(ctx, &b).Close(); err != nil {
+		return Packet{}, fmt.Errorf("build memory packet: %w", err)
+	}
+	return packetOf(q, pre, candidates)
+}
+
+// canBuildOnce says whether buildPacketOnce can serve q: whether its vector list, if any, is
+// certain to be a sketch scan, whatever the number of items the teammate sees.
+func canBuildOnce(q RecallQuery) bool {
+	return q.vector.State != VectorUsed || q.dims != hnswDimensions
+}
+
+// packetStatement is the statement of recall's lists for q and its arguments: the full-text list
+// alone, or with the vector list, read through the HNSW index when indexed and by the sketch scan
+// otherwise.
+func (s *Service) packetStatement(teammateID string, q RecallQuery, indexed bool) (string, []any) {
+	args := []any{teammateID, q.words}
+	if q.vector.State != VectorUsed {
+		return qRecallFullText, args
+	}
+	maxDistance := DefaultSemanticMaxDistance
+	if semantic, ok := s.embedder.(semanticRecall); ok {
+		maxDistance = semantic.maxDistance
+	}
+	if indexed {
+		return qRecallHybridIndexed, append(args, q.text, q.model, maxDistance)
+	}
+	return qRecallHybridSketch, append(args, q.text, q.model, maxDistance, q.dims)
+}
+
+// packetOf is the packet of q's candidates, given what the prepare found: ErrNotFound without the
+// scope, and the memory-off packet when the teammate doesn't use memory.
+func packetOf(q RecallQuery, pre recallPrepared, candidates []PacketEntry) (Packet, error) {
+	if !pre.exists {
+		return Packet{}, ErrNotFound
+	}
+	if !pre.useMemory {
+		return offPacket(q.vector), nil
+	}
+	p := Packet{Vector: q.vector}
 	p.Text, p.Entries = layOut(candidates)
 	return p, nil
 }
@@ -461,14 +514,19 @@ func (s *Service) recallPreview(ctx context.Context, teammateID, query string, w
 	q, err := s.prepareRecall(ctx, teammateID, query)
 	var p Packet
 	if err == nil {
-		err = s.inReadTx(ctx, func(tx pgx.Tx) error {
-			if p, err = s.buildPacketTx(ctx, tx, teammateID, q); err != nil || !withLeftOut || c.Kind != CredentialUser {
+		leftOut := withLeftOut && c.Kind == CredentialUser
+		if !leftOut && canBuildOnce(q) {
+			p, err = s.buildPacketOnce(ctx, teammateID, q)
+		} else {
+			err = s.inReadTx(ctx, func(tx pgx.Tx) error {
+				if p, err = s.buildPacketTx(ctx, tx, teammateID, q); err != nil || !leftOut {
+					return err
+				}
+				out, err := leftOutTx(ctx, tx, teammateID, q, p)
+				p.LeftOut = &out
 				return err
-			}
-			leftOut, err := leftOutTx(ctx, tx, teammateID, q, p)
-			p.LeftOut = &leftOut
-			return err
-		})
+			})
+		}
 	}
 	switch {
 	case errors.Is(err, ErrNotFound):

@@ -152,22 +152,38 @@ const (
 	qVectorListSketch  = `WITH words AS (SELECT $2::text), ` + recallVectorSketch + ` SELECT id::text, distance FROM vec ORDER BY pos`
 )
 
-// prepareVectorTx checks, inside tx, that the teammate's scope exists, reads whether the teammate
-// uses memory (RULES W1; false when the teammate is gone) and, when useVector, readies the vector
-// list: it sets the transaction's settings for it and says whether the teammate sees more items than
-// sketchLimit, so that a 1,536-dimension request would use the index.
-func prepareVectorTx(ctx context.Context, tx pgx.Tx, teammateID string, useVector bool, sketchLimit int) (exists, useMemory, many bool, err error) {
+// recallPrepared is what qRecallPrepare read: whether the teammate's scope exists, whether the
+// teammate uses memory (RULES W1; false when the teammate is gone) and, when the vector list takes
+// part, whether the teammate sees more items than the sketch limit, so that a 1,536-dimension
+// request would use the index.
+type recallPrepared struct {
+	exists, useMemory, many bool
+}
+
+// prepareArgs are qRecallPrepare's arguments for teammateID.
+func prepareArgs(teammateID string, useVector bool) []any {
+	return []any{teammateID, useVector, strconv.Itoa(VectorEfSearch), strconv.Itoa(VectorMaxScanTuples)}
+}
+
+// scanPrepared reads qRecallPrepare's row, comparing the count of visible items with sketchLimit.
+func scanPrepared(row pgx.Row, sketchLimit int) (recallPrepared, error) {
 	var (
+		p                  recallPrepared
 		visible            int64
 		parallel, settings *string
 		use                *bool
 	)
-	err = tx.QueryRow(ctx, qRecallPrepare, teammateID, useVector,
-		strconv.Itoa(VectorEfSearch), strconv.Itoa(VectorMaxScanTuples)).Scan(&exists, &visible, &parallel, &settings, &use)
-	if err != nil {
-		return false, false, false, err
+	if err := row.Scan(&p.exists, &visible, &parallel, &settings, &use); err != nil {
+		return recallPrepared{}, err
 	}
-	return exists, use != nil && *use, visible > int64(sketchLimit), nil
+	p.useMemory, p.many = use != nil && *use, visible > int64(sketchLimit)
+	return p, nil
+}
+
+// prepareVectorTx runs qRecallPrepare inside tx: when useVector, the settings it makes last for
+// the rest of tx.
+func prepareVectorTx(ctx context.Context, tx pgx.Tx, teammateID string, useVector bool, sketchLimit int) (recallPrepared, error) {
+	return scanPrepared(tx.QueryRow(ctx, qRecallPrepare, prepareArgs(teammateID, useVector)...), sketchLimit)
 }
 
 // useVectorIndex says whether the vector list is read through the index: for 1,536 dimensions when
@@ -201,15 +217,15 @@ func (s *Service) VectorList(ctx context.Context, teammateID string, vector []fl
 	}
 	q := RecallQuery{vector: VectorStatus{State: VectorUsed}, text: text, model: model, dims: len(vector)}
 	err = s.inReadTx(ctx, func(tx pgx.Tx) error {
-		exists, _, many, err := prepareVectorTx(ctx, tx, teammateID, true, s.vectorSketchLimit())
+		pre, err := prepareVectorTx(ctx, tx, teammateID, true, s.vectorSketchLimit())
 		if err != nil {
 			return err
 		}
-		if !exists {
+		if !pre.exists {
 			return ErrNotFound
 		}
 		query, args := qVectorListSketch, []any{teammateID, "", q.text, q.model, maxDistance, q.dims}
-		if indexed = useVectorIndex(q, many); indexed {
+		if indexed = useVectorIndex(q, pre.many); indexed {
 			query, args = qVectorListIndexed, args[:5]
 		}
 		rows, err := tx.Query(ctx, query, args...)

@@ -2,6 +2,7 @@ package memory_test
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"sync/atomic"
 	"testing"
@@ -72,5 +73,70 @@ func TestEditRoundTrips(t *testing.T) {
 		}
 		edit("Likes green tea") // warms the connection's statement cache
 		assert.EqualValues(t, 4, trips.count(func() { edit("Likes oolong tea") }), "embeddings %v", embeddings)
+	}
+}
+
+// TestRecallPreviewRoundTrips: a preview whose vector list can't be the index's is one round trip
+// (the prepare and the lists' statement in one batch), after the count of the request's words when
+// an embedder is set; the user's preview with what it left out, and a 1,536-dimension request,
+// keep their read-only transaction. Every packet is the one StartRun's path (BuildPacketTx inside
+// a transaction) builds.
+func TestRecallPreviewRoundTrips(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	tm := f.teammate(t, "Ada")
+	for i := range 40 {
+		f.create(t, &tm, fmt.Sprintf("Ada takes ferry number %d to the island on Fridays", i))
+	}
+	small := make([][]float32, 30)
+	for i := range small {
+		small[i] = []float32{float32(i + 1), 1, float32(i % 3), 2, 0, 1, float32(i % 5), 3}
+	}
+	embeddedItemsBy(t, f, &tm, "small-model", small)
+	set := newVectorSet(3, 10)
+	large := make([][]float32, 30)
+	for i := range large {
+		large[i] = set.next()
+	}
+	embeddedItems(t, f, &tm, large)
+
+	cfg := f.pool.Config()
+	cfg.MaxConns = 1
+	trips := &roundTrips{}
+	cfg.ConnConfig.Tracer = trips
+	pool, err := pgxpool.NewWithConfig(t.Context(), cfg)
+	require.NoError(t, err)
+	t.Cleanup(pool.Close)
+
+	const request = "which ferry on Fridays?"
+	for _, c := range []struct {
+		name     string
+		opts     []memory.Option
+		leftOut  bool
+		trips    int64
+		vectored bool
+	}{
+		{name: "full text", trips: 1},
+		{name: "full text, with what it left out", leftOut: true, trips: 6},
+		{name: "8 dimensions", opts: []memory.Option{memory.WithSemanticRecall(&fakeEmbedder{model: "small-model", def: small[4]}, 2)}, trips: 2, vectored: true},
+		{name: "1,536 dimensions", opts: []memory.Option{memory.WithSemanticRecall(&fakeEmbedder{model: vectorModel, def: set.next()}, 2)}, trips: 5, vectored: true},
+	} {
+		svc := memory.NewService(pool, slog.New(slog.DiscardHandler), c.opts...)
+		preview := func() memory.Packet {
+			p, err := svc.RecallPreview(worker, tm, request)
+			if c.leftOut {
+				p, err = svc.RecallPreviewWithLeftOut(user, tm, request)
+			}
+			require.NoError(t, err, c.name)
+			return p
+		}
+		preview() // warms the connection's statement cache
+		var got memory.Packet
+		assert.Equal(t, c.trips, trips.count(func() { got = preview() }), c.name)
+		want := buildPacketWith(t, svc, f.pool, tm, request)
+		assert.Equal(t, want.Text, got.Text, c.name)
+		assert.Equal(t, packetIDs(want), packetIDs(got), c.name)
+		assert.Equal(t, c.vectored, got.Vector.State == memory.VectorUsed, c.name)
+		assert.NotEmpty(t, got.Entries, c.name)
 	}
 }
