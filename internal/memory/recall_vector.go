@@ -132,12 +132,21 @@ const (
 	// the sketch scan; pgvector before 0.8 doesn't know them, and its index scans stay as they are)
 	// and no parallel workers: recall is one of many requests on a few cores, and a sketch scan
 	// split among workers measured several times slower under load.
+	//
+	// Always, it makes the rest of the transaction use generic plans (plan_cache_mode). Recall's
+	// statements are long: planning one for the request's values (a custom plan) measured 1.6–2.7 ms
+	// for the full-text statement and 4–5 ms for the hybrid one, two to four times the cost of
+	// running it, and PostgreSQL's own choice (auto) kept custom plans on some connections for the
+	// requests whose words are common. The statements are written for a generic plan: the request's
+	// words and vector are one-time subqueries, and every list reads an index by scope
+	// (docs/PERFORMANCE.md).
 	qRecallPrepare = `
 		SELECT EXISTS (SELECT 1 FROM memory_generations WHERE scope = $1),
 		       CASE WHEN $2::boolean THEN (
 		           SELECT coalesce(sum(s.items), 0) FROM memory_term_scopes s WHERE s.scope IN ('shared', $1::text))
 		       ELSE 0 END,
-		       CASE WHEN $2::boolean THEN set_config('max_parallel_workers_per_gather', '0', true) END,
+		       set_config('plan_cache_mode', 'force_generic_plan', true) ||
+		           CASE WHEN $2::boolean THEN set_config('max_parallel_workers_per_gather', '0', true) ELSE '' END,
 		       (SELECT set_config('hnsw.iterative_scan', 'strict_order', true) ||
 		               set_config('hnsw.ef_search', $3::text, true) ||
 		               set_config('hnsw.max_scan_tuples', $4::text, true)
