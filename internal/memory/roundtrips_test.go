@@ -140,3 +140,39 @@ func TestRecallPreviewRoundTrips(t *testing.T) {
 		assert.NotEmpty(t, got.Entries, c.name)
 	}
 }
+
+// TestRecallPlansAreGeneric: after recall's prepare, the rest of the transaction uses generic plans
+// (qRecallPrepare: planning recall's statements for the request's values costs more than running
+// them), and the setting ends with the transaction.
+func TestRecallPlansAreGeneric(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	tm := f.teammate(t, "Ada")
+	f.create(t, &tm, "Ada takes the ferry on Fridays")
+	ctx := context.Background()
+	conn, err := f.pool.Acquire(ctx)
+	require.NoError(t, err)
+	defer conn.Release()
+	mode := func(q pgx.Tx) (m string) {
+		var err error
+		if q == nil {
+			err = conn.QueryRow(ctx, `SELECT current_setting('plan_cache_mode')`).Scan(&m)
+		} else {
+			err = q.QueryRow(ctx, `SELECT current_setting('plan_cache_mode')`).Scan(&m)
+		}
+		require.NoError(t, err)
+		return m
+	}
+	require.Equal(t, "auto", mode(nil))
+	q, err := memory.PrepareRecall(ctx, f.svc, tm, "ferry")
+	require.NoError(t, err)
+	err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		p, err := memory.BuildPacketTx(ctx, f.svc, tx, tm, q)
+		require.NoError(t, err)
+		assert.Len(t, p.Entries, 1)
+		assert.Equal(t, "force_generic_plan", mode(tx))
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, "auto", mode(nil))
+}
