@@ -39,6 +39,18 @@ func (r *roundTrips) count(f func()) int64 {
 	return r.n.Load() - before
 }
 
+// countedPool is a pool of one connection by cfg whose round trips are counted.
+func countedPool(t *testing.T, cfg *pgxpool.Config) (*pgxpool.Pool, *roundTrips) {
+	t.Helper()
+	cfg.MaxConns = 1
+	trips := &roundTrips{}
+	cfg.ConnConfig.Tracer = trips
+	pool, err := pgxpool.NewWithConfig(t.Context(), cfg)
+	require.NoError(t, err)
+	t.Cleanup(pool.Close)
+	return pool, trips
+}
+
 // An edit is the floor's shape — BEGIN, one round trip that locks (the scope, then the item), one
 // that writes everything (revision, item, generation, lesson projection, NOTIFY, the embed job, the
 // check for proposals it applies), COMMIT — with embeddings off and on (writes near their floor,
@@ -47,12 +59,7 @@ func TestEditRoundTrips(t *testing.T) {
 	t.Parallel()
 	cfg, err := pgxpool.ParseConfig(dbtest.URL(t))
 	require.NoError(t, err)
-	cfg.MaxConns = 1
-	trips := &roundTrips{}
-	cfg.ConnConfig.Tracer = trips
-	pool, err := pgxpool.NewWithConfig(t.Context(), cfg)
-	require.NoError(t, err)
-	t.Cleanup(pool.Close)
+	pool, trips := countedPool(t, cfg)
 
 	for _, embeddings := range []bool{false, true} {
 		var opts []memory.Option
@@ -100,13 +107,7 @@ func TestRecallPreviewRoundTrips(t *testing.T) {
 	}
 	embeddedItems(t, f, &tm, large)
 
-	cfg := f.pool.Config()
-	cfg.MaxConns = 1
-	trips := &roundTrips{}
-	cfg.ConnConfig.Tracer = trips
-	pool, err := pgxpool.NewWithConfig(t.Context(), cfg)
-	require.NoError(t, err)
-	t.Cleanup(pool.Close)
+	pool, trips := countedPool(t, f.pool.Config())
 
 	const request = "which ferry on Fridays?"
 	for _, c := range []struct {
