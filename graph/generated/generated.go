@@ -13008,8 +13008,8 @@ func (ec *executionContext) _RecallEntry_item(ctx context.Context, field graphql
 			return obj.Item, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v memory.Item) graphql.Marshaler {
-			return ec.marshalNMemoryItem2githubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItem(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *memory.Item) graphql.Marshaler {
+			return ec.marshalNMemoryItem2ᚖgithubᚗcomᚋopenᚑbotᚋmemoryᚋinternalᚋmemoryᚐItem(ctx, selections, v)
 		},
 		true,
 		true,

@@ -83,7 +83,7 @@ func TestRunReadsEvidenceOfItsOwnTeammateOnly(t *testing.T) {
 	preview, err := f.svc.RecallPreview(ctxA, a, "lawyer Saul Goodman")
 	require.NoError(t, err)
 	require.Len(t, preview.Entries, 1)
-	assert.Empty(t, leaks(preview.Entries[0].Item, runB), "recallPreview")
+	assert.Empty(t, leaks(*preview.Entries[0].Item, runB), "recallPreview")
 	assert.NotContains(t, preview.Text, "hearing")
 
 	given, err := f.svc.MemoryContext(ctxA, runA.Run.ID)

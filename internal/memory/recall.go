@@ -99,7 +99,7 @@ type VectorStatus struct {
 
 // PacketEntry is one item of a packet with the reasons it was chosen.
 type PacketEntry struct {
-	Item Item
+	Item *Item
 	// FullTextRank is the item's ts_rank_cd (0 for a pinned item none of whose words matched) and
 	// FullTextPos its 1-based position in the full-text list; both nil when it isn't in that list.
 	FullTextRank *float64
@@ -367,7 +367,7 @@ func (i Item) PacketItem() packet.Item {
 func scanCandidate(row pgx.CollectableRow) (PacketEntry, error) {
 	var e PacketEntry
 	item, err := scanItem(withExtra{row, []any{&e.FullTextPos, &e.FullTextRank, &e.BM25Score, &e.VectorPos, &e.VectorDistance}})
-	e.Item = item
+	e.Item = &item
 	return e, err
 }
 
@@ -537,13 +537,13 @@ func (s *Service) recallPreview(ctx context.Context, teammateID, query string, w
 	s.countRecall("preview", time.Since(start), p)
 	items := make([]Item, len(p.Entries))
 	for i, e := range p.Entries {
-		items[i] = e.Item
+		items[i] = *e.Item
 	}
 	if err := withholdForRun(ctx, s.pool, c, items); err != nil { // S4
 		return Packet{}, err
 	}
 	for i := range p.Entries {
-		p.Entries[i].Item = items[i]
+		p.Entries[i].Item = &items[i]
 	}
 	return p, nil
 }
