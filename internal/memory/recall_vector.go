@@ -189,8 +189,8 @@ func scanPrepared(row pgx.Row, sketchLimit int) (recallPrepared, error) {
 	return p, nil
 }
 
-// prepareVectorTx runs qRecallPrepare inside tx: when useVector, the settings it makes last for
-// the rest of tx.
+// prepareVectorTx runs qRecallPrepare inside tx: the settings it makes (generic plans always, the
+// vector list's when useVector) last for the rest of tx.
 func prepareVectorTx(ctx context.Context, tx pgx.Tx, teammateID string, useVector bool, sketchLimit int) (recallPrepared, error) {
 	return scanPrepared(tx.QueryRow(ctx, qRecallPrepare, prepareArgs(teammateID, useVector)...), sketchLimit)
 }
