@@ -281,13 +281,19 @@ func (p *page) value(sel string) string {
 // change), failing the test with what as the reason.
 func (p *page) waitFor(what, expression string) {
 	p.t.Helper()
+	if err := p.untilTrue(expression); err != nil {
+		p.t.Fatalf("waiting for %s: %v", what, err)
+	}
+}
+
+// untilTrue waits up to stepTimeout for the JavaScript expression to be true, re-checking it on every
+// DOM change.
+func (p *page) untilTrue(expression string) error {
 	ctx, cancel := context.WithTimeout(p.ctx, stepTimeout)
 	defer cancel()
 	_, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`(() => { try { return !!(%s) } catch (e) { return false } })()`, expression),
 		chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(stepTimeout)))
-	if err != nil {
-		p.t.Fatalf("waiting for %s: %v", what, err)
-	}
+	return err
 }
 
 // eval returns the value of a JavaScript expression in the page.
@@ -303,10 +309,20 @@ func eval[T any](p *page, expression string) T {
 }
 
 // waitText waits until the element sel shows exactly want (its trimmed text content).
+// On a timeout the failure says what it read instead.
 func (p *page) waitText(sel, want string) {
 	p.t.Helper()
-	p.waitFor(fmt.Sprintf("%s to read %q", sel, want),
-		fmt.Sprintf(`document.querySelector(%s)?.textContent.trim() === %s`, jsString(sel), jsString(want)))
+	read := fmt.Sprintf(`document.querySelector(%s)?.textContent.trim() ?? '(no such element)'`, jsString(sel))
+	if p.untilTrue(fmt.Sprintf(`%s === %s`, read, jsString(want))) == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(p.ctx), 5*time.Second)
+	defer cancel()
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[string](read))
+	if err != nil {
+		got = "(unreadable: " + err.Error() + ")"
+	}
+	p.t.Fatalf("waiting for %s to read %q: it reads %q after %s", sel, want, got, stepTimeout)
 }
 
 // waitItemWithContent waits for a memory item whose content reads content and returns its id.
