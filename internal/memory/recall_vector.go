@@ -11,8 +11,8 @@ import (
 // How the vector list (RULES P3) is searched. docs/PERFORMANCE.md has the measurements behind the
 // numbers.
 //
-// Each 1,536-dimension vector is 6 KB in TOAST, several pages apiece, so comparing the request with
-// every visible vector reads them all. Each embedding has a sketch (memory_sketches, migration
+// Each 1,536-dimension vector is 6 KB, most of a page (kept in its row since migration 000025),
+// so comparing the request with every visible vector reads them all. Each embedding has a sketch (memory_sketches, migration
 // 000024): its binary quantization, one bit per dimension, whose Hamming distance to the request's
 // follows the angle between the two vectors. A teammate's sketches are one range of an index that
 // holds them, so the sketch scan ranks the teammate's embeddings by sketch, takes the nearest

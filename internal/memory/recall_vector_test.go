@@ -462,3 +462,25 @@ func TestVectorListForgotten(t *testing.T) {
 		}
 	}
 }
+
+// TestEmbeddingsStayInTheirRows: a 1,536-dimension vector is kept in its row (migration 000025), so
+// the re-rank reads it without the TOAST table; one too large for a page still goes there.
+func TestEmbeddingsStayInTheirRows(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	teammate := f.teammate(t, "Rows")
+	set := newVectorSet(25, 4)
+	ctx := context.Background()
+	toastSize := func() int64 {
+		t.Helper()
+		var size int64
+		require.NoError(t, f.pool.QueryRow(ctx, `
+			SELECT pg_relation_size(reltoastrelid) FROM pg_class WHERE oid = 'memory_embeddings'::regclass`).Scan(&size))
+		return size
+	}
+	require.Zero(t, toastSize())
+	embeddedItems(t, f, &teammate, [][]float32{set.next(), set.next()})
+	assert.Zero(t, toastSize(), "1,536-dimension vectors fit their rows")
+	embeddedItemsBy(t, f, &teammate, "large-model", [][]float32{append(set.next(), set.next()...)})
+	assert.Positive(t, toastSize(), "a 3,072-dimension vector (12 KB) goes to TOAST")
+}

@@ -412,6 +412,7 @@ CREATE TABLE public.memory_embeddings (
     CONSTRAINT memory_embeddings_dimensions_check CHECK (((dimensions >= 1) AND (dimensions <= 16000))),
     CONSTRAINT memory_embeddings_model_check CHECK (((char_length(model) >= 1) AND (char_length(model) <= 200)))
 );
+ALTER TABLE ONLY public.memory_embeddings ALTER COLUMN embedding SET STORAGE MAIN;
 
 --
 -- Name: memory_forget_ledger; Type: TABLE; Schema: public; Owner: -

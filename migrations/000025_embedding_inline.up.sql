@@ -1,0 +1,17 @@
+-- Embeddings kept in their rows (RULES P3; memory.recallVectorSketch).
+--
+-- pgvector's vector type is stored EXTERNAL by default: a row over 2 KB moves the vector to the
+-- TOAST table, so a 1,536-dimension vector (6 KB) was four TOAST chunks, each read through the TOAST
+-- table's index. Recall's exact re-rank reads the few hundred nearest vectors by key, and reading
+-- them from TOAST was a fifth of the hybrid statement's time (docs/PERFORMANCE.md). MAIN keeps a
+-- value in its row whenever the row fits a page, moving it out only as a last resort: a vector of up
+-- to about 2,000 dimensions stays inline, a larger one goes to TOAST as before. (MAIN may also try to
+-- compress the value; PostgreSQL gives that up at once on data that doesn't compress, as vectors
+-- don't.)
+--
+-- Only new rows are written this way. The existing ones stay in TOAST, and read the same, until
+-- the table is rewritten: the purge after a forget (VACUUM FULL memory_embeddings) does that in the
+-- embedded cluster, and an operator may run it on a DATABASE_URL server. A migration can't run it
+-- (VACUUM can't run in a transaction) and shouldn't (it would lock the table and rebuild its HNSW
+-- index at start-up).
+ALTER TABLE memory_embeddings ALTER COLUMN embedding SET STORAGE MAIN;
