@@ -126,14 +126,16 @@ type Status struct {
 func (a AI) Status(ctx context.Context, svc *memory.Service) (Status, error) {
 	st := Status{Embeddings: a.Embeddings(), Extraction: a.Extraction(), DailyRequestLimit: a.Budget.Limit()}
 	var err error
-	if st.RequestsToday, err = a.Budget.Used(ctx); err != nil {
-		return st, err
-	}
+	// The progress is read before the budget: a job reserves its request before it stores the vector,
+	// so a status that counts an item embedded also counts the request that embedded it.
 	if st.Embeddings {
 		st.EmbeddingModel, st.EmbeddingDimensions, st.EmbeddingHost = a.cfg.EmbeddingModel, a.cfg.EmbeddingDimensions, hostOf(a.cfg.EmbeddingURL)
 		if st.Embedded, st.Embeddable, err = svc.EmbeddingProgress(ctx); err != nil {
 			return st, err
 		}
+	}
+	if st.RequestsToday, err = a.Budget.Used(ctx); err != nil {
+		return st, err
 	}
 	if st.Extraction {
 		st.ExtractionModel, st.ExtractionHost = a.cfg.ExtractionModel, hostOf(a.cfg.ExtractionURL)
