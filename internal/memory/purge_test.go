@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -49,14 +48,45 @@ func privateCluster(t *testing.T) (*pgcluster.Cluster, string, *pgxpool.Pool) {
 // filesWith returns the files under dir that contain marker, in any case, as paths relative to dir.
 func filesWith(t *testing.T, dir string, marker []byte) []string {
 	t.Helper()
-	marker = bytes.ToLower(marker)
-	return filesWhere(t, dir, func(b []byte) bool { return bytes.Contains(bytes.ToLower(b), marker) })
+	return filesWithEach(t, dir, map[string]string{"": string(marker)})[""]
+}
+
+// filesWithEach is filesWith for several markers at once, by name: the files that contain each one.
+// The data directory (WAL segments included) is read once, not once per marker: under the race
+// detector each read of it takes seconds.
+func filesWithEach(t *testing.T, dir string, markers map[string]string) map[string][]string {
+	t.Helper()
+	lower := map[string][]byte{}
+	for name, m := range markers {
+		lower[name] = bytes.ToLower([]byte(m))
+	}
+	found := map[string][]string{}
+	walkFiles(t, dir, func(rel string, b []byte) {
+		b = bytes.ToLower(b)
+		for name, m := range lower {
+			if bytes.Contains(b, m) {
+				found[name] = append(found[name], rel)
+			}
+		}
+	})
+	return found
 }
 
 // filesWhere returns the files under dir whose bytes match, as paths relative to dir.
 func filesWhere(t *testing.T, dir string, match func([]byte) bool) []string {
 	t.Helper()
 	var out []string
+	walkFiles(t, dir, func(rel string, b []byte) {
+		if match(b) {
+			out = append(out, rel)
+		}
+	})
+	return out
+}
+
+// walkFiles calls visit with each file under dir, in lexical order, by its path relative to dir.
+func walkFiles(t *testing.T, dir string, visit func(rel string, b []byte)) {
+	t.Helper()
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) { // removed by the server while we walk
@@ -72,15 +102,11 @@ func filesWhere(t *testing.T, dir string, match func([]byte) bool) []string {
 			return nil
 		}
 		require.NoError(t, err)
-		if match(b) {
-			rel, _ := filepath.Rel(dir, path)
-			out = append(out, rel)
-		}
+		rel, _ := filepath.Rel(dir, path)
+		visit(rel, b)
 		return nil
 	})
 	require.NoError(t, err)
-	sort.Strings(out)
-	return out
 }
 
 // F5 where the service owns the cluster: after forgets and a purge, no file of the data directory —

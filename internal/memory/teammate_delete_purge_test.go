@@ -67,8 +67,9 @@ func TestDeleteTeammateIsPurgedFromTheDataDirectory(t *testing.T) {
 		_, err = pool.Exec(ctx, q)
 		require.NoError(t, err)
 	}
-	for what, text := range each(gone) {
-		require.NotEmpty(t, filesWith(t, dataDir, []byte(text)), "before the purge, the files hold the deleted teammate's %s", what)
+	before := filesWithEach(t, dataDir, each(gone))
+	for what := range each(gone) {
+		require.NotEmpty(t, before[what], "before the purge, the files hold the deleted teammate's %s", what)
 	}
 
 	due, err := f.svc.Background().PurgeDue(ctx)
@@ -78,12 +79,20 @@ func TestDeleteTeammateIsPurgedFromTheDataDirectory(t *testing.T) {
 	require.NoError(t, err)
 	t.Logf("purge after a deletion: tables %v, statistics %v, WAL %v", report.Tables, report.Statistics, report.WAL)
 
-	// filesWith ignores case, so the lower-case lexemes of the search vectors count too.
+	// filesWithEach ignores case, so the lower-case lexemes of the search vectors count too.
+	markers := map[string]string{}
 	for what, text := range each(gone) {
-		assert.Empty(t, filesWith(t, dataDir, []byte(text)), "files that still hold the deleted teammate's %s", what)
+		markers["gone "+what] = text
 	}
 	for what, text := range each(kept) {
-		assert.NotEmpty(t, filesWith(t, dataDir, []byte(text)), "the other teammate's %s must still be in the files", what)
+		markers["kept "+what] = text
+	}
+	after := filesWithEach(t, dataDir, markers)
+	for what := range each(gone) {
+		assert.Empty(t, after["gone "+what], "files that still hold the deleted teammate's %s", what)
+	}
+	for what := range each(kept) {
+		assert.NotEmpty(t, after["kept "+what], "the other teammate's %s must still be in the files", what)
 	}
 	due, err = f.svc.Background().PurgeDue(ctx)
 	require.NoError(t, err)
