@@ -359,6 +359,33 @@ func TestBudgetResetsAtMidnightUTC(t *testing.T) {
 	assert.Equal(t, 1, used)
 }
 
+// TestBudgetRelaxesOnlyItsOwnCommit: a reservation commits without waiting for the WAL flush
+// (UsageReserve), and that setting ends with its transaction: the next statement on the same
+// connection, a user's edit say, commits synchronously again.
+func TestBudgetRelaxesOnlyItsOwnCommit(t *testing.T) {
+	t.Parallel()
+	cfg, err := pgxpool.ParseConfig(dbtest.URL(t))
+	require.NoError(t, err)
+	cfg.MaxConns = 1 // one connection: the reservation's and the check's
+	pool, err := pgxpool.NewWithConfig(t.Context(), cfg)
+	require.NoError(t, err)
+	t.Cleanup(pool.Close)
+	// The test cluster runs without synchronous commits; this connection's session asks for them,
+	// as a production server's default does.
+	_, err = pool.Exec(t.Context(), "SET synchronous_commit = on") // sqlcheck:allow
+	require.NoError(t, err)
+	b := ai.NewBudget(pool, 5)
+	for range 3 {
+		require.NoError(t, b.Reserve(t.Context()))
+		var mode string
+		require.NoError(t, pool.QueryRow(t.Context(), "SHOW synchronous_commit").Scan(&mode)) // sqlcheck:allow
+		assert.Equal(t, "on", mode)
+	}
+	used, err := b.Used(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, 3, used)
+}
+
 func TestEmbedderQuery(t *testing.T) {
 	t.Parallel()
 	b, _ := newBudget(t, 1)

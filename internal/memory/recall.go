@@ -241,39 +241,29 @@ func (q RecallQuery) forRequest(request string) RecallQuery {
 //     packet. A teammate's lessons are not otherwise limited; the user sees them all on the Memory
 //     tab and can merge or forget them.
 func (s *Service) buildPacketTx(ctx context.Context, tx pgx.Tx, teammateID string, q RecallQuery) (Packet, error) {
-	teammateID, err := parseID("teammateId", teammateID)
-	if err != nil {
-		return Packet{}, err
-	}
-	pre, err := prepareVectorTx(ctx, tx, teammateID, q.vector.State == VectorUsed, s.vectorSketchLimit())
-	if err != nil {
-		return Packet{}, fmt.Errorf("build memory packet: %w", err)
-	}
-	if !pre.exists || !pre.useMemory {
-		return packetOf(q, pre, nil)
-	}
-	query, args := s.packetStatement(teammateID, q, useVectorIndex(q, pre.many))
-	rows, err := tx.Query(ctx, query, args...)
-	if err != nil {
-		return Packet{}, fmt.Errorf("build memory packet: %w", err)
-	}
-	candidates, err := pgx.CollectRows(rows, scanCandidate)
-	if err != nil {
-		return Packet{}, fmt.Errorf("build memory packet: %w", err)
-	}
-	return packetOf(q, pre, candidates)
+	return s.buildPacket(ctx, tx, teammateID, q)
 }
 
-// buildPacketOnce is buildPacketTx in one round trip, outside any transaction, for a request whose
-// vector list can't be the index's (full text alone, or a vector of another size than 1,536): the
-// two statements go to PostgreSQL in one pipelined batch with a single Sync, which it runs as one
-// implicit transaction — read committed, each statement seeing what was committed when it started,
-// as in inReadTx's, and the prepare's settings lasting until the end. The lists' statement runs
-// even when the prepare finds no scope (it then finds nothing) or memory off (its rows are dropped
-// unread). A transaction of its own costs BEGIN and COMMIT on top: two statements that way measured
-// about 4× the time of the batch on loopback (docs/PERFORMANCE.md), as much as the recall work
-// itself for a teammate who sees a few hundred items.
+// buildPacketOnce is buildPacketTx outside any transaction (recallPreview): PostgreSQL runs the
+// batch as one implicit transaction — read committed, each statement seeing what was committed when
+// it started, as in inReadTx's, and the prepare's settings lasting until the end. A transaction of
+// its own costs BEGIN and COMMIT on top: two statements that way measured about 4× the time of the
+// batch on loopback (docs/PERFORMANCE.md), as much as the recall work itself for a teammate who
+// sees a few hundred items.
 func (s *Service) buildPacketOnce(ctx context.Context, teammateID string, q RecallQuery) (Packet, error) {
+	return s.buildPacket(ctx, s.pool, teammateID, q)
+}
+
+// batchSender is a pool or a transaction.
+type batchSender interface {
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
+}
+
+// buildPacket sends recall's two statements, qRecallPrepare and the lists' (packetStatement), in
+// one pipelined batch on db: one round trip. The lists' statement runs even when the prepare finds
+// no scope (it then finds nothing) or memory off (its rows are dropped unread); it chooses the
+// vector list's path itself (recallVectorEither), so it doesn't wait for the prepare's count.
+func (s *Service) buildPacket(ctx context.Context, db batchSender, teammateID string, q RecallQuery) (Packet, error) {
 	teammateID, err := parseID("teammateId", teammateID)
 	if err != nil {
 		return Packet{}, err
@@ -287,27 +277,21 @@ func (s *Service) buildPacketOnce(ctx context.Context, teammateID string, q Reca
 		pre, err = scanPrepared(row, s.vectorSketchLimit())
 		return err
 	})
-	query, args := s.packetStatement(teammateID, q, false)
+	query, args := s.packetStatement(teammateID, q)
 	b.Queue(query, args...).Query(func(rows pgx.Rows) (err error) {
 		candidates, err = pgx.CollectRows(rows, scanCandidate)
 		return err
 	})
-	if err := s.pool.SendBatch(ctx, &b).Close(); err != nil {
+	if err := db.SendBatch(ctx, &b).Close(); err != nil {
 		return Packet{}, fmt.Errorf("build memory packet: %w", err)
 	}
 	return packetOf(q, pre, candidates)
 }
 
-// canBuildOnce says whether buildPacketOnce can serve q: whether its vector list, if any, is
-// certain to be a sketch scan, whatever the number of items the teammate sees.
-func canBuildOnce(q RecallQuery) bool {
-	return q.vector.State != VectorUsed || q.dims != hnswDimensions
-}
-
 // packetStatement is the statement of recall's lists for q and its arguments: the full-text list
-// alone, or with the vector list, read through the HNSW index when indexed and by the sketch scan
-// otherwise.
-func (s *Service) packetStatement(teammateID string, q RecallQuery, indexed bool) (string, []any) {
+// alone, or with the vector list (recallVectorEither for 1,536 dimensions, the sketch scan for any
+// other size).
+func (s *Service) packetStatement(teammateID string, q RecallQuery) (string, []any) {
 	args := []any{teammateID, q.words}
 	if q.vector.State != VectorUsed {
 		return qRecallFullText, args
@@ -316,10 +300,11 @@ func (s *Service) packetStatement(teammateID string, q RecallQuery, indexed bool
 	if semantic, ok := s.embedder.(semanticRecall); ok {
 		maxDistance = semantic.maxDistance
 	}
-	if indexed {
-		return qRecallHybridIndexed, append(args, q.text, q.model, maxDistance)
+	args = append(args, q.text, q.model, maxDistance, q.dims)
+	if q.dims == hnswDimensions {
+		return qRecallHybrid1536, append(args, s.vectorSketchLimit())
 	}
-	return qRecallHybridSketch, append(args, q.text, q.model, maxDistance, q.dims)
+	return qRecallHybridSketch, args
 }
 
 // packetOf is the packet of q's candidates, given what the prepare found: ErrNotFound without the
@@ -515,7 +500,7 @@ func (s *Service) recallPreview(ctx context.Context, teammateID, query string, w
 	var p Packet
 	if err == nil {
 		leftOut := withLeftOut && c.Kind == CredentialUser
-		if !leftOut && canBuildOnce(q) {
+		if !leftOut {
 			p, err = s.buildPacketOnce(ctx, teammateID, q)
 		} else {
 			err = s.inReadTx(ctx, func(tx pgx.Tx) error {

@@ -6,7 +6,8 @@ package memory
 //	$1 the teammate id (its scope and the shared scope are visible, P1)
 //	$2 the request's words, as requestWords returns them
 //	$3 the query vector in pgvector's text form, $4 the embedding model, $5 the maximum cosine
-//	   distance, $6 the vector's dimensions (vector statements only)
+//	   distance, $6 the vector's dimensions (vector statements only), $7 the sketch limit
+//	   (qRecallHybrid1536 only)
 
 const (
 	// recallVisible is P1, asked of its one home, memory_visible (migration 000011).
@@ -74,9 +75,11 @@ const (
 			  FROM fts f JOIN memory_items i ON i.id = f.id
 		) AS memory_items`
 
-	// qRecallHybridIndexed and qRecallHybridExact: the candidates of both lists, with their items.
-	qRecallHybridIndexed = `WITH ` + recallQuery + `, ` + recallFullText + `, ` + recallVectorIndexed + recallHybridSelect
-	qRecallHybridSketch  = `WITH ` + recallQuery + `, ` + recallFullText + `, ` + recallVectorSketch + recallHybridSelect
+	// qRecallHybrid1536 and qRecallHybridSketch: the candidates of both lists, with their items; the
+	// first for a 1,536-dimension request (index or sketch scan, recallVectorEither), the second for
+	// a request of any other size (sketch scan).
+	qRecallHybrid1536   = `WITH ` + recallQuery + `, ` + recallFullText + `, ` + recallVectorEither + recallHybridSelect
+	qRecallHybridSketch = `WITH ` + recallQuery + `, ` + recallFullText + `, ` + recallVectorSketchOnly + recallHybridSelect
 
 	recallHybridSelect = `
 		SELECT ` + recallCandidateColumns + ` FROM (

@@ -45,21 +45,21 @@ const (
 	// expression, so the planner walks the index and filters each row it gives by model, current
 	// revision and visibility. The nearest 60 by that order are then re-ranked by the
 	// exact distance, cut at the maximum distance, and ordered by distance, then id.
-	recallVectorIndexed = `candidates AS MATERIALIZED (
+	recallVectorIndexed = `ix_candidates AS MATERIALIZED (
 		SELECT i.id, e.embedding
 		  FROM memory_embeddings e
 		  JOIN memory_items i ON i.id = e.item_id AND i.revision = e.revision
 		 WHERE e.model = $4 AND e.dimensions = 1536 AND ` + recallVisible + `
 		 ORDER BY e.embedding::halfvec(1536) <=> $3::text::halfvec(1536)
 		 LIMIT 60
-	), nearest AS MATERIALIZED (
+	), ix_nearest AS MATERIALIZED (
 		SELECT c.id, c.embedding <=> (SELECT $3::text::vector) AS distance
-		  FROM candidates c
+		  FROM ix_candidates c
 		 ORDER BY distance, c.id
 		 LIMIT 30
-	), vec AS (
+	), ix_vec AS (
 		SELECT n.id, n.distance, row_number() OVER (ORDER BY n.distance, n.id) AS pos
-		  FROM nearest n
+		  FROM ix_nearest n
 		 WHERE n.distance < $5::float8
 	)`
 
@@ -106,29 +106,54 @@ const (
 		    AND (SELECT count(*) FROM sketch_near) = ` + vectorSketchNearText + `
 		    AND (SELECT ` + recallVisible + ` FROM memory_items i WHERE i.id = k.item_id AND i.revision = k.revision)
 		  LIMIT ` + vectorRerankText + `)
-	), nearest AS MATERIALIZED (
+	), sk_nearest AS MATERIALIZED (
 		SELECT s.id, (SELECT x.embedding FROM memory_embeddings x
 		               WHERE x.item_id = s.id AND x.revision = s.revision AND x.model = $4) <=> (SELECT $3::text::vector) AS distance
 		  FROM sketched s
 		 ORDER BY distance, s.id
 		 LIMIT 30
-	), vec AS (
+	), sk_vec AS (
 		SELECT n.id, n.distance, row_number() OVER (ORDER BY n.distance, n.id) AS pos
-		  FROM nearest n
+		  FROM sk_nearest n
 		 WHERE n.distance < $5::float8
 	)`
+
+	// recallVectorEither is the vector list (P3) of a 1,536-dimension request by the path
+	// useVectorIndex would choose, chosen inside the statement: the index's when the teammate sees
+	// more than the sketch limit ($7) of active, unpinned items (memory_term_scopes, as
+	// qRecallPrepare counts them), the sketch scan otherwise. Both paths are in the plan and a
+	// one-time condition runs one of them, so recall sends its statement without first asking for
+	// the count: a preview is one batch (buildPacketOnce) and a run's packet one round trip in its
+	// transaction, whatever the request's size. $6 is 1536 here.
+	recallVectorEither = recallVectorIndexed + `, ` + recallVectorSketch + `, vector_path AS MATERIALIZED (
+		SELECT coalesce(sum(s.items), 0) > $7::bigint AS indexed
+		  FROM memory_term_scopes s
+		 WHERE s.scope IN ('shared', $1::text)
+	), vec AS (
+		SELECT id, distance, pos FROM ix_vec WHERE (SELECT indexed FROM vector_path)
+		UNION ALL
+		SELECT id, distance, pos FROM sk_vec WHERE NOT (SELECT indexed FROM vector_path)
+	)`
+
+	// recallVectorSketchOnly is the vector list by the sketch scan alone: a request of another size
+	// than the index's.
+	recallVectorSketchOnly = recallVectorSketch + `, vec AS (SELECT id, distance, pos FROM sk_vec)`
 
 	// vectorRerankText is VectorRerank in the statement's text.
 	vectorRerankText = "200"
 	// vectorSketchNearText is how many of the nearest sketches the sketch scan first keeps by a
-	// bounded sort, in the statement's text: five times VectorRerank.
-	vectorSketchNearText = "1000"
+	// bounded sort, in the statement's text: twice VectorRerank, so that half of them may be of
+	// items not visible (other revisions, suggestions, forgotten or expired) before the walk needs
+	// the full sort. Five times VectorRerank, as it was, made the bounded sort a third of the scan's
+	// time; the rows the list keeps are the same either way (docs/PERFORMANCE.md).
+	vectorSketchNearText = "400"
 
 	// qRecallPrepare checks that the teammate's scope exists (the first column) and reads its "Use
 	// memory" switch (the last; in the same round trip, as recall's other reads). When $2 is true (the
 	// vector list takes part) it also gives the number of items the teammate sees, as
 	// memory_term_scopes keeps it (active and unpinned: the few pinned ones aside, what the sketch
-	// scan reads), and sets, for the rest of the transaction, the index path's settings (harmless to
+	// scan reads; VectorList chooses its path by it, recall's statement counts them itself), and
+	// sets, for the rest of the transaction, the index path's settings (harmless to
 	// the sketch scan; pgvector before 0.8 doesn't know them, and its index scans stay as they are)
 	// and no parallel workers: recall is one of many requests on a few cores, and a sketch scan
 	// split among workers measured several times slower under load.
@@ -157,14 +182,15 @@ const (
 	// qVectorListIndexed and qVectorListSketch are the vector list alone, by the statements recall
 	// uses (see VectorList). They take recall's parameters; the words ($2) are unused, and the CTE
 	// words only gives the parameter its type.
-	qVectorListIndexed = `WITH words AS (SELECT $2::text), ` + recallVectorIndexed + ` SELECT id::text, distance FROM vec ORDER BY pos`
-	qVectorListSketch  = `WITH words AS (SELECT $2::text), ` + recallVectorSketch + ` SELECT id::text, distance FROM vec ORDER BY pos`
+	qVectorListIndexed = `WITH words AS (SELECT $2::text), ` + recallVectorIndexed + ` SELECT id::text, distance FROM ix_vec ORDER BY pos`
+	qVectorListSketch  = `WITH words AS (SELECT $2::text), ` + recallVectorSketch + ` SELECT id::text, distance FROM sk_vec ORDER BY pos`
 )
 
 // recallPrepared is what qRecallPrepare read: whether the teammate's scope exists, whether the
 // teammate uses memory (RULES W1; false when the teammate is gone) and, when the vector list takes
 // part, whether the teammate sees more items than the sketch limit, so that a 1,536-dimension
-// request would use the index.
+// request would use the index (VectorList; recall's statement makes the same choice itself,
+// recallVectorEither).
 type recallPrepared struct {
 	exists, useMemory, many bool
 }
@@ -195,9 +221,10 @@ func prepareVectorTx(ctx context.Context, tx pgx.Tx, teammateID string, useVecto
 	return scanPrepared(tx.QueryRow(ctx, qRecallPrepare, prepareArgs(teammateID, useVector)...), sketchLimit)
 }
 
-// useVectorIndex says whether the vector list is read through the index: for 1,536 dimensions when
-// the teammate sees more than the sketch limit; otherwise it is a sketch scan. The two statements
-// share their parameters (recall_queries.go); the sketch scan also takes the dimensions.
+// useVectorIndex says whether VectorList reads the list through the index: for 1,536 dimensions
+// when the teammate sees more than the sketch limit; otherwise it is a sketch scan (the choice
+// recallVectorEither makes inside recall's statement). The two statements share their parameters
+// (recall_queries.go); the sketch scan also takes the dimensions.
 func useVectorIndex(q RecallQuery, many bool) (indexed bool) {
 	return q.dims == hnswDimensions && many
 }

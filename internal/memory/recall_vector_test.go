@@ -330,16 +330,18 @@ func TestVectorListCurrentRevisionOnly(t *testing.T) {
 	}
 }
 
-// TestVectorListSketchPastItsFirstThousand: when the thousand sketches nearest the request are
-// mostly of items the teammate can't be given (here 1,100 waiting suggestions closer than anything
-// visible), the sketch scan walks on past them: the list is still the nearest visible items, as
-// exact search gives them.
-func TestVectorListSketchPastItsFirstThousand(t *testing.T) {
+// TestVectorListSketchPastItsFirstSort: when the sketches the first, bounded sort keeps are mostly
+// of items the teammate can't be given (here a hundred more waiting suggestions than it keeps, all
+// closer than anything visible), the sketch scan walks on past them: the list is still the nearest
+// visible items, as exact search gives them.
+func TestVectorListSketchPastItsFirstSort(t *testing.T) {
 	t.Parallel()
 	vf := newVectorFixture(t, 29, 200, 100, 0)
 	ctx := context.Background()
 	q := vf.set.next()
-	near := make([][]float32, 1100)
+	first, err := strconv.Atoi(memory.VectorSketchNearText)
+	require.NoError(t, err)
+	near := make([][]float32, first+100)
 	for i := range near {
 		v := vf.set.noise(0.05)
 		var norm float64
@@ -353,7 +355,7 @@ func TestVectorListSketchPastItsFirstThousand(t *testing.T) {
 		}
 	}
 	waiting := embeddedItems(t, vf.fixture, &vf.teammate, near)
-	_, err := vf.pool.Exec(ctx, `UPDATE memory_items SET status = 'candidate' WHERE id = ANY ($1::uuid[])`, waiting)
+	_, err = vf.pool.Exec(ctx, `UPDATE memory_items SET status = 'candidate' WHERE id = ANY ($1::uuid[])`, waiting)
 	require.NoError(t, err)
 	got, indexed, err := vf.svc.VectorList(worker, vf.teammate, q, vectorModel, 2)
 	require.NoError(t, err)
@@ -366,7 +368,7 @@ func TestVectorListSketchPastItsFirstThousand(t *testing.T) {
 			hits++
 		}
 	}
-	assert.GreaterOrEqual(t, hits, 11, "recall@12 of the visible items past 1,100 nearer suggestions")
+	assert.GreaterOrEqual(t, hits, 11, "recall@12 of the visible items past more nearer suggestions than the first sort keeps")
 	for _, m := range got {
 		assert.NotContains(t, waiting, m.ItemID, "a waiting suggestion in the vector list")
 	}
@@ -400,6 +402,67 @@ func TestSketchesFollowEmbeddings(t *testing.T) {
 	var left int
 	require.NoError(t, vf.pool.QueryRow(ctx, `SELECT count(*) FROM memory_sketches WHERE item_id = $1`, vf.ids[1]).Scan(&left))
 	assert.Zero(t, left, "a forgotten item's sketches go with its embeddings (F1)")
+}
+
+// TestRecallChoosesTheVectorPathInItsStatement: recall's statement for a 1,536-dimension request
+// holds both paths of the vector list and runs one: the sketch scan for a teammate who sees no more
+// than the sketch limit ($7), the HNSW index's above it, as VectorList chooses; and its packet is
+// the one each path gives.
+func TestRecallChoosesTheVectorPathInItsStatement(t *testing.T) {
+	t.Parallel()
+	vf := newVectorFixture(t, 23, 300, 100, 100)
+	vf.analyze(t)
+	q := vf.set.next()
+	scans := func(plan, table string) (ran, never int) {
+		for line := range strings.Lines(plan) {
+			if strings.Contains(line, " on "+table+" ") || strings.HasSuffix(strings.TrimSpace(line), " on "+table) {
+				if strings.Contains(line, "never executed") {
+					never++
+				} else {
+					ran++
+				}
+			}
+		}
+		return ran, never
+	}
+	for _, limit := range []int{-1, memory.VectorSketchLimit} {
+		plan := explain(t, vf.pool, "(ANALYZE, COSTS OFF, TIMING OFF) "+memory.QRecallHybrid1536,
+			vf.teammate, "anything", vectorLiteral(q), vectorModel, 2.0, 1536, limit)
+		sketchRan, _ := scans(plan, "memory_sketches")
+		indexRan, indexNever := scans(plan, "memory_embeddings")
+		if limit == -1 {
+			assert.Zero(t, sketchRan, "the sketch scan ran above the limit:\n%s", plan)
+			assert.Positive(t, indexRan, "the index's path didn't run above the limit:\n%s", plan)
+		} else {
+			assert.Positive(t, sketchRan, "the sketch scan didn't run under the limit:\n%s", plan)
+			assert.Positive(t, indexNever, "the index's path is not in the plan:\n%s", plan)
+		}
+		svc := memory.NewService(vf.pool, slog.New(slog.DiscardHandler),
+			memory.WithSemanticRecall(&fakeEmbedder{model: vectorModel, def: q}, 2), memory.WithVectorSketchLimit(limit))
+		list, indexed, err := svc.VectorList(worker, vf.teammate, q, vectorModel, 2)
+		require.NoError(t, err)
+		require.Equal(t, limit == -1, indexed)
+		require.NotEmpty(t, list)
+		preview, err := svc.RecallPreview(worker, vf.teammate, "which one is nearest")
+		require.NoError(t, err)
+		for name, p := range map[string]memory.Packet{
+			"preview": preview,
+			"run":     buildPacketWith(t, svc, vf.pool, vf.teammate, "which one is nearest"),
+		} {
+			require.Equal(t, memory.VectorUsed, p.Vector.State, name)
+			ranked := 0
+			for _, e := range p.Entries {
+				if e.VectorPos == nil {
+					continue
+				}
+				ranked++
+				require.Less(t, *e.VectorPos-1, len(list), name)
+				assert.Equal(t, list[*e.VectorPos-1].ItemID, e.Item.ID, "%s, limit %d: vector place %d", name, limit, *e.VectorPos)
+				assert.InDelta(t, list[*e.VectorPos-1].Distance, *e.VectorDistance, 1e-9, name)
+			}
+			assert.Positive(t, ranked, "%s, limit %d: no entry from the vector list", name, limit)
+		}
+	}
 }
 
 // TestVectorListIndexRecall: through the HNSW index (forced here on a set small enough for a test),
