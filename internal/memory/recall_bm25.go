@@ -17,26 +17,28 @@ package memory
 // (in floating point, half to even: numeric arithmetic here cost twice the time) — sums taken in
 // another order may differ in their last bits, and the rounded score keeps the order the same
 // however the database sums them — and the top 30 kept, ties by item id. The idf step reads two
-// rows of memory_term_df per lexeme by its primary key, the bm25 step memory_terms' primary key
-// alone (an index-only scan). The idf values are one row of two arrays (the request's few lexemes
-// and their weights), looked up per posting by position: at 100,000 visible items a hash join of
-// the postings with a per-lexeme idf table cost about a third more.
+// rows of memory_term_df per lexeme by its primary key. The bm25 step reads each lexeme's postings
+// from memory_terms' primary key alone (an index-only scan), in a nested loop over the idf rows, so
+// that each posting finds its weight as a column of the row that found it: against one row of two
+// arrays looked up per posting (array_position) this took about a sixth off the statement at
+// 100,000 visible items, and a hash join of the postings with the idf rows cost about a third more
+// (docs/PERFORMANCE.md).
 //
 // sqlcheck:allow a fragment of recall's statements, assembled in recall_queries.go
 const recallBM25 = `idf AS MATERIALIZED (
-		SELECT array_agg(d.lexeme) AS lexemes,
-		       array_agg(ln(1 + (n.items - d.df + 0.5) / (d.df + 0.5))) AS weights
+		SELECT d.lexeme, ln(1 + (n.items - d.df + 0.5) / (d.df + 0.5)) AS weight
 		  FROM (SELECT f.lexeme, sum(f.df)::bigint AS df
 		          FROM memory_term_df f
 		         WHERE f.scope IN ('shared', $1::text) AND f.lexeme = ANY ((SELECT lexemes FROM q)::text[])
 		         GROUP BY f.lexeme) AS d,
 		       (SELECT coalesce(sum(s.items), 0)::float8 AS items FROM memory_term_scopes s WHERE s.scope IN ('shared', $1::text)) AS n
 	), bm25 AS MATERIALIZED (
-		SELECT t.item_id,
-		       round(sum(w.weights[array_position(w.lexemes, t.lexeme::text)] * t.tf * 2.2::float8 / (t.tf + 1.2::float8)) * 1e9::float8) / 1e9::float8 AS score
-		  FROM memory_terms t, idf w
-		 WHERE t.scope IN ('shared', $1::text) AND t.lexeme = ANY ((SELECT lexemes FROM q)::text[])
-		   AND (t.expires_at IS NULL OR t.expires_at > now())
+		SELECT t.item_id, round(sum(t.score) * 1e9::float8) / 1e9::float8 AS score
+		  FROM idf w CROSS JOIN LATERAL (
+		        SELECT t.item_id, w.weight * t.tf * 2.2::float8 / (t.tf + 1.2::float8) AS score
+		          FROM memory_terms t
+		         WHERE t.scope IN ('shared', $1::text) AND t.lexeme = w.lexeme
+		           AND (t.expires_at IS NULL OR t.expires_at > now())) AS t
 		 GROUP BY t.item_id
 		 ORDER BY score DESC, t.item_id
 		 LIMIT 30
