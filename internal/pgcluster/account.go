@@ -84,15 +84,37 @@ func (a account) run(ctx context.Context, dir, program string, args ...string) (
 }
 
 // serverEnv drops the PG* variables of whoever runs us, so a developer's PGDATA or PGPORT cannot
-// point the tools at another cluster.
+// point the tools at another cluster, and adds mallocSettings where the environment sets none.
 func serverEnv() []string {
 	var env []string
+	set := map[string]bool{}
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "PG") {
+			env = append(env, kv)
+			name, _, _ := strings.Cut(kv, "=")
+			set[name] = true
+		}
+	}
+	for _, kv := range mallocSettings {
+		if name, _, _ := strings.Cut(kv, "="); !set[name] {
 			env = append(env, kv)
 		}
 	}
 	return env
+}
+
+// mallocSettings keep the memory a server process frees for its next statement instead of handing
+// it back to the kernel at once (glibc's malloc; other C libraries ignore them). By default glibc
+// gives a large block (a hash table of tens of thousands of groups, a sort's memory) its own
+// mapping, or trims the top of the heap, when it is freed, so the next statement that needs as much
+// takes a page fault for each 4 kB page again: at 100,000 visible items that was about half of a
+// common-word recall's time on this project's virtual machines (docs/PERFORMANCE.md). With these,
+// blocks under 16 MB come from the heap and up to 32 MB of free memory at the heap's top is kept
+// (in memory only: nothing of it reaches the data files). The variables are
+// the server's own: set either one in the environment to choose another value.
+var mallocSettings = []string{
+	"MALLOC_MMAP_THRESHOLD_=16777216",
+	"MALLOC_TRIM_THRESHOLD_=33554432",
 }
 
 func (a account) chown(path string) error {

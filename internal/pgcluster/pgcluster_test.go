@@ -160,3 +160,19 @@ func TestURLEscapesPassword(t *testing.T) {
 func testLogger(t *testing.T) *slog.Logger {
 	return slog.New(slog.NewTextHandler(t.Output(), nil))
 }
+
+// TestServerEnvKeepsTheCallersMallocSettings: a value the environment sets wins over
+// mallocSettings', and PG* variables never reach the server.
+func TestServerEnvKeepsTheCallersMallocSettings(t *testing.T) {
+	t.Setenv("MALLOC_TRIM_THRESHOLD_", "1048576")
+	t.Setenv("PGPORT", "1")
+	env := serverEnv()
+	require.Contains(t, env, "MALLOC_TRIM_THRESHOLD_=1048576")
+	require.NotContains(t, env, "MALLOC_TRIM_THRESHOLD_=33554432")
+	require.Contains(t, env, "MALLOC_MMAP_THRESHOLD_=16777216")
+	for _, kv := range env {
+		require.False(t, strings.HasPrefix(kv, "PG"), kv)
+	}
+	// Every program of the server (initdb, pg_ctl and through it the server) gets that environment.
+	require.Equal(t, env, account{}.command(t.Context(), t.TempDir(), "pg_ctl").Env)
+}
