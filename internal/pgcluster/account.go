@@ -107,8 +107,8 @@ func serverEnv() []string {
 // it back to the kernel at once (glibc's malloc; other C libraries ignore them). By default glibc
 // gives a large block (a hash table of tens of thousands of groups, a sort's memory) its own
 // mapping, or trims the top of the heap, when it is freed, so the next statement that needs as much
-// takes a page fault for each 4 kB page again: at 100,000 visible items that was about half of a
-// common-word recall's time on this project's virtual machines (docs/PERFORMANCE.md). With these,
+// takes a page fault for each 4 kB page again: at 100,000 visible items that was a third to a half
+// of recall's statement time on this project's virtual machines (docs/PERFORMANCE.md). With these,
 // blocks under 16 MB come from the heap and up to 32 MB of free memory at the heap's top is kept
 // (in memory only: nothing of it reaches the data files). The variables are
 // the server's own: set either one in the environment to choose another value.
