@@ -110,8 +110,8 @@ func serverEnv() []string {
 // takes a page fault for each 4 kB page again: at 100,000 visible items that was a third to a half
 // of recall's statement time on this project's virtual machines (docs/PERFORMANCE.md). With these,
 // blocks under 16 MB come from the heap and up to 32 MB of free memory at the heap's top is kept
-// (in memory only: nothing of it reaches the data files). The variables are
-// the server's own: set either one in the environment to choose another value.
+// (in memory only: nothing of it reaches the data files). Set either variable in the environment
+// to choose another value.
 var mallocSettings = []string{
 	"MALLOC_MMAP_THRESHOLD_=16777216",
 	"MALLOC_TRIM_THRESHOLD_=33554432",
