@@ -48,3 +48,19 @@ func TestExact(t *testing.T) {
 		}
 	}
 }
+
+// TestCanonicalDropsIgnorablesFirst: an ignorable character between a letter and its combining
+// mark doesn't keep them apart — the text means what it would without it, composed at once, so
+// that canonicalising again changes nothing (FuzzCanonical's seed 079f1a59b63a58df), and the token
+// still spans the ignorable in the original text.
+func TestCanonicalDropsIgnorablesFirst(t *testing.T) {
+	for _, s := range []string{"A\u2064\u0311", "a\u0311", "\u0203", "A\u200b\u0311"} {
+		if got := Canonical(s); got != "\u0203" {
+			t.Errorf("Canonical(%q) = %q, want %q", s, got, "\u0203")
+		}
+	}
+	toks := Tokens("x A\u2064\u0311 y")
+	if len(toks) != 3 || toks[1].Start != 2 || toks[1].End != 2+1+3+2 || toks[1].Exact != "\u0203" {
+		t.Errorf("Tokens = %+v", toks)
+	}
+}

@@ -14,9 +14,10 @@ import (
 // dedup, tombstones, forgottenBefore, same-text suggestions, extraction evidence. It is pure and knows
 // nothing of requests; the judge (package intent) reads messages with it.
 //
-//  1. Normalise: Unicode NFKC (so full-width "ＰＩＮ" is "PIN" and "ﬁ" is "fi"), full case folding
-//     ("STRASSE" and "straße" are both "strasse"), default-ignorable characters removed (zero-width
-//     space and joiners, soft hyphen, bidi controls, variation selectors), and the apostrophe's
+//  1. Normalise: default-ignorable characters removed first (zero-width space and joiners, soft
+//     hyphen, bidi controls, variation selectors: one between a letter and its combining mark must
+//     not keep them from composing), Unicode NFKC (so full-width "ＰＩＮ" is "PIN" and "ﬁ" is "fi"),
+//     full case folding ("STRASSE" and "straße" are both "strasse"), and the apostrophe's
 //     look-alikes (’ ‘ ʼ ′ ´ `) made one "'", the minus sign, the hyphens and the figure and en dashes
 //     (− ‐ ‑ ‒ –) made one "-": typed on a phone, "–18" is "-18", and "O–" is "O-".
 //  2. Cut into tokens. A token is a run of word characters (letters, digits, marks) and symbols
@@ -62,10 +63,17 @@ func normalise(s string) []normRune {
 	folder := cases.Fold() // a Caser keeps state: one per call
 	// NFKC and case folding may change the length of a character; they are applied per character
 	// boundary segment so every output character keeps the offset of its source segment.
+	// Ignorable characters go first: dropped after NFKC, one between a letter and its combining
+	// mark would keep them apart, where the text without it composes them (Canonical would not be
+	// stable: TestCanonicalDropsIgnorablesFirst).
+	src, offsets := withoutIgnorables(s)
 	var it norm.Iter
-	it.InitString(norm.NFKC, s)
+	it.InitString(norm.NFKC, src)
 	for !it.Done() {
 		pos := it.Pos()
+		if offsets != nil {
+			pos = offsets[pos]
+		}
 		seg := it.Next()
 		buf = folder.Bytes(seg)
 		// Case folding may leave text that is no longer NFKC (rare); normalise again.
@@ -80,6 +88,27 @@ func normalise(s string) []normRune {
 		}
 	}
 	return out
+}
+
+// withoutIgnorables returns s without its ignorable characters and, when it dropped any, the
+// offset in s of each byte of the result (nil when s has none).
+func withoutIgnorables(s string) (string, []int) {
+	if !strings.ContainsFunc(s, ignorable) {
+		return s, nil
+	}
+	var b strings.Builder
+	offsets := make([]int, 0, len(s))
+	for i, r := range s {
+		if ignorable(r) {
+			continue
+		}
+		n := b.Len()
+		b.WriteRune(r)
+		for range b.Len() - n {
+			offsets = append(offsets, i)
+		}
+	}
+	return b.String(), offsets
 }
 
 // ignorable reports the Unicode default-ignorable code points (format characters, variation
@@ -215,6 +244,7 @@ func Tokens(s string) []Token {
 func exactForm(orig string) string {
 	var b strings.Builder
 	foldable, lowerBefore := true, false
+	orig, _ = withoutIgnorables(orig)
 	for _, r := range norm.NFC.String(orig) {
 		if ignorable(r) {
 			continue
