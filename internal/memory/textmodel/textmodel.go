@@ -39,7 +39,7 @@ type Token struct {
 	// Text is the token after normalisation (NFKC, case folded): what dedup, tombstones and the
 	// judge's word lists compare, since folding more errs to the safe side there.
 	Text string
-	// Exact is the token as A1's containment compares it: NFC, ignorable characters removed, the
+	// Exact is the token as A1's containment compares it: ignorable characters removed, NFC, the
 	// apostrophe's and dash's look-alikes made one, and lower-cased only for a word of letters alone
 	// without inner capitals. A code, a password or "iPhone" keeps its case ("Xk9pQ" is not "xk9pq"),
 	// and superscripts and other compatibility characters stay themselves ("10⁶" is not "106").
