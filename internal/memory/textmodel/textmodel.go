@@ -65,9 +65,8 @@ func normalise(s string) []normRune {
 	// boundary segment so every output character keeps the offset of its source segment.
 	// Ignorable characters go first: dropped after NFKC, one between a letter and its combining
 	// mark would keep them apart, where the text without it composes them (Canonical would not be
-	// stable: TestCanonicalDropsIgnorablesFirst). So does the acute accent's turn into "'": NFKC
-	// would make it a space and a combining accent.
-	src, offsets := prepare(s)
+	// stable: TestCanonicalDropsIgnorablesFirst).
+	src, offsets := withoutIgnorables(s)
 	var it norm.Iter
 	it.InitString(norm.NFKC, src)
 	for !it.Done() {
@@ -91,11 +90,10 @@ func normalise(s string) []normRune {
 	return out
 }
 
-// prepare returns s without its ignorable characters and with the acute accent (´, the one
-// apostrophe look-alike NFKC decomposes) made "'", and, when it changed anything, the offset in s
-// of each byte of the result (nil when s is unchanged).
-func prepare(s string) (string, []int) {
-	if !strings.ContainsFunc(s, func(r rune) bool { return ignorable(r) || r == '\u00b4' }) {
+// withoutIgnorables returns s without its ignorable characters and, when it dropped any, the
+// offset in s of each byte of the result (nil when s has none).
+func withoutIgnorables(s string) (string, []int) {
+	if !strings.ContainsFunc(s, ignorable) {
 		return s, nil
 	}
 	var b strings.Builder
@@ -103,9 +101,6 @@ func prepare(s string) (string, []int) {
 	for i, r := range s {
 		if ignorable(r) {
 			continue
-		}
-		if r == '\u00b4' {
-			r = '\''
 		}
 		n := b.Len()
 		b.WriteRune(r)
@@ -249,7 +244,7 @@ func Tokens(s string) []Token {
 func exactForm(orig string) string {
 	var b strings.Builder
 	foldable, lowerBefore := true, false
-	orig, _ = prepare(orig)
+	orig, _ = withoutIgnorables(orig)
 	for _, r := range norm.NFC.String(orig) {
 		if ignorable(r) {
 			continue
