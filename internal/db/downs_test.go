@@ -39,11 +39,12 @@ var rowsLost = map[uint]map[string]string{
 
 // notLossy are the downs that drop or delete data and yet lose nothing, each with the reason.
 var notLossy = map[string]string{
-	"000010_recall_terms.down.sql":   "memory_terms is derived from memory_items: 000010's up rebuilds it",
-	"000012_lighter_writes.down.sql": "its DELETEs are in the body of the trigger function it puts back; the migration runs none",
-	"000022_recall_bm25.down.sql":    "memory_term_scopes is derived from memory_items: 000022's up rebuilds it",
-	"000023_recall_df.down.sql":      "memory_term_df is derived from memory_terms: 000023's up rebuilds it",
-	"000024_vector_sketch.down.sql":  "memory_sketches is derived from memory_embeddings: 000024's up rebuilds it",
+	"000010_recall_terms.down.sql":    "memory_terms is derived from memory_items: 000010's up rebuilds it",
+	"000012_lighter_writes.down.sql":  "its DELETEs are in the body of the trigger function it puts back; the migration runs none",
+	"000022_recall_bm25.down.sql":     "memory_term_scopes is derived from memory_items: 000022's up rebuilds it",
+	"000023_recall_df.down.sql":       "memory_term_df is derived from memory_terms: 000023's up rebuilds it",
+	"000024_vector_sketch.down.sql":   "memory_sketches is derived from memory_embeddings: 000024's up rebuilds it",
+	"000026_sketch_scan_key.down.sql": "scan_key is generated from the row's other columns: 000026's up computes it again",
 }
 
 // dataStatement matches the statements of a down that can lose data: rows deleted or overwritten,

@@ -79,11 +79,12 @@ const (
 	// as pgvector refuses to compare sizes that differ. The request's vector and sketch are
 	// subqueries, so that they are parsed once, not once a row (a generic plan, which pgx's cached
 	// statements come to, evaluated $3::text::vector for each of the 10,000 rows of the bench's
-	// scan: a second a request).
+	// scan: a second a request). The sketches are found by their one-column key (migration 000026,
+	// memory_sketch_key): the visible scopes' two ranges of one index.
 	recallVectorSketch = `sketch_near AS MATERIALIZED (
 		SELECT k.item_id, k.revision, k.sketch <~> (SELECT binary_quantize($3::text::vector)) AS hamming
 		  FROM memory_sketches k
-		 WHERE k.scope IN ('shared', $1::text) AND k.model = $4 AND k.dimensions = $6::int
+		 WHERE k.scan_key IN (memory_sketch_key('shared', $6::int, $4), memory_sketch_key($1::text, $6::int, $4))
 		 ORDER BY hamming, k.item_id
 		 LIMIT ` + vectorSketchNearText + `
 	), sketched_near AS MATERIALIZED (
@@ -99,7 +100,7 @@ const (
 		(SELECT k.item_id, k.revision
 		   FROM (SELECT k.item_id, k.revision
 		           FROM memory_sketches k
-		          WHERE k.scope IN ('shared', $1::text) AND k.model = $4 AND k.dimensions = $6::int
+		          WHERE k.scan_key IN (memory_sketch_key('shared', $6::int, $4), memory_sketch_key($1::text, $6::int, $4))
 		          ORDER BY k.sketch <~> (SELECT binary_quantize($3::text::vector)), k.item_id
 		         OFFSET 0) AS k
 		  WHERE (SELECT count(*) FROM sketched_near) < ` + vectorRerankText + `

@@ -211,7 +211,7 @@ func TestVectorListSketchRecall(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(pool.Close)
 	plan := explain(t, pool, memory.QVectorListSketch, vf.teammate, "", vectorLiteral(vf.set.next()), vectorModel, 2.0, 1536)
-	assert.Contains(t, plan, "Index Only Scan using memory_sketches_scan")
+	assert.Contains(t, plan, "Index Only Scan using memory_sketches_by_key")
 }
 
 // TestVectorRerankInTheStatement: the sketch scan's statement re-ranks memory.VectorRerank rows.

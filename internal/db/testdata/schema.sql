@@ -59,6 +59,14 @@ BEGIN
 END $$;
 
 --
+-- Name: memory_sketch_key(text, integer, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.memory_sketch_key(scope text, dimensions integer, model text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN ((((scope || ' '::text) || (dimensions)::text) || ' '::text) || model);
+
+--
 -- Name: memory_sketches_insert(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -619,7 +627,8 @@ CREATE TABLE public.memory_sketches (
     model text NOT NULL,
     scope text NOT NULL COLLATE pg_catalog."C",
     dimensions integer NOT NULL,
-    sketch bit varying NOT NULL
+    sketch bit varying NOT NULL,
+    scan_key text GENERATED ALWAYS AS (public.memory_sketch_key(scope, dimensions, model)) STORED COLLATE pg_catalog."C"
 );
 
 --
@@ -1143,10 +1152,10 @@ CREATE INDEX memory_jobs_ready ON public.memory_jobs USING btree (run_after, id)
 CREATE INDEX memory_jobs_run ON public.memory_jobs USING btree (run_id) WHERE (run_id IS NOT NULL);
 
 --
--- Name: memory_sketches_scan; Type: INDEX; Schema: public; Owner: -
+-- Name: memory_sketches_by_key; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX memory_sketches_scan ON public.memory_sketches USING btree (scope, model, dimensions) INCLUDE (item_id, revision, sketch);
+CREATE INDEX memory_sketches_by_key ON public.memory_sketches USING btree (scan_key) INCLUDE (item_id, revision, sketch);
 
 --
 -- Name: memory_suppressed_run; Type: INDEX; Schema: public; Owner: -
