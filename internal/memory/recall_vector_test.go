@@ -547,3 +547,35 @@ func TestEmbeddingsStayInTheirRows(t *testing.T) {
 	embeddedItemsBy(t, f, &teammate, "large-model", [][]float32{append(set.next(), set.next()...)})
 	assert.Positive(t, toastSize(), "a 3,072-dimension vector (12 KB) goes to TOAST")
 }
+
+// TestSketchKeyKeepsModelsApart: the sketch scan finds the embeddings of a teammate by one model at
+// one size by a single key made of the scope, the size and the model's name (migration 000026,
+// memory_sketch_key). Names with spaces and digits in them, one the prefix of another, and the
+// same name at another size or in another teammate's scope can't share a key: a request meets the
+// embeddings of its own model, size and visible scopes alone, though every vector here is the
+// request's own.
+func TestSketchKeyKeepsModelsApart(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	tm := f.teammate(t, "Ada")
+	other := f.teammate(t, "Grace")
+	q := []float32{1, 2, 3, 4, 5, 6, 7, 8}
+	models := []string{"alpha", "alpha beta", "8 alpha", "alpha 8", " alpha", "alpha "}
+	want := map[string][]string{}
+	for _, m := range models {
+		want[m] = embeddedItemsBy(t, f, &tm, m, [][]float32{q, q})
+	}
+	want["alpha"] = append(want["alpha"], embeddedItemsBy(t, f, nil, "alpha", [][]float32{q})...) // the shared scope's
+	embeddedItemsBy(t, f, &other, "alpha", [][]float32{q, q})                                         // not visible to Ada
+	embeddedItemsBy(t, f, &tm, "alpha", [][]float32{q[:4], q[:4]})                                    // another size
+	for _, m := range models {
+		got, indexed, err := f.svc.VectorList(worker, tm, q, m, 2)
+		require.NoError(t, err, m)
+		assert.False(t, indexed, m)
+		ids := make([]string, len(got))
+		for i, g := range got {
+			ids[i] = g.ItemID
+		}
+		assert.ElementsMatch(t, want[m], ids, "model %q", m)
+	}
+}
