@@ -566,8 +566,8 @@ func TestSketchKeyKeepsModelsApart(t *testing.T) {
 		want[m] = embeddedItemsBy(t, f, &tm, m, [][]float32{q, q})
 	}
 	want["alpha"] = append(want["alpha"], embeddedItemsBy(t, f, nil, "alpha", [][]float32{q})...) // the shared scope's
-	embeddedItemsBy(t, f, &other, "alpha", [][]float32{q, q})                                         // not visible to Ada
-	embeddedItemsBy(t, f, &tm, "alpha", [][]float32{q[:4], q[:4]})                                    // another size
+	embeddedItemsBy(t, f, &other, "alpha", [][]float32{q, q})                                     // not visible to Ada
+	embeddedItemsBy(t, f, &tm, "alpha", [][]float32{q[:4], q[:4]})                                // another size
 	for _, m := range models {
 		got, indexed, err := f.svc.VectorList(worker, tm, q, m, 2)
 		require.NoError(t, err, m)
