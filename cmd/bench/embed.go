@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/open-bot/memory/internal/ai/aifake"
 )
 
 const dimensions = 1536
@@ -90,22 +92,24 @@ func vectorText(v []float32) string {
 	return sb.String()
 }
 
-// serveEmbeddings answers OpenAI's POST /v1/embeddings with embed's vectors.
+// serveEmbeddings answers OpenAI's POST /v1/embeddings with embed's vectors, base64-encoded when
+// the request asks for it (encoding_format, as the API does), as arrays of numbers otherwise.
 func serveEmbeddings(w http.ResponseWriter, r *http.Request) {
 	var req struct {
-		Input []string `json:"input"`
+		Input          []string `json:"input"`
+		EncodingFormat string   `json:"encoding_format"`
 	}
 	if r.URL.Path != "/v1/embeddings" || json.NewDecoder(r.Body).Decode(&req) != nil {
 		http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
 		return
 	}
 	type datum struct {
-		Index     int       `json:"index"`
-		Embedding []float32 `json:"embedding"`
+		Index     int `json:"index"`
+		Embedding any `json:"embedding"`
 	}
 	data := make([]datum, len(req.Input))
 	for i, in := range req.Input {
-		data[i] = datum{i, embed(in)}
+		data[i] = datum{i, aifake.Encode(embed(in), req.EncodingFormat)}
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data})

@@ -60,9 +60,10 @@ func dropFloorIndex(ctx context.Context, pool *pgxpool.Pool) error {
 
 // floorVector is the bare pgvector query: the nearest 30 visible items' current embeddings by the
 // HNSW index (migration 000021's, on the half-precision copies), with recall's index settings
-// (floorVectorSettings), without the exact re-ranking.
+// (floorVectorSettings), without the exact re-ranking. The request's vector is a float4[], as recall
+// sends it.
 const floorVector = `
-	SELECT i.id, e.embedding::halfvec(1536) <=> $2::text::halfvec(1536) AS distance
+	SELECT i.id, e.embedding::halfvec(1536) <=> $2::real[]::halfvec(1536) AS distance
 	  FROM memory_embeddings e JOIN memory_items i ON i.id = e.item_id AND i.revision = e.revision
 	 WHERE e.model = $3 AND e.dimensions = 1536 AND i.scope IN ('shared', $1) AND i.status = 'active'
 	 ORDER BY distance
@@ -81,8 +82,8 @@ const exactVector = `
 	SELECT i.id::text
 	  FROM memory_embeddings e JOIN memory_items i ON i.id = e.item_id AND i.revision = e.revision
 	 WHERE e.model = $3 AND e.dimensions = 1536 AND i.scope IN ('shared', $1) AND i.status = 'active'
-	   AND e.embedding <=> $2::text::vector < $4::float8
-	 ORDER BY e.embedding <=> $2::text::vector, i.id
+	   AND e.embedding <=> $2::real[]::vector < $4::float8
+	 ORDER BY e.embedding <=> $2::real[]::vector, i.id
 	 LIMIT 12`
 
 const recallPreviewQuery = `query($tm: ID!, $q: String!) {
@@ -237,7 +238,7 @@ func (b *bench) benchVectorRecall(ctx context.Context) ([]row, error) {
 			}
 		}
 		ed := time.Since(t)
-		vec := vectorText(embed(r.text))
+		vec := embed(r.text)
 		t = time.Now()
 		err := pgx.BeginFunc(ctx, b.vpool, func(tx pgx.Tx) error {
 			for _, set := range floorVectorSettings {
@@ -401,7 +402,7 @@ func (b *bench) listRecall(ctx context.Context, e *exactRecall, text string, cut
 	for _, m := range got[:min(12, len(got))] {
 		top[m.ItemID] = true
 	}
-	rows, err := b.vpool.Query(ctx, exactVector, b.vsmall, vectorText(embed(text)), embeddingModel, cut)
+	rows, err := b.vpool.Query(ctx, exactVector, b.vsmall, embed(text), embeddingModel, cut)
 	if err != nil {
 		return 0, 0, false, err
 	}

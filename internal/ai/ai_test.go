@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"sync"
@@ -58,7 +59,8 @@ func TestEmbedRequestShapeAndOrder(t *testing.T) {
 	require.Len(t, f.Bodies, 1)
 	assert.Equal(t, "POST /v1/embeddings", f.Paths[0], "the base URL's trailing slash is not doubled")
 	assert.Equal(t, "Bearer "+apiKey, f.Auth[0])
-	assert.Equal(t, map[string]any{"model": "text-embedding-3-small", "input": []any{"zero", "one", "two"}, "dimensions": float64(4)}, f.Bodies[0])
+	assert.Equal(t, map[string]any{"model": "text-embedding-3-small", "input": []any{"zero", "one", "two"}, "dimensions": float64(4),
+		"encoding_format": "base64"}, f.Bodies[0])
 
 	// Dimensions 0: not sent, and the model's own size is taken.
 	vecs, err = c.Embed(t.Context(), "m", 0, []string{"a"})
@@ -74,6 +76,23 @@ func TestEmbedRequestShapeAndOrder(t *testing.T) {
 	used, err := b.Used(t.Context())
 	require.NoError(t, err)
 	assert.Equal(t, 2, used, "every request reserved one unit")
+}
+
+// TestEmbedBase64AndArrays reads the vectors an endpoint sends base64-encoded (asked for) bit for
+// bit, and those of an endpoint that ignores encoding_format and sends arrays of numbers alike.
+func TestEmbedBase64AndArrays(t *testing.T) {
+	t.Parallel()
+	b, _ := newBudget(t, 100)
+	want := []float32{-0.5, 1e-40, math.MaxFloat32, -math.SmallestNonzeroFloat32, 0.123456789, 0, 3}
+	for _, format := range []any{"base64", nil} {
+		f := aifake.New(t, func(w http.ResponseWriter, _ *http.Request, body map[string]any) {
+			assert.Equal(t, "base64", body["encoding_format"])
+			_ = json.NewEncoder(w).Encode(map[string]any{"data": []any{map[string]any{"index": 0, "embedding": aifake.Encode(want, format)}}})
+		})
+		vecs, err := newClient(t, f, b).Embed(t.Context(), "m", len(want), []string{"a"})
+		require.NoError(t, err, format)
+		assert.Equal(t, [][]float32{want}, vecs, format)
+	}
 }
 
 func TestEmbedNoKeyNoAuthorization(t *testing.T) {
@@ -107,6 +126,18 @@ func TestEmbedRejectsBadAnswers(t *testing.T) {
 			_, _ = io.WriteString(w, `{"data":[{"index":0,"embedding":[1,2]},{"index":1,"embedding":[1,2,3]}]}`)
 		}, 0, "dimension mismatch", false},
 		"not json": {aifake.Status(200, "<html>"+secret), 2, "bad response", true},
+		"base64 not whole values": {func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
+			_, _ = io.WriteString(w, `{"data":[{"index":0,"embedding":"AACAPwAAgD8A"},{"index":1,"embedding":"AACAPwAAgD8="}]}`)
+		}, 2, "bad response", true},
+		"base64 not base64": {func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
+			_, _ = io.WriteString(w, `{"data":[{"index":0,"embedding":"AACAP!AAgD8="},{"index":1,"embedding":"AACAPwAAgD8="}]}`)
+		}, 2, "bad response", true},
+		"base64 NaN": {func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
+			_, _ = io.WriteString(w, `{"data":[{"index":0,"embedding":"AADAfwAAgD8="},{"index":1,"embedding":"AACAPwAAgD8="}]}`)
+		}, 2, "bad response", true},
+		"base64 infinity": {func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
+			_, _ = io.WriteString(w, `{"data":[{"index":0,"embedding":"AACAfwAAgD8="},{"index":1,"embedding":"AACAPwAAgD8="}]}`)
+		}, 2, "bad response", true},
 	} {
 		c := newClient(t, aifake.New(t, tc.respond), b)
 		_, err := c.Embed(t.Context(), "m", tc.dims, []string{secret, "b"})

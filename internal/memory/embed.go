@@ -141,13 +141,13 @@ func (s *Background) storeVector(ctx context.Context, ref EmbedRef, cfg embeddin
 	if cfg.dims > 0 && len(vector) != cfg.dims {
 		return jobs.Permanent(codeDimensions, nil)
 	}
-	literal, ok := vectorText(vector)
+	unit, ok := unitVector(vector)
 	if !ok {
 		return jobs.Permanent(codeUnusableVector, nil)
 	}
 	return s.storeEmbedding(ctx, ref.ItemID, ref.Revision, func(q *memorydb.Queries) error {
 		return q.EmbeddingStore(ctx, memorydb.EmbeddingStoreParams{
-			ItemID: ref.ItemID, Revision: ref.Revision, Model: cfg.model, Dimensions: len(vector), Embedding: literal,
+			ItemID: ref.ItemID, Revision: ref.Revision, Model: cfg.model, Dimensions: len(vector), Embedding: unit,
 		})
 	})
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -137,11 +136,11 @@ type RecallQuery struct {
 	request string
 	words   string
 	vector  VectorStatus
-	// text is the vector in pgvector's text form, model the model that made it, dims its size;
+	// vector32 is the request's vector (unitVector), model the model that made it, dims its size;
 	// set when vector.State is VectorUsed.
-	text  string
-	model string
-	dims  int
+	vector32 []float32
+	model    string
+	dims     int
 }
 
 // prepareRecall readies request for a packet of teammateID (see buildPacketTx): with an embedder
@@ -181,7 +180,7 @@ func (s *Service) prepareRecall(ctx context.Context, teammateID, request string)
 	if err != nil && ctx.Err() != nil {
 		return RecallQuery{}, fmt.Errorf("prepare recall: %w", ctx.Err())
 	}
-	text, ok := vectorText(vector)
+	unit, ok := unitVector(vector)
 	switch {
 	case errors.Is(err, ErrAIBudgetSpent):
 		q.vector = VectorStatus{State: VectorFailed, Reason: VectorReasonBudgetSpent}
@@ -191,7 +190,7 @@ func (s *Service) prepareRecall(ctx context.Context, teammateID, request string)
 		q.vector = VectorStatus{State: VectorFailed, Reason: VectorReasonUnusable}
 	default:
 		q.vector = VectorStatus{State: VectorUsed}
-		q.text, q.model, q.dims = text, model, len(vector)
+		q.vector32, q.model, q.dims = unit, model, len(vector)
 	}
 	if q.vector.State == VectorFailed {
 		s.log.WarnContext(ctx, "recall falls back to full-text search", "teammate", teammateID, "reason", q.vector.Reason)
@@ -300,7 +299,7 @@ func (s *Service) packetStatement(teammateID string, q RecallQuery) (string, []a
 	if semantic, ok := s.embedder.(semanticRecall); ok {
 		maxDistance = semantic.maxDistance
 	}
-	args = append(args, q.text, q.model, maxDistance, q.dims)
+	args = append(args, q.vector32, q.model, maxDistance, q.dims)
 	if q.dims == hnswDimensions {
 		return qRecallHybrid1536, append(args, s.vectorSketchLimit())
 	}
@@ -364,36 +363,33 @@ type withExtra struct {
 
 func (r withExtra) Scan(dest ...any) error { return r.Row.Scan(append(dest, r.extra...)...) }
 
-// vectorText renders v, scaled to unit length, in pgvector's text form; false when v can't be a
-// vector: empty, too long, holding NaN or infinity (which pgvector refuses), or all zeros (no
-// direction, so no cosine distance to anything). Every vector stored or searched goes through it.
-// The scale changes no cosine distance and no sketch, and keeps each coordinate within ±1: the
+// unitVector is v scaled to unit length, as recall and the embeddings' table are sent it (a
+// float4[] parameter, cast to pgvector's types in SQL: no text to print or parse); false when v
+// can't be a vector: empty, too long, holding NaN or infinity (which pgvector refuses), or all zeros
+// (no direction, so no cosine distance to anything). Every vector stored or searched goes through
+// it. The scale changes no cosine distance and no sketch, and keeps each coordinate within ±1: the
 // half-precision copy the HNSW index compares (migration 000021) can't hold a value beyond ±65,504,
 // and loses a tiny vector's coordinates to zero.
-func vectorText(v []float32) (string, bool) {
+func unitVector(v []float32) ([]float32, bool) {
 	if len(v) == 0 || len(v) > maxEmbeddingDimensions {
-		return "", false
+		return nil, false
 	}
 	var norm float64
 	for _, x := range v {
 		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return "", false
+			return nil, false
 		}
 		norm += float64(x) * float64(x)
 	}
 	norm = math.Sqrt(norm)
 	if norm == 0 || math.IsInf(norm, 0) {
-		return "", false
+		return nil, false
 	}
-	b := make([]byte, 0, len(v)*12)
-	b = append(b, '[')
+	out := make([]float32, len(v))
 	for i, x := range v {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendFloat(b, float64(x)/norm, 'g', -1, 32)
+		out[i] = float32(float64(x) / norm)
 	}
-	return string(append(b, ']')), true
+	return out, true
 }
 
 // requestWords is the sanitised form of a request for full-text recall (P2): its words — maximal

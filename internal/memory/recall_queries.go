@@ -5,7 +5,7 @@ package memory
 //
 //	$1 the teammate id (its scope and the shared scope are visible, P1)
 //	$2 the request's words, as requestWords returns them
-//	$3 the query vector in pgvector's text form, $4 the embedding model, $5 the maximum cosine
+//	$3 the query vector as a float4[] (unitVector), $4 the embedding model, $5 the maximum cosine
 //	   distance, $6 the vector's dimensions (vector statements only), $7 the sketch limit
 //	   (qRecallHybrid1536 only)
 

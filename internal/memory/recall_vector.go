@@ -50,10 +50,10 @@ const (
 		  FROM memory_embeddings e
 		  JOIN memory_items i ON i.id = e.item_id AND i.revision = e.revision
 		 WHERE e.model = $4 AND e.dimensions = 1536 AND ` + recallVisible + `
-		 ORDER BY e.embedding::halfvec(1536) <=> $3::text::halfvec(1536)
+		 ORDER BY e.embedding::halfvec(1536) <=> $3::real[]::halfvec(1536)
 		 LIMIT 60
 	), ix_nearest AS MATERIALIZED (
-		SELECT c.id, c.embedding <=> (SELECT $3::text::vector) AS distance
+		SELECT c.id, c.embedding <=> (SELECT $3::real[]::vector) AS distance
 		  FROM ix_candidates c
 		 ORDER BY distance, c.id
 		 LIMIT 30
@@ -77,12 +77,14 @@ const (
 	// kept are then read whole, one vector each by key, ranked by exact distance, and cut and
 	// ordered as the index path does. The dimensions are filtered before any distance is computed,
 	// as pgvector refuses to compare sizes that differ. The request's vector and sketch are
-	// subqueries, so that they are parsed once, not once a row (a generic plan, which pgx's cached
-	// statements come to, evaluated $3::text::vector for each of the 10,000 rows of the bench's
-	// scan: a second a request). The sketches are found by their one-column key (migration 000026,
+	// subqueries, so that they are made once, not once a row (a generic plan, which pgx's cached
+	// statements come to, evaluated the request's vector, then sent as text, for each of the 10,000
+	// rows of the bench's scan: a second a request). The vector comes as a float4[] ($3), which
+	// PostgreSQL receives in binary and pgvector's cast copies: parsing it from text, twice, measured
+	// a third of a millisecond of the statement. The sketches are found by their one-column key (migration 000026,
 	// memory_sketch_key): the visible scopes' two ranges of one index.
 	recallVectorSketch = `sketch_near AS MATERIALIZED (
-		SELECT k.item_id, k.revision, k.sketch <~> (SELECT binary_quantize($3::text::vector)) AS hamming
+		SELECT k.item_id, k.revision, k.sketch <~> (SELECT binary_quantize($3::real[]::vector)) AS hamming
 		  FROM memory_sketches k
 		 WHERE k.scan_key IN (memory_sketch_key('shared', $6::int, $4), memory_sketch_key($1::text, $6::int, $4))
 		 ORDER BY hamming, k.item_id
@@ -101,7 +103,7 @@ const (
 		   FROM (SELECT k.item_id, k.revision
 		           FROM memory_sketches k
 		          WHERE k.scan_key IN (memory_sketch_key('shared', $6::int, $4), memory_sketch_key($1::text, $6::int, $4))
-		          ORDER BY k.sketch <~> (SELECT binary_quantize($3::text::vector)), k.item_id
+		          ORDER BY k.sketch <~> (SELECT binary_quantize($3::real[]::vector)), k.item_id
 		         OFFSET 0) AS k
 		  WHERE (SELECT count(*) FROM sketched_near) < ` + vectorRerankText + `
 		    AND (SELECT count(*) FROM sketch_near) = ` + vectorSketchNearText + `
@@ -109,7 +111,7 @@ const (
 		  LIMIT ` + vectorRerankText + `)
 	), sk_nearest AS MATERIALIZED (
 		SELECT s.id, (SELECT x.embedding FROM memory_embeddings x
-		               WHERE x.item_id = s.id AND x.revision = s.revision AND x.model = $4) <=> (SELECT $3::text::vector) AS distance
+		               WHERE x.item_id = s.id AND x.revision = s.revision AND x.model = $4) <=> (SELECT $3::real[]::vector) AS distance
 		  FROM sketched s
 		 ORDER BY distance, s.id
 		 LIMIT 30
@@ -248,11 +250,11 @@ func (s *Service) VectorList(ctx context.Context, teammateID string, vector []fl
 	if teammateID, err = parseID("teammateId", teammateID); err != nil {
 		return nil, false, err
 	}
-	text, ok := vectorText(vector)
+	unit, ok := unitVector(vector)
 	if !ok {
 		return nil, false, invalid("vector", "must be a usable vector")
 	}
-	q := RecallQuery{vector: VectorStatus{State: VectorUsed}, text: text, model: model, dims: len(vector)}
+	q := RecallQuery{vector: VectorStatus{State: VectorUsed}, vector32: unit, model: model, dims: len(vector)}
 	err = s.inReadTx(ctx, func(tx pgx.Tx) error {
 		pre, err := prepareVectorTx(ctx, tx, teammateID, true, s.vectorSketchLimit())
 		if err != nil {
@@ -261,7 +263,7 @@ func (s *Service) VectorList(ctx context.Context, teammateID string, vector []fl
 		if !pre.exists {
 			return ErrNotFound
 		}
-		query, args := qVectorListSketch, []any{teammateID, "", q.text, q.model, maxDistance, q.dims}
+		query, args := qVectorListSketch, []any{teammateID, "", q.vector32, q.model, maxDistance, q.dims}
 		if indexed = useVectorIndex(q, pre.many); indexed {
 			query, args = qVectorListIndexed, args[:5]
 		}

@@ -210,7 +210,7 @@ func TestVectorListSketchRecall(t *testing.T) {
 	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
 	require.NoError(t, err)
 	t.Cleanup(pool.Close)
-	plan := explain(t, pool, memory.QVectorListSketch, vf.teammate, "", vectorLiteral(vf.set.next()), vectorModel, 2.0, 1536)
+	plan := explain(t, pool, memory.QVectorListSketch, vf.teammate, "", vf.set.next(), vectorModel, 2.0, 1536)
 	assert.Contains(t, plan, "Index Only Scan using memory_sketches_by_key")
 }
 
@@ -427,7 +427,7 @@ func TestRecallChoosesTheVectorPathInItsStatement(t *testing.T) {
 	}
 	for _, limit := range []int{-1, memory.VectorSketchLimit} {
 		plan := explain(t, vf.pool, "(ANALYZE, COSTS OFF, TIMING OFF) "+memory.QRecallHybrid1536,
-			vf.teammate, "anything", vectorLiteral(q), vectorModel, 2.0, 1536, limit)
+			vf.teammate, "anything", q, vectorModel, 2.0, 1536, limit)
 		sketchRan, _ := scans(plan, "memory_sketches")
 		indexRan, indexNever := scans(plan, "memory_embeddings")
 		if limit == -1 {
@@ -491,7 +491,7 @@ func TestVectorListIndexRecall(t *testing.T) {
 	assert.GreaterOrEqual(t, recall, 0.95)
 
 	// The statement is served by the index, not by a sort of every visible vector.
-	plan := explain(t, vf.pool, memory.QVectorListIndexed, vf.teammate, "", vectorLiteral(vf.set.next()), vectorModel, 2.0)
+	plan := explain(t, vf.pool, memory.QVectorListIndexed, vf.teammate, "", vf.set.next(), vectorModel, 2.0)
 	assert.Contains(t, plan, "Index Scan using memory_embeddings_hnsw_1536_half")
 }
 

@@ -4,8 +4,11 @@
 package aifake
 
 import (
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -50,7 +53,8 @@ func New(t testing.TB, respond Respond) *Server {
 
 // Embeddings answers an embeddings request with vectors [i+1, i+1, …] of n dimensions for the
 // input at index i (never all zeros, which the service refuses as unusable), in reverse order of
-// index (the API may answer in any order).
+// index (the API may answer in any order); base64-encoded when the request asks for it
+// (encoding_format, as OpenAI does), as arrays of numbers otherwise.
 func Embeddings(n int) Respond {
 	return func(w http.ResponseWriter, _ *http.Request, body map[string]any) {
 		inputs, _ := body["input"].([]any)
@@ -60,10 +64,23 @@ func Embeddings(n int) Respond {
 			for d := range v {
 				v[d] = float32(i + 1)
 			}
-			data = append(data, map[string]any{"object": "embedding", "index": i, "embedding": v})
+			data = append(data, map[string]any{"object": "embedding", "index": i, "embedding": Encode(v, body["encoding_format"])})
 		}
 		_ = json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data, "model": body["model"]})
 	}
+}
+
+// Encode is v as an embeddings response holds it for a request whose encoding_format is format:
+// a base64 string of its little-endian float32 values for "base64", the numbers otherwise.
+func Encode(v []float32, format any) any {
+	if format != "base64" {
+		return v
+	}
+	raw := make([]byte, 0, 4*len(v))
+	for _, x := range v {
+		raw = binary.LittleEndian.AppendUint32(raw, math.Float32bits(x))
+	}
+	return base64.StdEncoding.EncodeToString(raw)
 }
 
 // ChatAnswer answers a chat completion with content as the assistant's message.

@@ -97,7 +97,7 @@ func (q *Queries) EmbeddingSource(ctx context.Context, arg EmbeddingSourceParams
 
 const embeddingStore = `-- name: EmbeddingStore :exec
 INSERT INTO memory_embeddings (item_id, revision, model, dimensions, embedding)
-VALUES ($1, $2, $3, $4, ($5::text)::vector)
+VALUES ($1, $2, $3, $4, ($5::real[])::vector)
 ON CONFLICT (item_id, revision, model) DO UPDATE
    SET dimensions = EXCLUDED.dimensions, embedding = EXCLUDED.embedding, created_at = now()
  WHERE memory_embeddings.dimensions <> EXCLUDED.dimensions
@@ -108,10 +108,10 @@ type EmbeddingStoreParams struct {
 	Revision   int
 	Model      string
 	Dimensions int
-	Embedding  string
+	Embedding  []float32
 }
 
-// Stores a vector (in pgvector's text form); one of another size for the same model (the dimensions
+// Stores a vector (a float4[], cast to pgvector's type); one of another size for the same model (the dimensions
 // setting changed) is replaced.
 func (q *Queries) EmbeddingStore(ctx context.Context, arg EmbeddingStoreParams) error {
 	_, err := q.db.Exec(ctx, embeddingStore,

@@ -17,10 +17,10 @@ SELECT i.status, i.revision, i.key, i.content,
   FROM memory_items i WHERE i.id = @item_id;
 
 -- name: EmbeddingStore :exec
--- Stores a vector (in pgvector's text form); one of another size for the same model (the dimensions
+-- Stores a vector (a float4[], cast to pgvector's type); one of another size for the same model (the dimensions
 -- setting changed) is replaced.
 INSERT INTO memory_embeddings (item_id, revision, model, dimensions, embedding)
-VALUES (@item_id, @revision, @model, @dimensions, (@embedding::text)::vector)
+VALUES (@item_id, @revision, @model, @dimensions, (@embedding::real[])::vector)
 ON CONFLICT (item_id, revision, model) DO UPDATE
    SET dimensions = EXCLUDED.dimensions, embedding = EXCLUDED.embedding, created_at = now()
  WHERE memory_embeddings.dimensions <> EXCLUDED.dimensions;
