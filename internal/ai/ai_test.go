@@ -115,29 +115,15 @@ func TestEmbedRejectsBadAnswers(t *testing.T) {
 		code      string
 		retryable bool
 	}{
-		"dimension mismatch": {aifake.Embeddings(3), 4, "dimension mismatch", false},
-		"too few vectors": {func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
-			_, _ = io.WriteString(w, `{"data":[{"index":0,"embedding":[1,2]}]}`)
-		}, 2, "bad response", false},
-		"duplicate index": {func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
-			_, _ = io.WriteString(w, `{"data":[{"index":0,"embedding":[1,2]},{"index":0,"embedding":[1,2]}]}`)
-		}, 2, "bad response", false},
-		"mixed sizes": {func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
-			_, _ = io.WriteString(w, `{"data":[{"index":0,"embedding":[1,2]},{"index":1,"embedding":[1,2,3]}]}`)
-		}, 0, "dimension mismatch", false},
-		"not json": {aifake.Status(200, "<html>"+secret), 2, "bad response", true},
-		"base64 not whole values": {func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
-			_, _ = io.WriteString(w, `{"data":[{"index":0,"embedding":"AACAPwAAgD8A"},{"index":1,"embedding":"AACAPwAAgD8="}]}`)
-		}, 2, "bad response", true},
-		"base64 not base64": {func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
-			_, _ = io.WriteString(w, `{"data":[{"index":0,"embedding":"AACAP!AAgD8="},{"index":1,"embedding":"AACAPwAAgD8="}]}`)
-		}, 2, "bad response", true},
-		"base64 NaN": {func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
-			_, _ = io.WriteString(w, `{"data":[{"index":0,"embedding":"AADAfwAAgD8="},{"index":1,"embedding":"AACAPwAAgD8="}]}`)
-		}, 2, "bad response", true},
-		"base64 infinity": {func(w http.ResponseWriter, _ *http.Request, _ map[string]any) {
-			_, _ = io.WriteString(w, `{"data":[{"index":0,"embedding":"AACAfwAAgD8="},{"index":1,"embedding":"AACAPwAAgD8="}]}`)
-		}, 2, "bad response", true},
+		"dimension mismatch":      {aifake.Embeddings(3), 4, "dimension mismatch", false},
+		"too few vectors":         {aifake.Status(200, `{"data":[{"index":0,"embedding":[1,2]}]}`), 2, "bad response", false},
+		"duplicate index":         {aifake.Status(200, `{"data":[{"index":0,"embedding":[1,2]},{"index":0,"embedding":[1,2]}]}`), 2, "bad response", false},
+		"mixed sizes":             {aifake.Status(200, `{"data":[{"index":0,"embedding":[1,2]},{"index":1,"embedding":[1,2,3]}]}`), 0, "dimension mismatch", false},
+		"not json":                {aifake.Status(200, "<html>"+secret), 2, "bad response", true},
+		"base64 not whole values": {aifake.Status(200, `{"data":[{"index":0,"embedding":"AACAPwAAgD8A"},{"index":1,"embedding":"AACAPwAAgD8="}]}`), 2, "bad response", true},
+		"base64 not base64":       {aifake.Status(200, `{"data":[{"index":0,"embedding":"AACAP!AAgD8="},{"index":1,"embedding":"AACAPwAAgD8="}]}`), 2, "bad response", true},
+		"base64 NaN":              {aifake.Status(200, `{"data":[{"index":0,"embedding":"AADAfwAAgD8="},{"index":1,"embedding":"AACAPwAAgD8="}]}`), 2, "bad response", true},
+		"base64 infinity":         {aifake.Status(200, `{"data":[{"index":0,"embedding":"AACAfwAAgD8="},{"index":1,"embedding":"AACAPwAAgD8="}]}`), 2, "bad response", true},
 	} {
 		c := newClient(t, aifake.New(t, tc.respond), b)
 		_, err := c.Embed(t.Context(), "m", tc.dims, []string{secret, "b"})
