@@ -165,15 +165,25 @@ func (c *Client) Embed(ctx context.Context, model string, dims int, inputs []str
 
 // embedding is one vector of an embeddings response: a base64 string of little-endian float32
 // values (encoding_format "base64"), or an array of numbers from an endpoint that doesn't know
-// that option. A string whose length is not a whole number of values, or that holds NaN or an
-// infinity (which no JSON number can be, and no vector may hold), makes the response a bad one.
+// that option. A string that is not standard base64 (padded, without line breaks), whose length is
+// not a whole number of values, or that holds NaN or an infinity (which no JSON number can be, and
+// no vector may hold), makes the response a bad one, as does an array with a null in it.
 type embedding []float32
 
 func (e *embedding) UnmarshalJSON(data []byte) error {
 	if len(data) == 0 || data[0] != '"' {
-		var v []float32
-		if err := json.Unmarshal(data, &v); err != nil {
+		// Each number through a pointer: encoding/json reads a null in an array of float32 as 0,
+		// which would make a hole in the vector a coordinate.
+		var ptrs []*float32
+		if err := json.Unmarshal(data, &ptrs); err != nil {
 			return err
+		}
+		v := make([]float32, len(ptrs))
+		for i, p := range ptrs {
+			if p == nil {
+				return errors.New("ai: an embedding holds null")
+			}
+			v[i] = *p
 		}
 		*e = v
 		return nil
@@ -181,6 +191,9 @@ func (e *embedding) UnmarshalJSON(data []byte) error {
 	var s string
 	if err := json.Unmarshal(data, &s); err != nil {
 		return err
+	}
+	if strings.ContainsAny(s, "\r\n") { // which Go's decoder would skip: standard base64 has none
+		return errors.New("ai: a base64 embedding holds a line break")
 	}
 	raw, err := base64.StdEncoding.DecodeString(s)
 	if err != nil {
