@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"hash/fnv"
 	"math"
@@ -10,8 +13,6 @@ import (
 	"strings"
 	"sync"
 	"unicode"
-
-	"github.com/open-bot/memory/internal/ai/aifake"
 )
 
 const dimensions = 1536
@@ -109,7 +110,13 @@ func serveEmbeddings(w http.ResponseWriter, r *http.Request) {
 	}
 	data := make([]datum, len(req.Input))
 	for i, in := range req.Input {
-		data[i] = datum{i, aifake.Encode(embed(in), req.EncodingFormat)}
+		v := embed(in)
+		data[i] = datum{i, v}
+		if req.EncodingFormat == "base64" { // little-endian float32 values, as OpenAI sends them
+			var raw bytes.Buffer
+			_ = binary.Write(&raw, binary.LittleEndian, v)
+			data[i].Embedding = base64.StdEncoding.EncodeToString(raw.Bytes())
+		}
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data})

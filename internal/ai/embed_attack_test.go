@@ -61,9 +61,9 @@ func two(e0, e1 string) string {
 
 // embedAttack sends inputs (secret first) to an endpoint answering body, and returns what Embed
 // returned, turning a panic into a test failure.
-func embedAttack(t *testing.T, b *ai.Budget, name, body string, dims int, inputs []string) (vecs [][]float32, err error, f *aifake.Server) {
+func embedAttack(t *testing.T, b *ai.Budget, name, body string, dims int, inputs []string) (vecs [][]float32, err error) {
 	t.Helper()
-	f = aifake.New(t, func(w http.ResponseWriter, _ *http.Request, _ map[string]any) { _, _ = io.WriteString(w, body) })
+	f := aifake.New(t, func(w http.ResponseWriter, _ *http.Request, _ map[string]any) { _, _ = io.WriteString(w, body) })
 	c := newClient(t, f, b)
 	func() {
 		defer func() {
@@ -77,7 +77,7 @@ func embedAttack(t *testing.T, b *ai.Budget, name, body string, dims int, inputs
 	if assert.Len(t, f.Bodies, 1, name) {
 		assert.Equal(t, "base64", f.Bodies[0]["encoding_format"], "%s: every request asks for base64", name)
 	}
-	return vecs, err, f
+	return vecs, err
 }
 
 // assertBad checks the rules for a malformed response.
@@ -160,7 +160,7 @@ func TestEmbedAttackWellFormed(t *testing.T) {
 		{"exponent spellings", two(`[1E2,1e+2,1.0e2,100.000,0e0,1]`, `[-0.0e-0,2,3,4,5,6]`), 6, [][]float32{{100, 100, 100, 100, 0, 1}, {negZero, 2, 3, 4, 5, 6}}},
 		{"whitespace around the JSON values", "{ \"data\" : [ { \"index\" : 1 , \"embedding\" : [ 1 , 2 ] } ,\n\t{ \"index\" : 0 , \"embedding\" : \"" + one + "\" } ] }\n", 2, [][]float32{{1, 2}, {1, 2}}},
 	} {
-		vecs, err, _ := embedAttack(t, b, tc.name, tc.body, tc.dims, []string{secret, "b"})
+		vecs, err := embedAttack(t, b, tc.name, tc.body, tc.dims, []string{secret, "b"})
 		if assert.NoError(t, err, tc.name) {
 			assertBits(t, tc.name, tc.want, vecs)
 		}
@@ -206,7 +206,7 @@ func TestEmbedAttackRandomBitsBothForms(t *testing.T) {
 		} else {
 			a = arr(spell, v...)
 		}
-		vecs, err, _ := embedAttack(t, b, "array "+name, two(a, q(b64(v...))), n, []string{secret, "b"})
+		vecs, err := embedAttack(t, b, "array "+name, two(a, q(b64(v...))), n, []string{secret, "b"})
 		if assert.NoError(t, err, name) {
 			assertBits(t, "array "+name+" vs base64", want, vecs)
 		}
@@ -313,7 +313,7 @@ func TestEmbedAttackMalformed(t *testing.T) {
 		{"two JSON documents", two(ok, ok) + two(ok, ok), 2},
 		{"empty body", ``, 2},
 	} {
-		vecs, err, _ := embedAttack(t, b, tc.name, tc.body, tc.dims, []string{secret, "b"})
+		vecs, err := embedAttack(t, b, tc.name, tc.body, tc.dims, []string{secret, "b"})
 		assertBad(t, tc.name, vecs, err)
 	}
 }
@@ -347,7 +347,7 @@ func TestEmbedAttackDuplicateKeys(t *testing.T) {
 		{"array then base64 of the same values", `[1,2]`, good, false},
 	} {
 		body := `{"data":[{"index":0,"embedding":` + tc.first + `,"embedding":` + tc.second + `},{"index":1,"embedding":` + good + `}]}`
-		vecs, err, _ := embedAttack(t, b, tc.name, body, 2, []string{secret, "b"})
+		vecs, err := embedAttack(t, b, tc.name, body, 2, []string{secret, "b"})
 		if tc.bad || err != nil {
 			assertBad(t, tc.name, vecs, err)
 			continue
@@ -364,7 +364,7 @@ func TestEmbedAttackNonCanonicalPadBits(t *testing.T) {
 	b, _ := newBudget(t, 1000)
 	require.Equal(t, "AACAPwAAgD8=", b64(1, 1))
 	body := two(`"AACAPwAAgD9="`, q(b64(1, 1)))
-	vecs, err, _ := embedAttack(t, b, "non-canonical pad bits", body, 2, []string{secret, "b"})
+	vecs, err := embedAttack(t, b, "non-canonical pad bits", body, 2, []string{secret, "b"})
 	if err != nil {
 		assertBad(t, "non-canonical pad bits", vecs, err)
 		return
@@ -381,7 +381,7 @@ func TestEmbedAttackArrayDecimalRoundsOnce(t *testing.T) {
 	b, _ := newBudget(t, 1000)
 	next := math.Nextafter32(1, 2)
 	body := two(`[1.00000005960464477550,1]`, q(b64(next, 1)))
-	vecs, err, _ := embedAttack(t, b, "double rounding", body, 2, []string{secret, "b"})
+	vecs, err := embedAttack(t, b, "double rounding", body, 2, []string{secret, "b"})
 	require.NoError(t, err)
 	assertBits(t, "double rounding: array vs base64", [][]float32{{next, 1}, {next, 1}}, vecs)
 }
@@ -391,7 +391,7 @@ func TestEmbedAttackArrayDecimalRoundsOnce(t *testing.T) {
 func TestEmbedAttackSingleInputNoIndex(t *testing.T) {
 	t.Parallel()
 	b, _ := newBudget(t, 1000)
-	vecs, err, _ := embedAttack(t, b, "single no index", `{"data":[{"embedding":[1,2]}]}`, 2, []string{secret})
+	vecs, err := embedAttack(t, b, "single no index", `{"data":[{"embedding":[1,2]}]}`, 2, []string{secret})
 	if err != nil {
 		assertBad(t, "single no index", vecs, err)
 		return
