@@ -45,6 +45,7 @@ var notLossy = map[string]string{
 	"000023_recall_df.down.sql":       "memory_term_df is derived from memory_terms: 000023's up rebuilds it",
 	"000024_vector_sketch.down.sql":   "memory_sketches is derived from memory_embeddings: 000024's up rebuilds it",
 	"000026_sketch_scan_key.down.sql": "scan_key is generated from the row's other columns: 000026's up computes it again",
+	"000027_recall_length.down.sql":   "the lengths are derived from the items' search vectors: 000027's up computes them again",
 }
 
 // dataStatement matches the statements of a down that can lose data: rows deleted or overwritten,

@@ -63,6 +63,15 @@ type refItem struct {
 	tf              map[string]int
 }
 
+// length is the item's length for BM25: the sum of its term frequencies.
+func (it refItem) length() int {
+	n := 0
+	for _, tf := range it.tf {
+		n += tf
+	}
+	return n
+}
+
 // refCorpus reads every item, in the caller's snapshot.
 func refCorpus(ctx context.Context, q interface {
 	Query(context.Context, string, ...any) (pgx.Rows, error)
@@ -95,16 +104,19 @@ func refCorpus(ctx context.Context, q interface {
 // lexemes, by definition: the visible items (active, unexpired, shared or the teammate's) that
 // hold one of the lexemes, and every visible pinned item. Pinned items first, pinned lessons
 // before the others, by ts_rank_cd (0.1 a matching position, tsRankCD); then the others by BM25
-// with k1 = 1.2 and b = 0 — idf = ln(1 + (N − df + 0.5) / (df + 0.5)), N the active unpinned items
-// of the two scopes, expired or not, df those of them holding the lexeme — rounded to 9 places;
-// ties by id. Top 30.
+// with k1 = 1.2 and b = 0.75 — each matching lexeme adds idf × tf × (k1 + 1) / (tf + k1 × (1 − b +
+// b × dl / avgdl)), idf = ln(1 + (N − df + 0.5) / (df + 0.5)), N the active unpinned items of the
+// two scopes, expired or not, df those of them holding the lexeme, dl the item's length (the sum
+// of its term frequencies) and avgdl the mean length of the N items — rounded to 9 places; ties by
+// id. Top 30.
 func referenceList(items []refItem, teammateID string, lexemes []string) []ftEntry {
-	const k1 = 1.2
+	const k1, b = 1.2, 0.75
 	inScopes := func(it refItem) bool { return it.scope == "shared" || it.scope == teammateID }
-	n, df := 0, map[string]int{}
+	n, length, df := 0, 0, map[string]int{}
 	for _, it := range items {
 		if inScopes(it) && it.active && !it.pinned {
 			n++
+			length += it.length()
 			for _, l := range lexemes {
 				if it.tf[l] > 0 {
 					df[l]++
@@ -112,6 +124,7 @@ func referenceList(items []refItem, teammateID string, lexemes []string) []ftEnt
 			}
 		}
 	}
+	avgdl := float64(max(length, 1)) / float64(max(n, 1))
 	type cand struct {
 		e       ftEntry
 		pinned  bool
@@ -131,7 +144,7 @@ func referenceList(items []refItem, teammateID string, lexemes []string) []ftEnt
 			}
 			positions += tf
 			idf := math.Log(1 + (float64(n)-float64(df[l])+0.5)/(float64(df[l])+0.5))
-			score += idf * float64(tf) * (k1 + 1) / (float64(tf) + k1)
+			score += idf * float64(tf) * (k1 + 1) / (float64(tf) + k1*(1-b) + k1*b/avgdl*float64(it.length()))
 		}
 		c := cand{e: ftEntry{ID: it.id, Rank: float64(tsRankCD(positions))}, pinned: it.pinned, lesson: it.pinned && it.kind == "lesson"}
 		switch {
@@ -213,19 +226,22 @@ func requireTermsFollowItems(t *testing.T, pool *pgxpool.Pool) {
 	require.NoError(t, pool.QueryRow(context.Background(), `
 		WITH want AS (
 			SELECT i.scope COLLATE "C" AS scope, w.lexeme COLLATE "C" AS lexeme, i.id AS item_id,
-			       cardinality(w.positions)::smallint AS tf, i.expires_at
+			       cardinality(w.positions)::smallint AS tf,
+			       (SELECT sum(cardinality(v.positions)) FROM unnest(i.search) AS v)::integer AS dl, i.expires_at
 			  FROM memory_items i, unnest(i.search) AS w
 			 WHERE i.status = 'active' AND NOT i.pinned
-		), have AS (SELECT scope, lexeme, item_id, tf, expires_at FROM memory_terms)
+		), have AS (SELECT scope, lexeme, item_id, tf, dl, expires_at FROM memory_terms)
 		SELECT (SELECT count(*) FROM (SELECT * FROM want EXCEPT ALL SELECT * FROM have) AS m),
 		       (SELECT count(*) FROM (SELECT * FROM have EXCEPT ALL SELECT * FROM want) AS e)`).Scan(&missing, &extra))
 	require.Zero(t, missing, "rows memory_terms lacks")
 	require.Zero(t, extra, "rows memory_terms should not hold")
 	require.NoError(t, pool.QueryRow(context.Background(), `
 		WITH want AS (
-			SELECT scope COLLATE "C" AS scope, count(*) AS items FROM memory_items
-			 WHERE status = 'active' AND NOT pinned GROUP BY scope
-		), have AS (SELECT scope, items FROM memory_term_scopes)
+			SELECT i.scope COLLATE "C" AS scope, count(*) AS items,
+			       coalesce(sum((SELECT sum(cardinality(v.positions)) FROM unnest(i.search) AS v)), 0)::bigint AS length
+			  FROM memory_items i
+			 WHERE i.status = 'active' AND NOT i.pinned GROUP BY i.scope
+		), have AS (SELECT scope, items, length FROM memory_term_scopes)
 		SELECT (SELECT count(*) FROM (SELECT * FROM want EXCEPT ALL SELECT * FROM have) AS m),
 		       (SELECT count(*) FROM (SELECT * FROM have EXCEPT ALL SELECT * FROM want) AS e)`).Scan(&missing, &extra))
 	require.Zero(t, missing, "counts memory_term_scopes lacks or has wrong")

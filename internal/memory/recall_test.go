@@ -207,13 +207,15 @@ func TestPacketGolden(t *testing.T) {
 	})
 }
 
-// filler is n characters of short words that don't end in a space.
+// filler is n characters of short "words" of emoji that don't end in a space. Emoji are no words
+// to PostgreSQL's parser, so they add nothing to an item's length (BM25's, the sum of its words'
+// frequencies): a long filler doesn't push its item down the full-text list.
 func filler(n int) string {
-	s := strings.Repeat("zzz ", n/4+1)[:n]
-	if strings.HasSuffix(s, " ") {
-		s = s[:n-1] + "z"
+	s := []rune(strings.Repeat("🍵🍵🍵 ", n/4+1))[:n]
+	if s[n-1] == ' ' {
+		s[n-1] = '🍵'
 	}
-	return s
+	return string(s)
 }
 
 // TestPacketCut: entries are added whole while they fit; the first that doesn't is cut to the room
@@ -222,32 +224,34 @@ func filler(n int) string {
 //
 // Every item here is shared, of kind fact, at revision 1, so every header is 61 characters and an
 // entry takes 61 + 1 (newline) + its content, plus 2 for the blank line before every entry but the
-// first. More "kettle"s rank higher.
+// first. The items rank in their order: more "kettle"s rank higher, and the emoji, which are no
+// words, add nothing to an item's length (BM25's, the sum of its words' frequencies), so the third
+// item's short text doesn't outrank the others'.
 func TestPacketCut(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	tm := teammateWithID(t, f, goldenTeammate, "Golden")
 	header := packet.Header(memory.Item{ID: itemID(1), Revision: 1, Scope: "shared", Kind: memory.KindFact}.PacketItem())
 	require.Len(t, header, 61)
-	// "é" and "🍵" are one character each but two and four bytes: the limit counts characters.
-	emoji := strings.TrimSpace(strings.Repeat("é🍵 ", 1300)) // 3,899 characters
+	// "©" and "🍵" are one character each but two and four bytes: the limit counts characters.
+	emoji := strings.TrimSpace(strings.Repeat("©🍵 ", 1300)) // 3,899 characters
 	for _, it := range []recallItem{
-		{id: itemID(1), content: "kettle kettle kettle " + emoji},                        // 3,920: entry of 3,982
-		{id: itemID(2), content: "kettle kettle " + strings.Repeat("boil ", 790)[:3949]}, // 3,963: cut
-		{id: itemID(3), content: "kettle on"},                                            // would fit, but follows the cut
+		{id: itemID(1), content: "kettle kettle kettle " + emoji},                                    // 3,920: entry of 3,982
+		{id: itemID(2), content: "kettle kettle " + strings.TrimSpace(strings.Repeat("🍵🍵🍵🍵 ", 790))}, // 3,963: cut
+		{id: itemID(3), content: "kettle on"},                                                        // would fit, but follows the cut
 	} {
 		it.insert(t, f)
 	}
 	p := buildPacket(t, f, tm, "kettle")
 	golden(t, "cut", p.Text)
 	// Room for the second entry's text: 6,000 - 3,982 - 2 - 62 - 1 (marker) = 1,953 characters,
-	// which end on a whole "boil": nothing to trim, so the packet is exactly full.
+	// which end on a whole "🍵🍵🍵🍵": nothing to trim, so the packet is exactly full.
 	assert.Equal(t, packet.MaxCharacters, utf8.RuneCountInString(p.Text))
 	require.Equal(t, []string{itemID(1), itemID(2)}, packetIDs(p), "nothing follows the cut entry")
 	assert.False(t, p.Entries[0].Truncated)
 	assert.True(t, p.Entries[1].Truncated)
-	assert.True(t, strings.HasSuffix(p.Text, "boil"+packet.TruncationMarker))
-	assert.Contains(t, p.Text, "\n\n"+packet.Header(p.Entries[1].Item.PacketItem())+"\nkettle kettle boil", "the header is never cut")
+	assert.True(t, strings.HasSuffix(p.Text, " 🍵🍵🍵🍵"+packet.TruncationMarker))
+	assert.Contains(t, p.Text, "\n\n"+packet.Header(p.Entries[1].Item.PacketItem())+"\nkettle kettle 🍵", "the header is never cut")
 
 	for _, tc := range []struct {
 		name    string
@@ -623,8 +627,11 @@ func TestMemoryContextStates(t *testing.T) {
 	changed := recallItem{id: itemID(2), content: "Bakery sells rye on Tuesdays"}.insert(t, f)
 	forgotten := recallItem{id: itemID(3), teammate: &tm, key: ptr("bakery"), content: "Bakery owner is Marta"}.insert(t, f)
 	expiring := recallItem{id: itemID(4), content: "Bakery discount this week", expires: ptr(time.Now().Add(time.Hour))}.insert(t, f)
-	long := recallItem{id: itemID(5), content: "Bakery bakery " + filler(3900)}.insert(t, f)
-	cut := recallItem{id: itemID(6), content: "Bakery " + filler(3900)}.insert(t, f)
+	// Two long items of many words, last in the packet (BM25 weighs their "bakery"s against their
+	// length): the first is whole, the second cut.
+	words := strings.TrimSpace(strings.Repeat("zzz ", 975))
+	long := recallItem{id: itemID(5), content: "Bakery bakery " + words}.insert(t, f)
+	cut := recallItem{id: itemID(6), content: "Bakery " + words}.insert(t, f)
 
 	runID := insertRun(t, f, tm)
 	var given memory.Packet

@@ -32,6 +32,14 @@ CREATE EXTENSION IF NOT EXISTS vector WITH SCHEMA public;
 COMMENT ON EXTENSION vector IS 'vector data type and ivfflat and hnsw access methods';
 
 --
+-- Name: memory_doc_length(tsvector); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.memory_doc_length(search tsvector) RETURNS integer
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    RETURN (SELECT (COALESCE(sum(cardinality(w.positions)), (0)::bigint))::integer AS "coalesce" FROM unnest(memory_doc_length.search) w(lexeme, positions, weights));
+
+--
 -- Name: memory_generations_for_teammate(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -153,17 +161,18 @@ BEGIN
 END $$;
 
 --
--- Name: memory_term_scopes_add(text[], bigint[]); Type: FUNCTION; Schema: public; Owner: -
+-- Name: memory_term_scopes_add(text[], bigint[], bigint[]); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.memory_term_scopes_add(scopes text[], n bigint[]) RETURNS void
+CREATE FUNCTION public.memory_term_scopes_add(scopes text[], n bigint[], length bigint[]) RETURNS void
     LANGUAGE plpgsql
     AS $$
 BEGIN
-    INSERT INTO memory_term_scopes AS s (scope, items)
-    SELECT d.scope, sum(d.n) FROM unnest(scopes, n) AS d (scope, n) GROUP BY d.scope HAVING sum(d.n) <> 0
+    INSERT INTO memory_term_scopes AS s (scope, items, length)
+    SELECT d.scope, sum(d.n), sum(d.length) FROM unnest(scopes, n, length) AS d (scope, n, length)
+     GROUP BY d.scope HAVING sum(d.n) <> 0 OR sum(d.length) <> 0
      ORDER BY d.scope
-    ON CONFLICT (scope) DO UPDATE SET items = s.items + excluded.items;
+    ON CONFLICT (scope) DO UPDATE SET items = s.items + excluded.items, length = s.length + excluded.length;
     DELETE FROM memory_term_scopes WHERE scope = ANY (scopes) AND items = 0;
 END $$;
 
@@ -175,7 +184,7 @@ CREATE FUNCTION public.memory_term_scopes_delete() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 BEGIN
-    PERFORM memory_term_scopes_add(array_agg(o.scope), array_agg(-1::bigint))
+    PERFORM memory_term_scopes_add(array_agg(o.scope), array_agg(-1::bigint), array_agg(-memory_doc_length(o.search)::bigint))
        FROM old_items o
       WHERE o.status = 'active' AND NOT o.pinned
      HAVING count(*) > 0;
@@ -190,7 +199,7 @@ CREATE FUNCTION public.memory_term_scopes_insert() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 BEGIN
-    PERFORM memory_term_scopes_add(array_agg(n.scope), array_agg(1::bigint))
+    PERFORM memory_term_scopes_add(array_agg(n.scope), array_agg(1::bigint), array_agg(memory_doc_length(n.search)::bigint))
        FROM new_items n
       WHERE n.status = 'active' AND NOT n.pinned
      HAVING count(*) > 0;
@@ -219,15 +228,20 @@ CREATE FUNCTION public.memory_term_scopes_update() RETURNS trigger
 DECLARE
     was boolean := OLD.status = 'active' AND NOT OLD.pinned;
     now_ranked boolean := NEW.status = 'active' AND NOT NEW.pinned;
+    old_dl bigint := memory_doc_length(OLD.search);
+    new_dl bigint := memory_doc_length(NEW.search);
 BEGIN
     IF was AND now_ranked AND OLD.scope = NEW.scope THEN
+        IF old_dl <> new_dl THEN
+            PERFORM memory_term_scopes_add(ARRAY[NEW.scope], ARRAY[0::bigint], ARRAY[new_dl - old_dl]);
+        END IF;
         RETURN NULL;
     END IF;
     IF was THEN
-        PERFORM memory_term_scopes_add(ARRAY[OLD.scope], ARRAY[-1::bigint]);
+        PERFORM memory_term_scopes_add(ARRAY[OLD.scope], ARRAY[-1::bigint], ARRAY[-old_dl]);
     END IF;
     IF now_ranked THEN
-        PERFORM memory_term_scopes_add(ARRAY[NEW.scope], ARRAY[1::bigint]);
+        PERFORM memory_term_scopes_add(ARRAY[NEW.scope], ARRAY[1::bigint], ARRAY[new_dl]);
     END IF;
     RETURN NULL;
 END $$;
@@ -255,9 +269,9 @@ CREATE FUNCTION public.memory_terms_insert() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 BEGIN
-    INSERT INTO memory_terms (scope, lexeme, item_id, tf, expires_at)
-    SELECT n.scope, t.lexeme, n.id, cardinality(t.positions), n.expires_at
-      FROM new_items n, unnest(n.search) AS t
+    INSERT INTO memory_terms (scope, lexeme, item_id, tf, dl, expires_at)
+    SELECT n.scope, t.lexeme, n.id, cardinality(t.positions), l.dl, n.expires_at
+      FROM new_items n, LATERAL (SELECT memory_doc_length(n.search)) AS l (dl), unnest(n.search) AS t
      WHERE n.status = 'active' AND NOT n.pinned;
     RETURN NULL;
 END $$;
@@ -281,6 +295,8 @@ END $$;
 CREATE FUNCTION public.memory_terms_update() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
+DECLARE
+    new_dl integer := memory_doc_length(NEW.search);
 BEGIN
     IF OLD.status = 'active' AND NOT OLD.pinned AND NEW.status = 'active' AND NOT NEW.pinned
        AND OLD.scope = NEW.scope AND OLD.expires_at IS NOT DISTINCT FROM NEW.expires_at THEN
@@ -290,12 +306,13 @@ BEGIN
                AND t.lexeme = ANY (ARRAY(SELECT unnest(tsvector_to_array(OLD.search))
                                          EXCEPT
                                          SELECT unnest(tsvector_to_array(NEW.search)))))
-        INSERT INTO memory_terms AS t (scope, lexeme, item_id, tf, expires_at)
-        SELECT NEW.scope, came.lexeme, NEW.id, came.tf, NEW.expires_at
+        INSERT INTO memory_terms AS t (scope, lexeme, item_id, tf, dl, expires_at)
+        SELECT NEW.scope, came.lexeme, NEW.id, came.tf, new_dl, NEW.expires_at
           FROM (SELECT w.lexeme, cardinality(w.positions) FROM unnest(NEW.search) AS w
                 EXCEPT
-                SELECT w.lexeme, cardinality(w.positions) FROM unnest(OLD.search) AS w) AS came (lexeme, tf)
-        ON CONFLICT (scope, lexeme, item_id) DO UPDATE SET tf = excluded.tf;
+                SELECT w.lexeme, cardinality(w.positions) FROM unnest(OLD.search) AS w
+                 WHERE memory_doc_length(OLD.search) = new_dl) AS came (lexeme, tf)
+        ON CONFLICT (scope, lexeme, item_id) DO UPDATE SET tf = excluded.tf, dl = excluded.dl;
         RETURN NULL;
     END IF;
     IF OLD.status = 'active' AND NOT OLD.pinned THEN
@@ -303,8 +320,8 @@ BEGIN
          WHERE scope = OLD.scope AND lexeme = ANY (tsvector_to_array(OLD.search)) AND item_id = OLD.id;
     END IF;
     IF NEW.status = 'active' AND NOT NEW.pinned THEN
-        INSERT INTO memory_terms (scope, lexeme, item_id, tf, expires_at)
-        SELECT NEW.scope, t.lexeme, NEW.id, cardinality(t.positions), NEW.expires_at
+        INSERT INTO memory_terms (scope, lexeme, item_id, tf, dl, expires_at)
+        SELECT NEW.scope, t.lexeme, NEW.id, cardinality(t.positions), new_dl, NEW.expires_at
           FROM unnest(NEW.search) AS t;
     END IF;
     RETURN NULL;
@@ -674,7 +691,8 @@ CREATE TABLE public.memory_term_df (
 
 CREATE TABLE public.memory_term_scopes (
     scope text NOT NULL COLLATE pg_catalog."C",
-    items bigint NOT NULL
+    items bigint NOT NULL,
+    length bigint DEFAULT 0 NOT NULL
 );
 
 --
@@ -687,6 +705,8 @@ CREATE TABLE public.memory_terms (
     item_id uuid NOT NULL,
     tf smallint NOT NULL,
     expires_at timestamp with time zone,
+    dl integer NOT NULL,
+    CONSTRAINT memory_terms_check CHECK ((dl >= tf)),
     CONSTRAINT memory_terms_tf_check CHECK ((tf >= 1))
 );
 
@@ -971,7 +991,7 @@ ALTER TABLE ONLY public.memory_term_scopes
 --
 
 ALTER TABLE ONLY public.memory_terms
-    ADD CONSTRAINT memory_terms_pkey PRIMARY KEY (scope, lexeme, item_id) INCLUDE (tf, expires_at);
+    ADD CONSTRAINT memory_terms_pkey PRIMARY KEY (scope, lexeme, item_id) INCLUDE (tf, dl, expires_at);
 
 --
 -- Name: memory_text_model memory_text_model_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1287,7 +1307,7 @@ CREATE TRIGGER memory_term_scopes_truncate AFTER TRUNCATE ON public.memory_items
 -- Name: memory_items memory_term_scopes_update; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER memory_term_scopes_update AFTER UPDATE ON public.memory_items FOR EACH ROW WHEN (((old.status IS DISTINCT FROM new.status) OR (old.scope IS DISTINCT FROM new.scope) OR (old.pinned IS DISTINCT FROM new.pinned))) EXECUTE FUNCTION public.memory_term_scopes_update();
+CREATE TRIGGER memory_term_scopes_update AFTER UPDATE ON public.memory_items FOR EACH ROW WHEN (((old.status IS DISTINCT FROM new.status) OR (old.scope IS DISTINCT FROM new.scope) OR (old.pinned IS DISTINCT FROM new.pinned) OR (old.search IS DISTINCT FROM new.search))) EXECUTE FUNCTION public.memory_term_scopes_update();
 
 --
 -- Name: memory_items memory_terms_delete; Type: TRIGGER; Schema: public; Owner: -
