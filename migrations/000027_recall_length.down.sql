@@ -1,12 +1,6 @@
 -- Reverses 000027_recall_length.up.sql: the postings and the scopes' counts without lengths, and
 -- their triggers as migrations 000010, 000012 and 000022 left them. Not lossy: the lengths are
 -- derived from the items' search vectors.
-DROP TRIGGER memory_term_scopes_update ON memory_items;
-CREATE TRIGGER memory_term_scopes_update AFTER UPDATE ON memory_items FOR EACH ROW
-    WHEN (OLD.status IS DISTINCT FROM NEW.status OR OLD.scope IS DISTINCT FROM NEW.scope
-          OR OLD.pinned IS DISTINCT FROM NEW.pinned)
-    EXECUTE FUNCTION memory_term_scopes_update();
-
 DROP FUNCTION memory_term_scopes_add(text[], bigint[], bigint[]);
 CREATE FUNCTION memory_term_scopes_add(scopes text[], n bigint[]) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
@@ -92,4 +86,3 @@ ALTER TABLE memory_term_scopes DROP COLUMN length;
 ALTER TABLE memory_terms DROP CONSTRAINT memory_terms_pkey,
     ADD PRIMARY KEY (scope, lexeme, item_id) INCLUDE (tf, expires_at);
 ALTER TABLE memory_terms DROP COLUMN dl;
-DROP FUNCTION memory_doc_length(tsvector);

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -94,11 +95,18 @@ func (a *bmAttack) items(t *testing.T) []bmItem {
 	return out
 }
 
-// requestLexemes is to_tsvector('english', request)'s distinct lexemes.
+// requestLexemes is the distinct lexemes of to_tsvector('english', words), words being the
+// request's first 256 distinct words (RULES P2's bound; runs between white space, case aside).
 func (a *bmAttack) requestLexemes(t *testing.T, request string) []string {
 	t.Helper()
+	var words []string
+	for _, w := range strings.Fields(strings.ToLower(request)) {
+		if len(words) < 256 && !slices.Contains(words, w) {
+			words = append(words, w)
+		}
+	}
 	rows, err := a.f.pool.Query(context.Background(),
-		`SELECT DISTINCT w.lexeme FROM unnest(to_tsvector('english', $1::text)) w ORDER BY 1`, request)
+		`SELECT DISTINCT w.lexeme FROM unnest(to_tsvector('english', $1::text)) w ORDER BY 1`, strings.Join(words, " "))
 	require.NoError(t, err)
 	lex, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	require.NoError(t, err)
@@ -510,7 +518,7 @@ func TestBM25AttackHostile(t *testing.T) {
 	bob := a.f.teammate(t, "Bob")
 	cyd := a.f.teammate(t, "Cyd")
 	tms := []string{ada, bob, cyd}
-	requests := append(slicesClone(bmRequests),
+	requests := append(slices.Clone(bmRequests),
 		"zebra", "zebra zebra zebra zebra zebra", "kettle kettle", "Kettles? KETTLE! kettling",
 		"tea & !kettle | (green) <-> zebra:*", "'tea' \"kettle\" \\ ; -- DROP", "thé vert 緑茶 Ñandú", "🍵🍵",
 		strings.Repeat("tea kettle zebra ", 300))
@@ -563,8 +571,6 @@ func TestBM25AttackHostile(t *testing.T) {
 	check("more matches than the full-text list keeps (30)")
 	t.Logf("hostile: %d steps, %d packet comparisons", a.steps.Load(), a.comparisons.Load())
 }
-
-func slicesClone(s []string) []string { return append([]string(nil), s...) }
 
 // TestBM25AttackCandidates: suggestions (new items and proposals to change or forget) made by runs,
 // confirmed, dismissed, undone, one by one and in bulk; items confirmed by the user's explicit ask;
@@ -853,7 +859,7 @@ func TestBM25AttackConcurrent(t *testing.T) {
 		t.Errorf("a concurrent write failed: %v", err)
 	}
 	a.checkStored(t, "after concurrent writers")
-	a.check(t, "after concurrent writers", tms, append(slicesClone(bmRequests), "zebra", "w3i4 water", "pot cup leaf"))
+	a.check(t, "after concurrent writers", tms, append(slices.Clone(bmRequests), "zebra", "w3i4 water", "pot cup leaf"))
 	t.Logf("concurrent: %d writers x %d ops; %d packet comparisons", writers, ops, a.comparisons.Load())
 }
 
@@ -877,10 +883,11 @@ func TestBM25AttackRequestWords(t *testing.T) {
 	}
 }
 
-// TestBM25AttackLongRequest: every distinct word of the request counts, however many: a request of
-// 256 distinct words that match nothing (stop words among them) and then one that matches (the
-// smallest case found), one of the maximum length whose matching words come last, and one that
-// repeats its matching word thousands of times.
+// TestBM25AttackLongRequest: the first 256 distinct words of the request count (RULES P2), stop words
+// among them: a request of 255 or 256 distinct words that match nothing and then one that matches,
+// one of the maximum length whose matching words come last, and one that repeats its matching word
+// thousands of times. (Written first as "every distinct word counts", which the bound refuses on
+// purpose: a pasted document doesn't make every item a match.)
 func TestBM25AttackLongRequest(t *testing.T) {
 	t.Parallel()
 	a := newBMAttack(t)
@@ -970,6 +977,6 @@ func TestBM25AttackConcurrentSQL(t *testing.T) {
 		t.Logf("a concurrent write failed (allowed: a constraint may refuse it): %v", err)
 	}
 	a.checkStored(t, "after concurrent SQL writers")
-	a.check(t, "after concurrent SQL writers", []string{ada, bob}, append(slicesClone(bmRequests), "zebra", "pot cup"))
+	a.check(t, "after concurrent SQL writers", []string{ada, bob}, append(slices.Clone(bmRequests), "zebra", "pot cup"))
 	t.Logf("concurrent SQL: %d writers x %d ops; %d packet comparisons", writers, ops, a.comparisons.Load())
 }

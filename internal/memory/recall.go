@@ -393,22 +393,25 @@ func unitVector(v []float32) ([]float32, bool) {
 }
 
 // requestWords is the sanitised form of a request for full-text recall (P2): its words — maximal
-// runs of letters and digits, with the combining marks that follow them — lower-cased, each once, in
-// order of first appearance, at most maxRequestWords of them, joined by single spaces. Everything
-// else (punctuation, tsquery operators, quotes, backslashes, control characters, invalid UTF-8) only
-// separates words, and words PostgreSQL would not index (maxWordBytes) are dropped. PostgreSQL then
-// turns the words into lexemes (stemming, stop words) exactly as it did for the items.
+// runs of characters other than white space, control characters and invalid UTF-8, punctuation
+// included — lower-cased, each once, in order of first appearance, at most maxRequestWords of
+// them, joined by single spaces. PostgreSQL then turns the words into lexemes (its parser, stemming,
+// stop words) exactly as it did for the items, so that a word the items' parser keeps whole — an
+// e-mail address, a URL, a host, a version, a decimal or signed number, a file path, a hyphenated
+// compound (besides its parts) — is looked for whole: splitting it at its punctuation, as this did
+// before, left "tea@kettle.example.com" looking for "tea" and "kettle", which the item holding the
+// address doesn't have as lexemes. The statement quotes every lexeme it puts in the tsquery, so
+// what reaches PostgreSQL can't be an operator (recall_queries.go). A word longer than PostgreSQL
+// indexes (maxWordBytes) is replaced by its runs of letters and digits that aren't; the rest of
+// such a run is dropped, as the items can't contain it either.
 func requestWords(request string) string {
 	var (
 		out   strings.Builder
-		word  strings.Builder
 		seen  = make(map[string]struct{})
 		count int
 	)
-	flush := func() {
-		w := word.String()
-		word.Reset()
-		if w == "" || len(w) > maxWordBytes {
+	add := func(w string) {
+		if w == "" || len(w) > maxWordBytes || count == maxRequestWords {
 			return
 		}
 		if _, dup := seen[w]; dup {
@@ -421,18 +424,28 @@ func requestWords(request string) string {
 		out.WriteString(w)
 		count++
 	}
-	for _, r := range request {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			word.WriteRune(lowerWordRune(r))
-		case unicode.IsMark(r) && word.Len() > 0:
-			word.WriteRune(r)
-		default:
-			flush()
-			if count == maxRequestWords {
-				return out.String()
-			}
+	var word strings.Builder
+	flush := func() {
+		w := word.String()
+		word.Reset()
+		if len(w) <= maxWordBytes {
+			add(w)
+			return
 		}
+		for _, run := range strings.FieldsFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r) }) {
+			add(run)
+		}
+	}
+	for i, r := range request {
+		if count == maxRequestWords {
+			break
+		}
+		invalid := r == utf8.RuneError && !strings.HasPrefix(request[i:], string(utf8.RuneError))
+		if unicode.IsSpace(r) || unicode.IsControl(r) || invalid {
+			flush()
+			continue
+		}
+		word.WriteRune(lowerWordRune(r))
 	}
 	flush()
 	return out.String()

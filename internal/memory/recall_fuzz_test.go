@@ -15,10 +15,11 @@ var (
 	RequestWords = requestWords
 )
 
-// FuzzTSQuery: whatever the request, the words that reach PostgreSQL are plain words — letters and
-// digits (with combining marks after them), lower case, distinct, bounded in number and size, joined
-// by single spaces — so the tsquery built from their lexemes can't be malformed (P2). The nasty seeds
-// in testdata/fuzz/FuzzTSQuery also run through the real query in TestRecallHostileRequests.
+// FuzzTSQuery: whatever the request, the words that reach PostgreSQL are its words — runs without
+// white space, control characters or invalid UTF-8, lower case, distinct, bounded in number and
+// size, joined by single spaces — and the statement quotes each of their lexemes, so the tsquery
+// built from them can't be malformed (P2). The nasty seeds in testdata/fuzz/FuzzTSQuery also run
+// through the real query in TestRecallHostileRequests.
 func FuzzTSQuery(f *testing.F) {
 	for _, seed := range []string{
 		"green tea", "", "the of and", "'; DROP TABLE memory_items; --", `a & b | !c <-> d:* (e)`,
@@ -51,9 +52,8 @@ func FuzzTSQuery(f *testing.F) {
 			if len(w) > maxWordBytes {
 				t.Fatalf("word of %d bytes", len(w))
 			}
-			for i, r := range w {
-				word := unicode.IsLetter(r) || unicode.IsDigit(r)
-				if !word && (i == 0 || !unicode.IsMark(r)) {
+			for _, r := range w {
+				if unicode.IsSpace(r) || unicode.IsControl(r) {
 					t.Fatalf("word %q holds %U", w, r)
 				}
 				if l := unicode.ToLower(r); l != r && (unicode.IsLetter(l) || unicode.IsDigit(l)) {
@@ -71,12 +71,15 @@ func FuzzTSQuery(f *testing.F) {
 }
 
 // TestTSQueryWordBounds: the bounds requestWords keeps, which the fuzzer rarely reaches (long inputs
-// make it slow): words PostgreSQL would not index are dropped, and only the first maxRequestWords
-// distinct words are kept.
+// make it slow): words PostgreSQL would not index are dropped (a longer run of punctuated words is
+// split at its punctuation first), and only the first maxRequestWords distinct words are kept.
 func TestTSQueryWordBounds(t *testing.T) {
 	longest := strings.Repeat("a", maxWordBytes)
 	if got := requestWords(longest + " " + strings.Repeat("b", maxWordBytes+1) + " tea"); got != longest+" tea" {
 		t.Errorf("a word of %d bytes is kept, one of %d is dropped: got %d bytes", maxWordBytes, maxWordBytes+1, len(got))
+	}
+	if got := requestWords("kettle," + strings.Repeat("c", maxWordBytes) + ",tea," + strings.Repeat("d", maxWordBytes+1) + ".green"); got != "kettle "+strings.Repeat("c", maxWordBytes)+" tea green" {
+		t.Errorf("a long punctuated run is split into its words: got %d bytes", len(got))
 	}
 	var many []string
 	for i := range maxRequestWords + 10 {
@@ -86,7 +89,17 @@ func TestTSQueryWordBounds(t *testing.T) {
 	if got := requestWords(request); got != strings.Join(many[:maxRequestWords], " ") {
 		t.Errorf("want the first %d distinct words, got %d", maxRequestWords, len(strings.Fields(got)))
 	}
-	if got := requestWords("Tea, TEA; tea! Thé THÉ"); got != "tea thé" {
+	if got := requestWords("Tea TEA tea Thé THÉ"); got != "tea thé" {
 		t.Errorf("case-folded, each once: got %q", got)
+	}
+	for request, want := range map[string]string{
+		"Write to Tea@Kettle.example.com!": "write to tea@kettle.example.com!",
+		"green-tea v1.2.3 -7 3.14":         "green-tea v1.2.3 -7 3.14",
+		"/var/log/tea.log\x00\tkettle\xff": "/var/log/tea.log kettle",
+		"a\u00a0b\u2003c":                  "a b c",
+	} {
+		if got := requestWords(request); got != want {
+			t.Errorf("requestWords(%q) = %q, want %q: words are split at white space, control characters and invalid UTF-8 alone", request, got, want)
+		}
 	}
 }

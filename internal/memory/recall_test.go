@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"log/slog"
 	"math"
 	"os"
@@ -208,8 +209,8 @@ func TestPacketGolden(t *testing.T) {
 }
 
 // filler is n characters of short "words" of emoji that don't end in a space. Emoji are no words
-// to PostgreSQL's parser, so they add nothing to an item's length (BM25's, the sum of its words'
-// frequencies): a long filler doesn't push its item down the full-text list.
+// to PostgreSQL's parser, so they add nothing to an item's length (BM25's, its words counted with
+// repeats): a long filler doesn't push its item down the full-text list.
 func filler(n int) string {
 	s := []rune(strings.Repeat("🍵🍵🍵 ", n/4+1))[:n]
 	if s[n-1] == ' ' {
@@ -225,7 +226,7 @@ func filler(n int) string {
 // Every item here is shared, of kind fact, at revision 1, so every header is 61 characters and an
 // entry takes 61 + 1 (newline) + its content, plus 2 for the blank line before every entry but the
 // first. The items rank in their order: more "kettle"s rank higher, and the emoji, which are no
-// words, add nothing to an item's length (BM25's, the sum of its words' frequencies), so the third
+// words, add nothing to an item's length (BM25's, its words counted with repeats), so the third
 // item's short text doesn't outrank the others'.
 func TestPacketCut(t *testing.T) {
 	t.Parallel()
@@ -627,9 +628,13 @@ func TestMemoryContextStates(t *testing.T) {
 	changed := recallItem{id: itemID(2), content: "Bakery sells rye on Tuesdays"}.insert(t, f)
 	forgotten := recallItem{id: itemID(3), teammate: &tm, key: ptr("bakery"), content: "Bakery owner is Marta"}.insert(t, f)
 	expiring := recallItem{id: itemID(4), content: "Bakery discount this week", expires: ptr(time.Now().Add(time.Hour))}.insert(t, f)
-	// Two long items of many words, last in the packet (BM25 weighs their "bakery"s against their
-	// length): the first is whole, the second cut.
-	words := strings.TrimSpace(strings.Repeat("zzz ", 975))
+	// Two long items of many distinct words, last in the packet (BM25 weighs their "bakery"s against
+	// their length): the first is whole, the second cut.
+	var many strings.Builder
+	for i := range 650 {
+		fmt.Fprintf(&many, " w%04d", i)
+	}
+	words := many.String()[1:] // 3,899 characters
 	long := recallItem{id: itemID(5), content: "Bakery bakery " + words}.insert(t, f)
 	cut := recallItem{id: itemID(6), content: "Bakery " + words}.insert(t, f)
 

@@ -32,14 +32,6 @@ CREATE EXTENSION IF NOT EXISTS vector WITH SCHEMA public;
 COMMENT ON EXTENSION vector IS 'vector data type and ivfflat and hnsw access methods';
 
 --
--- Name: memory_doc_length(tsvector); Type: FUNCTION; Schema: public; Owner: -
---
-
-CREATE FUNCTION public.memory_doc_length(search tsvector) RETURNS integer
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-    RETURN (SELECT (COALESCE(sum(cardinality(w.positions)), (0)::bigint))::integer AS "coalesce" FROM unnest(memory_doc_length.search) w(lexeme, positions, weights));
-
---
 -- Name: memory_generations_for_teammate(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -184,7 +176,7 @@ CREATE FUNCTION public.memory_term_scopes_delete() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 BEGIN
-    PERFORM memory_term_scopes_add(array_agg(o.scope), array_agg(-1::bigint), array_agg(-memory_doc_length(o.search)::bigint))
+    PERFORM memory_term_scopes_add(array_agg(o.scope), array_agg(-1::bigint), array_agg(-(SELECT coalesce(sum(cardinality(w.positions)), 0) FROM unnest(o.search) AS w)))
        FROM old_items o
       WHERE o.status = 'active' AND NOT o.pinned
      HAVING count(*) > 0;
@@ -199,7 +191,7 @@ CREATE FUNCTION public.memory_term_scopes_insert() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 BEGIN
-    PERFORM memory_term_scopes_add(array_agg(n.scope), array_agg(1::bigint), array_agg(memory_doc_length(n.search)::bigint))
+    PERFORM memory_term_scopes_add(array_agg(n.scope), array_agg(1::bigint), array_agg((SELECT coalesce(sum(cardinality(w.positions)), 0) FROM unnest(n.search) AS w)))
        FROM new_items n
       WHERE n.status = 'active' AND NOT n.pinned
      HAVING count(*) > 0;
@@ -228,20 +220,15 @@ CREATE FUNCTION public.memory_term_scopes_update() RETURNS trigger
 DECLARE
     was boolean := OLD.status = 'active' AND NOT OLD.pinned;
     now_ranked boolean := NEW.status = 'active' AND NOT NEW.pinned;
-    old_dl bigint := memory_doc_length(OLD.search);
-    new_dl bigint := memory_doc_length(NEW.search);
 BEGIN
     IF was AND now_ranked AND OLD.scope = NEW.scope THEN
-        IF old_dl <> new_dl THEN
-            PERFORM memory_term_scopes_add(ARRAY[NEW.scope], ARRAY[0::bigint], ARRAY[new_dl - old_dl]);
-        END IF;
         RETURN NULL;
     END IF;
     IF was THEN
-        PERFORM memory_term_scopes_add(ARRAY[OLD.scope], ARRAY[-1::bigint], ARRAY[-old_dl]);
+        PERFORM memory_term_scopes_add(ARRAY[OLD.scope], ARRAY[-1::bigint], ARRAY[-(SELECT coalesce(sum(cardinality(w.positions)), 0) FROM unnest(OLD.search) AS w)]);
     END IF;
     IF now_ranked THEN
-        PERFORM memory_term_scopes_add(ARRAY[NEW.scope], ARRAY[1::bigint], ARRAY[new_dl]);
+        PERFORM memory_term_scopes_add(ARRAY[NEW.scope], ARRAY[1::bigint], ARRAY[(SELECT coalesce(sum(cardinality(w.positions)), 0) FROM unnest(NEW.search) AS w)]);
     END IF;
     RETURN NULL;
 END $$;
@@ -271,7 +258,8 @@ CREATE FUNCTION public.memory_terms_insert() RETURNS trigger
 BEGIN
     INSERT INTO memory_terms (scope, lexeme, item_id, tf, dl, expires_at)
     SELECT n.scope, t.lexeme, n.id, cardinality(t.positions), l.dl, n.expires_at
-      FROM new_items n, LATERAL (SELECT memory_doc_length(n.search)) AS l (dl), unnest(n.search) AS t
+      FROM new_items n, LATERAL (SELECT sum(cardinality(w.positions))::integer FROM unnest(n.search) AS w) AS l (dl),
+           unnest(n.search) AS t
      WHERE n.status = 'active' AND NOT n.pinned;
     RETURN NULL;
 END $$;
@@ -295,25 +283,37 @@ END $$;
 CREATE FUNCTION public.memory_terms_update() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
-DECLARE
-    new_dl integer := memory_doc_length(NEW.search);
 BEGIN
     IF OLD.status = 'active' AND NOT OLD.pinned AND NEW.status = 'active' AND NOT NEW.pinned
        AND OLD.scope = NEW.scope AND OLD.expires_at IS NOT DISTINCT FROM NEW.expires_at THEN
-        WITH gone AS (
+        WITH len AS MATERIALIZED (
+            SELECT (SELECT coalesce(sum(cardinality(w.positions)), 0) FROM unnest(OLD.search) AS w) AS old_dl,
+                   (SELECT coalesce(sum(cardinality(w.positions)), 0) FROM unnest(NEW.search) AS w) AS new_dl
+        ), gone AS (
             DELETE FROM memory_terms t
              WHERE t.scope = OLD.scope AND t.item_id = OLD.id
                AND t.lexeme = ANY (ARRAY(SELECT unnest(tsvector_to_array(OLD.search))
                                          EXCEPT
-                                         SELECT unnest(tsvector_to_array(NEW.search)))))
+                                         SELECT unnest(tsvector_to_array(NEW.search))))
+        ), total AS (
+            UPDATE memory_term_scopes s SET length = s.length + (len.new_dl - len.old_dl)
+              FROM len
+             WHERE s.scope = NEW.scope AND len.new_dl <> len.old_dl
+        )
         INSERT INTO memory_terms AS t (scope, lexeme, item_id, tf, dl, expires_at)
-        SELECT NEW.scope, came.lexeme, NEW.id, came.tf, new_dl, NEW.expires_at
-          FROM (SELECT w.lexeme, cardinality(w.positions) FROM unnest(NEW.search) AS w
-                EXCEPT
-                SELECT w.lexeme, cardinality(w.positions) FROM unnest(OLD.search) AS w
-                 WHERE memory_doc_length(OLD.search) = new_dl) AS came (lexeme, tf)
+        SELECT NEW.scope, came.lexeme, NEW.id, came.tf, len.new_dl, NEW.expires_at
+          FROM len, (SELECT w.lexeme, cardinality(w.positions) FROM unnest(NEW.search) AS w
+                     EXCEPT
+                     SELECT w.lexeme, cardinality(w.positions) FROM unnest(OLD.search) AS w
+                      WHERE (SELECT old_dl = new_dl FROM len)) AS came (lexeme, tf)
         ON CONFLICT (scope, lexeme, item_id) DO UPDATE SET tf = excluded.tf, dl = excluded.dl;
         RETURN NULL;
+    END IF;
+    IF OLD.status = 'active' AND NOT OLD.pinned AND NEW.status = 'active' AND NOT NEW.pinned
+       AND OLD.scope = NEW.scope AND OLD.search IS DISTINCT FROM NEW.search THEN
+        UPDATE memory_term_scopes
+           SET length = length + (SELECT coalesce(sum(cardinality(w.positions)), 0) FROM unnest(NEW.search) AS w) - (SELECT coalesce(sum(cardinality(w.positions)), 0) FROM unnest(OLD.search) AS w)
+         WHERE scope = NEW.scope;
     END IF;
     IF OLD.status = 'active' AND NOT OLD.pinned THEN
         DELETE FROM memory_terms
@@ -321,8 +321,9 @@ BEGIN
     END IF;
     IF NEW.status = 'active' AND NOT NEW.pinned THEN
         INSERT INTO memory_terms (scope, lexeme, item_id, tf, dl, expires_at)
-        SELECT NEW.scope, t.lexeme, NEW.id, cardinality(t.positions), new_dl, NEW.expires_at
-          FROM unnest(NEW.search) AS t;
+        SELECT NEW.scope, t.lexeme, NEW.id, cardinality(t.positions), l.dl, NEW.expires_at
+          FROM (SELECT sum(cardinality(w.positions))::integer FROM unnest(NEW.search) AS w) AS l (dl),
+               unnest(NEW.search) AS t;
     END IF;
     RETURN NULL;
 END $$;
@@ -1307,7 +1308,7 @@ CREATE TRIGGER memory_term_scopes_truncate AFTER TRUNCATE ON public.memory_items
 -- Name: memory_items memory_term_scopes_update; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER memory_term_scopes_update AFTER UPDATE ON public.memory_items FOR EACH ROW WHEN (((old.status IS DISTINCT FROM new.status) OR (old.scope IS DISTINCT FROM new.scope) OR (old.pinned IS DISTINCT FROM new.pinned) OR (old.search IS DISTINCT FROM new.search))) EXECUTE FUNCTION public.memory_term_scopes_update();
+CREATE TRIGGER memory_term_scopes_update AFTER UPDATE ON public.memory_items FOR EACH ROW WHEN (((old.status IS DISTINCT FROM new.status) OR (old.scope IS DISTINCT FROM new.scope) OR (old.pinned IS DISTINCT FROM new.pinned))) EXECUTE FUNCTION public.memory_term_scopes_update();
 
 --
 -- Name: memory_items memory_terms_delete; Type: TRIGGER; Schema: public; Owner: -
