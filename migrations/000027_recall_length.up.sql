@@ -11,11 +11,9 @@
 -- An item's length is its words counted with repeats: the sum of its lexemes' numbers of
 -- positions, as BM25 counts it (the number of distinct lexemes, cheaper to get, measured a question
 -- or two below the BM25 baseline on docs/EVAL.md's data). The triggers sum it inline, in their own
--- statements or as an expression of the function, whose plan PL/pgSQL keeps; a SQL function for it
--- is planned anew on each call from a trigger, and cost the edits about a tenth of their rate
--- (docs/PERFORMANCE.md). memory_terms.dl is it, on each of the item's postings, so that the list
--- reads it in the same index-only scan as tf (it fits in the alignment padding after tf: the index
--- is no larger). memory_term_scopes.length is the sum of the lengths of each scope's ranked items
+-- statements, whose plans PL/pgSQL keeps; a SQL function for it would be planned anew on each call
+-- from a trigger. memory_terms.dl is it, on each of the item's postings, so that the list
+-- reads it in the same index-only scan as tf. memory_term_scopes.length is the sum of the lengths of each scope's ranked items
 -- (active and unpinned, expired or not: the items it counts), so avgdl is one row per visible
 -- scope, as N is.
 ALTER TABLE memory_terms ADD COLUMN dl integer;
@@ -48,7 +46,7 @@ END $$;
 -- carries the length (the lexemes that stay have their length updated by the same statement's
 -- ON CONFLICT: the EXCEPT is empty then), and adds the difference to its scope's total. That is one
 -- statement, as before: the lengths are CTEs of it rather than expressions of the function, each of
--- which would be a statement of its own (measured on the edits, docs/PERFORMANCE.md). The other
+-- which would be a statement of its own (the edits' cost is in docs/PERFORMANCE.md). The other
 -- branches replace the item's postings; when the item stays ranked in its scope there (a new
 -- expiry), they too add the difference of the lengths. memory_term_scopes_update, which doesn't
 -- fire on a new text, takes care of an item that becomes ranked or stops being, or moves, with its
