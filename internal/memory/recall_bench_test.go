@@ -69,12 +69,15 @@ var recallBenchRequests = []string{
 	"Thanks!",
 }
 
-// recallFloorSQL is the bare full-text query — the same words OR-ed, the same visibility, ranked by
-// ts_rank_cd, top 30 — without pinned items, vector search, fusion or rendering: the floor that
-// packet building is compared with.
+// recallFloorSQL is the bare full-text query — the same words' lexemes OR-ed (each quoted, as recall
+// quotes them: a word may hold punctuation), the same visibility, ranked by ts_rank_cd, top 30 —
+// without pinned items, vector search, fusion or rendering: the floor that packet building is
+// compared with.
 const recallFloorSQL = `
 	SELECT id, ts_rank_cd(search, q) AS rank
-	  FROM memory_items, to_tsquery('english', replace($2, ' ', ' | ')) AS q
+	  FROM memory_items,
+	       (SELECT array_to_string(array_agg('''' || replace(replace(w.lexeme, '\', '\\'), '''', '''''') || ''''), ' | ')::tsquery AS q
+	          FROM unnest(to_tsvector('english', $2::text)) AS w) AS l
 	 WHERE search @@ q AND scope IN ('shared', $1) AND status = 'active'
 	   AND (expires_at IS NULL OR expires_at > now())
 	 ORDER BY rank DESC
