@@ -47,12 +47,10 @@ type bmItem struct {
 	dl      int
 }
 
-// bmExpected is one entry the rule expects, in order.
+// bmExpected is one unpinned entry the rule expects, in order, with its BM25 score.
 type bmExpected struct {
-	id     string
-	pinned bool
-	lesson bool
-	score  float64 // for unpinned entries
+	id    string
+	score float64
 }
 
 type bmAttack struct {
