@@ -282,6 +282,21 @@ func (a *bmAttack) comparePacket(t *testing.T, step, tm, request string, p memor
 }
 
 // check compares every teammate's packet for every request.
+// team creates the teammates Ada, Bob and Cyd (the tests give Cyd no item of its own: it sees the
+// shared items only) and returns their ids in that order.
+func (a *bmAttack) team(t *testing.T) []string {
+	t.Helper()
+	return []string{a.f.teammate(t, "Ada"), a.f.teammate(t, "Bob"), a.f.teammate(t, "Cyd")}
+}
+
+// step checks the stored search vectors (checkStored), then the teammates' packets for the requests
+// (check).
+func (a *bmAttack) step(t *testing.T, step string, teammates, requests []string) {
+	t.Helper()
+	a.checkStored(t, step)
+	a.check(t, step, teammates, requests)
+}
+
 func (a *bmAttack) check(t *testing.T, step string, teammates []string, requests []string) {
 	t.Helper()
 	a.steps.Add(1)
@@ -373,14 +388,11 @@ var bmRequests = []string{
 func TestBM25AttackLifecycle(t *testing.T) {
 	t.Parallel()
 	a := newBMAttack(t)
-	ada := a.f.teammate(t, "Ada")
-	bob := a.f.teammate(t, "Bob")
-	cyd := a.f.teammate(t, "Cyd") // sees shared items only
-	tms := []string{ada, bob, cyd}
+	tms := a.team(t)
+	ada, bob := tms[0], tms[1]
 	check := func(step string) {
 		t.Helper()
-		a.checkStored(t, step)
-		a.check(t, step, tms, bmRequests)
+		a.step(t, step, tms, bmRequests)
 	}
 
 	s1 := a.create(t, nil, "Green tea is kept in the blue tin by the kettle.")
@@ -512,18 +524,15 @@ func TestBM25AttackLifecycle(t *testing.T) {
 func TestBM25AttackHostile(t *testing.T) {
 	t.Parallel()
 	a := newBMAttack(t)
-	ada := a.f.teammate(t, "Ada")
-	bob := a.f.teammate(t, "Bob")
-	cyd := a.f.teammate(t, "Cyd")
-	tms := []string{ada, bob, cyd}
+	tms := a.team(t)
+	ada, bob, cyd := tms[0], tms[1], tms[2]
 	requests := append(slices.Clone(bmRequests),
 		"zebra", "zebra zebra zebra zebra zebra", "kettle kettle", "Kettles? KETTLE! kettling",
 		"tea & !kettle | (green) <-> zebra:*", "'tea' \"kettle\" \\ ; -- DROP", "thé vert 緑茶 Ñandú", "🍵🍵",
 		strings.Repeat("tea kettle zebra ", 300))
 	check := func(step string) {
 		t.Helper()
-		a.checkStored(t, step)
-		a.check(t, step, tms, requests)
+		a.step(t, step, tms, requests)
 	}
 	zebra := func(s string) string { return s + " zebra" }
 
@@ -576,14 +585,11 @@ func TestBM25AttackHostile(t *testing.T) {
 func TestBM25AttackCandidates(t *testing.T) {
 	t.Parallel()
 	a := newBMAttack(t)
-	ada := a.f.teammate(t, "Ada")
-	bob := a.f.teammate(t, "Bob")
-	cyd := a.f.teammate(t, "Cyd")
-	tms := []string{ada, bob, cyd}
+	tms := a.team(t)
+	ada, bob, cyd := tms[0], tms[1], tms[2]
 	check := func(step string) {
 		t.Helper()
-		a.checkStored(t, step)
-		a.check(t, step, tms, bmRequests)
+		a.step(t, step, tms, bmRequests)
 	}
 	a.create(t, nil, "The kettle is blue.")
 	a.create(t, nil, "Green tea steeps for two minutes.")
@@ -680,14 +686,11 @@ func TestBM25AttackCandidates(t *testing.T) {
 func TestBM25AttackTransfer(t *testing.T) {
 	t.Parallel()
 	a := newBMAttack(t)
-	ada := a.f.teammate(t, "Ada")
-	bob := a.f.teammate(t, "Bob")
-	cyd := a.f.teammate(t, "Cyd")
-	tms := []string{ada, bob, cyd}
+	tms := a.team(t)
+	ada, bob, cyd := tms[0], tms[1], tms[2]
 	check := func(step string, tms []string) {
 		t.Helper()
-		a.checkStored(t, step)
-		a.check(t, step, tms, bmRequests)
+		a.step(t, step, tms, bmRequests)
 	}
 	a.create(t, nil, "The kettle is blue.")
 	a.create(t, nil, "Green tea steeps for two minutes, then tea is poured.")
@@ -740,8 +743,7 @@ func TestBM25AttackRollback(t *testing.T) {
 	tms := []string{ada, bob}
 	check := func(step string) {
 		t.Helper()
-		a.checkStored(t, step)
-		a.check(t, step, tms, bmRequests)
+		a.step(t, step, tms, bmRequests)
 	}
 	s1 := a.create(t, nil, "The kettle is blue and the tea is green.")
 	s2 := a.create(t, nil, "Tea.")
@@ -788,10 +790,8 @@ func TestBM25AttackRollback(t *testing.T) {
 func TestBM25AttackConcurrent(t *testing.T) {
 	t.Parallel()
 	a := newBMAttack(t)
-	ada := a.f.teammate(t, "Ada")
-	bob := a.f.teammate(t, "Bob")
-	cyd := a.f.teammate(t, "Cyd")
-	tms := []string{ada, bob, cyd}
+	tms := a.team(t)
+	ada, bob := tms[0], tms[1]
 	vocab := []string{"tea", "kettle", "green", "zebra", "pot", "cup", "water", "leaf"}
 	const writers, ops = 16, 25
 	var wg sync.WaitGroup
