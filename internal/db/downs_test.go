@@ -46,6 +46,7 @@ var notLossy = map[string]string{
 	"000024_vector_sketch.down.sql":   "memory_sketches is derived from memory_embeddings: 000024's up rebuilds it",
 	"000026_sketch_scan_key.down.sql": "scan_key is generated from the row's other columns: 000026's up computes it again",
 	"000027_recall_length.down.sql":   "the lengths are derived from the items' search vectors: 000027's up computes them again",
+	"000028_sketch_hash_key.down.sql": "scan_hash is generated from the row's other columns: 000028's up computes it again",
 }
 
 // dataStatement matches the statements of a down that can lose data: rows deleted or overwritten,

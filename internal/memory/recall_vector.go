@@ -81,12 +81,13 @@ const (
 	// statements come to, evaluated the request's vector, then sent as text, for each of the 10,000
 	// rows of the bench's scan: a second a request). The vector comes as a float4[] ($3), which
 	// PostgreSQL receives in binary and pgvector's cast copies: parsing it from text, twice, measured
-	// a third of a millisecond of the statement. The sketches are found by their one-column key (migration 000026,
-	// memory_sketch_key): the visible scopes' two ranges of one index.
+	// a third of a millisecond of the statement. The sketches are found by their one-column key, a hash of the scope, the size and the
+	// model (migrations 000026 and 000028, memory_sketch_hash): the visible scopes' two ranges of one
+	// index.
 	recallVectorSketch = `sketch_near AS MATERIALIZED (
 		SELECT k.item_id, k.revision, k.sketch <~> (SELECT binary_quantize($3::real[]::vector)) AS hamming
 		  FROM memory_sketches k
-		 WHERE k.scan_key IN (memory_sketch_key('shared', $6::int, $4), memory_sketch_key($1::text, $6::int, $4))
+		 WHERE k.scan_hash IN (memory_sketch_hash('shared', $6::int, $4), memory_sketch_hash($1::text, $6::int, $4))
 		 ORDER BY hamming, k.item_id
 		 LIMIT ` + vectorSketchNearText + `
 	), sketched_near AS MATERIALIZED (
@@ -102,7 +103,7 @@ const (
 		(SELECT k.item_id, k.revision
 		   FROM (SELECT k.item_id, k.revision
 		           FROM memory_sketches k
-		          WHERE k.scan_key IN (memory_sketch_key('shared', $6::int, $4), memory_sketch_key($1::text, $6::int, $4))
+		          WHERE k.scan_hash IN (memory_sketch_hash('shared', $6::int, $4), memory_sketch_hash($1::text, $6::int, $4))
 		          ORDER BY k.sketch <~> (SELECT binary_quantize($3::real[]::vector)), k.item_id
 		         OFFSET 0) AS k
 		  WHERE (SELECT count(*) FROM sketched_near) < ` + vectorRerankText + `

@@ -211,7 +211,7 @@ func TestVectorListSketchRecall(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(pool.Close)
 	plan := explain(t, pool, memory.QVectorListSketch, vf.teammate, "", vf.set.next(), vectorModel, 2.0, 1536)
-	assert.Contains(t, plan, "Index Only Scan using memory_sketches_by_key")
+	assert.Contains(t, plan, "Index Only Scan using memory_sketches_by_hash")
 }
 
 // TestVectorRerankInTheStatement: the sketch scan's statement re-ranks memory.VectorRerank rows.
@@ -549,8 +549,8 @@ func TestEmbeddingsStayInTheirRows(t *testing.T) {
 }
 
 // TestSketchKeyKeepsModelsApart: the sketch scan finds the embeddings of a teammate by one model at
-// one size by a single key made of the scope, the size and the model's name (migration 000026,
-// memory_sketch_key). Names with spaces and digits in them, one the prefix of another, and the
+// one size by a single key made of the scope, the size and the model's name (migrations 000026 and
+// 000028: memory_sketch_key, hashed by memory_sketch_hash). Names with spaces and digits in them, one the prefix of another, and the
 // same name at another size or in another teammate's scope can't share a key: a request meets the
 // embeddings of its own model, size and visible scopes alone, though every vector here is the
 // request's own.

@@ -67,6 +67,14 @@ CREATE FUNCTION public.memory_sketch_key(scope text, dimensions integer, model t
     RETURN ((((scope || ' '::text) || (dimensions)::text) || ' '::text) || model);
 
 --
+-- Name: memory_sketch_hash(text, integer, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.memory_sketch_hash(scope text, dimensions integer, model text) RETURNS bigint
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN hashtextextended((public.memory_sketch_key(scope, dimensions, model) COLLATE "C"), (0)::bigint);
+
+--
 -- Name: memory_sketches_insert(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -646,7 +654,8 @@ CREATE TABLE public.memory_sketches (
     scope text NOT NULL COLLATE pg_catalog."C",
     dimensions integer NOT NULL,
     sketch bit varying NOT NULL,
-    scan_key text GENERATED ALWAYS AS (public.memory_sketch_key(scope, dimensions, model)) STORED COLLATE pg_catalog."C"
+    scan_key text GENERATED ALWAYS AS (public.memory_sketch_key(scope, dimensions, model)) STORED COLLATE pg_catalog."C",
+    scan_hash bigint GENERATED ALWAYS AS (public.memory_sketch_hash(scope, dimensions, model)) STORED
 );
 
 --
@@ -1173,10 +1182,10 @@ CREATE INDEX memory_jobs_ready ON public.memory_jobs USING btree (run_after, id)
 CREATE INDEX memory_jobs_run ON public.memory_jobs USING btree (run_id) WHERE (run_id IS NOT NULL);
 
 --
--- Name: memory_sketches_by_key; Type: INDEX; Schema: public; Owner: -
+-- Name: memory_sketches_by_hash; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX memory_sketches_by_key ON public.memory_sketches USING btree (scan_key) INCLUDE (item_id, revision, sketch);
+CREATE INDEX memory_sketches_by_hash ON public.memory_sketches USING btree (scan_hash) INCLUDE (item_id, revision, sketch);
 
 --
 -- Name: memory_suppressed_run; Type: INDEX; Schema: public; Owner: -
