@@ -51,10 +51,12 @@ func countedPool(t *testing.T, cfg *pgxpool.Config) (*pgxpool.Pool, *roundTrips)
 	return pool, trips
 }
 
-// An edit is the floor's shape — BEGIN, one round trip that locks (the scope, then the item), one
-// that writes everything (revision, item, generation, lesson projection, NOTIFY, the embed job, the
-// check for proposals it applies), COMMIT — with embeddings off and on (writes near their floor,
-// docs/WRITES.md). Counted on one warmed-up connection, so statement preparation doesn't count.
+// An edit is three round trips, one fewer than the floor's shape: BEGIN travelling with the one that
+// locks (the scope, then the item), one that writes everything (revision, item, generation, lesson
+// projection, NOTIFY, the embed job, the check for proposals it applies), COMMIT — with embeddings
+// off and on (writes near their floor, docs/WRITES.md). An edit that conflicts (R2) is two: BEGIN
+// with the locks, ROLLBACK. Counted on one warmed-up connection, so statement preparation doesn't
+// count.
 func TestEditRoundTrips(t *testing.T) {
 	t.Parallel()
 	cfg, err := pgxpool.ParseConfig(dbtest.URL(t))
@@ -79,7 +81,14 @@ func TestEditRoundTrips(t *testing.T) {
 			item = out
 		}
 		edit("Likes green tea") // warms the connection's statement cache
-		assert.EqualValues(t, 4, trips.count(func() { edit("Likes oolong tea") }), "embeddings %v", embeddings)
+		assert.EqualValues(t, 3, trips.count(func() { edit("Likes oolong tea") }), "embeddings %v", embeddings)
+		stale := "Likes black tea"
+		assert.EqualValues(t, 2, trips.count(func() {
+			_, err := svc.EditMemory(user, memory.EditInput{ID: item.ID, BaseRevision: item.Revision - 1, Content: &stale})
+			var conflict *memory.ConflictError
+			require.ErrorAs(t, err, &conflict)
+			assert.Equal(t, item.Revision, conflict.Current)
+		}), "embeddings %v", embeddings)
 	}
 }
 
@@ -118,7 +127,7 @@ func TestRecallPreviewRoundTrips(t *testing.T) {
 		vectored bool
 	}{
 		{name: "full text", trips: 1},
-		{name: "full text, with what it left out", leftOut: true, trips: 5},
+		{name: "full text, with what it left out", leftOut: true, trips: 4},
 		{name: "8 dimensions", opts: []memory.Option{memory.WithSemanticRecall(&fakeEmbedder{model: "small-model", def: small[4]}, 2)}, trips: 2, vectored: true},
 		{name: "1,536 dimensions", opts: []memory.Option{memory.WithSemanticRecall(&fakeEmbedder{model: vectorModel, def: set.next()}, 2)}, trips: 2, vectored: true},
 	} {

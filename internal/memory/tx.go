@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // Every transaction of the service goes through inTx (inWriteTx, inReadTx): it is the one place that
@@ -55,7 +56,7 @@ const txAttempts = 5
 // a lost one as the retryable UNAVAILABLE, not INTERNAL).
 func (s *Service) inTx(ctx context.Context, opts pgx.TxOptions, fn func(tx pgx.Tx) error) error {
 	for attempt := 1; ; attempt++ {
-		err := pgx.BeginTxFunc(ctx, s.pool, opts, fn)
+		err := s.oneTx(ctx, opts, fn)
 		if !isRetryable(err) || attempt == txAttempts {
 			return err
 		}
@@ -93,3 +94,158 @@ func isRetryable(err error) bool {
 	pgErr, ok := errors.AsType[*pgconn.PgError](err)
 	return ok && (pgErr.Code == "40001" || pgErr.Code == "40P01")
 }
+
+// oneTx runs fn in one transaction on a connection of the pool, as pgx.BeginTxFunc does, but BEGIN
+// isn't a round trip of its own: it travels at the head of fn's first batch when fn starts with one
+// (pgx's Batch.BeginTx; every change of an item starts with its locks' batch), and alone before
+// fn's first statement otherwise. An edit is so three round trips — BEGIN with the locks, the
+// writes, COMMIT — and a conflict two (TestEditRoundTrips).
+func (s *Service) oneTx(ctx context.Context, opts pgx.TxOptions, fn func(tx pgx.Tx) error) (err error) {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	// Given back with a transaction still open (a rollback that failed), the connection is closed
+	// by the pool rather than reused.
+	defer conn.Release()
+	tx := &pipelinedTx{conn: conn, opts: opts}
+	defer func() {
+		if rollbackErr := tx.Rollback(ctx); rollbackErr != nil && !errors.Is(rollbackErr, pgx.ErrTxClosed) {
+			err = rollbackErr
+		}
+	}()
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback(ctx) // the error to return is fn's
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+// pipelinedTx is oneTx's transaction: pgx's own, begun by the first statement fn sends.
+type pipelinedTx struct {
+	conn *pgxpool.Conn
+	opts pgx.TxOptions
+	tx   pgx.Tx // nil until the first statement
+	// ended: committed or rolled back before any statement (tx nil).
+	ended bool
+}
+
+// begun is the transaction, begun by a round trip of its own if no statement has begun it yet.
+func (t *pipelinedTx) begun(ctx context.Context) (pgx.Tx, error) {
+	if t.tx == nil {
+		if t.ended {
+			return nil, pgx.ErrTxClosed
+		}
+		tx, err := t.conn.BeginTx(ctx, t.opts)
+		if err != nil {
+			return nil, err
+		}
+		t.tx = tx
+	}
+	return t.tx, nil
+}
+
+// SendBatch sends b; as the transaction's first statement, with BEGIN at its head, whose answer it
+// reads before handing the results on, so that they are b's alone.
+func (t *pipelinedTx) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults {
+	if t.tx != nil {
+		return t.tx.SendBatch(ctx, b)
+	}
+	if t.ended {
+		return pgx.FailedBatchResults(b, pgx.ErrTxClosed)
+	}
+	withBegin := &pgx.Batch{}
+	withBegin.BeginTx(t.opts)
+	withBegin.QueuedQueries = append(withBegin.QueuedQueries, b.QueuedQueries...)
+	results := t.conn.SendBatch(ctx, withBegin)
+	t.tx = results.Tx() // closed if BEGIN failed: what follows then fails with pgx.ErrTxClosed
+	if _, err := results.Exec(); err != nil {
+		_ = results.Close()
+		return pgx.FailedBatchResults(b, err)
+	}
+	return results
+}
+
+func (t *pipelinedTx) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	tx, err := t.begun(ctx)
+	if err != nil {
+		return pgconn.CommandTag{}, err
+	}
+	return tx.Exec(ctx, sql, args...)
+}
+
+func (t *pipelinedTx) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	tx, err := t.begun(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return tx.Query(ctx, sql, args...)
+}
+
+func (t *pipelinedTx) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
+	tx, err := t.begun(ctx)
+	if err != nil {
+		return failedRow{err}
+	}
+	return tx.QueryRow(ctx, sql, args...)
+}
+
+func (t *pipelinedTx) CopyFrom(ctx context.Context, table pgx.Identifier, columns []string, rows pgx.CopyFromSource) (int64, error) {
+	tx, err := t.begun(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return tx.CopyFrom(ctx, table, columns, rows)
+}
+
+func (t *pipelinedTx) Prepare(ctx context.Context, name, sql string) (*pgconn.StatementDescription, error) {
+	tx, err := t.begun(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return tx.Prepare(ctx, name, sql)
+}
+
+// Begin is a savepoint in the transaction.
+func (t *pipelinedTx) Begin(ctx context.Context) (pgx.Tx, error) {
+	tx, err := t.begun(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return tx.Begin(ctx)
+}
+
+// Commit commits; a transaction that sent no statement has nothing to commit.
+func (t *pipelinedTx) Commit(ctx context.Context) error {
+	if t.tx == nil {
+		return t.end()
+	}
+	return t.tx.Commit(ctx)
+}
+
+// Rollback rolls back; a transaction that sent no statement has nothing to roll back.
+func (t *pipelinedTx) Rollback(ctx context.Context) error {
+	if t.tx == nil {
+		return t.end()
+	}
+	return t.tx.Rollback(ctx)
+}
+
+// end ends a transaction that sent no statement.
+func (t *pipelinedTx) end() error {
+	if t.ended {
+		return pgx.ErrTxClosed
+	}
+	t.ended = true
+	return nil
+}
+
+// LargeObjects isn't the service's: nothing calls it.
+func (t *pipelinedTx) LargeObjects() pgx.LargeObjects { panic("memory: large objects are not used") }
+
+func (t *pipelinedTx) Conn() *pgx.Conn { return t.conn.Conn() }
+
+// failedRow is the row of a statement that wasn't sent.
+type failedRow struct{ err error }
+
+func (r failedRow) Scan(...any) error { return r.err }
