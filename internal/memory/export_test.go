@@ -63,5 +63,9 @@ func parseImport(data string, now time.Time) ([]importItem, error) {
 }
 
 // InWriteTx and InReadTx are the service's transaction helpers (tx.go).
-func InWriteTx(ctx context.Context, s *Service, fn func(pgx.Tx) error) error { return s.inWriteTx(ctx, fn) }
-func InReadTx(ctx context.Context, s *Service, fn func(pgx.Tx) error) error  { return s.inReadTx(ctx, fn) }
+func InWriteTx(ctx context.Context, s *Service, fn func(pgx.Tx) error) error {
+	return s.inWriteTx(ctx, fn)
+}
+func InReadTx(ctx context.Context, s *Service, fn func(pgx.Tx) error) error {
+	return s.inReadTx(ctx, fn)
+}
