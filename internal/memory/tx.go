@@ -179,7 +179,7 @@ func (t *pipelinedTx) Query(ctx context.Context, sql string, args ...any) (pgx.R
 	if err != nil {
 		return nil, err
 	}
-	return tx.Query(ctx, sql, args...)
+	return tx.Query(ctx, sql, args...) //nolint:rowserrcheck // the caller reads the rows and checks rows.Err
 }
 
 func (t *pipelinedTx) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
