@@ -14,6 +14,8 @@ import (
 	_ "github.com/golang-migrate/migrate/v4/database/pgx/v5" // registers the pgx5:// driver
 	"github.com/golang-migrate/migrate/v4/source/iofs"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/open-bot/memory/migrations"
@@ -42,6 +44,22 @@ type PoolOptions struct {
 	AfterConnect func()
 }
 
+// cancelFallback is how long a cancelled statement may take to stop on the server before its
+// connection is cut (CancelByRequest).
+const cancelFallback = time.Second
+
+// CancelByRequest makes a cancelled context stop the running statement on the server, by a cancel
+// request, instead of cutting the connection at once (pgx's default). The connection then stays
+// usable, so a transaction cut short by its request's cancellation still sends its ROLLBACK and
+// releases its locks before the request returns (memory's oneTx); with the connection cut, the
+// server kept them until it noticed, up to hundreds of milliseconds later (TestTxAttackCancel*).
+// A server that hasn't answered within cancelFallback gets its connection cut as before.
+func CancelByRequest(cfg *pgconn.Config) {
+	cfg.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
+		return &pgconn.CancelRequestContextWatcherHandler{Conn: c, DeadlineDelay: cancelFallback}
+	}
+}
+
 // OpenPool connects a pool to databaseURL shaped by o and checks that the server answers.
 func OpenPool(ctx context.Context, databaseURL string, o PoolOptions) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(databaseURL)
@@ -51,6 +69,7 @@ func OpenPool(ctx context.Context, databaseURL string, o PoolOptions) (*pgxpool.
 	if o.MaxConns > 0 {
 		cfg.MaxConns = int32(min(o.MaxConns, math.MaxInt32))
 	}
+	CancelByRequest(&cfg.ConnConfig.Config)
 	params := cfg.ConnConfig.RuntimeParams
 	if o.StatementTimeout > 0 {
 		params["statement_timeout"] = strconv.FormatInt(max(o.StatementTimeout.Milliseconds(), 1), 10)

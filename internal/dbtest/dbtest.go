@@ -104,7 +104,12 @@ func URL(t testing.TB) string {
 // dropped.
 func Pool(t testing.TB) *pgxpool.Pool {
 	t.Helper()
-	pool, err := pgxpool.New(t.Context(), URL(t))
+	cfg, err := pgxpool.ParseConfig(URL(t))
+	if err != nil {
+		t.Fatalf("dbtest: parse URL: %v", err)
+	}
+	db.CancelByRequest(&cfg.ConnConfig.Config) // as the service's pool (db.OpenPool)
+	pool, err := pgxpool.NewWithConfig(t.Context(), cfg)
 	if err != nil {
 		t.Fatalf("dbtest: open pool: %v", err)
 	}

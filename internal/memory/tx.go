@@ -109,17 +109,26 @@ func (s *Service) oneTx(ctx context.Context, opts pgx.TxOptions, fn func(tx pgx.
 	// by the pool rather than reused.
 	defer conn.Release()
 	tx := &pipelinedTx{conn: conn, opts: opts}
+	// The transaction's end doesn't heed the caller's cancellation: a COMMIT cut off by it could
+	// have committed and yet be reported as failed, and a ROLLBACK skipped for it would leave the
+	// transaction's locks held until the connection is closed, after the request returned.
+	end, cancel := context.WithTimeout(context.WithoutCancel(ctx), txEndTimeout)
+	defer cancel()
 	defer func() {
-		if rollbackErr := tx.Rollback(ctx); rollbackErr != nil && !errors.Is(rollbackErr, pgx.ErrTxClosed) {
+		if rollbackErr := tx.Rollback(end); rollbackErr != nil && !errors.Is(rollbackErr, pgx.ErrTxClosed) {
 			err = rollbackErr
 		}
 	}()
 	if err := fn(tx); err != nil {
-		_ = tx.Rollback(ctx) // the error to return is fn's
+		_ = tx.Rollback(end) // the error to return is fn's
 		return err
 	}
-	return tx.Commit(ctx)
+	return tx.Commit(end)
 }
+
+// txEndTimeout bounds a transaction's COMMIT or ROLLBACK, which the caller's cancellation doesn't
+// interrupt (oneTx).
+const txEndTimeout = 5 * time.Second
 
 // pipelinedTx is oneTx's transaction: pgx's own, begun by the first statement fn sends.
 type pipelinedTx struct {
