@@ -213,6 +213,28 @@ func txaNoOpenTx(t *testing.T, pool *pgxpool.Pool) {
 	}
 }
 
+// txaOneItem is the start of most attacks: the fixture with the fault triggers, a teammate named
+// name, and one item of theirs holding content.
+func txaOneItem(t *testing.T, name, content string) (fixture, string, memory.Item) {
+	t.Helper()
+	f := setup(t)
+	txaFaults(t, f.pool)
+	tm := f.teammate(t, name)
+	return f, tm, f.create(t, &tm, content)
+}
+
+// txaSettled is the end of every attack: each item's revisions are its history rows, 1..n, no
+// session is left inside a transaction and, when generations says so, each scope's generation moved
+// once per history row.
+func txaSettled(t *testing.T, pool *pgxpool.Pool, generations bool) {
+	t.Helper()
+	txaCheckItems(t, pool)
+	if generations {
+		txaCheckGenerations(t, pool)
+	}
+	txaNoOpenTx(t, pool)
+}
+
 // txaIsRetryable reports a serialization failure or deadlock anywhere in err's chain (or text).
 func txaIsRetryable(err error) bool {
 	var pg *pgconn.PgError
@@ -248,10 +270,7 @@ func txaEvents(t *testing.T, l eventListener, wait time.Duration) []memory.Event
 // transaction, and the next write based on the same revision succeeds.
 func TestTxAttackFaultMidWrite(t *testing.T) {
 	t.Parallel()
-	f := setup(t)
-	tm := f.teammate(t, "Fault")
-	txaFaults(t, f.pool)
-	item := f.create(t, &tm, "Drinks tea")
+	f, tm, item := txaOneItem(t, "Fault", "Drinks tea")
 	listen := listenEvents(t, f.pool)
 
 	for _, tc := range []struct{ name, content string }{
@@ -320,8 +339,7 @@ func TestTxAttackFaultMidWrite(t *testing.T) {
 	require.NoError(t, err, "the forget succeeds once the fault is gone")
 	assert.Equal(t, memory.StatusForgotten, forgotten.Status)
 
-	txaCheckItems(t, f.pool)
-	txaNoOpenTx(t, f.pool)
+	txaSettled(t, f.pool, false)
 }
 
 // TestTxAttackBulkAllOrNone: a bulk pin (and a bulk forget) over items of two scopes, where the
@@ -362,7 +380,7 @@ func TestTxAttackBulkAllOrNone(t *testing.T) {
 		assert.True(t, it.Pinned)
 		assert.Equal(t, 2, it.Revision)
 	}
-	txaCheckItems(t, f.pool)
+	txaSettled(t, f.pool, false)
 }
 
 // TestTxAttackRetryInjectedAborts: a serialization failure or deadlock raised once — in the middle
@@ -371,10 +389,7 @@ func TestTxAttackBulkAllOrNone(t *testing.T) {
 // nothing, and the service stays usable.
 func TestTxAttackRetryInjectedAborts(t *testing.T) {
 	t.Parallel()
-	f := setup(t)
-	tm := f.teammate(t, "Retry")
-	txaFaults(t, f.pool)
-	item := f.create(t, &tm, "Walks to work")
+	f, tm, item := txaOneItem(t, "Retry", "Walks to work")
 
 	for _, tc := range []struct{ marker, seq string }{
 		{"TXA-SER-ONCE", "txa_ser"},
@@ -434,8 +449,7 @@ func TestTxAttackRetryInjectedAborts(t *testing.T) {
 	txaNoOpenTx(t, f.pool)
 	_, err = f.svc.EditMemory(user, memory.EditInput{ID: item.ID, BaseRevision: before.Revision, Content: ptr("Runs on Sundays")})
 	require.NoError(t, err)
-	txaCheckItems(t, f.pool)
-	txaCheckGenerations(t, f.pool)
+	txaSettled(t, f.pool, true)
 }
 
 // TestTxAttackCancelStorm: concurrent edits and creates over three scopes, with contexts cancelled
@@ -573,9 +587,7 @@ func TestTxAttackCancelStorm(t *testing.T) {
 	t.Logf("storm: %d ok, %d cancelled, of %d", oks.Load(), cancels.Load(), workers*ops)
 
 	// Connections cancelled mid-transaction must not stay in one.
-	txaNoOpenTx(t, f.pool)
-	txaCheckItems(t, f.pool)
-	txaCheckGenerations(t, f.pool)
+	txaSettled(t, f.pool, true)
 
 	// A request that failed left nothing; one that succeeded left its text.
 	var committedButFailed []string
@@ -643,8 +655,7 @@ func TestTxAttackCancelStorm(t *testing.T) {
 	for err := range errs {
 		assert.NoError(t, err, "concurrent write after the storm")
 	}
-	txaCheckItems(t, f.pool)
-	txaNoOpenTx(t, f.pool)
+	txaSettled(t, f.pool, false)
 }
 
 // TestTxAttackConflictRace: many goroutines edit one item (content edits, pins, restores) with the
@@ -781,8 +792,7 @@ func TestTxAttackOppositeScopeOrder(t *testing.T) {
 	wg.Wait()
 	t.Logf("%d failures (%d deadlock/serialization) in %v", failures.Load(), deadlocks.Load(), time.Since(start))
 	assert.Zero(t, deadlocks.Load(), "no deadlock or serialization failure reaches the caller")
-	txaCheckItems(t, f.pool)
-	txaNoOpenTx(t, f.pool)
+	txaSettled(t, f.pool, false)
 }
 
 // TestTxAttackTinyPool: a service on a pool of one connection survives failing, cancelled,
@@ -791,10 +801,7 @@ func TestTxAttackOppositeScopeOrder(t *testing.T) {
 // test) returns promptly when cancelled, and leaves nothing.
 func TestTxAttackTinyPool(t *testing.T) {
 	t.Parallel()
-	f := setup(t)
-	tm := f.teammate(t, "Tiny")
-	txaFaults(t, f.pool)
-	item := f.create(t, &tm, "Small pool")
+	f, tm, item := txaOneItem(t, "Tiny", "Small pool")
 
 	cfg := f.pool.Config()
 	cfg.MaxConns = 1
@@ -880,7 +887,7 @@ func TestTxAttackTinyPool(t *testing.T) {
 	assert.Equal(t, before.Revision+1, out.Revision)
 	_, err = svc.PinMemories(ctx, []memory.ItemRef{{ID: item.ID, BaseRevision: out.Revision}}, true)
 	require.NoError(t, err)
-	txaCheckItems(t, f.pool)
+	txaSettled(t, f.pool, false)
 }
 
 // TestTxAttackRealDeadlock: the test's own transaction T locks the item's row, waits until the
@@ -956,8 +963,7 @@ func TestTxAttackRealDeadlock(t *testing.T) {
 	assert.Equal(t, before.Revision+2, after.Revision)
 	assert.Equal(t, before.Revisions+2, after.Revisions, "one revision per edit despite the retries")
 	assert.Equal(t, before.Gens+2, after.Gens, "one bump per edit despite the retries")
-	txaCheckItems(t, f.pool)
-	txaNoOpenTx(t, f.pool)
+	txaSettled(t, f.pool, false)
 }
 
 // TestTxAttackCancelledButCommitted: a write whose context ends while it commits must report what
@@ -1034,9 +1040,7 @@ func TestTxAttackCancelledButCommitted(t *testing.T) {
 	wg.Wait()
 	t.Logf("%d ok, %d failed, %d failed yet committed", oks.Load(), failed.Load(), len(bad))
 	assert.Empty(t, bad, "writes that returned an error were nevertheless committed")
-	txaCheckItems(t, f.pool)
-	txaCheckGenerations(t, f.pool)
-	txaNoOpenTx(t, f.pool)
+	txaSettled(t, f.pool, true)
 }
 
 // TestTxAttackCancelReleasesScopeLock: when a write fails because its context ended, its
@@ -1046,10 +1050,7 @@ func TestTxAttackCancelledButCommitted(t *testing.T) {
 // scope lock with NOWAIT; the test also measures how long the lock stays held.
 func TestTxAttackCancelReleasesScopeLock(t *testing.T) {
 	t.Parallel()
-	f := setup(t)
-	txaFaults(t, f.pool)
-	tm := f.teammate(t, "Lingering")
-	item := f.create(t, &tm, "lock seed")
+	f, tm, item := txaOneItem(t, "Lingering", "lock seed")
 	probe, err := pgx.ConnectConfig(context.Background(), f.pool.Config().ConnConfig)
 	require.NoError(t, err)
 	defer probe.Close(context.Background())
@@ -1086,6 +1087,5 @@ func TestTxAttackCancelReleasesScopeLock(t *testing.T) {
 	for _, d := range held {
 		assert.Less(t, d, 3*time.Second, "the lock of a cancelled edit is eventually released")
 	}
-	txaNoOpenTx(t, f.pool)
-	txaCheckItems(t, f.pool)
+	txaSettled(t, f.pool, false)
 }
