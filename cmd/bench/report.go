@@ -80,7 +80,7 @@ func render(ctx context.Context, b *bench, rows []row, took time.Duration, quali
 	fmt.Fprintf(&sb, "- Vector database: %d items visible to one teammate and as many of nine others, all embedded at\n", o.small)
 	sb.WriteString("  1,536 dimensions by the benchmark's fake OpenAI-compatible endpoint (deterministic, loopback, no\n")
 	fmt.Fprintf(&sb, "  model latency), sketched and HNSW-indexed; MEMORY_SEMANTIC_MAX_DISTANCE=%s for the fake model's\n", maxDistance)
-	sb.WriteString("  geometry. At this size the vector list is a sketch scan (migrations 000024, 000026 and 000028).\n")
+	sb.WriteString("  geometry. At this size the vector list is a sketch scan (migrations 000024, 000026, 000028 and 000029).\n")
 	sb.WriteString("- Recall requests alternate between common-word turns (\"What does grandma like for breakfast on\n")
 	sb.WriteString("  weekends?\"), rare-word turns (\"Is the quokka or the narwhal on the origami list?\") and one with no\n")
 	sb.WriteString("  searchable word; each API request is followed by its floor query, so both see the same cache.\n")

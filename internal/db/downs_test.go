@@ -39,14 +39,15 @@ var rowsLost = map[uint]map[string]string{
 
 // notLossy are the downs that drop or delete data and yet lose nothing, each with the reason.
 var notLossy = map[string]string{
-	"000010_recall_terms.down.sql":    "memory_terms is derived from memory_items: 000010's up rebuilds it",
-	"000012_lighter_writes.down.sql":  "its DELETEs are in the body of the trigger function it puts back; the migration runs none",
-	"000022_recall_bm25.down.sql":     "memory_term_scopes is derived from memory_items: 000022's up rebuilds it",
-	"000023_recall_df.down.sql":       "memory_term_df is derived from memory_terms: 000023's up rebuilds it",
-	"000024_vector_sketch.down.sql":   "memory_sketches is derived from memory_embeddings: 000024's up rebuilds it",
-	"000026_sketch_scan_key.down.sql": "scan_key is generated from the row's other columns: 000026's up computes it again",
-	"000027_recall_length.down.sql":   "the lengths are derived from the items' search vectors: 000027's up computes them again",
-	"000028_sketch_hash_key.down.sql": "scan_hash is generated from the row's other columns: 000028's up computes it again",
+	"000010_recall_terms.down.sql":       "memory_terms is derived from memory_items: 000010's up rebuilds it",
+	"000012_lighter_writes.down.sql":     "its DELETEs are in the body of the trigger function it puts back; the migration runs none",
+	"000022_recall_bm25.down.sql":        "memory_term_scopes is derived from memory_items: 000022's up rebuilds it",
+	"000023_recall_df.down.sql":          "memory_term_df is derived from memory_terms: 000023's up rebuilds it",
+	"000024_vector_sketch.down.sql":      "memory_sketches is derived from memory_embeddings: 000024's up rebuilds it",
+	"000026_sketch_scan_key.down.sql":    "scan_key is generated from the row's other columns: 000026's up computes it again",
+	"000027_recall_length.down.sql":      "the lengths are derived from the items' search vectors: 000027's up computes them again",
+	"000028_sketch_hash_key.down.sql":    "scan_hash is generated from the row's other columns: 000028's up computes it again",
+	"000029_sketch_hash_sha256.down.sql": "scan_hash is generated from the row's other columns: the UPDATE computes it again, as 000029's up does",
 }
 
 // dataStatement matches the statements of a down that can lose data: rows deleted or overwritten,
@@ -155,6 +156,7 @@ func TestDownsStepByStep(t *testing.T) {
 			require.NoError(t, err, "seed of %d", v)
 		}
 		columns[v] = tableColumns(t, conn)
+		requireGeneratedCurrent(t, conn, fmt.Sprintf("up to %d", v))
 		for table, s := range tableStates(t, conn, columns[v]) {
 			require.NotZero(t, s.rows, "at version %d table %s is empty: add rows for it to %s/%06d.sql", v, table, seedDir, v)
 		}
@@ -211,6 +213,7 @@ func TestDownsStepByStep(t *testing.T) {
 		require.NoError(t, db.MigrateTo(databaseURL, prev, db.AllowLossy), "down from %d", v)
 		requireVersion(t, databaseURL, prev)
 		requireSchema(t, schemas[prev], schemaDump(t, databaseURL), "the down of %d leaves the schema the up to %d built", v, prev)
+		requireGeneratedCurrent(t, conn, fmt.Sprintf("down from %d", v))
 		after := tableStates(t, conn, columns[prev])
 		for table := range columns[prev] {
 			if n, ok := lost[table]; ok {
@@ -246,17 +249,23 @@ type state struct {
 }
 
 // tableStates reads what each table of columns holds in the columns listed for it, in one query.
+// Stored generated columns are left out: the database computes them from the row's other columns,
+// and a down may compute them again by another definition (000029's does); requireGeneratedCurrent
+// checks them.
 func tableStates(t *testing.T, conn *pgx.Conn, columns map[string][]string) map[string]state {
 	t.Helper()
 	out := map[string]state{}
 	if len(columns) == 0 {
 		return out
 	}
+	generated := generatedColumns(t, conn)
 	var parts []string
 	for table, cols := range columns {
-		quoted := make([]string, len(cols))
-		for i, c := range cols {
-			quoted[i] = pgx.Identifier{c}.Sanitize()
+		var quoted []string
+		for _, c := range cols {
+			if _, ok := generated[table+"."+c]; !ok {
+				quoted = append(quoted, pgx.Identifier{c}.Sanitize())
+			}
 		}
 		parts = append(parts, fmt.Sprintf(`SELECT %s::text, count(*), coalesce(md5(string_agg(r::text, E'\n' ORDER BY r::text)), '')
 			FROM (SELECT %s FROM %s) r`, quoteLiteral(table), strings.Join(quoted, ", "), pgx.Identifier{table}.Sanitize()))
@@ -306,6 +315,41 @@ func tableColumns(t *testing.T, conn *pgx.Conn) map[string][]string {
 	}
 	require.NoError(t, rows.Err())
 	return out
+}
+
+// generatedColumns are the stored generated columns of the public tables ("table.column") with
+// their expressions.
+func generatedColumns(t *testing.T, conn *pgx.Conn) map[string]string {
+	t.Helper()
+	rows, err := conn.Query(t.Context(), `
+		SELECT c.relname || '.' || a.attname, pg_get_expr(d.adbin, d.adrelid)
+		  FROM pg_attribute a
+		  JOIN pg_class c ON c.oid = a.attrelid
+		  JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+		 WHERE c.relnamespace = 'public'::regnamespace AND a.attgenerated = 's' AND NOT a.attisdropped`)
+	require.NoError(t, err)
+	out := map[string]string{}
+	for rows.Next() {
+		var column, expr string
+		require.NoError(t, rows.Scan(&column, &expr))
+		out[column] = expr
+	}
+	require.NoError(t, rows.Err())
+	return out
+}
+
+// requireGeneratedCurrent fails when a stored generated column holds a value its expression doesn't
+// give: a migration that redefined a function the expression calls without computing the column
+// again.
+func requireGeneratedCurrent(t *testing.T, conn *pgx.Conn, when string) {
+	t.Helper()
+	for column, expr := range generatedColumns(t, conn) {
+		table, name, _ := strings.Cut(column, ".")
+		var stale int
+		require.NoError(t, conn.QueryRow(t.Context(), fmt.Sprintf(`SELECT count(*) FROM %s WHERE %s IS DISTINCT FROM (%s)`,
+			pgx.Identifier{table}.Sanitize(), pgx.Identifier{name}.Sanitize(), expr)).Scan(&stale))
+		require.Zero(t, stale, "%s: %s holds values its expression doesn't give", when, column)
+	}
 }
 
 // migrationVersions lists the embedded migrations' versions, oldest first.

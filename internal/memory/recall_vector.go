@@ -81,9 +81,10 @@ const (
 	// statements come to, evaluated the request's vector, then sent as text, for each of the 10,000
 	// rows of the bench's scan: a second a request). The vector comes as a float4[] ($3), which
 	// PostgreSQL receives in binary and pgvector's cast copies: parsing it from text, twice, measured
-	// a third of a millisecond of the statement. The sketches are found by their one-column key, a hash of the scope, the size and the
-	// model (migrations 000026 and 000028, memory_sketch_hash): the visible scopes' two ranges of one
-	// index.
+	// a third of a millisecond of the statement. The sketches are found by their one-column key, a
+	// hash of the scope, the size and the model (migrations 000026, 000028 and 000029,
+	// memory_sketch_hash: the first eight bytes of a SHA-256 digest): the visible scopes' two ranges
+	// of one index.
 	recallVectorSketch = `sketch_near AS MATERIALIZED (
 		SELECT k.item_id, k.revision, k.sketch <~> (SELECT binary_quantize($3::real[]::vector)) AS hamming
 		  FROM memory_sketches k

@@ -3,6 +3,9 @@ package memory_test
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
 	"log/slog"
 	"math"
 	"math/rand/v2"
@@ -550,7 +553,8 @@ func TestEmbeddingsStayInTheirRows(t *testing.T) {
 
 // TestSketchKeyKeepsModelsApart: the sketch scan finds the embeddings of a teammate by one model at
 // one size by a single key made of the scope, the size and the model's name (migrations 000026 and
-// 000028: memory_sketch_key, hashed by memory_sketch_hash). Names with spaces and digits in them, one the prefix of another, and the
+// 000028: memory_sketch_key, hashed by memory_sketch_hash). Names with spaces and digits in them,
+// one the prefix of another, and the
 // same name at another size or in another teammate's scope can't share a key: a request meets the
 // embeddings of its own model, size and visible scopes alone, though every vector here is the
 // request's own.
@@ -577,5 +581,52 @@ func TestSketchKeyKeepsModelsApart(t *testing.T) {
 			ids[i] = g.ItemID
 		}
 		assert.ElementsMatch(t, want[m], ids, "model %q", m)
+	}
+}
+
+// TestSketchHashIsSHA256: the sketch scan's key (memory_sketch_hash, migration 000029) is the first
+// eight bytes of the SHA-256 digest of memory_sketch_key's text in UTF-8, read as a signed
+// big-endian integer, as computed here in Go: a value fixed by a standard, which no PostgreSQL
+// upgrade or platform can change under the keys stored in memory_sketches. Every stored key is that
+// of its row's scope, size and model.
+func TestSketchHashIsSHA256(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	ctx := context.Background()
+	tm := f.teammate(t, "Ada")
+	keys := []struct {
+		scope      string
+		dimensions int
+		model      string
+	}{
+		{"shared", 1536, "text-embedding-3-small"},
+		{tm, 1536, "text-embedding-3-small"},
+		{tm, 8, "alpha beta"},
+		{tm, 16000, "modèle « été » 模型 🙂"},
+		{"shared", 1, " "},
+	}
+	for _, k := range keys {
+		sum := sha256.Sum256([]byte(fmt.Sprintf("%s %d %s", k.scope, k.dimensions, k.model)))
+		want := int64(binary.BigEndian.Uint64(sum[:8]))
+		var got int64
+		require.NoError(t, f.pool.QueryRow(ctx, `SELECT memory_sketch_hash($1, $2, $3)`, k.scope, k.dimensions, k.model).Scan(&got))
+		assert.Equal(t, want, got, "%+v", k)
+	}
+	embeddedItemsBy(t, f, &tm, "modèle 🙂", [][]float32{{1, 2, 3, 4}, {4, 3, 2, 1}})
+	embeddedItemsBy(t, f, nil, "modèle 🙂", [][]float32{{1, 2, 3, 4}})
+	rows, err := f.pool.Query(ctx, `SELECT scope, dimensions, model, scan_hash FROM memory_sketches`)
+	require.NoError(t, err)
+	type stored struct {
+		Scope      string
+		Dimensions int
+		Model      string
+		ScanHash   int64
+	}
+	all, err := pgx.CollectRows(rows, pgx.RowToStructByName[stored])
+	require.NoError(t, err)
+	require.Len(t, all, 3)
+	for _, s := range all {
+		sum := sha256.Sum256([]byte(fmt.Sprintf("%s %d %s", s.Scope, s.Dimensions, s.Model)))
+		assert.Equal(t, int64(binary.BigEndian.Uint64(sum[:8])), s.ScanHash, "%+v", s)
 	}
 }

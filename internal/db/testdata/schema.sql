@@ -72,7 +72,7 @@ CREATE FUNCTION public.memory_sketch_key(scope text, dimensions integer, model t
 
 CREATE FUNCTION public.memory_sketch_hash(scope text, dimensions integer, model text) RETURNS bigint
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN hashtextextended((public.memory_sketch_key(scope, dimensions, model) COLLATE "C"), (0)::bigint);
+    RETURN ((('x'::text || "left"(encode(sha256(convert_to(public.memory_sketch_key(scope, dimensions, model), 'UTF8'::name)), 'hex'::text), 16)))::bit(64))::bigint;
 
 --
 -- Name: memory_sketches_insert(); Type: FUNCTION; Schema: public; Owner: -
