@@ -62,6 +62,9 @@ func parseImport(data string, now time.Time) ([]importItem, error) {
 	return items, err
 }
 
+// TxEndTimeout is txEndTimeout (tx.go).
+const TxEndTimeout = txEndTimeout
+
 // InWriteTx and InReadTx are the service's transaction helpers (tx.go).
 func InWriteTx(ctx context.Context, s *Service, fn func(pgx.Tx) error) error {
 	return s.inWriteTx(ctx, fn)

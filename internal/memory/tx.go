@@ -111,23 +111,27 @@ func (s *Service) oneTx(ctx context.Context, opts pgx.TxOptions, fn func(tx pgx.
 	tx := &pipelinedTx{conn: conn, opts: opts}
 	// The transaction's end doesn't heed the caller's cancellation: a COMMIT cut off by it could
 	// have committed and yet be reported as failed, and a ROLLBACK skipped for it would leave the
-	// transaction's locks held until the connection is closed, after the request returned.
-	end, cancel := context.WithTimeout(context.WithoutCancel(ctx), txEndTimeout)
-	defer cancel()
+	// transaction's locks held until the connection is closed, after the request returned. Its
+	// bound starts when the end does, however long fn took (an import, the rehash at start).
+	end := func(finish func(context.Context) error) error {
+		endCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), txEndTimeout)
+		defer cancel()
+		return finish(endCtx)
+	}
 	defer func() {
-		if rollbackErr := tx.Rollback(end); rollbackErr != nil && !errors.Is(rollbackErr, pgx.ErrTxClosed) {
+		if rollbackErr := end(tx.Rollback); rollbackErr != nil && !errors.Is(rollbackErr, pgx.ErrTxClosed) {
 			err = rollbackErr
 		}
 	}()
 	if err := fn(tx); err != nil {
-		_ = tx.Rollback(end) // the error to return is fn's
+		_ = end(tx.Rollback) // the error to return is fn's
 		return err
 	}
-	return tx.Commit(end)
+	return end(tx.Commit)
 }
 
 // txEndTimeout bounds a transaction's COMMIT or ROLLBACK, which the caller's cancellation doesn't
-// interrupt (oneTx).
+// interrupt (oneTx), from the moment it is sent: not the transaction, which may take any time.
 const txEndTimeout = 5 * time.Second
 
 // pipelinedTx is oneTx's transaction: pgx's own, begun by the first statement fn sends.

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"log/slog"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -136,4 +138,57 @@ func TestTransactionBeginsWithItsFirstBatch(t *testing.T) {
 		require.ErrorIs(t, kept.SendBatch(context.Background(), &pgx.Batch{}).Close(), pgx.ErrTxClosed)
 		assert.Equal(t, []int{0, 1, 4}, rows())
 	})
+}
+
+// TestTransactionOutlastsItsEndBound: the bound on a transaction's COMMIT and ROLLBACK
+// (memory.TxEndTimeout, which the caller's cancellation doesn't cut short) runs from the end alone.
+// A transaction that works longer than it still commits, and one that fails after as long rolls
+// back and leaves its connection fit for the next. (Until the session of 2026-12-06 the bound ran
+// from the start, and every transaction longer than it failed at COMMIT: the seed of make bench
+// found it, rehashing a million items in one transaction.)
+func TestTransactionOutlastsItsEndBound(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	ctx := t.Context()
+	_, err := f.pool.Exec(ctx, `CREATE TABLE tx_long (n int PRIMARY KEY)`)
+	require.NoError(t, err)
+	cfg := f.pool.Config()
+	cfg.MaxConns = 1
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	require.NoError(t, err)
+	t.Cleanup(pool.Close)
+	svc := memory.NewService(pool, slog.New(slog.DiscardHandler))
+	longer := (memory.TxEndTimeout + time.Second).Seconds()
+
+	start := time.Now()
+	require.NoError(t, memory.InWriteTx(ctx, svc, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO tx_long VALUES (1)`); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `SELECT pg_sleep($1)`, longer)
+		return err
+	}))
+	require.Greater(t, time.Since(start), memory.TxEndTimeout)
+	var n int
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM tx_long`).Scan(&n))
+	assert.Equal(t, 1, n, "committed")
+
+	failed := errors.New("failed after a long while")
+	err = memory.InWriteTx(ctx, svc, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO tx_long VALUES (2)`); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `SELECT pg_sleep($1)`, longer); err != nil {
+			return err
+		}
+		return failed
+	})
+	require.ErrorIs(t, err, failed)
+	require.NoError(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM tx_long`).Scan(&n))
+	assert.Equal(t, 1, n, "rolled back")
+	// The pool's one connection is fit for the next: not in a transaction, and not closed for one.
+	var status string
+	require.NoError(t, pool.QueryRow(ctx, `SELECT state FROM pg_stat_activity WHERE pid = pg_backend_pid()`).Scan(&status))
+	assert.Equal(t, "active", status)
+	assert.EqualValues(t, 1, pool.Stat().TotalConns())
 }
