@@ -2,11 +2,15 @@ package memory
 
 import (
 	"context"
+	"errors"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/open-bot/memory/internal/jobs"
+	"github.com/open-bot/memory/internal/memory/packet"
 )
 
 // Test hooks, reachable from package memory_test only.
@@ -60,6 +64,29 @@ func (s *Service) SetAfterSwitchCheck(f func()) { s.hooks.afterSwitchCheck = f }
 func parseImport(data string, now time.Time) ([]importItem, error) {
 	items, _, err := parseImportWithSwitch(data, now)
 	return items, err
+}
+
+// FullTextPacketUncut is the packet recall would give teammateID for request with embeddings off,
+// built from the full-text list's 30 candidates rather than qRecallFullText's first
+// packet.MaxEntries (TestFullTextCutKeepsThePacket): its text and its entries' item ids.
+func FullTextPacketUncut(ctx context.Context, pool *pgxpool.Pool, teammateID, request string) (string, []string, error) {
+	if recallFullTextUncut == qRecallFullText || packetEntriesText != strconv.Itoa(packet.MaxEntries) {
+		return "", nil, errors.New("qRecallFullText has no cut to packet.MaxEntries")
+	}
+	rows, err := pool.Query(ctx, recallFullTextUncut, teammateID, requestWords(request))
+	if err != nil {
+		return "", nil, err
+	}
+	candidates, err := pgx.CollectRows(rows, scanCandidate)
+	if err != nil {
+		return "", nil, err
+	}
+	text, entries := layOut(candidates)
+	ids := make([]string, len(entries))
+	for i, e := range entries {
+		ids[i] = e.Item.ID
+	}
+	return text, ids, nil
 }
 
 // TxEndTimeout is txEndTimeout (tx.go).

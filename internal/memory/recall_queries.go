@@ -68,12 +68,22 @@ const (
 	recallCandidateColumns = itemColumns + `, ft_pos, ft_rank, ft_bm25, vec_pos, vec_distance`
 
 	// qRecallFullText: the candidates of the full-text list alone (no embeddings configured, or the
-	// query could not be embedded), with their items.
+	// query could not be embedded), with their items: the list's first packet.MaxEntries only. With
+	// one list the fused order is the list's own (pinned lessons, the other pinned items, then by
+	// position: packet.Fuse orders by pinned, pinned lesson and the score 1/(FusionK+position), and
+	// no two entries share a position), and the packet keeps at most MaxEntries of it, so no later
+	// entry can reach it. Reading and scanning the other 18 items was about a tenth of a recall's
+	// time in the service at 1,000 visible (docs/PERFORMANCE.md); TestFullTextCutKeepsThePacket
+	// compares the packets with and without the cut.
 	qRecallFullText = `WITH ` + recallQuery + `, ` + recallFullText + `
 		SELECT ` + recallCandidateColumns + ` FROM (
 			SELECT i.*, f.pos AS ft_pos, f.rank::float8 AS ft_rank, f.bm25 AS ft_bm25, NULL::bigint AS vec_pos, NULL::float8 AS vec_distance
 			  FROM fts f JOIN memory_items i ON i.id = f.id
+			 WHERE f.pos <= ` + packetEntriesText + `
 		) AS memory_items`
+
+	// packetEntriesText is packet.MaxEntries in the statement's text.
+	packetEntriesText = "12"
 
 	// qRecallHybrid1536 and qRecallHybridSketch: the candidates of both lists, with their items; the
 	// first for a 1,536-dimension request (index or sketch scan, recallVectorEither), the second for

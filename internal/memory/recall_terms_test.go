@@ -21,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/open-bot/memory/internal/memory"
+	"github.com/open-bot/memory/internal/memory/packet"
 )
 
 // Full-text recall orders its matches by BM25 from term frequencies kept beside the items
@@ -30,7 +31,7 @@ import (
 var recallSeed = flag.Uint64("recall-seed", 0, "seed of TestRecallBM25MatchReference (0: a new one, logged)")
 
 // recallFullTextList is the full-text list of the statement recall runs.
-var recallFullTextList = `SELECT id, ft_pos, ft_rank, ft_bm25 FROM (` + memory.RecallFullTextSQL + `) AS r ORDER BY ft_pos`
+var recallFullTextList = `SELECT id, ft_pos, ft_rank, ft_bm25 FROM (` + memory.RecallFullTextListSQL + `) AS r ORDER BY ft_pos`
 
 // ftEntry is one place of a full-text list: its ts_rank_cd (Rank) and, unpinned, its BM25 score.
 type ftEntry struct {
@@ -837,4 +838,60 @@ func TestRecallTermDFFollowsPostings(t *testing.T) {
 	exec(`TRUNCATE memory_items CASCADE`)
 	require.NoError(t, f.pool.QueryRow(ctx, `SELECT count(*) FROM memory_term_df`).Scan(&rows))
 	assert.Zero(t, rows)
+}
+
+// TestFullTextCutKeepsThePacket: recall's full-text statement reads only the first
+// packet.MaxEntries of its list (qRecallFullText), as with one list nothing later can reach the
+// packet. On the reference test's randomised corpus (pinned lessons and notes, repeated words,
+// expiries, suggestions, writes of every kind between rounds), every request's packet — its text and
+// its entries, in order — is the one the list's 30 candidates give. A second pass pins a dozen and
+// more lessons in one scope, so that lessons alone fill the packet.
+func TestFullTextCutKeepsThePacket(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	ctx := context.Background()
+	seed := *recallSeed
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano())
+	}
+	t.Logf("seed %d (rerun with -recall-seed %d)", seed, seed)
+	c := recallCorpus{rng: rand.New(rand.NewPCG(seed, 11))}
+	a, b := f.teammate(t, "A"), f.teammate(t, "B")
+	scopes := []*string{nil, &a, &b}
+	seedRecallCorpus(t, f, c, scopes, []int{60, 80, 50})
+	writes := map[string]int{}
+	compared, full := 0, 0
+	check := func() {
+		for i := range 60 {
+			viewer, request := []string{a, b}[i%2], c.request()
+			p, err := f.svc.RecallPreview(worker, viewer, request)
+			require.NoError(t, err)
+			text, ids, err := memory.FullTextPacketUncut(ctx, f.pool, viewer, request)
+			require.NoError(t, err)
+			got := make([]string, len(p.Entries))
+			for i, e := range p.Entries {
+				got[i] = e.Item.ID
+			}
+			require.Equal(t, ids, got, "request %q of %s", request, viewer)
+			require.Equal(t, text, p.Text, "request %q of %s", request, viewer)
+			compared++
+			if len(ids) == packet.MaxEntries {
+				full++
+			}
+		}
+	}
+	for round := range 4 {
+		if round > 0 {
+			writeRandomly(t, f, c, scopes, writes)
+		}
+		check()
+	}
+	for i := range packet.MaxEntries + 3 {
+		_, err := f.svc.CreateMemory(user, memory.CreateInput{Scope: memory.Scope{TeammateID: &a}, Kind: memory.KindLesson,
+			Content: fmt.Sprintf("Lesson %d: %s", i, c.sentence()), Pinned: true})
+		require.NoError(t, err)
+	}
+	check()
+	assert.Positive(t, full, "some packets were full: the cut had something to cut")
+	t.Logf("%d requests compared, %d full packets; writes %v", compared, full, writes)
 }
