@@ -154,11 +154,6 @@ func (e *paEnv) queryLexemes(request string) map[string]bool {
 	return q
 }
 
-type paEntry struct {
-	it        memory.Item
-	truncated bool
-}
-
 type paPacket struct {
 	// bm25[i]: the expected BM25 score of entry i (NaN for a pinned item); rank[i]: its ts_rank_cd
 	// as the sum of term frequencies.
