@@ -20,8 +20,9 @@ CREATE OR REPLACE FUNCTION memory_sketch_hash(scope text, dimensions integer, mo
 -- The stored keys are computed again (an UPDATE recomputes a row's generated columns), with the
 -- scan's index dropped first and built again after: updated in place it would keep an entry for
 -- every old row too and stay twice its size, so every scan would read twice the pages. Dropping the
--- index locks memory_sketches until the migration commits: vector recall waits for it, as it waited
--- for 000028's rewrite; nothing else reads the table.
+-- index locks memory_sketches until the migration commits, as 000028's rewrite did: vector recall,
+-- and the writes that add or remove sketches (an embedding stored, an embedded item forgotten or
+-- purged), wait for it.
 DROP INDEX memory_sketches_by_hash;
 UPDATE memory_sketches SET scope = scope;
 CREATE INDEX memory_sketches_by_hash ON memory_sketches (scan_hash) INCLUDE (item_id, revision, sketch);
