@@ -34,6 +34,7 @@ import (
 //   - the same, keyed on (item, action), through the table txa_fail_ids (to fail a forget or a pin,
 //     whose revision text the test does not choose);
 //   - BEFORE UPDATE on memory_items: content TXA-ITEMFAIL raises (the other end of the write);
+//     these content markers are rows of txa_markers, all served by one trigger function;
 //   - BEFORE UPDATE on memory_generations: a scope listed in txa_fail_scopes raises (the bump);
 //   - a deferred constraint trigger on memory_revisions, which fires at COMMIT: TXA-COMMITFAIL
 //     raises, TXA-COMMITSER-ONCE raises a serialization failure the first time only.
@@ -47,45 +48,47 @@ CREATE SEQUENCE txa_always;
 CREATE TABLE txa_fail_ids (item_id uuid NOT NULL, action text NOT NULL);
 CREATE TABLE txa_fail_scopes (scope text NOT NULL);
 
-CREATE FUNCTION txa_revision_fault() RETURNS trigger LANGUAGE plpgsql AS $$
+-- The faults keyed on an item's text, by where they strike (txa_fault's argument): a marker in
+-- the text raises message with errcode; with a counter, every firing counts on it, and with once
+-- only its first raises.
+CREATE TABLE txa_markers (ord int, point text, marker text, message text, errcode text, counter text, once boolean);
+INSERT INTO txa_markers VALUES
+    (1, 'revision', 'TXA-FAIL', 'txa injected fault on revision insert', 'P0001', NULL, false),
+    (2, 'revision', 'TXA-SER-ONCE', 'txa injected serialization failure', '40001', 'txa_ser', true),
+    (3, 'revision', 'TXA-DEAD-ONCE', 'txa injected deadlock', '40P01', 'txa_dead', true),
+    (4, 'revision', 'TXA-SER-ALWAYS', 'txa injected persistent serialization failure', '40001', 'txa_always', false),
+    (5, 'item', 'TXA-ITEMFAIL', 'txa injected fault on item update', 'P0001', NULL, false),
+    (6, 'commit', 'TXA-COMMITFAIL', 'txa injected fault at commit', 'P0001', NULL, false),
+    (7, 'commit', 'TXA-COMMITSER-ONCE', 'txa injected serialization failure at commit', '40001', 'txa_cser', true);
+
+CREATE FUNCTION txa_fault() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    m record;
 BEGIN
-    IF NEW.content LIKE '%TXA-FAIL%' THEN
-        RAISE EXCEPTION 'txa injected fault on revision insert';
-    END IF;
-    IF NEW.content LIKE '%TXA-SLOW%' THEN
+    IF TG_ARGV[0] = 'revision' AND NEW.content LIKE '%TXA-SLOW%' THEN
         PERFORM pg_sleep(0.005);
     END IF;
-    IF NEW.content LIKE '%TXA-SER-ONCE%' THEN
-        IF nextval('txa_ser') = 1 THEN
-            RAISE EXCEPTION 'txa injected serialization failure' USING ERRCODE = '40001';
+    FOR m IN SELECT * FROM txa_markers k WHERE k.point = TG_ARGV[0] AND NEW.content LIKE '%' || k.marker || '%' ORDER BY k.ord LOOP
+        IF m.counter IS NOT NULL THEN
+            IF nextval(m.counter) > 1 AND m.once THEN
+                CONTINUE;
+            END IF;
         END IF;
-    END IF;
-    IF NEW.content LIKE '%TXA-DEAD-ONCE%' THEN
-        IF nextval('txa_dead') = 1 THEN
-            RAISE EXCEPTION 'txa injected deadlock' USING ERRCODE = '40P01';
+        RAISE EXCEPTION USING MESSAGE = m.message, ERRCODE = m.errcode;
+    END LOOP;
+    IF TG_ARGV[0] = 'revision' THEN -- nested: an item's row has no item_id or action
+        IF EXISTS (SELECT 1 FROM txa_fail_ids f WHERE f.item_id = NEW.item_id AND f.action = NEW.action) THEN
+            RAISE EXCEPTION 'txa injected fault on % of an item', NEW.action;
         END IF;
-    END IF;
-    IF NEW.content LIKE '%TXA-SER-ALWAYS%' THEN
-        PERFORM nextval('txa_always');
-        RAISE EXCEPTION 'txa injected persistent serialization failure' USING ERRCODE = '40001';
-    END IF;
-    IF EXISTS (SELECT 1 FROM txa_fail_ids f WHERE f.item_id = NEW.item_id AND f.action = NEW.action) THEN
-        RAISE EXCEPTION 'txa injected fault on % of an item', NEW.action;
     END IF;
     RETURN NEW;
 END $$;
 CREATE TRIGGER txa_revision_fault BEFORE INSERT ON memory_revisions
-    FOR EACH ROW EXECUTE FUNCTION txa_revision_fault();
-
-CREATE FUNCTION txa_item_fault() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF NEW.content LIKE '%TXA-ITEMFAIL%' THEN
-        RAISE EXCEPTION 'txa injected fault on item update';
-    END IF;
-    RETURN NEW;
-END $$;
+    FOR EACH ROW EXECUTE FUNCTION txa_fault('revision');
 CREATE TRIGGER txa_item_fault BEFORE UPDATE ON memory_items
-    FOR EACH ROW EXECUTE FUNCTION txa_item_fault();
+    FOR EACH ROW EXECUTE FUNCTION txa_fault('item');
+CREATE CONSTRAINT TRIGGER txa_commit_fault AFTER INSERT ON memory_revisions
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION txa_fault('commit');
 
 CREATE FUNCTION txa_generation_fault() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -96,21 +99,6 @@ BEGIN
 END $$;
 CREATE TRIGGER txa_generation_fault BEFORE UPDATE ON memory_generations
     FOR EACH ROW EXECUTE FUNCTION txa_generation_fault();
-
-CREATE FUNCTION txa_commit_fault() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF NEW.content LIKE '%TXA-COMMITFAIL%' THEN
-        RAISE EXCEPTION 'txa injected fault at commit';
-    END IF;
-    IF NEW.content LIKE '%TXA-COMMITSER-ONCE%' THEN
-        IF nextval('txa_cser') = 1 THEN
-            RAISE EXCEPTION 'txa injected serialization failure at commit' USING ERRCODE = '40001';
-        END IF;
-    END IF;
-    RETURN NULL;
-END $$;
-CREATE CONSTRAINT TRIGGER txa_commit_fault AFTER INSERT ON memory_revisions
-    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION txa_commit_fault();
 `)
 	require.NoError(t, err)
 }
