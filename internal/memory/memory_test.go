@@ -3,6 +3,7 @@ package memory_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"strconv"
@@ -177,78 +178,100 @@ func TestConflictOneWinnerNothingWrittenByLoser(t *testing.T) {
 
 // TestConcurrentEditsOfOneItem: 32 writers × 50 attempts, each based on the revision it last read.
 // Exactly one writer wins per base revision; revisions are 1..N with no gap or duplicate; every
-// rejection is a CONFLICT; the generation moved exactly once per accepted write.
+// rejection is a CONFLICT; the generation moved exactly once per accepted write (raceOneItem).
 func TestConcurrentEditsOfOneItem(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	tm := f.teammate(t, "Busy")
 	item := f.create(t, &tm, "counter 0")
-	genBefore, err := f.svc.Generation(user, tm)
-	require.NoError(t, err)
-
 	const writers, attempts = 32, 50
+	accepted := raceOneItem(t, f, tm, item, writers, attempts, func(w, a, base int) (memory.Item, error) {
+		return f.svc.EditMemory(user, memory.EditInput{
+			ID: item.ID, BaseRevision: base, Content: ptr("writer " + strconv.Itoa(w) + " attempt " + strconv.Itoa(a)),
+		})
+	})
+	t.Logf("%d writers x %d attempts: %d accepted, %d conflicts", writers, attempts, accepted, writers*attempts-accepted)
+}
+
+// raceOneItem has writers goroutines make attempts writes each to item of teammate tm's scope,
+// write(w, a, base) based on the revision the writer last saw (R2). An accepted write must be
+// base+1; a CONFLICT must name a revision above the base sent, which the writer takes; a write that
+// changes nothing (a ValidationError not about baseRevision) makes the writer read the item again;
+// anything else fails the test. Afterwards the item is at revision 1 + accepted, its revisions are
+// 1..n, each based on the one before, and the scope's generation moved once per accepted write. It
+// returns the accepted writes, at least one.
+func raceOneItem(t *testing.T, f fixture, tm string, item memory.Item, writers, attempts int, write func(w, a, base int) (memory.Item, error)) int {
+	t.Helper()
+	gen0, err := f.svc.Generation(user, tm)
+	require.NoError(t, err)
 	var (
+		wg       sync.WaitGroup
 		mu       sync.Mutex
 		accepted int
-		wg       sync.WaitGroup
 	)
 	errs := make(chan error, writers*attempts)
 	for w := range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			base := 1
 			for a := range attempts {
-				out, err := f.svc.EditMemory(user, memory.EditInput{
-					ID: item.ID, BaseRevision: base, Content: ptr("writer " + strconv.Itoa(w) + " attempt " + strconv.Itoa(a)),
-				})
+				out, err := write(w, a, base)
 				var conflict *memory.ConflictError
+				var bad *memory.ValidationError
 				switch {
 				case err == nil:
+					if out.Revision != base+1 {
+						errs <- fmt.Errorf("a write based on %d produced revision %d", base, out.Revision)
+					}
 					mu.Lock()
 					accepted++
 					mu.Unlock()
 					base = out.Revision
 				case errors.As(err, &conflict):
+					if conflict.Current <= base {
+						errs <- fmt.Errorf("a conflict names revision %d, not above the base %d sent", conflict.Current, base)
+					}
 					base = conflict.Current
+				case errors.As(err, &bad) && bad.Field != "baseRevision":
+					cur, err := f.svc.Item(user, item.ID)
+					if err != nil {
+						errs <- err
+						return
+					}
+					base = cur.Revision
 				default:
-					errs <- err
+					errs <- fmt.Errorf("a rejected write was neither a CONFLICT nor a no-op: %w", err)
 					return
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	close(errs)
 	for err := range errs {
-		t.Errorf("a rejected write was not a CONFLICT: %v", err)
+		t.Error(err)
 	}
 	require.Positive(t, accepted)
 
 	rows, err := f.pool.Query(context.Background(),
-		`SELECT revision, based_on FROM memory_revisions WHERE item_id = $1 ORDER BY revision`, item.ID)
+		`SELECT revision, coalesce(based_on, 0) FROM memory_revisions WHERE item_id = $1 ORDER BY revision`, item.ID)
 	require.NoError(t, err)
-	type rev struct {
-		Revision int
-		BasedOn  *int
-	}
+	type rev struct{ Revision, BasedOn int }
 	revs, err := pgx.CollectRows(rows, pgx.RowToStructByPos[rev])
 	require.NoError(t, err)
 	require.Len(t, revs, accepted+1)
 	for i, r := range revs {
 		require.Equal(t, i+1, r.Revision, "no revision skipped or duplicated")
 		if i > 0 {
-			require.Equal(t, i, *r.BasedOn, "each revision is based on the one before")
+			require.Equal(t, i, r.BasedOn, "each revision is based on the one before")
 		}
 	}
 	current, err := f.svc.Item(user, item.ID)
 	require.NoError(t, err)
 	assert.Equal(t, accepted+1, current.Revision)
-
-	genAfter, err := f.svc.Generation(user, tm)
+	gen1, err := f.svc.Generation(user, tm)
 	require.NoError(t, err)
-	assert.Equal(t, genBefore.Own+int64(accepted), genAfter.Own, "one bump per accepted write")
-	t.Logf("%d writers x %d attempts: %d accepted, %d conflicts", writers, attempts, accepted, writers*attempts-accepted)
+	assert.Equal(t, gen0.Own+int64(accepted), gen1.Own, "one generation bump per accepted write")
+	return accepted
 }
 
 func TestRestoreAndUndo(t *testing.T) {

@@ -646,88 +646,23 @@ func TestTxAttackCancelStorm(t *testing.T) {
 	txaSettled(t, f.pool, false)
 }
 
-// TestTxAttackConflictRace: many goroutines edit one item (content edits, pins, restores) with the
+// TestTxAttackConflictRace: many goroutines edit one item (content edits and restores) with the
 // revision they last saw. Final revision = 1 + successes; rows 1..n each based on the one before;
-// every failure is a *ConflictError naming a revision above the stale base it was given.
+// every failure is a *ConflictError naming a revision above the stale base it was given, or a
+// restore that changes nothing (raceOneItem).
 func TestTxAttackConflictRace(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
 	tm := f.teammate(t, "Race")
 	item := f.create(t, &tm, "race 0")
-	gen0, err := f.svc.Generation(user, tm)
-	require.NoError(t, err)
-
 	const writers, attempts = 12, 25
-	var (
-		wg       sync.WaitGroup
-		accepted atomic.Int64
-	)
-	for w := range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			base := 1
-			for a := range attempts {
-				var (
-					out memory.Item
-					err error
-				)
-				switch a % 3 {
-				case 0, 1:
-					out, err = f.svc.EditMemory(user, memory.EditInput{ID: item.ID, BaseRevision: base, Content: ptr(fmt.Sprintf("race w%d a%d", w, a))})
-				default:
-					out, err = f.svc.RestoreRevision(user, item.ID, 1, base)
-				}
-				var conflict *memory.ConflictError
-				var bad *memory.ValidationError
-				switch {
-				case err == nil:
-					accepted.Add(1)
-					if out.Revision != base+1 {
-						t.Errorf("a write based on %d produced revision %d", base, out.Revision)
-					}
-					base = out.Revision
-				case errors.As(err, &conflict):
-					if conflict.Current <= base {
-						t.Errorf("conflict names current revision %d, not above the base %d sent", conflict.Current, base)
-					}
-					base = conflict.Current
-				case errors.As(err, &bad) && bad.Field != "baseRevision":
-					// restoring revision 1 onto an item already equal to it changes nothing: refused.
-					cur, err := f.svc.Item(user, item.ID)
-					if err != nil {
-						t.Errorf("read: %v", err)
-						return
-					}
-					base = cur.Revision
-				default:
-					t.Errorf("a rejected write was neither a conflict nor a no-op: %v", err)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	got, err := f.svc.Item(user, item.ID)
-	require.NoError(t, err)
-	assert.Equal(t, int(accepted.Load())+1, got.Revision, "revision = 1 + accepted writes")
-	rows, err := f.pool.Query(context.Background(),
-		`SELECT revision, coalesce(based_on, 0) FROM memory_revisions WHERE item_id = $1 ORDER BY revision`, item.ID)
-	require.NoError(t, err)
-	type rev struct{ Revision, BasedOn int }
-	revs, err := pgx.CollectRows(rows, pgx.RowToStructByPos[rev])
-	require.NoError(t, err)
-	require.Len(t, revs, got.Revision)
-	for i, r := range revs {
-		require.Equal(t, i+1, r.Revision, "revisions contiguous")
-		if i > 0 {
-			require.Equal(t, i, r.BasedOn, "each revision based on the one before")
+	accepted := raceOneItem(t, f, tm, item, writers, attempts, func(w, a, base int) (memory.Item, error) {
+		if a%3 == 2 {
+			return f.svc.RestoreRevision(user, item.ID, 1, base)
 		}
-	}
-	gen1, err := f.svc.Generation(user, tm)
-	require.NoError(t, err)
-	assert.Equal(t, gen0.Own+accepted.Load(), gen1.Own, "one generation bump per accepted write")
-	t.Logf("%d accepted of %d", accepted.Load(), writers*attempts)
+		return f.svc.EditMemory(user, memory.EditInput{ID: item.ID, BaseRevision: base, Content: ptr(fmt.Sprintf("race w%d a%d", w, a))})
+	})
+	t.Logf("%d accepted of %d", accepted, writers*attempts)
 }
 
 // TestTxAttackOppositeScopeOrder: bulk pins over one item in each of two scopes, half of the
