@@ -168,7 +168,7 @@ func (b operationBudget) InterceptField(ctx context.Context, next graphql.Resolv
 		return nil, err
 	}
 	defer func() { <-slots }()
-	release, err := b.admit(ctx, fc.Object, fc.Field.Name)
+	ctx, release, err := b.admit(ctx, fc.Object, fc.Field.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -184,21 +184,33 @@ func (b operationBudget) InterceptField(ctx context.Context, next graphql.Resolv
 //
 // A run's heavy calls first wait for their run's turn (runGates), so only one of them at a time
 // holds or waits for a slot.
-func (b operationBudget) admit(ctx context.Context, object, field string) (release func(), err error) {
+//
+// The context returned carries a grant of one more slot for the call's spare connection
+// (memory.WithSpareConnection: a preview's two lists read side by side), taken only if one is free
+// at that moment, never waited for; the half of the pool stays the bound.
+func (b operationBudget) admit(ctx context.Context, object, field string) (_ context.Context, release func(), err error) {
 	if b.heavy == nil || !resolvers.HeavyField(object, field) {
-		return func() {}, nil
+		return ctx, func() {}, nil
 	}
 	leave := func() {}
 	if c := memory.CredentialFrom(ctx); c.Kind == memory.CredentialRun && b.runs != nil {
 		if leave, err = b.runs.enter(ctx, c.RunID); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if err := take(ctx, b.heavy); err != nil {
 		leave()
-		return nil, err
+		return nil, nil, err
 	}
-	return func() { <-b.heavy; leave() }, nil
+	ctx = memory.WithSpareConnection(ctx, func() (func(), bool) {
+		select {
+		case b.heavy <- struct{}{}:
+			return func() { <-b.heavy }, true
+		default:
+			return nil, false
+		}
+	})
+	return ctx, func() { <-b.heavy; leave() }, nil
 }
 
 // take waits for a slot of sem, or for ctx to end.
