@@ -71,9 +71,9 @@ func (s *Service) previewPacket(ctx context.Context, teammateID, request string)
 	defer cancel()
 	fullText := make(chan lists, 1)
 	go func() {
-		defer release()
 		var l lists
 		l.pre, l.candidates, l.err = s.sendLists(ftCtx, s.pool, teammateID, false, qRecallFullTextList, []any{teammateID, requestWords(request)})
+		release() // before the preview can return
 		fullText <- l
 	}()
 	q, err := s.prepareRecall(ctx, teammateID, request)
