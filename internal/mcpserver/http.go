@@ -32,10 +32,9 @@ type HTTPOptions struct {
 	// Admit, when set, is asked before each tool call or resource read runs, with the GraphQL field
 	// that does the same (GraphQLTwin): the API applies that field's limits to it — the process's
 	// slots for searches, recalls and counts — in one place for both endpoints. It
-	// returns once the call may run, with the context the call runs with (which may carry what
-	// its admission granted, as memory.WithSpareConnection), and release ends its turn; an error
-	// (ctx ended while it waited) is the call's answer.
-	Admit func(ctx context.Context, object, field string) (admitted context.Context, release func(), err error)
+	// returns once the call may run, and release ends its turn; an error (ctx ended while it
+	// waited) is the call's answer.
+	Admit func(ctx context.Context, object, field string) (release func(), err error)
 	// MaxResponseBytes bounds the JSON answer to one request; a larger one is replaced by a JSON-RPC
 	// error (RESPONSE_TOO_LARGE) for the request's id. 0 means DefaultMaxResponseBytes.
 	MaxResponseBytes int
@@ -131,7 +130,7 @@ func Handler(s *mcp.Server, o HTTPOptions) http.Handler {
 
 // admission asks admit before each tool call and resource read, with its GraphQL twin; other
 // methods (initialize, tools/list …) touch no data and pass.
-func admission(admit func(ctx context.Context, object, field string) (context.Context, func(), error)) mcp.Middleware {
+func admission(admit func(ctx context.Context, object, field string) (func(), error)) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			var object, field string
@@ -142,12 +141,11 @@ func admission(admit func(ctx context.Context, object, field string) (context.Co
 				object, field = GraphQLTwin(r.Params.URI)
 			}
 			if field != "" {
-				admitted, release, err := admit(ctx, object, field)
+				release, err := admit(ctx, object, field)
 				if err != nil {
 					return nil, err
 				}
 				defer release()
-				ctx = admitted
 			}
 			return next(ctx, method, req)
 		}

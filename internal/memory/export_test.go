@@ -60,10 +60,6 @@ var WriteContextsTx = writeContextsTx
 // switch and before the write.
 func (s *Service) SetAfterSwitchCheck(f func()) { s.hooks.afterSwitchCheck = f }
 
-// SetBetweenPreviewLists makes f run in a preview whose lists are read apart, between its full-text
-// list and its vector list.
-func (s *Service) SetBetweenPreviewLists(f func()) { s.hooks.betweenPreviewLists = f }
-
 // parseImport is parseImportWithSwitch without the switch, for the tests of the file's validation.
 func parseImport(data string, now time.Time) ([]importItem, error) {
 	items, _, err := parseImportWithSwitch(data, now)
@@ -71,13 +67,13 @@ func parseImport(data string, now time.Time) ([]importItem, error) {
 }
 
 // FullTextPacketUncut is the packet recall would give teammateID for request with embeddings off,
-// built from the full-text list's 30 candidates (qRecallFullTextList) rather than qRecallFullText's first
+// built from the full-text list's 30 candidates rather than qRecallFullText's first
 // packet.MaxEntries (TestFullTextCutKeepsThePacket): its text and its entries' item ids.
 func FullTextPacketUncut(ctx context.Context, pool *pgxpool.Pool, teammateID, request string) (string, []string, error) {
-	if qRecallFullTextList == qRecallFullText || packetEntriesText != strconv.Itoa(packet.MaxEntries) {
+	if recallFullTextUncut == qRecallFullText || packetEntriesText != strconv.Itoa(packet.MaxEntries) {
 		return "", nil, errors.New("qRecallFullText has no cut to packet.MaxEntries")
 	}
-	rows, err := pool.Query(ctx, qRecallFullTextList, teammateID, requestWords(request))
+	rows, err := pool.Query(ctx, recallFullTextUncut, teammateID, requestWords(request))
 	if err != nil {
 		return "", nil, err
 	}

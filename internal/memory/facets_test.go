@@ -27,7 +27,6 @@ var credentialFree = map[string]string{
 	"Service.SetBeforeToolWrite":         "test hook",
 	"Service.SetInToolWriteWindow":       "test hook",
 	"Service.SetAfterSwitchCheck":        "test hook",
-	"Service.SetBetweenPreviewLists":     "test hook",
 }
 
 // Every exported method of Service, Tools and Worker, called without a credential, answers

@@ -11,7 +11,4 @@ type hooks struct {
 	// afterSwitchCheck runs inside a teammate's write transaction right after it read the memory
 	// switch (switch.go) and before the write.
 	afterSwitchCheck func()
-	// betweenPreviewLists runs in a preview whose lists are read apart (previewPacket) once the
-	// full-text list is read and before the vector list's statement is sent.
-	betweenPreviewLists func()
 }

@@ -267,60 +267,43 @@ func (s *Service) buildPacket(ctx context.Context, db batchSender, teammateID st
 	if err != nil {
 		return Packet{}, err
 	}
-	query, args := s.packetStatement(teammateID, q)
-	pre, candidates, err := s.sendLists(ctx, db, teammateID, q.vector.State == VectorUsed, query, args)
-	if err != nil {
-		return Packet{}, err
-	}
-	return packetOf(q, pre, candidates)
-}
-
-// sendLists sends qRecallPrepare (with the vector list's settings when vector) and query, a
-// statement of recall's lists with its arguments, in one pipelined batch on db, and reads the
-// prepare's row and query's candidates.
-func (s *Service) sendLists(ctx context.Context, db batchSender, teammateID string, vector bool, query string, args []any) (recallPrepared, []PacketEntry, error) {
 	var (
 		pre        recallPrepared
 		candidates []PacketEntry
 		b          pgx.Batch
 	)
-	b.Queue(qRecallPrepare, prepareArgs(teammateID, vector)...).QueryRow(func(row pgx.Row) (err error) {
+	b.Queue(qRecallPrepare, prepareArgs(teammateID, q.vector.State == VectorUsed)...).QueryRow(func(row pgx.Row) (err error) {
 		pre, err = scanPrepared(row, s.vectorSketchLimit())
 		return err
 	})
+	query, args := s.packetStatement(teammateID, q)
 	b.Queue(query, args...).Query(func(rows pgx.Rows) (err error) {
 		candidates, err = pgx.CollectRows(rows, scanCandidate)
 		return err
 	})
 	if err := db.SendBatch(ctx, &b).Close(); err != nil {
-		return recallPrepared{}, nil, fmt.Errorf("build memory packet: %w", err)
+		return Packet{}, fmt.Errorf("build memory packet: %w", err)
 	}
-	return pre, candidates, nil
+	return packetOf(q, pre, candidates)
 }
 
 // packetStatement is the statement of recall's lists for q and its arguments: the full-text list
-// alone, or with the vector list (vectorStatements).
+// alone, or with the vector list (recallVectorEither for 1,536 dimensions, the sketch scan for any
+// other size).
 func (s *Service) packetStatement(teammateID string, q RecallQuery) (string, []any) {
+	args := []any{teammateID, q.words}
 	if q.vector.State != VectorUsed {
-		return qRecallFullText, []any{teammateID, q.words}
+		return qRecallFullText, args
 	}
-	both, _, args := s.vectorStatements(teammateID, q)
-	return both, args
-}
-
-// vectorStatements are, for a request whose vector is used, recall's statement of both lists and
-// its statement of the vector list alone, for the request's size (recallVectorEither for 1,536
-// dimensions, the sketch scan for any other), and their arguments.
-func (s *Service) vectorStatements(teammateID string, q RecallQuery) (both, vector string, args []any) {
 	maxDistance := DefaultSemanticMaxDistance
 	if semantic, ok := s.embedder.(semanticRecall); ok {
 		maxDistance = semantic.maxDistance
 	}
-	args = []any{teammateID, q.words, q.vector32, q.model, maxDistance, q.dims}
+	args = append(args, q.vector32, q.model, maxDistance, q.dims)
 	if q.dims == hnswDimensions {
-		return qRecallHybrid1536, qRecallVector1536, append(args, s.vectorSketchLimit())
+		return qRecallHybrid1536, append(args, s.vectorSketchLimit())
 	}
-	return qRecallHybridSketch, qRecallVectorSketch, args
+	return qRecallHybridSketch, args
 }
 
 // packetOf is the packet of q's candidates, given what the prepare found: ErrNotFound without the
@@ -520,14 +503,17 @@ func (s *Service) recallPreview(ctx context.Context, teammateID, query string, w
 	if !c.canReadTeammate(teammateID) {
 		return Packet{}, ErrForbidden
 	}
+	// Embedded before the transaction opens: see prepareRecall.
 	start := time.Now()
+	q, err := s.prepareRecall(ctx, teammateID, query)
 	var p Packet
-	if withLeftOut && c.Kind == CredentialUser {
-		// Embedded before the transaction opens: see prepareRecall.
-		var q RecallQuery
-		if q, err = s.prepareRecall(ctx, teammateID, query); err == nil {
+	if err == nil {
+		leftOut := withLeftOut && c.Kind == CredentialUser
+		if !leftOut {
+			p, err = s.buildPacketOnce(ctx, teammateID, q)
+		} else {
 			err = s.inReadTx(ctx, func(tx pgx.Tx) error {
-				if p, err = s.buildPacketTx(ctx, tx, teammateID, q); err != nil {
+				if p, err = s.buildPacketTx(ctx, tx, teammateID, q); err != nil || !leftOut {
 					return err
 				}
 				out, err := leftOutTx(ctx, tx, teammateID, q, p)
@@ -535,8 +521,6 @@ func (s *Service) recallPreview(ctx context.Context, teammateID, query string, w
 				return err
 			})
 		}
-	} else {
-		p, err = s.previewPacket(ctx, teammateID, query)
 	}
 	switch {
 	case errors.Is(err, ErrNotFound):

@@ -15,6 +15,8 @@ var (
 	// reference test.
 	RecallFullTextListSQL = `WITH ` + recallQuery + `, ` + recallFullText + `
 		SELECT f.id, f.pos AS ft_pos, f.rank::float8 AS ft_rank, f.bm25 AS ft_bm25 FROM fts f`
+	// recallFullTextUncut is qRecallFullText without its cut to packet.MaxEntries.
+	recallFullTextUncut = strings.Replace(qRecallFullText, "WHERE f.pos <= "+packetEntriesText, "", 1)
 	// RequestWords is the request sanitiser, so benchmarks can feed the bare SQL the same words.
 	RequestWords = requestWords
 )

@@ -75,19 +75,12 @@ const (
 	// entry can reach it. Reading and scanning the other 18 items was about a tenth of a recall's
 	// time in the service at 1,000 visible (docs/PERFORMANCE.md); TestFullTextCutKeepsThePacket
 	// compares the packets with and without the cut.
-	qRecallFullText = `WITH ` + recallQuery + `, ` + recallFullText + recallFullTextSelect + `
-			 WHERE f.pos <= ` + packetEntriesText + `
-		) AS memory_items`
-
-	// qRecallFullTextList is the full-text list's candidates, all of them: the half of a preview
-	// whose lists are read apart (previewPacket), fused with the vector list's in Go.
-	qRecallFullTextList = `WITH ` + recallQuery + `, ` + recallFullText + recallFullTextSelect + `
-		) AS memory_items`
-
-	recallFullTextSelect = `
+	qRecallFullText = `WITH ` + recallQuery + `, ` + recallFullText + `
 		SELECT ` + recallCandidateColumns + ` FROM (
 			SELECT i.*, f.pos AS ft_pos, f.rank::float8 AS ft_rank, f.bm25 AS ft_bm25, NULL::bigint AS vec_pos, NULL::float8 AS vec_distance
-			  FROM fts f JOIN memory_items i ON i.id = f.id`
+			  FROM fts f JOIN memory_items i ON i.id = f.id
+			 WHERE f.pos <= ` + packetEntriesText + `
+		) AS memory_items`
 
 	// packetEntriesText is packet.MaxEntries in the statement's text.
 	packetEntriesText = "12"
@@ -97,19 +90,6 @@ const (
 	// a request of any other size (sketch scan).
 	qRecallHybrid1536   = `WITH ` + recallQuery + `, ` + recallFullText + `, ` + recallVectorEither + recallHybridSelect
 	qRecallHybridSketch = `WITH ` + recallQuery + `, ` + recallFullText + `, ` + recallVectorSketchOnly + recallHybridSelect
-
-	// qRecallVector1536 and qRecallVectorSketch: the vector list's candidates alone, with their items
-	// (the other half of previewPacket), by the paths of qRecallHybrid1536 and qRecallHybridSketch.
-	// They take the same parameters; the words ($2) are unused, and the CTE words only gives the
-	// parameter its type.
-	qRecallVector1536   = `WITH words AS (SELECT $2::text), ` + recallVectorEither + recallVectorSelect
-	qRecallVectorSketch = `WITH words AS (SELECT $2::text), ` + recallVectorSketchOnly + recallVectorSelect
-
-	recallVectorSelect = `
-		SELECT ` + recallCandidateColumns + ` FROM (
-			SELECT i.*, NULL::bigint AS ft_pos, NULL::float8 AS ft_rank, NULL::float8 AS ft_bm25, v.pos AS vec_pos, v.distance AS vec_distance
-			  FROM vec v JOIN memory_items i ON i.id = v.id
-		) AS memory_items`
 
 	recallHybridSelect = `
 		SELECT ` + recallCandidateColumns + ` FROM (

@@ -50,7 +50,7 @@ func (s *server) export(w http.ResponseWriter, r *http.Request) {
 	// no more exports than slots are in memory, and the rest of the pool stays free. Only the
 	// user's downloads take one: the service refuses anyone else's at once.
 	if memory.CredentialFrom(r.Context()).Kind == memory.CredentialUser {
-		_, release, err := s.budget.admit(r.Context(), "Query", "exportMemory")
+		release, err := s.budget.admit(r.Context(), "Query", "exportMemory")
 		if err != nil {
 			return // the client has gone
 		}

@@ -168,7 +168,7 @@ func (b operationBudget) InterceptField(ctx context.Context, next graphql.Resolv
 		return nil, err
 	}
 	defer func() { <-slots }()
-	ctx, release, err := b.admit(ctx, fc.Object, fc.Field.Name)
+	release, err := b.admit(ctx, fc.Object, fc.Field.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -184,33 +184,21 @@ func (b operationBudget) InterceptField(ctx context.Context, next graphql.Resolv
 //
 // A run's heavy calls first wait for their run's turn (runGates), so only one of them at a time
 // holds or waits for a slot.
-//
-// The context returned carries a grant of one more slot for the call's spare connection
-// (memory.WithSpareConnection: a preview's two lists read side by side), taken only if one is free
-// at that moment, never waited for; the half of the pool stays the bound.
-func (b operationBudget) admit(ctx context.Context, object, field string) (_ context.Context, release func(), err error) {
+func (b operationBudget) admit(ctx context.Context, object, field string) (release func(), err error) {
 	if b.heavy == nil || !resolvers.HeavyField(object, field) {
-		return ctx, func() {}, nil
+		return func() {}, nil
 	}
 	leave := func() {}
 	if c := memory.CredentialFrom(ctx); c.Kind == memory.CredentialRun && b.runs != nil {
 		if leave, err = b.runs.enter(ctx, c.RunID); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	if err := take(ctx, b.heavy); err != nil {
 		leave()
-		return nil, nil, err
+		return nil, err
 	}
-	ctx = memory.WithSpareConnection(ctx, func() (func(), bool) {
-		select {
-		case b.heavy <- struct{}{}:
-			return func() { <-b.heavy }, true
-		default:
-			return nil, false
-		}
-	})
-	return ctx, func() { <-b.heavy; leave() }, nil
+	return func() { <-b.heavy; leave() }, nil
 }
 
 // take waits for a slot of sem, or for ctx to end.
