@@ -104,6 +104,11 @@ func TestSettingsAIWithAIConfigured(t *testing.T) {
 		p.navigate("/")
 		ada := p.teammateIDByName("Ada (demo)")
 		p.navigate("/teammates/" + ada)
+		// The sections above the preview load on their own and push it down as they do: a click
+		// before they are all in can land where the button was (a CI run failed that way).
+		for _, section := range []string{"suggestions-panel", "memory-list", "lessons-section"} {
+			p.waitVisible(tid(section, `[data-state="ready"]`))
+		}
 		p.fill(tid("recall-query"), "where do I live")
 		p.click(tid("recall-submit"))
 		p.waitText(tid("recall-vector"), "Found by words and by meaning (embeddings).")
