@@ -203,8 +203,9 @@ func fixedCostRow(fixed latencies) row {
 // benchVectorRecall is row 2: hybrid recall over HTTP at -small visible items with vectors, its
 // floor (the bare full-text statement and the bare pgvector query, in one transaction), the
 // request's embedding round trip to the fake endpoint (part of the measured time, not of the floor),
-// and recall@12 against exact search of the API's fused packet and of its vector list alone
-// (memory.Service.VectorList, the statement and settings recall uses).
+// recall@12 against exact search of the API's fused packet and of its vector list alone
+// (memory.Service.VectorList, the statement and settings recall uses), and the same previews
+// through the memory service alone (vectorService), sent after each request's floor.
 func (b *bench) benchVectorRecall(ctx context.Context) ([]row, error) {
 	exact, err := b.exactService(ctx)
 	if err != nil {
